@@ -1,0 +1,3 @@
+//! qijudge: an auditable judge for board games played by signed turn files.
+
+pub mod rules;

@@ -1,0 +1,112 @@
+//! What one viewer knows of a game, folded from the events that viewer may see and nothing else.
+
+use super::board::{Seat, Square};
+use super::event::{Event, Fact, GameResult, Outcome, Viewer};
+use super::piece::Piece;
+
+/// A piece as a viewer sees it: always its owner, its rank only when known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub seat: Seat,
+    pub piece: Option<Piece>,
+}
+
+/// The last move, as announced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    pub seat: Seat,
+    pub from: Square,
+    pub to: Square,
+    pub outcome: Outcome,
+}
+
+/// A viewer's picture of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    pub viewer: Viewer,
+    pub cells: Vec<Option<Seen>>,
+    pub to_move: Option<Seat>,
+    pub plies: u32,
+    pub last_move: Option<LastMove>,
+    /// Flags whose square is public, by seat.
+    pub revealed_flags: Vec<(Seat, Square)>,
+    /// Flags being carried: (flag's seat, carrier's square).
+    pub carried_flags: Vec<(Seat, Square)>,
+    pub resigned: Option<Seat>,
+    pub result: Option<GameResult>,
+    seats: usize,
+}
+
+impl Knowledge {
+    pub fn new(viewer: Viewer, nodes: usize, seats: usize) -> Self {
+        Knowledge {
+            viewer,
+            cells: vec![None; nodes],
+            to_move: None,
+            plies: 0,
+            last_move: None,
+            revealed_flags: Vec::new(),
+            carried_flags: Vec::new(),
+            resigned: None,
+            result: None,
+            seats,
+        }
+    }
+
+    /// Learns from the events this viewer may see; the others are skipped here, in one place.
+    pub fn observe_all<'a>(&mut self, events: impl IntoIterator<Item = &'a Event>) {
+        for e in events {
+            if e.audience.includes(self.viewer) {
+                self.learn(&e.fact);
+            }
+        }
+    }
+
+    fn learn(&mut self, fact: &Fact) {
+        match fact {
+            Fact::Begin { first } => self.to_move = Some(*first),
+            Fact::Placed { seat, squares } => {
+                for &sq in squares {
+                    self.cells[sq] = Some(Seen { seat: *seat, piece: None });
+                }
+            }
+            Fact::Identified { seat, pieces } => {
+                for &(sq, piece) in pieces {
+                    self.cells[sq] = Some(Seen { seat: *seat, piece: Some(piece) });
+                }
+            }
+            Fact::Moved { seat, from, to, outcome } => {
+                let moving = self.cells[*from].take();
+                match outcome {
+                    Outcome::Moved | Outcome::AttackerWon => self.cells[*to] = moving,
+                    Outcome::DefenderWon => {}
+                    Outcome::BothRemoved => self.cells[*to] = None,
+                }
+                for (_, c) in self.carried_flags.iter_mut() {
+                    if *c == *from && matches!(outcome, Outcome::Moved | Outcome::AttackerWon) {
+                        *c = *to;
+                    }
+                }
+                self.revealed_flags.retain(|(_, sq)| self.cells[*sq].is_some());
+                self.plies += 1;
+                self.last_move = Some(LastMove { seat: *seat, from: *from, to: *to, outcome: *outcome });
+                self.to_move = Some(Seat(((seat.index() + 1) % self.seats) as u8));
+            }
+            Fact::FlagRevealed { seat, square } => {
+                self.cells[*square] = Some(Seen { seat: *seat, piece: Some(Piece::Flag) });
+                self.revealed_flags.push((*seat, *square));
+            }
+            Fact::FlagTaken { seat, carrier } => self.carried_flags.push((*seat, *carrier)),
+            Fact::FlagReturned { seat, square } => {
+                self.carried_flags.retain(|(s, _)| s != seat);
+                self.cells[*square] = Some(Seen { seat: *seat, piece: Some(Piece::Flag) });
+                self.revealed_flags.push((*seat, *square));
+            }
+            Fact::Resigned { seat } => self.resigned = Some(*seat),
+            Fact::GameOver(result) => {
+                self.result = Some(*result);
+                self.to_move = None;
+            }
+        }
+    }
+}

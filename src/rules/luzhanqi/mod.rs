@@ -1,0 +1,26 @@
+//! Luzhanqi (陆战棋): boards, setups, movement, combat, options and events.
+//! Reference: `shared/rules/luzhanqi.md`.
+
+pub mod board;
+pub mod combat;
+pub mod event;
+pub mod knowledge;
+pub mod nodeset;
+pub mod options;
+pub mod piece;
+pub mod position;
+pub mod position_file;
+pub mod random;
+pub mod setup;
+
+pub use board::{two_player, Board, Seat, Square};
+pub use event::{Audience, EndReason, Event, Fact, GameResult, Outcome, Viewer};
+pub use knowledge::Knowledge;
+pub use options::Options;
+pub use piece::Piece;
+pub use position::{Move, MoveError, Position, Unit};
+pub use position_file::PositionFile;
+pub use setup::{Placement, Setup, SetupProblem};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,132 @@
+//! Sets of board nodes as bit sets. The two-player board (60 nodes) fits in a `u64`;
+//! the four-player cross board (129 nodes) needs [`Wide`]. The engine is generic over both.
+
+use std::fmt::Debug;
+
+/// A set of node indices, small enough to copy.
+pub trait NodeSet: Copy + Default + Eq + Debug + Send + Sync + 'static {
+    /// How many nodes the set can hold.
+    const CAPACITY: usize;
+    /// The set holding only `i`.
+    fn single(i: usize) -> Self;
+    fn contains(self, i: usize) -> bool;
+    fn union(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn minus(self, other: Self) -> Self;
+    fn is_empty(self) -> bool;
+    fn count(self) -> u32;
+    /// The lowest index in the set.
+    fn first(self) -> Option<usize>;
+
+    fn with(self, i: usize) -> Self {
+        self.union(Self::single(i))
+    }
+    fn without(self, i: usize) -> Self {
+        self.minus(Self::single(i))
+    }
+    /// Indices in ascending order.
+    fn iter(self) -> Indices<Self> {
+        Indices(self)
+    }
+}
+
+/// Iterator over a set's indices, lowest first.
+pub struct Indices<S>(S);
+
+impl<S: NodeSet> Iterator for Indices<S> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        let i = self.0.first()?;
+        self.0 = self.0.without(i);
+        Some(i)
+    }
+}
+
+impl NodeSet for u64 {
+    const CAPACITY: usize = 64;
+    fn single(i: usize) -> Self {
+        1 << i
+    }
+    fn contains(self, i: usize) -> bool {
+        self >> i & 1 == 1
+    }
+    fn union(self, other: Self) -> Self {
+        self | other
+    }
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    fn minus(self, other: Self) -> Self {
+        self & !other
+    }
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn first(self) -> Option<usize> {
+        (self != 0).then(|| self.trailing_zeros() as usize)
+    }
+}
+
+/// A 192-bit set, for boards of up to 192 nodes.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Wide([u64; 3]);
+
+impl NodeSet for Wide {
+    const CAPACITY: usize = 192;
+    fn single(i: usize) -> Self {
+        let mut w = [0; 3];
+        w[i / 64] = 1 << (i % 64);
+        Wide(w)
+    }
+    fn contains(self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn union(self, o: Self) -> Self {
+        Wide([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+    fn and(self, o: Self) -> Self {
+        Wide([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+    fn minus(self, o: Self) -> Self {
+        Wide([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2]])
+    }
+    fn is_empty(self) -> bool {
+        self.0 == [0; 3]
+    }
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    fn first(self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(k, w)| k * 64 + w.trailing_zeros() as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<S: NodeSet>(indices: &[usize]) {
+        let s = indices.iter().fold(S::default(), |s, &i| s.with(i));
+        assert_eq!(s.iter().collect::<Vec<_>>(), indices);
+        assert_eq!(s.count() as usize, indices.len());
+        for &i in indices {
+            assert!(s.contains(i));
+            assert!(!s.without(i).contains(i));
+        }
+    }
+
+    #[test]
+    fn both_set_types_agree() {
+        check::<u64>(&[0, 5, 59, 63]);
+        check::<Wide>(&[0, 5, 59, 63, 64, 127, 128, 191]);
+        assert_eq!(Wide::default().first(), None);
+        assert_eq!(0u64.first(), None);
+    }
+}

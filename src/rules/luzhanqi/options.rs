@@ -1,0 +1,177 @@
+//! Rule options (rules reference §7). Every option is spelled out in a game's manifest.
+
+use serde::{Deserialize, Serialize};
+
+/// All rule options of a Luzhanqi game. `Default` gives the majority rule of every option.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Options {
+    /// What happens to an officer that attacks a landmine.
+    pub mines: MineRule,
+    /// Only engineers clear mines: a bomb meeting a mine is removed alone.
+    pub only_engineers_clear_mines: bool,
+    /// Pieces in a headquarters never move again.
+    pub headquarters_immobile: bool,
+    /// What a bomb attacking the flag does.
+    pub bomb_vs_flag: BombVsFlag,
+    /// Bombs move like engineers (turns on the railway).
+    pub flying_bombs: bool,
+    /// How non-engineers move on the railway.
+    pub rail_movement: RailMovement,
+    /// How the game is won.
+    pub win: WinCondition,
+    /// A marshal's death reveals its owner's flag square.
+    pub reveal_flag_on_marshal_death: bool,
+    /// What combat reveals, and to whom.
+    pub visibility: Visibility,
+    /// The result for a side to move without a legal move.
+    pub no_legal_move: NoLegalMove,
+    /// Plies without combat after which the game is drawn (0 = off).
+    pub max_plies_without_combat: u32,
+    /// Total plies after which the game is drawn (0 = off).
+    pub max_plies: u32,
+    /// Who moves first.
+    pub first_mover: FirstMover,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mines: MineRule::Survive,
+            only_engineers_clear_mines: false,
+            headquarters_immobile: true,
+            bomb_vs_flag: BombVsFlag::FlagLost,
+            flying_bombs: false,
+            rail_movement: RailMovement::Straight,
+            win: WinCondition::CaptureFlag,
+            reveal_flag_on_marshal_death: true,
+            visibility: Visibility::Hidden,
+            no_legal_move: NoLegalMove::Lose,
+            max_plies_without_combat: 0,
+            max_plies: 0,
+            first_mover: FirstMover::South,
+        }
+    }
+}
+
+/// Officer attacking a landmine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MineRule {
+    /// The attacker is removed, the mine stays.
+    Survive,
+    /// Both are removed ("explosive mines").
+    Explode,
+}
+
+/// A bomb attacking the flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BombVsFlag {
+    /// Both are removed and the flag's side loses.
+    FlagLost,
+    /// The bomb cannot take the flag: only the bomb is removed.
+    BombOnly,
+}
+
+/// Railway movement of pieces other than engineers (and flying bombs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RailMovement {
+    /// Along one straight line, any distance.
+    Straight,
+    /// Turns allowed, at most three railway steps (a regional rule).
+    Turns3,
+}
+
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinCondition {
+    /// Taking the enemy flag wins at once.
+    CaptureFlag,
+    /// The piece that takes the flag must carry it to one of its own headquarters.
+    CarryFlag,
+}
+
+/// What players learn from combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Only the outcome of each combat is announced.
+    Hidden,
+    /// Both ranks are shown to the two combatants (not to spectators).
+    Combatants,
+    /// 明棋: every piece is visible to everyone.
+    Open,
+}
+
+/// The side to move has no legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoLegalMove {
+    Lose,
+    Draw,
+}
+
+/// Who moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstMover {
+    South,
+    North,
+    /// Drawn by lot from nonces both players committed to.
+    Lot,
+}
+
+impl Options {
+    /// Sets one option from `key=value` text, as given on the command line (`--rule mines=explode`).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        // Go through the serialised form so keys and values are exactly those of the manifest.
+        let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
+        let old = table
+            .get(key)
+            .ok_or_else(|| format!("unknown rule option {key:?} (known: {})", Self::keys()))?;
+        let new = match old {
+            toml::Value::Boolean(_) => value
+                .parse::<bool>()
+                .map(toml::Value::Boolean)
+                .map_err(|_| format!("rule {key}: expected true or false, got {value:?}"))?,
+            toml::Value::Integer(_) => value
+                .parse::<u32>()
+                .map(|v| toml::Value::Integer(v.into()))
+                .map_err(|_| format!("rule {key}: expected a whole number, got {value:?}"))?,
+            _ => toml::Value::String(value.to_string()),
+        };
+        table.insert(key.to_string(), new);
+        *self = table
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("rule {key}: {}", e.message()))?;
+        Ok(())
+    }
+
+    fn keys() -> String {
+        toml::Table::try_from(Options::default())
+            .map(|t| t.keys().cloned().collect::<Vec<_>>().join(", "))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_set_by_name() {
+        let mut o = Options::default();
+        o.set("mines", "explode").unwrap();
+        o.set("flying-bombs", "true").unwrap();
+        o.set("max-plies", "300").unwrap();
+        assert_eq!(o.mines, MineRule::Explode);
+        assert!(o.flying_bombs);
+        assert_eq!(o.max_plies, 300);
+        assert!(o.set("mines", "sometimes").unwrap_err().contains("mines"));
+        assert!(o.set("castling", "true").unwrap_err().contains("unknown rule option"));
+        assert!(o.set("max-plies", "-3").is_err());
+    }
+}

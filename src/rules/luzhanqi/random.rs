@@ -1,0 +1,65 @@
+//! Seeded randomness for playouts, tests, benchmarks and bots. Not for anything secret.
+
+use super::board::{Board, NodeKind, Seat};
+use super::nodeset::NodeSet;
+use super::piece::Piece;
+use super::setup::Setup;
+
+/// SplitMix64: small, fast and reproducible from a seed.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// A random legal setup for `seat`.
+pub fn random_setup<S: NodeSet>(board: &Board<S>, seat: Seat, rng: &mut SplitMix64) -> Setup {
+    let half = board.halves[seat.index()].minus(board.camps);
+    let front = half.iter().map(|sq| board.nodes[sq].row).max().unwrap_or(0);
+    let mut free: Vec<usize> = half.iter().collect();
+    let mut pieces = Vec::new();
+    let mut place = |free: &mut Vec<usize>, piece: Piece, allowed: &dyn Fn(usize) -> bool, rng: &mut SplitMix64| {
+        let choices: Vec<usize> = free.iter().copied().filter(|&sq| allowed(sq)).collect();
+        let sq = choices[rng.below(choices.len())];
+        free.retain(|&s| s != sq);
+        pieces.push((sq, piece));
+    };
+    place(&mut free, Piece::Flag, &|sq| board.nodes[sq].kind == NodeKind::Hq, rng);
+    for _ in 0..Piece::Landmine.count() {
+        place(&mut free, Piece::Landmine, &|sq| board.nodes[sq].row <= 1, rng);
+    }
+    for _ in 0..Piece::Bomb.count() {
+        place(&mut free, Piece::Bomb, &|sq| board.nodes[sq].row != front, rng);
+    }
+    let mut rest: Vec<Piece> = Piece::ALL
+        .into_iter()
+        .filter(|p| !matches!(p, Piece::Flag | Piece::Landmine | Piece::Bomb))
+        .flat_map(|p| std::iter::repeat_n(p, p.count()))
+        .collect();
+    rng.shuffle(&mut rest);
+    pieces.extend(free.into_iter().zip(rest));
+    pieces.sort();
+    Setup { seat, pieces }
+}

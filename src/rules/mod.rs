@@ -1,0 +1,3 @@
+//! Pure game logic: no files, no keys, no clocks. Each game lives in its own folder.
+
+pub mod luzhanqi;
