@@ -1,0 +1,306 @@
+//! The files of a game directory, as Rust types. Every signed or recorded file is accepted only
+//! in canonical form: printing what was parsed must give back the same bytes.
+
+use crate::rules::luzhanqi::{EndReason, Options, Outcome};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub const MANIFEST_FORMAT: &str = "qijudge/manifest/1";
+pub const COMMITMENT_FORMAT: &str = "qijudge/commitment/1";
+pub const SETUP_FORMAT: &str = "qijudge/setup/1";
+pub const MOVE_FORMAT: &str = "qijudge/move/1";
+pub const RECORD_FORMAT: &str = "qijudge/record/1";
+pub const VIEW_FORMAT: &str = "qijudge/view/1";
+
+/// `game.toml`: what the organiser set up. Its SHA-256 is bound into every signed file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Always `qijudge/manifest/1`.
+    pub format: String,
+    /// The game played: `luzhanqi`.
+    pub game: String,
+    /// Random game id: `lzq-` and 32 hex digits (128 random bits).
+    pub id: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created: String,
+    /// True only for the shipped sample games, whose keys are public.
+    pub sample: bool,
+    /// The board: `2p`.
+    pub board: String,
+    /// Every rule option, spelled out.
+    pub rules: Options,
+    pub judge: JudgeEntry,
+    /// One entry per seat, in seat order.
+    pub players: Vec<Player>,
+}
+
+/// The judge's public key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeEntry {
+    /// `ssh-ed25519 <base64>`.
+    pub key: String,
+}
+
+/// A player and the key that signs their files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// `south` or `north`.
+    pub seat: String,
+    /// A display name.
+    pub name: String,
+    /// `ssh-ed25519 <base64>`.
+    pub key: String,
+}
+
+/// `commitments/<seat>.toml`, signed by the player (namespace `qijudge-commitment`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommitmentFile {
+    /// Always `qijudge/commitment/1`.
+    pub format: String,
+    /// The game id.
+    pub game: String,
+    /// SHA-256 of `game.toml`, `sha256:<hex>`.
+    pub manifest: String,
+    pub seat: String,
+    /// Commitment to the setup and its salt.
+    pub setup: String,
+    /// Commitment to the lot nonce.
+    pub lot: String,
+}
+
+/// `setups/<seat>.toml`: the secret handed to the judge, and published as `reveal/<seat>.toml`
+/// after the game. Anyone can then check it against the commitment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetupFile {
+    /// Always `qijudge/setup/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// 32 random bytes, 64 hex digits.
+    pub salt: String,
+    /// 32 random bytes, 64 hex digits: this seat's share of the first-mover lot.
+    pub lot_nonce: String,
+    /// The canonical setup: `square:CODE` per piece in square order, comma-separated.
+    pub setup: String,
+}
+
+/// `moves/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-move`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveFile {
+    /// Always `qijudge/move/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// The ply this move is for (1 = the first move).
+    pub ply: u32,
+    pub seat: String,
+    /// The record head this move answers, `sha256:<hex>`.
+    pub answers: String,
+    /// `from-to` (`a6-a9`), or `resign`.
+    #[serde(rename = "move")]
+    pub action: String,
+    /// Free text for the opponent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// One line of `record.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordLine {
+    /// Position in the record, from 0.
+    pub seq: u64,
+    /// SHA-256 of the previous line's bytes; for line 0, the manifest hash.
+    pub prev: String,
+    pub entry: Entry,
+}
+
+/// What a record line says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Entry {
+    /// The game opens under this manifest.
+    Start { format: String, game: String, manifest: String },
+    /// A seat's signed commitment file (its SHA-256) was accepted.
+    Commitment { seat: String, file: String },
+    /// A seat's secret setup matched its commitment and is legal.
+    SetupAccepted { seat: String },
+    /// Play begins. With a lot, the revealed nonces that drew the first mover.
+    Begin {
+        first: String,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        lot_nonces: BTreeMap<String, String>,
+    },
+    /// An accepted move file (its SHA-256), received at `received`, and what it publicly did.
+    Move {
+        ply: u32,
+        seat: String,
+        file: String,
+        received: String,
+        #[serde(rename = "move")]
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<Outcome>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notices: Vec<Notice>,
+    },
+    /// The game is over.
+    End {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<String>,
+        reason: EndReason,
+    },
+}
+
+/// Public facts besides a move's outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "notice", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Notice {
+    /// A marshal died: its owner's flag stands on `square`.
+    FlagRevealed { seat: String, square: String },
+    /// Flag-carrier variant: the piece on `carrier` took this seat's flag.
+    FlagTaken { seat: String, carrier: String },
+    /// Flag-carrier variant: the carrier died and the flag went home.
+    FlagReturned { seat: String, square: String },
+}
+
+/// Why a file's text was refused, with the field when one is to blame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError {
+    pub field: Option<String>,
+    pub reason: String,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "field {field}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+/// The first line where two texts differ (1-based), for canonical-form errors.
+fn first_difference(a: &str, b: &str) -> usize {
+    a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(a.lines().count().min(b.lines().count())) + 1
+}
+
+/// Parses TOML and insists on canonical bytes. Error messages never quote the file's content.
+pub fn parse_toml<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, FormatError> {
+    let value: T = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        let reason = match line {
+            Some(l) => format!("not valid: {} (line {l})", e.message().trim()),
+            None => format!("not valid: {}", e.message().trim()),
+        };
+        FormatError { field: None, reason }
+    })?;
+    let printed = to_toml(&value);
+    if printed != text {
+        return Err(FormatError {
+            field: None,
+            reason: format!(
+                "not in canonical form (first difference on line {}); write it with qijudge, which prints \
+                 fields in a fixed order with LF line ends",
+                first_difference(text, &printed)
+            ),
+        });
+    }
+    Ok(value)
+}
+
+/// The canonical TOML of a file.
+pub fn to_toml<T: Serialize>(value: &T) -> String {
+    toml::to_string(value).expect("file types serialise to TOML")
+}
+
+/// Parses one JSON line and insists on canonical bytes.
+pub fn parse_json_line<T: DeserializeOwned + Serialize>(line: &str) -> Result<T, FormatError> {
+    let value: T = serde_json::from_str(line)
+        .map_err(|e| FormatError { field: None, reason: format!("not valid JSON: {}", strip_json_position(&e)) })?;
+    if to_json_line(&value) != line {
+        return Err(FormatError { field: None, reason: "not in canonical form".into() });
+    }
+    Ok(value)
+}
+
+fn strip_json_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    s.split(" at line ").next().unwrap_or(&s).to_string()
+}
+
+/// Compact canonical JSON, fields in declaration order.
+pub fn to_json_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("file types serialise to JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_move() -> MoveFile {
+        MoveFile {
+            format: MOVE_FORMAT.into(),
+            game: "lzq-00112233445566778899aabbccddeeff".into(),
+            manifest: format!("sha256:{}", "0".repeat(64)),
+            ply: 3,
+            seat: "south".into(),
+            answers: format!("sha256:{}", "1".repeat(64)),
+            action: "a6-a9".into(),
+            comment: None,
+        }
+    }
+
+    #[test]
+    fn move_file_bytes_are_fixed() {
+        let text = to_toml(&sample_move());
+        assert_eq!(
+            text,
+            "format = \"qijudge/move/1\"\ngame = \"lzq-00112233445566778899aabbccddeeff\"\n\
+             manifest = \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n\
+             ply = 3\nseat = \"south\"\n\
+             answers = \"sha256:1111111111111111111111111111111111111111111111111111111111111111\"\n\
+             move = \"a6-a9\"\n"
+        );
+        assert_eq!(parse_toml::<MoveFile>(&text).unwrap(), sample_move());
+    }
+
+    #[test]
+    fn non_canonical_and_unknown_fields_are_refused() {
+        let text = to_toml(&sample_move());
+        let crlf = text.replace('\n', "\r\n");
+        assert!(parse_toml::<MoveFile>(&crlf).unwrap_err().reason.contains("canonical"));
+        let reordered = format!("ply = 3\n{}", text.replace("ply = 3\n", ""));
+        assert!(parse_toml::<MoveFile>(&reordered).unwrap_err().reason.contains("line 1"));
+        let extra = format!("{text}extra = 1\n");
+        assert!(parse_toml::<MoveFile>(&extra).unwrap_err().reason.contains("unknown field"));
+        let secret = text.replace("move = \"a6-a9\"", "move = [\"SECRET-CONTENT\"");
+        assert!(!parse_toml::<MoveFile>(&secret).unwrap_err().to_string().contains("SECRET"));
+    }
+
+    #[test]
+    fn record_lines_are_canonical_json() {
+        let line = RecordLine {
+            seq: 1,
+            prev: format!("sha256:{}", "a".repeat(64)),
+            entry: Entry::End { winner: Some("south".into()), reason: EndReason::FlagCaptured },
+        };
+        let text = to_json_line(&line);
+        assert_eq!(
+            text,
+            format!("{{\"seq\":1,\"prev\":\"sha256:{}\",\"entry\":{{\"kind\":\"end\",\"winner\":\"south\",\"reason\":\"flag_captured\"}}}}", "a".repeat(64))
+        );
+        assert_eq!(parse_json_line::<RecordLine>(&text).unwrap(), line);
+        assert!(parse_json_line::<RecordLine>(&text.replace(":1,", ": 1,")).is_err());
+    }
+}

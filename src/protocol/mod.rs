@@ -1,0 +1,7 @@
+//! The trust protocol: hashes, commitments, signatures, canonical file formats and the record.
+
+pub mod commitment;
+pub mod files;
+pub mod hash;
+pub mod record;
+pub mod signing;

@@ -1,0 +1,107 @@
+//! The record: an append-only chain of JSON lines. Each line names the SHA-256 of the line
+//! before it (the first names the manifest hash); the head is the SHA-256 of the last line.
+
+use super::files::{parse_json_line, to_json_line, Entry, FormatError, RecordLine};
+use super::hash::sha256_tagged;
+
+/// A parsed, chain-checked record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub lines: Vec<RecordLine>,
+    /// The exact text of each line.
+    texts: Vec<String>,
+}
+
+impl Record {
+    /// An empty record.
+    pub fn new() -> Self {
+        Record::default()
+    }
+
+    /// Parses `record.jsonl` and checks the chain against the manifest hash.
+    /// Errors name the 1-based line.
+    pub fn parse(text: &str, manifest_hash: &str) -> Result<Record, (usize, FormatError)> {
+        let mut record = Record::new();
+        if text.is_empty() {
+            return Ok(record);
+        }
+        let Some(body) = text.strip_suffix('\n') else {
+            return Err((text.lines().count(), FormatError { field: None, reason: "must end with a line feed".into() }));
+        };
+        for (i, line) in body.split('\n').enumerate() {
+            let parsed: RecordLine = parse_json_line(line).map_err(|e| (i + 1, e))?;
+            let expected_prev = record.head_or(manifest_hash);
+            if parsed.seq != i as u64 {
+                return Err((i + 1, FormatError { field: Some("seq".into()), reason: format!("expected {i}") }));
+            }
+            if parsed.prev != expected_prev {
+                return Err((i + 1, FormatError { field: Some("prev".into()), reason: "does not chain to the line before".into() }));
+            }
+            record.lines.push(parsed);
+            record.texts.push(line.to_string());
+        }
+        Ok(record)
+    }
+
+    /// The head: SHA-256 of the last line, or `genesis` (the manifest hash) when empty.
+    pub fn head_or(&self, genesis: &str) -> String {
+        self.texts.last().map(|t| sha256_tagged(t.as_bytes())).unwrap_or_else(|| genesis.to_string())
+    }
+
+    /// Appends an entry, chaining it to the current head.
+    pub fn append(&mut self, entry: Entry, genesis: &str) {
+        let line = RecordLine { seq: self.lines.len() as u64, prev: self.head_or(genesis), entry };
+        self.texts.push(to_json_line(&line));
+        self.lines.push(line);
+    }
+
+    /// The record as file bytes.
+    pub fn to_text(&self) -> String {
+        self.texts.iter().map(|t| format!("{t}\n")).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::luzhanqi::EndReason;
+
+    /// Byte-exact head vector (computed independently with Python hashlib).
+    #[test]
+    fn head_vector() {
+        let genesis = format!("sha256:{}", "0".repeat(64));
+        let mut r = Record::new();
+        r.append(Entry::SetupAccepted { seat: "south".into() }, &genesis);
+        let line0 = format!("{{\"seq\":0,\"prev\":\"{genesis}\",\"entry\":{{\"kind\":\"setup_accepted\",\"seat\":\"south\"}}}}");
+        assert_eq!(r.to_text(), format!("{line0}\n"));
+        assert_eq!(r.head_or(&genesis), sha256_tagged(line0.as_bytes()));
+        assert_eq!(r.head_or(&genesis), "sha256:ab46a7ea34900aa8bf3da0342916a92ce02251580c266aab65467fbd030ca927");
+        r.append(Entry::End { winner: None, reason: EndReason::PlyLimit }, &genesis);
+        let parsed = Record::parse(&r.to_text(), &genesis).unwrap();
+        assert_eq!(parsed, r);
+    }
+
+    #[test]
+    fn broken_chains_are_refused() {
+        let genesis = format!("sha256:{}", "0".repeat(64));
+        let mut r = Record::new();
+        r.append(Entry::SetupAccepted { seat: "south".into() }, &genesis);
+        r.append(Entry::SetupAccepted { seat: "north".into() }, &genesis);
+        let text = r.to_text();
+        let edited = text.replacen("south", "north", 1);
+        assert_eq!(Record::parse(&edited, &genesis).unwrap_err().0, 2);
+        let other_manifest = format!("sha256:{}", "1".repeat(64));
+        assert_eq!(Record::parse(&text, &other_manifest).unwrap_err().0, 1);
+        let dropped_first: String = text.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert!(Record::parse(&dropped_first, &genesis).is_err());
+        assert!(Record::parse(text.trim_end(), &genesis).is_err());
+    }
+}
