@@ -13,7 +13,7 @@ pub mod position_file;
 pub mod random;
 pub mod setup;
 
-pub use board::{two_player, Board, Seat, Square};
+pub use board::{two_player, Board, NodeKind, Seat, Square};
 pub use event::{Audience, EndReason, Event, Fact, GameResult, Outcome, Viewer};
 pub use knowledge::Knowledge;
 pub use options::Options;

@@ -1,0 +1,164 @@
+//! Game directory I/O: bounded reads of regular files, atomic writes, one judge at a time.
+
+use crate::error::{refuse, Error, Result};
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Largest player file (manifest, commitment, setup, move) read, in bytes.
+pub const SMALL_FILE_LIMIT: u64 = 64 * 1024;
+/// Largest signature file read, in bytes.
+pub const SIGNATURE_LIMIT: u64 = 16 * 1024;
+/// Largest record read, in bytes.
+pub const RECORD_LIMIT: u64 = 256 * 1024 * 1024;
+
+/// A game directory.
+#[derive(Clone, Debug)]
+pub struct GameDir {
+    pub root: PathBuf,
+}
+
+impl GameDir {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        GameDir { root: root.into() }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Whether a regular file exists at `rel`.
+    pub fn exists(&self, rel: &str) -> bool {
+        fs::symlink_metadata(self.path(rel)).is_ok()
+    }
+
+    /// Reads a UTF-8 file of at most `limit` bytes; refuses links and other non-regular files
+    /// before opening, and checks the size before reading.
+    pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
+        read_limited(&self.path(rel), rel, limit)
+    }
+
+    /// Reads a file if it exists.
+    pub fn read_optional(&self, rel: &str, limit: u64) -> Result<Option<String>> {
+        if self.exists(rel) {
+            self.read(rel, limit).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// File names in a sub-directory, sorted; none when it does not exist.
+    pub fn list(&self, sub: &str) -> Result<Vec<String>> {
+        let dir = self.path(sub);
+        match fs::symlink_metadata(&dir) {
+            Err(_) => return Ok(Vec::new()),
+            Ok(m) if !m.is_dir() => return Err(refuse(sub, None, "must be a directory")),
+            Ok(_) => {}
+        }
+        let mut names = Vec::new();
+        for entry in fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
+            let entry = entry.map_err(|e| io(&dir, e))?;
+            match entry.file_name().into_string() {
+                Ok(n) => names.push(n),
+                Err(_) => return Err(refuse(sub, None, "holds a file whose name is not UTF-8")),
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    /// Writes a file atomically (temporary file, sync, rename); does nothing when the bytes are
+    /// already there, so a second run leaves every file untouched.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        write_atomic(&self.path(rel), bytes)
+    }
+
+    /// Takes the game's lock, refusing when another judge holds it.
+    pub fn lock(&self) -> Result<File> {
+        let path = self.path(".qijudge.lock");
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(fs::TryLockError::WouldBlock) => Err(Error::Io(format!(
+                "{}: another qijudge is working on this game; try again when it has finished",
+                self.root.display()
+            ))),
+            Err(fs::TryLockError::Error(e)) => Err(io(&path, e)),
+        }
+    }
+}
+
+fn io(path: &Path, e: std::io::Error) -> Error {
+    Error::Io(format!("{}: {e}", path.display()))
+}
+
+/// Reads a regular UTF-8 file of at most `limit` bytes, naming it `shown` in errors.
+pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
+    let meta = fs::symlink_metadata(path).map_err(|_| refuse(shown, None, "missing"))?;
+    if !meta.file_type().is_file() {
+        return Err(refuse(shown, None, "not a regular file (links, devices and pipes are refused)"));
+    }
+    if meta.len() > limit {
+        return Err(refuse(shown, None, format!("too large: {} bytes, the limit is {limit}", meta.len())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)).map_err(|e| io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(refuse(shown, None, format!("too large: the limit is {limit} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|_| refuse(shown, None, "not UTF-8 text"))
+}
+
+/// Writes `bytes` to `path` atomically; unchanged files are not rewritten.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    result.map_err(|e: std::io::Error| {
+        let _ = fs::remove_file(&tmp);
+        io(path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_are_bounded_and_regular_only() {
+        let t = tempfile::tempdir().unwrap();
+        let g = GameDir::new(t.path());
+        g.write("a.toml", b"hello").unwrap();
+        assert_eq!(g.read("a.toml", 10).unwrap(), "hello");
+        assert!(g.read("a.toml", 3).unwrap_err().to_string().contains("too large"));
+        assert!(g.read("missing.toml", 10).unwrap_err().to_string().contains("missing"));
+        std::os::unix::fs::symlink(t.path().join("a.toml"), t.path().join("link.toml")).unwrap();
+        assert!(g.read("link.toml", 10).unwrap_err().to_string().contains("not a regular file"));
+        fs::write(t.path().join("bin"), [0xff, 0xfe]).unwrap();
+        assert!(g.read("bin", 10).unwrap_err().to_string().contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_second_lock_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let g = GameDir::new(t.path());
+        let held = g.lock().unwrap();
+        assert!(g.lock().unwrap_err().to_string().contains("another qijudge"));
+        drop(held);
+        assert!(g.lock().is_ok());
+    }
+}
