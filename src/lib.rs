@@ -1,6 +1,8 @@
 //! qijudge: an auditable judge for board games played by signed turn files.
 
+pub mod cli;
 pub mod error;
+pub mod judge;
 pub mod protocol;
 pub mod store;
 pub mod view;

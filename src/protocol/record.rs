@@ -60,6 +60,11 @@ impl Record {
         self.texts.iter().map(|t| format!("{t}\n")).collect()
     }
 
+    /// Whether some line of the record hashes to `head`.
+    pub fn contains_head(&self, head: &str) -> bool {
+        self.texts.iter().any(|t| sha256_tagged(t.as_bytes()) == head)
+    }
+
     pub fn len(&self) -> usize {
         self.lines.len()
     }

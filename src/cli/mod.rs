@@ -1,0 +1,170 @@
+//! The command line: argument parsing and one function per subcommand. Commands call the
+//! library and print; they decide nothing about rules or trust themselves.
+
+mod game;
+mod player;
+
+use crate::error::{Error, Result};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// qijudge: an auditable judge for board games played by signed turn files.
+///
+/// Exit codes: 0 success, 1 refused input (the reason on stderr names the file and field),
+/// 2 usage or I/O error.
+#[derive(Parser, Debug)]
+#[command(name = "qijudge", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Make an OpenSSH Ed25519 key pair (NAME and NAME.pub), for players who have none.
+    ///
+    /// Example: qijudge keygen alice
+    Keygen {
+        /// Path of the private key; the public key goes to NAME.pub.
+        name: PathBuf,
+    },
+    /// Create a game directory with its manifest (game.toml).
+    ///
+    /// Example: qijudge new luzhanqi game1 --player alice=alice.pub --player bob=bob.pub
+    ///   --judge judge.pub --rule mines=explode
+    New {
+        /// The game: luzhanqi.
+        game: String,
+        dir: PathBuf,
+        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (south, then north).
+        #[arg(long = "player", required = true)]
+        players: Vec<String>,
+        /// The judge's public key file.
+        #[arg(long)]
+        judge: PathBuf,
+        /// A rule option as key=value (see docs/rules.md); repeat as needed.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
+        /// Creation time to record (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
+        /// Mark the game as a shipped sample whose keys are public.
+        #[arg(long, hide = true)]
+        sample: bool,
+    },
+    /// Validate a setup, salt it, commit to it and sign the commitment.
+    ///
+    /// Writes commitments/SEAT.toml(.sig), to publish, and setups/SEAT.toml, the secret to hand
+    /// to the judge once both commitments are recorded.
+    /// Example: qijudge setup game1 --as south --key alice my-setup.toml
+    Setup {
+        dir: PathBuf,
+        /// Your seat.
+        #[arg(long = "as")]
+        seat: String,
+        /// Your private key (OpenSSH, unencrypted).
+        #[arg(long)]
+        key: PathBuf,
+        /// Your setup in TOML: squares as keys (a1 = "landmine") or rows = [...]; - for stdin.
+        setup: PathBuf,
+    },
+    /// Write a signed move for the next ply, answering the current record head.
+    ///
+    /// Example: qijudge move game1 --as south --key alice a5-a6
+    Move {
+        dir: PathBuf,
+        #[arg(long = "as")]
+        seat: String,
+        #[arg(long)]
+        key: PathBuf,
+        /// from-to (a6-a9), or resign.
+        action: String,
+        /// A comment for the opponent.
+        #[arg(long)]
+        comment: Option<String>,
+    },
+    /// Verify and replay every file, append what is new to the record, write signed views.
+    ///
+    /// Example: qijudge judge game1 --key judge
+    Judge {
+        dir: PathBuf,
+        /// The judge's private key.
+        #[arg(long)]
+        key: PathBuf,
+        /// Receipt time for new moves (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Print one audience's view, after checking the judge's signature on it.
+    ///
+    /// Example: qijudge view game1 --as south --format text
+    View {
+        dir: PathBuf,
+        /// south, north, public or full.
+        #[arg(long = "as")]
+        audience: String,
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
+        /// Chinese piece labels in the text view.
+        #[arg(long)]
+        chinese: bool,
+    },
+    /// Whose turn it is, and the result when the game is over.
+    Status {
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Publish the setups after the game (setups/ to reveal/), so anyone can verify.
+    Reveal { dir: PathBuf },
+    /// Audit a finished game from its public files and revealed setups.
+    ///
+    /// Re-checks the manifest, every signature and commitment, every move and combat, the
+    /// record, and every published view.
+    Verify { dir: PathBuf },
+    /// Print the legal moves of a position file, one from-to per line, sorted.
+    ///
+    /// Example: qijudge moves luzhanqi position.json
+    Moves {
+        game: String,
+        /// A position file (JSON, see schemas/luzhanqi-position.schema.json); - for stdin.
+        position: PathBuf,
+    },
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Keygen { name } => player::keygen(&name),
+        Command::New { game, dir, players, judge, rules, now, sample } => game::new(&game, &dir, &players, &judge, &rules, now, sample),
+        Command::Setup { dir, seat, key, setup } => player::setup(&dir, &seat, &key, &setup),
+        Command::Move { dir, seat, key, action, comment } => player::make_move(&dir, &seat, &key, &action, comment),
+        Command::Judge { dir, key, now } => game::judge(&dir, &key, now),
+        Command::View { dir, audience, format, chinese } => game::view(&dir, &audience, &format, chinese),
+        Command::Status { dir, json } => game::status(&dir, json),
+        Command::Reveal { dir } => game::reveal(&dir),
+        Command::Verify { dir } => game::verify(&dir),
+        Command::Moves { game, position } => game::moves(&game, &position),
+    }
+}
+
+/// Reads a file given on the command line (`-` for stdin), with a size limit.
+fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
+    if path.as_os_str() == "-" {
+        use std::io::Read;
+        let mut s = String::new();
+        std::io::stdin().take(limit).read_to_string(&mut s).map_err(|e| Error::Io(format!("stdin: {e}")))?;
+        return Ok(s);
+    }
+    crate::store::read_limited(path, &path.display().to_string(), limit)
+}
+
+/// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
+fn now_or(given: Option<String>) -> Result<String> {
+    match given {
+        Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
+            .map(|d| d.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .map_err(|_| Error::Io(format!("--now: {t:?} is not an RFC 3339 time"))),
+        None => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+    }
+}
