@@ -26,8 +26,17 @@ fn cli(args: &[&str]) {
 fn choose(p: &Position, rng: &mut SplitMix64) -> Move {
     let moves = p.legal_moves();
     let score = |m: &Move| match (p.at(m.from), p.at(m.to)) {
-        (_, Some(Unit { piece: Piece::Flag, .. })) => 3,
-        (Some(a), Some(d)) if combat::resolve(a.piece, d.piece, p.options()) == Outcome::AttackerWon => 2,
+        (
+            _,
+            Some(Unit {
+                piece: Piece::Flag, ..
+            }),
+        ) => 3,
+        (Some(a), Some(d))
+            if combat::resolve(a.piece, d.piece, p.options()) == Outcome::AttackerWon =>
+        {
+            2
+        }
         _ => 0,
     };
     let best = moves.iter().map(score).max().unwrap_or(0);
@@ -84,16 +93,48 @@ fn main() {
     let alice = format!("alice={}.pub", k("alice"));
     let bob = format!("bob={}.pub", k("bob"));
     let judge_pub = format!("{}.pub", k("judge"));
-    cli(&["new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge_pub, "--now", "2026-11-21T09:00:00Z", "--sample"]);
+    cli(&[
+        "new",
+        "luzhanqi",
+        &d,
+        "--player",
+        &alice,
+        "--player",
+        &bob,
+        "--judge",
+        &judge_pub,
+        "--now",
+        "2026-11-21T09:00:00Z",
+        "--sample",
+    ]);
     for (seat, key, text) in [("south", "alice", SOUTH), ("north", "bob", NORTH)] {
         let file = dir.join(format!("{seat}-setup.toml"));
         std::fs::write(&file, text).unwrap();
-        cli(&["setup", &d, "--as", seat, "--key", &k(key), &file.to_string_lossy()]);
+        cli(&[
+            "setup",
+            &d,
+            "--as",
+            seat,
+            "--key",
+            &k(key),
+            &file.to_string_lossy(),
+        ]);
     }
-    cli(&["judge", &d, "--key", &k("judge"), "--now", "2026-11-21T09:10:00Z"]);
+    cli(&[
+        "judge",
+        &d,
+        "--key",
+        &k("judge"),
+        "--now",
+        "2026-11-21T09:10:00Z",
+    ]);
     let b = two_player();
     for (i, m) in moves.iter().enumerate() {
-        let (seat, key) = if i % 2 == 0 { ("south", "alice") } else { ("north", "bob") };
+        let (seat, key) = if i % 2 == 0 {
+            ("south", "alice")
+        } else {
+            ("north", "bob")
+        };
         cli(&["move", &d, "--as", seat, "--key", &k(key), &m.display(b)]);
         let minute = 11 + i;
         let now = format!("2026-11-21T{:02}:{:02}:00Z", 9 + minute / 60, minute % 60);

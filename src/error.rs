@@ -56,11 +56,21 @@ impl std::error::Error for Error {}
 
 /// A refusal naming a file, a field and a reason.
 pub fn refuse(file: impl Into<String>, field: Option<&str>, reason: impl Into<String>) -> Error {
-    Error::Refused(Refusal { file: file.into(), field: field.map(str::to_string), reason: reason.into(), hint: None })
+    Error::Refused(Refusal {
+        file: file.into(),
+        field: field.map(str::to_string),
+        reason: reason.into(),
+        hint: None,
+    })
 }
 
 /// A refusal with advice.
-pub fn refuse_with(file: impl Into<String>, field: Option<&str>, reason: impl Into<String>, hint: impl Into<String>) -> Error {
+pub fn refuse_with(
+    file: impl Into<String>,
+    field: Option<&str>,
+    reason: impl Into<String>,
+    hint: impl Into<String>,
+) -> Error {
     Error::Refused(Refusal {
         file: file.into(),
         field: field.map(str::to_string),

@@ -35,7 +35,8 @@ pub struct Game {
 pub fn load_game(dir: &GameDir) -> Result<Game> {
     const F: &str = "game.toml";
     let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: Manifest = parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let manifest: Manifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
     let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
     if manifest.format != MANIFEST_FORMAT {
         return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
@@ -44,7 +45,10 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         return Err(bad("game", "this version judges luzhanqi only".into()));
     }
     if !valid_game_id(&manifest.id) {
-        return Err(bad("id", "expected lzq- and 32 lower-case hex digits".into()));
+        return Err(bad(
+            "id",
+            "expected lzq- and 32 lower-case hex digits".into(),
+        ));
     }
     if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
         return Err(bad("created", "expected an RFC 3339 time".into()));
@@ -54,24 +58,48 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         return Err(bad("board", "known boards: 2p".into()));
     }
     let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
-    if seats != board.seat_names.iter().map(String::as_str).collect::<Vec<_>>() {
-        return Err(bad("players", "expected one player per seat, in the order south, north".into()));
+    if seats
+        != board
+            .seat_names
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    {
+        return Err(bad(
+            "players",
+            "expected one player per seat, in the order south, north".into(),
+        ));
     }
-    let judge_key = signing::parse_public_key(&manifest.judge.key).map_err(|e| bad("judge.key", e.to_string()))?;
+    let judge_key = signing::parse_public_key(&manifest.judge.key)
+        .map_err(|e| bad("judge.key", e.to_string()))?;
     let mut player_keys = Vec::new();
     for (i, p) in manifest.players.iter().enumerate() {
-        let key = signing::parse_public_key(&p.key).map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
-        if key.key_data() == judge_key.key_data() || player_keys.iter().any(|k: &PublicKey| k.key_data() == key.key_data()) {
-            return Err(bad(&format!("players[{i}].key"), "every seat and the judge need distinct keys".into()));
+        let key = signing::parse_public_key(&p.key)
+            .map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
+        if key.key_data() == judge_key.key_data()
+            || player_keys
+                .iter()
+                .any(|k: &PublicKey| k.key_data() == key.key_data())
+        {
+            return Err(bad(
+                &format!("players[{i}].key"),
+                "every seat and the judge need distinct keys".into(),
+            ));
         }
         player_keys.push(key);
     }
-    Ok(Game { manifest, hash: sha256_tagged(text.as_bytes()), player_keys, judge_key })
+    Ok(Game {
+        manifest,
+        hash: sha256_tagged(text.as_bytes()),
+        player_keys,
+        judge_key,
+    })
 }
 
 /// `lzq-` followed by 32 lower-case hex digits.
 pub fn valid_game_id(id: &str) -> bool {
-    id.strip_prefix("lzq-").is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
+    id.strip_prefix("lzq-")
+        .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
 }
 
 /// File name of a move: `moves/0007-south.toml`.
@@ -112,17 +140,25 @@ impl Replayer<'_> {
     fn push(&mut self, entry: Entry) -> Result<()> {
         let k = self.out.record.len();
         match self.old.lines.get(k) {
-            Some(old) if old.entry != entry => {
+            Some(old) if old.entry != entry => return Err(refuse_with(
+                "record.jsonl",
+                None,
+                format!(
+                    "line {} disagrees with the files: the record says {:?}, the files give {:?}",
+                    k + 1,
+                    old.entry,
+                    entry
+                ),
+                "an accepted file was changed, or the record was edited",
+            )),
+            Some(_) => {}
+            None if self.mode == Mode::Audit => {
                 return Err(refuse_with(
                     "record.jsonl",
                     None,
-                    format!("line {} disagrees with the files: the record says {:?}, the files give {:?}", k + 1, old.entry, entry),
-                    "an accepted file was changed, or the record was edited",
+                    format!("has no line {} for {entry:?}", k + 1),
+                    "the judge has not judged every file yet",
                 ))
-            }
-            Some(_) => {}
-            None if self.mode == Mode::Audit => {
-                return Err(refuse_with("record.jsonl", None, format!("has no line {} for {entry:?}", k + 1), "the judge has not judged every file yet"))
             }
             None => self.out.accepted.push(describe(&entry)),
         }
@@ -136,7 +172,12 @@ impl Replayer<'_> {
     }
 
     fn seat_names(&self) -> Vec<String> {
-        self.game.manifest.players.iter().map(|p| p.seat.clone()).collect()
+        self.game
+            .manifest
+            .players
+            .iter()
+            .map(|p| p.seat.clone())
+            .collect()
     }
 
     /// Reads a signed file and its `.sig`, verifying the signature with `key`.
@@ -145,24 +186,54 @@ impl Replayer<'_> {
         let sig_path = format!("{path}.sig");
         let sig = self.dir.read(&sig_path, SIGNATURE_LIMIT)?;
         signing::verify(key, ns, text.as_bytes(), &sig).map_err(|e| {
-            refuse_with(&sig_path, None, e.to_string(), "sign the file with the key registered for this seat in game.toml")
+            refuse_with(
+                &sig_path,
+                None,
+                e.to_string(),
+                "sign the file with the key registered for this seat in game.toml",
+            )
         })?;
         Ok((text, sig))
     }
 
     /// Checks the fields every player file shares.
-    fn check_binding(&self, path: &str, format: (&str, &str), game: &str, manifest: &str, seat: (&str, &str)) -> Result<()> {
+    fn check_binding(
+        &self,
+        path: &str,
+        format: (&str, &str),
+        game: &str,
+        manifest: &str,
+        seat: (&str, &str),
+    ) -> Result<()> {
         if format.0 != format.1 {
-            return Err(refuse(path, Some("format"), format!("expected {:?}", format.1)));
+            return Err(refuse(
+                path,
+                Some("format"),
+                format!("expected {:?}", format.1),
+            ));
         }
         if game != self.game.manifest.id {
-            return Err(refuse_with(path, Some("game"), "made for another game", "make the file again for this game's id"));
+            return Err(refuse_with(
+                path,
+                Some("game"),
+                "made for another game",
+                "make the file again for this game's id",
+            ));
         }
         if manifest != self.game.hash {
-            return Err(refuse_with(path, Some("manifest"), "made under a different game.toml", "game.toml changed, or the file belongs to another game"));
+            return Err(refuse_with(
+                path,
+                Some("manifest"),
+                "made under a different game.toml",
+                "game.toml changed, or the file belongs to another game",
+            ));
         }
         if seat.0 != seat.1 {
-            return Err(refuse(path, Some("seat"), format!("the file name says {} but the file says {}", seat.1, seat.0)));
+            return Err(refuse(
+                path,
+                Some("seat"),
+                format!("the file name says {} but the file says {}", seat.1, seat.0),
+            ));
         }
         Ok(())
     }
@@ -171,11 +242,22 @@ impl Replayer<'_> {
         let name = &self.game.manifest.players[seat].seat;
         let path = format!("commitments/{name}.toml");
         let (text, _) = self.signed(&path, &self.game.player_keys[seat], namespace::COMMITMENT)?;
-        let file: CommitmentFile = parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
-        self.check_binding(&path, (&file.format, COMMITMENT_FORMAT), &file.game, &file.manifest, (&file.seat, name))?;
+        let file: CommitmentFile =
+            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        self.check_binding(
+            &path,
+            (&file.format, COMMITMENT_FORMAT),
+            &file.game,
+            &file.manifest,
+            (&file.seat, name),
+        )?;
         for (field, value) in [("setup", &file.setup), ("lot", &file.lot)] {
             if !is_sha256_tagged(value) {
-                return Err(refuse(&path, Some(field), "expected sha256: and 64 hex digits"));
+                return Err(refuse(
+                    &path,
+                    Some(field),
+                    "expected sha256: and 64 hex digits",
+                ));
             }
         }
         Ok((file, sha256_tagged(text.as_bytes())))
@@ -189,19 +271,43 @@ impl Replayer<'_> {
             Mode::Audit => format!("reveal/{name}.toml"),
         };
         let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
-        let file: SetupFile = parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
-        self.check_binding(&path, (&file.format, SETUP_FORMAT), &file.game, &file.manifest, (&file.seat, name))?;
-        let salt = hex32(&file.salt).ok_or_else(|| refuse(&path, Some("salt"), "expected 64 lower-case hex digits"))?;
-        let nonce = hex32(&file.lot_nonce).ok_or_else(|| refuse(&path, Some("lot_nonce"), "expected 64 lower-case hex digits"))?;
+        let file: SetupFile =
+            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        self.check_binding(
+            &path,
+            (&file.format, SETUP_FORMAT),
+            &file.game,
+            &file.manifest,
+            (&file.seat, name),
+        )?;
+        let salt = hex32(&file.salt)
+            .ok_or_else(|| refuse(&path, Some("salt"), "expected 64 lower-case hex digits"))?;
+        let nonce = hex32(&file.lot_nonce).ok_or_else(|| {
+            refuse(
+                &path,
+                Some("lot_nonce"),
+                "expected 64 lower-case hex digits",
+            )
+        })?;
         if setup_commitment(&file.game, name, &salt, file.setup.as_bytes()) != commitment.setup {
-            return Err(refuse_with(&path, Some("setup"), "does not match the published commitment", "hand over exactly the setup file that qijudge setup wrote"));
+            return Err(refuse_with(
+                &path,
+                Some("setup"),
+                "does not match the published commitment",
+                "hand over exactly the setup file that qijudge setup wrote",
+            ));
         }
         if lot_commitment(&file.game, name, &nonce) != commitment.lot {
-            return Err(refuse(&path, Some("lot_nonce"), "does not match the published commitment"));
+            return Err(refuse(
+                &path,
+                Some("lot_nonce"),
+                "does not match the published commitment",
+            ));
         }
         let board = two_player();
         let seat_id = Seat(seat as u8);
-        let setup = parse_canonical_setup(&file.setup, board, seat_id).map_err(|e| refuse(&path, Some("setup"), e))?;
+        let setup = parse_canonical_setup(&file.setup, board, seat_id)
+            .map_err(|e| refuse(&path, Some("setup"), e))?;
         if setup.canonical_bytes(board) != file.setup.as_bytes() {
             return Err(refuse(&path, Some("setup"), "not in canonical form"));
         }
@@ -210,7 +316,11 @@ impl Replayer<'_> {
 
     fn run(&mut self) -> Result<()> {
         let seats = self.seat_names();
-        self.push(Entry::Start { format: RECORD_FORMAT.into(), game: self.game.manifest.id.clone(), manifest: self.game.hash.clone() })?;
+        self.push(Entry::Start {
+            format: RECORD_FORMAT.into(),
+            game: self.game.manifest.id.clone(),
+            manifest: self.game.hash.clone(),
+        })?;
 
         // Phase 1: commitments, in the order they were recorded, then any new ones in seat order.
         let mut commitments: Vec<Option<CommitmentFile>> = vec![None; seats.len()];
@@ -219,16 +329,24 @@ impl Replayer<'_> {
                 Some(Entry::Commitment { seat, .. }) => seats.iter().position(|s| s == seat),
                 Some(_) => None,
                 None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
-                    commitments[i].is_none() && self.dir.exists(&format!("commitments/{}.toml", seats[i]))
+                    commitments[i].is_none()
+                        && self.dir.exists(&format!("commitments/{}.toml", seats[i]))
                 }),
                 None => None,
             };
             let Some(i) = next else { break };
             if commitments[i].is_some() {
-                return Err(refuse("record.jsonl", None, format!("commits {} twice", seats[i])));
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    format!("commits {} twice", seats[i]),
+                ));
             }
             let (file, hash) = self.commitment(i)?;
-            self.push(Entry::Commitment { seat: seats[i].clone(), file: hash })?;
+            self.push(Entry::Commitment {
+                seat: seats[i].clone(),
+                file: hash,
+            })?;
             commitments[i] = Some(file);
         }
         let Some(commitments) = commitments.into_iter().collect::<Option<Vec<_>>>() else {
@@ -242,17 +360,23 @@ impl Replayer<'_> {
             let next = match self.recorded() {
                 Some(Entry::SetupAccepted { seat }) => seats.iter().position(|s| s == seat),
                 Some(_) => None,
-                None if self.mode == Mode::Judge => {
-                    (0..seats.len()).find(|&i| setups[i].is_none() && self.dir.exists(&format!("setups/{}.toml", seats[i])))
-                }
+                None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
+                    setups[i].is_none() && self.dir.exists(&format!("setups/{}.toml", seats[i]))
+                }),
                 None => None,
             };
             let Some(i) = next else { break };
             if setups[i].is_some() {
-                return Err(refuse("record.jsonl", None, format!("accepts {}'s setup twice", seats[i])));
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    format!("accepts {}'s setup twice", seats[i]),
+                ));
             }
             setups[i] = Some(self.setup(i, &commitments[i])?);
-            self.push(Entry::SetupAccepted { seat: seats[i].clone() })?;
+            self.push(Entry::SetupAccepted {
+                seat: seats[i].clone(),
+            })?;
         }
         let Some(setups) = setups.into_iter().collect::<Option<Vec<_>>>() else {
             self.out.waiting = Some("waiting for every seat's setup".into());
@@ -266,11 +390,18 @@ impl Replayer<'_> {
             FirstMover::North => (1, Default::default()),
             FirstMover::Lot => {
                 let nonces: Vec<[u8; 32]> = setups.iter().map(|(_, n)| *n).collect();
-                let shown = seats.iter().cloned().zip(nonces.iter().map(hex::encode)).collect();
+                let shown = seats
+                    .iter()
+                    .cloned()
+                    .zip(nonces.iter().map(hex::encode))
+                    .collect();
                 (lot_draw(&self.game.manifest.id, &nonces), shown)
             }
         };
-        self.push(Entry::Begin { first: seats[first].clone(), lot_nonces })?;
+        self.push(Entry::Begin {
+            first: seats[first].clone(),
+            lot_nonces,
+        })?;
         let board = two_player();
         let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
         let (mut position, events) = Position::start(board, options, &placed, Seat(first as u8));
@@ -281,13 +412,24 @@ impl Replayer<'_> {
         while position.result().is_none() {
             let recorded = match self.recorded() {
                 Some(Entry::Move { seat, received, .. }) => Some((seat.clone(), received.clone())),
-                Some(other) => return Err(refuse("record.jsonl", None, format!("expected the move of ply {ply}, found {}", describe(other)))),
+                Some(other) => {
+                    return Err(refuse(
+                        "record.jsonl",
+                        None,
+                        format!("expected the move of ply {ply}, found {}", describe(other)),
+                    ))
+                }
                 None => None,
             };
-            let candidates: Vec<usize> = (0..seats.len()).filter(|&i| self.dir.exists(&move_path(ply, &seats[i]))).collect();
+            let candidates: Vec<usize> = (0..seats.len())
+                .filter(|&i| self.dir.exists(&move_path(ply, &seats[i])))
+                .collect();
             let (seat, received) = match (recorded, candidates.as_slice()) {
                 (Some((seat, received)), _) => {
-                    let i = seats.iter().position(|s| *s == seat).ok_or_else(|| refuse("record.jsonl", Some("seat"), "unknown seat"))?;
+                    let i = seats
+                        .iter()
+                        .position(|s| *s == seat)
+                        .ok_or_else(|| refuse("record.jsonl", Some("seat"), "unknown seat"))?;
                     (i, received)
                 }
                 (None, []) => break,
@@ -296,7 +438,11 @@ impl Replayer<'_> {
                 (None, several) => {
                     // Both seats sent a file for this ply: the one whose turn it is goes first,
                     // the other is refused as out of turn (unless it resigns).
-                    let turn = several.iter().copied().find(|&i| i == position.to_move().index()).unwrap_or(several[0]);
+                    let turn = several
+                        .iter()
+                        .copied()
+                        .find(|&i| i == position.to_move().index())
+                        .unwrap_or(several[0]);
                     (turn, self.now.clone())
                 }
             };
@@ -312,13 +458,24 @@ impl Replayer<'_> {
             ply += 1;
         }
         if let Some(r) = position.result() {
-            self.push(Entry::End { winner: r.winner.map(|w| seats[w.index()].clone()), reason: r.reason })?;
+            self.push(Entry::End {
+                winner: r.winner.map(|w| seats[w.index()].clone()),
+                reason: r.reason,
+            })?;
         } else if self.out.refusal.is_none() {
-            self.out.waiting = Some(format!("{} to move (ply {ply})", seats[position.to_move().index()]));
+            self.out.waiting = Some(format!(
+                "{} to move (ply {ply})",
+                seats[position.to_move().index()]
+            ));
         }
         // Files for plies beyond the game are not silently ignored.
         if self.out.refusal.is_none() && self.mode == Mode::Judge {
-            if let Some(stray) = self.dir.list("moves")?.into_iter().find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply)) {
+            if let Some(stray) = self
+                .dir
+                .list("moves")?
+                .into_iter()
+                .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply))
+            {
                 let reason = match position.result() {
                     Some(_) => "the game is over".to_string(),
                     None => format!("ply {ply} is next"),
@@ -330,7 +487,11 @@ impl Replayer<'_> {
             return Err(refuse_with(
                 "record.jsonl",
                 None,
-                format!("has {} lines but the files support only {}", self.old.len(), self.out.record.len()),
+                format!(
+                    "has {} lines but the files support only {}",
+                    self.old.len(),
+                    self.out.record.len()
+                ),
                 "an accepted file is missing or was changed",
             ));
         }
@@ -338,37 +499,79 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn one_move(&mut self, position: &mut Position, ply: u32, seat: usize, received: &str) -> Result<()> {
+    fn one_move(
+        &mut self,
+        position: &mut Position,
+        ply: u32,
+        seat: usize,
+        received: &str,
+    ) -> Result<()> {
         let seats = self.seat_names();
         let path = move_path(ply, &seats[seat]);
         let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
-        let file: MoveFile = parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
-        self.check_binding(&path, (&file.format, MOVE_FORMAT), &file.game, &file.manifest, (&file.seat, &seats[seat]))?;
+        let file: MoveFile =
+            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        self.check_binding(
+            &path,
+            (&file.format, MOVE_FORMAT),
+            &file.game,
+            &file.manifest,
+            (&file.seat, &seats[seat]),
+        )?;
         if file.ply != ply {
-            return Err(refuse(&path, Some("ply"), format!("the file name says ply {ply} but the file says {}", file.ply)));
+            return Err(refuse(
+                &path,
+                Some("ply"),
+                format!(
+                    "the file name says ply {ply} but the file says {}",
+                    file.ply
+                ),
+            ));
         }
         let head = self.out.record.head_or(self.genesis());
         if file.answers != head {
-            return Err(refuse_with(&path, Some("answers"), "answers an old record head", "fetch the current record and make the move again"));
+            return Err(refuse_with(
+                &path,
+                Some("answers"),
+                "answers an old record head",
+                "fetch the current record and make the move again",
+            ));
         }
         let board = two_player();
         let seat_id = Seat(seat as u8);
         let (events, outcome) = if file.action == "resign" {
-            let events = position.concede(seat_id, EndReason::Resignation).map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            let events = position
+                .concede(seat_id, EndReason::Resignation)
+                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
             (events, None)
         } else {
             if position.to_move() != seat_id {
-                return Err(refuse_with(&path, Some("seat"), format!("out of turn: {} is to move", seats[position.to_move().index()]), "wait for your turn"));
+                return Err(refuse_with(
+                    &path,
+                    Some("seat"),
+                    format!(
+                        "out of turn: {} is to move",
+                        seats[position.to_move().index()]
+                    ),
+                    "wait for your turn",
+                ));
             }
-            let mv = Move::parse(&file.action, board).map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
-            let events = position.play(mv).map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            let mv = Move::parse(&file.action, board)
+                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            let events = position
+                .play(mv)
+                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
             let outcome = events.iter().find_map(|e| match e.fact {
                 Fact::Moved { outcome, .. } => Some(outcome),
                 _ => None,
             });
             (events, outcome)
         };
-        let notices = events.iter().filter(|e| e.audience == Audience::Everyone).filter_map(|e| notice(board, &e.fact)).collect();
+        let notices = events
+            .iter()
+            .filter(|e| e.audience == Audience::Everyone)
+            .filter_map(|e| notice(board, &e.fact))
+            .collect();
         self.push(Entry::Move {
             ply,
             seat: seats[seat].clone(),
@@ -379,7 +582,10 @@ impl Replayer<'_> {
             notices,
         })?;
         self.out.events.extend(events);
-        self.out.last_moves[seat] = Some(SignedFile { file: text, signature: sig });
+        self.out.last_moves[seat] = Some(SignedFile {
+            file: text,
+            signature: sig,
+        });
         Ok(())
     }
 }
@@ -387,8 +593,15 @@ impl Replayer<'_> {
 /// A refused move stays where it is (inputs are never changed); tell its sender what to do.
 fn with_move_hint(e: Error) -> Error {
     match e {
-        Error::Refused(mut r) if r.hint.is_none() => {
-            r.hint = Some(format!("remove {} and its .sig, then send a new move", r.file.trim_end_matches(".sig")));
+        Error::Refused(mut r) => {
+            let advice = format!(
+                "remove {} and its .sig, then send a new move",
+                r.file.trim_end_matches(".sig")
+            );
+            r.hint = Some(match r.hint {
+                Some(h) => format!("{h}; {advice}"),
+                None => advice,
+            });
             Error::Refused(r)
         }
         other => other,
@@ -404,9 +617,18 @@ fn notice(board: &Board<u64>, fact: &Fact) -> Option<Notice> {
     let seat = |s: Seat| board.seat_name(s).to_string();
     let sq = |s: Square| board.name_of(s).to_string();
     match *fact {
-        Fact::FlagRevealed { seat: s, square } => Some(Notice::FlagRevealed { seat: seat(s), square: sq(square) }),
-        Fact::FlagTaken { seat: s, carrier } => Some(Notice::FlagTaken { seat: seat(s), carrier: sq(carrier) }),
-        Fact::FlagReturned { seat: s, square } => Some(Notice::FlagReturned { seat: seat(s), square: sq(square) }),
+        Fact::FlagRevealed { seat: s, square } => Some(Notice::FlagRevealed {
+            seat: seat(s),
+            square: sq(square),
+        }),
+        Fact::FlagTaken { seat: s, carrier } => Some(Notice::FlagTaken {
+            seat: seat(s),
+            carrier: sq(carrier),
+        }),
+        Fact::FlagReturned { seat: s, square } => Some(Notice::FlagReturned {
+            seat: seat(s),
+            square: sq(square),
+        }),
         _ => None,
     }
 }
@@ -417,30 +639,63 @@ fn describe(entry: &Entry) -> String {
         Entry::Start { game, .. } => format!("game {game} opened"),
         Entry::Commitment { seat, .. } => format!("commitment of {seat} recorded"),
         Entry::SetupAccepted { seat } => format!("setup of {seat} accepted"),
-        Entry::Begin { first, lot_nonces } if !lot_nonces.is_empty() => format!("play begins; the lot chose {first} to move first"),
+        Entry::Begin { first, lot_nonces } if !lot_nonces.is_empty() => {
+            format!("play begins; the lot chose {first} to move first")
+        }
         Entry::Begin { first, .. } => format!("play begins; {first} moves first"),
-        Entry::Move { ply, seat, action, outcome, .. } => {
-            let o = outcome.map(|o| format!(" ({})", serde_json::to_value(o).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default()));
+        Entry::Move {
+            ply,
+            seat,
+            action,
+            outcome,
+            ..
+        } => {
+            let o = outcome.map(|o| {
+                format!(
+                    " ({})",
+                    serde_json::to_value(o)
+                        .ok()
+                        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                        .unwrap_or_default()
+                )
+            });
             format!("ply {ply}: {seat} {action}{}", o.unwrap_or_default())
         }
-        Entry::End { winner: Some(w), reason } => format!("game over: {w} wins ({})", reason_text(*reason)),
-        Entry::End { winner: None, reason } => format!("game over: draw ({})", reason_text(*reason)),
+        Entry::End {
+            winner: Some(w),
+            reason,
+        } => format!("game over: {w} wins ({})", reason_text(*reason)),
+        Entry::End {
+            winner: None,
+            reason,
+        } => format!("game over: draw ({})", reason_text(*reason)),
     }
 }
 
 /// An end reason in words (`flag captured`).
 pub fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default()
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+        .unwrap_or_default()
 }
 
 /// Reads the canonical setup string (`a1:LM,b1:FL,…`) into a validated setup.
 pub fn parse_canonical_setup(text: &str, board: &Board<u64>, seat: Seat) -> Result<Setup, String> {
     let entries = text
         .split(',')
-        .map(|item| item.split_once(':').map(|(s, p)| (s.to_string(), p.to_string())).ok_or_else(|| "expected square:CODE items".to_string()))
+        .map(|item| {
+            item.split_once(':')
+                .map(|(s, p)| (s.to_string(), p.to_string()))
+                .ok_or_else(|| "expected square:CODE items".to_string())
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Setup::validate(board, seat, &Placement { entries }).map_err(|problems| {
-        problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ")
+        problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
     })
 }
 
@@ -448,15 +703,30 @@ pub fn parse_canonical_setup(text: &str, board: &Board<u64>, seat: Seat) -> Resu
 pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
     let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
         if dir.exists("record.sig") {
-            return Err(refuse("record.jsonl", None, "missing, but record.sig exists"));
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "missing, but record.sig exists",
+            ));
         }
         return Ok(Record::new());
     };
     let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::RECORD, text.as_bytes(), &sig)
-        .map_err(|e| refuse_with("record.sig", None, e.to_string(), "the record was not signed by this game's judge, or was changed"))?;
-    let record = Record::parse(&text, &game.hash)
-        .map_err(|(line, e)| refuse("record.jsonl", e.field.as_deref(), format!("line {line}: {}", e.reason)))?;
+    signing::verify(&game.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            "record.sig",
+            None,
+            e.to_string(),
+            "the record was not signed by this game's judge, or was changed",
+        )
+    })?;
+    let record = Record::parse(&text, &game.hash).map_err(|(line, e)| {
+        refuse(
+            "record.jsonl",
+            e.field.as_deref(),
+            format!("line {line}: {}", e.reason),
+        )
+    })?;
     check_not_rolled_back(dir, game, &record)?;
     Ok(record)
 }
@@ -465,11 +735,20 @@ pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
 /// record must still contain the head that view was made at, or it was rolled back.
 fn check_not_rolled_back(dir: &GameDir, game: &Game, record: &Record) -> Result<()> {
     const F: &str = "views/public.json";
-    let Some(text) = dir.read_optional(F, RECORD_LIMIT)? else { return Ok(()) };
+    let Some(text) = dir.read_optional(F, RECORD_LIMIT)? else {
+        return Ok(());
+    };
     let sig = dir.read(&format!("{F}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig)
-        .map_err(|e| refuse_with(format!("{F}.sig"), None, e.to_string(), "the public view was not signed by this game's judge, or was changed"))?;
-    let published: ViewFile = serde_json::from_str(&text).map_err(|e| refuse(F, None, format!("not a view: {e}")))?;
+    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{F}.sig"),
+            None,
+            e.to_string(),
+            "the public view was not signed by this game's judge, or was changed",
+        )
+    })?;
+    let published: ViewFile =
+        serde_json::from_str(&text).map_err(|e| refuse(F, None, format!("not a view: {e}")))?;
     if published.record_head != game.hash && !record.contains_head(&published.record_head) {
         return Err(refuse_with(
             "record.jsonl",
@@ -499,12 +778,20 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         return Err(e);
     }
     if replay.position.as_ref().and_then(|p| p.result()).is_none() {
-        return Err(refuse_with("record.jsonl", None, "the game is not over", "verify audits finished games with revealed setups"));
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "verify audits finished games with revealed setups",
+        ));
     }
     let mut views = 0;
     for viewer in viewers(&replay) {
         let v = build_view(&game, &replay, viewer);
-        let expected = [("json", view::to_json(&v)), ("txt", view::text::render(&v, view::text::Labels::Letters))];
+        let expected = [
+            ("json", view::to_json(&v)),
+            ("txt", view::text::render(&v, view::text::Labels::Letters)),
+        ];
         for (ext, body) in expected {
             let path = format!("views/{}.{ext}", v.audience);
             let Some(published) = dir.read_optional(&path, RECORD_LIMIT)? else {
@@ -514,7 +801,12 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
                 return Err(refuse(&path, None, "missing"));
             };
             if published != body {
-                return Err(refuse_with(&path, None, "differs from the view the files give", "the judge published a view that does not follow from the game"));
+                return Err(refuse_with(
+                    &path,
+                    None,
+                    "differs from the view the files give",
+                    "the judge published a view that does not follow from the game",
+                ));
             }
             let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
             signing::verify(&game.judge_key, namespace::VIEW, published.as_bytes(), &sig)
@@ -524,7 +816,12 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
     }
     Ok(Audit {
         game: game.manifest.id.clone(),
-        moves: replay.record.lines.iter().filter(|l| matches!(l.entry, Entry::Move { .. })).count(),
+        moves: replay
+            .record
+            .lines
+            .iter()
+            .filter(|l| matches!(l.entry, Entry::Move { .. }))
+            .count(),
         record_lines: replay.record.len(),
         head: replay.record.head_or(&game.hash),
         views,
@@ -559,7 +856,11 @@ pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Repla
 pub fn viewers(replay: &Replay) -> Vec<Viewer> {
     let mut v: Vec<Viewer> = two_player().seats().map(Viewer::Seat).collect();
     v.push(Viewer::Public);
-    if replay.position.as_ref().is_some_and(|p| p.result().is_some()) {
+    if replay
+        .position
+        .as_ref()
+        .is_some_and(|p| p.result().is_some())
+    {
         v.push(Viewer::Full);
     }
     v
@@ -575,7 +876,14 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
         .lines
         .iter()
         .filter_map(|l| match &l.entry {
-            Entry::Move { ply, seat, action, outcome, notices, .. } => Some(HistoryItem {
+            Entry::Move {
+                ply,
+                seat,
+                action,
+                outcome,
+                notices,
+                ..
+            } => Some(HistoryItem {
                 ply: *ply,
                 seat: seat.clone(),
                 action: action.clone(),
@@ -589,7 +897,15 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
         game: &game.manifest.id,
         manifest: &game.hash,
         record_head: &replay.record.head_or(&game.hash),
-        players: game.manifest.players.iter().map(|p| SeatName { seat: p.seat.clone(), name: p.name.clone() }).collect(),
+        players: game
+            .manifest
+            .players
+            .iter()
+            .map(|p| SeatName {
+                seat: p.seat.clone(),
+                name: p.name.clone(),
+            })
+            .collect(),
         history,
     };
     let opponent = match viewer {
@@ -604,7 +920,10 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
 pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, String)> {
     let record = replay.record.to_text();
     let mut files = vec![
-        ("record.sig".to_string(), signing::sign(key, namespace::RECORD, record.as_bytes())),
+        (
+            "record.sig".to_string(),
+            signing::sign(key, namespace::RECORD, record.as_bytes()),
+        ),
         ("record.jsonl".to_string(), record),
     ];
     for viewer in viewers(replay) {
@@ -613,7 +932,10 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
         let text = view::text::render(&v, view::text::Labels::Letters);
         let name = v.audience.clone();
         for (ext, body) in [("json", json), ("txt", text)] {
-            files.push((format!("views/{name}.{ext}.sig"), signing::sign(key, namespace::VIEW, body.as_bytes())));
+            files.push((
+                format!("views/{name}.{ext}.sig"),
+                signing::sign(key, namespace::VIEW, body.as_bytes()),
+            ));
             files.push((format!("views/{name}.{ext}"), body));
         }
     }
@@ -623,7 +945,12 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
 /// Checks that a private key is the one the manifest names for the judge.
 pub fn check_judge_key(game: &Game, key: &PrivateKey, shown: &str) -> Result<()> {
     if key.public_key().key_data() != game.judge_key.key_data() {
-        return Err(refuse_with(shown, None, "is not the judge key named in game.toml", "pass the judge's private key with --key"));
+        return Err(refuse_with(
+            shown,
+            None,
+            "is not the judge key named in game.toml",
+            "pass the judge's private key with --key",
+        ));
     }
     Ok(())
 }

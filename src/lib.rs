@@ -4,6 +4,7 @@ pub mod cli;
 pub mod error;
 pub mod judge;
 pub mod protocol;
+pub mod rules;
+pub mod schemas;
 pub mod store;
 pub mod view;
-pub mod rules;

@@ -1,43 +1,69 @@
 //! Organiser and judge commands: new, judge, view, status, reveal, verify, moves.
 
-use super::{now_or, read_arg};
 use super::player::load_private_key;
+use super::{now_or, read_arg};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::{self, load_game, Mode};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::{two_player, Options, PositionFile};
-use crate::store::{read_limited, GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use crate::view::{self, ViewFile};
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
-pub fn new(game: &str, dir: &Path, players: &[String], judge_key: &Path, rules: &[String], now: Option<String>, sample: bool) -> Result<()> {
+pub fn new(
+    game: &str,
+    dir: &Path,
+    players: &[String],
+    judge_key: &Path,
+    rules: &[String],
+    now: Option<String>,
+    sample: bool,
+) -> Result<()> {
     if game != "luzhanqi" {
-        return Err(Error::Io(format!("unknown game {game:?}; this version judges: luzhanqi")));
+        return Err(Error::Io(format!(
+            "unknown game {game:?}; this version judges: luzhanqi"
+        )));
     }
     let board = two_player();
     if players.len() != board.seat_names.len() {
-        return Err(Error::Io(format!("--player: give exactly {} players (south first, then north)", board.seat_names.len())));
+        return Err(Error::Io(format!(
+            "--player: give exactly {} players (south first, then north)",
+            board.seat_names.len()
+        )));
     }
     let read_key = |path: &Path| -> Result<String> {
         let shown = path.display().to_string();
-        let text = read_limited(path, &shown, SMALL_FILE_LIMIT)?;
-        let key = signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
+        let text = read_arg(path, SMALL_FILE_LIMIT)?;
+        let key =
+            signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
         Ok(signing::public_key_line(&key))
     };
     let mut entries = Vec::new();
     for (seat, spec) in board.seat_names.iter().zip(players) {
-        let (name, key_file) = spec.split_once('=').ok_or_else(|| Error::Io(format!("--player {spec:?}: expected NAME=PUBLIC_KEY_FILE")))?;
+        let (name, key_file) = spec.split_once('=').ok_or_else(|| {
+            Error::Io(format!("--player {spec:?}: expected NAME=PUBLIC_KEY_FILE"))
+        })?;
         if name.is_empty() || name.chars().any(|c| c.is_control()) {
-            return Err(Error::Io(format!("--player {spec:?}: the name must be non-empty, without control characters")));
+            return Err(Error::Io(format!(
+                "--player {spec:?}: the name must be non-empty, without control characters"
+            )));
         }
-        entries.push(Player { seat: seat.clone(), name: name.into(), key: read_key(Path::new(key_file))? });
+        entries.push(Player {
+            seat: seat.clone(),
+            name: name.into(),
+            key: read_key(Path::new(key_file))?,
+        });
     }
     let mut options = Options::default();
     for r in rules {
-        let (k, v) = r.split_once('=').ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        options.set(k, v).map_err(|e| Error::Io(format!("--rule: {e}")))?;
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        options
+            .set(k, v)
+            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
     }
     let mut id = [0u8; 16];
     OsRng.fill_bytes(&mut id);
@@ -49,12 +75,17 @@ pub fn new(game: &str, dir: &Path, players: &[String], judge_key: &Path, rules: 
         sample,
         board: board.name.clone(),
         rules: options,
-        judge: JudgeEntry { key: read_key(judge_key)? },
+        judge: JudgeEntry {
+            key: read_key(judge_key)?,
+        },
         players: entries,
     };
     let g = GameDir::new(dir);
     if g.exists("game.toml") {
-        return Err(Error::Io(format!("{}: already holds a game", dir.display())));
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
     }
     let text = to_toml(&manifest);
     g.write("game.toml", text.as_bytes())?;
@@ -63,7 +94,11 @@ pub fn new(game: &str, dir: &Path, players: &[String], judge_key: &Path, rules: 
         let _ = std::fs::remove_file(g.path("game.toml"));
         return Err(e);
     }
-    println!("created {} (game {})", g.path("game.toml").display(), manifest.id);
+    println!(
+        "created {} (game {})",
+        g.path("game.toml").display(),
+        manifest.id
+    );
     Ok(())
 }
 
@@ -98,14 +133,23 @@ pub fn judge(dir: &Path, key_path: &Path, now: Option<String>) -> Result<()> {
 /// Reads a view and checks the judge's signature on it.
 fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(ViewFile, String)> {
     if !["south", "north", "public", "full"].contains(&audience) {
-        return Err(Error::Io(format!("--as: {audience:?} is not an audience (south, north, public, full)")));
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience (south, north, public, full)"
+        )));
     }
     let path = format!("views/{audience}.json");
     let text = dir.read(&path, crate::store::RECORD_LIMIT)?;
     let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig)
-        .map_err(|e| refuse_with(format!("{path}.sig"), None, e.to_string(), "this view was not signed by the game's judge"))?;
-    let v: ViewFile = serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{path}.sig"),
+            None,
+            e.to_string(),
+            "this view was not signed by the game's judge",
+        )
+    })?;
+    let v: ViewFile =
+        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
     Ok((v, text))
 }
 
@@ -116,7 +160,11 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     if format == "json" {
         print!("{text}");
     } else {
-        let labels = if chinese { view::text::Labels::Chinese } else { view::text::Labels::Letters };
+        let labels = if chinese {
+            view::text::Labels::Chinese
+        } else {
+            view::text::Labels::Letters
+        };
         print!("{}", view::text::render(&v, labels));
     }
     Ok(())
@@ -131,12 +179,22 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
             "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
             "last_move": v.last_move, "record_head": v.record_head,
         });
-        println!("{}", serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
+        );
         return Ok(());
     }
     println!("game {} after {} plies", v.game, v.ply);
     match (&v.result, &v.to_move) {
-        (Some(r), _) => println!("over: {} ({})", r.winner.as_deref().map(|w| format!("{w} wins")).unwrap_or("draw".into()), judge::reason_text(r.reason)),
+        (Some(r), _) => println!(
+            "over: {} ({})",
+            r.winner
+                .as_deref()
+                .map(|w| format!("{w} wins"))
+                .unwrap_or("draw".into()),
+            judge::reason_text(r.reason)
+        ),
         (None, Some(t)) => println!("{t} to move (ply {})", v.ply + 1),
         (None, None) => println!("waiting for setups"),
     }
@@ -148,8 +206,17 @@ pub fn reveal(dir: &Path) -> Result<()> {
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
     let record = judge::load_record(&dir, &game)?;
-    if !record.lines.iter().any(|l| matches!(l.entry, Entry::End { .. })) {
-        return Err(refuse_with("record.jsonl", None, "the game is not over", "setups are revealed only after the end"));
+    if !record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+    {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "setups are revealed only after the end",
+        ));
     }
     for p in &game.manifest.players {
         let text = dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?;
@@ -174,7 +241,8 @@ pub fn moves(game: &str, path: &Path) -> Result<()> {
     }
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
-    let file: PositionFile = serde_json::from_str(&text).map_err(|e| refuse(&shown, None, format!("not a position file: {e}")))?;
+    let file: PositionFile = serde_json::from_str(&text)
+        .map_err(|e| refuse(&shown, None, format!("not a position file: {e}")))?;
     let pos = file.to_position().map_err(|e| refuse(&shown, None, e))?;
     let b = pos.board();
     let mut lines: Vec<String> = pos.legal_moves().iter().map(|m| m.display(b)).collect();

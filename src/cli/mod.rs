@@ -136,11 +136,35 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Keygen { name } => player::keygen(&name),
-        Command::New { game, dir, players, judge, rules, now, sample } => game::new(&game, &dir, &players, &judge, &rules, now, sample),
-        Command::Setup { dir, seat, key, setup } => player::setup(&dir, &seat, &key, &setup),
-        Command::Move { dir, seat, key, action, comment } => player::make_move(&dir, &seat, &key, &action, comment),
+        Command::New {
+            game,
+            dir,
+            players,
+            judge,
+            rules,
+            now,
+            sample,
+        } => game::new(&game, &dir, &players, &judge, &rules, now, sample),
+        Command::Setup {
+            dir,
+            seat,
+            key,
+            setup,
+        } => player::setup(&dir, &seat, &key, &setup),
+        Command::Move {
+            dir,
+            seat,
+            key,
+            action,
+            comment,
+        } => player::make_move(&dir, &seat, &key, &action, comment),
         Command::Judge { dir, key, now } => game::judge(&dir, &key, now),
-        Command::View { dir, audience, format, chinese } => game::view(&dir, &audience, &format, chinese),
+        Command::View {
+            dir,
+            audience,
+            format,
+            chinese,
+        } => game::view(&dir, &audience, &format, chinese),
         Command::Status { dir, json } => game::status(&dir, json),
         Command::Reveal { dir } => game::reveal(&dir),
         Command::Verify { dir } => game::verify(&dir),
@@ -149,12 +173,18 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// Reads a file given on the command line (`-` for stdin), with a size limit.
-fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
+pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
     if path.as_os_str() == "-" {
         use std::io::Read;
         let mut s = String::new();
-        std::io::stdin().take(limit).read_to_string(&mut s).map_err(|e| Error::Io(format!("stdin: {e}")))?;
+        std::io::stdin()
+            .take(limit)
+            .read_to_string(&mut s)
+            .map_err(|e| Error::Io(format!("stdin: {e}")))?;
         return Ok(s);
+    }
+    if std::fs::symlink_metadata(path).is_err() {
+        return Err(Error::Io(format!("{}: no such file", path.display())));
     }
     crate::store::read_limited(path, &path.display().to_string(), limit)
 }
@@ -163,7 +193,10 @@ fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
 fn now_or(given: Option<String>) -> Result<String> {
     match given {
         Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
-            .map(|d| d.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .map(|d| {
+                d.with_timezone(&chrono::Utc)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            })
             .map_err(|_| Error::Io(format!("--now: {t:?} is not an RFC 3339 time"))),
         None => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
     }

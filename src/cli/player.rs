@@ -18,42 +18,69 @@ pub fn keygen(name: &Path) -> Result<()> {
     });
     for p in [name, public.as_path()] {
         if p.exists() {
-            return Err(Error::Io(format!("{}: already exists; qijudge never overwrites a key", p.display())));
+            return Err(Error::Io(format!(
+                "{}: already exists; qijudge never overwrites a key",
+                p.display()
+            )));
         }
     }
-    let comment = name.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let comment = name
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
     let key = signing::generate(&comment);
     write_atomic(name, signing::private_key_pem(&key).as_bytes())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(name, std::fs::Permissions::from_mode(0o600)).map_err(|e| Error::Io(e.to_string()))?;
+        std::fs::set_permissions(name, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::Io(e.to_string()))?;
     }
-    let line = key.public_key().to_openssh().map_err(|e| Error::Io(e.to_string()))?;
+    let line = key
+        .public_key()
+        .to_openssh()
+        .map_err(|e| Error::Io(e.to_string()))?;
     write_atomic(&public, format!("{line}\n").as_bytes())?;
-    println!("wrote {} (private, keep it) and {} (public)", name.display(), public.display());
+    println!(
+        "wrote {} (private, keep it) and {} (public)",
+        name.display(),
+        public.display()
+    );
     Ok(())
 }
 
 /// Loads a private key file given with --key.
 pub fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
     let shown = path.display().to_string();
-    let text = crate::store::read_limited(path, &shown, SMALL_FILE_LIMIT)?;
+    let text = read_arg(path, SMALL_FILE_LIMIT)?;
     signing::parse_private_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))
 }
 
 /// Finds a seat and checks that the key is that seat's key.
-fn seat_and_key(dir: &GameDir, seat: &str, key_path: &Path) -> Result<(crate::judge::Game, usize, ssh_key::PrivateKey)> {
+fn seat_and_key(
+    dir: &GameDir,
+    seat: &str,
+    key_path: &Path,
+) -> Result<(crate::judge::Game, usize, ssh_key::PrivateKey)> {
     let game = load_game(dir)?;
     let i = game
         .manifest
         .players
         .iter()
         .position(|p| p.seat == seat)
-        .ok_or_else(|| Error::Io(format!("--as: no seat {seat:?} in this game (seats: south, north)")))?;
+        .ok_or_else(|| {
+            Error::Io(format!(
+                "--as: no seat {seat:?} in this game (seats: south, north)"
+            ))
+        })?;
     let key = load_private_key(key_path)?;
     if key.public_key().key_data() != game.player_keys[i].key_data() {
-        return Err(refuse_with(key_path.display().to_string(), None, format!("is not the key registered for {seat} in game.toml"), "use the key you gave the organiser"));
+        return Err(refuse_with(
+            key_path.display().to_string(),
+            None,
+            format!("is not the key registered for {seat} in game.toml"),
+            "use the key you gave the organiser",
+        ));
     }
     Ok((game, i, key))
 }
@@ -75,11 +102,21 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Resu
         .and_then(|p| Setup::validate(board, seat_id, &p))
         .map_err(|problems| {
             let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
-            refuse(&shown, None, format!("the setup breaks {} rule(s):\n{}", problems.len(), list.join("\n")))
+            refuse(
+                &shown,
+                None,
+                format!(
+                    "the setup breaks {} rule(s):\n{}",
+                    problems.len(),
+                    list.join("\n")
+                ),
+            )
         })?;
     let commitment_path = format!("commitments/{seat}.toml");
     if dir.exists(&commitment_path) {
-        return Err(Error::Io(format!("{commitment_path}: already exists; a seat commits once")));
+        return Err(Error::Io(format!(
+            "{commitment_path}: already exists; a seat commits once"
+        )));
     }
     let (salt, nonce) = (random32(), random32());
     let canonical = setup.canonical_bytes(board);
@@ -102,31 +139,64 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Resu
     };
     let commitment_text = to_toml(&commitment);
     dir.write(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
-    dir.write(&format!("{commitment_path}.sig"), signing::sign(&key, namespace::COMMITMENT, commitment_text.as_bytes()).as_bytes())?;
+    dir.write(
+        &format!("{commitment_path}.sig"),
+        signing::sign(&key, namespace::COMMITMENT, commitment_text.as_bytes()).as_bytes(),
+    )?;
     dir.write(&commitment_path, commitment_text.as_bytes())?;
     println!("wrote {commitment_path} and its signature: publish them");
     println!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
     Ok(())
 }
 
-pub fn make_move(dir: &Path, seat: &str, key_path: &Path, action: &str, comment: Option<String>) -> Result<()> {
+pub fn make_move(
+    dir: &Path,
+    seat: &str,
+    key_path: &Path,
+    action: &str,
+    comment: Option<String>,
+) -> Result<()> {
     let dir = GameDir::new(dir);
     let (game, _, key) = seat_and_key(&dir, seat, key_path)?;
     let record = load_record(&dir, &game)?;
-    if record.lines.iter().any(|l| matches!(l.entry, Entry::End { .. })) {
+    if record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+    {
         return Err(refuse("record.jsonl", None, "the game is over"));
     }
-    if !record.lines.iter().any(|l| matches!(l.entry, Entry::Begin { .. })) {
-        return Err(refuse_with("record.jsonl", None, "play has not begun", "wait until the judge has both setups"));
+    if !record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::Begin { .. }))
+    {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "play has not begun",
+            "wait until the judge has both setups",
+        ));
     }
-    let last_ply = record.lines.iter().filter_map(|l| match l.entry { Entry::Move { ply, .. } => Some(ply), _ => None }).max().unwrap_or(0);
+    let last_ply = record
+        .lines
+        .iter()
+        .filter_map(|l| match l.entry {
+            Entry::Move { ply, .. } => Some(ply),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
     let ply = last_ply + 1;
     let path = move_path(ply, seat);
     if dir.exists(&path) {
-        return Err(Error::Io(format!("{path}: already exists; a signed move is never replaced")));
+        return Err(Error::Io(format!(
+            "{path}: already exists; a signed move is never replaced"
+        )));
     }
     if action != "resign" {
-        crate::rules::luzhanqi::Move::parse(action, two_player()).map_err(|e| Error::Io(format!("move: {e}")))?;
+        crate::rules::luzhanqi::Move::parse(action, two_player())
+            .map_err(|e| Error::Io(format!("move: {e}")))?;
     }
     let file = MoveFile {
         format: MOVE_FORMAT.into(),
@@ -139,7 +209,10 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, action: &str, comment:
         comment,
     };
     let text = to_toml(&file);
-    dir.write(&format!("{path}.sig"), signing::sign(&key, namespace::MOVE, text.as_bytes()).as_bytes())?;
+    dir.write(
+        &format!("{path}.sig"),
+        signing::sign(&key, namespace::MOVE, text.as_bytes()).as_bytes(),
+    )?;
     dir.write(&path, text.as_bytes())?;
     println!("wrote {path} and its signature");
     Ok(())

@@ -14,12 +14,23 @@ pub const LOT_DRAW_TAG: &[u8] = b"qijudge/lot/v1";
 
 /// The commitment to a setup, as `sha256:<hex>`.
 pub fn setup_commitment(game_id: &str, seat: &str, salt: &[u8; 32], setup: &[u8]) -> String {
-    tagged(hash_fields(&[SETUP_TAG, game_id.as_bytes(), seat.as_bytes(), salt, setup]))
+    tagged(hash_fields(&[
+        SETUP_TAG,
+        game_id.as_bytes(),
+        seat.as_bytes(),
+        salt,
+        setup,
+    ]))
 }
 
 /// The commitment to a lot nonce, as `sha256:<hex>`.
 pub fn lot_commitment(game_id: &str, seat: &str, nonce: &[u8; 32]) -> String {
-    tagged(hash_fields(&[LOT_COMMIT_TAG, game_id.as_bytes(), seat.as_bytes(), nonce]))
+    tagged(hash_fields(&[
+        LOT_COMMIT_TAG,
+        game_id.as_bytes(),
+        seat.as_bytes(),
+        nonce,
+    ]))
 }
 
 /// The seat index drawn to move first, from every seat's nonce in seat order.
@@ -61,7 +72,10 @@ mod tests {
     #[test]
     fn every_field_is_bound() {
         let base = setup_commitment(GAME, "south", &[1; 32], b"a1:LM");
-        assert_ne!(base, setup_commitment("lzq-other", "south", &[1; 32], b"a1:LM"));
+        assert_ne!(
+            base,
+            setup_commitment("lzq-other", "south", &[1; 32], b"a1:LM")
+        );
         assert_ne!(base, setup_commitment(GAME, "north", &[1; 32], b"a1:LM"));
         assert_ne!(base, setup_commitment(GAME, "south", &[2; 32], b"a1:LM"));
         assert_ne!(base, setup_commitment(GAME, "south", &[1; 32], b"a1:FL"));

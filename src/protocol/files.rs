@@ -130,7 +130,11 @@ pub struct RecordLine {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Entry {
     /// The game opens under this manifest.
-    Start { format: String, game: String, manifest: String },
+    Start {
+        format: String,
+        game: String,
+        manifest: String,
+    },
     /// A seat's signed commitment file (its SHA-256) was accepted.
     Commitment { seat: String, file: String },
     /// A seat's secret setup matched its commitment and is legal.
@@ -192,18 +196,27 @@ impl fmt::Display for FormatError {
 
 /// The first line where two texts differ (1-based), for canonical-form errors.
 fn first_difference(a: &str, b: &str) -> usize {
-    a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(a.lines().count().min(b.lines().count())) + 1
+    a.lines()
+        .zip(b.lines())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.lines().count().min(b.lines().count()))
+        + 1
 }
 
 /// Parses TOML and insists on canonical bytes. Error messages never quote the file's content.
 pub fn parse_toml<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, FormatError> {
     let value: T = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
         let reason = match line {
             Some(l) => format!("not valid: {} (line {l})", e.message().trim()),
             None => format!("not valid: {}", e.message().trim()),
         };
-        FormatError { field: None, reason }
+        FormatError {
+            field: None,
+            reason,
+        }
     })?;
     let printed = to_toml(&value);
     if printed != text {
@@ -226,10 +239,15 @@ pub fn to_toml<T: Serialize>(value: &T) -> String {
 
 /// Parses one JSON line and insists on canonical bytes.
 pub fn parse_json_line<T: DeserializeOwned + Serialize>(line: &str) -> Result<T, FormatError> {
-    let value: T = serde_json::from_str(line)
-        .map_err(|e| FormatError { field: None, reason: format!("not valid JSON: {}", strip_json_position(&e)) })?;
+    let value: T = serde_json::from_str(line).map_err(|e| FormatError {
+        field: None,
+        reason: format!("not valid JSON: {}", strip_json_position(&e)),
+    })?;
     if to_json_line(&value) != line {
-        return Err(FormatError { field: None, reason: "not in canonical form".into() });
+        return Err(FormatError {
+            field: None,
+            reason: "not in canonical form".into(),
+        });
     }
     Ok(value)
 }
@@ -279,13 +297,25 @@ mod tests {
     fn non_canonical_and_unknown_fields_are_refused() {
         let text = to_toml(&sample_move());
         let crlf = text.replace('\n', "\r\n");
-        assert!(parse_toml::<MoveFile>(&crlf).unwrap_err().reason.contains("canonical"));
+        assert!(parse_toml::<MoveFile>(&crlf)
+            .unwrap_err()
+            .reason
+            .contains("canonical"));
         let reordered = format!("ply = 3\n{}", text.replace("ply = 3\n", ""));
-        assert!(parse_toml::<MoveFile>(&reordered).unwrap_err().reason.contains("line 1"));
+        assert!(parse_toml::<MoveFile>(&reordered)
+            .unwrap_err()
+            .reason
+            .contains("line 1"));
         let extra = format!("{text}extra = 1\n");
-        assert!(parse_toml::<MoveFile>(&extra).unwrap_err().reason.contains("unknown field"));
+        assert!(parse_toml::<MoveFile>(&extra)
+            .unwrap_err()
+            .reason
+            .contains("unknown field"));
         let secret = text.replace("move = \"a6-a9\"", "move = [\"SECRET-CONTENT\"");
-        assert!(!parse_toml::<MoveFile>(&secret).unwrap_err().to_string().contains("SECRET"));
+        assert!(!parse_toml::<MoveFile>(&secret)
+            .unwrap_err()
+            .to_string()
+            .contains("SECRET"));
     }
 
     #[test]
@@ -293,7 +323,10 @@ mod tests {
         let line = RecordLine {
             seq: 1,
             prev: format!("sha256:{}", "a".repeat(64)),
-            entry: Entry::End { winner: Some("south".into()), reason: EndReason::FlagCaptured },
+            entry: Entry::End {
+                winner: Some("south".into()),
+                reason: EndReason::FlagCaptured,
+            },
         };
         let text = to_json_line(&line);
         assert_eq!(

@@ -21,8 +21,11 @@ pub fn hash_fields(fields: &[&[u8]]) -> [u8; 32] {
 
 /// Whether a string is of the form `sha256:<64 lower-case hex digits>`.
 pub fn is_sha256_tagged(s: &str) -> bool {
-    s.strip_prefix("sha256:")
-        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    s.strip_prefix("sha256:").is_some_and(|h| {
+        h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// Decodes exactly 32 bytes from 64 lower-case hex digits.
@@ -40,7 +43,10 @@ mod tests {
     #[test]
     fn tagged_hash_vector() {
         // SHA-256 of the empty string.
-        assert_eq!(sha256_tagged(b""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(
+            sha256_tagged(b""),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
         assert!(is_sha256_tagged(&sha256_tagged(b"x")));
         assert!(!is_sha256_tagged("sha256:E3B0"));
     }

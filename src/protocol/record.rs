@@ -26,16 +26,34 @@ impl Record {
             return Ok(record);
         }
         let Some(body) = text.strip_suffix('\n') else {
-            return Err((text.lines().count(), FormatError { field: None, reason: "must end with a line feed".into() }));
+            return Err((
+                text.lines().count(),
+                FormatError {
+                    field: None,
+                    reason: "must end with a line feed".into(),
+                },
+            ));
         };
         for (i, line) in body.split('\n').enumerate() {
             let parsed: RecordLine = parse_json_line(line).map_err(|e| (i + 1, e))?;
             let expected_prev = record.head_or(manifest_hash);
             if parsed.seq != i as u64 {
-                return Err((i + 1, FormatError { field: Some("seq".into()), reason: format!("expected {i}") }));
+                return Err((
+                    i + 1,
+                    FormatError {
+                        field: Some("seq".into()),
+                        reason: format!("expected {i}"),
+                    },
+                ));
             }
             if parsed.prev != expected_prev {
-                return Err((i + 1, FormatError { field: Some("prev".into()), reason: "does not chain to the line before".into() }));
+                return Err((
+                    i + 1,
+                    FormatError {
+                        field: Some("prev".into()),
+                        reason: "does not chain to the line before".into(),
+                    },
+                ));
             }
             record.lines.push(parsed);
             record.texts.push(line.to_string());
@@ -45,12 +63,19 @@ impl Record {
 
     /// The head: SHA-256 of the last line, or `genesis` (the manifest hash) when empty.
     pub fn head_or(&self, genesis: &str) -> String {
-        self.texts.last().map(|t| sha256_tagged(t.as_bytes())).unwrap_or_else(|| genesis.to_string())
+        self.texts
+            .last()
+            .map(|t| sha256_tagged(t.as_bytes()))
+            .unwrap_or_else(|| genesis.to_string())
     }
 
     /// Appends an entry, chaining it to the current head.
     pub fn append(&mut self, entry: Entry, genesis: &str) {
-        let line = RecordLine { seq: self.lines.len() as u64, prev: self.head_or(genesis), entry };
+        let line = RecordLine {
+            seq: self.lines.len() as u64,
+            prev: self.head_or(genesis),
+            entry,
+        };
         self.texts.push(to_json_line(&line));
         self.lines.push(line);
     }
@@ -62,7 +87,9 @@ impl Record {
 
     /// Whether some line of the record hashes to `head`.
     pub fn contains_head(&self, head: &str) -> bool {
-        self.texts.iter().any(|t| sha256_tagged(t.as_bytes()) == head)
+        self.texts
+            .iter()
+            .any(|t| sha256_tagged(t.as_bytes()) == head)
     }
 
     pub fn len(&self) -> usize {
@@ -84,12 +111,26 @@ mod tests {
     fn head_vector() {
         let genesis = format!("sha256:{}", "0".repeat(64));
         let mut r = Record::new();
-        r.append(Entry::SetupAccepted { seat: "south".into() }, &genesis);
+        r.append(
+            Entry::SetupAccepted {
+                seat: "south".into(),
+            },
+            &genesis,
+        );
         let line0 = format!("{{\"seq\":0,\"prev\":\"{genesis}\",\"entry\":{{\"kind\":\"setup_accepted\",\"seat\":\"south\"}}}}");
         assert_eq!(r.to_text(), format!("{line0}\n"));
         assert_eq!(r.head_or(&genesis), sha256_tagged(line0.as_bytes()));
-        assert_eq!(r.head_or(&genesis), "sha256:ab46a7ea34900aa8bf3da0342916a92ce02251580c266aab65467fbd030ca927");
-        r.append(Entry::End { winner: None, reason: EndReason::PlyLimit }, &genesis);
+        assert_eq!(
+            r.head_or(&genesis),
+            "sha256:ab46a7ea34900aa8bf3da0342916a92ce02251580c266aab65467fbd030ca927"
+        );
+        r.append(
+            Entry::End {
+                winner: None,
+                reason: EndReason::PlyLimit,
+            },
+            &genesis,
+        );
         let parsed = Record::parse(&r.to_text(), &genesis).unwrap();
         assert_eq!(parsed, r);
     }
@@ -98,8 +139,18 @@ mod tests {
     fn broken_chains_are_refused() {
         let genesis = format!("sha256:{}", "0".repeat(64));
         let mut r = Record::new();
-        r.append(Entry::SetupAccepted { seat: "south".into() }, &genesis);
-        r.append(Entry::SetupAccepted { seat: "north".into() }, &genesis);
+        r.append(
+            Entry::SetupAccepted {
+                seat: "south".into(),
+            },
+            &genesis,
+        );
+        r.append(
+            Entry::SetupAccepted {
+                seat: "north".into(),
+            },
+            &genesis,
+        );
         let text = r.to_text();
         let edited = text.replacen("south", "north", 1);
         assert_eq!(Record::parse(&edited, &genesis).unwrap_err().0, 2);

@@ -49,7 +49,8 @@ impl std::error::Error for SignatureError {}
 
 /// Parses an `ssh-ed25519 AAAA… comment` line.
 pub fn parse_public_key(line: &str) -> Result<PublicKey, SignatureError> {
-    let key = PublicKey::from_openssh(line.trim()).map_err(|e| SignatureError::BadKey(e.to_string()))?;
+    let key =
+        PublicKey::from_openssh(line.trim()).map_err(|e| SignatureError::BadKey(e.to_string()))?;
     if key.algorithm() != Algorithm::Ed25519 {
         return Err(SignatureError::NotEd25519);
     }
@@ -60,7 +61,9 @@ pub fn parse_public_key(line: &str) -> Result<PublicKey, SignatureError> {
 pub fn public_key_line(key: &PublicKey) -> String {
     let mut k = key.clone();
     k.set_comment("");
-    k.to_openssh().map(|s| s.trim().to_string()).unwrap_or_default()
+    k.to_openssh()
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
 }
 
 /// Parses an unencrypted OpenSSH Ed25519 private key.
@@ -85,7 +88,9 @@ pub fn generate(comment: &str) -> PrivateKey {
 
 /// The private key in OpenSSH format.
 pub fn private_key_pem(key: &PrivateKey) -> String {
-    key.to_openssh(LineEnding::LF).map(|s| s.to_string()).unwrap_or_default()
+    key.to_openssh(LineEnding::LF)
+        .map(|s| s.to_string())
+        .unwrap_or_default()
 }
 
 /// Signs `msg` for a namespace; the armored `-----BEGIN SSH SIGNATURE-----` text.
@@ -96,10 +101,25 @@ pub fn sign(key: &PrivateKey, namespace: &str, msg: &[u8]) -> String {
 }
 
 /// Verifies an armored SSHSIG over `msg` by `key` in `namespace`.
-pub fn verify(key: &PublicKey, namespace: &str, msg: &[u8], armored: &str) -> Result<(), SignatureError> {
-    let sig = SshSig::from_pem(armored.trim()).map_err(|e| SignatureError::Malformed(e.to_string()))?;
+pub fn verify(
+    key: &PublicKey,
+    namespace: &str,
+    msg: &[u8],
+    armored: &str,
+) -> Result<(), SignatureError> {
+    let sig = SshSig::from_pem(armored).map_err(|e| SignatureError::Malformed(e.to_string()))?;
+    // Canonical armor only (as both ssh-keygen and qijudge write it), so no byte of a signature
+    // file can change unnoticed.
+    if sig.to_pem(LineEnding::LF).ok().as_deref() != Some(armored) {
+        return Err(SignatureError::Malformed(
+            "not in canonical form (70-column base64, LF line ends)".into(),
+        ));
+    }
     if sig.namespace() != namespace {
-        return Err(SignatureError::WrongNamespace { expected: namespace.into(), found: sig.namespace().into() });
+        return Err(SignatureError::WrongNamespace {
+            expected: namespace.into(),
+            found: sig.namespace().into(),
+        });
     }
     if sig.public_key() != key.key_data() {
         return Err(SignatureError::WrongKey);
@@ -108,9 +128,14 @@ pub fn verify(key: &PublicKey, namespace: &str, msg: &[u8], armored: &str) -> Re
         return Err(SignatureError::NotEd25519);
     }
     let ed = key.key_data().ed25519().ok_or(SignatureError::NotEd25519)?;
-    let verifying = ed25519_dalek::VerifyingKey::from_bytes(&ed.0).map_err(|_| SignatureError::WrongKey)?;
-    let bytes: [u8; 64] = sig.signature_bytes().try_into().map_err(|_| SignatureError::Invalid)?;
-    let signed = SshSig::signed_data(namespace, sig.hash_alg(), msg).map_err(|_| SignatureError::Invalid)?;
+    let verifying =
+        ed25519_dalek::VerifyingKey::from_bytes(&ed.0).map_err(|_| SignatureError::WrongKey)?;
+    let bytes: [u8; 64] = sig
+        .signature_bytes()
+        .try_into()
+        .map_err(|_| SignatureError::Invalid)?;
+    let signed =
+        SshSig::signed_data(namespace, sig.hash_alg(), msg).map_err(|_| SignatureError::Invalid)?;
     verifying
         .verify_strict(&signed, &ed25519_dalek::Signature::from_bytes(&bytes))
         .map_err(|_| SignatureError::Invalid)
@@ -127,10 +152,31 @@ mod tests {
         let sig = sign(&key, namespace::MOVE, b"hello");
         let public = key.public_key();
         assert_eq!(verify(public, namespace::MOVE, b"hello", &sig), Ok(()));
-        assert_eq!(verify(public, namespace::MOVE, b"hellO", &sig), Err(SignatureError::Invalid));
-        assert!(matches!(verify(public, namespace::COMMITMENT, b"hello", &sig), Err(SignatureError::WrongNamespace { .. })));
-        assert_eq!(verify(other.public_key(), namespace::MOVE, b"hello", &sig), Err(SignatureError::WrongKey));
-        assert!(matches!(verify(public, namespace::MOVE, b"hello", "garbage"), Err(SignatureError::Malformed(_))));
+        assert_eq!(
+            verify(public, namespace::MOVE, b"hellO", &sig),
+            Err(SignatureError::Invalid)
+        );
+        assert!(matches!(
+            verify(public, namespace::COMMITMENT, b"hello", &sig),
+            Err(SignatureError::WrongNamespace { .. })
+        ));
+        assert_eq!(
+            verify(other.public_key(), namespace::MOVE, b"hello", &sig),
+            Err(SignatureError::WrongKey)
+        );
+        assert!(matches!(
+            verify(public, namespace::MOVE, b"hello", "garbage"),
+            Err(SignatureError::Malformed(_))
+        ));
+        let crlf = sig.replace('\n', "\r\n");
+        assert!(matches!(
+            verify(public, namespace::MOVE, b"hello", &crlf),
+            Err(SignatureError::Malformed(_))
+        ));
+        assert!(matches!(
+            verify(public, namespace::MOVE, b"hello", sig.trim_end()),
+            Err(SignatureError::Malformed(_))
+        ));
     }
 
     #[test]
@@ -140,7 +186,10 @@ mod tests {
         assert_eq!(back.public_key().key_data(), key.public_key().key_data());
         let line = public_key_line(key.public_key());
         assert!(line.starts_with("ssh-ed25519 ") && !line.contains("carol"));
-        assert_eq!(parse_public_key(&line).unwrap().key_data(), key.public_key().key_data());
+        assert_eq!(
+            parse_public_key(&line).unwrap().key_data(),
+            key.public_key().key_data()
+        );
         assert!(parse_public_key("ssh-rsa AAAA").is_err());
     }
 }

@@ -76,7 +76,12 @@ impl GameDir {
     /// Takes the game's lock, refusing when another judge holds it.
     pub fn lock(&self) -> Result<File> {
         let path = self.path(".qijudge.lock");
-        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| io(&path, e))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
         match file.try_lock() {
             Ok(()) => Ok(file),
             Err(fs::TryLockError::WouldBlock) => Err(Error::Io(format!(
@@ -96,15 +101,29 @@ fn io(path: &Path, e: std::io::Error) -> Error {
 pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
     let meta = fs::symlink_metadata(path).map_err(|_| refuse(shown, None, "missing"))?;
     if !meta.file_type().is_file() {
-        return Err(refuse(shown, None, "not a regular file (links, devices and pipes are refused)"));
+        return Err(refuse(
+            shown,
+            None,
+            "not a regular file (links, devices and pipes are refused)",
+        ));
     }
     if meta.len() > limit {
-        return Err(refuse(shown, None, format!("too large: {} bytes, the limit is {limit}", meta.len())));
+        return Err(refuse(
+            shown,
+            None,
+            format!("too large: {} bytes, the limit is {limit}", meta.len()),
+        ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)).map_err(|e| io(path, e))?;
+    File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| io(path, e))?;
     if bytes.len() as u64 > limit {
-        return Err(refuse(shown, None, format!("too large: the limit is {limit} bytes")));
+        return Err(refuse(
+            shown,
+            None,
+            format!("too large: the limit is {limit} bytes"),
+        ));
     }
     String::from_utf8(bytes).map_err(|_| refuse(shown, None, "not UTF-8 text"))
 }
@@ -114,7 +133,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
@@ -144,10 +166,22 @@ mod tests {
         let g = GameDir::new(t.path());
         g.write("a.toml", b"hello").unwrap();
         assert_eq!(g.read("a.toml", 10).unwrap(), "hello");
-        assert!(g.read("a.toml", 3).unwrap_err().to_string().contains("too large"));
-        assert!(g.read("missing.toml", 10).unwrap_err().to_string().contains("missing"));
+        assert!(g
+            .read("a.toml", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("too large"));
+        assert!(g
+            .read("missing.toml", 10)
+            .unwrap_err()
+            .to_string()
+            .contains("missing"));
         std::os::unix::fs::symlink(t.path().join("a.toml"), t.path().join("link.toml")).unwrap();
-        assert!(g.read("link.toml", 10).unwrap_err().to_string().contains("not a regular file"));
+        assert!(g
+            .read("link.toml", 10)
+            .unwrap_err()
+            .to_string()
+            .contains("not a regular file"));
         fs::write(t.path().join("bin"), [0xff, 0xfe]).unwrap();
         assert!(g.read("bin", 10).unwrap_err().to_string().contains("UTF-8"));
     }
@@ -157,7 +191,11 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let g = GameDir::new(t.path());
         let held = g.lock().unwrap();
-        assert!(g.lock().unwrap_err().to_string().contains("another qijudge"));
+        assert!(g
+            .lock()
+            .unwrap_err()
+            .to_string()
+            .contains("another qijudge"));
         drop(held);
         assert!(g.lock().is_ok());
     }

@@ -116,7 +116,12 @@ pub fn audience_name(board: &Board<u64>, viewer: Viewer) -> String {
 }
 
 /// Builds a view from one audience's knowledge.
-pub fn build(board: &Board<u64>, k: &Knowledge, header: &Header, opponent_last_move: Option<SignedFile>) -> ViewFile {
+pub fn build(
+    board: &Board<u64>,
+    k: &Knowledge,
+    header: &Header,
+    opponent_last_move: Option<SignedFile>,
+) -> ViewFile {
     let seat = |s| board.seat_name(s).to_string();
     let square = |sq| board.name_of(sq).to_string();
     ViewFile {
@@ -129,16 +134,44 @@ pub fn build(board: &Board<u64>, k: &Knowledge, header: &Header, opponent_last_m
         board: board.name.clone(),
         players: header.players.clone(),
         to_move: k.to_move.map(seat),
-        result: k.result.map(|r| ResultView { winner: r.winner.map(seat), reason: r.reason }),
+        result: k.result.map(|r| ResultView {
+            winner: r.winner.map(seat),
+            reason: r.reason,
+        }),
         pieces: k
             .cells
             .iter()
             .enumerate()
-            .filter_map(|(sq, c)| c.map(|c| PieceView { square: square(sq), seat: seat(c.seat), piece: c.piece }))
+            .filter_map(|(sq, c)| {
+                c.map(|c| PieceView {
+                    square: square(sq),
+                    seat: seat(c.seat),
+                    piece: c.piece,
+                })
+            })
             .collect(),
-        last_move: k.last_move.map(|m| MoveView { seat: seat(m.seat), from: square(m.from), to: square(m.to), outcome: m.outcome }),
-        revealed_flags: k.revealed_flags.iter().map(|&(s, sq)| FlagView { seat: seat(s), square: square(sq) }).collect(),
-        carried_flags: k.carried_flags.iter().map(|&(s, sq)| FlagView { seat: seat(s), square: square(sq) }).collect(),
+        last_move: k.last_move.map(|m| MoveView {
+            seat: seat(m.seat),
+            from: square(m.from),
+            to: square(m.to),
+            outcome: m.outcome,
+        }),
+        revealed_flags: k
+            .revealed_flags
+            .iter()
+            .map(|&(s, sq)| FlagView {
+                seat: seat(s),
+                square: square(sq),
+            })
+            .collect(),
+        carried_flags: k
+            .carried_flags
+            .iter()
+            .map(|&(s, sq)| FlagView {
+                seat: seat(s),
+                square: square(sq),
+            })
+            .collect(),
         history: header.history.clone(),
         opponent_last_move,
     }

@@ -42,17 +42,46 @@ fn outcome_text(o: Outcome) -> &'static str {
 /// `??`/`xx` is a piece whose rank this audience does not know; `*` marks the last move.
 pub fn render(view: &ViewFile, labels: Labels) -> String {
     let b = two_player();
-    let pieces: BTreeMap<&str, (&str, Option<Piece>)> =
-        view.pieces.iter().map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece))).collect();
-    let marked: Vec<&str> = view.last_move.iter().flat_map(|m| [m.from.as_str(), m.to.as_str()]).collect();
-    let name_of = |seat: &str| view.players.iter().find(|p| p.seat == seat).map(|p| p.name.clone()).unwrap_or_default();
+    let pieces: BTreeMap<&str, (&str, Option<Piece>)> = view
+        .pieces
+        .iter()
+        .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
+        .collect();
+    let marked: Vec<&str> = view
+        .last_move
+        .iter()
+        .flat_map(|m| [m.from.as_str(), m.to.as_str()])
+        .collect();
+    let name_of = |seat: &str| {
+        view.players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    };
     let flipped = view.audience == "north";
     let mut out = String::new();
-    let _ = writeln!(out, "Luzhanqi {}  view: {}  ply {}", view.game, view.audience, view.ply);
+    let _ = writeln!(
+        out,
+        "Luzhanqi {}  view: {}  ply {}",
+        view.game, view.audience, view.ply
+    );
     let _ = writeln!(out, "record head {}", view.record_head);
-    let files: Vec<char> = if flipped { "edcba".chars().collect() } else { "abcde".chars().collect() };
-    let ranks: Vec<u32> = if flipped { (1..=12).collect() } else { (1..=12).rev().collect() };
-    let (top, bottom) = if flipped { ("south", "north") } else { ("north", "south") };
+    let files: Vec<char> = if flipped {
+        "edcba".chars().collect()
+    } else {
+        "abcde".chars().collect()
+    };
+    let ranks: Vec<u32> = if flipped {
+        (1..=12).collect()
+    } else {
+        (1..=12).rev().collect()
+    };
+    let (top, bottom) = if flipped {
+        ("south", "north")
+    } else {
+        ("north", "south")
+    };
     let _ = writeln!(out, "\n      {} ({})", top, name_of(top));
     let header: String = files.iter().map(|f| format!("  {f}  ")).collect();
     let _ = writeln!(out, "    {header}");
@@ -60,14 +89,23 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
         let mut line = format!("{rank:>3} ");
         for f in &files {
             let sq = format!("{f}{rank}");
-            let kind = b.square(&sq).map(|s| b.nodes[s].kind).unwrap_or(NodeKind::Post);
+            let kind = b
+                .square(&sq)
+                .map(|s| b.nodes[s].kind)
+                .unwrap_or(NodeKind::Post);
             let (l, r) = match kind {
                 NodeKind::Camp => ('(', ')'),
                 NodeKind::Hq => ('[', ']'),
                 _ => (' ', ' '),
             };
             let label = match pieces.get(sq.as_str()) {
-                None => if kind == NodeKind::Rail { "==".to_string() } else { " .".to_string() },
+                None => {
+                    if kind == NodeKind::Rail {
+                        "==".to_string()
+                    } else {
+                        " .".to_string()
+                    }
+                }
                 Some((seat, piece)) => {
                     let south = *seat == "south";
                     match (piece, labels) {
@@ -83,13 +121,26 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
                 (Labels::Chinese, Some(("north", Some(_)))) => '\'',
                 _ => ' ',
             };
-            let mark = if marked.contains(&sq.as_str()) { '*' } else { owner_mark };
+            let mark = if marked.contains(&sq.as_str()) {
+                '*'
+            } else {
+                owner_mark
+            };
             let _ = write!(line, "{l}{label}{r}{mark}");
         }
         let _ = writeln!(out, "{}", line.trim_end());
         if i == 5 {
             // The front line between ranks 6 and 7: railway crossings on a, c, e; mountains on b, d.
-            let gap: String = files.iter().map(|f| if "ace".contains(*f) { "  |  " } else { " /\\  " }).collect();
+            let gap: String = files
+                .iter()
+                .map(|f| {
+                    if "ace".contains(*f) {
+                        "  |  "
+                    } else {
+                        " /\\  "
+                    }
+                })
+                .collect();
             let _ = writeln!(out, "    {}", gap.trim_end());
         }
     }
@@ -98,24 +149,46 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
         let _ = writeln!(out, "North's known pieces carry a ' mark.");
     }
     if let Some(m) = &view.last_move {
-        let _ = writeln!(out, "Last move: {} {}-{} ({})", m.seat, m.from, m.to, outcome_text(m.outcome));
+        let _ = writeln!(
+            out,
+            "Last move: {} {}-{} ({})",
+            m.seat,
+            m.from,
+            m.to,
+            outcome_text(m.outcome)
+        );
     }
     for f in &view.revealed_flags {
         let _ = writeln!(out, "{}'s flag stands on {}.", f.seat, f.square);
     }
     for f in &view.carried_flags {
-        let _ = writeln!(out, "{}'s flag is carried by the piece on {}.", f.seat, f.square);
+        let _ = writeln!(
+            out,
+            "{}'s flag is carried by the piece on {}.",
+            f.seat, f.square
+        );
     }
     match (&view.result, &view.to_move) {
         (Some(r), _) => {
-            let reason = serde_json::to_value(r.reason).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default();
+            let reason = serde_json::to_value(r.reason)
+                .ok()
+                .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                .unwrap_or_default();
             match &r.winner {
-                Some(w) => { let _ = writeln!(out, "Game over: {w} wins ({reason})."); }
-                None => { let _ = writeln!(out, "Game over: draw ({reason})."); }
+                Some(w) => {
+                    let _ = writeln!(out, "Game over: {w} wins ({reason}).");
+                }
+                None => {
+                    let _ = writeln!(out, "Game over: draw ({reason}).");
+                }
             }
         }
-        (None, Some(t)) => { let _ = writeln!(out, "{t} to move (ply {}).", view.ply + 1); }
-        (None, None) => { let _ = writeln!(out, "Waiting for setups."); }
+        (None, Some(t)) => {
+            let _ = writeln!(out, "{t} to move (ply {}).", view.ply + 1);
+        }
+        (None, None) => {
+            let _ = writeln!(out, "Waiting for setups.");
+        }
     }
     out
 }

@@ -115,7 +115,12 @@ impl<S: NodeSet> Board<S> {
             if by_name.insert(e.name.clone(), i).is_some() {
                 return Err(format!("node {} listed twice", e.name));
             }
-            nodes.push(Node { name: e.name, kind: e.kind, seat: Seat(seat as u8), row: e.row });
+            nodes.push(Node {
+                name: e.name,
+                kind: e.kind,
+                seat: Seat(seat as u8),
+                row: e.row,
+            });
         }
         let mut adjacent = vec![S::default(); n];
         let mut rail_adjacent = vec![S::default(); n];
@@ -149,7 +154,12 @@ impl<S: NodeSet> Board<S> {
         for line in &file.lines {
             let idx: Vec<Square> = line
                 .iter()
-                .map(|s| by_name.get(s).copied().ok_or_else(|| format!("line names {s}")))
+                .map(|s| {
+                    by_name
+                        .get(s)
+                        .copied()
+                        .ok_or_else(|| format!("line names {s}"))
+                })
                 .collect::<Result<_, _>>()?;
             for w in idx.windows(2) {
                 if !rail_adjacent[w[0]].contains(w[1]) {
@@ -164,14 +174,19 @@ impl<S: NodeSet> Board<S> {
             }
         }
         let set_of = |f: &dyn Fn(&Node) -> bool| {
-            (0..n).filter(|&i| f(&nodes[i])).fold(S::default(), |s, i| s.with(i))
+            (0..n)
+                .filter(|&i| f(&nodes[i]))
+                .fold(S::default(), |s, i| s.with(i))
         };
         let camps = set_of(&|x| x.kind == NodeKind::Camp);
         let headquarters = set_of(&|x| x.kind == NodeKind::Hq);
         let rail_nodes = set_of(&|x| x.kind == NodeKind::Rail);
         for (i, node) in nodes.iter().enumerate() {
             if rail_nodes.contains(i) == rail_adjacent[i].is_empty() {
-                return Err(format!("node {}: kind disagrees with its railway edges", node.name));
+                return Err(format!(
+                    "node {}: kind disagrees with its railway edges",
+                    node.name
+                ));
             }
         }
         let halves = (0..file.seats.len())
@@ -206,7 +221,10 @@ impl<S: NodeSet> Board<S> {
 
     /// A seat by its name (`south`).
     pub fn seat(&self, name: &str) -> Option<Seat> {
-        self.seat_names.iter().position(|s| s == name).map(|i| Seat(i as u8))
+        self.seat_names
+            .iter()
+            .position(|s| s == name)
+            .map(|i| Seat(i as u8))
     }
 
     pub fn seat_name(&self, seat: Seat) -> &str {
@@ -233,7 +251,11 @@ pub const TWO_PLAYER_DATA: &str = include_str!("../../../games/luzhanqi/board-2p
 pub fn two_player() -> &'static Board<u64> {
     static BOARD: OnceLock<Board<u64>> = OnceLock::new();
     BOARD.get_or_init(|| {
-        let expected = Expected { nodes: 60, edges: 133, railways: 35 };
+        let expected = Expected {
+            nodes: 60,
+            edges: 133,
+            railways: 35,
+        };
         // The data is compiled in and checked by the tests; failing here is a build defect.
         Board::from_toml(TWO_PLAYER_DATA, &expected).expect("built-in 2-player board data")
     })
@@ -252,9 +274,16 @@ mod tests {
         assert_eq!(b.rail_nodes.count(), 32);
         assert_eq!(b.camps.count(), 10);
         assert_eq!(b.headquarters.count(), 4);
-        let names = |s: u64| s.iter().map(|i| b.name_of(i).to_string()).collect::<Vec<_>>();
+        let names = |s: u64| {
+            s.iter()
+                .map(|i| b.name_of(i).to_string())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(names(b.headquarters), ["b1", "d1", "b12", "d12"]);
-        assert_eq!(names(b.camps), ["b3", "d3", "c4", "b5", "d5", "b8", "d8", "c9", "b10", "d10"]);
+        assert_eq!(
+            names(b.camps),
+            ["b3", "d3", "c4", "b5", "d5", "b8", "d8", "c9", "b10", "d10"]
+        );
         // Mountains: no edge across b6-b7 or d6-d7.
         assert!(!b.adjacent[b.square("b6").unwrap()].contains(b.square("b7").unwrap()));
         assert!(!b.adjacent[b.square("d6").unwrap()].contains(b.square("d7").unwrap()));
@@ -282,10 +311,18 @@ mod tests {
 
     #[test]
     fn broken_data_is_refused() {
-        let expected = Expected { nodes: 60, edges: 133, railways: 35 };
+        let expected = Expected {
+            nodes: 60,
+            edges: 133,
+            railways: 35,
+        };
         let dropped = TWO_PLAYER_DATA.replacen("\"a1-b1\", ", "", 1);
-        assert!(Board::<u64>::from_toml(&dropped, &expected).unwrap_err().contains("132 edges"));
+        assert!(Board::<u64>::from_toml(&dropped, &expected)
+            .unwrap_err()
+            .contains("132 edges"));
         let bad_line = TWO_PLAYER_DATA.replace("[\"c6\", \"c7\"]", "[\"c6\", \"c5\"]");
-        assert!(Board::<u64>::from_toml(&bad_line, &expected).unwrap_err().contains("c6-c5"));
+        assert!(Board::<u64>::from_toml(&bad_line, &expected)
+            .unwrap_err()
+            .contains("c6-c5"));
     }
 }

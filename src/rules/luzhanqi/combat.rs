@@ -10,7 +10,8 @@ pub fn resolve(attacker: Piece, defender: Piece, options: &Options) -> Outcome {
     match (attacker, defender) {
         (Piece::Bomb, Piece::Landmine) if options.only_engineers_clear_mines => DefenderWon,
         (Piece::Bomb, Piece::Flag)
-            if options.bomb_vs_flag == BombVsFlag::BombOnly || options.win == WinCondition::CarryFlag =>
+            if options.bomb_vs_flag == BombVsFlag::BombOnly
+                || options.win == WinCondition::CarryFlag =>
         {
             DefenderWon
         }
@@ -58,11 +59,19 @@ mod tests {
                 };
                 assert_eq!(resolve(a, d, &o), expected, "{a} × {d}");
             }
-            assert_eq!(resolve(a, Piece::Engineer, &o), AttackerWon, "{a} × engineer");
+            assert_eq!(
+                resolve(a, Piece::Engineer, &o),
+                AttackerWon,
+                "{a} × engineer"
+            );
             assert_eq!(resolve(a, Piece::Bomb, &o), BothRemoved, "{a} × bomb");
             assert_eq!(resolve(a, Piece::Landmine, &o), DefenderWon, "{a} × mine");
             assert_eq!(resolve(a, Piece::Flag, &o), AttackerWon, "{a} × flag");
-            assert_eq!(resolve(Piece::Engineer, a, &o), DefenderWon, "engineer × {a}");
+            assert_eq!(
+                resolve(Piece::Engineer, a, &o),
+                DefenderWon,
+                "engineer × {a}"
+            );
             assert_eq!(resolve(Piece::Bomb, a, &o), BothRemoved, "bomb × {a}");
         }
         let e = Piece::Engineer;
@@ -77,14 +86,35 @@ mod tests {
 
     #[test]
     fn options_change_their_cells() {
-        let explosive = Options { mines: MineRule::Explode, ..Options::default() };
-        assert_eq!(resolve(Piece::Marshal, Piece::Landmine, &explosive), BothRemoved);
-        assert_eq!(resolve(Piece::Engineer, Piece::Landmine, &explosive), AttackerWon);
-        let engineers_only = Options { only_engineers_clear_mines: true, ..Options::default() };
-        assert_eq!(resolve(Piece::Bomb, Piece::Landmine, &engineers_only), DefenderWon);
-        let bomb_only = Options { bomb_vs_flag: BombVsFlag::BombOnly, ..Options::default() };
+        let explosive = Options {
+            mines: MineRule::Explode,
+            ..Options::default()
+        };
+        assert_eq!(
+            resolve(Piece::Marshal, Piece::Landmine, &explosive),
+            BothRemoved
+        );
+        assert_eq!(
+            resolve(Piece::Engineer, Piece::Landmine, &explosive),
+            AttackerWon
+        );
+        let engineers_only = Options {
+            only_engineers_clear_mines: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            resolve(Piece::Bomb, Piece::Landmine, &engineers_only),
+            DefenderWon
+        );
+        let bomb_only = Options {
+            bomb_vs_flag: BombVsFlag::BombOnly,
+            ..Options::default()
+        };
         assert_eq!(resolve(Piece::Bomb, Piece::Flag, &bomb_only), DefenderWon);
-        let carry = Options { win: WinCondition::CarryFlag, ..Options::default() };
+        let carry = Options {
+            win: WinCondition::CarryFlag,
+            ..Options::default()
+        };
         assert_eq!(resolve(Piece::Bomb, Piece::Flag, &carry), DefenderWon);
         assert_eq!(resolve(Piece::Colonel, Piece::Flag, &carry), AttackerWon);
     }

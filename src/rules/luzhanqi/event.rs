@@ -33,7 +33,9 @@ impl Audience {
 }
 
 /// The public result of a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The destination was empty.
@@ -47,7 +49,9 @@ pub enum Outcome {
 }
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     FlagCaptured,
@@ -72,21 +76,45 @@ pub struct GameResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fact {
     /// The game starts; `first` moves first.
-    Begin { first: Seat },
+    Begin {
+        first: Seat,
+    },
     /// Where a seat's pieces stand (not what they are).
-    Placed { seat: Seat, squares: Vec<Square> },
+    Placed {
+        seat: Seat,
+        squares: Vec<Square>,
+    },
     /// What some of a seat's pieces are.
-    Identified { seat: Seat, pieces: Vec<(Square, Piece)> },
+    Identified {
+        seat: Seat,
+        pieces: Vec<(Square, Piece)>,
+    },
     /// A move and its outcome. Only from and to are told, never the path.
-    Moved { seat: Seat, from: Square, to: Square, outcome: Outcome },
+    Moved {
+        seat: Seat,
+        from: Square,
+        to: Square,
+        outcome: Outcome,
+    },
     /// A seat's flag stands here (after its marshal died).
-    FlagRevealed { seat: Seat, square: Square },
+    FlagRevealed {
+        seat: Seat,
+        square: Square,
+    },
     /// A seat's flag was taken by the piece now on `carrier` (flag-carrier variant).
-    FlagTaken { seat: Seat, carrier: Square },
+    FlagTaken {
+        seat: Seat,
+        carrier: Square,
+    },
     /// A seat's flag went back to its headquarters when its carrier died.
-    FlagReturned { seat: Seat, square: Square },
+    FlagReturned {
+        seat: Seat,
+        square: Square,
+    },
     /// A seat resigned.
-    Resigned { seat: Seat },
+    Resigned {
+        seat: Seat,
+    },
     GameOver(GameResult),
 }
 
@@ -99,10 +127,16 @@ pub struct Event {
 
 impl Event {
     pub fn public(fact: Fact) -> Event {
-        Event { audience: Audience::Everyone, fact }
+        Event {
+            audience: Audience::Everyone,
+            fact,
+        }
     }
     pub fn to_seat(seat: Seat, fact: Fact) -> Event {
-        Event { audience: Audience::Seat(seat), fact }
+        Event {
+            audience: Audience::Seat(seat),
+            fact,
+        }
     }
 }
 

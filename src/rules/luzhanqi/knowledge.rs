@@ -67,15 +67,26 @@ impl Knowledge {
             Fact::Begin { first } => self.to_move = Some(*first),
             Fact::Placed { seat, squares } => {
                 for &sq in squares {
-                    self.cells[sq] = Some(Seen { seat: *seat, piece: None });
+                    self.cells[sq] = Some(Seen {
+                        seat: *seat,
+                        piece: None,
+                    });
                 }
             }
             Fact::Identified { seat, pieces } => {
                 for &(sq, piece) in pieces {
-                    self.cells[sq] = Some(Seen { seat: *seat, piece: Some(piece) });
+                    self.cells[sq] = Some(Seen {
+                        seat: *seat,
+                        piece: Some(piece),
+                    });
                 }
             }
-            Fact::Moved { seat, from, to, outcome } => {
+            Fact::Moved {
+                seat,
+                from,
+                to,
+                outcome,
+            } => {
                 let moving = self.cells[*from].take();
                 match outcome {
                     Outcome::Moved | Outcome::AttackerWon => self.cells[*to] = moving,
@@ -87,19 +98,31 @@ impl Knowledge {
                         *c = *to;
                     }
                 }
-                self.revealed_flags.retain(|(_, sq)| self.cells[*sq].is_some());
+                self.revealed_flags
+                    .retain(|(_, sq)| self.cells[*sq].is_some());
                 self.plies += 1;
-                self.last_move = Some(LastMove { seat: *seat, from: *from, to: *to, outcome: *outcome });
+                self.last_move = Some(LastMove {
+                    seat: *seat,
+                    from: *from,
+                    to: *to,
+                    outcome: *outcome,
+                });
                 self.to_move = Some(Seat(((seat.index() + 1) % self.seats) as u8));
             }
             Fact::FlagRevealed { seat, square } => {
-                self.cells[*square] = Some(Seen { seat: *seat, piece: Some(Piece::Flag) });
+                self.cells[*square] = Some(Seen {
+                    seat: *seat,
+                    piece: Some(Piece::Flag),
+                });
                 self.revealed_flags.push((*seat, *square));
             }
             Fact::FlagTaken { seat, carrier } => self.carried_flags.push((*seat, *carrier)),
             Fact::FlagReturned { seat, square } => {
                 self.carried_flags.retain(|(s, _)| s != seat);
-                self.cells[*square] = Some(Seen { seat: *seat, piece: Some(Piece::Flag) });
+                self.cells[*square] = Some(Seen {
+                    seat: *seat,
+                    piece: Some(Piece::Flag),
+                });
                 self.revealed_flags.push((*seat, *square));
             }
             Fact::Resigned { seat } => self.resigned = Some(*seat),

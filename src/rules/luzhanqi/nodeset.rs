@@ -91,7 +91,11 @@ impl NodeSet for Wide {
         Wide([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
     }
     fn minus(self, o: Self) -> Self {
-        Wide([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2]])
+        Wide([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+        ])
     }
     fn is_empty(self) -> bool {
         self.0 == [0; 3]

@@ -171,7 +171,10 @@ mod tests {
         assert!(o.flying_bombs);
         assert_eq!(o.max_plies, 300);
         assert!(o.set("mines", "sometimes").unwrap_err().contains("mines"));
-        assert!(o.set("castling", "true").unwrap_err().contains("unknown rule option"));
+        assert!(o
+            .set("castling", "true")
+            .unwrap_err()
+            .contains("unknown rule option"));
         assert!(o.set("max-plies", "-3").is_err());
     }
 }

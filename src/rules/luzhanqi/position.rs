@@ -30,8 +30,15 @@ impl Move {
     pub fn parse<S: NodeSet>(text: &str, board: &Board<S>) -> Result<Move, MoveError> {
         let t = text.trim();
         let (from, to) = t.split_once('-').ok_or(MoveError::Syntax(t.to_string()))?;
-        let square = |s: &str| board.square(s.trim()).ok_or(MoveError::NoSuchSquare(s.trim().to_string()));
-        let mv = Move { from: square(from)?, to: square(to)? };
+        let square = |s: &str| {
+            board
+                .square(s.trim())
+                .ok_or(MoveError::NoSuchSquare(s.trim().to_string()))
+        };
+        let mv = Move {
+            from: square(from)?,
+            to: square(to)?,
+        };
         if mv.from == mv.to {
             return Err(MoveError::Syntax(t.to_string()));
         }
@@ -64,19 +71,31 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Syntax(t) => write!(f, "{t:?} is not a move: write from-to, like a6-a9"),
-            MoveError::NoSuchSquare(s) => write!(f, "{s:?} is not a square (files a-e, ranks 1-12)"),
+            MoveError::NoSuchSquare(s) => {
+                write!(f, "{s:?} is not a square (files a-e, ranks 1-12)")
+            }
             MoveError::GameOver => write!(f, "the game is over"),
             MoveError::NotYourPiece { from } => write!(f, "there is no piece of yours on {from}"),
             MoveError::Immobile { from, piece } => write!(f, "your {piece} on {from} never moves"),
             MoveError::InHeadquarters { from } => {
-                write!(f, "the piece on {from} stands in a headquarters and can no longer move")
+                write!(
+                    f,
+                    "the piece on {from} stands in a headquarters and can no longer move"
+                )
             }
             MoveError::OwnPiece { to } => write!(f, "{to} holds a piece of yours"),
-            MoveError::OccupiedCamp { to } => write!(f, "{to} is an occupied camp, which cannot be attacked"),
-            MoveError::ReservedHeadquarters { to } => {
-                write!(f, "{to} is the headquarters a carried flag returns to; no piece may enter it")
+            MoveError::OccupiedCamp { to } => {
+                write!(f, "{to} is an occupied camp, which cannot be attacked")
             }
-            MoveError::Unreachable { from, to } => write!(f, "the piece on {from} cannot reach {to} in one move"),
+            MoveError::ReservedHeadquarters { to } => {
+                write!(
+                    f,
+                    "{to} is the headquarters a carried flag returns to; no piece may enter it"
+                )
+            }
+            MoveError::Unreachable { from, to } => {
+                write!(f, "the piece on {from} cannot reach {to} in one move")
+            }
         }
     }
 }
@@ -111,17 +130,34 @@ impl<S: NodeSet> Position<S> {
     /// Starts a game from one validated setup per seat. Returns the position and the start events:
     /// where everyone stands (public) and each side's own pieces (to that side, or to everyone
     /// when the game is played open).
-    pub fn start(board: &'static Board<S>, options: Options, setups: &[Setup], first: Seat) -> (Self, Vec<Event>) {
+    pub fn start(
+        board: &'static Board<S>,
+        options: Options,
+        setups: &[Setup],
+        first: Seat,
+    ) -> (Self, Vec<Event>) {
         let mut pos = Position::empty(board, options);
         pos.to_move = first;
         let mut events = vec![Event::public(Fact::Begin { first })];
         for setup in setups {
             for &(sq, piece) in &setup.pieces {
-                pos.put(sq, Unit { seat: setup.seat, piece });
+                pos.put(
+                    sq,
+                    Unit {
+                        seat: setup.seat,
+                        piece,
+                    },
+                );
             }
             let squares = setup.pieces.iter().map(|(sq, _)| *sq).collect();
-            events.push(Event::public(Fact::Placed { seat: setup.seat, squares }));
-            let fact = Fact::Identified { seat: setup.seat, pieces: setup.pieces.clone() };
+            events.push(Event::public(Fact::Placed {
+                seat: setup.seat,
+                squares,
+            }));
+            let fact = Fact::Identified {
+                seat: setup.seat,
+                pieces: setup.pieces.clone(),
+            };
             events.push(match pos.options.visibility {
                 Visibility::Open => Event::public(fact),
                 _ => Event::to_seat(setup.seat, fact),
@@ -237,7 +273,9 @@ impl<S: NodeSet> Position<S> {
     fn rail_mode(&self, piece: Piece) -> RailMode {
         let turns = piece == Piece::Engineer || (piece == Piece::Bomb && self.options.flying_bombs);
         match (turns, self.options.rail_movement) {
-            (true, _) => RailMode::Turning { max_steps: u32::MAX },
+            (true, _) => RailMode::Turning {
+                max_steps: u32::MAX,
+            },
             (false, RailMovement::Straight) => RailMode::Straight,
             (false, RailMovement::Turns3) => RailMode::Turning { max_steps: 3 },
         }
@@ -249,7 +287,9 @@ impl<S: NodeSet> Position<S> {
 
     /// Every node the piece on `from` may move to, attacks included.
     pub fn targets(&self, from: Square) -> S {
-        let Some(unit) = self.cells[from] else { return S::default() };
+        let Some(unit) = self.cells[from] else {
+            return S::default();
+        };
         if !self.can_move(from, unit) {
             return S::default();
         }
@@ -272,7 +312,8 @@ impl<S: NodeSet> Position<S> {
                 }
                 RailMode::Turning { max_steps } => {
                     // Breadth-first over the rail network, continuing only through empty nodes.
-                    let (mut seen, mut frontier, mut r) = (S::single(from), S::single(from), S::default());
+                    let (mut seen, mut frontier, mut r) =
+                        (S::single(from), S::single(from), S::default());
                     let mut steps = 0;
                     while !frontier.is_empty() && steps < max_steps {
                         let mut next = S::default();
@@ -289,7 +330,9 @@ impl<S: NodeSet> Position<S> {
                 }
             });
         }
-        let blocked = self.occupied[unit.seat.index()].union(b.camps.and(all)).union(self.reserved());
+        let blocked = self.occupied[unit.seat.index()]
+            .union(b.camps.and(all))
+            .union(self.reserved());
         reach.minus(blocked)
     }
 
@@ -314,7 +357,9 @@ impl<S: NodeSet> Position<S> {
 
     /// Whether `seat` has any legal move (ignoring whose turn it is).
     pub fn has_legal_move(&self, seat: Seat) -> bool {
-        self.occupied[seat.index()].iter().any(|from| !self.targets(from).is_empty())
+        self.occupied[seat.index()]
+            .iter()
+            .any(|from| !self.targets(from).is_empty())
     }
 
     /// Checks one move for the side to move, by searching for a path from `from` to `to`.
@@ -327,13 +372,22 @@ impl<S: NodeSet> Position<S> {
         }
         let unit = match self.cells[mv.from] {
             Some(u) if u.seat == self.to_move => u,
-            _ => return Err(MoveError::NotYourPiece { from: name(mv.from) }),
+            _ => {
+                return Err(MoveError::NotYourPiece {
+                    from: name(mv.from),
+                })
+            }
         };
         if !unit.piece.is_mobile() {
-            return Err(MoveError::Immobile { from: name(mv.from), piece: unit.piece });
+            return Err(MoveError::Immobile {
+                from: name(mv.from),
+                piece: unit.piece,
+            });
         }
         if self.hq_freezes() && b.nodes[mv.from].kind == NodeKind::Hq {
-            return Err(MoveError::InHeadquarters { from: name(mv.from) });
+            return Err(MoveError::InHeadquarters {
+                from: name(mv.from),
+            });
         }
         if let Some(target) = self.cells[mv.to] {
             if target.seat == unit.seat {
@@ -343,7 +397,12 @@ impl<S: NodeSet> Position<S> {
                 return Err(MoveError::OccupiedCamp { to: name(mv.to) });
             }
         }
-        if self.flag_home.iter().zip(&self.carrier).any(|(h, c)| c.is_some() && *h == Some(mv.to)) {
+        if self
+            .flag_home
+            .iter()
+            .zip(&self.carrier)
+            .any(|(h, c)| c.is_some() && *h == Some(mv.to))
+        {
             return Err(MoveError::ReservedHeadquarters { to: name(mv.to) });
         }
         let reachable = b.adjacent[mv.from].contains(mv.to)
@@ -356,16 +415,21 @@ impl<S: NodeSet> Position<S> {
         if reachable {
             Ok(())
         } else {
-            Err(MoveError::Unreachable { from: name(mv.from), to: name(mv.to) })
+            Err(MoveError::Unreachable {
+                from: name(mv.from),
+                to: name(mv.to),
+            })
         }
     }
 
     /// Whether some straight line holds `from` and `to` with only empty nodes between them.
     fn straight_path(&self, mv: Move) -> bool {
-        self.board.rays[mv.from].iter().any(|ray| match ray.iter().position(|&s| s == mv.to) {
-            Some(k) => ray[..k].iter().all(|&s| self.cells[s].is_none()),
-            None => false,
-        })
+        self.board.rays[mv.from]
+            .iter()
+            .any(|ray| match ray.iter().position(|&s| s == mv.to) {
+                Some(k) => ray[..k].iter().all(|&s| self.cells[s].is_none()),
+                None => false,
+            })
     }
 
     /// Whether a railway path of at most `max_steps` edges leads from `from` to `to`
@@ -409,17 +473,36 @@ impl<S: NodeSet> Position<S> {
     /// Applies a move known to be legal (from [`Position::legal_moves`]).
     pub fn apply_unchecked(&mut self, mv: Move, events: &mut Vec<Event>) {
         let mover = self.to_move;
-        let Some(attacker) = self.take(mv.from) else { return };
+        let Some(attacker) = self.take(mv.from) else {
+            return;
+        };
         let defender = self.cells[mv.to];
         let outcome = match defender {
             None => Outcome::Moved,
             Some(d) => combat::resolve(attacker.piece, d.piece, &self.options),
         };
         if let (Some(d), Visibility::Combatants) = (defender, self.options.visibility) {
-            events.push(Event::to_seat(d.seat, Fact::Identified { seat: mover, pieces: vec![(mv.from, attacker.piece)] }));
-            events.push(Event::to_seat(mover, Fact::Identified { seat: d.seat, pieces: vec![(mv.to, d.piece)] }));
+            events.push(Event::to_seat(
+                d.seat,
+                Fact::Identified {
+                    seat: mover,
+                    pieces: vec![(mv.from, attacker.piece)],
+                },
+            ));
+            events.push(Event::to_seat(
+                mover,
+                Fact::Identified {
+                    seat: d.seat,
+                    pieces: vec![(mv.to, d.piece)],
+                },
+            ));
         }
-        events.push(Event::public(Fact::Moved { seat: mover, from: mv.from, to: mv.to, outcome }));
+        events.push(Event::public(Fact::Moved {
+            seat: mover,
+            from: mv.from,
+            to: mv.to,
+            outcome,
+        }));
         // Flags carried by the two pieces, decided before anything moves.
         let carried_by = |sq: Square| self.carrier.iter().position(|c| *c == Some(sq));
         let (attacker_carries, defender_carries) = (carried_by(mv.from), carried_by(mv.to));
@@ -435,7 +518,11 @@ impl<S: NodeSet> Position<S> {
             removed.push(attacker);
         }
         for flag_seat in [attacker_carries, defender_carries].into_iter().flatten() {
-            match (Some(flag_seat) == attacker_carries, attacker_survives, defender_dies) {
+            match (
+                Some(flag_seat) == attacker_carries,
+                attacker_survives,
+                defender_dies,
+            ) {
                 (true, true, _) => self.carrier[flag_seat] = Some(mv.to),
                 (true, false, _) | (false, _, true) => self.return_flag(flag_seat, events),
                 _ => {}
@@ -445,7 +532,11 @@ impl<S: NodeSet> Position<S> {
             self.on_removed(unit, mv, events);
         }
         self.ply += 1;
-        self.plies_without_combat = if defender.is_some() { 0 } else { self.plies_without_combat + 1 };
+        self.plies_without_combat = if defender.is_some() {
+            0
+        } else {
+            self.plies_without_combat + 1
+        };
         self.to_move = self.next_seat(mover);
         if self.result.is_none() {
             self.result = self.carried_home().or_else(|| self.end_by_position(mover));
@@ -461,15 +552,26 @@ impl<S: NodeSet> Position<S> {
         match unit.piece {
             Piece::Flag if self.options.win == WinCondition::CarryFlag => {
                 self.carrier[owner] = Some(mv.to);
-                events.push(Event::public(Fact::FlagTaken { seat: unit.seat, carrier: mv.to }));
+                events.push(Event::public(Fact::FlagTaken {
+                    seat: unit.seat,
+                    carrier: mv.to,
+                }));
             }
             Piece::Flag => {
-                self.result = Some(GameResult { winner: Some(self.to_move), reason: EndReason::FlagCaptured });
+                self.result = Some(GameResult {
+                    winner: Some(self.to_move),
+                    reason: EndReason::FlagCaptured,
+                });
             }
             Piece::Marshal if self.options.reveal_flag_on_marshal_death => {
-                let flag = self.occupied[owner].iter().find(|&s| self.cells[s].map(|u| u.piece) == Some(Piece::Flag));
+                let flag = self.occupied[owner]
+                    .iter()
+                    .find(|&s| self.cells[s].map(|u| u.piece) == Some(Piece::Flag));
                 if let Some(square) = flag {
-                    events.push(Event::public(Fact::FlagRevealed { seat: unit.seat, square }));
+                    events.push(Event::public(Fact::FlagRevealed {
+                        seat: unit.seat,
+                        square,
+                    }));
                 }
             }
             _ => {}
@@ -481,7 +583,13 @@ impl<S: NodeSet> Position<S> {
         self.carrier[flag_seat] = None;
         if let Some(home) = self.flag_home[flag_seat] {
             let seat = Seat(flag_seat as u8);
-            self.put(home, Unit { seat, piece: Piece::Flag });
+            self.put(
+                home,
+                Unit {
+                    seat,
+                    piece: Piece::Flag,
+                },
+            );
             events.push(Event::public(Fact::FlagReturned { seat, square: home }));
         }
     }
@@ -491,8 +599,10 @@ impl<S: NodeSet> Position<S> {
         self.carrier.iter().flatten().find_map(|&sq| {
             let unit = self.cells[sq]?;
             let node = &self.board.nodes[sq];
-            (node.kind == NodeKind::Hq && node.seat == unit.seat)
-                .then_some(GameResult { winner: Some(unit.seat), reason: EndReason::FlagCarriedHome })
+            (node.kind == NodeKind::Hq && node.seat == unit.seat).then_some(GameResult {
+                winner: Some(unit.seat),
+                reason: EndReason::FlagCarriedHome,
+            })
         })
     }
 
@@ -502,17 +612,35 @@ impl<S: NodeSet> Position<S> {
         if !self.has_legal_move(next) {
             let mover_stuck = !self.has_legal_move(mover);
             return Some(match (mover_stuck, self.options.no_legal_move) {
-                (true, _) => GameResult { winner: None, reason: EndReason::NoMovablePieces },
-                (false, NoLegalMove::Lose) => GameResult { winner: Some(mover), reason: EndReason::NoLegalMove },
-                (false, NoLegalMove::Draw) => GameResult { winner: None, reason: EndReason::NoLegalMove },
+                (true, _) => GameResult {
+                    winner: None,
+                    reason: EndReason::NoMovablePieces,
+                },
+                (false, NoLegalMove::Lose) => GameResult {
+                    winner: Some(mover),
+                    reason: EndReason::NoLegalMove,
+                },
+                (false, NoLegalMove::Draw) => GameResult {
+                    winner: None,
+                    reason: EndReason::NoLegalMove,
+                },
             });
         }
         let limit = |n: u32, count: u32| n > 0 && count >= n;
-        if limit(self.options.max_plies_without_combat, self.plies_without_combat) {
-            return Some(GameResult { winner: None, reason: EndReason::PliesWithoutCombat });
+        if limit(
+            self.options.max_plies_without_combat,
+            self.plies_without_combat,
+        ) {
+            return Some(GameResult {
+                winner: None,
+                reason: EndReason::PliesWithoutCombat,
+            });
         }
         if limit(self.options.max_plies, self.ply) {
-            return Some(GameResult { winner: None, reason: EndReason::PlyLimit });
+            return Some(GameResult {
+                winner: None,
+                reason: EndReason::PlyLimit,
+            });
         }
         None
     }
@@ -522,7 +650,10 @@ impl<S: NodeSet> Position<S> {
         if self.result.is_some() {
             return Err(MoveError::GameOver);
         }
-        let result = GameResult { winner: Some(self.next_seat(seat)), reason };
+        let result = GameResult {
+            winner: Some(self.next_seat(seat)),
+            reason,
+        };
         self.result = Some(result);
         let mut events = Vec::new();
         if reason == EndReason::Resignation {

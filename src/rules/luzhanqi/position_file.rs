@@ -45,7 +45,10 @@ impl PositionFile {
         let mut flag_homes = BTreeMap::new();
         for seat in b.seats() {
             let name = b.seat_name(seat).to_string();
-            let mine = pos.occupied_by(seat).iter().filter_map(|sq| Some((b.name_of(sq).to_string(), pos.at(sq)?.piece)));
+            let mine = pos
+                .occupied_by(seat)
+                .iter()
+                .filter_map(|sq| Some((b.name_of(sq).to_string(), pos.at(sq)?.piece)));
             pieces.insert(name.clone(), mine.collect());
             if let Some(c) = pos.carrier(seat) {
                 carried_flags.insert(name.clone(), b.name_of(c).to_string());
@@ -70,14 +73,23 @@ impl PositionFile {
     /// Builds the position, refusing unknown boards, seats, squares and doubly occupied squares.
     pub fn to_position(&self) -> Result<Position, String> {
         if self.format != POSITION_FORMAT {
-            return Err(format!("format: expected {POSITION_FORMAT:?}, found {:?}", self.format));
+            return Err(format!(
+                "format: expected {POSITION_FORMAT:?}, found {:?}",
+                self.format
+            ));
         }
         let b = two_player();
         if self.board != b.name {
             return Err(format!("board: unknown board {:?} (known: 2p)", self.board));
         }
-        let seat = |name: &str, field: &str| b.seat(name).ok_or_else(|| format!("{field}: unknown seat {name:?}"));
-        let square = |name: &str, field: &str| b.square(name).ok_or_else(|| format!("{field}: no square {name:?}"));
+        let seat = |name: &str, field: &str| {
+            b.seat(name)
+                .ok_or_else(|| format!("{field}: unknown seat {name:?}"))
+        };
+        let square = |name: &str, field: &str| {
+            b.square(name)
+                .ok_or_else(|| format!("{field}: no square {name:?}"))
+        };
         let mut pos = Position::empty(b, self.rules.clone());
         pos.set_to_move(seat(&self.to_move, "to_move")?);
         pos.set_counters(self.ply, self.plies_without_combat);
@@ -86,15 +98,30 @@ impl PositionFile {
             for (sq_name, piece) in pieces {
                 let sq = square(sq_name, &format!("pieces.{seat_name}"))?;
                 if pos.at(sq).is_some() {
-                    return Err(format!("pieces.{seat_name}.{sq_name}: square already occupied"));
+                    return Err(format!(
+                        "pieces.{seat_name}.{sq_name}: square already occupied"
+                    ));
                 }
-                pos.put(sq, Unit { seat: s, piece: *piece });
+                pos.put(
+                    sq,
+                    Unit {
+                        seat: s,
+                        piece: *piece,
+                    },
+                );
             }
         }
         for (seat_name, carrier) in &self.carried_flags {
             let s = seat(seat_name, "carried_flags")?;
-            let home = self.flag_homes.get(seat_name).ok_or(format!("flag_homes.{seat_name}: missing"))?;
-            pos.set_flag_state(s, Some(square(home, "flag_homes")?), Some(square(carrier, "carried_flags")?));
+            let home = self
+                .flag_homes
+                .get(seat_name)
+                .ok_or(format!("flag_homes.{seat_name}: missing"))?;
+            pos.set_flag_state(
+                s,
+                Some(square(home, "flag_homes")?),
+                Some(square(carrier, "carried_flags")?),
+            );
         }
         Ok(pos)
     }

@@ -24,7 +24,7 @@ impl SplitMix64 {
 
     /// A number below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
@@ -40,18 +40,36 @@ pub fn random_setup<S: NodeSet>(board: &Board<S>, seat: Seat, rng: &mut SplitMix
     let front = half.iter().map(|sq| board.nodes[sq].row).max().unwrap_or(0);
     let mut free: Vec<usize> = half.iter().collect();
     let mut pieces = Vec::new();
-    let mut place = |free: &mut Vec<usize>, piece: Piece, allowed: &dyn Fn(usize) -> bool, rng: &mut SplitMix64| {
+    let mut place = |free: &mut Vec<usize>,
+                     piece: Piece,
+                     allowed: &dyn Fn(usize) -> bool,
+                     rng: &mut SplitMix64| {
         let choices: Vec<usize> = free.iter().copied().filter(|&sq| allowed(sq)).collect();
         let sq = choices[rng.below(choices.len())];
         free.retain(|&s| s != sq);
         pieces.push((sq, piece));
     };
-    place(&mut free, Piece::Flag, &|sq| board.nodes[sq].kind == NodeKind::Hq, rng);
+    place(
+        &mut free,
+        Piece::Flag,
+        &|sq| board.nodes[sq].kind == NodeKind::Hq,
+        rng,
+    );
     for _ in 0..Piece::Landmine.count() {
-        place(&mut free, Piece::Landmine, &|sq| board.nodes[sq].row <= 1, rng);
+        place(
+            &mut free,
+            Piece::Landmine,
+            &|sq| board.nodes[sq].row <= 1,
+            rng,
+        );
     }
     for _ in 0..Piece::Bomb.count() {
-        place(&mut free, Piece::Bomb, &|sq| board.nodes[sq].row != front, rng);
+        place(
+            &mut free,
+            Piece::Bomb,
+            &|sq| board.nodes[sq].row != front,
+            rng,
+        );
     }
     let mut rest: Vec<Piece> = Piece::ALL
         .into_iter()

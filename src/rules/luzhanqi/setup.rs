@@ -31,7 +31,10 @@ impl fmt::Display for SetupProblem {
 }
 
 fn problem(square: Option<&str>, message: impl Into<String>) -> SetupProblem {
-    SetupProblem { square: square.map(str::to_string), message: message.into() }
+    SetupProblem {
+        square: square.map(str::to_string),
+        message: message.into(),
+    }
 }
 
 impl Placement {
@@ -44,9 +47,9 @@ impl Placement {
         board: &Board<S>,
         seat: Seat,
     ) -> Result<Placement, Vec<SetupProblem>> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| vec![problem(None, format!("not valid TOML: {}", e.message()))])?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            vec![problem(None, format!("not valid TOML: {}", e.message()))]
+        })?;
         let mut entries = Vec::new();
         let mut problems = Vec::new();
         for (key, value) in &table {
@@ -55,7 +58,10 @@ impl Placement {
                     if board.seat(s) != Some(seat) {
                         problems.push(problem(
                             None,
-                            format!("seat: the file says {s:?} but it is being set up for {}", board.seat_name(seat)),
+                            format!(
+                                "seat: the file says {s:?} but it is being set up for {}",
+                                board.seat_name(seat)
+                            ),
                         ));
                     }
                 }
@@ -64,7 +70,10 @@ impl Placement {
                     Err(p) => problems.push(p),
                 },
                 (sq, toml::Value::String(piece)) => entries.push((sq.to_string(), piece.clone())),
-                (key, _) => problems.push(problem(None, format!("{key}: expected a piece name (a string)"))),
+                (key, _) => problems.push(problem(
+                    None,
+                    format!("{key}: expected a piece name (a string)"),
+                )),
             }
         }
         if problems.is_empty() {
@@ -78,7 +87,9 @@ impl Placement {
 /// Square names of a seat's half as the player sees it: rows from front to back, each left to right.
 fn half_rows<S: NodeSet>(board: &Board<S>, seat: Seat) -> Vec<Vec<Square>> {
     let half: Vec<Square> = board.halves[seat.index()].iter().collect();
-    let back_row = board.nodes[half[0]].row.max(board.nodes[half[half.len() - 1]].row);
+    let back_row = board.nodes[half[0]]
+        .row
+        .max(board.nodes[half[half.len() - 1]].row);
     let mut rows = vec![Vec::new(); back_row as usize + 1];
     for sq in half {
         rows[(back_row - board.nodes[sq].row) as usize].push(sq);
@@ -98,7 +109,14 @@ fn rows_to_entries<S: NodeSet>(
 ) -> Result<Vec<(String, String)>, SetupProblem> {
     let layout = half_rows(board, seat);
     if rows.len() != layout.len() {
-        return Err(problem(None, format!("rows: expected {} rows (front row first), found {}", layout.len(), rows.len())));
+        return Err(problem(
+            None,
+            format!(
+                "rows: expected {} rows (front row first), found {}",
+                layout.len(),
+                rows.len()
+            ),
+        ));
     }
     let mut entries = Vec::new();
     for (k, (row, squares)) in rows.iter().zip(&layout).enumerate() {
@@ -109,7 +127,11 @@ fn rows_to_entries<S: NodeSet>(
         if names.len() != squares.len() {
             return Err(problem(
                 None,
-                format!("rows[{k}]: expected {} names separated by spaces, found {}", squares.len(), names.len()),
+                format!(
+                    "rows[{k}]: expected {} names separated by spaces, found {}",
+                    squares.len(),
+                    names.len()
+                ),
             ));
         }
         for (name, &sq) in names.iter().zip(squares) {
@@ -145,20 +167,32 @@ impl Setup {
                 continue;
             };
             let Some(piece) = Piece::from_name(piece_name) else {
-                problems.push(problem(Some(name), format!("unknown piece name {piece_name:?}")));
+                problems.push(problem(
+                    Some(name),
+                    format!("unknown piece name {piece_name:?}"),
+                ));
                 continue;
             };
             let node = &board.nodes[sq];
             if !half.contains(sq) {
-                problems.push(problem(Some(name), format!("outside {}'s half", board.seat_name(seat))));
+                problems.push(problem(
+                    Some(name),
+                    format!("outside {}'s half", board.seat_name(seat)),
+                ));
             } else if node.kind == NodeKind::Camp {
                 problems.push(problem(Some(name), "a camp must stay empty at setup"));
             } else if piece == Piece::Flag && node.kind != NodeKind::Hq {
                 problems.push(problem(Some(name), "the flag must stand in a headquarters"));
             } else if piece == Piece::Landmine && node.row > 1 {
-                problems.push(problem(Some(name), "a landmine must stand on the last two ranks"));
+                problems.push(problem(
+                    Some(name),
+                    "a landmine must stand on the last two ranks",
+                ));
             } else if piece == Piece::Bomb && node.row == front_row(board, seat) {
-                problems.push(problem(Some(name), "a bomb may not stand on the front rank"));
+                problems.push(problem(
+                    Some(name),
+                    "a bomb may not stand on the front rank",
+                ));
             }
             if by_square.insert(sq, piece).is_some() {
                 problems.push(problem(Some(name), "square given twice"));
@@ -167,18 +201,27 @@ impl Setup {
         for piece in Piece::ALL {
             let n = by_square.values().filter(|p| **p == piece).count();
             if n != piece.count() {
-                problems.push(problem(None, format!("{n} × {piece}, expected {}", piece.count())));
+                problems.push(problem(
+                    None,
+                    format!("{n} × {piece}, expected {}", piece.count()),
+                ));
             }
         }
         for sq in half.minus(board.camps).iter() {
             if !by_square.contains_key(&sq) {
-                problems.push(problem(Some(board.name_of(sq)), "empty: every post and headquarters needs a piece"));
+                problems.push(problem(
+                    Some(board.name_of(sq)),
+                    "empty: every post and headquarters needs a piece",
+                ));
             }
         }
         if problems.is_empty() {
-            Ok(Setup { seat, pieces: by_square.into_iter().collect() })
+            Ok(Setup {
+                seat,
+                pieces: by_square.into_iter().collect(),
+            })
         } else {
-            problems.sort_by(|a, b| a.square.is_none().cmp(&b.square.is_none()));
+            problems.sort_by_key(|p| p.square.is_none());
             Err(problems)
         }
     }
@@ -207,7 +250,11 @@ impl Setup {
 }
 
 fn front_row<S: NodeSet>(board: &Board<S>, seat: Seat) -> u8 {
-    board.halves[seat.index()].iter().map(|sq| board.nodes[sq].row).max().unwrap_or(0)
+    board.halves[seat.index()]
+        .iter()
+        .map(|sq| board.nodes[sq].row)
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -245,7 +292,9 @@ rows = [
             .collect();
         let p = Placement::from_toml(&by_square, b, Seat(0)).unwrap();
         assert_eq!(Setup::validate(b, Seat(0), &p).unwrap(), s);
-        assert!(String::from_utf8(s.canonical_bytes(b)).unwrap().starts_with("a1:LM,b1:FL,c1:LM,d1:EN,e1:LM,a2:FM,"));
+        assert!(String::from_utf8(s.canonical_bytes(b))
+            .unwrap()
+            .starts_with("a1:LM,b1:FL,c1:LM,d1:EN,e1:LM,a2:FM,"));
     }
 
     #[test]
@@ -254,7 +303,13 @@ rows = [
         let p = Placement::from_toml(SOUTH_ROWS, b, Seat(1)).unwrap();
         let s = Setup::validate(b, Seat(1), &p).unwrap();
         // North's front row is rank 7, and North's left is file e.
-        let at = |name: &str| s.pieces.iter().find(|(sq, _)| *sq == b.square(name).unwrap()).unwrap().1;
+        let at = |name: &str| {
+            s.pieces
+                .iter()
+                .find(|(sq, _)| *sq == b.square(name).unwrap())
+                .unwrap()
+                .1
+        };
         assert_eq!(at("e7"), Piece::Colonel);
         assert_eq!(at("a7"), Piece::Brigadier);
         assert_eq!(at("d12"), Piece::Flag);
@@ -268,30 +323,54 @@ rows = [
             .replace("\"BM . CO . BM\"", "\"CP . CO LM BM\"") // mine in a camp and too far forward
             .replace("\"LM FL LM EN LM\"", "\"LM EN FL LM LM\""); // flag outside a headquarters
         let p = Placement::from_toml(&text, b, Seat(0)).unwrap();
-        let problems: Vec<String> = Setup::validate(b, Seat(0), &p).unwrap_err().iter().map(|p| p.to_string()).collect();
+        let problems: Vec<String> = Setup::validate(b, Seat(0), &p)
+            .unwrap_err()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         for expected in [
             "d6: a bomb may not stand on the front rank",
             "d3: a camp must stay empty at setup",
             "c1: the flag must stand in a headquarters",
             "4 × landmine, expected 3",
         ] {
-            assert!(problems.iter().any(|p| p == expected), "{expected:?} missing from {problems:#?}");
+            assert!(
+                problems.iter().any(|p| p == expected),
+                "{expected:?} missing from {problems:#?}"
+            );
         }
-        let outside = Placement { entries: vec![("a7".into(), "flag".into()), ("z9".into(), "flag".into()), ("a1".into(), "queen".into())] };
-        let problems: Vec<String> = Setup::validate(b, Seat(0), &outside).unwrap_err().iter().map(|p| p.to_string()).collect();
+        let outside = Placement {
+            entries: vec![
+                ("a7".into(), "flag".into()),
+                ("z9".into(), "flag".into()),
+                ("a1".into(), "queen".into()),
+            ],
+        };
+        let problems: Vec<String> = Setup::validate(b, Seat(0), &outside)
+            .unwrap_err()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         assert!(problems.contains(&"a7: outside south's half".to_string()));
         assert!(problems.contains(&"z9: no such square".to_string()));
         assert!(problems.contains(&"a1: unknown piece name \"queen\"".to_string()));
-        assert!(problems.contains(&"a2: empty: every post and headquarters needs a piece".to_string()));
+        assert!(
+            problems.contains(&"a2: empty: every post and headquarters needs a piece".to_string())
+        );
     }
 
     #[test]
     fn landmines_on_rank_three_are_refused() {
         let b = two_player();
-        let text = SOUTH_ROWS.replace("\"EN LT . CP GN\"", "\"LM LT . CP GN\"").replace("\"LM FL LM EN LM\"", "\"EN FL LM EN LM\"");
+        let text = SOUTH_ROWS
+            .replace("\"EN LT . CP GN\"", "\"LM LT . CP GN\"")
+            .replace("\"LM FL LM EN LM\"", "\"EN FL LM EN LM\"");
         let p = Placement::from_toml(&text, b, Seat(0)).unwrap();
         let problems = Setup::validate(b, Seat(0), &p).unwrap_err();
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert_eq!(problems[0].to_string(), "a4: a landmine must stand on the last two ranks");
+        assert_eq!(
+            problems[0].to_string(),
+            "a4: a landmine must stand on the last two ranks"
+        );
     }
 }

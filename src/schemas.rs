@@ -1,0 +1,27 @@
+//! JSON Schemas of every file format, generated from the Rust types.
+
+use crate::protocol::files::{CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile};
+use crate::rules::luzhanqi::PositionFile;
+use crate::view::ViewFile;
+
+fn schema<T: schemars::JsonSchema>() -> String {
+    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(T)).expect("schemas serialise");
+    s.push('\n');
+    s
+}
+
+/// Every schema as (file name, JSON text).
+pub fn all() -> Vec<(String, String)> {
+    vec![
+        ("manifest.schema.json".into(), schema::<Manifest>()),
+        ("commitment.schema.json".into(), schema::<CommitmentFile>()),
+        ("setup.schema.json".into(), schema::<SetupFile>()),
+        ("move.schema.json".into(), schema::<MoveFile>()),
+        ("record-line.schema.json".into(), schema::<RecordLine>()),
+        ("view.schema.json".into(), schema::<ViewFile>()),
+        (
+            "luzhanqi-position.schema.json".into(),
+            schema::<PositionFile>(),
+        ),
+    ]
+}

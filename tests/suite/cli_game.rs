@@ -1,0 +1,205 @@
+//! Whole games through the command line.
+
+use super::helpers::*;
+use qijudge::rules::luzhanqi::Options;
+
+#[test]
+fn a_full_game_from_new_to_verify() {
+    let g = TestGame::started(&[]);
+    // Play random legal moves until the game ends (resign if it runs long).
+    let moves = random_moves(&fixed_setups(), Options::default(), 120, 5);
+    for (i, mv) in moves.iter().enumerate() {
+        let r = g.play(seat_of_ply(i + 1), mv);
+        assert_eq!(r.code, 0, "ply {}: {r:?}", i + 1);
+        assert!(
+            r.stdout
+                .contains(&format!("ply {}: {} {mv}", i + 1, seat_of_ply(i + 1))),
+            "{}",
+            r.stdout
+        );
+    }
+    let status = ok(&["status", &g.d(), "--json"]);
+    let s: serde_json::Value = serde_json::from_str(&status.stdout).unwrap();
+    if s["result"].is_null() {
+        let seat = s["to_move"].as_str().unwrap().to_string();
+        let r = g.play(&seat, "resign");
+        assert!(r.stdout.contains("game over"), "{r:?}");
+    }
+    // Before the reveal there is nothing to audit.
+    assert_eq!(qj(&["verify", &g.d()]).code, 1);
+    ok(&["reveal", &g.d()]);
+    let v = ok(&["verify", &g.d()]);
+    assert!(v.stdout.starts_with("verified game lzq-"), "{v:?}");
+    let full = ok(&["view", &g.d(), "--as", "full"]);
+    assert!(full.stdout.contains("Game over"), "{}", full.stdout);
+}
+
+#[test]
+fn judging_twice_changes_nothing() {
+    let g = TestGame::started(&[]);
+    for (i, mv) in random_moves(&fixed_setups(), Options::default(), 6, 1)
+        .iter()
+        .enumerate()
+    {
+        assert_eq!(g.play(seat_of_ply(i + 1), mv).code, 0);
+    }
+    let before = snapshot(&g.dir);
+    let r = qj(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        "2030-01-01T00:00:00Z",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "nothing new\nsouth to move (ply 7)\n");
+    assert_eq!(
+        snapshot(&g.dir),
+        before,
+        "a second run wrote different bytes"
+    );
+}
+
+#[test]
+fn the_shipped_sample_verifies_and_rejudges_identically() {
+    let (_t, dir) = sample_copy();
+    let d = dir.to_string_lossy().into_owned();
+    let before = snapshot(&dir);
+    let v = ok(&["verify", &d]);
+    assert!(v.stdout.contains("83 signed moves"), "{v:?}");
+    let key = dir.join("keys/judge").to_string_lossy().into_owned();
+    assert_eq!(ok(&["judge", &d, "--key", &key]).stdout, "nothing new\n");
+    assert_eq!(snapshot(&dir), before);
+}
+
+#[test]
+fn views_show_own_ranks_and_hide_enemy_ranks() {
+    let g = TestGame::started(&[]);
+    let south: serde_json::Value = serde_json::from_str(&g.read("views/south.json")).unwrap();
+    let pieces = south["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 50);
+    for p in pieces {
+        let known = !p["piece"].is_null();
+        assert_eq!(known, p["seat"] == "south", "{p}");
+    }
+    let public: serde_json::Value = serde_json::from_str(&g.read("views/public.json")).unwrap();
+    assert!(public["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["piece"].is_null()));
+    for field in ["game", "manifest", "audience", "ply", "record_head"] {
+        assert!(!south[field].is_null(), "view lacks {field}");
+    }
+    let text = ok(&["view", &g.d(), "--as", "south"]).stdout;
+    assert!(
+        text.contains("[FL]") && text.contains("xx") && !text.contains("fl"),
+        "{text}"
+    );
+    let chinese = ok(&["view", &g.d(), "--as", "south", "--chinese"]).stdout;
+    assert!(chinese.contains("[旗]"), "{chinese}");
+    assert!(
+        !g.dir.join("views/full.json").exists(),
+        "no full view before the end"
+    );
+}
+
+#[test]
+fn a_view_with_a_broken_signature_is_not_shown() {
+    let g = TestGame::started(&[]);
+    let v = g
+        .read("views/south.json")
+        .replace("\"ply\": 0", "\"ply\": 1");
+    g.write("views/south.json", &v);
+    let r = qj(&["view", &g.d(), "--as", "south"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("views/south.json.sig"), "{r:?}");
+}
+
+#[test]
+fn moves_lists_legal_moves_of_a_position_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("p.json");
+    let options = serde_json::to_value(Options::default()).unwrap();
+    let pos = serde_json::json!({
+        "format": "qijudge/luzhanqi-position/1", "board": "2p", "rules": options, "to_move": "south",
+        "pieces": { "south": { "a6": "colonel", "a1": "flag" }, "north": { "a9": "major" } }
+    });
+    std::fs::write(&file, pos.to_string()).unwrap();
+    let r = ok(&["moves", "luzhanqi", &file.to_string_lossy()]);
+    assert_eq!(
+        r.stdout,
+        "a6-a2\na6-a3\na6-a4\na6-a5\na6-a7\na6-a8\na6-a9\na6-b5\na6-b6\na6-c6\na6-d6\na6-e6\n"
+    );
+    std::fs::write(&file, pos.to_string().replace("a9", "z9")).unwrap();
+    let bad = qj(&["moves", "luzhanqi", &file.to_string_lossy()]);
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("z9"), "{bad:?}");
+}
+
+#[test]
+fn keygen_never_overwrites() {
+    let tmp = tempfile::tempdir().unwrap();
+    let k = tmp.path().join("k").to_string_lossy().into_owned();
+    ok(&["keygen", &k]);
+    let r = qj(&["keygen", &k]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("already exists"));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&k).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+#[test]
+fn usage_errors_exit_with_two() {
+    assert_eq!(qj(&["judge"]).code, 2);
+    assert_eq!(qj(&["frobnicate"]).code, 2);
+    assert_eq!(qj(&["--help"]).code, 0);
+    let g = TestGame::new(&[]);
+    let r = qj(&[
+        "new",
+        "luzhanqi",
+        &g.d(),
+        "--player",
+        "a=x",
+        "--player",
+        "b=y",
+        "--judge",
+        "z",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn rule_options_are_spelled_out_in_the_manifest() {
+    let g = TestGame::new(&["mines=explode", "first-mover=lot"]);
+    let m = g.read("game.toml");
+    for line in [
+        "mines = \"explode\"",
+        "first-mover = \"lot\"",
+        "flying-bombs = false",
+        "max-plies = 0",
+        "visibility = \"hidden\"",
+    ] {
+        assert!(m.contains(line), "{line} missing from\n{m}");
+    }
+    let bad = TestGame::new(&[]);
+    let r = qj(&[
+        "new",
+        "luzhanqi",
+        &format!("{}2", bad.d()),
+        "--player",
+        &format!("a={}.pub", bad.keys.path("alice")),
+        "--player",
+        &format!("b={}.pub", bad.keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", bad.keys.path("judge")),
+        "--rule",
+        "mines=sometimes",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("mines"), "{r:?}");
+}

@@ -1,0 +1,250 @@
+//! Running the binary and building game directories for tests.
+
+use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::rules::luzhanqi::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const SOUTH_ROWS: &str = "rows = [\n  \"CO CP LT CP BG\",\n  \"MJ . EN . MG\",\n  \"EN LT . CP GN\",\n  \"BM . CO . BM\",\n  \"FM BG MG LT MJ\",\n  \"LM FL LM EN LM\",\n]\n";
+pub const NORTH_ROWS: &str = "rows = [\n  \"LT CP MJ CO EN\",\n  \"CP . BG . EN\",\n  \"GN MG . LT CP\",\n  \"BG . BM . MG\",\n  \"LM CO BM LT FM\",\n  \"EN FL LM LM MJ\",\n]\n";
+pub const NOW: &str = "2026-11-21T12:00:00Z";
+
+/// What a run of the binary did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn qj(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .output()
+        .expect("run qijudge");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs and insists on success.
+pub fn ok(args: &[&str]) -> Run {
+    let r = qj(args);
+    assert_eq!(r.code, 0, "qijudge {}: {r:?}", args.join(" "));
+    r
+}
+
+/// Every file below a directory with its bytes (the lock file aside).
+pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if !p.ends_with(".qijudge.lock") {
+                out.insert(
+                    p.strip_prefix(root).unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Keys for alice, bob and the judge, made once per test directory.
+pub struct Keys {
+    pub dir: PathBuf,
+}
+
+impl Keys {
+    pub fn new(root: &Path) -> Keys {
+        let dir = root.join("keys");
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["alice", "bob", "judge", "mallory"] {
+            ok(&["keygen", &dir.join(name).to_string_lossy()]);
+        }
+        Keys { dir }
+    }
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+}
+
+/// A game directory with helpers to play it through the binary.
+pub struct TestGame {
+    pub tmp: tempfile::TempDir,
+    pub dir: PathBuf,
+    pub keys: Keys,
+}
+
+impl TestGame {
+    /// Keys and a manifest with the given `--rule` options.
+    pub fn new(rules: &[&str]) -> TestGame {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let dir = tmp.path().join("game");
+        let (alice, bob, judge) = (
+            format!("alice={}.pub", keys.path("alice")),
+            format!("bob={}.pub", keys.path("bob")),
+            format!("{}.pub", keys.path("judge")),
+        );
+        let d = dir.to_string_lossy().into_owned();
+        let mut args = vec![
+            "new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge,
+            "--now", NOW,
+        ];
+        let rule_args: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+        for r in &rule_args {
+            args.push("--rule");
+            args.push(r);
+        }
+        ok(&args);
+        TestGame { tmp, dir, keys }
+    }
+
+    /// A game with both setups committed and judged: play can begin.
+    pub fn started(rules: &[&str]) -> TestGame {
+        let g = TestGame::new(rules);
+        g.setup("south", SOUTH_ROWS);
+        g.setup("north", NORTH_ROWS);
+        ok(&[
+            "judge",
+            &g.d(),
+            "--key",
+            &g.keys.path("judge"),
+            "--now",
+            NOW,
+        ]);
+        g
+    }
+
+    pub fn d(&self) -> String {
+        self.dir.to_string_lossy().into_owned()
+    }
+
+    pub fn key_of(seat: &str) -> &'static str {
+        if seat == "south" {
+            "alice"
+        } else {
+            "bob"
+        }
+    }
+
+    pub fn setup(&self, seat: &str, text: &str) -> Run {
+        let file = self.tmp.path().join(format!("{seat}-setup.toml"));
+        std::fs::write(&file, text).unwrap();
+        qj(&[
+            "setup",
+            &self.d(),
+            "--as",
+            seat,
+            "--key",
+            &self.keys.path(Self::key_of(seat)),
+            &file.to_string_lossy(),
+        ])
+    }
+
+    pub fn judge(&self) -> Run {
+        qj(&[
+            "judge",
+            &self.d(),
+            "--key",
+            &self.keys.path("judge"),
+            "--now",
+            NOW,
+        ])
+    }
+
+    /// Writes a signed move and judges it.
+    pub fn play(&self, seat: &str, mv: &str) -> Run {
+        ok(&[
+            "move",
+            &self.d(),
+            "--as",
+            seat,
+            "--key",
+            &self.keys.path(Self::key_of(seat)),
+            mv,
+        ]);
+        self.judge()
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// The two fixed setups as validated setups.
+pub fn fixed_setups() -> Vec<Setup> {
+    let b = two_player();
+    [SOUTH_ROWS, NORTH_ROWS]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Setup::validate(
+                b,
+                Seat(i as u8),
+                &Placement::from_toml(t, b, Seat(i as u8)).unwrap(),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+/// Random legal moves from the fixed setups (south first), stopping early if the game ends.
+pub fn random_moves(setups: &[Setup], options: Options, plies: usize, seed: u64) -> Vec<String> {
+    let b = two_player();
+    let (mut p, _) = Position::start(b, options, setups, Seat(0));
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    while p.result().is_none() && out.len() < plies {
+        let moves = p.legal_moves();
+        let m = moves[rng.below(moves.len())];
+        out.push(m.display(b));
+        p.play(m).unwrap();
+    }
+    out
+}
+
+pub fn seat_of_ply(ply: usize) -> &'static str {
+    if ply % 2 == 1 {
+        "south"
+    } else {
+        "north"
+    }
+}
+
+/// A setup written square by square, as `qijudge setup` reads it.
+pub fn setup_text(setup: &Setup) -> String {
+    let b = two_player();
+    setup
+        .pieces
+        .iter()
+        .map(|(sq, p)| format!("{} = \"{}\"\n", b.name_of(*sq), p.english()))
+        .collect()
+}
+
+/// Copies the shipped sample game into a temporary directory.
+pub fn sample_copy() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("sample");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/luzhanqi/sample");
+    for (rel, bytes) in snapshot(&src) {
+        let p = dst.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    (tmp, dst)
+}

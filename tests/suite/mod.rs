@@ -1,0 +1,8 @@
+mod cli_game;
+mod helpers;
+mod interop;
+mod noninterference;
+mod protocol;
+mod refusals;
+mod schemas;
+mod tamper;

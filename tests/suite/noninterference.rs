@@ -1,0 +1,285 @@
+//! Non-interference: rearranging North's unrevealed pieces (every event South may see stays the
+//! same) must leave South's view files, every public file, everything the judge prints and
+//! South's refusal messages byte-identical.
+//!
+//! Two things legitimately differ between the two games: North's salted commitment, and so every
+//! hash and signature that chains from it. Those are replaced by placeholders numbered in order
+//! of first appearance before comparing, which still catches a hash that repeats in one game but
+//! not in the other.
+
+use super::helpers::*;
+use qijudge::rules::luzhanqi::random::{random_setup, SplitMix64};
+use qijudge::rules::luzhanqi::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Replaces `sha256:<64 hex>` tokens and SSH signature blocks by numbered placeholders.
+fn normalise(text: &str, seen: &mut BTreeMap<String, usize>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let hash_at = rest.find("sha256:");
+        let sig_at = rest.find("-----BEGIN SSH SIGNATURE-----");
+        let (at, token_len) = match (hash_at, sig_at) {
+            (Some(h), Some(s)) if s < h => (
+                s,
+                rest[s..]
+                    .find("-----END SSH SIGNATURE-----")
+                    .map(|e| e + 27)
+                    .unwrap_or(29),
+            ),
+            (Some(h), _) if rest.len() >= h + 71 => (h, 71),
+            (None, Some(s)) => (
+                s,
+                rest[s..]
+                    .find("-----END SSH SIGNATURE-----")
+                    .map(|e| e + 27)
+                    .unwrap_or(29),
+            ),
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        };
+        out.push_str(&rest[..at]);
+        let token = rest[at..at + token_len].to_string();
+        let n = seen.len();
+        let id = *seen.entry(token).or_insert(n);
+        out.push_str(&format!("<#{id}>"));
+        rest = &rest[at + token_len..];
+    }
+}
+
+struct Played {
+    files: BTreeMap<String, String>,
+    printed: Vec<String>,
+}
+
+fn play(
+    root: &Path,
+    name: &str,
+    keys: &Keys,
+    manifest: &str,
+    setups: &[Setup],
+    moves: &[String],
+    illegal: &str,
+) -> Played {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("game.toml"), manifest).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let mut printed = Vec::new();
+    for (setup, (seat, key)) in setups.iter().zip([("south", "alice"), ("north", "bob")]) {
+        let f = root.join(format!("{name}-{seat}.toml"));
+        std::fs::write(&f, setup_text(setup)).unwrap();
+        ok(&[
+            "setup",
+            &d,
+            "--as",
+            seat,
+            "--key",
+            &keys.path(key),
+            &f.to_string_lossy(),
+        ]);
+    }
+    let judge = |printed: &mut Vec<String>| {
+        let r = qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+        printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
+    };
+    judge(&mut printed);
+    for (i, m) in moves.iter().enumerate() {
+        let (seat, key) = if i % 2 == 0 {
+            ("south", "alice")
+        } else {
+            ("north", "bob")
+        };
+        ok(&["move", &d, "--as", seat, "--key", &keys.path(key), m]);
+        judge(&mut printed);
+    }
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "south",
+        "--key",
+        &keys.path("alice"),
+        illegal,
+    ]);
+    judge(&mut printed);
+    for args in [
+        vec!["view", d.as_str(), "--as", "south"],
+        vec!["status", d.as_str()],
+        vec!["view", d.as_str(), "--as", "public", "--format", "json"],
+    ] {
+        let r = qj(&args);
+        printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
+    }
+    let mut files = BTreeMap::new();
+    for f in [
+        "record.jsonl",
+        "views/south.json",
+        "views/south.txt",
+        "views/public.json",
+        "views/public.txt",
+    ] {
+        files.insert(f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap());
+    }
+    Played { files, printed }
+}
+
+/// Events South may see.
+fn south_sees(events: &[Event]) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| e.audience.includes(Viewer::Seat(Seat(0))))
+        .cloned()
+        .collect()
+}
+
+fn replay(options: &Options, setups: &[Setup], moves: &[Move]) -> Option<Vec<Event>> {
+    let (mut p, mut events) = Position::start(two_player(), options.clone(), setups, Seat(0));
+    for m in moves {
+        events.extend(p.play(*m).ok()?);
+    }
+    Some(events)
+}
+
+/// A swap of two North pieces that South cannot tell apart from the original, if one is found.
+fn rearranged(
+    options: &Options,
+    setups: &[Setup],
+    moves: &[Move],
+    rng: &mut SplitMix64,
+) -> Option<Setup> {
+    let b = two_player();
+    let original = south_sees(&replay(options, setups, moves)?);
+    for _ in 0..400 {
+        let north = &setups[1];
+        let (i, j) = (rng.below(25), rng.below(25));
+        if north.pieces[i].1 == north.pieces[j].1 {
+            continue;
+        }
+        let mut swapped = north.clone();
+        let (pi, pj) = (swapped.pieces[i].1, swapped.pieces[j].1);
+        swapped.pieces[i].1 = pj;
+        swapped.pieces[j].1 = pi;
+        let placement = swapped.to_placement(b);
+        let Ok(valid) = Setup::validate(b, Seat(1), &placement) else {
+            continue;
+        };
+        let candidate = vec![setups[0].clone(), valid.clone()];
+        if replay(options, &candidate, moves).map(|e| south_sees(&e)) == Some(original.clone()) {
+            return Some(valid);
+        }
+    }
+    None
+}
+
+#[test]
+fn south_cannot_tell_rearranged_north_setups_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = two_player();
+    let variants: [&[&str]; 3] = [
+        &[],
+        &["visibility=combatants"],
+        &["mines=explode", "win=carry-flag"],
+    ];
+    let mut trials = 0;
+    for seed in 0..40u64 {
+        if trials == 9 {
+            break;
+        }
+        let rules = variants[(seed % 3) as usize];
+        let template = TestGame::new(rules);
+        let keys = &template.keys;
+        let manifest = template.read("game.toml");
+        let game: qijudge::protocol::files::Manifest = toml::from_str(&manifest).unwrap();
+        let options = game.rules.clone();
+        let mut rng = SplitMix64::new(seed);
+        let setups = vec![
+            random_setup(b, Seat(0), &mut rng),
+            random_setup(b, Seat(1), &mut rng),
+        ];
+        // An even number of random plies, so South moves next and can be refused.
+        let (mut p, _) = Position::start(b, options.clone(), &setups, Seat(0));
+        let mut moves = Vec::new();
+        while moves.len() < 24 && p.result().is_none() {
+            let legal = p.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            p.play(m).unwrap();
+            moves.push(m);
+        }
+        if p.result().is_some() || moves.len() % 2 == 1 {
+            continue;
+        }
+        // South tries something illegal: onto its own piece, or out of reach.
+        let own: Vec<Square> = p.occupied_by(Seat(0)).iter_squares();
+        let illegal = (0..200)
+            .map(|_| Move {
+                from: own[rng.below(own.len())],
+                to: rng.below(b.len()),
+            })
+            .find(|m| m.from != m.to && p.check_move(*m).is_err())
+            .unwrap();
+        let Some(other) = rearranged(&options, &setups, &moves, &mut rng) else {
+            continue;
+        };
+        assert_ne!(other, setups[1]);
+        let texts: Vec<String> = moves.iter().map(|m| m.display(b)).collect();
+        let a = play(
+            tmp.path(),
+            &format!("a{seed}"),
+            keys,
+            &manifest,
+            &setups,
+            &texts,
+            &illegal.display(b),
+        );
+        let second = vec![setups[0].clone(), other];
+        let c = play(
+            tmp.path(),
+            &format!("b{seed}"),
+            keys,
+            &manifest,
+            &second,
+            &texts,
+            &illegal.display(b),
+        );
+        assert!(
+            a.printed.last().unwrap().starts_with("0 |"),
+            "the game went on"
+        );
+        let refusal = &a.printed[a.printed.len() - 4];
+        assert!(
+            refusal.starts_with("1 |"),
+            "South's illegal move was refused: {refusal}"
+        );
+        let (mut seen_a, mut seen_c) = (BTreeMap::new(), BTreeMap::new());
+        for (f, text) in &a.files {
+            assert_eq!(
+                normalise(text, &mut seen_a),
+                normalise(&c.files[f], &mut seen_c),
+                "{f} differs (seed {seed}, rules {rules:?})"
+            );
+        }
+        for (x, y) in a.printed.iter().zip(&c.printed) {
+            assert_eq!(
+                normalise(x, &mut seen_a),
+                normalise(y, &mut seen_c),
+                "printed output differs (seed {seed})"
+            );
+        }
+        trials += 1;
+    }
+    assert!(trials >= 6, "only {trials} rearrangements found");
+}
+
+trait Squares {
+    fn iter_squares(self) -> Vec<Square>;
+}
+
+impl Squares for u64 {
+    fn iter_squares(self) -> Vec<Square> {
+        (0..64).filter(|i| self >> i & 1 == 1).collect()
+    }
+}

@@ -1,0 +1,81 @@
+//! The JSON Schemas in `schemas/` are generated from the Rust types; this test fails when they
+//! drift. Regenerate with `QIJUDGE_WRITE_SCHEMAS=1 cargo test schemas`.
+
+use qijudge::schemas::all;
+use std::path::Path;
+
+#[test]
+fn schemas_match_the_types() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let write = std::env::var_os("QIJUDGE_WRITE_SCHEMAS").is_some();
+    for (name, schema) in all() {
+        let path = dir.join(&name);
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &schema).unwrap();
+        }
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            on_disk, schema,
+            "schemas/{name} is out of date: run QIJUDGE_WRITE_SCHEMAS=1 cargo test schemas"
+        );
+    }
+    let listed: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        listed.len(),
+        all().len(),
+        "schemas/ holds a schema no type generates"
+    );
+}
+
+#[test]
+fn shipped_files_validate_against_their_schemas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("games/luzhanqi/sample");
+    let schema = |name: &str| -> serde_json::Value {
+        let text = all().into_iter().find(|(n, _)| n == name).unwrap().1;
+        serde_json::from_str(&text).unwrap()
+    };
+    let check = |schema_name: &str, value: serde_json::Value| {
+        let s = schema(schema_name);
+        let compiled = jsonschema::JSONSchema::compile(&s).unwrap();
+        let problems: Vec<String> = match compiled.validate(&value) {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.map(|e| e.to_string()).collect(),
+        };
+        assert!(problems.is_empty(), "{schema_name}: {problems:?}");
+    };
+    let toml_json = |rel: &str| -> serde_json::Value {
+        let v: toml::Value =
+            toml::from_str(&std::fs::read_to_string(sample.join(rel)).unwrap()).unwrap();
+        serde_json::to_value(v).unwrap()
+    };
+    check("manifest.schema.json", toml_json("game.toml"));
+    check(
+        "commitment.schema.json",
+        toml_json("commitments/south.toml"),
+    );
+    check("setup.schema.json", toml_json("reveal/north.toml"));
+    check("move.schema.json", toml_json("moves/0001-south.toml"));
+    for line in std::fs::read_to_string(sample.join("record.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        check(
+            "record-line.schema.json",
+            serde_json::from_str(line).unwrap(),
+        );
+    }
+    for v in ["south", "north", "public", "full"] {
+        check(
+            "view.schema.json",
+            serde_json::from_str(
+                &std::fs::read_to_string(sample.join(format!("views/{v}.json"))).unwrap(),
+            )
+            .unwrap(),
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! Tampering with the shipped sample game is detected by the audit.
+
+use super::helpers::*;
+use qijudge::judge::audit;
+use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::store::GameDir;
+use std::path::Path;
+
+/// Files whose bytes are covered by a signature, a commitment or the record.
+fn signed_files(dir: &Path) -> Vec<String> {
+    snapshot(dir)
+        .into_keys()
+        .filter(|f| {
+            !f.starts_with("keys/")
+                && !f.starts_with("setups/")
+                && (f.ends_with(".toml")
+                    || f.ends_with(".sig")
+                    || f.ends_with(".jsonl")
+                    || f.ends_with(".json")
+                    || f.ends_with(".txt"))
+        })
+        .collect()
+}
+
+#[test]
+fn flipping_any_byte_of_a_signed_file_is_detected() {
+    let (_t, dir) = sample_copy();
+    let g = GameDir::new(&dir);
+    audit(&g).expect("the sample verifies");
+    let files = signed_files(&dir);
+    assert!(files.len() > 170, "{}", files.len());
+    let mut rng = SplitMix64::new(99);
+    let mut trials = 0;
+    for f in &files {
+        let path = dir.join(f);
+        let original = std::fs::read(&path).unwrap();
+        // Every byte of the manifest, a commitment, one move and its signature; a sample of the rest.
+        let every = [
+            "game.toml",
+            "commitments/north.toml",
+            "moves/0042-north.toml",
+            "moves/0042-north.toml.sig",
+        ]
+        .contains(&f.as_str());
+        let positions: Vec<usize> = if every {
+            (0..original.len()).collect()
+        } else {
+            let mut p = vec![0, original.len() - 1];
+            p.extend((0..3).map(|_| rng.below(original.len())));
+            p
+        };
+        for pos in positions {
+            let mut bytes = original.clone();
+            bytes[pos] ^= 1 << rng.below(8);
+            std::fs::write(&path, &bytes).unwrap();
+            assert!(
+                audit(&g).is_err(),
+                "flipping byte {pos} of {f} went unnoticed"
+            );
+            trials += 1;
+        }
+        std::fs::write(&path, &original).unwrap();
+    }
+    audit(&g).expect("restored");
+    assert!(trials > 2000, "{trials}");
+}
+
+#[test]
+fn swapped_moves_edited_manifest_and_rolled_back_record_are_detected() {
+    let (_t, dir) = sample_copy();
+    let g = GameDir::new(&dir);
+    let swap = |a: &str, b: &str| {
+        for ext in ["", ".sig"] {
+            let (pa, pb) = (dir.join(format!("{a}{ext}")), dir.join(format!("{b}{ext}")));
+            let (x, y) = (std::fs::read(&pa).unwrap(), std::fs::read(&pb).unwrap());
+            std::fs::write(&pa, y).unwrap();
+            std::fs::write(&pb, x).unwrap();
+        }
+    };
+    swap("moves/0003-south.toml", "moves/0005-south.toml");
+    let e = audit(&g).err().expect("swapped moves").to_string();
+    assert!(e.contains("moves/0003-south.toml"), "{e}");
+    swap("moves/0003-south.toml", "moves/0005-south.toml");
+    audit(&g).unwrap();
+
+    let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        manifest.replace("visibility = \"hidden\"", "visibility = \"open\""),
+    )
+    .unwrap();
+    assert!(audit(&g).is_err(), "edited manifest");
+    std::fs::write(dir.join("game.toml"), &manifest).unwrap();
+
+    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+    let shorter: String = record.lines().take(50).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("record.jsonl"), shorter).unwrap();
+    assert!(audit(&g).is_err(), "rolled-back record");
+}
