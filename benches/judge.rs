@@ -19,7 +19,10 @@ const NOW: &str = "2026-11-21T12:00:00Z";
 /// Writes a game of PLIES signed moves, mostly quiet moves so it lasts.
 fn build(dir: &GameDir) -> ssh_key::PrivateKey {
     let b = two_player();
-    let keys: Vec<_> = ["alice", "bob", "judge"].iter().map(|n| signing::generate(n)).collect();
+    let keys: Vec<_> = ["alice", "bob", "judge"]
+        .iter()
+        .map(|n| signing::generate(n))
+        .collect();
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         game: "luzhanqi".into(),
@@ -28,18 +31,27 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
         sample: false,
         board: "2p".into(),
         rules: Options::default(),
-        judge: JudgeEntry { key: signing::public_key_line(keys[2].public_key()) },
+        judge: JudgeEntry {
+            key: signing::public_key_line(keys[2].public_key()),
+        },
         players: ["south", "north"]
             .iter()
             .zip(&keys)
-            .map(|(s, k)| Player { seat: s.to_string(), name: s.to_string(), key: signing::public_key_line(k.public_key()) })
+            .map(|(s, k)| Player {
+                seat: s.to_string(),
+                name: s.to_string(),
+                key: signing::public_key_line(k.public_key()),
+            })
             .collect(),
     };
     let text = to_toml(&manifest);
     dir.write("game.toml", text.as_bytes()).unwrap();
     let hash = sha256_tagged(text.as_bytes());
     let mut rng = SplitMix64::new(5);
-    let setups = [random_setup(b, Seat(0), &mut rng), random_setup(b, Seat(1), &mut rng)];
+    let setups = [
+        random_setup(b, Seat(0), &mut rng),
+        random_setup(b, Seat(1), &mut rng),
+    ];
     for (i, seat) in ["south", "north"].iter().enumerate() {
         let (salt, nonce) = ([i as u8; 32], [9 + i as u8; 32]);
         let canonical = setups[i].canonical_bytes(b);
@@ -52,8 +64,13 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
             lot: lot_commitment(&manifest.id, seat, &nonce),
         };
         let ct = to_toml(&c);
-        dir.write(&format!("commitments/{seat}.toml"), ct.as_bytes()).unwrap();
-        dir.write(&format!("commitments/{seat}.toml.sig"), signing::sign(&keys[i], namespace::COMMITMENT, ct.as_bytes()).as_bytes()).unwrap();
+        dir.write(&format!("commitments/{seat}.toml"), ct.as_bytes())
+            .unwrap();
+        dir.write(
+            &format!("commitments/{seat}.toml.sig"),
+            signing::sign(&keys[i], namespace::COMMITMENT, ct.as_bytes()).as_bytes(),
+        )
+        .unwrap();
         let s = SetupFile {
             format: SETUP_FORMAT.into(),
             game: manifest.id.clone(),
@@ -63,7 +80,8 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
             lot_nonce: hex::encode(nonce),
             setup: String::from_utf8(canonical).unwrap(),
         };
-        dir.write(&format!("setups/{seat}.toml"), to_toml(&s).as_bytes()).unwrap();
+        dir.write(&format!("setups/{seat}.toml"), to_toml(&s).as_bytes())
+            .unwrap();
     }
     // Judge the opening to learn the head, then predict each move's record line as the judge will.
     let game = load_game(dir).unwrap();
@@ -72,8 +90,16 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
     let (mut pos, _) = Position::start(b, Options::default(), &setups, Seat(0));
     for ply in 1..=PLIES {
         let legal = pos.legal_moves();
-        let quiet: Vec<Move> = legal.iter().copied().filter(|m| pos.at(m.to).is_none()).collect();
-        let pool = if quiet.is_empty() || rng.below(50) == 0 { &legal } else { &quiet };
+        let quiet: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| pos.at(m.to).is_none())
+            .collect();
+        let pool = if quiet.is_empty() || rng.below(50) == 0 {
+            &legal
+        } else {
+            &quiet
+        };
         let m = pool[rng.below(pool.len())];
         let seat = ["south", "north"][pos.to_move().index()];
         let file = MoveFile {
@@ -89,7 +115,11 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
         let t = to_toml(&file);
         let path = judge::move_path(ply, seat);
         dir.write(&path, t.as_bytes()).unwrap();
-        dir.write(&format!("{path}.sig"), signing::sign(&keys[pos.to_move().index()], namespace::MOVE, t.as_bytes()).as_bytes()).unwrap();
+        dir.write(
+            &format!("{path}.sig"),
+            signing::sign(&keys[pos.to_move().index()], namespace::MOVE, t.as_bytes()).as_bytes(),
+        )
+        .unwrap();
         let events = pos.play(m).unwrap();
         let outcome = events.iter().find_map(|e| match e.fact {
             Fact::Moved { outcome, .. } => Some(outcome),
@@ -98,12 +128,29 @@ fn build(dir: &GameDir) -> ssh_key::PrivateKey {
         let notices = events
             .iter()
             .filter_map(|e| match e.fact {
-                Fact::FlagRevealed { seat, square } => Some(Notice::FlagRevealed { seat: b.seat_name(seat).into(), square: b.name_of(square).into() }),
+                Fact::FlagRevealed { seat, square } => Some(Notice::FlagRevealed {
+                    seat: b.seat_name(seat).into(),
+                    square: b.name_of(square).into(),
+                }),
                 _ => None,
             })
             .collect();
-        record.append(Entry::Move { ply, seat: seat.into(), file: sha256_tagged(t.as_bytes()), received: NOW.into(), action: m.display(b), outcome, notices }, &hash);
-        assert!(pos.result().is_none(), "the bench game ended at ply {ply}; pick another seed");
+        record.append(
+            Entry::Move {
+                ply,
+                seat: seat.into(),
+                file: sha256_tagged(t.as_bytes()),
+                received: NOW.into(),
+                action: m.display(b),
+                outcome,
+                notices,
+            },
+            &hash,
+        );
+        assert!(
+            pos.result().is_none(),
+            "the bench game ended at ply {ply}; pick another seed"
+        );
     }
     keys[2].clone()
 }
@@ -128,7 +175,11 @@ fn main() {
     let time_judge = |label: &str| {
         let t = Instant::now();
         let replay = judge::replay(&dir, &game, Mode::Judge, NOW).unwrap();
-        assert!(replay.refusal.is_none(), "{:?}", replay.refusal.map(|e| e.to_string()));
+        assert!(
+            replay.refusal.is_none(),
+            "{:?}",
+            replay.refusal.map(|e| e.to_string())
+        );
         let replay_s = t.elapsed().as_secs_f64();
         for (name, body) in judge::outputs(&game, &replay, &judge_key) {
             dir.write(&name, body.as_bytes()).unwrap();

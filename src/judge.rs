@@ -140,17 +140,19 @@ impl Replayer<'_> {
     fn push(&mut self, entry: Entry) -> Result<()> {
         let k = self.out.record.len();
         match self.old.lines.get(k) {
-            Some(old) if old.entry != entry => return Err(refuse_with(
-                "record.jsonl",
-                None,
-                format!(
+            Some(old) if old.entry != entry => {
+                return Err(refuse_with(
+                    "record.jsonl",
+                    None,
+                    format!(
                     "line {} disagrees with the files: the record says {:?}, the files give {:?}",
                     k + 1,
                     old.entry,
                     entry
                 ),
-                "an accepted file was changed, or the record was edited",
-            )),
+                    "an accepted file was changed, or the record was edited",
+                ))
+            }
             Some(_) => {}
             None if self.mode == Mode::Audit => {
                 return Err(refuse_with(
