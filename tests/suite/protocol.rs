@@ -260,3 +260,25 @@ fn options_reach_the_judge() {
         "max-plies from game.toml applies"
     );
 }
+
+#[test]
+fn first_mover_option_reaches_the_record() {
+    let g = TestGame::started(&["first-mover=north"]);
+    let last = g.read("record.jsonl").lines().last().unwrap().to_string();
+    assert!(
+        last.contains("\"kind\":\"begin\",\"first\":\"north\""),
+        "{last}"
+    );
+    let r = qj(&[
+        "move",
+        &g.d(),
+        "--as",
+        "south",
+        "--key",
+        &g.keys.path("alice"),
+        "a6-a7",
+    ]);
+    assert_eq!(r.code, 0);
+    let r = g.judge();
+    assert!(r.stderr.contains("out of turn: north is to move"), "{r:?}");
+}
