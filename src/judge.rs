@@ -2,7 +2,7 @@
 //! commitments and the rules, rebuilds the record and the views. `judge` may append what is
 //! new; `verify` (the audit) must reproduce the published record exactly from public files.
 
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, is_sha256_tagged, sha256_tagged};
@@ -88,12 +88,45 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         }
         player_keys.push(key);
     }
+    if !manifest.sample {
+        let all: Vec<&PublicKey> = player_keys
+            .iter()
+            .chain(std::iter::once(&judge_key))
+            .collect();
+        if let Some(i) = all.iter().position(|k| is_sample_key(k)) {
+            let field = if i == player_keys.len() {
+                "judge.key".to_string()
+            } else {
+                format!("players[{i}].key")
+            };
+            return Err(refuse_with(
+                F,
+                Some(&field),
+                "is a published sample key, whose private half anyone can read",
+                "make a key with qijudge keygen",
+            ));
+        }
+    }
     Ok(Game {
         manifest,
         hash: sha256_tagged(text.as_bytes()),
         player_keys,
         judge_key,
     })
+}
+
+/// The public keys of the shipped sample games: refused in every other game.
+const SAMPLE_KEYS: [&str; 3] = [
+    include_str!("../games/luzhanqi/sample/keys/alice.pub"),
+    include_str!("../games/luzhanqi/sample/keys/bob.pub"),
+    include_str!("../games/luzhanqi/sample/keys/judge.pub"),
+];
+
+fn is_sample_key(key: &PublicKey) -> bool {
+    SAMPLE_KEYS
+        .iter()
+        .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
+        .any(|k| k.key_data() == key.key_data())
 }
 
 /// `lzq-` followed by 32 lower-case hex digits.
@@ -244,8 +277,8 @@ impl Replayer<'_> {
         let name = &self.game.manifest.players[seat].seat;
         let path = format!("commitments/{name}.toml");
         let (text, _) = self.signed(&path, &self.game.player_keys[seat], namespace::COMMITMENT)?;
-        let file: CommitmentFile =
-            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        let file: CommitmentFile = parse_toml(&text)
+            .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), name))?;
         self.check_binding(
             &path,
             (&file.format, COMMITMENT_FORMAT),
@@ -316,6 +349,17 @@ impl Replayer<'_> {
         Ok((setup, nonce))
     }
 
+    /// A file that is not yet in the record was refused: keep what was accepted before it and
+    /// report the refusal. A refused file the record already holds means tampering: an error.
+    fn refuse_new(&mut self, e: Error) -> Result<()> {
+        if self.mode == Mode::Judge && self.recorded().is_none() {
+            self.out.refusal = Some(e);
+            self.out.waiting = None;
+            return Ok(());
+        }
+        Err(e)
+    }
+
     fn run(&mut self) -> Result<()> {
         let seats = self.seat_names();
         self.push(Entry::Start {
@@ -344,7 +388,10 @@ impl Replayer<'_> {
                     format!("commits {} twice", seats[i]),
                 ));
             }
-            let (file, hash) = self.commitment(i)?;
+            let (file, hash) = match self.commitment(i) {
+                Ok(c) => c,
+                Err(e) => return self.refuse_new(e),
+            };
             self.push(Entry::Commitment {
                 seat: seats[i].clone(),
                 file: hash,
@@ -375,7 +422,12 @@ impl Replayer<'_> {
                     format!("accepts {}'s setup twice", seats[i]),
                 ));
             }
-            setups[i] = Some(self.setup(i, &commitments[i])?);
+            // A refused secret is described to its owner only (in the audit it is public).
+            setups[i] = Some(match (self.setup(i, &commitments[i]), self.mode) {
+                (Ok(s), _) => s,
+                (Err(e), Mode::Judge) => return self.refuse_new(private_to(e, &seats[i])),
+                (Err(e), Mode::Audit) => return Err(e),
+            });
             self.push(Entry::SetupAccepted {
                 seat: seats[i].clone(),
             })?;
@@ -511,8 +563,10 @@ impl Replayer<'_> {
         let seats = self.seat_names();
         let path = move_path(ply, &seats[seat]);
         let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
-        let file: MoveFile =
-            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        // Details that quote the file or name the mover's pieces go to the mover only.
+        let owner = seats[seat].as_str();
+        let file: MoveFile = parse_toml(&text)
+            .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
         self.check_binding(
             &path,
             (&file.format, MOVE_FORMAT),
@@ -559,10 +613,10 @@ impl Replayer<'_> {
                 ));
             }
             let mv = Move::parse(&file.action, board)
-                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+                .map_err(|e| private_to(refuse(&path, Some("move"), e.to_string()), owner))?;
             let events = position
                 .play(mv)
-                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+                .map_err(|e| private_to(refuse(&path, Some("move"), e.to_string()), owner))?;
             let outcome = events.iter().find_map(|e| match e.fact {
                 Fact::Moved { outcome, .. } => Some(outcome),
                 _ => None,

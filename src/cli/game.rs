@@ -102,19 +102,33 @@ pub fn new(
     Ok(())
 }
 
-pub fn judge(dir: &Path, key_path: &Path, now: Option<String>) -> Result<()> {
+pub fn judge(dir: &Path, key_path: &Path, now: Option<String>, details: bool) -> Result<()> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
+    // Finish or drop a step an interrupted run left behind, before reading anything.
+    dir.recover()?;
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
     let replay = judge::replay(&dir, &game, Mode::Judge, &now_or(now)?)?;
-    let mut files = judge::outputs(&game, &replay, &key);
-    // The record before its signature: a reader never sees a signature for a record not yet there.
-    files.sort_by_key(|(name, _)| name != "record.jsonl");
-    for (name, body) in &files {
-        dir.write(name, body.as_bytes())?;
+    let mut files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, &replay, &key)
+        .into_iter()
+        .map(|(name, body)| (name, Some(body.into_bytes())))
+        .collect();
+    // A refusal whose details are private goes to its owner's refusal file; stale ones go away.
+    let private = match &replay.refusal {
+        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
+        _ => None,
+    };
+    for p in &game.manifest.players {
+        let path = format!("views/{}.refusal.txt", p.seat);
+        let body = match &private {
+            Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
+            _ => None,
+        };
+        files.push((path, body));
     }
+    dir.commit(&files)?;
     for line in &replay.accepted {
         println!("{line}");
     }
@@ -125,6 +139,7 @@ pub fn judge(dir: &Path, key_path: &Path, now: Option<String>) -> Result<()> {
         println!("{w}");
     }
     match replay.refusal {
+        Some(Error::Refused(r)) if details => Err(Error::Refused(r.disclosed())),
         Some(e) => Err(e),
         None => Ok(()),
     }

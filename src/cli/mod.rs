@@ -94,6 +94,11 @@ pub enum Command {
         /// Receipt time for new moves (RFC 3339); default now.
         #[arg(long)]
         now: Option<String>,
+        /// Print a refusal's private details on stderr (for a judge whose output nobody else
+        /// reads). Without it, stderr shows only the file, the field and a reason code, and the
+        /// details go to views/SEAT.refusal.txt.
+        #[arg(long)]
+        details: bool,
     },
     /// Print one audience's view, after checking the judge's signature on it.
     ///
@@ -158,7 +163,12 @@ pub fn run(cli: Cli) -> Result<()> {
             action,
             comment,
         } => player::make_move(&dir, &seat, &key, &action, comment),
-        Command::Judge { dir, key, now } => game::judge(&dir, &key, now),
+        Command::Judge {
+            dir,
+            key,
+            now,
+            details,
+        } => game::judge(&dir, &key, now, details),
         Command::View {
             dir,
             audience,

@@ -20,9 +20,16 @@ pub enum SignatureError {
     NotEd25519,
     Encrypted,
     Malformed(String),
-    WrongNamespace { expected: String, found: String },
+    WrongNamespace {
+        expected: String,
+        found: String,
+    },
     WrongKey,
     Invalid,
+    /// A small-order public key: one signature would verify for every message.
+    WeakKey,
+    /// A public key whose encoding is not the canonical one for its point.
+    NonCanonicalKey,
 }
 
 impl fmt::Display for SignatureError {
@@ -41,20 +48,44 @@ impl fmt::Display for SignatureError {
             }
             SignatureError::WrongKey => write!(f, "signed by a different key than the one this seat registered"),
             SignatureError::Invalid => write!(f, "signature does not match the file's bytes"),
+            SignatureError::WeakKey => write!(f, "weak Ed25519 key (small order): refused, make a new key with qijudge keygen"),
+            SignatureError::NonCanonicalKey => write!(f, "non-canonical Ed25519 key encoding: refused"),
         }
     }
 }
 
 impl std::error::Error for SignatureError {}
 
-/// Parses an `ssh-ed25519 AAAA… comment` line.
+/// Parses an `ssh-ed25519 AAAA… comment` line and checks the key's point.
 pub fn parse_public_key(line: &str) -> Result<PublicKey, SignatureError> {
     let key =
         PublicKey::from_openssh(line.trim()).map_err(|e| SignatureError::BadKey(e.to_string()))?;
+    check_key(&key)?;
+    Ok(key)
+}
+
+/// Refuses keys other than Ed25519, points that do not decode, small-order points (with which
+/// one signature verifies every message, in ed25519-dalek's plain `verify` and in
+/// `ssh-keygen -Y verify` alike), and non-canonical encodings of a point.
+pub fn check_key(key: &PublicKey) -> Result<(), SignatureError> {
     if key.algorithm() != Algorithm::Ed25519 {
         return Err(SignatureError::NotEd25519);
     }
-    Ok(key)
+    let ed = key.key_data().ed25519().ok_or(SignatureError::NotEd25519)?;
+    check_key_bytes(&ed.0)
+}
+
+/// The point checks of [`check_key`] on the 32 encoded bytes.
+pub fn check_key_bytes(bytes: &[u8; 32]) -> Result<(), SignatureError> {
+    let vk = ed25519_dalek::VerifyingKey::from_bytes(bytes)
+        .map_err(|_| SignatureError::BadKey("not a point on Ed25519".into()))?;
+    if vk.is_weak() {
+        return Err(SignatureError::WeakKey);
+    }
+    if vk.to_edwards().compress().to_bytes() != *bytes {
+        return Err(SignatureError::NonCanonicalKey);
+    }
+    Ok(())
 }
 
 /// The key as written in a manifest: `ssh-ed25519 <base64>` without its comment.
@@ -72,9 +103,7 @@ pub fn parse_private_key(pem: &str) -> Result<PrivateKey, SignatureError> {
     if key.is_encrypted() {
         return Err(SignatureError::Encrypted);
     }
-    if key.algorithm() != Algorithm::Ed25519 {
-        return Err(SignatureError::NotEd25519);
-    }
+    check_key(key.public_key())?;
     Ok(key)
 }
 
@@ -177,6 +206,59 @@ mod tests {
             verify(public, namespace::MOVE, b"hello", sig.trim_end()),
             Err(SignatureError::Malformed(_))
         ));
+    }
+
+    /// An OpenSSH public key line for 32 raw key bytes.
+    fn key_line(bytes: [u8; 32]) -> String {
+        let data = ssh_key::public::KeyData::Ed25519(ssh_key::public::Ed25519PublicKey(bytes));
+        PublicKey::new(data, "").to_openssh().unwrap()
+    }
+
+    #[test]
+    fn weak_and_non_canonical_keys_are_refused() {
+        // The identity point (y = 1) has order 1: a small-order key.
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        assert_eq!(
+            parse_public_key(&key_line(identity)).unwrap_err(),
+            SignatureError::WeakKey
+        );
+        // Why: with that key, R = identity and S = 0 verify for every message under plain
+        // (non-strict) verification.
+        use ed25519_dalek::Verifier;
+        let weak = ed25519_dalek::VerifyingKey::from_bytes(&identity).unwrap();
+        let mut forged = [0u8; 64];
+        forged[0] = 1;
+        let forged = ed25519_dalek::Signature::from_bytes(&forged);
+        assert!(weak.verify(b"any message", &forged).is_ok());
+        assert!(weak.verify(b"any other message", &forged).is_ok());
+        assert!(weak.verify_strict(b"any message", &forged).is_err());
+        // y = 0 has order 4.
+        assert_eq!(
+            parse_public_key(&key_line([0u8; 32])).unwrap_err(),
+            SignatureError::WeakKey
+        );
+        let mut minus_zero = identity;
+        minus_zero[31] |= 0x80;
+        assert!(parse_public_key(&key_line(minus_zero)).is_err());
+        // Non-canonical: y + p for every small y whose point exists (p = 2^255 - 19).
+        let mut found = 0;
+        for y in 0u8..19 {
+            let mut bytes = [0xffu8; 32];
+            bytes[0] = 0xed + y;
+            bytes[31] = 0x7f;
+            if ed25519_dalek::VerifyingKey::from_bytes(&bytes).is_ok() {
+                let e = check_key_bytes(&bytes).unwrap_err();
+                assert!(
+                    matches!(e, SignatureError::NonCanonicalKey | SignatureError::WeakKey),
+                    "{e:?}"
+                );
+                found += usize::from(e == SignatureError::NonCanonicalKey);
+            }
+        }
+        assert!(found > 0, "some y + p decodes to a proper point");
+        let good = generate("x");
+        assert!(parse_public_key(&public_key_line(good.public_key())).is_ok());
     }
 
     #[test]

@@ -73,6 +73,71 @@ impl GameDir {
         write_atomic(&self.path(rel), bytes)
     }
 
+    /// Replaces a set of files as one step: after a crash at any point, every file is either in
+    /// its old or its new version, and the next [`GameDir::recover`] completes or drops the step.
+    /// Files whose bytes are unchanged are not touched; `None` deletes a file.
+    pub fn commit(&self, files: &[(String, Option<Vec<u8>>)]) -> Result<()> {
+        let staging = self.path(STAGING);
+        let mut plan = String::new();
+        for (i, (rel, bytes)) in files.iter().enumerate() {
+            let current = fs::read(self.path(rel)).ok();
+            if current.as_deref() == bytes.as_deref() {
+                continue;
+            }
+            match bytes {
+                Some(b) => {
+                    write_atomic(&staging.join(i.to_string()), b)?;
+                    plan.push_str(&format!("put {i} {rel}\n"));
+                }
+                None => plan.push_str(&format!("delete - {rel}\n")),
+            }
+        }
+        if plan.is_empty() {
+            return Ok(());
+        }
+        // The plan's atomic appearance is the commit point.
+        write_atomic(&staging.join(PLAN), plan.as_bytes())?;
+        self.recover()
+    }
+
+    /// Completes a committed step left by an interrupted run, or drops an uncommitted one.
+    pub fn recover(&self) -> Result<()> {
+        let staging = self.path(STAGING);
+        if fs::symlink_metadata(&staging).is_err() {
+            return Ok(());
+        }
+        if let Ok(plan) = fs::read_to_string(staging.join(PLAN)) {
+            for line in plan.lines() {
+                let mut parts = line.splitn(3, ' ');
+                let (op, tmp, rel) = (parts.next(), parts.next(), parts.next());
+                let (Some(op), Some(tmp), Some(rel)) = (op, tmp, rel) else {
+                    continue;
+                };
+                let dest = self.path(rel);
+                match op {
+                    "put" => {
+                        let src = staging.join(tmp);
+                        if src.exists() {
+                            if let Some(parent) = dest.parent() {
+                                fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+                            }
+                            fs::rename(&src, &dest).map_err(|e| io(&dest, e))?;
+                        }
+                    }
+                    "delete" => match fs::remove_file(&dest) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            return Err(io(&dest, e))
+                        }
+                        _ => {}
+                    },
+                    _ => {}
+                }
+            }
+            sync_dir(&self.root);
+        }
+        fs::remove_dir_all(&staging).map_err(|e| io(&staging, e))
+    }
+
     /// Takes the game's lock, refusing when another judge holds it.
     pub fn lock(&self) -> Result<File> {
         let path = self.path(".qijudge.lock");
@@ -90,6 +155,16 @@ impl GameDir {
             ))),
             Err(fs::TryLockError::Error(e)) => Err(io(&path, e)),
         }
+    }
+}
+
+/// Where a multi-file step is prepared, inside the game directory (same file system).
+const STAGING: &str = ".qijudge-staging";
+const PLAN: &str = "PLAN";
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
     }
 }
 
@@ -184,6 +259,40 @@ mod tests {
             .contains("not a regular file"));
         fs::write(t.path().join("bin"), [0xff, 0xfe]).unwrap();
         assert!(g.read("bin", 10).unwrap_err().to_string().contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_commit_interrupted_after_its_plan_is_completed_by_recovery() {
+        let t = tempfile::tempdir().unwrap();
+        let g = GameDir::new(t.path());
+        g.write("a", b"old a").unwrap();
+        g.write("gone", b"x").unwrap();
+        // Simulate a crash right after the plan was written: stage by hand, do not recover.
+        let staging = t.path().join(STAGING);
+        write_atomic(&staging.join("0"), b"new a").unwrap();
+        write_atomic(&staging.join("1"), b"new b").unwrap();
+        write_atomic(
+            &staging.join(PLAN),
+            b"put 0 a\nput 1 sub/b\ndelete - gone\n",
+        )
+        .unwrap();
+        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"old a");
+        g.recover().unwrap();
+        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"new a");
+        assert_eq!(fs::read(t.path().join("sub/b")).unwrap(), b"new b");
+        assert!(!t.path().join("gone").exists() && !staging.exists());
+        // Without a plan the staged files are dropped and nothing changes.
+        write_atomic(&staging.join("0"), b"newer a").unwrap();
+        g.recover().unwrap();
+        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"new a");
+        // A normal commit.
+        g.commit(&[
+            ("a".into(), Some(b"third".to_vec())),
+            ("c".into(), Some(b"c".to_vec())),
+        ])
+        .unwrap();
+        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"third");
+        assert!(!staging.exists());
     }
 
     #[test]

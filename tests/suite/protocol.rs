@@ -233,9 +233,12 @@ fn two_phase_start_and_fair_lot() {
     assert_eq!(r.code, 1);
     assert!(
         r.stderr
-            .contains("setups/south.toml: field lot_nonce: does not match"),
+            .contains("setups/south.toml: field lot_nonce: refused [setup.lot_nonce]"),
         "{r:?}"
     );
+    assert!(g2
+        .read("views/south.refusal.txt")
+        .contains("field lot_nonce: does not match"));
 }
 
 #[test]

@@ -6,10 +6,16 @@ use qijudge::protocol::files::*;
 use qijudge::protocol::record::Record;
 use qijudge::protocol::signing::{self, namespace};
 
-/// Judges and expects a refusal naming `file` and containing every piece of `expect`;
-/// no file may change.
+/// Judges and expects a refusal naming `file`, whose details (on stderr, or in the owner's
+/// refusal file when they are private) contain every piece of `expect`. No input may change.
 fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
-    let before = snapshot(&g.dir);
+    // Inputs only: a refused run still records what came before the refused file.
+    let inputs = |g: &TestGame| {
+        let mut s = snapshot(&g.dir);
+        s.retain(|k, _| !k.starts_with("views/") && !k.starts_with("record."));
+        s
+    };
+    let before = inputs(g);
     let r = g.judge();
     assert_eq!(r.code, 1, "expected a refusal: {r:?}");
     assert!(
@@ -17,11 +23,38 @@ fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
         "{file} not named first: {}",
         r.stderr
     );
+    let details = private_details(g, &r);
     for e in expect {
-        assert!(r.stderr.contains(e), "{e:?} missing from: {}", r.stderr);
+        assert!(details.contains(e), "{e:?} missing from: {details}");
     }
-    assert_eq!(snapshot(&g.dir), before, "a refused run changed files");
+    let after = inputs(g);
+    let changed: Vec<&String> = after
+        .keys()
+        .chain(before.keys())
+        .filter(|k| after.get(*k) != before.get(*k))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "a refused run changed inputs: {changed:?}"
+    );
     r
+}
+
+/// The full reason of a refusal: stderr, or the owner's refusal file when it is private, in
+/// which case stderr must carry nothing but the file, the field and the reason code.
+fn private_details(g: &TestGame, r: &Run) -> String {
+    match r.stderr.split("the reason went to ").nth(1) {
+        Some(rest) => {
+            let seat = rest.split_whitespace().next().unwrap();
+            assert!(
+                r.stderr.contains(" [") && r.stderr.lines().count() == 1,
+                "public form: {}",
+                r.stderr
+            );
+            g.read(&format!("views/{seat}.refusal.txt"))
+        }
+        None => r.stderr.clone(),
+    }
 }
 
 fn sign_as(g: &TestGame, who: &str, ns: &str, text: &str) -> String {
@@ -284,13 +317,21 @@ fn illegal_setup_matching_its_commitment() {
     g.write("commitments/north.toml", &text);
     std::fs::create_dir_all(g.dir.join("setups")).unwrap();
     g.write("setups/north.toml", &to_toml(&secret));
-    let r = g.judge();
-    assert_eq!(r.code, 1, "{r:?}");
-    assert!(
-        r.stderr
-            .contains("setups/north.toml: field setup: c12: the flag must stand in a headquarters"),
-        "{r:?}"
+    let r = refused(
+        &g,
+        "setups/north.toml",
+        &["setups/north.toml: field setup: c12: the flag must stand in a headquarters"],
     );
+    assert!(
+        !r.stderr.contains("c12"),
+        "the public log describes North's setup: {}",
+        r.stderr
+    );
+    assert!(!g.dir.join("views/south.refusal.txt").exists());
+    // Once North withdraws the bad secret the refusal file goes away.
+    std::fs::remove_file(g.dir.join("setups/north.toml")).unwrap();
+    assert_eq!(g.judge().code, 0);
+    assert!(!g.dir.join("views/north.refusal.txt").exists());
 }
 
 #[test]
