@@ -74,6 +74,12 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         .map_err(|e| bad("judge.key", e.to_string()))?;
     let mut player_keys = Vec::new();
     for (i, p) in manifest.players.iter().enumerate() {
+        if p.name.is_empty() || p.name.chars().count() > 64 || has_control(&p.name) {
+            return Err(bad(
+                &format!("players[{i}].name"),
+                "1 to 64 characters, no control or bidirectional-override characters".into(),
+            ));
+        }
         let key = signing::parse_public_key(&p.key)
             .map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
         if key.key_data() == judge_key.key_data()
@@ -129,6 +135,13 @@ fn is_sample_key(key: &PublicKey) -> bool {
         .any(|k| k.key_data() == key.key_data())
 }
 
+/// Control characters (line breaks, escapes) and bidirectional overrides, which could forge
+/// lines in a terminal, a log or a mail header.
+pub fn has_control(s: &str) -> bool {
+    s.chars()
+        .any(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
 /// `lzq-` followed by 32 lower-case hex digits.
 pub fn valid_game_id(id: &str) -> bool {
     id.strip_prefix("lzq-")
@@ -157,6 +170,8 @@ pub struct Replay {
 
 struct Replayer<'a> {
     dir: &'a GameDir,
+    /// The names in `moves/`, listed once.
+    move_names: std::collections::BTreeSet<String>,
     game: &'a Game,
     mode: Mode,
     now: String,
@@ -360,7 +375,57 @@ impl Replayer<'_> {
         Err(e)
     }
 
+    /// Every file in the game's folders must have a name of its folder's pattern.
+    fn check_names(&mut self) -> Result<()> {
+        let seats = self.seat_names();
+        let is_seat = |s: &str| seats.iter().any(|x| x == s);
+        let seat_file = |n: &str, sig: bool| {
+            let base = n.strip_suffix(".sig").filter(|_| sig).unwrap_or(n);
+            base.strip_suffix(".toml").is_some_and(is_seat)
+        };
+        let move_file = |n: &str| {
+            let base = n.strip_suffix(".sig").unwrap_or(n);
+            let Some(stem) = base.strip_suffix(".toml") else {
+                return false;
+            };
+            let Some((ply, seat)) = stem.split_once('-') else {
+                return false;
+            };
+            ply.len() == 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
+        };
+        let rules: [(&str, &dyn Fn(&str) -> bool, &str); 4] = [
+            ("moves", &move_file, "NNNN-SEAT.toml and NNNN-SEAT.toml.sig"),
+            (
+                "commitments",
+                &|n| seat_file(n, true),
+                "SEAT.toml and SEAT.toml.sig",
+            ),
+            ("setups", &|n| seat_file(n, false), "SEAT.toml"),
+            ("reveal", &|n| seat_file(n, false), "SEAT.toml"),
+        ];
+        for (folder, ok, pattern) in rules {
+            let names = self.dir.list(folder)?;
+            if folder == "moves" {
+                self.move_names = names.iter().cloned().collect();
+            }
+            if let Some(bad) = names
+                .into_iter()
+                .find(|n| !ok(n) && !n.starts_with(".qijudge"))
+            {
+                let shown: String = bad.escape_debug().collect();
+                return Err(refuse_with(
+                    format!("{folder}/{shown}"),
+                    None,
+                    format!("unexpected file name in {folder}/"),
+                    format!("{folder}/ holds only {pattern}; move other files elsewhere"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn run(&mut self) -> Result<()> {
+        self.check_names()?;
         let seats = self.seat_names();
         self.push(Entry::Start {
             format: RECORD_FORMAT.into(),
@@ -476,7 +541,10 @@ impl Replayer<'_> {
                 None => None,
             };
             let candidates: Vec<usize> = (0..seats.len())
-                .filter(|&i| self.dir.exists(&move_path(ply, &seats[i])))
+                .filter(|&i| {
+                    let name = move_path(ply, &seats[i]);
+                    self.move_names.contains(name.trim_start_matches("moves/"))
+                })
                 .collect();
             let (seat, received) = match (recorded, candidates.as_slice()) {
                 (Some((seat, received)), _) => {
@@ -574,6 +642,17 @@ impl Replayer<'_> {
             &file.manifest,
             (&file.seat, &seats[seat]),
         )?;
+        if file
+            .comment
+            .as_deref()
+            .is_some_and(|c| has_control(c) || c.chars().count() > 1000)
+        {
+            return Err(refuse(
+                &path,
+                Some("comment"),
+                "at most 1000 characters, no control or bidirectional-override characters",
+            ));
+        }
         if file.ply != ply {
             return Err(refuse(
                 &path,
@@ -890,6 +969,7 @@ pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Repla
     let seats = game.manifest.players.len();
     let mut r = Replayer {
         dir,
+        move_names: Default::default(),
         game,
         mode,
         now: now.to_string(),

@@ -10,6 +10,8 @@ pub struct Record {
     pub lines: Vec<RecordLine>,
     /// The exact text of each line.
     texts: Vec<String>,
+    /// SHA-256 of each line: the head after it.
+    heads: Vec<String>,
 }
 
 impl Record {
@@ -56,6 +58,7 @@ impl Record {
                 ));
             }
             record.lines.push(parsed);
+            record.heads.push(sha256_tagged(line.as_bytes()));
             record.texts.push(line.to_string());
         }
         Ok(record)
@@ -63,9 +66,9 @@ impl Record {
 
     /// The head: SHA-256 of the last line, or `genesis` (the manifest hash) when empty.
     pub fn head_or(&self, genesis: &str) -> String {
-        self.texts
+        self.heads
             .last()
-            .map(|t| sha256_tagged(t.as_bytes()))
+            .cloned()
             .unwrap_or_else(|| genesis.to_string())
     }
 
@@ -76,7 +79,9 @@ impl Record {
             prev: self.head_or(genesis),
             entry,
         };
-        self.texts.push(to_json_line(&line));
+        let text = to_json_line(&line);
+        self.heads.push(sha256_tagged(text.as_bytes()));
+        self.texts.push(text);
         self.lines.push(line);
     }
 
@@ -87,9 +92,7 @@ impl Record {
 
     /// Whether some line of the record hashes to `head`.
     pub fn contains_head(&self, head: &str) -> bool {
-        self.texts
-            .iter()
-            .any(|t| sha256_tagged(t.as_bytes()) == head)
+        self.heads.iter().any(|h| h == head)
     }
 
     pub fn len(&self) -> usize {

@@ -16,11 +16,16 @@ pub const RECORD_LIMIT: u64 = 256 * 1024 * 1024;
 #[derive(Clone, Debug)]
 pub struct GameDir {
     pub root: PathBuf,
+    /// Folders already found to be real folders (not links).
+    checked: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl GameDir {
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        GameDir { root: root.into() }
+        GameDir {
+            root: root.into(),
+            checked: Default::default(),
+        }
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
@@ -33,9 +38,41 @@ impl GameDir {
     }
 
     /// Reads a UTF-8 file of at most `limit` bytes; refuses links and other non-regular files
-    /// before opening, and checks the size before reading.
+    /// (in the file and in every folder on its way) before opening, and checks the size before
+    /// reading.
     pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
+        self.check_folders(rel)?;
         read_limited(&self.path(rel), rel, limit)
+    }
+
+    /// Refuses a path below the game folder whose folders are links or not folders, so nothing
+    /// is read from or written to outside the game.
+    pub fn check_folders(&self, rel: &str) -> Result<()> {
+        let folder = rel.rsplit_once('/').map_or("", |(f, _)| f);
+        if self.checked.borrow().contains(folder) {
+            return Ok(());
+        }
+        let mut at = self.root.clone();
+        let parts: Vec<&str> = rel.split('/').collect();
+        for part in &parts[..parts.len().saturating_sub(1)] {
+            if part.is_empty() || *part == "." || *part == ".." {
+                return Err(refuse(rel, None, "not a plain path inside the game folder"));
+            }
+            at.push(part);
+            match fs::symlink_metadata(&at) {
+                Ok(m) if m.file_type().is_dir() => {}
+                Ok(_) => {
+                    return Err(refuse(
+                        rel,
+                        None,
+                        format!("{part}/ is a link or not a folder (refused)"),
+                    ))
+                }
+                Err(_) => return Ok(()), // not there yet: nothing below it exists either
+            }
+        }
+        self.checked.borrow_mut().insert(folder.to_string());
+        Ok(())
     }
 
     /// Reads a file if it exists.
@@ -49,6 +86,7 @@ impl GameDir {
 
     /// File names in a sub-directory, sorted; none when it does not exist.
     pub fn list(&self, sub: &str) -> Result<Vec<String>> {
+        self.check_folders(&format!("{sub}/x"))?;
         let dir = self.path(sub);
         match fs::symlink_metadata(&dir) {
             Err(_) => return Ok(Vec::new()),
@@ -80,6 +118,14 @@ impl GameDir {
         let staging = self.path(STAGING);
         let mut plan = String::new();
         for (i, (rel, bytes)) in files.iter().enumerate() {
+            self.check_folders(rel)?;
+            if fs::symlink_metadata(self.path(rel)).is_ok_and(|m| !m.file_type().is_file()) {
+                return Err(refuse(
+                    rel.as_str(),
+                    None,
+                    "exists and is not a regular file (refused)",
+                ));
+            }
             let current = fs::read(self.path(rel)).ok();
             if current.as_deref() == bytes.as_deref() {
                 continue;
@@ -293,6 +339,27 @@ mod tests {
         .unwrap();
         assert_eq!(fs::read(t.path().join("a")).unwrap(), b"third");
         assert!(!staging.exists());
+    }
+
+    #[test]
+    fn linked_folders_are_refused_for_reading_and_writing() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("0001-south.toml"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path(), t.path().join("moves")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), t.path().join("views")).unwrap();
+        let g = GameDir::new(t.path());
+        assert!(g
+            .read("moves/0001-south.toml", 100)
+            .unwrap_err()
+            .to_string()
+            .contains("moves/ is a link"));
+        assert!(g.list("moves").is_err());
+        assert!(g
+            .commit(&[("views/x.json".into(), Some(b"y".to_vec()))])
+            .is_err());
+        assert!(!outside.path().join("x.json").exists());
+        assert!(g.read("../etc/passwd", 100).is_err());
     }
 
     #[test]
