@@ -168,6 +168,9 @@ pub struct Replay {
     pub waiting: Option<String>,
 }
 
+/// A folder, the test its file names must pass, and the pattern in words.
+type NameRule<'a> = (&'a str, &'a dyn Fn(&str) -> bool, &'a str);
+
 struct Replayer<'a> {
     dir: &'a GameDir,
     /// The names in `moves/`, listed once.
@@ -393,7 +396,7 @@ impl Replayer<'_> {
             };
             ply.len() == 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
         };
-        let rules: [(&str, &dyn Fn(&str) -> bool, &str); 4] = [
+        let rules: [NameRule; 4] = [
             ("moves", &move_file, "NNNN-SEAT.toml and NNNN-SEAT.toml.sig"),
             (
                 "commitments",
