@@ -160,6 +160,7 @@ impl GameDir {
                     continue;
                 };
                 let dest = self.path(rel);
+                slow_commit_for_tests();
                 match op {
                     "put" => {
                         let src = staging.join(tmp);
@@ -200,6 +201,16 @@ impl GameDir {
                 self.root.display()
             ))),
             Err(fs::TryLockError::Error(e)) => Err(io(&path, e)),
+        }
+    }
+}
+
+/// Debug builds only: `QIJUDGE_SLOW_COMMIT_MS` pauses before each file of a commit, so crash
+/// tests can kill the judge in the middle of one.
+fn slow_commit_for_tests() {
+    if cfg!(debug_assertions) {
+        if let Some(ms) = std::env::var("QIJUDGE_SLOW_COMMIT_MS").ok().and_then(|v| v.parse().ok()) {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
         }
     }
 }

@@ -1,4 +1,5 @@
 mod cli_game;
+mod crash;
 mod helpers;
 mod interop;
 mod noninterference;
