@@ -114,15 +114,13 @@ fn play(
         let r = qj(&args);
         printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
     }
+    // Every file South or a spectator may read: all but North's secret and North's own views.
     let mut files = BTreeMap::new();
-    for f in [
-        "record.jsonl",
-        "views/south.json",
-        "views/south.txt",
-        "views/public.json",
-        "views/public.txt",
-    ] {
-        files.insert(f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap());
+    for (f, bytes) in snapshot(&dir) {
+        if f.starts_with("setups/") || f.starts_with("views/north.") {
+            continue;
+        }
+        files.insert(f, String::from_utf8(bytes).unwrap());
     }
     Played { files, printed }
 }
@@ -255,6 +253,8 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             "South's illegal move was refused: {refusal}"
         );
         let (mut seen_a, mut seen_c) = (BTreeMap::new(), BTreeMap::new());
+        assert_eq!(a.files.keys().collect::<Vec<_>>(), c.files.keys().collect::<Vec<_>>());
+        assert!(a.files.contains_key("views/south.refusal.txt") && a.files.len() > 2 * moves.len());
         for (f, text) in &a.files {
             assert_eq!(
                 normalise(text, &mut seen_a),
