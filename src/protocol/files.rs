@@ -219,6 +219,12 @@ pub fn parse_toml<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, Form
         }
     })?;
     let printed = to_toml(&value);
+    if text.contains('\r') {
+        return Err(FormatError {
+            field: None,
+            reason: "uses CR LF line ends; qijudge files use LF only".into(),
+        });
+    }
     if printed != text {
         return Err(FormatError {
             field: None,

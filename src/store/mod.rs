@@ -209,7 +209,10 @@ impl GameDir {
 /// tests can kill the judge in the middle of one.
 fn slow_commit_for_tests() {
     if cfg!(debug_assertions) {
-        if let Some(ms) = std::env::var("QIJUDGE_SLOW_COMMIT_MS").ok().and_then(|v| v.parse().ok()) {
+        if let Some(ms) = std::env::var("QIJUDGE_SLOW_COMMIT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
             std::thread::sleep(std::time::Duration::from_millis(ms));
         }
     }

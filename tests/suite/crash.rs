@@ -22,11 +22,22 @@ fn copy(files: &Files, to: &Path) {
 
 fn judge_args(dir: &Path) -> Vec<String> {
     let d = dir.to_string_lossy().into_owned();
-    vec!["judge".into(), d.clone(), "--key".into(), format!("{d}/keys/judge"), "--now".into(), NOW.into()]
+    vec![
+        "judge".into(),
+        d.clone(),
+        "--key".into(),
+        format!("{d}/keys/judge"),
+        "--now".into(),
+        NOW.into(),
+    ]
 }
 
 fn outputs(files: &Files) -> Files {
-    files.iter().filter(|(k, _)| k.starts_with("record.") || k.starts_with("views/")).map(|(k, v)| (k.clone(), v.clone())).collect()
+    files
+        .iter()
+        .filter(|(k, _)| k.starts_with("record.") || k.starts_with("views/"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// A game judged up to ply 200 with 200 more signed plies waiting: (files before, files after an
@@ -39,17 +50,27 @@ fn long_game_states(root: &Path) -> (Files, Files) {
     });
     assert!(seed.is_some(), "no 400-ply synthetic game");
     let all = snapshot(&base);
-    let first_half: Files = all.iter().filter(|(k, _)| !k.starts_with("moves/") || k[6..10].parse::<u32>().unwrap() <= 200).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let first_half: Files = all
+        .iter()
+        .filter(|(k, _)| !k.starts_with("moves/") || k[6..10].parse::<u32>().unwrap() <= 200)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let pre_dir = root.join("pre");
     copy(&first_half, &pre_dir);
     let args = judge_args(&pre_dir);
-    assert_eq!(qj(&args.iter().map(String::as_str).collect::<Vec<_>>()).code, 0);
+    assert_eq!(
+        qj(&args.iter().map(String::as_str).collect::<Vec<_>>()).code,
+        0
+    );
     copy(&all, &pre_dir);
     let pre = snapshot(&pre_dir);
     let reference = root.join("reference");
     copy(&pre, &reference);
     let args = judge_args(&reference);
-    assert_eq!(qj(&args.iter().map(String::as_str).collect::<Vec<_>>()).code, 0);
+    assert_eq!(
+        qj(&args.iter().map(String::as_str).collect::<Vec<_>>()).code,
+        0
+    );
     (pre, snapshot(&reference))
 }
 
@@ -63,7 +84,12 @@ fn sigkill_at_random_moments_leaves_old_or_new_files() {
     let probe = tmp.path().join("probe");
     copy(&pre, &probe);
     let start = Instant::now();
-    assert!(Command::new(env!("CARGO_BIN_EXE_qijudge")).args(judge_args(&probe)).output().unwrap().status.success());
+    assert!(Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(judge_args(&probe))
+        .output()
+        .unwrap()
+        .status
+        .success());
     let span = start.elapsed().as_micros() as usize + 1;
     let mut rng = SplitMix64::new(2026);
     let (mut mixed, mut untouched, mut finished) = (0, 0, 0);
@@ -80,13 +106,18 @@ fn sigkill_at_random_moments_leaves_old_or_new_files() {
             .spawn()
             .unwrap();
         let from = if slow { span / 2 } else { 0 };
-        std::thread::sleep(Duration::from_micros((from + rng.below(window * 11 / 10 - from)) as u64));
+        std::thread::sleep(Duration::from_micros(
+            (from + rng.below(window * 11 / 10 - from)) as u64,
+        ));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
         let after = outputs(&snapshot(&dir));
         for name in old.keys().chain(new.keys()).chain(after.keys()) {
             let now = after.get(name);
-            assert!(now == old.get(name) || now == new.get(name), "trial {trial}: {name} is neither old nor new");
+            assert!(
+                now == old.get(name) || now == new.get(name),
+                "trial {trial}: {name} is neither old nor new"
+            );
         }
         match (after == old, after == new) {
             (true, _) => untouched += 1,
@@ -96,7 +127,10 @@ fn sigkill_at_random_moments_leaves_old_or_new_files() {
         let args = judge_args(&dir);
         let r = qj(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(r.code, 0, "trial {trial}: {r:?}");
-        assert!(snapshot(&dir) == done, "trial {trial}: the rerun differs from an uninterrupted run");
+        assert!(
+            snapshot(&dir) == done,
+            "trial {trial}: the rerun differs from an uninterrupted run"
+        );
     }
     eprintln!("crash trials: {trials} kills; {untouched} before any output changed, {mixed} between files of one commit, {finished} after it");
     assert_eq!(untouched + mixed + finished, trials);
@@ -110,18 +144,33 @@ fn two_judges_at_once_do_not_corrupt_the_game() {
     for round in 0..5 {
         let dir = tmp.path().join(format!("race{round}"));
         copy(&pre, &dir);
-        let a = Command::new(env!("CARGO_BIN_EXE_qijudge")).args(judge_args(&dir)).stderr(std::process::Stdio::piped()).spawn().unwrap();
-        let b = Command::new(env!("CARGO_BIN_EXE_qijudge")).args(judge_args(&dir)).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let a = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+            .args(judge_args(&dir))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let b = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+            .args(judge_args(&dir))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
         let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
         let codes = [a.status.code().unwrap(), b.status.code().unwrap()];
         assert!(codes.contains(&0), "{codes:?}");
         for out in [&a, &b] {
             if out.status.code() == Some(2) {
-                assert!(String::from_utf8_lossy(&out.stderr).contains("another qijudge"), "{}", String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    String::from_utf8_lossy(&out.stderr).contains("another qijudge"),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
             } else {
                 assert_eq!(out.status.code(), Some(0));
             }
         }
-        assert!(snapshot(&dir) == done, "round {round}: the game differs from a single run");
+        assert!(
+            snapshot(&dir) == done,
+            "round {round}: the game differs from a single run"
+        );
     }
 }

@@ -253,7 +253,10 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             "South's illegal move was refused: {refusal}"
         );
         let (mut seen_a, mut seen_c) = (BTreeMap::new(), BTreeMap::new());
-        assert_eq!(a.files.keys().collect::<Vec<_>>(), c.files.keys().collect::<Vec<_>>());
+        assert_eq!(
+            a.files.keys().collect::<Vec<_>>(),
+            c.files.keys().collect::<Vec<_>>()
+        );
         assert!(a.files.contains_key("views/south.refusal.txt") && a.files.len() > 2 * moves.len());
         for (f, text) in &a.files {
             assert_eq!(
