@@ -306,7 +306,7 @@ mod tests {
         assert!(parse_toml::<MoveFile>(&crlf)
             .unwrap_err()
             .reason
-            .contains("canonical"));
+            .contains("CR LF"));
         let reordered = format!("ply = 3\n{}", text.replace("ply = 3\n", ""));
         assert!(parse_toml::<MoveFile>(&reordered)
             .unwrap_err()
