@@ -166,6 +166,8 @@ pub struct Replay {
     pub refusal: Option<Error>,
     /// What the game waits for.
     pub waiting: Option<String>,
+    /// The result, once the game is over.
+    pub outcome: Option<GameResult>,
 }
 
 /// A folder, the test its file names must pass, and the pattern in words.
@@ -173,8 +175,12 @@ type NameRule<'a> = (&'a str, &'a dyn Fn(&str) -> bool, &'a str);
 
 struct Replayer<'a> {
     dir: &'a GameDir,
-    /// The names in `moves/`, listed once.
+    /// Judge mode: a seat to forfeit after the last accepted move, with a reason code.
+    forfeit: Option<(String, String)>,
+    /// The names in `moves/`, listed once per pass.
     move_names: std::collections::BTreeSet<String>,
+    /// The ply whose move comes next.
+    next_ply: u32,
     game: &'a Game,
     mode: Mode,
     now: String,
@@ -367,6 +373,50 @@ impl Replayer<'_> {
         Ok((setup, nonce))
     }
 
+    /// Records the judge's forfeit of a seat and ends the game (before play begins too).
+    fn forfeit(&mut self, position: Option<&mut Position>, seat: &str, reason: &str) -> Result<()> {
+        let seats = self.seat_names();
+        let i = seats
+            .iter()
+            .position(|s| s == seat)
+            .ok_or_else(|| Error::Io(format!("--forfeit: no seat {seat:?}")))?;
+        let valid = !reason.is_empty()
+            && reason.len() <= 64
+            && reason
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !valid {
+            return Err(Error::Io(format!(
+                "--forfeit: the reason code {reason:?} must be lower-case letters, digits and -"
+            )));
+        }
+        self.push(Entry::Forfeit {
+            seat: seat.to_string(),
+            reason: reason.to_string(),
+        })?;
+        let result = match position {
+            Some(p) => {
+                let events = p
+                    .concede(Seat(i as u8), EndReason::Forfeit)
+                    .map_err(|e| Error::Io(e.to_string()))?;
+                self.out.events.extend(events);
+                p.result()
+            }
+            None => Some(GameResult {
+                winner: Some(Seat(((i + 1) % seats.len()) as u8)),
+                reason: EndReason::Forfeit,
+            }),
+        };
+        if let Some(r) = result {
+            self.push(Entry::End {
+                winner: r.winner.map(|w| seats[w.index()].clone()),
+                reason: r.reason,
+            })?;
+            self.out.outcome = Some(r);
+        }
+        Ok(())
+    }
+
     /// A file that is not yet in the record was refused: keep what was accepted before it and
     /// report the refusal. A refused file the record already holds means tampering: an error.
     fn refuse_new(&mut self, e: Error) -> Result<()> {
@@ -467,8 +517,7 @@ impl Replayer<'_> {
             commitments[i] = Some(file);
         }
         let Some(commitments) = commitments.into_iter().collect::<Option<Vec<_>>>() else {
-            self.out.waiting = Some("waiting for every seat's commitment".into());
-            return Ok(());
+            return self.before_play("waiting for every seat's commitment");
         };
 
         // Phase 2: secrets are handed over only after every commitment is recorded.
@@ -501,8 +550,7 @@ impl Replayer<'_> {
             })?;
         }
         let Some(setups) = setups.into_iter().collect::<Option<Vec<_>>>() else {
-            self.out.waiting = Some("waiting for every seat's setup".into());
-            return Ok(());
+            return self.before_play("waiting for every seat's setup");
         };
 
         // Phase 3: the first mover, by option or by lot from the committed nonces.
@@ -526,14 +574,35 @@ impl Replayer<'_> {
         })?;
         let board = two_player();
         let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
-        let (mut position, events) = Position::start(board, options, &placed, Seat(first as u8));
+        let (position, events) = Position::start(board, options, &placed, Seat(first as u8));
         self.out.events = events;
 
-        // Phase 4: moves, ply by ply.
-        let mut ply = 1u32;
+        self.out.position = Some(position);
+        self.next_ply = 1;
+        self.play_moves()?;
+        self.finish()
+    }
+
+    /// Phase 4: moves from `next_ply` on, while their files are there.
+    fn play_moves(&mut self) -> Result<()> {
+        let Some(mut position) = self.out.position.take() else {
+            return Ok(());
+        };
+        let result = self.play_moves_on(&mut position);
+        self.out.position = Some(position);
+        result
+    }
+
+    fn play_moves_on(&mut self, position: &mut Position) -> Result<()> {
+        let seats = self.seat_names();
         while position.result().is_none() {
+            let ply = self.next_ply;
             let recorded = match self.recorded() {
                 Some(Entry::Move { seat, received, .. }) => Some((seat.clone(), received.clone())),
+                Some(Entry::Forfeit { seat, reason }) => {
+                    let (seat, reason) = (seat.clone(), reason.clone());
+                    return self.forfeit(Some(position), &seat, &reason);
+                }
                 Some(other) => {
                     return Err(refuse(
                         "record.jsonl",
@@ -572,7 +641,7 @@ impl Replayer<'_> {
                 }
             };
             let new = self.recorded().is_none();
-            match self.one_move(&mut position, ply, seat, &received) {
+            match self.one_move(position, ply, seat, &received) {
                 Ok(()) => {}
                 Err(e) if new => {
                     self.out.refusal = Some(with_move_hint(e));
@@ -580,28 +649,56 @@ impl Replayer<'_> {
                 }
                 Err(e) => return Err(e),
             }
-            ply += 1;
+            self.next_ply += 1;
         }
-        if let Some(r) = position.result() {
-            self.push(Entry::End {
-                winner: r.winner.map(|w| seats[w.index()].clone()),
-                reason: r.reason,
-            })?;
-        } else if self.out.refusal.is_none() {
-            self.out.waiting = Some(format!(
-                "{} to move (ply {ply})",
-                seats[position.to_move().index()]
-            ));
+        Ok(())
+    }
+
+    /// After the moves: a requested forfeit, the end entry, what the game waits for, stray files
+    /// and a record longer than the files support.
+    fn finish(&mut self) -> Result<()> {
+        let seats = self.seat_names();
+        let ply = self.next_ply;
+        let live = self
+            .out
+            .position
+            .as_ref()
+            .is_some_and(|p| p.result().is_none());
+        if let (Some((seat, reason)), true, Mode::Judge, None) =
+            (self.forfeit.clone(), live, self.mode, &self.out.refusal)
+        {
+            let mut position = self.out.position.take();
+            let r = self.forfeit(position.as_mut(), &seat, &reason);
+            self.out.position = position;
+            r?;
+        }
+        let result = self.out.position.as_ref().and_then(|p| p.result());
+        match (result, self.out.outcome) {
+            (Some(r), None) => {
+                self.push(Entry::End {
+                    winner: r.winner.map(|w| seats[w.index()].clone()),
+                    reason: r.reason,
+                })?;
+                self.out.outcome = Some(r);
+            }
+            (None, None) if self.out.refusal.is_none() => {
+                if let Some(p) = &self.out.position {
+                    self.out.waiting = Some(format!(
+                        "{} to move (ply {ply})",
+                        seats[p.to_move().index()]
+                    ));
+                }
+            }
+            _ => {}
         }
         // Files for plies beyond the game are not silently ignored.
         if self.out.refusal.is_none() && self.mode == Mode::Judge {
             if let Some(stray) = self
-                .dir
-                .list("moves")?
-                .into_iter()
+                .move_names
+                .iter()
                 .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply))
             {
-                let reason = match position.result() {
+                let reason = match self.out.outcome {
                     Some(_) => "the game is over".to_string(),
                     None => format!("ply {ply} is next"),
                 };
@@ -620,8 +717,32 @@ impl Replayer<'_> {
                 "an accepted file is missing or was changed",
             ));
         }
-        self.out.position = Some(position);
         Ok(())
+    }
+
+    /// Before play begins the game can only wait, or end by a forfeit (a judge's forfeit, or
+    /// one the record already holds).
+    fn before_play(&mut self, waiting: &str) -> Result<()> {
+        let recorded = match self.recorded() {
+            Some(Entry::Forfeit { seat, reason }) => Some((seat.clone(), reason.clone())),
+            _ => None,
+        };
+        let requested = self
+            .forfeit
+            .clone()
+            .filter(|_| self.mode == Mode::Judge && self.out.refusal.is_none());
+        match recorded.or(requested) {
+            Some((seat, reason)) => {
+                self.forfeit(None, &seat, &reason)?;
+                self.finish()
+            }
+            None => {
+                if self.out.refusal.is_none() {
+                    self.out.waiting = Some(waiting.to_string());
+                }
+                self.finish()
+            }
+        }
     }
 
     fn one_move(
@@ -728,6 +849,39 @@ impl Replayer<'_> {
     }
 }
 
+impl<'a> Replayer<'a> {
+    fn new(
+        dir: &'a GameDir,
+        game: &'a Game,
+        mode: Mode,
+        now: &str,
+        forfeit: Option<(String, String)>,
+    ) -> Result<Replayer<'a>> {
+        let old = load_record(dir, game)?;
+        let seats = game.manifest.players.len();
+        Ok(Replayer {
+            dir,
+            forfeit,
+            move_names: Default::default(),
+            next_ply: 1,
+            game,
+            mode,
+            now: now.to_string(),
+            old,
+            out: Replay {
+                record: Record::new(),
+                position: None,
+                events: Vec::new(),
+                last_moves: vec![None; seats],
+                accepted: Vec::new(),
+                refusal: None,
+                waiting: None,
+                outcome: None,
+            },
+        })
+    }
+}
+
 /// A refused move stays where it is (inputs are never changed); tell its sender what to do.
 fn with_move_hint(e: Error) -> Error {
     match e {
@@ -799,6 +953,7 @@ fn describe(entry: &Entry) -> String {
             });
             format!("ply {ply}: {seat} {action}{}", o.unwrap_or_default())
         }
+        Entry::Forfeit { seat, reason } => format!("{seat} forfeits ({reason})"),
         Entry::End {
             winner: Some(w),
             reason,
@@ -898,6 +1053,45 @@ fn check_not_rolled_back(dir: &GameDir, game: &Game, record: &Record) -> Result<
     Ok(())
 }
 
+/// An incremental judge for a game being played in-process (bot matches): opened once, then
+/// advanced ply by ply as move files appear, with the same checks as a full replay.
+pub struct Session<'a> {
+    inner: Replayer<'a>,
+}
+
+impl<'a> Session<'a> {
+    /// Replays what is there, as `judge` does.
+    pub fn open(dir: &'a GameDir, game: &'a Game, now: &str) -> Result<Session<'a>> {
+        let mut inner = Replayer::new(dir, game, Mode::Judge, now, None)?;
+        inner.run()?;
+        Ok(Session { inner })
+    }
+
+    /// Judges the move files written since the last pass.
+    pub fn advance(&mut self) -> Result<()> {
+        self.inner.out.refusal = None;
+        self.inner.out.waiting = None;
+        self.inner.move_names = self.inner.dir.list("moves")?.into_iter().collect();
+        self.inner.play_moves()?;
+        self.inner.finish()
+    }
+
+    /// Ends the game: `seat` forfeits with a reason code.
+    pub fn forfeit(&mut self, seat: &str, reason: &str) -> Result<()> {
+        if self.inner.out.outcome.is_some() {
+            return Ok(());
+        }
+        let mut position = self.inner.out.position.take();
+        let r = self.inner.forfeit(position.as_mut(), seat, reason);
+        self.inner.out.position = position;
+        r
+    }
+
+    pub fn replay(&self) -> &Replay {
+        &self.inner.out
+    }
+}
+
 /// What an audit established.
 pub struct Audit {
     pub game: String,
@@ -915,7 +1109,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
     if let Some(e) = replay.refusal {
         return Err(e);
     }
-    if replay.position.as_ref().and_then(|p| p.result()).is_none() {
+    if replay.outcome.is_none() {
         return Err(refuse_with(
             "record.jsonl",
             None,
@@ -968,25 +1162,18 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
 
 /// Replays a game directory.
 pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Replay> {
-    let old = load_record(dir, game)?;
-    let seats = game.manifest.players.len();
-    let mut r = Replayer {
-        dir,
-        move_names: Default::default(),
-        game,
-        mode,
-        now: now.to_string(),
-        old,
-        out: Replay {
-            record: Record::new(),
-            position: None,
-            events: Vec::new(),
-            last_moves: vec![None; seats],
-            accepted: Vec::new(),
-            refusal: None,
-            waiting: None,
-        },
-    };
+    replay_with(dir, game, mode, now, None)
+}
+
+/// Replays, and in judge mode forfeits `forfeit = (seat, reason code)` if the game is still on.
+pub fn replay_with(
+    dir: &GameDir,
+    game: &Game,
+    mode: Mode,
+    now: &str,
+    forfeit: Option<(String, String)>,
+) -> Result<Replay> {
+    let mut r = Replayer::new(dir, game, mode, now, forfeit)?;
     r.run()?;
     Ok(r.out)
 }
@@ -995,11 +1182,7 @@ pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Repla
 pub fn viewers(replay: &Replay) -> Vec<Viewer> {
     let mut v: Vec<Viewer> = two_player().seats().map(Viewer::Seat).collect();
     v.push(Viewer::Public);
-    if replay
-        .position
-        .as_ref()
-        .is_some_and(|p| p.result().is_some())
-    {
+    if replay.outcome.is_some() {
         v.push(Viewer::Full);
     }
     v

@@ -102,7 +102,13 @@ pub fn new(
     Ok(())
 }
 
-pub fn judge(dir: &Path, key_path: &Path, now: Option<String>, details: bool) -> Result<()> {
+pub fn judge(
+    dir: &Path,
+    key_path: &Path,
+    now: Option<String>,
+    details: bool,
+    forfeit: Option<String>,
+) -> Result<()> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     // Finish or drop a step an interrupted run left behind, before reading anything.
@@ -110,7 +116,16 @@ pub fn judge(dir: &Path, key_path: &Path, now: Option<String>, details: bool) ->
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
-    let replay = judge::replay(&dir, &game, Mode::Judge, &now_or(now)?)?;
+    let forfeit = match forfeit {
+        Some(f) => {
+            let (seat, reason) = f
+                .split_once(':')
+                .ok_or_else(|| Error::Io("--forfeit: expected SEAT:REASON".into()))?;
+            Some((seat.to_string(), reason.to_string()))
+        }
+        None => None,
+    };
+    let replay = judge::replay_with(&dir, &game, Mode::Judge, &now_or(now)?, forfeit)?;
     let mut files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, &replay, &key)
         .into_iter()
         .map(|(name, body)| (name, Some(body.into_bytes())))
@@ -233,7 +248,15 @@ pub fn reveal(dir: &Path) -> Result<()> {
             "setups are revealed only after the end",
         ));
     }
+    // Only setups the judge accepted are revealed (a game forfeited early may lack some).
     for p in &game.manifest.players {
+        let accepted = record
+            .lines
+            .iter()
+            .any(|l| matches!(&l.entry, Entry::SetupAccepted { seat } if *seat == p.seat));
+        if !accepted {
+            continue;
+        }
         let text = dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?;
         dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
         println!("wrote reveal/{}.toml", p.seat);

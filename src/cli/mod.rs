@@ -99,6 +99,9 @@ pub enum Command {
         /// details go to views/SEAT.refusal.txt.
         #[arg(long)]
         details: bool,
+        /// End the game now: SEAT forfeits, with a reason code (`north:missed-deadline`).
+        #[arg(long, value_name = "SEAT:REASON")]
+        forfeit: Option<String>,
     },
     /// Print one audience's view, after checking the judge's signature on it.
     ///
@@ -168,7 +171,8 @@ pub fn run(cli: Cli) -> Result<()> {
             key,
             now,
             details,
-        } => game::judge(&dir, &key, now, details),
+            forfeit,
+        } => game::judge(&dir, &key, now, details, forfeit),
         Command::View {
             dir,
             audience,

@@ -158,6 +158,9 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notices: Vec<Notice>,
     },
+    /// The judge ended the game on its own authority: `seat` forfeits (a missed deadline, a bot
+    /// that crashed, hung or answered garbage). `reason` is a reason code.
+    Forfeit { seat: String, reason: String },
     /// The game is over.
     End {
         #[serde(default, skip_serializing_if = "Option::is_none")]

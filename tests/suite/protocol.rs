@@ -285,3 +285,76 @@ fn first_mover_option_reaches_the_record() {
     let r = g.judge();
     assert!(r.stderr.contains("out of turn: north is to move"), "{r:?}");
 }
+
+/// The judge can end a game on its own authority; the forfeit is in the signed record and the
+/// audit accepts it, before play begins too.
+#[test]
+fn a_forfeit_is_recorded_and_audited() {
+    let g = TestGame::started(&[]);
+    assert_eq!(g.play("south", "a6-a7").code, 0);
+    let r = qj(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+        "--forfeit",
+        "north:missed-deadline",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("north forfeits (missed-deadline)")
+            && r.stdout.contains("south wins (forfeit)"),
+        "{r:?}"
+    );
+    ok(&["reveal", &g.d()]);
+    ok(&["verify", &g.d()]);
+    let bad = qj(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.keys.path("judge"),
+        "--forfeit",
+        "north:Bad Reason",
+    ]);
+    assert_eq!(bad.code, 0, "a finished game ignores a forfeit: {bad:?}");
+
+    let early = TestGame::new(&[]);
+    early.setup("south", SOUTH_ROWS);
+    let r = qj(&[
+        "judge",
+        &early.d(),
+        "--key",
+        &early.keys.path("judge"),
+        "--now",
+        NOW,
+        "--forfeit",
+        "north:no-setup",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(early
+        .read("record.jsonl")
+        .contains("\"kind\":\"forfeit\",\"seat\":\"north\",\"reason\":\"no-setup\""));
+    let r = qj(&[
+        "judge",
+        &early.d(),
+        "--key",
+        &early.keys.path("judge"),
+        "--forfeit",
+        "north:Not A Code",
+    ]);
+    assert_eq!(r.code, 0, "already over");
+    ok(&["reveal", &early.d()]);
+    ok(&["verify", &early.d()]);
+    let fresh = TestGame::new(&[]);
+    let r = qj(&[
+        "judge",
+        &fresh.d(),
+        "--key",
+        &fresh.keys.path("judge"),
+        "--forfeit",
+        "north:Not A Code",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
