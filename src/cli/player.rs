@@ -2,13 +2,11 @@
 
 use super::read_arg;
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::{load_game, load_record, move_path};
-use crate::protocol::commitment::{lot_commitment, setup_commitment};
+use crate::judge::{load_game, load_record};
 use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing;
 use crate::rules::luzhanqi::{two_player, Placement, Setup};
 use crate::store::{write_atomic, GameDir, SMALL_FILE_LIMIT};
-use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
 pub fn keygen(name: &Path) -> Result<()> {
@@ -85,11 +83,6 @@ fn seat_and_key(
     Ok((game, i, key))
 }
 
-fn random32() -> [u8; 32] {
-    let mut b = [0u8; 32];
-    OsRng.fill_bytes(&mut b);
-    b
-}
 
 pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Result<()> {
     let dir = GameDir::new(dir);
@@ -112,38 +105,8 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Resu
                 ),
             )
         })?;
+    crate::player::commit_setup(&dir, &game, seat, &key, &setup)?;
     let commitment_path = format!("commitments/{seat}.toml");
-    if dir.exists(&commitment_path) {
-        return Err(Error::Io(format!(
-            "{commitment_path}: already exists; a seat commits once"
-        )));
-    }
-    let (salt, nonce) = (random32(), random32());
-    let canonical = setup.canonical_bytes(board);
-    let secret = SetupFile {
-        format: SETUP_FORMAT.into(),
-        game: game.manifest.id.clone(),
-        manifest: game.hash.clone(),
-        seat: seat.into(),
-        salt: hex::encode(salt),
-        lot_nonce: hex::encode(nonce),
-        setup: String::from_utf8(canonical.clone()).map_err(|e| Error::Io(e.to_string()))?,
-    };
-    let commitment = CommitmentFile {
-        format: COMMITMENT_FORMAT.into(),
-        game: game.manifest.id.clone(),
-        manifest: game.hash.clone(),
-        seat: seat.into(),
-        setup: setup_commitment(&game.manifest.id, seat, &salt, &canonical),
-        lot: lot_commitment(&game.manifest.id, seat, &nonce),
-    };
-    let commitment_text = to_toml(&commitment);
-    dir.write(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
-    dir.write(
-        &format!("{commitment_path}.sig"),
-        signing::sign(&key, namespace::COMMITMENT, commitment_text.as_bytes()).as_bytes(),
-    )?;
-    dir.write(&commitment_path, commitment_text.as_bytes())?;
     println!("wrote {commitment_path} and its signature: publish them");
     println!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
     Ok(())
@@ -188,32 +151,15 @@ pub fn make_move(
         .max()
         .unwrap_or(0);
     let ply = last_ply + 1;
-    let path = move_path(ply, seat);
-    if dir.exists(&path) {
-        return Err(Error::Io(format!(
-            "{path}: already exists; a signed move is never replaced"
-        )));
-    }
     if action != "resign" {
         crate::rules::luzhanqi::Move::parse(action, two_player())
             .map_err(|e| Error::Io(format!("move: {e}")))?;
     }
-    let file = MoveFile {
-        format: MOVE_FORMAT.into(),
-        game: game.manifest.id.clone(),
-        manifest: game.hash.clone(),
-        ply,
-        seat: seat.into(),
-        answers: record.head_or(&game.hash),
-        action: action.into(),
-        comment,
-    };
-    let text = to_toml(&file);
-    dir.write(
-        &format!("{path}.sig"),
-        signing::sign(&key, namespace::MOVE, text.as_bytes()).as_bytes(),
-    )?;
-    dir.write(&path, text.as_bytes())?;
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io("--comment: no control or bidirectional-override characters".into()));
+    }
+    let head = record.head_or(&game.hash);
+    let path = crate::player::write_move(&dir, &game, seat, &key, ply, &head, action, comment)?;
     println!("wrote {path} and its signature");
     Ok(())
 }

@@ -1,0 +1,83 @@
+//! What a player writes: a salted, committed and signed setup, and signed moves. Used by the
+//! `setup` and `move` commands and by the bot match runner, so both write the same bytes.
+
+use crate::error::{Error, Result};
+use crate::judge::{move_path, Game};
+use crate::protocol::commitment::{lot_commitment, setup_commitment};
+use crate::protocol::files::*;
+use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::{two_player, Setup};
+use crate::store::GameDir;
+use rand_core::{OsRng, RngCore};
+use ssh_key::PrivateKey;
+
+fn random32() -> [u8; 32] {
+    let mut b = [0u8; 32];
+    OsRng.fill_bytes(&mut b);
+    b
+}
+
+/// Salts a validated setup with 32 random bytes, commits to it and to a fresh lot nonce, signs
+/// the commitment, and writes `commitments/SEAT.toml` (+ `.sig`) and the secret
+/// `setups/SEAT.toml`.
+pub fn commit_setup(dir: &GameDir, game: &Game, seat: &str, key: &PrivateKey, setup: &Setup) -> Result<()> {
+    let commitment_path = format!("commitments/{seat}.toml");
+    if dir.exists(&commitment_path) {
+        return Err(Error::Io(format!("{commitment_path}: already exists; a seat commits once")));
+    }
+    let (salt, nonce) = (random32(), random32());
+    let canonical = setup.canonical_bytes(two_player());
+    let id = &game.manifest.id;
+    let secret = SetupFile {
+        format: SETUP_FORMAT.into(),
+        game: id.clone(),
+        manifest: game.hash.clone(),
+        seat: seat.into(),
+        salt: hex::encode(salt),
+        lot_nonce: hex::encode(nonce),
+        setup: String::from_utf8_lossy(&canonical).into_owned(),
+    };
+    let commitment = CommitmentFile {
+        format: COMMITMENT_FORMAT.into(),
+        game: id.clone(),
+        manifest: game.hash.clone(),
+        seat: seat.into(),
+        setup: setup_commitment(id, seat, &salt, &canonical),
+        lot: lot_commitment(id, seat, &nonce),
+    };
+    let text = to_toml(&commitment);
+    dir.write(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    dir.write(&format!("{commitment_path}.sig"), signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes())?;
+    dir.write(&commitment_path, text.as_bytes())
+}
+
+/// Writes the signed move file for `ply`, answering record head `answers`; returns its path.
+pub fn write_move(
+    dir: &GameDir,
+    game: &Game,
+    seat: &str,
+    key: &PrivateKey,
+    ply: u32,
+    answers: &str,
+    action: &str,
+    comment: Option<String>,
+) -> Result<String> {
+    let path = move_path(ply, seat);
+    if dir.exists(&path) {
+        return Err(Error::Io(format!("{path}: already exists; a signed move is never replaced")));
+    }
+    let file = MoveFile {
+        format: MOVE_FORMAT.into(),
+        game: game.manifest.id.clone(),
+        manifest: game.hash.clone(),
+        ply,
+        seat: seat.into(),
+        answers: answers.into(),
+        action: action.into(),
+        comment,
+    };
+    let text = to_toml(&file);
+    dir.write(&format!("{path}.sig"), signing::sign(key, namespace::MOVE, text.as_bytes()).as_bytes())?;
+    dir.write(&path, text.as_bytes())?;
+    Ok(path)
+}
