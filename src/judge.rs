@@ -1095,6 +1095,11 @@ impl<'a> Session<'a> {
 /// What an audit established.
 pub struct Audit {
     pub game: String,
+    /// (seat, name) in seat order.
+    pub players: Vec<(String, String)>,
+    /// The winning seat, or none for a draw.
+    pub winner: Option<String>,
+    pub reason: EndReason,
     pub moves: usize,
     pub record_lines: usize,
     pub head: String,
@@ -1146,8 +1151,25 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
             views += 1;
         }
     }
+    let outcome = replay
+        .outcome
+        .ok_or_else(|| Error::Io("audit without an outcome".into()))?;
+    let seats = game
+        .manifest
+        .players
+        .iter()
+        .map(|p| p.seat.clone())
+        .collect::<Vec<_>>();
     Ok(Audit {
         game: game.manifest.id.clone(),
+        players: game
+            .manifest
+            .players
+            .iter()
+            .map(|p| (p.seat.clone(), p.name.clone()))
+            .collect(),
+        winner: outcome.winner.map(|w| seats[w.index()].clone()),
+        reason: outcome.reason,
         moves: replay
             .record
             .lines

@@ -9,4 +9,5 @@ pub mod rules;
 pub mod schemas;
 pub mod store;
 pub mod synth;
+pub mod tournament;
 pub mod view;

@@ -20,10 +20,18 @@ fn random32() -> [u8; 32] {
 /// Salts a validated setup with 32 random bytes, commits to it and to a fresh lot nonce, signs
 /// the commitment, and writes `commitments/SEAT.toml` (+ `.sig`) and the secret
 /// `setups/SEAT.toml`.
-pub fn commit_setup(dir: &GameDir, game: &Game, seat: &str, key: &PrivateKey, setup: &Setup) -> Result<()> {
+pub fn commit_setup(
+    dir: &GameDir,
+    game: &Game,
+    seat: &str,
+    key: &PrivateKey,
+    setup: &Setup,
+) -> Result<()> {
     let commitment_path = format!("commitments/{seat}.toml");
     if dir.exists(&commitment_path) {
-        return Err(Error::Io(format!("{commitment_path}: already exists; a seat commits once")));
+        return Err(Error::Io(format!(
+            "{commitment_path}: already exists; a seat commits once"
+        )));
     }
     let (salt, nonce) = (random32(), random32());
     let canonical = setup.canonical_bytes(two_player());
@@ -47,7 +55,10 @@ pub fn commit_setup(dir: &GameDir, game: &Game, seat: &str, key: &PrivateKey, se
     };
     let text = to_toml(&commitment);
     dir.write(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
-    dir.write(&format!("{commitment_path}.sig"), signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes())?;
+    dir.write(
+        &format!("{commitment_path}.sig"),
+        signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),
+    )?;
     dir.write(&commitment_path, text.as_bytes())
 }
 
@@ -64,7 +75,9 @@ pub fn write_move(
 ) -> Result<String> {
     let path = move_path(ply, seat);
     if dir.exists(&path) {
-        return Err(Error::Io(format!("{path}: already exists; a signed move is never replaced")));
+        return Err(Error::Io(format!(
+            "{path}: already exists; a signed move is never replaced"
+        )));
     }
     let file = MoveFile {
         format: MOVE_FORMAT.into(),
@@ -77,7 +90,10 @@ pub fn write_move(
         comment,
     };
     let text = to_toml(&file);
-    dir.write(&format!("{path}.sig"), signing::sign(key, namespace::MOVE, text.as_bytes()).as_bytes())?;
+    dir.write(
+        &format!("{path}.sig"),
+        signing::sign(key, namespace::MOVE, text.as_bytes()).as_bytes(),
+    )?;
     dir.write(&path, text.as_bytes())?;
     Ok(path)
 }

@@ -3,6 +3,7 @@
 
 mod game;
 mod player;
+mod tournament;
 
 use crate::error::{Error, Result};
 use clap::{Parser, Subcommand};
@@ -130,6 +131,65 @@ pub enum Command {
     /// Re-checks the manifest, every signature and commitment, every move and combat, the
     /// record, and every published view.
     Verify { dir: PathBuf },
+    /// Audit many game directories and print standings, crosstable and Elo.
+    ///
+    /// Each DIR is a game directory or a folder of them (e.g. a match's OUT/games). Games are
+    /// audited in parallel; an invalid game is listed and counted, and the exit code is 1.
+    /// Example: qijudge tournament results/ --format markdown
+    Tournament {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]
+        format: String,
+        /// Games audited at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Play bots against each other; every game is written as an ordinary signed game directory.
+    ///
+    /// A bot is `[NAME=]builtin:random`, `[NAME=]builtin:greedy` or `[NAME=]COMMAND` (run with
+    /// sh -c; it speaks qijudge-bot/1, see docs/bots.md). A bot that crashes, hangs, answers
+    /// garbage or an illegal move loses that game. Colours alternate; OUT/match.json lets an
+    /// interrupted match resume.
+    /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
+    Match {
+        #[arg(long, default_value = "luzhanqi")]
+        game: String,
+        /// Exactly two bots.
+        #[arg(long = "bot", required = true)]
+        bots: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        games: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Time for each answer of a bot, in milliseconds.
+        #[arg(long, default_value_t = 5000)]
+        time_ms: u64,
+        /// Where the games, keys and state go.
+        #[arg(long, default_value = "match")]
+        out: PathBuf,
+        /// Play only part of the match: i/n plays games k with (k-1) mod n = i.
+        #[arg(long, default_value = "0/1")]
+        shard: String,
+        /// A rule option as key=value (matches default to max-plies=1000).
+        #[arg(long = "rule")]
+        rules: Vec<String>,
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]
+        format: String,
+        /// Keep each process bot's standard error in OUT/logs/.
+        #[arg(long)]
+        bot_logs: bool,
+    },
+    /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
+    Bot {
+        #[arg(value_parser = ["random", "greedy"])]
+        name: String,
+        #[arg(long, default_value = "luzhanqi")]
+        game: String,
+    },
     /// Print the legal moves of a position file, one from-to per line, sorted.
     ///
     /// Example: qijudge moves luzhanqi position.json
@@ -143,6 +203,37 @@ pub enum Command {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Tournament {
+            dirs,
+            format,
+            threads,
+        } => tournament::tournament(&dirs, &format, threads),
+        Command::Match {
+            game,
+            bots,
+            games,
+            concurrency,
+            seed,
+            time_ms,
+            out,
+            shard,
+            rules,
+            format,
+            bot_logs,
+        } => tournament::run(
+            &game,
+            &bots,
+            games,
+            concurrency,
+            seed,
+            time_ms,
+            &out,
+            &shard,
+            &rules,
+            &format,
+            bot_logs,
+        ),
+        Command::Bot { name, game } => tournament::bot(&name, &game),
         Command::Keygen { name } => player::keygen(&name),
         Command::New {
             game,
@@ -204,7 +295,7 @@ pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
 }
 
 /// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
-fn now_or(given: Option<String>) -> Result<String> {
+pub(crate) fn now_or(given: Option<String>) -> Result<String> {
     match given {
         Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
             .map(|d| {

@@ -83,7 +83,6 @@ fn seat_and_key(
     Ok((game, i, key))
 }
 
-
 pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Result<()> {
     let dir = GameDir::new(dir);
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
@@ -156,7 +155,9 @@ pub fn make_move(
             .map_err(|e| Error::Io(format!("move: {e}")))?;
     }
     if comment.as_deref().is_some_and(crate::judge::has_control) {
-        return Err(Error::Io("--comment: no control or bidirectional-override characters".into()));
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
     }
     let head = record.head_or(&game.hash);
     let path = crate::player::write_move(&dir, &game, seat, &key, ply, &head, action, comment)?;

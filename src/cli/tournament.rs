@@ -1,0 +1,171 @@
+//! Batch commands: tournament, match, bot.
+
+use crate::error::{Error, Result};
+use crate::rules::luzhanqi::Options;
+use crate::tournament::runner::{run_match, BotEntry, MatchConfig};
+use crate::tournament::standings::{collect, render, report, Format};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A progress line on a terminal; silent otherwise.
+fn progress(label: &'static str) -> impl Fn(usize, usize) + Sync {
+    let tty = std::io::stderr().is_terminal();
+    move |done, total| {
+        if tty && total > 0 {
+            let width = 30;
+            let filled = done * width / total;
+            eprint!(
+                "\r{label} [{}{}] {done}/{total}",
+                "#".repeat(filled),
+                " ".repeat(width - filled)
+            );
+            if done == total {
+                eprintln!();
+            }
+        }
+    }
+}
+
+fn format_of(name: &str) -> Format {
+    match name {
+        "json" => Format::Json,
+        "csv" => Format::Csv,
+        "markdown" => Format::Markdown,
+        _ => Format::Text,
+    }
+}
+
+/// Game directories: each DIR that holds a game.toml, else every folder below it (two levels
+/// deep) that does; sorted.
+fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for d in dirs {
+        if d.join("game.toml").is_file() {
+            out.push(d.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        for level1 in read_dirs(d)? {
+            if level1.join("game.toml").is_file() {
+                found.push(level1);
+            } else {
+                found.extend(
+                    read_dirs(&level1)?
+                        .into_iter()
+                        .filter(|p| p.join("game.toml").is_file()),
+                );
+            }
+        }
+        if found.is_empty() {
+            return Err(Error::Io(format!(
+                "{}: no game directories here",
+                d.display()
+            )));
+        }
+        out.extend(found);
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn read_dirs(d: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(d).map_err(|e| Error::Io(format!("{}: {e}", d.display())))?;
+    let mut v: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+pub fn tournament(dirs: &[PathBuf], format: &str, threads: usize) -> Result<()> {
+    let dirs = game_dirs(dirs)?;
+    let (games, invalid) = collect(&dirs, threads, &progress("auditing"));
+    let r = report(games, invalid);
+    print!("{}", render(&r, format_of(format)));
+    if !r.invalid.is_empty() {
+        return Err(Error::Refused(crate::error::Refusal {
+            file: r.invalid[0].dir.clone(),
+            field: None,
+            reason: format!(
+                "{} of {} games are invalid (listed above)",
+                r.invalid.len(),
+                dirs.len()
+            ),
+            hint: None,
+            private_to: None,
+        }));
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    game: &str,
+    bots: &[String],
+    games: u32,
+    concurrency: usize,
+    seed: u64,
+    time_ms: u64,
+    out: &Path,
+    shard: &str,
+    rules: &[String],
+    format: &str,
+    logs: bool,
+) -> Result<()> {
+    if game != "luzhanqi" {
+        return Err(Error::Io(format!(
+            "--game: {game:?} has no bots yet (luzhanqi)"
+        )));
+    }
+    let [a, b] = bots else {
+        return Err(Error::Io("--bot: give exactly two bots".into()));
+    };
+    let shard = shard
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
+        .ok_or_else(|| Error::Io(format!("--shard {shard:?}: expected i/n, like 0/4")))?;
+    // Random bots can wander for ever: matches stop at 1000 plies unless told otherwise.
+    let mut options = Options {
+        max_plies: 1000,
+        ..Options::default()
+    };
+    for r in rules {
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        options
+            .set(k, v)
+            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
+    }
+    let cfg = MatchConfig {
+        bots: [BotEntry::parse(a), BotEntry::parse(b)],
+        games,
+        concurrency,
+        seed,
+        time: Duration::from_millis(time_ms),
+        out: out.to_path_buf(),
+        shard,
+        rules: options,
+        now: super::now_or(None)?,
+        logs,
+    };
+    let dirs = run_match(&cfg, &progress("playing"))?;
+    let (games, invalid) = collect(&dirs, concurrency, &|_, _| {});
+    print!("{}", render(&report(games, invalid), format_of(format)));
+    Ok(())
+}
+
+pub fn bot(name: &str, game: &str) -> Result<()> {
+    if game != "luzhanqi" {
+        return Err(Error::Io(format!(
+            "--game: no built-in bots for {game:?} (luzhanqi)"
+        )));
+    }
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    crate::tournament::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))
+}

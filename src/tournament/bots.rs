@@ -1,0 +1,300 @@
+//! Bots: the built-in ones (in-process, or behind `qijudge bot`), and programs run as child
+//! processes speaking the line protocol, with a time limit on every answer.
+
+use super::protocol::{BotFailure, Reply, Request};
+use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
+use crate::rules::luzhanqi::{two_player, Piece};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// Something that plays: asked a request, it answers (or fails).
+pub trait Bot: Send {
+    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure>;
+    /// Tells the end of the game; no answer is read.
+    fn tell(&mut self, request: &Request);
+}
+
+/// The built-in bots by name: `random`, `greedy`.
+pub fn builtin(name: &str) -> Option<Box<dyn Bot>> {
+    match name {
+        "random" => Some(Box::new(Builtin {
+            greedy: false,
+            rng: SplitMix64::new(0),
+        })),
+        "greedy" => Some(Box::new(Builtin {
+            greedy: true,
+            rng: SplitMix64::new(0),
+        })),
+        _ => None,
+    }
+}
+
+/// Random moves, or greedy ones: take a revealed flag, attack with officers, advance.
+struct Builtin {
+    greedy: bool,
+    rng: SplitMix64,
+}
+
+impl Bot for Builtin {
+    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
+        match request {
+            Request::Setup { seat, seed, .. } => {
+                self.rng = SplitMix64::new(*seed);
+                let b = two_player();
+                let s = b
+                    .seat(seat)
+                    .ok_or(BotFailure::Garbage(format!("unknown seat {seat}")))?;
+                let setup = random_setup(b, s, &mut self.rng);
+                let map: BTreeMap<String, String> = setup
+                    .pieces
+                    .iter()
+                    .map(|(sq, p)| (b.name_of(*sq).to_string(), p.english().to_string()))
+                    .collect();
+                Ok(Reply {
+                    setup: Some(map),
+                    action: None,
+                })
+            }
+            Request::Move { view, legal, .. } => {
+                if legal.is_empty() {
+                    return Ok(Reply {
+                        setup: None,
+                        action: Some("resign".into()),
+                    });
+                }
+                let pick = if self.greedy {
+                    self.best(view, legal)
+                } else {
+                    self.rng.below(legal.len())
+                };
+                Ok(Reply {
+                    setup: None,
+                    action: Some(legal[pick].clone()),
+                })
+            }
+            Request::End { .. } => Ok(Reply::default()),
+        }
+    }
+
+    fn tell(&mut self, _request: &Request) {}
+}
+
+impl Builtin {
+    /// The index of the best-scored legal move (ties broken at random). It knows only its view:
+    /// its own pieces, where enemy pieces stand, and what the public history says.
+    fn best(&mut self, view: &crate::view::ViewFile, legal: &[String]) -> usize {
+        let me = view.audience.as_str();
+        let at: BTreeMap<&str, (&str, Option<Piece>)> = view
+            .pieces
+            .iter()
+            .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
+            .collect();
+        let strong = strong_enemies(view);
+        let rank_of = |sq: &str| sq[1..].parse::<i32>().unwrap_or(0);
+        let forward = if me == "south" { 1 } else { -1 };
+        let enemy_hq: &[&str] = if me == "south" {
+            &["b12", "d12"]
+        } else {
+            &["b1", "d1"]
+        };
+        let mut best = (i32::MIN, 0);
+        for (i, m) in legal.iter().enumerate() {
+            let Some((from, to)) = m.split_once('-') else {
+                continue;
+            };
+            let mine = at.get(from).and_then(|(_, p)| *p);
+            let mover = mine.and_then(|p| p.rank()).unwrap_or(0) as i32;
+            let deep = if me == "south" {
+                rank_of(to) >= 11
+            } else {
+                rank_of(to) <= 2
+            };
+            let score = match (at.get(to), mine) {
+                (Some((_, Some(Piece::Flag))), _) => 10_000,
+                (Some((_, Some(p))), _) if p.rank().is_some_and(|r| (r as i32) < mover) => 300,
+                (Some((_, Some(_))), _) => -300,
+                // A headquarters holds the flag half the time: probe it with a cheap piece.
+                (Some(_), Some(Piece::Bomb)) if enemy_hq.contains(&to) => 400,
+                (Some(_), _) if enemy_hq.contains(&to) => 500 - 10 * mover,
+                (Some(_), Some(Piece::Bomb)) if strong.contains(to) => 250,
+                (Some(_), Some(Piece::Bomb)) => -10,
+                (Some(_), Some(Piece::Engineer)) if deep => 60,
+                (Some(_), Some(Piece::Engineer)) => -30,
+                (Some(_), _) if deep || strong.contains(to) => -40,
+                (Some(_), _) => 10 + 3 * mover.min(6),
+                (None, _) => (rank_of(to) - rank_of(from)) * forward * 3,
+            };
+            let score = score * 16 + self.rng.below(16) as i32;
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+}
+
+/// Squares of enemy pieces that have won a combat (strong officers, or mines), followed through
+/// the public history.
+fn strong_enemies(view: &crate::view::ViewFile) -> BTreeSet<String> {
+    use crate::rules::luzhanqi::Outcome;
+    let mut strong = BTreeSet::new();
+    for h in &view.history {
+        let Some((from, to)) = h.action.split_once('-') else {
+            continue;
+        };
+        let moved_strong = strong.remove(from);
+        let enemy_moved = h.seat != view.audience;
+        match h.outcome {
+            Some(Outcome::Moved) if moved_strong => {
+                strong.insert(to.to_string());
+            }
+            Some(Outcome::AttackerWon) if enemy_moved => {
+                strong.insert(to.to_string());
+            }
+            Some(Outcome::AttackerWon) => {
+                strong.remove(to);
+            }
+            Some(Outcome::DefenderWon) if !enemy_moved => {
+                strong.insert(to.to_string());
+            }
+            Some(Outcome::BothRemoved) => {
+                strong.remove(to);
+            }
+            _ => {}
+        }
+    }
+    strong
+}
+
+/// A program speaking the protocol on its standard input and output, run with `sh -c`.
+pub struct ProcessBot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Result<String, ()>>,
+    time: Duration,
+}
+
+/// The longest answer line read.
+const MAX_LINE: usize = 1 << 20;
+
+impl ProcessBot {
+    /// Starts `command` through the shell; its standard error goes to `log` when given.
+    pub fn spawn(
+        command: &str,
+        time: Duration,
+        log: Option<std::fs::File>,
+    ) -> std::io::Result<ProcessBot> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log.map(Stdio::from).unwrap_or_else(Stdio::null))
+            .spawn()?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stdout"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader
+                    .by_ref()
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut line)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line.len() > MAX_LINE => {
+                        let _ = tx.send(Err(()));
+                        break;
+                    }
+                    Ok(_) => {
+                        if tx.send(String::from_utf8(line).map_err(|_| ())).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Ok(ProcessBot {
+            child,
+            stdin,
+            lines: rx,
+            time,
+        })
+    }
+
+    fn send(&mut self, request: &Request) -> Result<(), BotFailure> {
+        let line =
+            serde_json::to_string(request).map_err(|e| BotFailure::Garbage(e.to_string()))?;
+        let stdin = self.stdin.as_mut().ok_or(BotFailure::Crashed)?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|_| BotFailure::Crashed)
+    }
+}
+
+impl Bot for ProcessBot {
+    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
+        self.send(request)?;
+        match self.lines.recv_timeout(self.time) {
+            Ok(Ok(line)) => serde_json::from_str(line.trim_end())
+                .map_err(|e| BotFailure::Garbage(e.to_string())),
+            Ok(Err(())) => Err(BotFailure::Garbage(
+                "an answer that is not UTF-8 or longer than 1 MiB".into(),
+            )),
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                Err(BotFailure::Timeout)
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(BotFailure::Crashed),
+        }
+    }
+
+    fn tell(&mut self, request: &Request) {
+        let _ = self.send(request);
+        self.stdin = None; // closing standard input ends a well-behaved bot
+    }
+}
+
+impl Drop for ProcessBot {
+    fn drop(&mut self) {
+        self.stdin = None;
+        // Give a well-behaved bot a moment to exit on its own, then stop it.
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Serves a built-in bot over standard input and output (`qijudge bot NAME`).
+pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut bot = builtin(name).ok_or_else(|| {
+        std::io::Error::other(format!("no built-in bot {name:?} (random, greedy)"))
+    })?;
+    for line in input.lines() {
+        let request: Request = serde_json::from_str(&line?).map_err(std::io::Error::other)?;
+        if matches!(request, Request::End { .. }) {
+            break;
+        }
+        let reply = bot
+            .ask(&request)
+            .map_err(|e| std::io::Error::other(format!("{e:?}")))?;
+        writeln!(output, "{}", serde_json::to_string(&reply)?)?;
+        output.flush()?;
+    }
+    Ok(())
+}

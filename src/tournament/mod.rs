@@ -1,0 +1,8 @@
+//! Tournaments and bot matches: the bot line protocol, built-in and process bots, the match
+//! runner (every game an ordinary signed game directory), and standings computed from game
+//! directories alone.
+
+pub mod bots;
+pub mod protocol;
+pub mod runner;
+pub mod standings;

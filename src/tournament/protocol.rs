@@ -1,0 +1,72 @@
+//! The bot protocol, `qijudge-bot/1`: one JSON object per line on the bot's standard input,
+//! one JSON object per line in answer on its standard output. A bot only ever receives its own
+//! view (as the judge writes it for its seat) and the moves it may legally make, which follow
+//! from its view alone. Documented in `docs/bots.md`.
+
+use crate::rules::luzhanqi::Options;
+use crate::view::ViewFile;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const PROTOCOL: &str = "qijudge-bot/1";
+
+/// What the judge sends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Answer with `{"setup": {"a1": "landmine", …}}` for your seat's half.
+    Setup {
+        protocol: String,
+        game: String,
+        seat: String,
+        rules: Options,
+        seed: u64,
+        time_ms: u64,
+    },
+    /// Answer with `{"move": "a6-a7"}` (one of `legal`) or `{"move": "resign"}`.
+    Move {
+        view: Box<ViewFile>,
+        legal: Vec<String>,
+        time_ms: u64,
+    },
+    /// The game is over; no answer. Standard input closes next.
+    End { view: Box<ViewFile> },
+}
+
+/// What a bot answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reply {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<BTreeMap<String, String>>,
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+}
+
+/// How a bot failed; each is a loss for that bot, recorded with its reason code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotFailure {
+    /// The process exited or closed its output.
+    Crashed,
+    /// No answer within the time limit.
+    Timeout,
+    /// An answer that is not a valid reply.
+    Garbage(String),
+    /// A setup that breaks the rules.
+    BadSetup(String),
+    /// A move that is not legal.
+    IllegalMove(String),
+}
+
+impl BotFailure {
+    /// The reason code written into the record.
+    pub fn code(&self) -> &'static str {
+        match self {
+            BotFailure::Crashed => "bot-crashed",
+            BotFailure::Timeout => "bot-timeout",
+            BotFailure::Garbage(_) => "bot-garbage",
+            BotFailure::BadSetup(_) => "bot-bad-setup",
+            BotFailure::IllegalMove(_) => "bot-illegal-move",
+        }
+    }
+}

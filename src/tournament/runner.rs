@@ -1,0 +1,455 @@
+//! The match runner. Each game is played by two bots through the same files a human game has:
+//! keys per bot, a manifest, committed setups, signed moves, the judge's record and views, the
+//! reveal; an in-process judge [`Session`] checks every move as it is written, and the finished
+//! directory must pass the audit. A bot is only ever shown its own view.
+
+use super::bots::{builtin, Bot, ProcessBot};
+use super::protocol::{BotFailure, Reply, Request, PROTOCOL};
+use crate::error::{Error, Result};
+use crate::judge::{self, audit, build_view, load_game, Session};
+use crate::player::{commit_setup, write_move};
+use crate::protocol::files::*;
+use crate::protocol::signing;
+use crate::rules::luzhanqi::random::SplitMix64;
+use crate::rules::luzhanqi::{two_player, Move, Options, Placement, Seat, Setup, Viewer};
+use crate::store::{write_atomic, GameDir};
+use rand_core::{OsRng, RngCore};
+use serde::{Deserialize, Serialize};
+use ssh_key::PrivateKey;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How a bot is run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    /// A built-in bot, in-process (`builtin:random`, `builtin:greedy`).
+    Builtin(String),
+    /// A program, run with `sh -c`.
+    Command(String),
+}
+
+/// A bot and the name it plays under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotEntry {
+    pub name: String,
+    pub spec: BotSpec,
+}
+
+impl BotEntry {
+    /// Reads `[NAME=]builtin:random` or `[NAME=]COMMAND`.
+    pub fn parse(text: &str) -> BotEntry {
+        let (name, spec) = match text.split_once('=') {
+            Some((n, s))
+                if !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
+                (Some(n), s)
+            }
+            _ => (None, text),
+        };
+        let spec = match spec.strip_prefix("builtin:") {
+            Some(b) => BotSpec::Builtin(b.to_string()),
+            None => BotSpec::Command(spec.to_string()),
+        };
+        let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
+            BotSpec::Builtin(b) => b.clone(),
+            BotSpec::Command(c) => {
+                let first = c
+                    .split_whitespace()
+                    .find(|w| !w.contains('='))
+                    .unwrap_or("bot");
+                let base = Path::new(first)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                base.chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect()
+            }
+        });
+        BotEntry { name, spec }
+    }
+}
+
+/// A match between two bots.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub bots: [BotEntry; 2],
+    pub games: u32,
+    pub concurrency: usize,
+    pub seed: u64,
+    /// Time for each answer.
+    pub time: Duration,
+    pub out: PathBuf,
+    /// (i, n): play only the games k with (k - 1) mod n = i.
+    pub shard: (u32, u32),
+    pub rules: Options,
+    /// Creation time written into every manifest (and receipt time of every move).
+    pub now: String,
+    /// Keep each process bot's standard error in `OUT/logs/`.
+    pub logs: bool,
+}
+
+/// `OUT/match.json`: what this match is and which games are done, so an interrupted match
+/// continues where it stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchState {
+    format: String,
+    bots: Vec<String>,
+    games: u32,
+    seed: u64,
+    shard: String,
+    completed: BTreeSet<u32>,
+}
+
+const STATE_FORMAT: &str = "qijudge/match-state/1";
+
+/// The games of this shard, 1-based.
+pub fn shard_games(cfg: &MatchConfig) -> Vec<u32> {
+    (1..=cfg.games)
+        .filter(|k| (k - 1) % cfg.shard.1 == cfg.shard.0)
+        .collect()
+}
+
+/// The seed of game k: every game gets its own, whatever shard or order it is played in.
+pub fn game_seed(seed: u64, k: u32) -> u64 {
+    SplitMix64::new(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+}
+
+pub fn game_dir(out: &Path, k: u32) -> PathBuf {
+    out.join("games").join(format!("game-{k:05}"))
+}
+
+/// Runs (or resumes) a match; returns this shard's game directories in order.
+pub fn run_match(
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<PathBuf>> {
+    if cfg.bots[0].name == cfg.bots[1].name {
+        return Err(Error::Io(format!(
+            "--bot: both bots are named {:?}; name them with NAME=…",
+            cfg.bots[0].name
+        )));
+    }
+    if cfg.shard.1 == 0 || cfg.shard.0 >= cfg.shard.1 {
+        return Err(Error::Io("--shard: expected i/n with i < n".into()));
+    }
+    let state_path = cfg.out.join("match.json");
+    let fresh = MatchState {
+        format: STATE_FORMAT.into(),
+        bots: cfg.bots.iter().map(|b| b.name.clone()).collect(),
+        games: cfg.games,
+        seed: cfg.seed,
+        shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
+        completed: BTreeSet::new(),
+    };
+    let state = match std::fs::read_to_string(&state_path) {
+        Ok(text) => {
+            let old: MatchState = serde_json::from_str(&text)
+                .map_err(|e| Error::Io(format!("{}: {e}", state_path.display())))?;
+            if (MatchState {
+                completed: BTreeSet::new(),
+                ..old.clone()
+            }) != fresh
+            {
+                return Err(Error::Io(format!(
+                    "{}: holds a different match; use another --out",
+                    cfg.out.display()
+                )));
+            }
+            old
+        }
+        Err(_) => fresh,
+    };
+    let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
+    let todo: Vec<u32> = shard_games(cfg)
+        .into_iter()
+        .filter(|k| {
+            !state.completed.contains(k) || audit(&GameDir::new(game_dir(&cfg.out, *k))).is_err()
+        })
+        .collect();
+    let total = shard_games(cfg).len();
+    let state = Mutex::new(state);
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<Error>> = Mutex::new(None);
+    progress(total - todo.len(), total);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            scope.spawn(|| loop {
+                if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
+                    break;
+                }
+                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
+                match play_game(cfg, &keys, k) {
+                    Ok(()) => {
+                        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                        s.completed.insert(k);
+                        let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
+                        if let Err(e) = write_atomic(&state_path, text.as_bytes()) {
+                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        }
+                        progress(s.completed.len().min(total), total);
+                    }
+                    Err(e) => *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(shard_games(cfg)
+        .into_iter()
+        .map(|k| game_dir(&cfg.out, k))
+        .collect())
+}
+
+/// The match's keys: one per bot and the judge's, kept in `OUT/keys/` so a resumed match
+/// signs with the same keys.
+struct Keys {
+    bots: [PrivateKey; 2],
+    judge: PrivateKey,
+}
+
+impl Keys {
+    fn load_or_make(out: &Path, bots: &[BotEntry; 2]) -> Result<Keys> {
+        let one = |name: &str| -> Result<PrivateKey> {
+            let path = out.join("keys").join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => signing::parse_private_key(&text)
+                    .map_err(|e| Error::Io(format!("{}: {e}", path.display()))),
+                Err(_) => {
+                    let key = signing::generate(name);
+                    write_atomic(&path, signing::private_key_pem(&key).as_bytes())?;
+                    Ok(key)
+                }
+            }
+        };
+        Ok(Keys {
+            bots: [one(&bots[0].name)?, one(&bots[1].name)?],
+            judge: one("judge")?,
+        })
+    }
+}
+
+fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>> {
+    match &entry.spec {
+        BotSpec::Builtin(name) => builtin(name)
+            .ok_or_else(|| Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))),
+        BotSpec::Command(cmd) => {
+            let log = if cfg.logs {
+                let path = cfg
+                    .out
+                    .join("logs")
+                    .join(format!("game-{k:05}-{}.log", entry.name));
+                std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+                    .map_err(|e| Error::Io(e.to_string()))?;
+                Some(
+                    std::fs::File::create(&path)
+                        .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?,
+                )
+            } else {
+                None
+            };
+            Ok(Box::new(
+                ProcessBot::spawn(cmd, cfg.time, log)
+                    .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?,
+            ))
+        }
+    }
+}
+
+/// Plays game k from scratch into its directory.
+fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<()> {
+    let path = game_dir(&cfg.out, k);
+    if path.exists() {
+        std::fs::remove_dir_all(&path)
+            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    }
+    let dir = GameDir::new(&path);
+    // Colours alternate: bot 0 is South in odd games.
+    let order: [usize; 2] = if k % 2 == 1 { [0, 1] } else { [1, 0] };
+    let seats = ["south", "north"];
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "luzhanqi".into(),
+        id: format!("lzq-{}", hex::encode(id)),
+        created: cfg.now.clone(),
+        sample: false,
+        board: "2p".into(),
+        rules: cfg.rules.clone(),
+        judge: JudgeEntry {
+            key: signing::public_key_line(keys.judge.public_key()),
+        },
+        players: seats
+            .iter()
+            .zip(order)
+            .map(|(seat, b)| Player {
+                seat: seat.to_string(),
+                name: cfg.bots[b].name.clone(),
+                key: signing::public_key_line(keys.bots[b].public_key()),
+            })
+            .collect(),
+    };
+    dir.write("game.toml", to_toml(&manifest).as_bytes())?;
+    let game = load_game(&dir)?;
+    let seed = game_seed(cfg.seed, k);
+    let time_ms = cfg.time.as_millis() as u64;
+    let mut bots: Vec<Box<dyn Bot>> = order
+        .iter()
+        .map(|&b| start_bot(cfg, &cfg.bots[b], k))
+        .collect::<Result<_>>()?;
+
+    // Setups: a bot that fails here forfeits before play begins.
+    let board = two_player();
+    let mut failure: Option<(&str, &'static str)> = None;
+    for (i, seat) in seats.iter().enumerate() {
+        let request = Request::Setup {
+            protocol: PROTOCOL.into(),
+            game: "luzhanqi".into(),
+            seat: seat.to_string(),
+            rules: cfg.rules.clone(),
+            seed: seed ^ i as u64,
+            time_ms,
+        };
+        let setup = match bots[i].ask(&request) {
+            Ok(Reply {
+                setup: Some(map), ..
+            }) => {
+                let placement = Placement {
+                    entries: map.into_iter().collect(),
+                };
+                let seat_id = Seat(i as u8);
+                Setup::validate(board, seat_id, &placement)
+                    .map_err(|p| BotFailure::BadSetup(format!("{} problem(s)", p.len())))
+            }
+            Ok(_) => Err(BotFailure::Garbage("no setup in the answer".into())),
+            Err(f) => Err(f),
+        };
+        match setup {
+            Ok(s) => commit_setup(&dir, &game, seat, &keys.bots[order[i]], &s)?,
+            Err(f) => {
+                failure = Some((seat, f.code()));
+                break;
+            }
+        }
+    }
+    let mut session = Session::open(&dir, &game, &cfg.now)?;
+    if let Some((seat, code)) = failure {
+        session.forfeit(seat, code)?;
+    }
+
+    // Moves: the bot to move sees its own view and its legal moves, nothing else.
+    while session.replay().outcome.is_none() {
+        let (seat_index, request, ply, head, position) = {
+            let replay = session.replay();
+            let position = replay
+                .position
+                .clone()
+                .ok_or_else(|| Error::Io("play did not begin".into()))?;
+            let seat = position.to_move();
+            let view = build_view(&game, replay, Viewer::Seat(seat));
+            let mut legal: Vec<String> = position
+                .legal_moves()
+                .iter()
+                .map(|m| m.display(board))
+                .collect();
+            legal.sort();
+            let request = Request::Move {
+                view: Box::new(view),
+                legal,
+                time_ms,
+            };
+            (
+                seat.index(),
+                request,
+                position.ply() + 1,
+                replay.record.head_or(&game.hash),
+                position,
+            )
+        };
+        let seat = seats[seat_index];
+        let action = match bots[seat_index].ask(&request) {
+            Ok(Reply {
+                action: Some(a), ..
+            }) => a,
+            Ok(_) => {
+                session.forfeit(seat, BotFailure::Garbage(String::new()).code())?;
+                break;
+            }
+            Err(f) => {
+                session.forfeit(seat, f.code())?;
+                break;
+            }
+        };
+        if action != "resign" {
+            let legal = Move::parse(&action, board)
+                .ok()
+                .filter(|m| position.check_move(*m).is_ok());
+            if legal.is_none() {
+                session.forfeit(seat, BotFailure::IllegalMove(String::new()).code())?;
+                break;
+            }
+        }
+        write_move(
+            &dir,
+            &game,
+            seat,
+            &keys.bots[order[seat_index]],
+            ply,
+            &head,
+            &action,
+            None,
+        )?;
+        session.advance()?;
+        if let Some(e) = session.replay().refusal.clone() {
+            return Err(Error::Io(format!(
+                "game {k}: the judge refused a move the runner checked: {e}"
+            )));
+        }
+    }
+    for (i, bot) in bots.iter_mut().enumerate() {
+        let view = build_view(&game, session.replay(), Viewer::Seat(Seat(i as u8)));
+        bot.tell(&Request::End {
+            view: Box::new(view),
+        });
+    }
+    drop(bots);
+
+    // Publish as the judge does, reveal, and audit the finished directory.
+    let files: Vec<(String, Option<Vec<u8>>)> =
+        judge::outputs(&game, session.replay(), &keys.judge)
+            .into_iter()
+            .map(|(n, b)| (n, Some(b.into_bytes())))
+            .collect();
+    let accepted: Vec<String> = session
+        .replay()
+        .record
+        .lines
+        .iter()
+        .filter_map(|l| match &l.entry {
+            Entry::SetupAccepted { seat } => Some(seat.clone()),
+            _ => None,
+        })
+        .collect();
+    drop(session);
+    dir.commit(&files)?;
+    for seat in accepted {
+        let text = dir.read(
+            &format!("setups/{seat}.toml"),
+            crate::store::SMALL_FILE_LIMIT,
+        )?;
+        dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
+    }
+    audit(&dir)?;
+    Ok(())
+}

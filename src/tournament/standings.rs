@@ -1,0 +1,474 @@
+//! Results from game directories, standings, crosstable and Elo, in text, JSON, CSV and
+//! Markdown. Everything here is computed from audited game directories alone and sorted, so the
+//! same games give the same bytes whatever the order or the number of threads.
+
+use crate::judge::{audit, reason_text};
+use crate::store::GameDir;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// One game's result, by player name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    pub dir: String,
+    pub game: String,
+    /// Names in seat order (south, north).
+    pub players: Vec<String>,
+    /// The winner's name, or none for a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+    pub plies: usize,
+}
+
+/// A game directory that could not be counted, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Invalid {
+    pub dir: String,
+    pub error: String,
+}
+
+/// Audits every directory, `threads` at a time; results in the order of `dirs`.
+pub fn collect(
+    dirs: &[PathBuf],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Vec<GameRecord>, Vec<Invalid>) {
+    let slots: Vec<Mutex<Option<Result<GameRecord, Invalid>>>> =
+        dirs.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(dir) = dirs.get(i) else { break };
+                let r = one(dir);
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                progress(done.fetch_add(1, Ordering::SeqCst) + 1, dirs.len());
+            });
+        }
+    });
+    let mut games = Vec::new();
+    let mut invalid = Vec::new();
+    for slot in slots {
+        match slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(Ok(g)) => games.push(g),
+            Some(Err(e)) => invalid.push(e),
+            None => {}
+        }
+    }
+    (games, invalid)
+}
+
+fn one(dir: &Path) -> Result<GameRecord, Invalid> {
+    let shown = dir.display().to_string();
+    let a = audit(&GameDir::new(dir)).map_err(|e| Invalid {
+        dir: shown.clone(),
+        error: e.to_string(),
+    })?;
+    let name_of = |seat: &str| {
+        a.players
+            .iter()
+            .find(|(s, _)| s == seat)
+            .map(|(_, n)| n.clone())
+    };
+    Ok(GameRecord {
+        dir: shown,
+        game: a.game.clone(),
+        players: a.players.iter().map(|(_, n)| n.clone()).collect(),
+        winner: a.winner.as_deref().and_then(name_of),
+        reason: reason_text(a.reason),
+        plies: a.moves,
+    })
+}
+
+/// One player's line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    pub rank: usize,
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub points: f64,
+    /// Sonneborn-Berger: the points of the opponents a player beat, plus half those it drew.
+    pub sonneborn_berger: f64,
+    /// Bradley-Terry Elo, mean 0, with a 95% interval half-width.
+    pub elo: f64,
+    pub elo_error: f64,
+}
+
+/// Standings, crosstable and the games they come from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub standings: Vec<Standing>,
+    /// `crosstable[a][b]` = points a scored against b, and games played.
+    pub crosstable: BTreeMap<String, BTreeMap<String, (f64, u32)>>,
+    pub games: Vec<GameRecord>,
+    pub invalid: Vec<Invalid>,
+}
+
+/// Computes the report. Games are sorted by directory first.
+pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
+    games.sort_by(|a, b| a.dir.cmp(&b.dir));
+    invalid.sort_by(|a, b| a.dir.cmp(&b.dir));
+    let mut cross: BTreeMap<String, BTreeMap<String, (f64, u32)>> = BTreeMap::new();
+    let mut lines: BTreeMap<String, Standing> = BTreeMap::new();
+    for g in &games {
+        for (i, me) in g.players.iter().enumerate() {
+            let opp = &g.players[1 - i.min(1)];
+            let score = match &g.winner {
+                Some(w) if w == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let e = cross
+                .entry(me.clone())
+                .or_default()
+                .entry(opp.clone())
+                .or_default();
+            e.0 += score;
+            e.1 += 1;
+            let s = lines.entry(me.clone()).or_insert_with(|| Standing {
+                rank: 0,
+                name: me.clone(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                points: 0.0,
+                sonneborn_berger: 0.0,
+                elo: 0.0,
+                elo_error: 0.0,
+            });
+            s.games += 1;
+            s.points += score;
+            match score {
+                1.0 => s.wins += 1,
+                0.0 => s.losses += 1,
+                _ => s.draws += 1,
+            }
+        }
+    }
+    let points: BTreeMap<String, f64> = lines.iter().map(|(n, s)| (n.clone(), s.points)).collect();
+    for (name, row) in &cross {
+        let sb: f64 = row
+            .iter()
+            .map(|(opp, (score, _))| score * points.get(opp).copied().unwrap_or(0.0))
+            .sum();
+        if let Some(s) = lines.get_mut(name) {
+            s.sonneborn_berger = sb;
+        }
+    }
+    let elo = bradley_terry(&cross);
+    for (name, (r, e)) in elo {
+        if let Some(s) = lines.get_mut(&name) {
+            s.elo = r;
+            s.elo_error = e;
+        }
+    }
+    let mut standings: Vec<Standing> = lines.into_values().collect();
+    standings.sort_by(|a, b| {
+        b.points
+            .total_cmp(&a.points)
+            .then(b.sonneborn_berger.total_cmp(&a.sonneborn_berger))
+            .then(b.wins.cmp(&a.wins))
+            .then(a.name.cmp(&b.name))
+    });
+    for (i, s) in standings.iter_mut().enumerate() {
+        s.rank = i + 1;
+    }
+    Report {
+        standings,
+        crosstable: cross,
+        games,
+        invalid,
+    }
+}
+
+/// Bradley-Terry ratings by the minorisation-maximisation iteration, draws counting half a win
+/// each way, with one virtual draw added per pair that met (so a perfect score stays finite).
+/// Elo = 400·log10(strength), shifted to mean 0; the error is 1.96 standard errors from the
+/// Fisher information of each player's games.
+fn bradley_terry(
+    cross: &BTreeMap<String, BTreeMap<String, (f64, u32)>>,
+) -> BTreeMap<String, (f64, f64)> {
+    let names: Vec<&String> = cross.keys().collect();
+    let n = names.len();
+    let idx = |s: &String| names.iter().position(|x| *x == s);
+    let mut games = vec![vec![0.0; n]; n];
+    let mut wins = vec![0.0; n];
+    for (a, row) in cross {
+        let Some(i) = idx(a) else { continue };
+        for (b, (score, played)) in row {
+            let Some(j) = idx(b) else { continue };
+            games[i][j] += *played as f64 + 1.0;
+            wins[i] += score + 0.5;
+        }
+    }
+    let mut strength = vec![1.0f64; n];
+    for _ in 0..2000 {
+        let mut next = strength.clone();
+        for i in 0..n {
+            let denom: f64 = (0..n)
+                .filter(|&j| games[i][j] > 0.0)
+                .map(|j| games[i][j] / (strength[i] + strength[j]))
+                .sum();
+            if denom > 0.0 {
+                next[i] = wins[i] / denom;
+            }
+        }
+        let mean_log = next.iter().map(|s| s.ln()).sum::<f64>() / n.max(1) as f64;
+        next.iter_mut().for_each(|s| *s /= mean_log.exp());
+        let delta = next
+            .iter()
+            .zip(&strength)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        strength = next;
+        if delta < 1e-12 {
+            break;
+        }
+    }
+    let scale = 400.0 / std::f64::consts::LN_10;
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let info: f64 = (0..n)
+                .map(|j| {
+                    let p = strength[i] / (strength[i] + strength[j]);
+                    games[i][j] * p * (1.0 - p)
+                })
+                .sum();
+            let elo = scale * strength[i].ln();
+            let err = if info > 0.0 {
+                1.96 * scale / info.sqrt()
+            } else {
+                f64::INFINITY
+            };
+            ((*name).clone(), (round1(elo), round1(err)))
+        })
+        .collect()
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Csv,
+    Markdown,
+}
+
+/// Renders a report.
+pub fn render(r: &Report, format: Format) -> String {
+    match format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(r).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Csv => {
+            let mut s = String::from(
+                "rank,name,games,wins,draws,losses,points,sonneborn_berger,elo,elo_error\n",
+            );
+            for x in &r.standings {
+                s.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{}\n",
+                    x.rank,
+                    csv(&x.name),
+                    x.games,
+                    x.wins,
+                    x.draws,
+                    x.losses,
+                    x.points,
+                    x.sonneborn_berger,
+                    x.elo,
+                    x.elo_error
+                ));
+            }
+            s
+        }
+        Format::Markdown => {
+            let mut s = String::from("| # | player | games | W | D | L | points | SB | Elo |\n|---|---|---|---|---|---|---|---|---|\n");
+            for x in &r.standings {
+                s.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} ± {} |\n",
+                    x.rank,
+                    x.name.replace('|', "\\|"),
+                    x.games,
+                    x.wins,
+                    x.draws,
+                    x.losses,
+                    x.points,
+                    x.sonneborn_berger,
+                    x.elo,
+                    x.elo_error
+                ));
+            }
+            s.push_str(&crosstable_text(r, true));
+            if !r.invalid.is_empty() {
+                s.push_str(&format!("\n{} invalid game(s):\n\n", r.invalid.len()));
+                for i in &r.invalid {
+                    s.push_str(&format!("- `{}`: {}\n", i.dir, i.error.replace('\n', " ")));
+                }
+            }
+            s
+        }
+        Format::Text => {
+            let mut s = format!("{} games, {} invalid\n\n", r.games.len(), r.invalid.len());
+            s.push_str(&format!(
+                "{:>3}  {:<20} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
+                "#", "player", "games", "W", "D", "L", "points", "SB", "Elo"
+            ));
+            for x in &r.standings {
+                s.push_str(&format!(
+                    "{:>3}  {:<20} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
+                    x.rank,
+                    x.name,
+                    x.games,
+                    x.wins,
+                    x.draws,
+                    x.losses,
+                    x.points,
+                    x.sonneborn_berger,
+                    format!("{} ± {}", x.elo, x.elo_error)
+                ));
+            }
+            s.push_str(&crosstable_text(r, false));
+            for i in &r.invalid {
+                s.push_str(&format!(
+                    "invalid: {}: {}\n",
+                    i.dir,
+                    i.error.lines().next().unwrap_or("")
+                ));
+            }
+            s
+        }
+    }
+}
+
+fn crosstable_text(r: &Report, markdown: bool) -> String {
+    let names: Vec<&String> = r.standings.iter().map(|s| &s.name).collect();
+    let cell = |a: &String, b: &String| match r.crosstable.get(a).and_then(|row| row.get(b)) {
+        Some((score, n)) => format!("{score}/{n}"),
+        None if a == b => "—".into(),
+        None => "".into(),
+    };
+    let mut s = String::from("\ncrosstable (points/games, row against column)\n");
+    if markdown {
+        s = String::from("\nCrosstable (points/games, row against column):\n\n| |");
+        for n in &names {
+            s.push_str(&format!(" {n} |"));
+        }
+        s.push_str(&format!("\n|{}\n", "---|".repeat(names.len() + 1)));
+        for a in &names {
+            s.push_str(&format!("| {a} |"));
+            for b in &names {
+                s.push_str(&format!(" {} |", cell(a, b)));
+            }
+            s.push('\n');
+        }
+        return s;
+    }
+    s.push_str(&format!("{:<20}", ""));
+    for n in &names {
+        s.push_str(&format!(" {n:>12}"));
+    }
+    s.push('\n');
+    for a in &names {
+        s.push_str(&format!("{a:<20}"));
+        for b in &names {
+            s.push_str(&format!(" {:>12}", cell(a, b)));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn csv(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(dir: &str, a: &str, b: &str, winner: Option<&str>) -> GameRecord {
+        GameRecord {
+            dir: dir.into(),
+            game: "lzq-x".into(),
+            players: vec![a.into(), b.into()],
+            winner: winner.map(str::to_string),
+            reason: "flag captured".into(),
+            plies: 10,
+        }
+    }
+
+    #[test]
+    fn standings_points_tie_breaks_and_elo() {
+        let games = vec![
+            g("1", "ann", "bob", Some("ann")),
+            g("2", "bob", "ann", Some("ann")),
+            g("3", "ann", "cat", None),
+            g("4", "cat", "bob", Some("cat")),
+            g("5", "bob", "cat", Some("bob")),
+        ];
+        let r = report(games.clone(), vec![]);
+        let names: Vec<&str> = r.standings.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["ann", "cat", "bob"]);
+        let ann = &r.standings[0];
+        assert_eq!(
+            (ann.games, ann.wins, ann.draws, ann.losses, ann.points),
+            (3, 2, 1, 0, 2.5)
+        );
+        // ann beat bob twice (bob has 1 point) and drew cat (1.5 points): 2×1 + 0.5×1.5.
+        assert_eq!(ann.sonneborn_berger, 2.75);
+        assert_eq!(r.crosstable["ann"]["bob"], (2.0, 2));
+        assert!(r.standings[0].elo > 0.0 && r.standings[2].elo < 0.0 && ann.elo_error > 0.0);
+        let sum: f64 = r.standings.iter().map(|s| s.elo).sum();
+        assert!(sum.abs() < 0.5, "mean 0: {sum}");
+        // Order of input and rendering are deterministic.
+        let mut reversed = games;
+        reversed.reverse();
+        assert_eq!(
+            render(&report(reversed, vec![]), Format::Json),
+            render(&r, Format::Json)
+        );
+        assert!(render(&r, Format::Csv).starts_with("rank,name,"));
+        assert!(render(&r, Format::Markdown).contains("| 1 | ann | 3 | 2 | 1 | 0 | 2.5 |"));
+    }
+
+    #[test]
+    fn two_player_elo_matches_the_logistic_formula() {
+        // 30 wins in 40 games, plus the virtual draw: score 30.5/41.
+        let games: Vec<GameRecord> = (0..40)
+            .map(|i| {
+                g(
+                    &i.to_string(),
+                    "a",
+                    "b",
+                    Some(if i < 30 { "a" } else { "b" }),
+                )
+            })
+            .collect();
+        let r = report(games, vec![]);
+        let p: f64 = 30.5 / 41.0;
+        let expected = 400.0 * (p / (1.0 - p)).log10();
+        let diff = r.standings[0].elo - r.standings[1].elo;
+        assert!((diff - expected).abs() < 0.3, "{diff} vs {expected}");
+    }
+}
