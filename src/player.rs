@@ -62,17 +62,30 @@ pub fn commit_setup(
     dir.write(&commitment_path, text.as_bytes())
 }
 
-/// Writes the signed move file for `ply`, answering record head `answers`; returns its path.
+/// A move about to be signed.
+pub struct NewMove<'a> {
+    pub ply: u32,
+    /// The record head it answers.
+    pub answers: &'a str,
+    /// `from-to` or `resign`.
+    pub action: &'a str,
+    pub comment: Option<String>,
+}
+
+/// Writes the signed move file; returns its path.
 pub fn write_move(
     dir: &GameDir,
     game: &Game,
     seat: &str,
     key: &PrivateKey,
-    ply: u32,
-    answers: &str,
-    action: &str,
-    comment: Option<String>,
+    mv: NewMove,
 ) -> Result<String> {
+    let NewMove {
+        ply,
+        answers,
+        action,
+        comment,
+    } = mv;
     let path = move_path(ply, seat);
     if dir.exists(&path) {
         return Err(Error::Io(format!(

@@ -160,7 +160,13 @@ pub fn make_move(
         ));
     }
     let head = record.head_or(&game.hash);
-    let path = crate::player::write_move(&dir, &game, seat, &key, ply, &head, action, comment)?;
+    let mv = crate::player::NewMove {
+        ply,
+        answers: &head,
+        action,
+        comment,
+    };
+    let path = crate::player::write_move(&dir, &game, seat, &key, mv)?;
     println!("wrote {path} and its signature");
     Ok(())
 }

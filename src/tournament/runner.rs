@@ -7,7 +7,7 @@ use super::bots::{builtin, Bot, ProcessBot};
 use super::protocol::{BotFailure, Reply, Request, PROTOCOL};
 use crate::error::{Error, Result};
 use crate::judge::{self, audit, build_view, load_game, Session};
-use crate::player::{commit_setup, write_move};
+use crate::player::{commit_setup, write_move, NewMove};
 use crate::protocol::files::*;
 use crate::protocol::signing;
 use crate::rules::luzhanqi::random::SplitMix64;
@@ -405,10 +405,12 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<()> {
             &game,
             seat,
             &keys.bots[order[seat_index]],
-            ply,
-            &head,
-            &action,
-            None,
+            NewMove {
+                ply,
+                answers: &head,
+                action: &action,
+                comment: None,
+            },
         )?;
         session.advance()?;
         if let Some(e) = session.replay().refusal.clone() {
