@@ -1071,7 +1071,25 @@ impl<'a> Session<'a> {
     pub fn advance(&mut self) -> Result<()> {
         self.inner.out.refusal = None;
         self.inner.out.waiting = None;
-        self.inner.move_names = self.inner.dir.list("moves")?.into_iter().collect();
+        // Only the files of the plies to come can be new: look for those instead of listing.
+        let seats = self.inner.seat_names();
+        let mut ply = self.inner.next_ply;
+        loop {
+            let found: Vec<String> = seats
+                .iter()
+                .map(|seat| move_path(ply, seat))
+                .filter(|p| self.inner.dir.exists(p))
+                .map(|p| p.trim_start_matches("moves/").to_string())
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            for name in found {
+                self.inner.move_names.insert(format!("{name}.sig"));
+                self.inner.move_names.insert(name);
+            }
+            ply += 1;
+        }
         self.inner.play_moves()?;
         self.inner.finish()
     }

@@ -18,6 +18,8 @@ pub struct GameDir {
     pub root: PathBuf,
     /// Folders already found to be real folders (not links).
     checked: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Whether writes are synced to disk before they count (off for scratch directories).
+    durable: bool,
 }
 
 impl GameDir {
@@ -25,6 +27,16 @@ impl GameDir {
         GameDir {
             root: root.into(),
             checked: Default::default(),
+            durable: true,
+        }
+    }
+
+    /// A directory whose writes are not synced one by one: for games a bot match writes and
+    /// replays from the start when interrupted, where a sync per move would dominate the cost.
+    pub fn scratch(root: impl Into<PathBuf>) -> Self {
+        GameDir {
+            durable: false,
+            ..GameDir::new(root)
         }
     }
 
@@ -108,7 +120,7 @@ impl GameDir {
     /// Writes a file atomically (temporary file, sync, rename); does nothing when the bytes are
     /// already there, so a second run leaves every file untouched.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
-        write_atomic(&self.path(rel), bytes)
+        write_file(&self.path(rel), bytes, self.durable)
     }
 
     /// Replaces a set of files as one step: after a crash at any point, every file is either in
@@ -132,7 +144,7 @@ impl GameDir {
             }
             match bytes {
                 Some(b) => {
-                    write_atomic(&staging.join(i.to_string()), b)?;
+                    write_file(&staging.join(i.to_string()), b, self.durable)?;
                     plan.push_str(&format!("put {i} {rel}\n"));
                 }
                 None => plan.push_str(&format!("delete - {rel}\n")),
@@ -263,8 +275,13 @@ pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| refuse(shown, None, "not UTF-8 text"))
 }
 
-/// Writes `bytes` to `path` atomically; unchanged files are not rewritten.
+/// Writes `bytes` to `path` atomically and durably; unchanged files are not rewritten.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_file(path, bytes, true)
+}
+
+/// Writes atomically (temporary file, rename); with `durable`, synced before and after the rename.
+fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     if fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
@@ -278,10 +295,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if durable {
+            f.sync_all()?;
+        }
         fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+        if durable {
+            sync_dir(dir);
         }
         Ok(())
     })();

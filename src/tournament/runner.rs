@@ -273,7 +273,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<()> {
         std::fs::remove_dir_all(&path)
             .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     }
-    let dir = GameDir::new(&path);
+    let dir = GameDir::scratch(&path);
     // Colours alternate: bot 0 is South in odd games.
     let order: [usize; 2] = if k % 2 == 1 { [0, 1] } else { [1, 0] };
     let seats = ["south", "north"];

@@ -3,6 +3,7 @@ mod cli_game;
 mod crash;
 mod helpers;
 mod interop;
+mod matches;
 mod noninterference;
 mod protocol;
 mod refusals;

@@ -1,0 +1,86 @@
+//! Bot matches: games per second for random-vs-random with in-process bots and with process
+//! bots (`qijudge bot random`), and the judge's own cost per ply (in-process bots cost next to
+//! nothing, so the in-process time per ply is the runner and judge overhead).
+//! Run with `cargo bench --bench matches` (builds the release binary first).
+
+use qijudge::rules::luzhanqi::Options;
+use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
+use std::time::{Duration, Instant};
+
+fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig {
+    MatchConfig {
+        bots,
+        games,
+        concurrency: 1,
+        seed: 3,
+        time: Duration::from_secs(5),
+        out: out.to_path_buf(),
+        shard: (0, 1),
+        rules: Options {
+            max_plies: 1000,
+            ..Options::default()
+        },
+        now: "2026-11-21T12:00:00Z".into(),
+        logs: false,
+    }
+}
+
+fn plies(dirs: &[std::path::PathBuf]) -> usize {
+    dirs.iter()
+        .map(|d| {
+            std::fs::read_to_string(d.join("record.jsonl"))
+                .unwrap()
+                .matches("\"kind\":\"move\"")
+                .count()
+        })
+        .sum()
+}
+
+fn main() {
+    let exe = std::env::current_exe().unwrap();
+    let qijudge = exe
+        .parent()
+        .and_then(|p| p.parent())
+        .map(|p| p.join("qijudge"))
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let games = 20;
+    let t = Instant::now();
+    let inproc = run_match(
+        &config(
+            &tmp.path().join("a"),
+            [
+                BotEntry::parse("a=builtin:random"),
+                BotEntry::parse("b=builtin:random"),
+            ],
+            games,
+        ),
+        &|_, _| {},
+    )
+    .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let n = plies(&inproc);
+    println!(
+        "in-process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply of runner and judge)",
+        games as f64 / secs,
+        secs / n as f64 * 1e6
+    );
+    if qijudge.exists() {
+        let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
+        let t = Instant::now();
+        let procs = run_match(
+            &config(&tmp.path().join("b"), [cmd("a"), cmd("b")], games),
+            &|_, _| {},
+        )
+        .unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let n = plies(&procs);
+        println!(
+            "process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply)",
+            games as f64 / secs,
+            secs / n as f64 * 1e6
+        );
+    } else {
+        println!("process bots: build the binary first (cargo build --release)");
+    }
+}

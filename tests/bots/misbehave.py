@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Test bots that misbehave on purpose: python3 misbehave.py crash|hang|garbage|illegal|badsetup.
+They answer the setup request properly (except badsetup), then misbehave on their first move."""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "bots"))
+import random_bot  # noqa: E402
+
+mode = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "setup":
+        placed = random_bot.setup(msg["seat"], random_bot.random.Random(msg["seed"]))
+        if mode == "badsetup":
+            placed = {sq: "flag" for sq in placed}
+        print(json.dumps({"setup": placed}), flush=True)
+    elif msg["type"] == "move":
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "hang":
+            time.sleep(60)
+        if mode == "garbage":
+            print("this is not json", flush=True)
+        if mode == "illegal":
+            # Move a piece of the opponent's: never legal.
+            theirs = [p["square"] for p in msg["view"]["pieces"] if p["seat"] != msg["view"]["audience"]]
+            print(json.dumps({"move": f"{theirs[0]}-{theirs[-1]}"}), flush=True)
+    else:
+        break

@@ -1,0 +1,276 @@
+//! Bot matches: every game is a signed, verifiable game directory; misbehaving bots lose with
+//! the reason recorded; interrupted matches resume; shards merge; bots see only their view.
+//! The Python bots need python3 (`.ci/run` installs it).
+
+use super::helpers::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn match_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "match", "--game", "luzhanqi", "--out", out, "--format", "json",
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+fn standings(json: &str) -> (serde_json::Value, serde_json::Value) {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    (v["standings"].clone(), v["crosstable"].clone())
+}
+
+/// (winner name, reason, plies) per game, in game order.
+fn results(json: &str) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["winner"].clone(), g["reason"].clone(), g["plies"].clone()))
+        .collect()
+}
+
+#[test]
+fn a_match_between_builtin_bots_verifies_game_by_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let r = ok(&match_args(
+        &out,
+        &[
+            "--bot",
+            "builtin:random",
+            "--bot",
+            "builtin:greedy",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+        ],
+    ));
+    let games: Vec<PathBuf> = (1..=4)
+        .map(|k| Path::new(&out).join(format!("games/game-{k:05}")))
+        .collect();
+    for g in &games {
+        let v = ok(&["verify", &g.to_string_lossy()]);
+        assert!(v.stdout.starts_with("verified game"), "{v:?}");
+        let manifest = std::fs::read_to_string(g.join("game.toml")).unwrap();
+        assert!(manifest.contains("name = \"random\"") && manifest.contains("name = \"greedy\""));
+    }
+    // Colours alternate.
+    let south = |k: usize| {
+        std::fs::read_to_string(games[k].join("game.toml"))
+            .unwrap()
+            .split("[[players]]")
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(south(0).contains("random"), south(1).contains("random"));
+    // The standings follow from the files alone.
+    let t = ok(&[
+        "tournament",
+        &format!("{out}/games"),
+        "--format",
+        "json",
+        "--threads",
+        "3",
+    ]);
+    assert_eq!(standings(&t.stdout), standings(&r.stdout));
+    let v: serde_json::Value = serde_json::from_str(&t.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 4);
+    for f in ["text", "csv", "markdown"] {
+        let x = ok(&["tournament", &format!("{out}/games"), "--format", f]);
+        assert!(
+            x.stdout.contains("greedy") && x.stdout.contains("random"),
+            "{f}: {}",
+            x.stdout
+        );
+    }
+}
+
+#[test]
+fn misbehaving_bots_lose_with_the_reason_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = root()
+        .join("tests/bots/misbehave.py")
+        .to_string_lossy()
+        .into_owned();
+    for (mode, code) in [
+        ("crash", "bot-crashed"),
+        ("hang", "bot-timeout"),
+        ("garbage", "bot-garbage"),
+        ("illegal", "bot-illegal-move"),
+        ("badsetup", "bot-bad-setup"),
+    ] {
+        let out = tmp.path().join(mode).to_string_lossy().into_owned();
+        let bad = format!("bad=python3 {script} {mode}");
+        let start = Instant::now();
+        let r = ok(&match_args(
+            &out,
+            &[
+                "--bot",
+                "builtin:random",
+                "--bot",
+                &bad,
+                "--games",
+                "2",
+                "--time-ms",
+                "400",
+            ],
+        ));
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{mode}: the match did not go on"
+        );
+        for k in 1..=2 {
+            let g = Path::new(&out).join(format!("games/game-{k:05}"));
+            let record = std::fs::read_to_string(g.join("record.jsonl")).unwrap();
+            assert!(
+                record.contains(&format!("\"kind\":\"forfeit\""))
+                    && record.contains(&format!("\"reason\":\"{code}\"")),
+                "{mode}: {record}"
+            );
+            ok(&["verify", &g.to_string_lossy()]);
+        }
+        let (table, _) = standings(&r.stdout);
+        let bad_line = table
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "bad")
+            .unwrap();
+        assert_eq!(
+            (bad_line["losses"].as_u64(), bad_line["wins"].as_u64()),
+            (Some(2), Some(0)),
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_match_resumes_to_the_same_result_and_shards_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        "--bot",
+        "builtin:random",
+        "--bot",
+        "builtin:greedy",
+        "--games",
+        "6",
+        "--seed",
+        "7",
+    ];
+    let whole = tmp.path().join("whole").to_string_lossy().into_owned();
+    let a = ok(&match_args(&whole, &bots));
+
+    // Interrupt a second run once two games are done, then run it again.
+    let resumed = tmp.path().join("resumed");
+    let r = resumed.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(match_args(&r, &bots))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let completed = || {
+        std::fs::read_to_string(resumed.join("match.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map(|v| v["completed"].as_array().map(|a| a.len()).unwrap_or(0))
+            .unwrap_or(0)
+    };
+    let start = Instant::now();
+    while completed() < 2 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        completed() < 6,
+        "the match finished before it could be interrupted"
+    );
+    let b = ok(&match_args(&r, &bots));
+    assert_eq!(results(&b.stdout), results(&a.stdout));
+    assert_eq!(standings(&b.stdout), standings(&a.stdout));
+
+    // Two shards, merged by tournament, give the unsharded standings.
+    let s0 = tmp.path().join("s0").to_string_lossy().into_owned();
+    let s1 = tmp.path().join("s1").to_string_lossy().into_owned();
+    let mut args0 = bots.to_vec();
+    args0.extend(["--shard", "0/2"]);
+    let mut args1 = bots.to_vec();
+    args1.extend(["--shard", "1/2"]);
+    ok(&match_args(&s0, &args0));
+    ok(&match_args(&s1, &args1));
+    let merged = ok(&[
+        "tournament",
+        &format!("{s0}/games"),
+        &format!("{s1}/games"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(standings(&merged.stdout), standings(&a.stdout));
+    // A different match in the same folder is refused.
+    let clash = qj(&match_args(
+        &whole,
+        &[
+            "--bot",
+            "builtin:random",
+            "--bot",
+            "builtin:greedy",
+            "--games",
+            "3",
+        ],
+    ));
+    assert_eq!(clash.code, 2, "{clash:?}");
+}
+
+#[test]
+fn a_bot_never_sees_an_enemy_rank() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("received.jsonl");
+    let bot = format!(
+        "spy=python3 {} --log {}",
+        root().join("examples/bots/random_bot.py").display(),
+        log.display()
+    );
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    ok(&match_args(
+        &out,
+        &[
+            "--bot",
+            "builtin:greedy",
+            "--bot",
+            &bot,
+            "--games",
+            "2",
+            "--rule",
+            "reveal-flag-on-marshal-death=false",
+        ],
+    ));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut moves = 0;
+    for line in text.lines() {
+        let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(view) = msg.get("view") else {
+            assert_eq!(msg["type"], "setup");
+            continue;
+        };
+        let me = view["audience"].as_str().unwrap();
+        assert!(me == "south" || me == "north", "a bot got the {me} view");
+        for p in view["pieces"].as_array().unwrap() {
+            if p["seat"] != me {
+                assert!(p["piece"].is_null(), "the spy saw an enemy rank: {p}");
+            }
+        }
+        assert!(view["opponent_last_move"]["file"]
+            .as_str()
+            .is_none_or(|f| !f.contains("salt")));
+        moves += usize::from(msg["type"] == "move");
+    }
+    assert!(moves > 10, "{moves}");
+}
