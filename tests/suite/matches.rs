@@ -131,7 +131,7 @@ fn misbehaving_bots_lose_with_the_reason_recorded() {
             let g = Path::new(&out).join(format!("games/game-{k:05}"));
             let record = std::fs::read_to_string(g.join("record.jsonl")).unwrap();
             assert!(
-                record.contains(&format!("\"kind\":\"forfeit\""))
+                record.contains("\"kind\":\"forfeit\"")
                     && record.contains(&format!("\"reason\":\"{code}\"")),
                 "{mode}: {record}"
             );
