@@ -274,3 +274,66 @@ fn a_bot_never_sees_an_enemy_rank() {
     }
     assert!(moves > 10, "{moves}");
 }
+
+#[test]
+fn tournaments_count_invalid_games_and_ignore_thread_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let exe = env!("CARGO_BIN_EXE_qijudge");
+    // Built-in bots behind the line protocol, as child processes.
+    let (a, b) = (format!("r={exe} bot random"), format!("g={exe} bot greedy"));
+    ok(&match_args(
+        &out,
+        &["--bot", &a, "--bot", &b, "--games", "4"],
+    ));
+    let games = format!("{out}/games");
+    let one = ok(&["tournament", &games, "--threads", "1", "--format", "json"]);
+    let three = ok(&["tournament", &games, "--threads", "3", "--format", "json"]);
+    assert_eq!(one.stdout, three.stdout);
+    // Tamper with one game: it is listed as invalid, the others still count, exit code 1.
+    let victim = Path::new(&games).join("game-00002/record.jsonl");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    std::fs::write(&victim, text.replacen("\"seq\":1", "\"seq\":1 ", 1)).unwrap();
+    let r = qj(&["tournament", &games, "--format", "json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 3);
+    assert_eq!(v["invalid"].as_array().unwrap().len(), 1);
+    assert!(v["invalid"][0]["dir"]
+        .as_str()
+        .unwrap()
+        .ends_with("game-00002"));
+}
+
+#[test]
+fn greedy_beats_random() {
+    use qijudge::rules::luzhanqi::Options;
+    use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = MatchConfig {
+        bots: [
+            BotEntry::parse("builtin:greedy"),
+            BotEntry::parse("builtin:random"),
+        ],
+        games: 16,
+        concurrency: 2,
+        seed: 11,
+        time: Duration::from_secs(5),
+        out: tmp.path().to_path_buf(),
+        shard: (0, 1),
+        rules: Options {
+            max_plies: 1000,
+            ..Options::default()
+        },
+        now: NOW.into(),
+        logs: false,
+    };
+    let dirs = run_match(&cfg, &|_, _| {}).unwrap();
+    let (games, invalid) = qijudge::tournament::standings::collect(&dirs, 2, &|_, _| {});
+    assert!(invalid.is_empty());
+    let greedy = games
+        .iter()
+        .filter(|g| g.winner.as_deref() == Some("greedy"))
+        .count();
+    assert!(greedy >= 11, "greedy won only {greedy} of 16");
+}
