@@ -56,15 +56,7 @@ pub fn new(
             key: read_key(Path::new(key_file))?,
         });
     }
-    let mut options = Options::default();
-    for r in rules {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        options
-            .set(k, v)
-            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
-    }
+    let options = super::with_rules(Options::default(), rules)?;
     let mut id = [0u8; 16];
     OsRng.fill_bytes(&mut id);
     let manifest = Manifest {

@@ -129,18 +129,11 @@ pub fn run(
         .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
         .ok_or_else(|| Error::Io(format!("--shard {shard:?}: expected i/n, like 0/4")))?;
     // Random bots can wander for ever: matches stop at 1000 plies unless told otherwise.
-    let mut options = Options {
+    let options = Options {
         max_plies: 1000,
         ..Options::default()
     };
-    for r in rules {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        options
-            .set(k, v)
-            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
-    }
+    let options = super::with_rules(options, rules)?;
     let cfg = MatchConfig {
         bots: [BotEntry::parse(a), BotEntry::parse(b)],
         games,
