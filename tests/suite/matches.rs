@@ -120,7 +120,7 @@ fn misbehaving_bots_lose_with_the_reason_recorded() {
                 "--games",
                 "2",
                 "--time-ms",
-                "400",
+                "2500",
             ],
         ));
         assert!(
