@@ -246,13 +246,31 @@ fn io(path: &Path, e: std::io::Error) -> Error {
 
 /// Reads a regular UTF-8 file of at most `limit` bytes, naming it `shown` in errors.
 pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
-    let meta = fs::symlink_metadata(path).map_err(|_| refuse(shown, None, "missing"))?;
-    if !meta.file_type().is_file() {
-        return Err(refuse(
+    use std::os::unix::fs::OpenOptionsExt;
+    let not_regular = || {
+        refuse(
             shown,
             None,
             "not a regular file (links, devices and pipes are refused)",
-        ));
+        )
+    };
+    // Open without following a link and without blocking (a FIFO cannot stall the judge), then
+    // check the opened file itself: nothing can be swapped in between check and use.
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(refuse(shown, None, "missing"))
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_regular()),
+        Err(e) => return Err(io(path, e)),
+    };
+    let meta = file.metadata().map_err(|e| io(path, e))?;
+    if !meta.file_type().is_file() {
+        return Err(not_regular());
     }
     if meta.len() > limit {
         return Err(refuse(
@@ -262,8 +280,8 @@ pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    File::open(path)
-        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| io(path, e))?;
     if bytes.len() as u64 > limit {
         return Err(refuse(
