@@ -241,11 +241,18 @@ fn illegal_move_with_its_reason() {
         &g.keys.path("alice"),
         "a1-a2",
     ]);
-    refused(
+    let r = refused(
         &g,
         "moves/0001-south.toml",
         &["field move", "your landmine on a1 never moves"],
     );
+    // The public log names the file, the field and a code, never South's piece.
+    assert!(
+        !r.stderr.contains("landmine") && !r.stderr.contains("a1"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("[move.move]"), "{}", r.stderr);
     std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
     ok(&[
