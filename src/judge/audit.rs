@@ -1,0 +1,99 @@
+//! The third-party audit of a finished game from its public files and revealed setups.
+
+use super::*;
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::*;
+use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::*;
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use crate::view::{self};
+
+/// What an audit established.
+pub struct Audit {
+    pub game: String,
+    /// (seat, name) in seat order.
+    pub players: Vec<(String, String)>,
+    /// The winning seat, or none for a draw.
+    pub winner: Option<String>,
+    pub reason: EndReason,
+    pub moves: usize,
+    pub record_lines: usize,
+    pub head: String,
+    pub views: usize,
+}
+
+/// Audits a finished game from public files and revealed setups: manifest, signatures,
+/// commitments, every move and combat, the record, and every published view byte for byte.
+pub fn audit(dir: &GameDir) -> Result<Audit> {
+    let game = load_game(dir)?;
+    let replay = replay(dir, &game, Mode::Audit, "")?;
+    if let Some(e) = replay.refusal {
+        return Err(e);
+    }
+    if replay.outcome.is_none() {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "verify audits finished games with revealed setups",
+        ));
+    }
+    let mut views = 0;
+    for viewer in viewers(&replay) {
+        let v = build_view(&game, &replay, viewer);
+        let expected = [
+            ("json", view::to_json(&v)),
+            ("txt", view::text::render(&v, view::text::Labels::Letters)),
+        ];
+        for (ext, body) in expected {
+            let path = format!("views/{}.{ext}", v.audience);
+            let Some(published) = dir.read_optional(&path, RECORD_LIMIT)? else {
+                if matches!(viewer, Viewer::Seat(_)) {
+                    continue; // a seat's view may stay private to that seat
+                }
+                return Err(refuse(&path, None, "missing"));
+            };
+            if published != body {
+                return Err(refuse_with(
+                    &path,
+                    None,
+                    "differs from the view the files give",
+                    "the judge published a view that does not follow from the game",
+                ));
+            }
+            let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+            signing::verify(&game.judge_key, namespace::VIEW, published.as_bytes(), &sig)
+                .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+            views += 1;
+        }
+    }
+    let outcome = replay
+        .outcome
+        .ok_or_else(|| Error::Io("audit without an outcome".into()))?;
+    let seats = game
+        .manifest
+        .players
+        .iter()
+        .map(|p| p.seat.clone())
+        .collect::<Vec<_>>();
+    Ok(Audit {
+        game: game.manifest.id.clone(),
+        players: game
+            .manifest
+            .players
+            .iter()
+            .map(|p| (p.seat.clone(), p.name.clone()))
+            .collect(),
+        winner: outcome.winner.map(|w| seats[w.index()].clone()),
+        reason: outcome.reason,
+        moves: replay
+            .record
+            .lines
+            .iter()
+            .filter(|l| matches!(l.entry, Entry::Move { .. }))
+            .count(),
+        record_lines: replay.record.len(),
+        head: replay.record.head_or(&game.hash),
+        views,
+    })
+}

@@ -1,0 +1,179 @@
+//! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
+
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::files::*;
+use crate::protocol::hash::{hex32, sha256_tagged};
+use crate::protocol::signing::{self};
+use crate::rules::luzhanqi::*;
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use ssh_key::{PrivateKey, PublicKey};
+
+/// A checked manifest with its keys.
+pub struct Game {
+    pub manifest: Manifest,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+}
+
+/// Reads and checks `game.toml`.
+pub fn load_game(dir: &GameDir) -> Result<Game> {
+    const F: &str = "game.toml";
+    let text = dir.read(F, SMALL_FILE_LIMIT)?;
+    let manifest: Manifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
+    if manifest.format != MANIFEST_FORMAT {
+        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
+    }
+    if manifest.game != "luzhanqi" {
+        return Err(bad("game", "this version judges luzhanqi only".into()));
+    }
+    if !valid_game_id(&manifest.id) {
+        return Err(bad(
+            "id",
+            "expected lzq- and 32 lower-case hex digits".into(),
+        ));
+    }
+    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
+        return Err(bad("created", "expected an RFC 3339 time".into()));
+    }
+    let board = two_player();
+    if manifest.board != board.name {
+        return Err(bad("board", "known boards: 2p".into()));
+    }
+    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
+    if seats
+        != board
+            .seat_names
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    {
+        return Err(bad(
+            "players",
+            "expected one player per seat, in the order south, north".into(),
+        ));
+    }
+    let judge_key = signing::parse_public_key(&manifest.judge.key)
+        .map_err(|e| bad("judge.key", e.to_string()))?;
+    let mut player_keys = Vec::new();
+    for (i, p) in manifest.players.iter().enumerate() {
+        if p.name.is_empty() || p.name.chars().count() > 64 || has_control(&p.name) {
+            return Err(bad(
+                &format!("players[{i}].name"),
+                "1 to 64 characters, no control or bidirectional-override characters".into(),
+            ));
+        }
+        let key = signing::parse_public_key(&p.key)
+            .map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
+        if key.key_data() == judge_key.key_data()
+            || player_keys
+                .iter()
+                .any(|k: &PublicKey| k.key_data() == key.key_data())
+        {
+            return Err(bad(
+                &format!("players[{i}].key"),
+                "every seat and the judge need distinct keys".into(),
+            ));
+        }
+        player_keys.push(key);
+    }
+    if !manifest.sample {
+        let all: Vec<&PublicKey> = player_keys
+            .iter()
+            .chain(std::iter::once(&judge_key))
+            .collect();
+        if let Some(i) = all.iter().position(|k| is_sample_key(k)) {
+            let field = if i == player_keys.len() {
+                "judge.key".to_string()
+            } else {
+                format!("players[{i}].key")
+            };
+            return Err(refuse_with(
+                F,
+                Some(&field),
+                "is a published sample key, whose private half anyone can read",
+                "make a key with qijudge keygen",
+            ));
+        }
+    }
+    Ok(Game {
+        manifest,
+        hash: sha256_tagged(text.as_bytes()),
+        player_keys,
+        judge_key,
+    })
+}
+
+/// The public keys of the shipped sample games: refused in every other game.
+const SAMPLE_KEYS: [&str; 3] = [
+    include_str!("../../games/luzhanqi/sample/keys/alice.pub"),
+    include_str!("../../games/luzhanqi/sample/keys/bob.pub"),
+    include_str!("../../games/luzhanqi/sample/keys/judge.pub"),
+];
+
+fn is_sample_key(key: &PublicKey) -> bool {
+    SAMPLE_KEYS
+        .iter()
+        .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
+        .any(|k| k.key_data() == key.key_data())
+}
+
+/// Control characters (line breaks, escapes) and bidirectional overrides, which could forge
+/// lines in a terminal, a log or a mail header.
+pub fn has_control(s: &str) -> bool {
+    s.chars()
+        .any(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
+/// `lzq-` followed by 32 lower-case hex digits.
+pub fn valid_game_id(id: &str) -> bool {
+    id.strip_prefix("lzq-")
+        .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
+}
+
+/// File name of a move: `moves/0007-south.toml`.
+pub fn move_path(ply: u32, seat: &str) -> String {
+    format!("moves/{ply:04}-{seat}.toml")
+}
+
+/// An end reason in words (`flag captured`).
+pub fn reason_text(reason: EndReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+        .unwrap_or_default()
+}
+
+/// Reads the canonical setup string (`a1:LM,b1:FL,…`) into a validated setup.
+pub fn parse_canonical_setup(text: &str, board: &Board<u64>, seat: Seat) -> Result<Setup, String> {
+    let entries = text
+        .split(',')
+        .map(|item| {
+            item.split_once(':')
+                .map(|(s, p)| (s.to_string(), p.to_string()))
+                .ok_or_else(|| "expected square:CODE items".to_string())
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Setup::validate(board, seat, &Placement { entries }).map_err(|problems| {
+        problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// Checks that a private key is the one the manifest names for the judge.
+pub fn check_judge_key(game: &Game, key: &PrivateKey, shown: &str) -> Result<()> {
+    if key.public_key().key_data() != game.judge_key.key_data() {
+        return Err(refuse_with(
+            shown,
+            None,
+            "is not the judge key named in game.toml",
+            "pass the judge's private key with --key",
+        ));
+    }
+    Ok(())
+}

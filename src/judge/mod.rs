@@ -1,0 +1,13 @@
+//! The judge: replay protocol files through the rules, keep the record, publish views, audit.
+
+mod audit;
+mod game;
+mod outputs;
+mod record;
+mod replay;
+
+pub use audit::*;
+pub use game::*;
+pub use outputs::*;
+pub use record::*;
+pub use replay::*;

@@ -1,0 +1,94 @@
+//! What the judge publishes: the signed record and one signed view per audience.
+
+use super::*;
+use crate::protocol::files::*;
+use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::*;
+use crate::view::{self, HistoryItem, SeatName, ViewFile};
+use ssh_key::PrivateKey;
+
+/// The audiences that get a view: each seat and the public; everyone after the end.
+pub fn viewers(replay: &Replay) -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = two_player().seats().map(Viewer::Seat).collect();
+    v.push(Viewer::Public);
+    if replay.outcome.is_some() {
+        v.push(Viewer::Full);
+    }
+    v
+}
+
+/// Builds the JSON view of one audience.
+pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
+    let board = two_player();
+    let mut k = Knowledge::new(viewer, board.len(), board.seat_names.len());
+    k.observe_all(&replay.events);
+    let history = replay
+        .record
+        .lines
+        .iter()
+        .filter_map(|l| match &l.entry {
+            Entry::Move {
+                ply,
+                seat,
+                action,
+                outcome,
+                notices,
+                ..
+            } => Some(HistoryItem {
+                ply: *ply,
+                seat: seat.clone(),
+                action: action.clone(),
+                outcome: *outcome,
+                notices: notices.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    let header = view::Header {
+        game: &game.manifest.id,
+        manifest: &game.hash,
+        record_head: &replay.record.head_or(&game.hash),
+        players: game
+            .manifest
+            .players
+            .iter()
+            .map(|p| SeatName {
+                seat: p.seat.clone(),
+                name: p.name.clone(),
+            })
+            .collect(),
+        history,
+    };
+    let opponent = match viewer {
+        Viewer::Seat(s) => replay.last_moves.get(1 - s.index()).cloned().flatten(),
+        _ => None,
+    };
+    view::build(board, &k, &header, opponent)
+}
+
+/// The files the judge writes: record, record signature, and each view as JSON and text with
+/// signatures. Paths relative to the game directory, in a fixed order.
+pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, String)> {
+    let record = replay.record.to_text();
+    let mut files = vec![
+        (
+            "record.sig".to_string(),
+            signing::sign(key, namespace::RECORD, record.as_bytes()),
+        ),
+        ("record.jsonl".to_string(), record),
+    ];
+    for viewer in viewers(replay) {
+        let v = build_view(game, replay, viewer);
+        let json = view::to_json(&v);
+        let text = view::text::render(&v, view::text::Labels::Letters);
+        let name = v.audience.clone();
+        for (ext, body) in [("json", json), ("txt", text)] {
+            files.push((
+                format!("views/{name}.{ext}.sig"),
+                signing::sign(key, namespace::VIEW, body.as_bytes()),
+            ));
+            files.push((format!("views/{name}.{ext}"), body));
+        }
+    }
+    files
+}
