@@ -25,15 +25,8 @@ fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig
     }
 }
 
-fn plies(dirs: &[std::path::PathBuf]) -> usize {
-    dirs.iter()
-        .map(|d| {
-            std::fs::read_to_string(d.join("record.jsonl"))
-                .unwrap()
-                .matches("\"kind\":\"move\"")
-                .count()
-        })
-        .sum()
+fn plies(games: &[qijudge::tournament::standings::GameRecord]) -> usize {
+    games.iter().map(|g| g.plies).sum()
 }
 
 fn main() {

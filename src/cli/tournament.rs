@@ -146,9 +146,8 @@ pub fn run(
         now: super::now_or(None)?,
         logs,
     };
-    let dirs = run_match(&cfg, &progress("playing"))?;
-    let (games, invalid) = collect(&dirs, concurrency, &|_, _| {});
-    print!("{}", render(&report(games, invalid), format_of(format)));
+    let games = run_match(&cfg, &progress("playing"))?;
+    print!("{}", render(&report(games, Vec::new()), format_of(format)));
     Ok(())
 }
 

@@ -5,8 +5,9 @@
 
 use super::bots::{builtin, Bot, ProcessBot};
 use super::protocol::{BotFailure, Reply, Request, PROTOCOL};
+use super::standings::{from_audit, GameRecord};
 use crate::error::{Error, Result};
-use crate::judge::{self, audit, build_view, load_game, Session};
+use crate::judge::{self, audit, build_view, load_game, Audit, Session};
 use crate::player::{commit_setup, write_move, NewMove};
 use crate::protocol::files::*;
 use crate::protocol::signing;
@@ -125,11 +126,12 @@ pub fn game_dir(out: &Path, k: u32) -> PathBuf {
     out.join("games").join(format!("game-{k:05}"))
 }
 
-/// Runs (or resumes) a match; returns this shard's game directories in order.
+/// Runs (or resumes) a match; returns the results of this shard's games in order, each as
+/// the audit of its finished directory established it.
 pub fn run_match(
     cfg: &MatchConfig,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<PathBuf>> {
+) -> Result<Vec<GameRecord>> {
     if cfg.bots[0].name == cfg.bots[1].name {
         return Err(Error::Io(format!(
             "--bot: both bots are named {:?}; name them with NAME=…",
@@ -167,12 +169,19 @@ pub fn run_match(
         Err(_) => fresh,
     };
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
-    let todo: Vec<u32> = shard_games(cfg)
-        .into_iter()
-        .filter(|k| {
-            !state.completed.contains(k) || audit(&GameDir::new(game_dir(&cfg.out, *k))).is_err()
-        })
-        .collect();
+    // Finished games are kept (and re-audited); the others are played from the start.
+    let mut results = std::collections::BTreeMap::new();
+    let mut todo = Vec::new();
+    for k in shard_games(cfg) {
+        let dir = game_dir(&cfg.out, k);
+        match audit(&GameDir::new(&dir)) {
+            Ok(a) if state.completed.contains(&k) => {
+                results.insert(k, from_audit(&dir.display().to_string(), &a));
+            }
+            _ => todo.push(k),
+        }
+    }
+    let results = Mutex::new(results);
     let total = shard_games(cfg).len();
     let state = Mutex::new(state);
     let next = AtomicUsize::new(0);
@@ -188,7 +197,13 @@ pub fn run_match(
                     break;
                 };
                 match play_game(cfg, &keys, k) {
-                    Ok(()) => {
+                    Ok(a) => {
+                        let dir = game_dir(&cfg.out, k).display().to_string();
+                        let record = from_audit(&dir, &a);
+                        results
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .insert(k, record);
                         let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                         s.completed.insert(k);
                         let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
@@ -205,9 +220,10 @@ pub fn run_match(
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    Ok(shard_games(cfg)
-        .into_iter()
-        .map(|k| game_dir(&cfg.out, k))
+    Ok(results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_values()
         .collect())
 }
 
@@ -267,7 +283,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
 }
 
 /// Plays game k from scratch into its directory.
-fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<()> {
+fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
     let path = game_dir(&cfg.out, k);
     if path.exists() {
         std::fs::remove_dir_all(&path)
@@ -452,6 +468,5 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<()> {
         )?;
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
     }
-    audit(&dir)?;
-    Ok(())
+    audit(&dir)
 }

@@ -2,7 +2,7 @@
 //! Markdown. Everything here is computed from audited game directories alone and sorted, so the
 //! same games give the same bytes whatever the order or the number of threads.
 
-use crate::judge::{audit, reason_text};
+use crate::judge::{audit, reason_text, Audit};
 use crate::store::GameDir;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -69,20 +69,25 @@ fn one(dir: &Path) -> Result<GameRecord, Invalid> {
         dir: shown.clone(),
         error: e.to_string(),
     })?;
+    Ok(from_audit(&shown, &a))
+}
+
+/// A game's result as the audit of its directory established it.
+pub fn from_audit(dir: &str, a: &Audit) -> GameRecord {
     let name_of = |seat: &str| {
         a.players
             .iter()
             .find(|(s, _)| s == seat)
             .map(|(_, n)| n.clone())
     };
-    Ok(GameRecord {
-        dir: shown,
+    GameRecord {
+        dir: dir.to_string(),
         game: a.game.clone(),
         players: a.players.iter().map(|(_, n)| n.clone()).collect(),
         winner: a.winner.as_deref().and_then(name_of),
         reason: reason_text(a.reason),
         plies: a.moves,
-    })
+    }
 }
 
 /// One player's line of the standings.
