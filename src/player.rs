@@ -67,8 +67,10 @@ pub struct NewMove<'a> {
     pub ply: u32,
     /// The record head it answers.
     pub answers: &'a str,
-    /// `from-to` or `resign`.
+    /// `from-to`, `resign` or `accept-draw`.
     pub action: &'a str,
+    /// Offer a draw with this move.
+    pub offer_draw: bool,
     pub comment: Option<String>,
 }
 
@@ -84,6 +86,7 @@ pub fn write_move(
         ply,
         answers,
         action,
+        offer_draw,
         comment,
     } = mv;
     let path = move_path(ply, seat);
@@ -100,6 +103,7 @@ pub fn write_move(
         seat: seat.into(),
         answers: answers.into(),
         action: action.into(),
+        offer_draw,
         comment,
     };
     let text = to_toml(&file);

@@ -108,6 +108,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             seat: seat.into(),
             answers: record.head_or(&hash),
             action: m.display(b),
+            offer_draw: false,
             comment: None,
         };
         let t = to_toml(&file);
@@ -142,6 +143,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             action: m.display(b),
             outcome,
             notices,
+            draw_offered: false,
         };
         record.append(entry, &hash);
         if pos.result().is_some() {

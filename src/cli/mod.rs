@@ -78,8 +78,11 @@ pub enum Command {
         seat: String,
         #[arg(long)]
         key: PathBuf,
-        /// from-to (a6-a9), or resign.
+        /// from-to (a6-a9), resign, or accept-draw (after the opponent offered one).
         action: String,
+        /// Offer a draw with this move; the opponent may answer accept-draw.
+        #[arg(long)]
+        offer_draw: bool,
         /// A comment for the opponent.
         #[arg(long)]
         comment: Option<String>,
@@ -255,8 +258,9 @@ pub fn run(cli: Cli) -> Result<()> {
             seat,
             key,
             action,
+            offer_draw,
             comment,
-        } => player::make_move(&dir, &seat, &key, &action, comment),
+        } => player::make_move(&dir, &seat, &key, &action, offer_draw, comment),
         Command::Judge {
             dir,
             key,

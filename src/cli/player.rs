@@ -116,6 +116,7 @@ pub fn make_move(
     seat: &str,
     key_path: &Path,
     action: &str,
+    offer_draw: bool,
     comment: Option<String>,
 ) -> Result<()> {
     let dir = GameDir::new(dir);
@@ -150,7 +151,7 @@ pub fn make_move(
         .max()
         .unwrap_or(0);
     let ply = last_ply + 1;
-    if action != "resign" {
+    if action != "resign" && action != "accept-draw" {
         crate::rules::luzhanqi::Move::parse(action, two_player())
             .map_err(|e| Error::Io(format!("move: {e}")))?;
     }
@@ -164,6 +165,7 @@ pub fn make_move(
         ply,
         answers: &head,
         action,
+        offer_draw,
         comment,
     };
     let path = crate::player::write_move(&dir, &game, seat, &key, mv)?;

@@ -33,6 +33,7 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
                 action,
                 outcome,
                 notices,
+                draw_offered,
                 ..
             } => Some(HistoryItem {
                 ply: *ply,
@@ -40,6 +41,7 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
                 action: action.clone(),
                 outcome: *outcome,
                 notices: notices.clone(),
+                draw_offered: *draw_offered,
             }),
             _ => None,
         })

@@ -669,7 +669,42 @@ impl Replayer<'_> {
         }
         let board = two_player();
         let seat_id = Seat(seat as u8);
-        let (events, outcome) = if file.action == "resign" {
+        if file.offer_draw && (file.action == "resign" || file.action == "accept-draw") {
+            return Err(refuse(
+                &path,
+                Some("offer_draw"),
+                "a draw is offered with a move, not with resign or accept-draw",
+            ));
+        }
+        let (events, outcome) = if file.action == "accept-draw" {
+            // Only the opponent's last move can carry the offer, and only the side to move accepts.
+            let offered = self
+                .out
+                .record
+                .lines
+                .iter()
+                .rev()
+                .find_map(|l| match &l.entry {
+                    Entry::Move {
+                        seat: s,
+                        draw_offered,
+                        ..
+                    } => Some(*draw_offered && *s != seats[seat]),
+                    _ => None,
+                });
+            if position.to_move() != seat_id || offered != Some(true) {
+                return Err(refuse_with(
+                    &path,
+                    Some("move"),
+                    "there is no draw offer to accept: the opponent's last move did not offer one",
+                    "play a move, or offer a draw with --offer-draw",
+                ));
+            }
+            let events = position
+                .agree_draw()
+                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            (events, None)
+        } else if file.action == "resign" {
             let events = position
                 .concede(seat_id, EndReason::Resignation)
                 .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
@@ -710,6 +745,7 @@ impl Replayer<'_> {
             action: file.action.clone(),
             outcome,
             notices,
+            draw_offered: file.offer_draw,
         })?;
         self.out.events.extend(events);
         self.out.last_moves[seat] = Some(SignedFile {

@@ -109,6 +109,9 @@ pub struct MoveFile {
     /// `from-to` (`a6-a9`), or `resign`.
     #[serde(rename = "move")]
     pub action: String,
+    /// The mover offers a draw with this move; the opponent may answer `accept-draw`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub offer_draw: bool,
     /// Free text for the opponent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
@@ -157,6 +160,9 @@ pub enum Entry {
         outcome: Option<Outcome>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notices: Vec<Notice>,
+        /// The move offered a draw.
+        #[serde(default, skip_serializing_if = "is_false")]
+        draw_offered: bool,
     },
     /// The judge ended the game on its own authority: `seat` forfeits (a missed deadline, a bot
     /// that crashed, hung or answered garbage). `reason` is a reason code.
@@ -179,6 +185,10 @@ pub enum Notice {
     FlagTaken { seat: String, carrier: String },
     /// Flag-carrier variant: the carrier died and the flag went home.
     FlagReturned { seat: String, square: String },
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// Why a file's text was refused, with the field when one is to blame.
@@ -284,6 +294,7 @@ mod tests {
             seat: "south".into(),
             answers: format!("sha256:{}", "1".repeat(64)),
             action: "a6-a9".into(),
+            offer_draw: false,
             comment: None,
         }
     }

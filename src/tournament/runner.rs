@@ -425,6 +425,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
                 ply,
                 answers: &head,
                 action: &action,
+                offer_draw: false,
                 comment: None,
             },
         )?;

@@ -88,6 +88,9 @@ pub struct HistoryItem {
     pub action: String,
     pub outcome: Option<Outcome>,
     pub notices: Vec<Notice>,
+    /// This move offered a draw.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draw_offered: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

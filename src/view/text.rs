@@ -168,6 +168,15 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
             f.seat, f.square
         );
     }
+    if let (Some(last), None) = (view.history.last(), &view.result) {
+        if last.draw_offered {
+            let _ = writeln!(
+                out,
+                "{} offers a draw (answer accept-draw, or play on).",
+                last.seat
+            );
+        }
+    }
     match (&view.result, &view.to_move) {
         (Some(r), _) => {
             let reason = serde_json::to_value(r.reason)

@@ -84,6 +84,7 @@ fn valid_move(g: &TestGame, action: &str, comment: Option<&str>) -> Vec<u8> {
         seat: "south".into(),
         answers: head,
         action: action.into(),
+        offer_draw: false,
         comment: comment.map(str::to_string),
     };
     to_toml(&m).into_bytes()

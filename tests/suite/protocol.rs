@@ -358,3 +358,58 @@ fn a_forfeit_is_recorded_and_audited() {
     ]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+/// Draws by agreement are player-signed: an offer rides on a move, the opponent accepts on its
+/// next turn, and nothing else counts as acceptance.
+#[test]
+fn draw_offers_and_acceptance() {
+    let g = TestGame::started(&[]);
+    let mv = |seat: &str, action: &str, offer: bool| {
+        let key = g.keys.path(TestGame::key_of(seat));
+        let mut args = vec![
+            "move",
+            g.dir.to_str().unwrap(),
+            "--as",
+            seat,
+            "--key",
+            key.as_str(),
+            action,
+        ];
+        if offer {
+            args.push("--offer-draw");
+        }
+        ok(&args);
+        g.judge()
+    };
+    // Accepting without an offer is refused.
+    let r = mv("south", "accept-draw", false);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("field move: there is no draw offer to accept"),
+        "{r:?}"
+    );
+    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
+    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    // An offer that North ignores lapses.
+    let legal = random_moves(&fixed_setups(), Options::default(), 3, 9);
+    assert_eq!(mv("south", &legal[0], true).code, 0);
+    assert!(ok(&["view", g.dir.to_str().unwrap(), "--as", "north"])
+        .stdout
+        .contains("south offers a draw"));
+    assert_eq!(mv("north", &legal[1], false).code, 0);
+    let r = mv("south", "accept-draw", false);
+    assert_eq!(r.code, 1, "south cannot accept its own lapsed offer");
+    std::fs::remove_file(g.dir.join("moves/0003-south.toml")).unwrap();
+    std::fs::remove_file(g.dir.join("moves/0003-south.toml.sig")).unwrap();
+    // Offered and accepted: a draw, recorded and audited.
+    assert_eq!(mv("south", &legal[2], true).code, 0);
+    let r = mv("north", "accept-draw", false);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("game over: draw (agreement)"), "{r:?}");
+    assert!(g
+        .read("moves/0003-south.toml")
+        .contains("offer_draw = true"));
+    ok(&["reveal", g.dir.to_str().unwrap()]);
+    ok(&["verify", g.dir.to_str().unwrap()]);
+}

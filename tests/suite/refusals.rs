@@ -90,6 +90,7 @@ fn move_file(g: &TestGame, ply: u32, seat: &str, action: &str) -> MoveFile {
         seat: seat.into(),
         answers: head(g),
         action: action.into(),
+        offer_draw: false,
         comment: None,
     }
 }

@@ -61,6 +61,8 @@ pub enum EndReason {
     PliesWithoutCombat,
     PlyLimit,
     Resignation,
+    /// Both players agreed to a draw.
+    Agreement,
     Forfeit,
 }
 

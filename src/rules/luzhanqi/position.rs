@@ -645,6 +645,19 @@ impl<S: NodeSet> Position<S> {
         None
     }
 
+    /// Ends the game drawn by agreement.
+    pub fn agree_draw(&mut self) -> Result<Vec<Event>, MoveError> {
+        if self.result.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let result = GameResult {
+            winner: None,
+            reason: EndReason::Agreement,
+        };
+        self.result = Some(result);
+        Ok(vec![Event::public(Fact::GameOver(result))])
+    }
+
     /// Ends the game with `seat` resigning (or forfeiting on time); the other side wins.
     pub fn concede(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Event>, MoveError> {
         if self.result.is_some() {
