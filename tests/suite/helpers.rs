@@ -161,8 +161,8 @@ impl TestGame {
         ])
     }
 
-    /// Writes a signed move and judges it.
-    pub fn play(&self, seat: &str, mv: &str) -> Run {
+    /// Writes a signed move (as the seat's player would), without judging it.
+    pub fn send(&self, seat: &str, mv: &str) -> Run {
         ok(&[
             "move",
             &self.d(),
@@ -171,7 +171,12 @@ impl TestGame {
             "--key",
             &self.keys.path(Self::key_of(seat)),
             mv,
-        ]);
+        ])
+    }
+
+    /// Writes a signed move and judges it.
+    pub fn play(&self, seat: &str, mv: &str) -> Run {
+        self.send(seat, mv);
         self.judge()
     }
 

@@ -21,15 +21,7 @@ fn ssh_keygen(args: &[&str], stdin: &[u8]) -> std::process::Output {
 #[test]
 fn a_move_signed_by_ssh_keygen_is_accepted_by_the_judge() {
     let g = TestGame::started(&[]);
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a6-a7",
-    ]);
+    g.send("south", "a6-a7");
     let path = g.dir.join("moves/0001-south.toml");
     let ours = g.read("moves/0001-south.toml.sig");
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();

@@ -49,15 +49,7 @@ fn append_only() {
     assert!(r.stderr.contains("moves/0001-south.toml: missing"), "{r:?}");
     // Replaced by another validly signed move for the same ply.
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a5-a4",
-    ]);
+    g.send("south", "a5-a4");
     std::fs::rename(
         g.dir.join("moves/0003-south.toml"),
         g.dir.join("moves/0001-south.toml"),

@@ -98,15 +98,7 @@ fn move_file(g: &TestGame, ply: u32, seat: &str, action: &str) -> MoveFile {
 #[test]
 fn bad_signature() {
     let g = TestGame::started(&[]);
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a6-a7",
-    ]);
+    g.send("south", "a6-a7");
     let text = g.read("moves/0001-south.toml").replace("a6-a7", "a6-a8");
     g.write("moves/0001-south.toml", &text);
     refused(
@@ -196,15 +188,7 @@ fn ply_ahead_of_the_game() {
 #[test]
 fn out_of_turn() {
     let g = TestGame::started(&[]);
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "north",
-        "--key",
-        &g.keys.path("bob"),
-        "e8-e9",
-    ]);
+    g.send("north", "e8-e9");
     refused(
         &g,
         "moves/0001-north.toml",
@@ -233,15 +217,7 @@ fn stale_record_head() {
 #[test]
 fn illegal_move_with_its_reason() {
     let g = TestGame::started(&[]);
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a1-a2",
-    ]);
+    g.send("south", "a1-a2");
     let r = refused(
         &g,
         "moves/0001-south.toml",
@@ -256,15 +232,7 @@ fn illegal_move_with_its_reason() {
     assert!(r.stderr.contains("[move.move]"), "{}", r.stderr);
     std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "c6-c8",
-    ]);
+    g.send("south", "c6-c8");
     refused(
         &g,
         "moves/0001-south.toml",
@@ -431,15 +399,7 @@ fn non_canonical_bytes() {
 #[test]
 fn a_refused_move_keeps_what_came_before() {
     let g = TestGame::started(&[]);
-    ok(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a6-a7",
-    ]);
+    g.send("south", "a6-a7");
     // The judge has not run yet; north's file answers the current head, so it is stale once ply 1 lands.
     write_move(
         &g,
