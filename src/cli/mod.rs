@@ -14,7 +14,7 @@ use std::path::PathBuf;
 /// Exit codes: 0 success, 1 refused input (the reason on stderr names the file and field),
 /// 2 usage or I/O error.
 #[derive(Parser, Debug)]
-#[command(name = "qijudge", version, about, long_about = None)]
+#[command(name = "qijudge", version, about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -36,6 +36,7 @@ pub enum Command {
     New {
         /// The game: luzhanqi.
         game: String,
+        /// The game directory.
         dir: PathBuf,
         /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (south, then north).
         #[arg(long = "player", required = true)]
@@ -59,6 +60,7 @@ pub enum Command {
     /// to the judge once both commitments are recorded.
     /// Example: qijudge setup game1 --as south --key alice my-setup.toml
     Setup {
+        /// The game directory.
         dir: PathBuf,
         /// Your seat.
         #[arg(long = "as")]
@@ -73,6 +75,7 @@ pub enum Command {
     ///
     /// Example: qijudge move game1 --as south --key alice a5-a6
     Move {
+        /// The game directory.
         dir: PathBuf,
         #[arg(long = "as")]
         seat: String,
@@ -91,6 +94,7 @@ pub enum Command {
     ///
     /// Example: qijudge judge game1 --key judge
     Judge {
+        /// The game directory.
         dir: PathBuf,
         /// The judge's private key.
         #[arg(long)]
@@ -111,6 +115,7 @@ pub enum Command {
     ///
     /// Example: qijudge view game1 --as south --format text
     View {
+        /// The game directory.
         dir: PathBuf,
         /// south, north, public or full.
         #[arg(long = "as")]
@@ -123,6 +128,7 @@ pub enum Command {
     },
     /// Whose turn it is, and the result when the game is over.
     Status {
+        /// The game directory.
         dir: PathBuf,
         #[arg(long)]
         json: bool,
