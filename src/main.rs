@@ -16,7 +16,8 @@ fn main() -> ExitCode {
     match qijudge::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            // Never a panic, even when standard error is closed.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{e}\n").as_bytes());
             ExitCode::from(e.exit_code() as u8)
         }
     }

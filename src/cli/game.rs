@@ -86,7 +86,7 @@ pub fn new(
         let _ = std::fs::remove_file(g.path("game.toml"));
         return Err(e);
     }
-    println!(
+    say!(
         "created {} (game {})",
         g.path("game.toml").display(),
         manifest.id
@@ -137,13 +137,13 @@ pub fn judge(
     }
     dir.commit(&files)?;
     for line in &replay.accepted {
-        println!("{line}");
+        say!("{line}");
     }
     if replay.accepted.is_empty() {
-        println!("nothing new");
+        say!("nothing new");
     }
     if let Some(w) = &replay.waiting {
-        println!("{w}");
+        say!("{w}");
     }
     match replay.refusal {
         Some(Error::Refused(r)) if details => Err(Error::Refused(r.disclosed())),
@@ -180,14 +180,14 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     let game = load_game(&dir)?;
     let (v, text) = signed_view(&dir, &game, audience)?;
     if format == "json" {
-        print!("{text}");
+        say_raw!("{text}");
     } else {
         let labels = if chinese {
             view::text::Labels::Chinese
         } else {
             view::text::Labels::Letters
         };
-        print!("{}", view::text::render(&v, labels));
+        say_raw!("{}", view::text::render(&v, labels));
     }
     Ok(())
 }
@@ -201,15 +201,15 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
             "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
             "last_move": v.last_move, "record_head": v.record_head,
         });
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
         );
         return Ok(());
     }
-    println!("game {} after {} plies", v.game, v.ply);
+    say!("game {} after {} plies", v.game, v.ply);
     match (&v.result, &v.to_move) {
-        (Some(r), _) => println!(
+        (Some(r), _) => say!(
             "over: {} ({})",
             r.winner
                 .as_deref()
@@ -217,8 +217,8 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
                 .unwrap_or("draw".into()),
             judge::reason_text(r.reason)
         ),
-        (None, Some(t)) => println!("{t} to move (ply {})", v.ply + 1),
-        (None, None) => println!("waiting for setups"),
+        (None, Some(t)) => say!("{t} to move (ply {})", v.ply + 1),
+        (None, None) => say!("waiting for setups"),
     }
     Ok(())
 }
@@ -251,14 +251,14 @@ pub fn reveal(dir: &Path) -> Result<()> {
         }
         let text = dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?;
         dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
-        println!("wrote reveal/{}.toml", p.seat);
+        say!("wrote reveal/{}.toml", p.seat);
     }
     Ok(())
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
     let a = judge::audit(&GameDir::new(dir))?;
-    println!(
+    say!(
         "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
         a.game, a.moves, a.record_lines, a.head, a.views
     );
@@ -281,6 +281,6 @@ pub fn moves(game: &str, path: &Path) -> Result<()> {
     if !out.is_empty() {
         out.push('\n');
     }
-    print!("{out}");
+    say_raw!("{out}");
     Ok(())
 }

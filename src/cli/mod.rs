@@ -1,6 +1,20 @@
 //! The command line: argument parsing and one function per subcommand. Commands call the
 //! library and print; they decide nothing about rules or trust themselves.
 
+/// Prints a line on standard output (see [`write_stdout`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// Prints text on standard output without adding a line feed.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(&format!($($arg)*))?
+    };
+}
+
 mod game;
 mod player;
 mod tournament;
@@ -302,6 +316,18 @@ pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
         return Err(Error::Io(format!("{}: no such file", path.display())));
     }
     crate::store::read_limited(path, &path.display().to_string(), limit)
+}
+
+/// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
+/// success; any other failure is an I/O error, never a panic.
+pub(crate) fn write_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::Io(format!("standard output: {e}"))),
+    }
 }
 
 /// Applies `--rule key=value` options on top of `base`.

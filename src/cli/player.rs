@@ -39,7 +39,7 @@ pub fn keygen(name: &Path) -> Result<()> {
         .to_openssh()
         .map_err(|e| Error::Io(e.to_string()))?;
     write_atomic(&public, format!("{line}\n").as_bytes())?;
-    println!(
+    say!(
         "wrote {} (private, keep it) and {} (public)",
         name.display(),
         public.display()
@@ -106,8 +106,8 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Resu
         })?;
     crate::player::commit_setup(&dir, &game, seat, &key, &setup)?;
     let commitment_path = format!("commitments/{seat}.toml");
-    println!("wrote {commitment_path} and its signature: publish them");
-    println!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
+    say!("wrote {commitment_path} and its signature: publish them");
+    say!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
     Ok(())
 }
 
@@ -169,6 +169,6 @@ pub fn make_move(
         comment,
     };
     let path = crate::player::write_move(&dir, &game, seat, &key, mv)?;
-    println!("wrote {path} and its signature");
+    say!("wrote {path} and its signature");
     Ok(())
 }

@@ -15,14 +15,14 @@ fn progress(label: &'static str) -> impl Fn(usize, usize) + Sync {
         if tty && total > 0 {
             let width = 30;
             let filled = done * width / total;
-            eprint!(
-                "\r{label} [{}{}] {done}/{total}",
+            let end = if done == total { "\n" } else { "" };
+            let bar = format!(
+                "\r{label} [{}{}] {done}/{total}{end}",
                 "#".repeat(filled),
                 " ".repeat(width - filled)
             );
-            if done == total {
-                eprintln!();
-            }
+            // Progress is a courtesy: a closed standard error must not stop the work.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), bar.as_bytes());
         }
     }
 }
@@ -85,7 +85,7 @@ pub fn tournament(dirs: &[PathBuf], format: &str, threads: usize) -> Result<()> 
     let dirs = game_dirs(dirs)?;
     let (games, invalid) = collect(&dirs, threads, &progress("auditing"));
     let r = report(games, invalid);
-    print!("{}", render(&r, format_of(format)));
+    say_raw!("{}", render(&r, format_of(format)));
     if !r.invalid.is_empty() {
         return Err(Error::Refused(crate::error::Refusal {
             file: r.invalid[0].dir.clone(),
@@ -147,7 +147,7 @@ pub fn run(
         logs,
     };
     let games = run_match(&cfg, &progress("playing"))?;
-    print!("{}", render(&report(games, Vec::new()), format_of(format)));
+    say_raw!("{}", render(&report(games, Vec::new()), format_of(format)));
     Ok(())
 }
 

@@ -203,3 +203,48 @@ fn rule_options_are_spelled_out_in_the_manifest() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("mines"), "{r:?}");
 }
+
+#[test]
+fn closed_or_full_standard_output_is_not_a_panic() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/luzhanqi/sample");
+    let args = [
+        "view",
+        sample.to_str().unwrap(),
+        "--as",
+        "full",
+        "--format",
+        "json",
+    ];
+    // A reader that goes away at once: quiet success.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    // A full device: an I/O error, exit code 2.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("standard output") && !err.contains("panicked"),
+        "{err}"
+    );
+}
