@@ -54,7 +54,7 @@ pub fn commit_setup(
         lot: lot_commitment(id, seat, &nonce),
     };
     let text = to_toml(&commitment);
-    dir.write(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    dir.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
     dir.write(
         &format!("{commitment_path}.sig"),
         signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),

@@ -24,7 +24,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
         .iter()
         .map(|n| signing::generate(n))
         .collect();
-    dir.write("keys/judge", signing::private_key_pem(&keys[2]).as_bytes())?;
+    dir.write_private("keys/judge", signing::private_key_pem(&keys[2]).as_bytes())?;
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         game: "luzhanqi".into(),

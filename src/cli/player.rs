@@ -27,13 +27,7 @@ pub fn keygen(name: &Path) -> Result<()> {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let key = signing::generate(&comment);
-    write_atomic(name, signing::private_key_pem(&key).as_bytes())?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(name, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| Error::Io(e.to_string()))?;
-    }
+    crate::store::write_private(name, signing::private_key_pem(&key).as_bytes())?;
     let line = key
         .public_key()
         .to_openssh()

@@ -197,6 +197,12 @@ impl GameDir {
         fs::remove_dir_all(&staging).map_err(|e| io(&staging, e))
     }
 
+    /// Writes a secret file (readable by its owner only).
+    pub fn write_private(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.check_folders(rel)?;
+        write_private(&self.path(rel), bytes)
+    }
+
     /// Takes the game's lock, refusing when another judge holds it.
     pub fn lock(&self) -> Result<File> {
         let path = self.path(".qijudge.lock");
@@ -300,6 +306,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Writes atomically (temporary file, rename); with `durable`, synced before and after the rename.
 fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
+    write_with_mode(path, bytes, durable, 0o666)
+}
+
+/// Writes a secret (a private key, a setup) atomically, readable by its owner only from the
+/// first byte on.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_with_mode(path, bytes, true, 0o600)
+}
+
+fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Result<()> {
     if fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
@@ -311,7 +327,14 @@ fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
-        let mut f = File::create(&tmp)?;
+        use std::os::unix::fs::OpenOptionsExt;
+        // A leftover from a killed run with the same process id would block create_new.
+        let _ = fs::remove_file(&tmp);
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         if durable {
             f.sync_all()?;
@@ -411,6 +434,19 @@ mod tests {
             .is_err());
         assert!(!outside.path().join("x.json").exists());
         assert!(g.read("../etc/passwd", 100).is_err());
+    }
+
+    #[test]
+    fn secrets_are_private_from_the_start() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let g = GameDir::new(t.path());
+        g.write_private("setups/south.toml", b"secret").unwrap();
+        let mode = fs::metadata(t.path().join("setups/south.toml"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 
     #[test]

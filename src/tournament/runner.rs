@@ -243,7 +243,7 @@ impl Keys {
                     .map_err(|e| Error::Io(format!("{}: {e}", path.display()))),
                 Err(_) => {
                     let key = signing::generate(name);
-                    write_atomic(&path, signing::private_key_pem(&key).as_bytes())?;
+                    crate::store::write_private(&path, signing::private_key_pem(&key).as_bytes())?;
                     Ok(key)
                 }
             }

@@ -248,3 +248,16 @@ fn closed_or_full_standard_output_is_not_a_panic() {
         "{err}"
     );
 }
+
+#[test]
+fn secrets_are_written_for_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let g = TestGame::started(&[]);
+    for f in [
+        g.dir.join("setups/south.toml"),
+        g.tmp.path().join("keys/alice"),
+    ] {
+        let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", f.display());
+    }
+}
