@@ -261,3 +261,42 @@ fn secrets_are_written_for_their_owner_only() {
         assert_eq!(mode, 0o600, "{}", f.display());
     }
 }
+
+#[test]
+fn small_error_paths_of_the_command_line() {
+    let g = TestGame::started(&[]);
+    // Judging with a player's key instead of the judge's.
+    let r = qj(&["judge", &g.d(), "--key", &g.keys.path("alice")]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("is not the judge key named in game.toml"),
+        "{r:?}"
+    );
+    // Revealing before the end.
+    let r = qj(&["reveal", &g.d()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("the game is not over"), "{r:?}");
+    // An audience that does not exist.
+    assert_eq!(qj(&["view", &g.d(), "--as", "everyone"]).code, 2);
+    // One key for two seats is refused when the game is created, and nothing is left behind.
+    let dir = g.tmp.path().join("dup").to_string_lossy().into_owned();
+    let alice = format!("{}.pub", g.keys.path("alice"));
+    let r = qj(&[
+        "new",
+        "luzhanqi",
+        &dir,
+        "--player",
+        &format!("a={alice}"),
+        "--player",
+        &format!("b={alice}"),
+        "--judge",
+        &format!("{}.pub", g.keys.path("judge")),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("distinct keys"), "{r:?}");
+    assert!(!std::path::Path::new(&dir).join("game.toml").exists());
+    // A second setup for a seat that already committed.
+    let r = g.setup("south", SOUTH_ROWS);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("a seat commits once"), "{r:?}");
+}
