@@ -1,7 +1,7 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
 use crate::protocol::files::{CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile};
-use crate::rules::luzhanqi::PositionFile;
+use crate::rules::luzhanqi::{EventJson, PositionFile};
 use crate::view::ViewFile;
 
 fn schema<T: schemars::JsonSchema>() -> String {
@@ -23,5 +23,6 @@ pub fn all() -> Vec<(String, String)> {
             "luzhanqi-position.schema.json".into(),
             schema::<PositionFile>(),
         ),
+        ("luzhanqi-event.schema.json".into(), schema::<EventJson>()),
     ]
 }

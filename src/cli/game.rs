@@ -284,3 +284,40 @@ pub fn moves(game: &str, path: &Path) -> Result<()> {
     say_raw!("{out}");
     Ok(())
 }
+
+pub fn events(dir: &Path, audience: &str) -> Result<()> {
+    use crate::rules::luzhanqi::{two_player, EventJson, Viewer};
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let board = two_player();
+    let viewer = match audience {
+        "public" => Viewer::Public,
+        "full" => Viewer::Full,
+        seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
+            Error::Io(format!(
+                "--as: {seat:?} is not an audience (south, north, public, full)"
+            ))
+        })?),
+    };
+    let replay = judge::replay(&dir, &game, Mode::Judge, &now_or(None)?)?;
+    if !replay.accepted.is_empty() || replay.refusal.is_some() {
+        return Err(Error::Io(format!(
+            "{} file(s) are not judged yet: run qijudge judge first",
+            replay.accepted.len()
+        )));
+    }
+    if viewer == Viewer::Full && replay.outcome.is_none() {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "the full event stream is public only after the end",
+        ));
+    }
+    for e in replay.events.iter().filter(|e| e.audience.includes(viewer)) {
+        let line = serde_json::to_string(&EventJson::from_event(board, e))
+            .map_err(|e| Error::Io(e.to_string()))?;
+        say!("{line}");
+    }
+    Ok(())
+}

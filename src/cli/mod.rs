@@ -140,6 +140,19 @@ pub enum Command {
         #[arg(long)]
         chinese: bool,
     },
+    /// Print the events one audience may see, one JSON object per line (qijudge/luzhanqi-event/1).
+    ///
+    /// A judge's tool for disputes and bot authors: it replays the game from the judge's files
+    /// (secret setups included) and prints only what the audience may know. `full` is refused
+    /// before the game is over.
+    /// Example: qijudge events game1 --as south
+    Events {
+        /// The game directory.
+        dir: PathBuf,
+        /// south, north, public or full.
+        #[arg(long = "as")]
+        audience: String,
+    },
     /// Whose turn it is, and the result when the game is over.
     Status {
         /// The game directory.
@@ -257,6 +270,7 @@ pub fn run(cli: Cli) -> Result<()> {
             bot_logs,
         ),
         Command::Bot { name, game } => tournament::bot(&name, &game),
+        Command::Events { dir, audience } => game::events(&dir, &audience),
         Command::Keygen { name } => player::keygen(&name),
         Command::New {
             game,

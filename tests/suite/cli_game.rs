@@ -300,3 +300,40 @@ fn small_error_paths_of_the_command_line() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("a seat commits once"), "{r:?}");
 }
+
+#[test]
+fn events_show_each_audience_only_its_own_facts() {
+    let g = TestGame::started(&[]);
+    assert_eq!(g.play("south", "a6-a7").code, 0);
+    let lines = |audience: &str| -> Vec<serde_json::Value> {
+        ok(&["events", &g.d(), "--as", audience])
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let public = lines("public");
+    assert!(public.iter().all(|e| e["audience"] == "everyone"));
+    assert!(public.iter().any(|e| e["fact"]["kind"] == "moved"));
+    let south = lines("south");
+    let identified: Vec<&serde_json::Value> = south
+        .iter()
+        .filter(|e| e["fact"]["kind"] == "identified")
+        .collect();
+    assert_eq!(identified.len(), 1);
+    assert_eq!(identified[0]["fact"]["seat"], "south");
+    assert_eq!(south.len(), public.len() + 1);
+    let r = qj(&["events", &g.d(), "--as", "full"]);
+    assert_eq!(
+        r.code, 1,
+        "the full stream is refused before the end: {r:?}"
+    );
+    // Unjudged files are not shown as if they were accepted.
+    use qijudge::rules::luzhanqi::{two_player, Move, Position, Seat};
+    let b = two_player();
+    let (mut p, _) = Position::start(b, Options::default(), &fixed_setups(), Seat(0));
+    p.play(Move::parse("a6-a7", b).unwrap()).unwrap();
+    let north = p.legal_moves()[0].display(b);
+    g.send("north", &north);
+    assert_eq!(qj(&["events", &g.d(), "--as", "public"]).code, 2);
+}

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod combat;
 pub mod event;
+pub mod event_json;
 pub mod knowledge;
 pub mod nodeset;
 pub mod options;
@@ -15,6 +16,7 @@ pub mod setup;
 
 pub use board::{two_player, Board, NodeKind, Seat, Square};
 pub use event::{Audience, EndReason, Event, Fact, GameResult, Outcome, Viewer};
+pub use event_json::EventJson;
 pub use knowledge::Knowledge;
 pub use options::Options;
 pub use piece::Piece;
