@@ -5,9 +5,9 @@ use super::{now_or, read_arg};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::{self, load_game, Mode};
 use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing::{self};
 use crate::rules::luzhanqi::{two_player, Options, PositionFile};
-use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::view::{self, ViewFile};
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
@@ -160,19 +160,7 @@ fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(Vie
         )));
     }
     let path = format!("views/{audience}.json");
-    let text = dir.read(&path, crate::store::RECORD_LIMIT)?;
-    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            format!("{path}.sig"),
-            None,
-            e.to_string(),
-            "this view was not signed by the game's judge",
-        )
-    })?;
-    let v: ViewFile =
-        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
-    Ok((v, text))
+    judge::read_signed_view(dir, game, audience)?.ok_or_else(|| refuse(&path, None, "missing"))
 }
 
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {

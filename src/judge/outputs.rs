@@ -1,9 +1,11 @@
 //! What the judge publishes: the signed record and one signed view per audience.
 
 use super::*;
+use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 use crate::view::{self, HistoryItem, SeatName, ViewFile};
 use ssh_key::PrivateKey;
 
@@ -93,4 +95,28 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
         }
     }
     files
+}
+
+/// Reads a published view and checks the judge's signature on it; none when it is not there.
+pub fn read_signed_view(
+    dir: &GameDir,
+    game: &Game,
+    audience: &str,
+) -> Result<Option<(ViewFile, String)>> {
+    let path = format!("views/{audience}.json");
+    let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
+        return Ok(None);
+    };
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{path}.sig"),
+            None,
+            e.to_string(),
+            "this view was not signed by the game's judge, or was changed",
+        )
+    })?;
+    let view: ViewFile =
+        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+    Ok(Some((view, text)))
 }

@@ -5,7 +5,6 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::record::Record;
 use crate::protocol::signing::{self, namespace};
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
-use crate::view::ViewFile;
 
 /// Loads the existing record, checking the judge's signature over it.
 pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
@@ -42,21 +41,9 @@ pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
 /// The judge keeps no state besides its files, so its signed public view is its memory: the
 /// record must still contain the head that view was made at, or it was rolled back.
 fn check_not_rolled_back(dir: &GameDir, game: &Game, record: &Record) -> Result<()> {
-    const F: &str = "views/public.json";
-    let Some(text) = dir.read_optional(F, RECORD_LIMIT)? else {
+    let Some((published, _)) = read_signed_view(dir, game, "public")? else {
         return Ok(());
     };
-    let sig = dir.read(&format!("{F}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            format!("{F}.sig"),
-            None,
-            e.to_string(),
-            "the public view was not signed by this game's judge, or was changed",
-        )
-    })?;
-    let published: ViewFile =
-        serde_json::from_str(&text).map_err(|e| refuse(F, None, format!("not a view: {e}")))?;
     if published.record_head != game.hash && !record.contains_head(&published.record_head) {
         return Err(refuse_with(
             "record.jsonl",
