@@ -217,32 +217,19 @@ fn every_bad_input_is_refused_cleanly() {
         }),
         ("manifest: weak player key", |_| {
             Act::Manifest(|t| {
-                let key = t
-                    .lines()
-                    .filter(|l| l.starts_with("key = "))
-                    .nth(1)
-                    .unwrap()
-                    .to_string();
+                let key = key_lines(t)[1].clone();
                 t.replace(&key, "key = \"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"")
             })
         }),
         ("manifest: the same key for both seats", |_| {
             Act::Manifest(|t| {
-                let keys: Vec<String> = t
-                    .lines()
-                    .filter(|l| l.starts_with("key = "))
-                    .map(str::to_string)
-                    .collect();
+                let keys = key_lines(t);
                 t.replace(&keys[2], &keys[1])
             })
         }),
         ("manifest: the judge's key for a seat", |_| {
             Act::Manifest(|t| {
-                let keys: Vec<String> = t
-                    .lines()
-                    .filter(|l| l.starts_with("key = "))
-                    .map(str::to_string)
-                    .collect();
+                let keys = key_lines(t);
                 t.replace(&keys[1], &keys[0])
             })
         }),
@@ -258,11 +245,7 @@ fn every_bad_input_is_refused_cleanly() {
                     .take(2)
                     .collect::<Vec<_>>()
                     .join(" ");
-                let keys: Vec<String> = t
-                    .lines()
-                    .filter(|l| l.starts_with("key = "))
-                    .map(str::to_string)
-                    .collect();
+                let keys = key_lines(t);
                 t.replace(&keys[2], &format!("key = \"{line}\""))
             })
         }),
@@ -300,6 +283,15 @@ fn every_bad_input_is_refused_cleanly() {
         refused += 1;
     }
     assert_eq!(refused, 32);
+}
+
+/// The `key = …` lines of a manifest: the judge's first, then each seat's.
+fn key_lines(manifest: &str) -> Vec<String> {
+    manifest
+        .lines()
+        .filter(|l| l.starts_with("key = "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Like `snapshot`, but a pipe or a link is recorded by its kind instead of being read.

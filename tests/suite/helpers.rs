@@ -151,27 +151,28 @@ impl TestGame {
     }
 
     pub fn judge(&self) -> Run {
-        qj(&[
-            "judge",
-            &self.d(),
-            "--key",
-            &self.keys.path("judge"),
-            "--now",
-            NOW,
-        ])
+        self.judge_with(&[])
+    }
+
+    /// Judges with extra arguments (`--forfeit`, `--details`).
+    pub fn judge_with(&self, extra: &[&str]) -> Run {
+        let (d, key) = (self.d(), self.keys.path("judge"));
+        let mut args = vec!["judge", d.as_str(), "--key", key.as_str(), "--now", NOW];
+        args.extend_from_slice(extra);
+        qj(&args)
     }
 
     /// Writes a signed move (as the seat's player would), without judging it.
     pub fn send(&self, seat: &str, mv: &str) -> Run {
-        ok(&[
-            "move",
-            &self.d(),
-            "--as",
-            seat,
-            "--key",
-            &self.keys.path(Self::key_of(seat)),
-            mv,
-        ])
+        self.send_with(seat, mv, &[])
+    }
+
+    /// Writes a signed move with extra arguments (`--offer-draw`, `--comment`).
+    pub fn send_with(&self, seat: &str, mv: &str, extra: &[&str]) -> Run {
+        let (d, key) = (self.d(), self.keys.path(Self::key_of(seat)));
+        let mut args = vec!["move", d.as_str(), "--as", seat, "--key", key.as_str(), mv];
+        args.extend_from_slice(extra);
+        ok(&args)
     }
 
     /// Writes a signed move and judges it.

@@ -264,16 +264,7 @@ fn first_mover_option_reaches_the_record() {
         last.contains("\"kind\":\"begin\",\"first\":\"north\""),
         "{last}"
     );
-    let r = qj(&[
-        "move",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &g.keys.path("alice"),
-        "a6-a7",
-    ]);
-    assert_eq!(r.code, 0);
+    g.send("south", "a6-a7");
     let r = g.judge();
     assert!(r.stderr.contains("out of turn: north is to move"), "{r:?}");
 }
@@ -284,16 +275,7 @@ fn first_mover_option_reaches_the_record() {
 fn a_forfeit_is_recorded_and_audited() {
     let g = TestGame::started(&[]);
     assert_eq!(g.play("south", "a6-a7").code, 0);
-    let r = qj(&[
-        "judge",
-        &g.d(),
-        "--key",
-        &g.keys.path("judge"),
-        "--now",
-        NOW,
-        "--forfeit",
-        "north:missed-deadline",
-    ]);
+    let r = g.judge_with(&["--forfeit", "north:missed-deadline"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(
         r.stdout.contains("north forfeits (missed-deadline)")
@@ -302,52 +284,22 @@ fn a_forfeit_is_recorded_and_audited() {
     );
     ok(&["reveal", &g.d()]);
     ok(&["verify", &g.d()]);
-    let bad = qj(&[
-        "judge",
-        &g.d(),
-        "--key",
-        &g.keys.path("judge"),
-        "--forfeit",
-        "north:Bad Reason",
-    ]);
+    let bad = g.judge_with(&["--forfeit", "north:Bad Reason"]);
     assert_eq!(bad.code, 0, "a finished game ignores a forfeit: {bad:?}");
 
     let early = TestGame::new(&[]);
     early.setup("south", SOUTH_ROWS);
-    let r = qj(&[
-        "judge",
-        &early.d(),
-        "--key",
-        &early.keys.path("judge"),
-        "--now",
-        NOW,
-        "--forfeit",
-        "north:no-setup",
-    ]);
+    let r = early.judge_with(&["--forfeit", "north:no-setup"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(early
         .read("record.jsonl")
         .contains("\"kind\":\"forfeit\",\"seat\":\"north\",\"reason\":\"no-setup\""));
-    let r = qj(&[
-        "judge",
-        &early.d(),
-        "--key",
-        &early.keys.path("judge"),
-        "--forfeit",
-        "north:Not A Code",
-    ]);
+    let r = early.judge_with(&["--forfeit", "north:Not A Code"]);
     assert_eq!(r.code, 0, "already over");
     ok(&["reveal", &early.d()]);
     ok(&["verify", &early.d()]);
     let fresh = TestGame::new(&[]);
-    let r = qj(&[
-        "judge",
-        &fresh.d(),
-        "--key",
-        &fresh.keys.path("judge"),
-        "--forfeit",
-        "north:Not A Code",
-    ]);
+    let r = fresh.judge_with(&["--forfeit", "north:Not A Code"]);
     assert_eq!(r.code, 2, "{r:?}");
 }
 
@@ -357,20 +309,7 @@ fn a_forfeit_is_recorded_and_audited() {
 fn draw_offers_and_acceptance() {
     let g = TestGame::started(&[]);
     let mv = |seat: &str, action: &str, offer: bool| {
-        let key = g.keys.path(TestGame::key_of(seat));
-        let mut args = vec![
-            "move",
-            g.dir.to_str().unwrap(),
-            "--as",
-            seat,
-            "--key",
-            key.as_str(),
-            action,
-        ];
-        if offer {
-            args.push("--offer-draw");
-        }
-        ok(&args);
+        g.send_with(seat, action, if offer { &["--offer-draw"] } else { &[] });
         g.judge()
     };
     // Accepting without an offer is refused.
