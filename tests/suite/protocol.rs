@@ -322,6 +322,16 @@ fn draw_offers_and_acceptance() {
     );
     std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    // A draw is offered with a move, never with a resignation.
+    g.send_with("south", "resign", &["--offer-draw"]);
+    let r = g.judge();
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("moves/0001-south.toml: field offer_draw"),
+        "{r:?}"
+    );
+    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
+    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
     // An offer that North ignores lapses.
     let legal = random_moves(&fixed_setups(), Options::default(), 3, 9);
     assert_eq!(mv("south", &legal[0], true).code, 0);
