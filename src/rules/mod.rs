@@ -1,3 +1,4 @@
 //! Pure game logic: no files, no keys, no clocks. Each game lives in its own folder.
 
 pub mod luzhanqi;
+pub mod xiangqi;

@@ -1,0 +1,606 @@
+//! A validated position: the board, the side to move and the counters of a FEN; move generation,
+//! an independent single-move check, check detection and perft.
+
+use super::board::{reachable, Color, Kind, Piece, Square, SQUARES, TABLES};
+use std::fmt;
+
+/// A move from one point to another. Captures are implied by the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl fmt::Display for Move {
+    /// ICCS / UCCI coordinates, `h2e2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+/// Why a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    NoPiece(Square),
+    NotYourPiece(Square),
+    OwnPieceOnTarget(Square),
+    /// The piece cannot go there (its movement rules, a blocked leg or eye, a missing screen).
+    CannotReach {
+        kind: Kind,
+        from: Square,
+        to: Square,
+    },
+    /// The move would leave the mover's king attacked (flying general included).
+    KingLeftInCheck,
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::NoPiece(s) => write!(f, "there is no piece on {s}"),
+            MoveError::NotYourPiece(s) => write!(f, "the piece on {s} belongs to the opponent"),
+            MoveError::OwnPieceOnTarget(s) => {
+                write!(f, "{s} is occupied by one of your own pieces")
+            }
+            MoveError::CannotReach { kind, from, to } => {
+                write!(f, "a {} cannot move from {from} to {to}", kind.name())
+            }
+            MoveError::KingLeftInCheck => write!(f, "the move leaves your own king in check"),
+            MoveError::GameOver => write!(f, "the game is over"),
+        }
+    }
+}
+
+/// Why a FEN does not describe a legal position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    KingCount {
+        color: Color,
+        count: usize,
+    },
+    TooMany {
+        color: Color,
+        kind: Kind,
+        count: usize,
+    },
+    Unreachable {
+        piece: char,
+        square: Square,
+    },
+    /// The side that is not to move is in check (flying general included).
+    OpponentInCheck,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KingCount { color, count } => {
+                write!(f, "{} has {count} kings (exactly 1 needed)", color.name())
+            }
+            PositionError::TooMany { color, kind, count } => write!(
+                f,
+                "{} has {count} pieces of kind {} (at most {})",
+                color.name(),
+                kind.name(),
+                kind.max_count()
+            ),
+            PositionError::Unreachable { piece, square } => {
+                write!(f, "piece {piece} can never stand on {square}")
+            }
+            PositionError::OpponentInCheck => {
+                write!(f, "the side not to move is in check")
+            }
+        }
+    }
+}
+
+/// A fixed-capacity move list (no allocation in move generation).
+#[derive(Clone)]
+pub struct MoveList {
+    len: usize,
+    moves: [Move; 128],
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        let zero = Move {
+            from: Square::new(0, 0).expect("a0"),
+            to: Square::new(0, 0).expect("a0"),
+        };
+        MoveList {
+            len: 0,
+            moves: [zero; 128],
+        }
+    }
+
+    fn push(&mut self, from: usize, to: usize) {
+        // 128 is above the most moves any Xiangqi position has (the known maximum is about 100).
+        if self.len < self.moves.len() {
+            self.moves[self.len] = Move {
+                from: sq(from),
+                to: sq(to),
+            };
+            self.len += 1;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.as_slice().iter().copied()
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[n] = m;
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+fn sq(i: usize) -> Square {
+    Square::from_index(i).expect("square index from the tables")
+}
+
+/// The pieces on the board, the side to move and the FEN counters.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [Option<Piece>; SQUARES],
+    side: Color,
+    kings: [u8; 2],
+    /// Plies since the last capture.
+    pub halfmove: u32,
+    /// Move number, starting at 1 and increased after Black's move.
+    pub fullmove: u32,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", super::fen::write(self))
+    }
+}
+
+/// What [`Position::make`] returns so the move can be taken back.
+#[derive(Clone, Copy)]
+pub struct Undo {
+    m: Move,
+    captured: Option<Piece>,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl Undo {
+    pub fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn start() -> Position {
+        super::fen::parse(super::fen::START).expect("the start FEN is valid")
+    }
+
+    /// Builds a position from pieces, checking what makes it legal.
+    pub fn from_parts(
+        pieces: &[(Square, Piece)],
+        side: Color,
+        halfmove: u32,
+        fullmove: u32,
+    ) -> Result<Position, Vec<PositionError>> {
+        let mut board = [None; SQUARES];
+        let mut problems = Vec::new();
+        let mut counts = [[0usize; 7]; 2];
+        let mut kings = [0u8; 2];
+        for &(square, piece) in pieces {
+            board[square.index()] = Some(piece);
+            counts[piece.color.index()][piece.kind as usize] += 1;
+            if piece.kind == Kind::King {
+                kings[piece.color.index()] = square.index() as u8;
+            }
+            if !reachable(piece, square) {
+                problems.push(PositionError::Unreachable {
+                    piece: piece.fen_char(),
+                    square,
+                });
+            }
+        }
+        for color in [Color::Red, Color::Black] {
+            for kind in Kind::ALL {
+                let count = counts[color.index()][kind as usize];
+                if kind == Kind::King && count != 1 {
+                    problems.push(PositionError::KingCount { color, count });
+                } else if count > kind.max_count() {
+                    problems.push(PositionError::TooMany { color, kind, count });
+                }
+            }
+        }
+        let position = Position {
+            board,
+            side,
+            kings,
+            halfmove,
+            fullmove: fullmove.max(1),
+        };
+        if problems.is_empty() && position.in_check(side.other()) {
+            problems.push(PositionError::OpponentInCheck);
+        }
+        if problems.is_empty() {
+            Ok(position)
+        } else {
+            Err(problems)
+        }
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    pub fn piece_at(&self, s: Square) -> Option<Piece> {
+        self.board[s.index()]
+    }
+
+    pub fn king_square(&self, color: Color) -> Square {
+        sq(self.kings[color.index()] as usize)
+    }
+
+    /// Every piece with its square, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        (0..SQUARES).filter_map(|i| self.board[i].map(|p| (sq(i), p)))
+    }
+
+    /// Whether `color`'s king is attacked (by a piece, or facing the other king).
+    pub fn in_check(&self, color: Color) -> bool {
+        let k = self.kings[color.index()] as usize;
+        let enemy = color.other();
+        let t = &TABLES;
+        for ray in &t.rays[k] {
+            let mut screened = false;
+            for s in ray.iter() {
+                if let Some(p) = self.board[s] {
+                    if !screened {
+                        if p.color == enemy && matches!(p.kind, Kind::Chariot | Kind::King) {
+                            return true;
+                        }
+                        screened = true;
+                    } else {
+                        if p.color == enemy && p.kind == Kind::Cannon {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        for (h, leg) in t.horse_to[k].iter() {
+            if self.board[leg].is_none() && self.board[h] == Some(Piece::new(enemy, Kind::Horse)) {
+                return true;
+            }
+        }
+        let pawn = Some(Piece::new(enemy, Kind::Pawn));
+        let kq = sq(k);
+        // An enemy pawn attacks from in front of the king (from its point of view, behind) or
+        // beside it; next to a palace every enemy pawn has crossed the river.
+        [
+            kq.offset(0, color.forward()),
+            kq.offset(1, 0),
+            kq.offset(-1, 0),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|s| self.board[s.index()] == pawn)
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.in_check(self.side)
+    }
+
+    /// Moves of the piece on `from` by its movement rules, ignoring whose turn it is and the
+    /// safety of its king.
+    pub fn piece_moves(&self, from: usize, out: &mut MoveList) {
+        let Some(piece) = self.board[from] else {
+            return;
+        };
+        let t = &TABLES;
+        let own = piece.color;
+        let free = |s: usize| self.board[s].is_none_or(|p| p.color != own);
+        match piece.kind {
+            Kind::King => {
+                for (s, _) in t.king[from].iter() {
+                    if free(s) {
+                        out.push(from, s);
+                    }
+                }
+            }
+            Kind::Advisor => {
+                for (s, _) in t.advisor[from].iter() {
+                    if free(s) {
+                        out.push(from, s);
+                    }
+                }
+            }
+            Kind::Elephant => {
+                for (s, eye) in t.elephant[from].iter() {
+                    if self.board[eye].is_none() && free(s) {
+                        out.push(from, s);
+                    }
+                }
+            }
+            Kind::Horse => {
+                for (s, leg) in t.horse[from].iter() {
+                    if self.board[leg].is_none() && free(s) {
+                        out.push(from, s);
+                    }
+                }
+            }
+            Kind::Pawn => {
+                for (s, _) in t.pawn[own.index()][from].iter() {
+                    if free(s) {
+                        out.push(from, s);
+                    }
+                }
+            }
+            Kind::Chariot => {
+                for ray in &t.rays[from] {
+                    for s in ray.iter() {
+                        match self.board[s] {
+                            None => out.push(from, s),
+                            Some(p) => {
+                                if p.color != own {
+                                    out.push(from, s);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::Cannon => {
+                for ray in &t.rays[from] {
+                    let mut screened = false;
+                    for s in ray.iter() {
+                        match (self.board[s], screened) {
+                            (None, false) => out.push(from, s),
+                            (None, true) => {}
+                            (Some(_), false) => screened = true,
+                            (Some(p), true) => {
+                                if p.color != own {
+                                    out.push(from, s);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves of the side to move by the movement rules, some of which may leave the king attacked.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut out = MoveList::new();
+        for from in 0..SQUARES {
+            if self.board[from].is_some_and(|p| p.color == self.side) {
+                self.piece_moves(from, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Whether making `m` (by the colour of the piece on its `from`) keeps that colour's king safe.
+    pub fn keeps_king_safe(&self, m: Move) -> bool {
+        let Some(piece) = self.board[m.from.index()] else {
+            return false;
+        };
+        let mut after = self.clone();
+        after.put(m);
+        !after.in_check(piece.color)
+    }
+
+    /// Legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = self.pseudo_legal_moves();
+        let mut scratch = self.clone();
+        list.retain(|m| {
+            let undo = scratch.make(m);
+            let safe = !scratch.in_check(self.side);
+            scratch.unmake(undo);
+            safe
+        });
+        list
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let list = self.pseudo_legal_moves();
+        let mut scratch = self.clone();
+        let found = list.iter().any(|m| {
+            let undo = scratch.make(m);
+            let safe = !scratch.in_check(self.side);
+            scratch.unmake(undo);
+            safe
+        });
+        found
+    }
+
+    /// Checks one move, written independently of the generator: the conformance tests hold the
+    /// two equal.
+    pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        let piece = self.piece_at(m.from).ok_or(MoveError::NoPiece(m.from))?;
+        if piece.color != self.side {
+            return Err(MoveError::NotYourPiece(m.from));
+        }
+        let target = self.piece_at(m.to);
+        if target.is_some_and(|p| p.color == piece.color) {
+            return Err(MoveError::OwnPieceOnTarget(m.to));
+        }
+        let df = m.to.file() as i8 - m.from.file() as i8;
+        let dr = m.to.rank() as i8 - m.from.rank() as i8;
+        let empty = |df: i8, dr: i8| {
+            m.from
+                .offset(df, dr)
+                .is_some_and(|s| self.piece_at(s).is_none())
+        };
+        let between = || -> usize {
+            let steps = df.abs().max(dr.abs());
+            let (sf, sr) = (df.signum(), dr.signum());
+            (1..steps).filter(|&i| !empty(sf * i, sr * i)).count()
+        };
+        let reach = match piece.kind {
+            Kind::King => df.abs() + dr.abs() == 1 && m.to.in_palace_of(piece.color),
+            Kind::Advisor => df.abs() == 1 && dr.abs() == 1 && m.to.in_palace_of(piece.color),
+            Kind::Elephant => {
+                df.abs() == 2
+                    && dr.abs() == 2
+                    && m.to.on_side_of(piece.color)
+                    && empty(df / 2, dr / 2)
+            }
+            Kind::Horse => {
+                (df.abs() == 1 && dr.abs() == 2 && empty(0, dr / 2))
+                    || (df.abs() == 2 && dr.abs() == 1 && empty(df / 2, 0))
+            }
+            Kind::Chariot => (df == 0) != (dr == 0) && between() == 0,
+            Kind::Cannon => {
+                (df == 0) != (dr == 0)
+                    && if target.is_some() {
+                        between() == 1
+                    } else {
+                        between() == 0
+                    }
+            }
+            Kind::Pawn => {
+                let fwd = piece.color.forward();
+                (df == 0 && dr == fwd)
+                    || (dr == 0 && df.abs() == 1 && !m.from.on_side_of(piece.color))
+            }
+        };
+        if !reach {
+            return Err(MoveError::CannotReach {
+                kind: piece.kind,
+                from: m.from,
+                to: m.to,
+            });
+        }
+        let mut after = self.clone();
+        after.put(m);
+        if after.in_check(piece.color) {
+            return Err(MoveError::KingLeftInCheck);
+        }
+        Ok(())
+    }
+
+    /// Moves the piece without any check (the side to move is not changed).
+    fn put(&mut self, m: Move) -> Option<Piece> {
+        let piece = self.board[m.from.index()].take();
+        let captured = std::mem::replace(&mut self.board[m.to.index()], piece);
+        if let Some(p) = piece {
+            if p.kind == Kind::King {
+                self.kings[p.color.index()] = m.to.index() as u8;
+            }
+        }
+        captured
+    }
+
+    /// Plays a move assumed legal and returns what [`Position::unmake`] needs.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let undo = Undo {
+            m,
+            captured: self.board[m.to.index()],
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        };
+        self.put(m);
+        self.halfmove = if undo.captured.is_some() {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.other();
+        undo
+    }
+
+    /// Takes back a move made with [`Position::make`].
+    pub fn unmake(&mut self, undo: Undo) {
+        self.side = self.side.other();
+        let m = undo.m;
+        let piece = self.board[m.to.index()];
+        self.board[m.from.index()] = piece;
+        self.board[m.to.index()] = undo.captured;
+        if let Some(p) = piece {
+            if p.kind == Kind::King {
+                self.kings[p.color.index()] = m.from.index() as u8;
+            }
+        }
+        self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
+    }
+
+    /// Plays a legal move, or returns why it is refused (the position is unchanged).
+    pub fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
+        self.check_move(m)?;
+        Ok(self.make(m))
+    }
+
+    /// Counts the leaf nodes of the legal-move tree `depth` plies deep.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.pseudo_legal_moves();
+        let side = self.side;
+        let mut nodes = 0;
+        for m in moves.iter() {
+            let undo = self.make(m);
+            if !self.in_check(side) {
+                nodes += if depth == 1 { 1 } else { self.perft(depth - 1) };
+            }
+            self.unmake(undo);
+        }
+        nodes
+    }
+
+    /// Perft split by first move, in move order.
+    pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .iter()
+            .map(|m| {
+                let undo = self.make(m);
+                let n = if depth <= 1 { 1 } else { self.perft(depth - 1) };
+                self.unmake(undo);
+                (m, n)
+            })
+            .collect()
+    }
+
+    /// The board and side to move, for repetition (the counters are not part of it).
+    pub fn key(&self) -> ([Option<Piece>; SQUARES], Color) {
+        (self.board, self.side)
+    }
+}
