@@ -4,9 +4,12 @@
 
 pub mod board;
 pub mod fen;
+pub mod game;
 pub mod position;
+pub mod repetition;
 
 pub use board::{Color, Kind, Piece, Square};
+pub use game::{Ending, Game, Options, Winner};
 pub use position::{Move, MoveError, MoveList, Position, PositionError};
 
 #[cfg(test)]

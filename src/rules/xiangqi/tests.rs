@@ -97,3 +97,49 @@ fn generation_agrees_with_single_move_check() {
         }
     }
 }
+
+fn parse_iccs(position: &Position, text: &str) -> Move {
+    let from = Square::parse(&text[..2]).unwrap();
+    let to = Square::parse(&text[2..]).unwrap();
+    let _ = position;
+    Move { from, to }
+}
+
+#[test]
+fn repetition_cases() {
+    let data: serde_json::Value = serde_json::from_str(&shared_data("repetition.json")).unwrap();
+    let mut failures = Vec::new();
+    for case in data["cases"].as_array().unwrap() {
+        let n = case["n"].as_u64().unwrap();
+        let mut game = Game::new(
+            fen::parse(case["fen"].as_str().unwrap()).unwrap(),
+            Options::default(),
+        );
+        let moves = case["moves_ucci"].as_array().unwrap();
+        let mut ended_at = None;
+        for (i, m) in moves.iter().enumerate() {
+            let m = parse_iccs(game.position(), m.as_str().unwrap());
+            if let Err(e) = game.play(m) {
+                panic!("case {n}: move {} {m} refused: {e}", i + 1);
+            }
+            if game.ending().is_some() && ended_at.is_none() {
+                ended_at = Some(i + 1);
+                break;
+            }
+        }
+        let got = game.ending().map(|e| e.winner().pgn());
+        let want = case["result"].as_str();
+        let detail = format!(
+            "case {n} ({}): want {want:?}, got {got:?} at ply {ended_at:?} of {} ({:?})",
+            case["label"],
+            moves.len(),
+            game.ending()
+        );
+        if want.is_some() && got != want {
+            failures.push(detail);
+        } else {
+            eprintln!("ok {detail}");
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
