@@ -158,7 +158,7 @@ impl Square {
 
     /// The square with this index (0..90).
     pub fn from_index(i: usize) -> Option<Square> {
-        (i < SQUARES).then(|| Square(i as u8))
+        (i < SQUARES).then_some(Square(i as u8))
     }
 
     pub fn index(self) -> usize {

@@ -10,6 +10,10 @@ use std::fmt;
 pub struct Options {
     /// Draw after 120 plies without a capture, not counting checks beyond 10 per side (§4).
     pub move_limit: bool,
+    /// Replaying a record rather than judging: a repetition does not end the game when it
+    /// happens, only [`Game::finish_record`] judges the last position (records of games played
+    /// elsewhere often go on past a repetition nobody claimed).
+    pub record: bool,
 }
 
 /// The result of a finished game.
@@ -177,9 +181,23 @@ impl Game {
         self.moves.push(m);
         self.ending = self
             .no_move_ending()
-            .or_else(|| self.repetition_ending())
+            .or_else(|| {
+                if self.options.record {
+                    None
+                } else {
+                    self.repetition_ending()
+                }
+            })
             .or_else(|| self.move_limit_ending());
         Ok(self.ending.as_ref())
+    }
+
+    /// At the end of a record: judges a repetition at the last position, if there is one.
+    pub fn finish_record(&mut self) -> Option<&Ending> {
+        if self.ending.is_none() {
+            self.ending = self.repetition_ending();
+        }
+        self.ending.as_ref()
     }
 
     /// Ends the game by resignation, agreement or forfeit.

@@ -3,8 +3,11 @@
 //! Reference: `shared/rules/xiangqi.md`.
 
 pub mod board;
+pub mod check;
 pub mod fen;
 pub mod game;
+pub mod notation;
+pub mod pgn;
 pub mod position;
 pub mod repetition;
 

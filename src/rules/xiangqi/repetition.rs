@@ -65,9 +65,10 @@ pub fn chase_attacks(position: &Position, attacker: Color, ids: &Identities) -> 
                 }
                 _ => false,
             };
-            let chase = stronger
-                || (!is_protected(position, m)
-                    && !(victim.kind == piece.kind && can_capture(position, m.to, m.from)));
+            // Otherwise only an unprotected piece is chased, and a same-kind attack is an
+            // exchange unless the victim cannot take back.
+            let exchange = victim.kind == piece.kind && can_capture(position, m.to, m.from);
+            let chase = stronger || !(is_protected(position, m) || exchange);
             if chase {
                 out.insert((ids.at(m.from.index()), ids.at(m.to.index())));
             }
