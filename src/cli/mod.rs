@@ -18,6 +18,7 @@ macro_rules! say_raw {
 mod game;
 mod player;
 mod tournament;
+mod xiangqi;
 
 use crate::error::{Error, Result};
 use clap::{Parser, Subcommand};
@@ -226,6 +227,40 @@ pub enum Command {
         #[arg(long, default_value = "luzhanqi")]
         game: String,
     },
+    /// Count the leaf nodes of the legal-move tree (perft), for checking move generation.
+    ///
+    /// The total is the last line of standard output; timing goes to standard error.
+    /// Example: qijudge perft xiangqi 4 --divide
+    Perft {
+        /// The game: xiangqi.
+        game: String,
+        depth: u32,
+        /// Start from this FEN instead of the standard start.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each first move before the total.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Check recorded games (PGN) move by move: the first illegal move, or the final status and
+    /// the result the rules force, and whether the Result tag agrees.
+    ///
+    /// Moves may be in ICCS (H2-E2), WXF (C2.5) or Chinese (炮二平五). Exit code 1 when any game
+    /// has an illegal move.
+    /// Example: qijudge check xiangqi games.pgn --json
+    Check {
+        /// The game: xiangqi.
+        game: String,
+        /// PGN files; - for standard input.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON object per game on standard output.
+        #[arg(long)]
+        json: bool,
+        /// Apply the optional move limit (120 plies without a capture).
+        #[arg(long)]
+        move_limit: bool,
+    },
     /// Print the legal moves of a position file, one from-to per line, sorted.
     ///
     /// Example: qijudge moves luzhanqi position.json
@@ -312,6 +347,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Reveal { dir } => game::reveal(&dir),
         Command::Verify { dir } => game::verify(&dir),
         Command::Moves { game, position } => game::moves(&game, &position),
+        Command::Perft {
+            game,
+            depth,
+            fen,
+            divide,
+        } => xiangqi::perft(&game, depth, fen, divide),
+        Command::Check {
+            game,
+            files,
+            json,
+            move_limit,
+        } => xiangqi::check_records(&game, &files, json, move_limit),
     }
 }
 

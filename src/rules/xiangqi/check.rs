@@ -27,7 +27,7 @@ pub struct GameCheck {
     pub ending: Option<String>,
     /// The `Result` tag as recorded.
     pub result_tag: Option<String>,
-    /// Whether the tag agrees with the rules (only when the rules decide).
+    /// Whether the tag agrees with the rules (only when the rules decide and the tag is not `*`).
     pub result_agrees: Option<bool>,
     /// The legal moves in ICCS coordinates.
     pub moves: Vec<String>,
@@ -120,6 +120,7 @@ pub fn check_game(index: usize, game: &PgnGame, options: Options) -> GameCheck {
         report.result_agrees = report
             .result_tag
             .as_deref()
+            .filter(|tag| *tag != "*")
             .map(|tag| tag == ending.winner().pgn());
     }
     if report.illegal.is_some() {

@@ -1,0 +1,132 @@
+//! Xiangqi tools that need no game directory: perft and checking PGN records.
+
+use super::read_arg;
+use crate::error::{refuse, Error, Result};
+use crate::rules::xiangqi::{check, fen, pgn, Options};
+use std::path::PathBuf;
+
+/// PGN files may hold thousands of games.
+const PGN_LIMIT: u64 = 64 * 1024 * 1024;
+
+fn only_xiangqi(game: &str) -> Result<()> {
+    if game == "xiangqi" {
+        Ok(())
+    } else {
+        Err(Error::Io(format!(
+            "unknown game {game:?}; known here: xiangqi"
+        )))
+    }
+}
+
+pub fn perft(game: &str, depth: u32, fen_text: Option<String>, divide: bool) -> Result<()> {
+    only_xiangqi(game)?;
+    let text = fen_text.unwrap_or_else(|| fen::START.to_string());
+    let mut position =
+        fen::parse(&text).map_err(|e| refuse("--fen", Some("fen"), e.to_string()))?;
+    let started = std::time::Instant::now();
+    let total = if divide {
+        let parts = position.divide(depth);
+        for (m, n) in &parts {
+            say!("{m} {n}");
+        }
+        if depth == 0 {
+            1
+        } else {
+            parts.iter().map(|(_, n)| n).sum()
+        }
+    } else {
+        position.perft(depth)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {depth}: {total} nodes in {seconds:.3} s ({:.1} M nodes/s)",
+        total as f64 / seconds.max(1e-9) / 1e6
+    );
+    say!("{total}");
+    Ok(())
+}
+
+pub fn check_records(game: &str, files: &[PathBuf], json: bool, move_limit: bool) -> Result<()> {
+    only_xiangqi(game)?;
+    let options = Options {
+        move_limit,
+        ..Options::default()
+    };
+    let mut illegal = Vec::new();
+    for path in files {
+        let shown = if path.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let text = read_arg(path, PGN_LIMIT)?;
+        let games = pgn::read(&text)
+            .map_err(|e| refuse(&shown, Some(&format!("line {}", e.line)), e.why))?;
+        for (i, g) in games.iter().enumerate() {
+            let report = check::check_game(i + 1, g, options);
+            if report.illegal.is_some() {
+                illegal.push(format!("{shown} game {}", report.game));
+            }
+            if json {
+                let mut value =
+                    serde_json::to_value(&report).map_err(|e| Error::Io(format!("json: {e}")))?;
+                value["file"] = serde_json::Value::String(shown.clone());
+                say!("{value}");
+            } else {
+                say!("{}", describe(&shown, &report));
+            }
+        }
+    }
+    match illegal.first() {
+        None => Ok(()),
+        Some(first) => Err(refuse(
+            first.clone(),
+            None,
+            format!(
+                "{} game(s) have an illegal move (listed above)",
+                illegal.len()
+            ),
+        )),
+    }
+}
+
+fn describe(file: &str, r: &check::GameCheck) -> String {
+    let name = r
+        .name
+        .as_deref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    let mut s = format!("{file} game {}{name}: ", r.game);
+    if let Some(bad) = &r.illegal {
+        if r.status == "bad_start" {
+            s.push_str(&format!("invalid FEN tag: {}", bad.reason));
+        } else {
+            s.push_str(&format!(
+                "illegal move at ply {} {:?}: {}",
+                bad.ply, bad.text, bad.reason
+            ));
+        }
+        return s;
+    }
+    s.push_str(&format!("{} plies, ", r.plies));
+    match (&r.ending, r.rule_result) {
+        (Some(ending), Some(result)) => {
+            s.push_str(&format!("{ending}, the rules give {result}"));
+            if let Some(tag) = &r.result_tag {
+                let verdict = match r.result_agrees {
+                    Some(true) => "agrees",
+                    Some(false) => "disagrees",
+                    None => "records no result",
+                };
+                s.push_str(&format!("; Result tag {tag} {verdict}"));
+            }
+        }
+        _ => {
+            s.push_str("not over by the rules");
+            if let Some(tag) = &r.result_tag {
+                s.push_str(&format!("; Result tag {tag}"));
+            }
+        }
+    }
+    s
+}
