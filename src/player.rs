@@ -74,10 +74,11 @@ pub struct NewMove<'a> {
     pub comment: Option<String>,
 }
 
-/// Writes the signed move file; returns its path.
+/// Writes the signed move file of game `id` (manifest hash `manifest`); returns its path.
 pub fn write_move(
     dir: &GameDir,
-    game: &Game,
+    id: &str,
+    manifest: &str,
     seat: &str,
     key: &PrivateKey,
     mv: NewMove,
@@ -97,8 +98,8 @@ pub fn write_move(
     }
     let file = MoveFile {
         format: MOVE_FORMAT.into(),
-        game: game.manifest.id.clone(),
-        manifest: game.hash.clone(),
+        game: id.into(),
+        manifest: manifest.into(),
         ply,
         seat: seat.into(),
         answers: answers.into(),

@@ -93,7 +93,14 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             offer_draw: false,
             comment: None,
         };
-        write_move(dir, &game, seats[mover], &keys[mover], mv)?;
+        write_move(
+            dir,
+            &game.manifest.id,
+            &game.hash,
+            seats[mover],
+            &keys[mover],
+            mv,
+        )?;
         session.advance()?;
         if let Some(e) = &session.replay().refusal {
             return Err(Error::Io(format!(

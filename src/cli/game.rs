@@ -21,9 +21,31 @@ pub fn new(
     now: Option<String>,
     sample: bool,
 ) -> Result<()> {
+    let read_key = |path: &Path| -> Result<String> {
+        let shown = path.display().to_string();
+        let text = read_arg(path, SMALL_FILE_LIMIT)?;
+        let key =
+            signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
+        Ok(signing::public_key_line(&key))
+    };
+    if game == "xiangqi" {
+        let mut entries = Vec::new();
+        for spec in players {
+            let (name, key_file) = player_spec(spec)?;
+            entries.push((name.to_string(), read_key(Path::new(key_file))?));
+        }
+        return super::xiangqi::new(
+            dir,
+            &entries,
+            read_key(judge_key)?,
+            rules,
+            now_or(now)?,
+            sample,
+        );
+    }
     if game != "luzhanqi" {
         return Err(Error::Io(format!(
-            "unknown game {game:?}; this version judges: luzhanqi"
+            "unknown game {game:?}; this version judges: luzhanqi, xiangqi"
         )));
     }
     let board = two_player();
@@ -33,23 +55,9 @@ pub fn new(
             board.seat_names.len()
         )));
     }
-    let read_key = |path: &Path| -> Result<String> {
-        let shown = path.display().to_string();
-        let text = read_arg(path, SMALL_FILE_LIMIT)?;
-        let key =
-            signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
-        Ok(signing::public_key_line(&key))
-    };
     let mut entries = Vec::new();
     for (seat, spec) in board.seat_names.iter().zip(players) {
-        let (name, key_file) = spec.split_once('=').ok_or_else(|| {
-            Error::Io(format!("--player {spec:?}: expected NAME=PUBLIC_KEY_FILE"))
-        })?;
-        if name.is_empty() || name.chars().any(|c| c.is_control()) {
-            return Err(Error::Io(format!(
-                "--player {spec:?}: the name must be non-empty, without control characters"
-            )));
-        }
+        let (name, key_file) = player_spec(spec)?;
         entries.push(Player {
             seat: seat.clone(),
             name: name.into(),
@@ -94,6 +102,19 @@ pub fn new(
     Ok(())
 }
 
+/// `NAME=PUBLIC_KEY_FILE` from `--player`.
+fn player_spec(spec: &str) -> Result<(&str, &str)> {
+    let (name, key_file) = spec
+        .split_once('=')
+        .ok_or_else(|| Error::Io(format!("--player {spec:?}: expected NAME=PUBLIC_KEY_FILE")))?;
+    if name.is_empty() || name.chars().any(|c| c.is_control()) {
+        return Err(Error::Io(format!(
+            "--player {spec:?}: the name must be non-empty, without control characters"
+        )));
+    }
+    Ok((name, key_file))
+}
+
 pub fn judge(
     dir: &Path,
     key_path: &Path,
@@ -101,13 +122,6 @@ pub fn judge(
     details: bool,
     forfeit: Option<String>,
 ) -> Result<()> {
-    let dir = GameDir::new(dir);
-    let _lock = dir.lock()?;
-    // Finish or drop a step an interrupted run left behind, before reading anything.
-    dir.recover()?;
-    let game = load_game(&dir)?;
-    let key = load_private_key(key_path)?;
-    judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
     let forfeit = match forfeit {
         Some(f) => {
             let (seat, reason) = f
@@ -117,6 +131,17 @@ pub fn judge(
         }
         None => None,
     };
+    if super::xiangqi::is_xiangqi(dir) {
+        let key = load_private_key(key_path)?;
+        return super::xiangqi::judge(dir, &key, now_or(now)?, forfeit);
+    }
+    let dir = GameDir::new(dir);
+    let _lock = dir.lock()?;
+    // Finish or drop a step an interrupted run left behind, before reading anything.
+    dir.recover()?;
+    let game = load_game(&dir)?;
+    let key = load_private_key(key_path)?;
+    judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
     let replay = judge::replay_with(&dir, &game, Mode::Judge, &now_or(now)?, forfeit)?;
     let mut files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, &replay, &key)
         .into_iter()
@@ -164,6 +189,9 @@ fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(Vie
 }
 
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        return super::xiangqi::view(dir, audience, format);
+    }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let (v, text) = signed_view(&dir, &game, audience)?;
@@ -181,6 +209,9 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
 }
 
 pub fn status(dir: &Path, json: bool) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        return super::xiangqi::status(dir, json);
+    }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let (v, _) = signed_view(&dir, &game, "public")?;
@@ -212,6 +243,11 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
 }
 
 pub fn reveal(dir: &Path) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        return Err(Error::Io(
+            "Xiangqi hides nothing: there are no setups to reveal".into(),
+        ));
+    }
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
@@ -245,6 +281,9 @@ pub fn reveal(dir: &Path) -> Result<()> {
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        return super::xiangqi::verify(dir);
+    }
     let a = judge::audit(&GameDir::new(dir))?;
     say!(
         "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",

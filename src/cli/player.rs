@@ -113,6 +113,10 @@ pub fn make_move(
     offer_draw: bool,
     comment: Option<String>,
 ) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        let key = load_private_key(key_path)?;
+        return super::xiangqi::make_move(dir, seat, &key, action, offer_draw, comment);
+    }
     let dir = GameDir::new(dir);
     let (game, _, key) = seat_and_key(&dir, seat, key_path)?;
     let record = load_record(&dir, &game)?;
@@ -162,7 +166,7 @@ pub fn make_move(
         offer_draw,
         comment,
     };
-    let path = crate::player::write_move(&dir, &game, seat, &key, mv)?;
+    let path = crate::player::write_move(&dir, &game.manifest.id, &game.hash, seat, &key, mv)?;
     say!("wrote {path} and its signature");
     Ok(())
 }

@@ -130,3 +130,224 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
     }
     s
 }
+
+// ---- Xiangqi game directories -------------------------------------------------------------
+
+use crate::judge::xiangqi::{self as xq, XiangqiGame};
+use crate::store::GameDir;
+use std::path::Path;
+
+/// Whether `dir` holds a Xiangqi game (its `game.toml` says so).
+pub fn is_xiangqi(dir: &Path) -> bool {
+    xq::game_kind(&GameDir::new(dir)).is_ok_and(|k| k == "xiangqi")
+}
+
+pub fn new(
+    dir: &Path,
+    players: &[(String, String)],
+    judge: String,
+    rules: &[String],
+    created: String,
+    sample: bool,
+) -> Result<()> {
+    use crate::protocol::files::{to_toml, JudgeEntry, Player};
+    use rand_core::{OsRng, RngCore};
+    if players.len() != 2 {
+        return Err(Error::Io(
+            "--player: give exactly 2 players (red first, then black)".into(),
+        ));
+    }
+    let rules = xq::rules_from(rules)?;
+    let entries = xq::SEATS
+        .iter()
+        .zip(players)
+        .map(|(seat, (name, key))| Player {
+            seat: seat.to_string(),
+            name: name.clone(),
+            key: key.clone(),
+        })
+        .collect();
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    let manifest = xq::new_manifest(
+        id,
+        created,
+        sample,
+        rules,
+        JudgeEntry { key: judge },
+        entries,
+    );
+    let g = GameDir::new(dir);
+    if g.exists("game.toml") {
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
+    }
+    g.write("game.toml", to_toml(&manifest).as_bytes())?;
+    // Check what was written exactly as a judge will.
+    xq::load(&g)?;
+    say!("created Xiangqi game {} in {}", manifest.id, dir.display());
+    Ok(())
+}
+
+fn load(dir: &Path) -> Result<(GameDir, XiangqiGame)> {
+    let d = GameDir::new(dir);
+    let g = xq::load(&d)?;
+    Ok((d, g))
+}
+
+pub fn make_move(
+    dir: &Path,
+    seat: &str,
+    key: &ssh_key::PrivateKey,
+    action: &str,
+    offer_draw: bool,
+    comment: Option<String>,
+) -> Result<()> {
+    use crate::rules::xiangqi::notation;
+    let (d, g) = load(dir)?;
+    let Some(index) = xq::SEATS.iter().position(|s| *s == seat) else {
+        return Err(Error::Io(format!(
+            "--as: {seat:?} is not a seat (red, black)"
+        )));
+    };
+    if key.public_key().key_data() != g.player_keys[index].key_data() {
+        return Err(refuse(
+            "--key",
+            None,
+            format!("is not {seat}'s key in game.toml"),
+        ));
+    }
+    let state = xq::current(&d, &g)?;
+    if state.record.lines.is_empty() {
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "the judge has not opened the game yet",
+        ));
+    }
+    match state.to_move() {
+        None => return Err(refuse("record.jsonl", None, "the game is over")),
+        Some(s) if s != seat => {
+            return Err(refuse(
+                "--as",
+                None,
+                format!("it is {s}'s move, not {seat}'s"),
+            ))
+        }
+        Some(_) => {}
+    }
+    // Moves are stored in ICCS whatever notation the player typed.
+    let normalised = match action {
+        "resign" | "accept-draw" => action.to_string(),
+        text => notation::parse(state.game.position(), text)
+            .map_err(|e| Error::Io(format!("move: {e}")))?
+            .to_string(),
+    };
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
+    }
+    let head = state.record.head_or(&g.hash);
+    let mv = crate::player::NewMove {
+        ply: state.game.moves().len() as u32 + 1,
+        answers: &head,
+        action: &normalised,
+        offer_draw,
+        comment,
+    };
+    let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
+    say!("wrote {path} ({normalised}) and its signature");
+    Ok(())
+}
+
+pub fn judge(
+    dir: &Path,
+    key: &ssh_key::PrivateKey,
+    now: String,
+    forfeit: Option<(String, String)>,
+) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let run = xq::judge(&d, &g, key, &now, forfeit)?;
+    for path in &run.accepted {
+        say!("accepted {path}");
+    }
+    if run.accepted.is_empty() {
+        say!("nothing new");
+    }
+    say!("{}", summary(&run.state));
+    match run.refusal {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn summary(state: &xq::State) -> String {
+    match (state.game.ending(), state.to_move()) {
+        (Some(e), _) => format!("game over: {e}"),
+        (None, Some(seat)) => format!("{seat} to move (ply {})", state.game.moves().len() + 1),
+        (None, None) => String::new(),
+    }
+}
+
+pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
+    use crate::protocol::signing::{self, namespace};
+    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    let (d, g) = load(dir)?;
+    if !xq::SEATS.contains(&audience) && audience != "public" {
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience (red, black, public)"
+        )));
+    }
+    let path = format!(
+        "views/{audience}.{}",
+        if format == "json" { "json" } else { "txt" }
+    );
+    let text = d
+        .read_optional(&path, RECORD_LIMIT)?
+        .ok_or_else(|| refuse(&path, None, "not written yet: run the judge first"))?;
+    let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    say_raw!("{text}");
+    Ok(())
+}
+
+pub fn status(dir: &Path, json: bool) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = xq::current(&d, &g)?;
+    let v = xq::build_view(&g, &state, "public");
+    if json {
+        let s = serde_json::json!({
+            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+            "fen": v.fen,
+        });
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
+        );
+        return Ok(());
+    }
+    say!("game {} after {} plies", v.game, v.ply);
+    if state.record.lines.is_empty() {
+        say!("not opened yet: run the judge");
+    } else {
+        say!("{}", summary(&state));
+    }
+    Ok(())
+}
+
+pub fn verify(dir: &Path) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = xq::verify(&d, &g)?;
+    say!(
+        "verified Xiangqi game {}: {} plies, every signature, move and view checked",
+        g.manifest.id,
+        state.game.moves().len()
+    );
+    say!("{}", summary(&state));
+    Ok(())
+}

@@ -55,10 +55,28 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
             "expected one player per seat, in the order south, north".into(),
         ));
     }
-    let judge_key = signing::parse_public_key(&manifest.judge.key)
-        .map_err(|e| bad("judge.key", e.to_string()))?;
+    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
+    Ok(Game {
+        manifest,
+        hash: sha256_tagged(text.as_bytes()),
+        player_keys,
+        judge_key,
+    })
+}
+
+/// Checks the players' names and keys and the judge's key of a manifest: all parse as strict
+/// Ed25519 keys, all distinct, and none a published sample key unless the game is a sample.
+pub fn check_keys(
+    players: &[Player],
+    judge: &JudgeEntry,
+    sample: bool,
+) -> Result<(Vec<PublicKey>, PublicKey)> {
+    const F: &str = "game.toml";
+    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
+    let judge_key =
+        signing::parse_public_key(&judge.key).map_err(|e| bad("judge.key", e.to_string()))?;
     let mut player_keys = Vec::new();
-    for (i, p) in manifest.players.iter().enumerate() {
+    for (i, p) in players.iter().enumerate() {
         if p.name.is_empty() || p.name.chars().count() > 64 || has_control(&p.name) {
             return Err(bad(
                 &format!("players[{i}].name"),
@@ -79,7 +97,7 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         }
         player_keys.push(key);
     }
-    if !manifest.sample {
+    if !sample {
         let all: Vec<&PublicKey> = player_keys
             .iter()
             .chain(std::iter::once(&judge_key))
@@ -98,12 +116,7 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
             ));
         }
     }
-    Ok(Game {
-        manifest,
-        hash: sha256_tagged(text.as_bytes()),
-        player_keys,
-        judge_key,
-    })
+    Ok((player_keys, judge_key))
 }
 
 /// The public keys of the shipped sample games: refused in every other game.
@@ -129,7 +142,12 @@ pub fn has_control(s: &str) -> bool {
 
 /// `lzq-` followed by 32 lower-case hex digits.
 pub fn valid_game_id(id: &str) -> bool {
-    id.strip_prefix("lzq-")
+    valid_id("lzq-", id)
+}
+
+/// `prefix` followed by 32 lower-case hex digits.
+pub fn valid_id(prefix: &str, id: &str) -> bool {
+    id.strip_prefix(prefix)
         .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
 }
 

@@ -5,6 +5,7 @@ mod game;
 mod outputs;
 mod record;
 mod replay;
+pub mod xiangqi;
 
 pub use audit::*;
 pub use game::*;

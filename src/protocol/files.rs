@@ -14,6 +14,7 @@ pub const SETUP_FORMAT: &str = "qijudge/setup/1";
 pub const MOVE_FORMAT: &str = "qijudge/move/1";
 pub const RECORD_FORMAT: &str = "qijudge/record/1";
 pub const VIEW_FORMAT: &str = "qijudge/view/1";
+pub const XIANGQI_VIEW_FORMAT: &str = "qijudge/xiangqi-view/1";
 
 /// `game.toml`: what the organiser set up. Its SHA-256 is bound into every signed file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -36,6 +37,38 @@ pub struct Manifest {
     pub judge: JudgeEntry,
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,
+}
+
+/// `game.toml` of a Xiangqi game: the same frame as [`Manifest`], with Xiangqi's rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XiangqiManifest {
+    /// Always `qijudge/manifest/1`.
+    pub format: String,
+    /// Always `xiangqi`.
+    pub game: String,
+    /// Random game id: `xq-` and 32 hex digits (128 random bits).
+    pub id: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created: String,
+    /// True only for the shipped sample games, whose keys are public.
+    pub sample: bool,
+    /// The board: `9x10`.
+    pub board: String,
+    pub rules: XiangqiRules,
+    pub judge: JudgeEntry,
+    /// Red, then black.
+    pub players: Vec<Player>,
+}
+
+/// The rule options of a Xiangqi game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct XiangqiRules {
+    /// The start position as FEN (the standard start unless the organiser chose another).
+    pub start: String,
+    /// Draw after 120 plies without a capture, not counting checks beyond 10 per side.
+    pub move_limit: bool,
 }
 
 /// The judge's public key.

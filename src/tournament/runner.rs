@@ -418,7 +418,8 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
         }
         write_move(
             &dir,
-            &game,
+            &game.manifest.id,
+            &game.hash,
             seat,
             &keys.bots[order[seat_index]],
             NewMove {

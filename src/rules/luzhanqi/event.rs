@@ -64,6 +64,18 @@ pub enum EndReason {
     /// Both players agreed to a draw.
     Agreement,
     Forfeit,
+    /// Xiangqi: the side to move is in check and has no legal move.
+    Checkmate,
+    /// Xiangqi: the side to move has no legal move and is not in check (it loses).
+    Stalemate,
+    /// Xiangqi: a repetition in which one side checked with every move.
+    PerpetualCheck,
+    /// Xiangqi: a repetition in which one side chased one piece with every move.
+    PerpetualChase,
+    /// Xiangqi: a repetition nobody is to blame for (a draw).
+    Repetition,
+    /// Xiangqi: the optional move limit (a draw).
+    MoveLimit,
 }
 
 /// A game's result.

@@ -1,0 +1,892 @@
+//! The Xiangqi judge. Xiangqi has no hidden information, so there are no setups: the judge
+//! checks signed moves (in any notation), keeps the hash-chained record, decides every ending by
+//! the rules, and publishes the same signed view to both players and the public.
+
+use super::{check_keys, has_control, move_path, valid_id};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::*;
+use crate::protocol::hash::sha256_tagged;
+use crate::protocol::record::Record;
+use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::EndReason;
+use crate::rules::xiangqi::notation::{self, Notation};
+use crate::rules::xiangqi::{fen, Color, Ending, Game, Options, Position};
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use serde::{Deserialize, Serialize};
+use ssh_key::{PrivateKey, PublicKey};
+
+/// The seats, in manifest order: Red moves first from the standard start.
+pub const SEATS: [&str; 2] = ["red", "black"];
+
+/// The prefix of Xiangqi game ids.
+pub const ID_PREFIX: &str = "xq-";
+
+/// A checked Xiangqi manifest with its keys and start position.
+pub struct XiangqiGame {
+    pub manifest: XiangqiManifest,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+    pub start: Position,
+    pub options: Options,
+}
+
+/// The `game` field of `game.toml`, to pick the judge for a directory.
+pub fn game_kind(dir: &GameDir) -> Result<String> {
+    let text = dir.read("game.toml", SMALL_FILE_LIMIT)?;
+    let value: toml::Table = toml::from_str(&text).map_err(|e| {
+        refuse(
+            "game.toml",
+            None,
+            format!("not valid TOML: {}", e.message().trim()),
+        )
+    })?;
+    match value.get("game").and_then(|v| v.as_str()) {
+        Some(kind) => Ok(kind.to_string()),
+        None => Err(refuse("game.toml", Some("game"), "missing")),
+    }
+}
+
+fn seat_of(color: Color) -> &'static str {
+    SEATS[color.index()]
+}
+
+/// Reads and checks a Xiangqi `game.toml`.
+pub fn load(dir: &GameDir) -> Result<XiangqiGame> {
+    const F: &str = "game.toml";
+    let text = dir.read(F, SMALL_FILE_LIMIT)?;
+    let manifest: XiangqiManifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
+    if manifest.format != MANIFEST_FORMAT {
+        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
+    }
+    if manifest.game != "xiangqi" {
+        return Err(bad("game", "expected xiangqi".into()));
+    }
+    if !valid_id(ID_PREFIX, &manifest.id) {
+        return Err(bad(
+            "id",
+            "expected xq- and 32 lower-case hex digits".into(),
+        ));
+    }
+    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
+        return Err(bad("created", "expected an RFC 3339 time".into()));
+    }
+    if manifest.board != "9x10" {
+        return Err(bad("board", "the Xiangqi board is 9x10".into()));
+    }
+    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
+    if seats != SEATS {
+        return Err(bad(
+            "players",
+            "expected one player per seat, in the order red, black".into(),
+        ));
+    }
+    let start = fen::parse(&manifest.rules.start).map_err(|e| bad("rules.start", e.to_string()))?;
+    if !start.has_legal_move() {
+        return Err(bad(
+            "rules.start",
+            "the side to move has no legal move".into(),
+        ));
+    }
+    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
+    let options = Options {
+        move_limit: manifest.rules.move_limit,
+        record: false,
+    };
+    Ok(XiangqiGame {
+        hash: sha256_tagged(text.as_bytes()),
+        manifest,
+        player_keys,
+        judge_key,
+        start,
+        options,
+    })
+}
+
+/// A new manifest with a random id.
+pub fn new_manifest(
+    id_bytes: [u8; 16],
+    created: String,
+    sample: bool,
+    rules: XiangqiRules,
+    judge: JudgeEntry,
+    players: Vec<Player>,
+) -> XiangqiManifest {
+    XiangqiManifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "xiangqi".into(),
+        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
+        created,
+        sample,
+        board: "9x10".into(),
+        rules,
+        judge,
+        players,
+    }
+}
+
+/// The rule options from `--rule key=value` items: `start=FEN`, `move-limit=on|off`.
+pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
+    let mut rules = XiangqiRules {
+        start: fen::START.into(),
+        move_limit: false,
+    };
+    for item in items {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+        match k {
+            "start" => {
+                let p = fen::parse(v).map_err(|e| Error::Io(format!("--rule start: {e}")))?;
+                rules.start = fen::write(&p);
+            }
+            "move-limit" => {
+                rules.move_limit = match v {
+                    "on" | "true" => true,
+                    "off" | "false" => false,
+                    _ => return Err(Error::Io("--rule move-limit: on or off".into())),
+                }
+            }
+            _ => {
+                return Err(Error::Io(format!(
+                    "--rule {k:?}: Xiangqi options are start=FEN and move-limit=on|off"
+                )))
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The game as the record and the move files say, every file checked.
+pub struct State {
+    pub record: Record,
+    pub game: Game,
+    /// The seat whose last move offered a draw, while the offer stands.
+    pub draw_offer: Option<usize>,
+    /// How the game ended, as recorded (resignation and forfeits included).
+    pub end: Option<(Option<String>, EndReason)>,
+}
+
+impl State {
+    fn head(&self, g: &XiangqiGame) -> String {
+        self.record.head_or(&g.hash)
+    }
+
+    pub fn to_move(&self) -> Option<&'static str> {
+        self.end
+            .is_none()
+            .then(|| seat_of(self.game.position().side_to_move()))
+    }
+}
+
+/// The record's reason and winner for a rules ending.
+fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
+    let reason = match ending {
+        Ending::Checkmate { .. } => EndReason::Checkmate,
+        Ending::Stalemate { .. } => EndReason::Stalemate,
+        Ending::PerpetualCheck { .. } => EndReason::PerpetualCheck,
+        Ending::PerpetualChase { .. } => EndReason::PerpetualChase,
+        Ending::Repetition => EndReason::Repetition,
+        Ending::MoveLimit => EndReason::MoveLimit,
+        Ending::Resignation { .. } => EndReason::Resignation,
+        Ending::AgreedDraw => EndReason::Agreement,
+        Ending::Forfeit { .. } => EndReason::Forfeit,
+    };
+    let winner = match ending.winner() {
+        crate::rules::xiangqi::Winner::Side(c) => Some(seat_of(c).to_string()),
+        crate::rules::xiangqi::Winner::Draw => None,
+    };
+    (winner, reason)
+}
+
+/// Loads the signed record (an empty one before the first judge run).
+fn load_record(dir: &GameDir, g: &XiangqiGame) -> Result<Record> {
+    let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
+        if dir.exists("record.sig") {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "missing, but record.sig exists",
+            ));
+        }
+        return Ok(Record::new());
+    };
+    let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
+    signing::verify(&g.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            "record.sig",
+            None,
+            e.to_string(),
+            "the record was not signed by this game's judge, or was changed",
+        )
+    })?;
+    let record = Record::parse(&text, &g.hash).map_err(|(line, e)| {
+        refuse(
+            "record.jsonl",
+            e.field.as_deref(),
+            format!("line {line}: {}", e.reason),
+        )
+    })?;
+    // The judge's signed public view is its memory: a record that no longer holds the head the
+    // view was made at was rolled back.
+    if let Some(view) = read_view(dir, g, "public")? {
+        if view.record_head != g.hash && !record.contains_head(&view.record_head) {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                "does not extend the head of the judge's last signed public view: the record was rolled back",
+                "restore the latest record.jsonl and record.sig",
+            ));
+        }
+    }
+    Ok(record)
+}
+
+/// A move file read, signature-checked and parsed, with its hash.
+struct SignedMove {
+    file: MoveFile,
+    hash: String,
+}
+
+fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<SignedMove> {
+    let text = dir.read(path, SMALL_FILE_LIMIT)?;
+    let sig_path = format!("{path}.sig");
+    let sig = dir
+        .read_optional(&sig_path, SIGNATURE_LIMIT)?
+        .ok_or_else(|| {
+            refuse(
+                &sig_path,
+                None,
+                "missing: every move file needs its signature",
+            )
+        })?;
+    signing::verify(&g.player_keys[seat], namespace::MOVE, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            &sig_path,
+            None,
+            e.to_string(),
+            format!(
+                "the move must be signed by {}'s key from game.toml",
+                SEATS[seat]
+            ),
+        )
+    })?;
+    let file: MoveFile =
+        parse_toml(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+    Ok(SignedMove {
+        hash: sha256_tagged(text.as_bytes()),
+        file,
+    })
+}
+
+/// What a move file asks for.
+enum Action {
+    Play(crate::rules::xiangqi::Move),
+    Resign,
+    AcceptDraw,
+}
+
+/// Checks a move file's binding (game, manifest, ply, seat, answered head) and reads its move.
+fn check_move_file(
+    g: &XiangqiGame,
+    state: &State,
+    path: &str,
+    ply: u32,
+    seat: usize,
+    m: &MoveFile,
+) -> Result<Action> {
+    let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
+    if m.format != MOVE_FORMAT {
+        return Err(bad("format", format!("expected {MOVE_FORMAT:?}")));
+    }
+    if m.game != g.manifest.id {
+        return Err(bad("game", "belongs to another game".into()));
+    }
+    if m.manifest != g.hash {
+        return Err(bad(
+            "manifest",
+            "was made for another version of game.toml".into(),
+        ));
+    }
+    if m.ply != ply {
+        return Err(bad(
+            "ply",
+            format!("says {}, but the file is for ply {ply}", m.ply),
+        ));
+    }
+    if m.seat != SEATS[seat] {
+        return Err(bad(
+            "seat",
+            format!("says {:?}, but {} moves at ply {ply}", m.seat, SEATS[seat]),
+        ));
+    }
+    if m.answers != state.head(g) {
+        return Err(refuse_with(
+            path,
+            Some("answers"),
+            "does not answer the current record head (the move was made on a stale record)",
+            "fetch the latest record.jsonl and make the move again",
+        ));
+    }
+    if m.comment.as_deref().is_some_and(has_control) {
+        return Err(bad(
+            "comment",
+            "holds control or bidirectional-override characters".into(),
+        ));
+    }
+    match m.action.as_str() {
+        "resign" => Ok(Action::Resign),
+        "accept-draw" => {
+            if state.draw_offer.is_some_and(|s| s != seat) {
+                Ok(Action::AcceptDraw)
+            } else {
+                Err(bad(
+                    "move",
+                    "accept-draw, but no draw offer from the opponent stands".into(),
+                ))
+            }
+        }
+        text => notation::parse(state.game.position(), text)
+            .map(Action::Play)
+            .map_err(|e| bad("move", e.to_string())),
+    }
+}
+
+/// Plays one checked move file; returns the record entries it adds.
+fn apply(
+    state: &mut State,
+    ply: u32,
+    seat: usize,
+    signed: &SignedMove,
+    action: Action,
+    received: &str,
+) -> Vec<Entry> {
+    let offer = signed.file.offer_draw;
+    let (text, ending) = match action {
+        Action::Play(m) => {
+            let text = m.to_string();
+            let ending = state.game.play(m).ok().flatten().cloned();
+            (text, ending)
+        }
+        Action::Resign => {
+            let loser = if seat == 0 { Color::Red } else { Color::Black };
+            let ending = Ending::Resignation { loser };
+            state.game.end(ending.clone());
+            ("resign".to_string(), Some(ending))
+        }
+        Action::AcceptDraw => {
+            state.game.end(Ending::AgreedDraw);
+            ("accept-draw".to_string(), Some(Ending::AgreedDraw))
+        }
+    };
+    // An offer stands until the opponent's next move.
+    state.draw_offer = offer.then_some(seat);
+    let mut entries = vec![Entry::Move {
+        ply,
+        seat: SEATS[seat].into(),
+        file: signed.hash.clone(),
+        received: received.into(),
+        action: text,
+        outcome: None,
+        notices: Vec::new(),
+        draw_offered: offer,
+    }];
+    if let Some(ending) = ending {
+        let (winner, reason) = end_of(&ending);
+        state.end = Some((winner.clone(), reason));
+        entries.push(Entry::End { winner, reason });
+    }
+    entries
+}
+
+/// Replays the record against the files: every recorded move file is re-read, its hash and
+/// signature checked, its move replayed; the recorded ending must be the one the rules give.
+pub fn replay(dir: &GameDir, g: &XiangqiGame, record: &Record) -> Result<State> {
+    let mut state = State {
+        record: Record::new(),
+        game: Game::new(g.start.clone(), g.options),
+        draw_offer: None,
+        end: None,
+    };
+    let wrong =
+        |seq: usize, why: String| refuse("record.jsonl", None, format!("line {}: {why}", seq + 1));
+    for (seq, line) in record.lines.iter().enumerate() {
+        let expected: Vec<Entry> = match (&line.entry, seq) {
+            (Entry::Start { .. }, 0) => vec![start_entry(g)],
+            (Entry::Begin { .. }, 1) => vec![begin_entry(g)],
+            (
+                Entry::Move {
+                    ply,
+                    seat,
+                    received,
+                    ..
+                },
+                _,
+            ) if state.end.is_none() => {
+                let seat_index = SEATS
+                    .iter()
+                    .position(|s| s == seat)
+                    .ok_or_else(|| wrong(seq, format!("unknown seat {seat:?}")))?;
+                let want_ply = state.game.moves().len() as u32 + 1;
+                if *ply != want_ply || state.to_move() != Some(SEATS[seat_index]) {
+                    return Err(wrong(seq, "a move out of order".into()));
+                }
+                let path = move_path(*ply, seat);
+                let signed = read_move(dir, g, &path, seat_index)?;
+                let action = check_move_file(g, &state, &path, *ply, seat_index, &signed.file)?;
+                apply(&mut state, *ply, seat_index, &signed, action, received)
+            }
+            (Entry::Forfeit { seat, reason }, _) if state.end.is_none() => {
+                let seat_index = SEATS
+                    .iter()
+                    .position(|s| s == seat)
+                    .ok_or_else(|| wrong(seq, format!("unknown seat {seat:?}")))?;
+                forfeit_entries(&mut state, seat_index, reason)
+            }
+            (Entry::End { .. }, _) => Vec::new(),
+            _ => return Err(wrong(seq, "an entry that does not belong here".into())),
+        };
+        // The recorded line must be exactly what the judge would write now (an End line is
+        // checked with the move that caused it).
+        if !matches!(line.entry, Entry::End { .. }) {
+            let mine = expected.first().cloned();
+            if mine.as_ref() != Some(&line.entry) {
+                return Err(wrong(seq, "differs from what the files give".into()));
+            }
+            state.record.append(line.entry.clone(), &g.hash);
+            for extra in expected.into_iter().skip(1) {
+                let Some(next) = record.lines.get(state.record.lines.len()) else {
+                    return Err(wrong(seq, "the record lacks the end of the game".into()));
+                };
+                if next.entry != extra {
+                    return Err(wrong(
+                        seq + 1,
+                        "the recorded end differs from the rules".into(),
+                    ));
+                }
+                state.record.append(extra, &g.hash);
+            }
+        } else if state.record.lines.len() <= seq {
+            return Err(wrong(seq, "an end the moves do not give".into()));
+        }
+    }
+    if state.record != *record {
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "does not match the files it records",
+        ));
+    }
+    Ok(state)
+}
+
+fn start_entry(g: &XiangqiGame) -> Entry {
+    Entry::Start {
+        format: RECORD_FORMAT.into(),
+        game: g.manifest.id.clone(),
+        manifest: g.hash.clone(),
+    }
+}
+
+fn begin_entry(g: &XiangqiGame) -> Entry {
+    Entry::Begin {
+        first: seat_of(g.start.side_to_move()).into(),
+        lot_nonces: Default::default(),
+    }
+}
+
+fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
+    let loser = if seat == 0 { Color::Red } else { Color::Black };
+    let ending = Ending::Forfeit { loser };
+    state.game.end(ending.clone());
+    let (winner, end_reason) = end_of(&ending);
+    state.end = Some((winner.clone(), end_reason));
+    vec![
+        Entry::Forfeit {
+            seat: SEATS[seat].into(),
+            reason: reason.into(),
+        },
+        Entry::End {
+            winner,
+            reason: end_reason,
+        },
+    ]
+}
+
+/// What one judge run did.
+pub struct JudgeRun {
+    pub state: State,
+    /// Moves accepted in this run.
+    pub accepted: Vec<String>,
+    /// The refusal that stopped this run, after the accepted moves were written.
+    pub refusal: Option<Error>,
+}
+
+/// Judges what is new: opens the record, accepts the next moves in order until a file is
+/// missing or refused, optionally records a forfeit, and writes record and views atomically.
+pub fn judge(
+    dir: &GameDir,
+    g: &XiangqiGame,
+    key: &PrivateKey,
+    now: &str,
+    forfeit: Option<(String, String)>,
+) -> Result<JudgeRun> {
+    if key.public_key().key_data() != g.judge_key.key_data() {
+        return Err(refuse_with(
+            "--key",
+            None,
+            "is not the judge key named in game.toml",
+            "pass the judge's private key with --key",
+        ));
+    }
+    let _lock = dir.lock()?;
+    dir.recover()?;
+    let record = load_record(dir, g)?;
+    let mut state = replay(dir, g, &record)?;
+    if state.record.lines.is_empty() {
+        state.record.append(start_entry(g), &g.hash);
+        state.record.append(begin_entry(g), &g.hash);
+    }
+    let mut accepted = Vec::new();
+    let mut refusal = None;
+    while let Some(seat_name) = state.to_move() {
+        let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
+        let ply = state.game.moves().len() as u32 + 1;
+        let path = move_path(ply, seat_name);
+        let other = move_path(ply, SEATS[1 - seat]);
+        if dir.exists(&other) {
+            refusal = Some(refuse(
+                &other,
+                Some("seat"),
+                format!("out of turn: {seat_name} moves at ply {ply}"),
+            ));
+            break;
+        }
+        if !dir.exists(&path) {
+            if let Some(e) = stray_move(dir, ply)? {
+                refusal = Some(e);
+            }
+            break;
+        }
+        let step = read_move(dir, g, &path, seat).and_then(|signed| {
+            check_move_file(g, &state, &path, ply, seat, &signed.file).map(|a| (signed, a))
+        });
+        match step {
+            Ok((signed, action)) => {
+                for entry in apply(&mut state, ply, seat, &signed, action, now) {
+                    state.record.append(entry, &g.hash);
+                }
+                accepted.push(path);
+            }
+            Err(e) => {
+                refusal = Some(e);
+                break;
+            }
+        }
+    }
+    if let Some((seat, reason)) = forfeit {
+        let Some(index) = SEATS.iter().position(|s| *s == seat) else {
+            return Err(Error::Io(format!(
+                "--forfeit: {seat:?} is not a seat (red, black)"
+            )));
+        };
+        if state.end.is_some() {
+            return Err(Error::Io("--forfeit: the game is already over".into()));
+        }
+        for entry in forfeit_entries(&mut state, index, &reason) {
+            state.record.append(entry, &g.hash);
+        }
+    }
+    let files: Vec<(String, Option<Vec<u8>>)> = outputs(g, &state, key)
+        .into_iter()
+        .map(|(p, b)| (p, Some(b.into_bytes())))
+        .collect();
+    dir.commit(&files)?;
+    Ok(JudgeRun {
+        state,
+        accepted,
+        refusal,
+    })
+}
+
+/// A move file for a later ply than the next one, or with a name no move has.
+fn stray_move(dir: &GameDir, next: u32) -> Result<Option<Error>> {
+    for name in dir.list("moves")? {
+        let stem = name.strip_suffix(".sig").unwrap_or(&name);
+        let parsed = stem
+            .strip_suffix(".toml")
+            .and_then(|s| s.split_once('-'))
+            .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
+            .filter(|(_, seat)| SEATS.contains(seat));
+        match parsed {
+            None => {
+                return Ok(Some(refuse(
+                    format!("moves/{name}"),
+                    None,
+                    "is not a move file name (NNNN-red.toml or NNNN-black.toml, and .sig)",
+                )))
+            }
+            Some((ply, _)) if ply > next => {
+                return Ok(Some(refuse(
+                    format!("moves/{name}"),
+                    Some("ply"),
+                    format!("is for ply {ply}, but the game is at ply {next}"),
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// A published Xiangqi view (the same board for everyone: nothing is hidden).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct XiangqiView {
+    /// Always `qijudge/xiangqi-view/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// `red`, `black` or `public`.
+    pub audience: String,
+    /// The record head this view was made at.
+    pub record_head: String,
+    /// Plies played on the board.
+    pub ply: u32,
+    /// The seat to move, while the game goes on.
+    pub to_move: Option<String>,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    pub fen: String,
+    /// Ranks 9 to 0, files a to i: FEN letters, `.` for an empty point.
+    pub board: Vec<String>,
+    /// The moves so far in ICCS coordinates.
+    pub moves: Vec<String>,
+    pub last_move: Option<LastMove>,
+    /// The seat whose draw offer stands.
+    pub draw_offer: Option<String>,
+    pub result: Option<ViewResult>,
+}
+
+/// The last move in every notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastMove {
+    pub seat: String,
+    pub iccs: String,
+    pub wxf: String,
+    pub chinese: String,
+    /// The captured piece's FEN letter.
+    pub captured: Option<String>,
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewResult {
+    /// The winning seat; none for a draw.
+    pub winner: Option<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub score: String,
+    /// A reason code (`checkmate`, `perpetual_chase`, …).
+    pub reason: EndReason,
+    /// The reason in words (`perpetual chase of the red horse … by black`).
+    pub detail: String,
+}
+
+/// Builds one audience's view.
+pub fn build_view(g: &XiangqiGame, state: &State, audience: &str) -> XiangqiView {
+    let position = state.game.position();
+    let board = (0..10u8)
+        .rev()
+        .map(|rank| {
+            (0..9u8)
+                .map(|file| {
+                    crate::rules::xiangqi::Square::new(file, rank)
+                        .and_then(|s| position.piece_at(s))
+                        .map_or('.', |p| p.fen_char())
+                })
+                .collect()
+        })
+        .collect();
+    let last_move = state.game.moves().last().map(|&m| {
+        let before = &state.game.positions()[state.game.moves().len() - 1];
+        LastMove {
+            seat: seat_of(before.side_to_move()).into(),
+            iccs: m.to_string(),
+            wxf: notation::write(before, m, Notation::Wxf),
+            chinese: notation::write(before, m, Notation::Chinese),
+            captured: before.piece_at(m.to).map(|p| p.fen_char().to_string()),
+        }
+    });
+    let result = state.end.as_ref().map(|(winner, reason)| {
+        let score = match winner.as_deref() {
+            Some("red") => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        let detail = state
+            .game
+            .ending()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        ViewResult {
+            winner: winner.clone(),
+            score: score.into(),
+            reason: *reason,
+            detail,
+        }
+    });
+    XiangqiView {
+        format: XIANGQI_VIEW_FORMAT.into(),
+        game: g.manifest.id.clone(),
+        manifest: g.hash.clone(),
+        audience: audience.into(),
+        record_head: state.head(g),
+        ply: state.game.moves().len() as u32,
+        to_move: state.to_move().map(str::to_string),
+        check: position.is_check(),
+        fen: fen::write(position),
+        board,
+        moves: state.game.moves().iter().map(|m| m.to_string()).collect(),
+        last_move,
+        draw_offer: state.draw_offer.map(|s| SEATS[s].to_string()),
+        result,
+    }
+}
+
+/// The text form of a view: a board diagram and the state of play.
+pub fn render_text(g: &XiangqiGame, v: &XiangqiView) -> String {
+    let mut out = format!("Xiangqi {} — view for {}\n", v.game, v.audience);
+    for p in &g.manifest.players {
+        out.push_str(&format!("{}: {}\n", p.seat, p.name));
+    }
+    out.push('\n');
+    for (i, row) in v.board.iter().enumerate() {
+        let rank = 9 - i;
+        let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+        out.push_str(&format!("{rank}  {}\n", cells.join(" ")));
+        if rank == 5 {
+            out.push_str("   ~~~~~ river ~~~~~\n");
+        }
+    }
+    out.push_str("   a b c d e f g h i\n\n");
+    out.push_str("Red is upper case (K A B N R C P), black lower case.\n");
+    if let Some(m) = &v.last_move {
+        let captured = m
+            .captured
+            .as_ref()
+            .map(|c| format!(", takes {c}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "Last move (ply {}): {} {} = {} = {}{captured}\n",
+            v.ply, m.seat, m.iccs, m.wxf, m.chinese
+        ));
+    }
+    match (&v.result, &v.to_move) {
+        (Some(r), _) => out.push_str(&format!("Result: {} ({})\n", r.score, r.detail)),
+        (None, Some(seat)) => {
+            let check = if v.check { ", in check" } else { "" };
+            out.push_str(&format!("{seat} to move (ply {}){check}\n", v.ply + 1));
+        }
+        (None, None) => {}
+    }
+    if let Some(seat) = &v.draw_offer {
+        out.push_str(&format!("{seat} offers a draw.\n"));
+    }
+    out.push_str(&format!("FEN: {}\n", v.fen));
+    out
+}
+
+/// The files the judge writes, in a fixed order: record, its signature, and for each audience
+/// the view as JSON and text with signatures.
+pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, String)> {
+    let record = state.record.to_text();
+    let mut files = vec![
+        (
+            "record.sig".to_string(),
+            signing::sign(key, namespace::RECORD, record.as_bytes()),
+        ),
+        ("record.jsonl".to_string(), record),
+    ];
+    for audience in SEATS.iter().copied().chain(["public"]) {
+        let v = build_view(g, state, audience);
+        let json = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).expect("views serialise")
+        );
+        let text = render_text(g, &v);
+        for (ext, body) in [("json", json), ("txt", text)] {
+            files.push((
+                format!("views/{audience}.{ext}.sig"),
+                signing::sign(key, namespace::VIEW, body.as_bytes()),
+            ));
+            files.push((format!("views/{audience}.{ext}"), body));
+        }
+    }
+    files
+}
+
+/// Reads a published view after checking the judge's signature; none when absent.
+pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Option<XiangqiView>> {
+    let path = format!("views/{audience}.json");
+    let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
+        return Ok(None);
+    };
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{path}.sig"),
+            None,
+            e.to_string(),
+            "this view was not signed by the game's judge, or was changed",
+        )
+    })?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| refuse(&path, None, format!("not a Xiangqi view: {e}")))
+}
+
+/// Audits a game from its files: manifest, record signature and chain, every move file, the
+/// ending, and every published view (each must be exactly what the record gives).
+pub fn verify(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
+    let record = load_record(dir, g)?;
+    let state = replay(dir, g, &record)?;
+    for audience in SEATS.iter().copied().chain(["public"]) {
+        let want = build_view(g, &state, audience);
+        match read_view(dir, g, audience)? {
+            Some(v) if v == want => {}
+            Some(_) => {
+                return Err(refuse(
+                    format!("views/{audience}.json"),
+                    None,
+                    "does not show what the record gives",
+                ))
+            }
+            None if record.lines.is_empty() => {}
+            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+        }
+        let text_path = format!("views/{audience}.txt");
+        if let Some(text) = dir.read_optional(&text_path, RECORD_LIMIT)? {
+            let sig = dir.read(&format!("{text_path}.sig"), SIGNATURE_LIMIT)?;
+            signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+                .map_err(|e| refuse(format!("{text_path}.sig"), None, e.to_string()))?;
+            if text != render_text(g, &want) {
+                return Err(refuse(
+                    &text_path,
+                    None,
+                    "does not show what the record gives",
+                ));
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// The state of a game from its signed files, for `status` and for players writing moves.
+pub fn current(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
+    let record = load_record(dir, g)?;
+    replay(dir, g, &record)
+}
