@@ -1,7 +1,11 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
-use crate::protocol::files::{CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile};
+use crate::judge::xiangqi::XiangqiView;
+use crate::protocol::files::{
+    CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile, XiangqiManifest,
+};
 use crate::rules::luzhanqi::{EventJson, PositionFile};
+use crate::rules::xiangqi::check::GameCheck;
 use crate::view::ViewFile;
 
 fn schema<T: schemars::JsonSchema>() -> String {
@@ -24,5 +28,11 @@ pub fn all() -> Vec<(String, String)> {
             schema::<PositionFile>(),
         ),
         ("luzhanqi-event.schema.json".into(), schema::<EventJson>()),
+        (
+            "xiangqi-manifest.schema.json".into(),
+            schema::<XiangqiManifest>(),
+        ),
+        ("xiangqi-view.schema.json".into(), schema::<XiangqiView>()),
+        ("xiangqi-check.schema.json".into(), schema::<GameCheck>()),
     ]
 }

@@ -9,3 +9,4 @@ mod protocol;
 mod refusals;
 mod schemas;
 mod tamper;
+mod xiangqi;

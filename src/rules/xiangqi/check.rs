@@ -8,7 +8,7 @@ use super::pgn::PgnGame;
 use serde::Serialize;
 
 /// What checking one recorded game found.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct GameCheck {
     /// 1-based position of the game in its file.
     pub game: usize,
@@ -35,7 +35,7 @@ pub struct GameCheck {
 }
 
 /// The first move of a record that could not be played.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct IllegalMove {
     /// 1-based ply of the refused move.
     pub ply: usize,
