@@ -261,6 +261,15 @@ pub enum Command {
         #[arg(long)]
         move_limit: bool,
     },
+    /// Print a judged Xiangqi game as PGN.
+    ///
+    /// Example: qijudge pgn game1 --notation chinese > game1.pgn
+    Pgn {
+        /// The game directory.
+        dir: PathBuf,
+        #[arg(long, default_value = "iccs", value_parser = ["iccs", "wxf", "chinese"])]
+        notation: String,
+    },
     /// Print the legal moves of a position file, one from-to per line, sorted.
     ///
     /// Example: qijudge moves luzhanqi position.json
@@ -353,6 +362,7 @@ pub fn run(cli: Cli) -> Result<()> {
             fen,
             divide,
         } => xiangqi::perft(&game, depth, fen, divide),
+        Command::Pgn { dir, notation } => xiangqi::pgn(&dir, &notation),
         Command::Check {
             game,
             files,

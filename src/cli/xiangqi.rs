@@ -351,3 +351,37 @@ pub fn verify(dir: &Path) -> Result<()> {
     say!("{}", summary(&state));
     Ok(())
 }
+
+pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
+    use crate::rules::xiangqi::notation::Notation;
+    let (d, g) = load(dir)?;
+    let state = xq::current(&d, &g)?;
+    let notation = match notation {
+        "wxf" => Notation::Wxf,
+        "chinese" => Notation::Chinese,
+        _ => Notation::Iccs,
+    };
+    let score = state.game.ending().map_or("*", |e| e.winner().pgn());
+    let names = |seat: &str| {
+        g.manifest
+            .players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    };
+    let mut tags = vec![
+        ("Event".to_string(), format!("qijudge {}", g.manifest.id)),
+        (
+            "Date".to_string(),
+            g.manifest.created.get(..10).unwrap_or("").replace('-', "."),
+        ),
+        ("Red".to_string(), names("red")),
+        ("Black".to_string(), names("black")),
+    ];
+    if let Some(e) = state.game.ending() {
+        tags.push(("Termination".to_string(), e.to_string()));
+    }
+    say_raw!("{}", pgn::write(&state.game, &tags, notation, score));
+    Ok(())
+}

@@ -479,3 +479,33 @@ fn check_reads_standard_input_and_refuses_broken_pgn() {
         r.stderr
     );
 }
+
+#[test]
+fn a_judged_game_exports_as_pgn_that_check_accepts() {
+    let sample = root()
+        .join("games/xiangqi/sample")
+        .to_string_lossy()
+        .into_owned();
+    let r = ok(&["pgn", &sample, "--notation", "chinese"]);
+    assert!(
+        r.stdout.starts_with("[Game \"Chinese Chess\"]\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("[Format \"Chinese\"]") && r.stdout.contains("1. 兵七進一 卒７進１"),
+        "{}",
+        r.stdout
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("sample.pgn");
+    std::fs::write(&file, &r.stdout).unwrap();
+    let checked = ok(&["check", "xiangqi", &file.to_string_lossy()]);
+    assert!(
+        checked.stdout.contains(
+            "97 plies, checkmate: black is mated, the rules give 1-0; Result tag 1-0 agrees"
+        ),
+        "{}",
+        checked.stdout
+    );
+}

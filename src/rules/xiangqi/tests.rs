@@ -299,3 +299,122 @@ fn chinese_writer_matches_the_records() {
         &differences[..differences.len().min(40)]
     );
 }
+
+/// Every recorded game written as PGN in each notation reads back to the same moves.
+#[test]
+fn pgn_round_trips_in_every_notation() {
+    let games = pgn::read(&shared_data("games.pgn")).unwrap();
+    for (i, g) in games.iter().enumerate().step_by(7) {
+        let report = check::check_game(i + 1, g, Options::default());
+        let mut game = Game::new(
+            Position::start(),
+            Options {
+                record: true,
+                ..Options::default()
+            },
+        );
+        for m in &report.moves {
+            let m = notation::parse(game.position(), m).unwrap();
+            game.play(m).unwrap();
+        }
+        for n in [
+            notation::Notation::Iccs,
+            notation::Notation::Wxf,
+            notation::Notation::Chinese,
+        ] {
+            let text = pgn::write(&game, &g.tags, n, g.tag("Result").unwrap_or("*"));
+            assert!(text.starts_with("[Game \"Chinese Chess\"]\n"));
+            let back = pgn::read(&text).unwrap();
+            assert_eq!(back.len(), 1);
+            let again = check::check_game(1, &back[0], Options::default());
+            assert_eq!(again.moves, report.moves, "game {} in {n:?}", i + 1);
+            assert_eq!(back[0].tag("Format"), Some(n.name()));
+        }
+    }
+}
+
+/// Random playouts: generation agrees with the single-move check, notations round-trip, games
+/// end, and a finished game takes no more moves.
+#[test]
+fn random_playouts_conform() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut endings = std::collections::BTreeMap::new();
+    for _ in 0..150 {
+        let mut game = Game::new(
+            Position::start(),
+            Options {
+                move_limit: true,
+                record: false,
+            },
+        );
+        while game.ending().is_none() {
+            let p = game.position().clone();
+            let legal = p.legal_moves();
+            assert!(!legal.is_empty());
+            for m in legal.iter() {
+                assert_eq!(p.check_move(m), Ok(()));
+            }
+            // A few illegal candidates must be refused by the check too.
+            for _ in 0..4 {
+                let m = Move {
+                    from: Square::from_index((next() % 90) as usize).unwrap(),
+                    to: Square::from_index((next() % 90) as usize).unwrap(),
+                };
+                assert_eq!(p.check_move(m).is_ok(), legal.iter().any(|x| x == m));
+            }
+            let m = legal.as_slice()[(next() % legal.len() as u64) as usize];
+            for n in [notation::Notation::Wxf, notation::Notation::Chinese] {
+                assert_eq!(notation::parse(&p, &notation::write(&p, m, n)), Ok(m));
+            }
+            game.play(m).unwrap();
+            assert!(game.moves().len() <= 2000, "a playout must end");
+        }
+        let any = game.position().pseudo_legal_moves();
+        if let Some(m) = any.iter().next() {
+            assert_eq!(game.play(m), Err(MoveError::GameOver));
+        }
+        *endings.entry(game.ending().unwrap().code()).or_insert(0) += 1;
+    }
+    assert!(endings.len() >= 2, "{endings:?}");
+}
+
+#[test]
+fn the_move_limit_draws_after_120_plies_without_a_capture() {
+    // Two kings and two chariots shuffling: no capture possible for a long time.
+    let start = fen::parse("3k5/9/9/9/r8/9/9/8R/9/4K4 w - - 0 1").unwrap();
+    let mut limited = Game::new(
+        start.clone(),
+        Options {
+            move_limit: true,
+            record: true,
+        },
+    );
+    let mut free = Game::new(
+        start,
+        Options {
+            move_limit: false,
+            record: true,
+        },
+    );
+    let cycle = ["i2h2", "a5b5", "h2i2", "b5a5"];
+    let mut ply = 0;
+    while limited.ending().is_none() && ply < 200 {
+        let m = cycle[ply % 4];
+        let m = Move {
+            from: Square::parse(&m[..2]).unwrap(),
+            to: Square::parse(&m[2..]).unwrap(),
+        };
+        limited.play(m).unwrap();
+        free.play(m).unwrap();
+        ply += 1;
+    }
+    assert_eq!(ply, 120);
+    assert_eq!(limited.ending(), Some(&Ending::MoveLimit));
+    assert_eq!(free.ending(), None);
+}
