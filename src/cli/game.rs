@@ -313,6 +313,12 @@ pub fn moves(game: &str, path: &Path) -> Result<()> {
 }
 
 pub fn events(dir: &Path, audience: &str) -> Result<()> {
+    if super::xiangqi::is_xiangqi(dir) {
+        return Err(Error::Io(
+            "events is for hidden-information games; a Xiangqi view shows everything (qijudge view)"
+                .into(),
+        ));
+    }
     use crate::rules::luzhanqi::{two_player, EventJson, Viewer};
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;

@@ -49,17 +49,19 @@ pub enum Command {
     /// Example: qijudge new luzhanqi game1 --player alice=alice.pub --player bob=bob.pub
     ///   --judge judge.pub --rule mines=explode
     New {
-        /// The game: luzhanqi.
+        /// The game: luzhanqi or xiangqi.
         game: String,
         /// The game directory.
         dir: PathBuf,
-        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (south, then north).
+        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; xiangqi:
+        /// red, black).
         #[arg(long = "player", required = true)]
         players: Vec<String>,
         /// The judge's public key file.
         #[arg(long)]
         judge: PathBuf,
-        /// A rule option as key=value (see docs/rules.md); repeat as needed.
+        /// A rule option as key=value (docs/rules.md; xiangqi: start=FEN, move-limit=on);
+        /// repeat as needed.
         #[arg(long = "rule")]
         rules: Vec<String>,
         /// Creation time to record (RFC 3339); default now.
@@ -96,7 +98,8 @@ pub enum Command {
         seat: String,
         #[arg(long)]
         key: PathBuf,
-        /// from-to (a6-a9), resign, or accept-draw (after the opponent offered one).
+        /// from-to (a6-a9; Xiangqi in any notation: h2e2, C2.5, 炮二平五), resign, or
+        /// accept-draw (after the opponent offered one).
         action: String,
         /// Offer a draw with this move; the opponent may answer accept-draw.
         #[arg(long)]
