@@ -266,6 +266,7 @@ fn notation_round_trips_over_recorded_positions() {
             }
         }
     }
+    eprintln!("{checked} notation round trips");
     assert!(checked > 1_000_000, "{checked}");
 }
 
