@@ -5,3 +5,4 @@ pub mod files;
 pub mod hash;
 pub mod record;
 pub mod signing;
+pub mod throws;

@@ -1,4 +1,5 @@
 //! Pure game logic: no files, no keys, no clocks. Each game lives in its own folder.
 
+pub mod liubo;
 pub mod luzhanqi;
 pub mod xiangqi;
