@@ -150,18 +150,33 @@ pub fn parse_turn(position: &Position, text: &str) -> Result<Vec<Move>, TurnErro
         let m = match candidates.len() {
             1 => candidates.into_iter().next().expect("one candidate"),
             0 => {
-                // Say why, from the single-move check, when the path was written out.
+                // Say why, from the single-move check: a shortened path is padded so that the
+                // value, the piece and the different-piece rule are checked first.
+                let shortened = w.rest.len() != w.value as usize;
+                let mut path = w.rest.clone();
+                while path.len() < w.value as usize {
+                    path.insert(0, w.rest[0]);
+                }
                 let guess = Move {
                     value: w.value,
                     from: w.from,
                     owl: w.owl,
-                    path: w.rest.clone(),
+                    path,
                     promote: w.promote,
                 };
-                let error = p
-                    .check_move(&guess)
-                    .err()
-                    .unwrap_or_else(|| MoveError::BadPath("no piece can make this move".into()));
+                let error = match p.check_move(&guess) {
+                    Err(MoveError::BadPath(_)) | Ok(()) if shortened => {
+                        MoveError::BadPath(format!(
+                            "no {} {} ends on {} with a value of {}",
+                            if w.owl { "owl" } else { "stone" },
+                            w.from.map_or("entering".to_string(), |s| format!("on {s}")),
+                            w.rest.last().map_or(String::new(), |s| s.to_string()),
+                            w.value
+                        ))
+                    }
+                    Err(e) => e,
+                    Ok(()) => MoveError::BadPath("no piece can make this move".into()),
+                };
                 return Err(TurnError::Illegal {
                     index,
                     text: part.trim().to_string(),

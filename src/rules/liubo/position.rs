@@ -409,14 +409,6 @@ impl Position {
         if !t.values_left.contains(&m.value) {
             return Err(MoveError::ValueNotThrown(m.value));
         }
-        if m.path.len() != m.value as usize {
-            return Err(MoveError::BadPath(format!(
-                "a value of {} moves {} steps, the path has {}",
-                m.value,
-                m.value,
-                m.path.len()
-            )));
-        }
         let seat = self.to_move;
         let candidates: Vec<usize> = (0..STONES)
             .filter(|&i| {
@@ -438,6 +430,14 @@ impl Position {
             .collect();
         if allowed.is_empty() {
             return Err(MoveError::SamePiece);
+        }
+        if m.path.len() != m.value as usize {
+            return Err(MoveError::BadPath(format!(
+                "a value of {} moves {} steps, the path has {}",
+                m.value,
+                m.value,
+                m.path.len()
+            )));
         }
         let mut last_error = MoveError::NoSuchPiece;
         for i in allowed {
