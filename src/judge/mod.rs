@@ -1,6 +1,7 @@
 //! The judge: replay protocol files through the rules, keep the record, publish views, audit.
 
 mod audit;
+pub mod common;
 mod game;
 mod outputs;
 mod record;

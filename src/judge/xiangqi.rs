@@ -2,16 +2,17 @@
 //! checks signed moves (in any notation), keeps the hash-chained record, decides every ending by
 //! the rules, and publishes the same signed view to both players and the public.
 
-use super::{check_keys, has_control, move_path, valid_id};
-use crate::error::{refuse, refuse_with, Error, Result};
+use super::common::{self, Frame};
+use super::{check_keys, move_path, valid_id};
+use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing::namespace;
 use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::{self, Notation};
 use crate::rules::xiangqi::{fen, Color, Ending, Game, Options, Position};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use serde::{Deserialize, Serialize};
 use ssh_key::{PrivateKey, PublicKey};
 
@@ -29,6 +30,18 @@ pub struct XiangqiGame {
     pub judge_key: PublicKey,
     pub start: Position,
     pub options: Options,
+}
+
+impl XiangqiGame {
+    pub fn frame(&self) -> Frame<'_> {
+        Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: &SEATS,
+            player_keys: &self.player_keys,
+        }
+    }
 }
 
 /// The `game` field of `game.toml`, to pick the judge for a directory.
@@ -201,47 +214,10 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     (winner, reason)
 }
 
-/// Loads the signed record (an empty one before the first judge run).
+/// Loads the signed record, refusing a rolled-back one.
 fn load_record(dir: &GameDir, g: &XiangqiGame) -> Result<Record> {
-    let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
-        if dir.exists("record.sig") {
-            return Err(refuse(
-                "record.jsonl",
-                None,
-                "missing, but record.sig exists",
-            ));
-        }
-        return Ok(Record::new());
-    };
-    let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
-    signing::verify(&g.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            "record.sig",
-            None,
-            e.to_string(),
-            "the record was not signed by this game's judge, or was changed",
-        )
-    })?;
-    let record = Record::parse(&text, &g.hash).map_err(|(line, e)| {
-        refuse(
-            "record.jsonl",
-            e.field.as_deref(),
-            format!("line {line}: {}", e.reason),
-        )
-    })?;
-    // The judge's signed public view is its memory: a record that no longer holds the head the
-    // view was made at was rolled back.
-    if let Some(view) = read_view(dir, g, "public")? {
-        if view.record_head != g.hash && !record.contains_head(&view.record_head) {
-            return Err(refuse_with(
-                "record.jsonl",
-                None,
-                "does not extend the head of the judge's last signed public view: the record was rolled back",
-                "restore the latest record.jsonl and record.sig",
-            ));
-        }
-    }
-    Ok(record)
+    let published = read_view(dir, g, "public")?.map(|v| v.record_head);
+    common::load_record(dir, &g.frame(), published)
 }
 
 /// A move file read, signature-checked and parsed, with its hash.
@@ -251,34 +227,8 @@ struct SignedMove {
 }
 
 fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<SignedMove> {
-    let text = dir.read(path, SMALL_FILE_LIMIT)?;
-    let sig_path = format!("{path}.sig");
-    let sig = dir
-        .read_optional(&sig_path, SIGNATURE_LIMIT)?
-        .ok_or_else(|| {
-            refuse(
-                &sig_path,
-                None,
-                "missing: every move file needs its signature",
-            )
-        })?;
-    signing::verify(&g.player_keys[seat], namespace::MOVE, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            &sig_path,
-            None,
-            e.to_string(),
-            format!(
-                "the move must be signed by {}'s key from game.toml",
-                SEATS[seat]
-            ),
-        )
-    })?;
-    let file: MoveFile =
-        parse_toml(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
-    Ok(SignedMove {
-        hash: sha256_tagged(text.as_bytes()),
-        file,
-    })
+    let (file, hash) = common::read_signed(dir, &g.frame(), path, seat, namespace::MOVE)?;
+    Ok(SignedMove { file, hash })
 }
 
 /// What a move file asks for.
@@ -298,44 +248,7 @@ fn check_move_file(
     m: &MoveFile,
 ) -> Result<Action> {
     let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
-    if m.format != MOVE_FORMAT {
-        return Err(bad("format", format!("expected {MOVE_FORMAT:?}")));
-    }
-    if m.game != g.manifest.id {
-        return Err(bad("game", "belongs to another game".into()));
-    }
-    if m.manifest != g.hash {
-        return Err(bad(
-            "manifest",
-            "was made for another version of game.toml".into(),
-        ));
-    }
-    if m.ply != ply {
-        return Err(bad(
-            "ply",
-            format!("says {}, but the file is for ply {ply}", m.ply),
-        ));
-    }
-    if m.seat != SEATS[seat] {
-        return Err(bad(
-            "seat",
-            format!("says {:?}, but {} moves at ply {ply}", m.seat, SEATS[seat]),
-        ));
-    }
-    if m.answers != state.head(g) {
-        return Err(refuse_with(
-            path,
-            Some("answers"),
-            "does not answer the current record head (the move was made on a stale record)",
-            "fetch the latest record.jsonl and make the move again",
-        ));
-    }
-    if m.comment.as_deref().is_some_and(has_control) {
-        return Err(bad(
-            "comment",
-            "holds control or bidirectional-override characters".into(),
-        ));
-    }
+    common::check_binding(&g.frame(), path, m, ply, seat, &state.head(g))?;
     match m.action.as_str() {
         "resign" => Ok(Action::Resign),
         "accept-draw" => {
@@ -533,14 +446,7 @@ pub fn judge(
     now: &str,
     forfeit: Option<(String, String)>,
 ) -> Result<JudgeRun> {
-    if key.public_key().key_data() != g.judge_key.key_data() {
-        return Err(refuse_with(
-            "--key",
-            None,
-            "is not the judge key named in game.toml",
-            "pass the judge's private key with --key",
-        ));
-    }
+    common::check_judge(&g.frame(), key)?;
     let _lock = dir.lock()?;
     dir.recover()?;
     let record = load_record(dir, g)?;
@@ -565,7 +471,7 @@ pub fn judge(
             break;
         }
         if !dir.exists(&path) {
-            if let Some(e) = stray_move(dir, ply)? {
+            if let Some(e) = common::stray_move(dir, &g.frame(), ply)? {
                 refusal = Some(e);
             }
             break;
@@ -599,46 +505,12 @@ pub fn judge(
             state.record.append(entry, &g.hash);
         }
     }
-    let files: Vec<(String, Option<Vec<u8>>)> = outputs(g, &state, key)
-        .into_iter()
-        .map(|(p, b)| (p, Some(b.into_bytes())))
-        .collect();
-    dir.commit(&files)?;
+    dir.commit(&outputs(g, &state, key))?;
     Ok(JudgeRun {
         state,
         accepted,
         refusal,
     })
-}
-
-/// A move file for a later ply than the next one, or with a name no move has.
-fn stray_move(dir: &GameDir, next: u32) -> Result<Option<Error>> {
-    for name in dir.list("moves")? {
-        let stem = name.strip_suffix(".sig").unwrap_or(&name);
-        let parsed = stem
-            .strip_suffix(".toml")
-            .and_then(|s| s.split_once('-'))
-            .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
-            .filter(|(_, seat)| SEATS.contains(seat));
-        match parsed {
-            None => {
-                return Ok(Some(refuse(
-                    format!("moves/{name}"),
-                    None,
-                    "is not a move file name (NNNN-red.toml or NNNN-black.toml, and .sig)",
-                )))
-            }
-            Some((ply, _)) if ply > next => {
-                return Ok(Some(refuse(
-                    format!("moves/{name}"),
-                    Some("ply"),
-                    format!("is for ply {ply}, but the game is at ply {next}"),
-                )))
-            }
-            _ => {}
-        }
-    }
-    Ok(None)
 }
 
 /// A published Xiangqi view (the same board for everyone: nothing is hidden).
@@ -802,51 +674,26 @@ pub fn render_text(g: &XiangqiGame, v: &XiangqiView) -> String {
 
 /// The files the judge writes, in a fixed order: record, its signature, and for each audience
 /// the view as JSON and text with signatures.
-pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, String)> {
-    let record = state.record.to_text();
-    let mut files = vec![
-        (
-            "record.sig".to_string(),
-            signing::sign(key, namespace::RECORD, record.as_bytes()),
-        ),
-        ("record.jsonl".to_string(), record),
-    ];
-    for audience in SEATS.iter().copied().chain(["public"]) {
-        let v = build_view(g, state, audience);
-        let json = format!(
-            "{}\n",
-            serde_json::to_string_pretty(&v).expect("views serialise")
-        );
-        let text = render_text(g, &v);
-        for (ext, body) in [("json", json), ("txt", text)] {
-            files.push((
-                format!("views/{audience}.{ext}.sig"),
-                signing::sign(key, namespace::VIEW, body.as_bytes()),
-            ));
-            files.push((format!("views/{audience}.{ext}"), body));
-        }
-    }
-    files
+pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
+    let views = SEATS
+        .iter()
+        .copied()
+        .chain(["public"])
+        .map(|audience| {
+            let v = build_view(g, state, audience);
+            let json = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&v).expect("views serialise")
+            );
+            (audience.to_string(), json, render_text(g, &v))
+        })
+        .collect();
+    common::signed_outputs(&state.record, views, key)
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.
 pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Option<XiangqiView>> {
-    let path = format!("views/{audience}.json");
-    let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
-        return Ok(None);
-    };
-    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            format!("{path}.sig"),
-            None,
-            e.to_string(),
-            "this view was not signed by the game's judge, or was changed",
-        )
-    })?;
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| refuse(&path, None, format!("not a Xiangqi view: {e}")))
+    common::read_view(dir, &g.frame(), audience)
 }
 
 /// Audits a game from its files: manifest, record signature and chain, every move file, the
@@ -868,19 +715,7 @@ pub fn verify(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
             None if record.lines.is_empty() => {}
             None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
         }
-        let text_path = format!("views/{audience}.txt");
-        if let Some(text) = dir.read_optional(&text_path, RECORD_LIMIT)? {
-            let sig = dir.read(&format!("{text_path}.sig"), SIGNATURE_LIMIT)?;
-            signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
-                .map_err(|e| refuse(format!("{text_path}.sig"), None, e.to_string()))?;
-            if text != render_text(g, &want) {
-                return Err(refuse(
-                    &text_path,
-                    None,
-                    "does not show what the record gives",
-                ));
-            }
-        }
+        common::check_text_view(dir, &g.frame(), audience, &render_text(g, &want))?;
     }
     Ok(state)
 }

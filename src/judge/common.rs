@@ -1,0 +1,263 @@
+//! What every game's judge does the same way: read the signed record (refusing a rolled-back
+//! one), read and bind signed move files, spot stray move files, sign the outputs.
+
+use super::has_control;
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::*;
+use crate::protocol::hash::sha256_tagged;
+use crate::protocol::record::Record;
+use crate::protocol::signing::{self, namespace};
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use serde::de::DeserializeOwned;
+use ssh_key::{PrivateKey, PublicKey};
+
+/// The game a judge works on: its id, manifest hash, judge key and seats with keys.
+pub struct Frame<'a> {
+    pub id: &'a str,
+    pub hash: &'a str,
+    pub judge_key: &'a PublicKey,
+    pub seats: &'a [&'a str],
+    pub player_keys: &'a [PublicKey],
+}
+
+/// Loads the signed record (empty before the first judge run). `published_head` is the record
+/// head of the judge's last signed public view: a record that no longer holds it was rolled back.
+pub fn load_record(dir: &GameDir, f: &Frame, published_head: Option<String>) -> Result<Record> {
+    let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
+        if dir.exists("record.sig") {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "missing, but record.sig exists",
+            ));
+        }
+        return Ok(Record::new());
+    };
+    let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            "record.sig",
+            None,
+            e.to_string(),
+            "the record was not signed by this game's judge, or was changed",
+        )
+    })?;
+    let record = Record::parse(&text, f.hash).map_err(|(line, e)| {
+        refuse(
+            "record.jsonl",
+            e.field.as_deref(),
+            format!("line {line}: {}", e.reason),
+        )
+    })?;
+    if let Some(head) = published_head {
+        if head != f.hash && !record.contains_head(&head) {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                "does not extend the head of the judge's last signed public view: the record was rolled back",
+                "restore the latest record.jsonl and record.sig",
+            ));
+        }
+    }
+    Ok(record)
+}
+
+/// A signed player file, read and checked against the seat's key, with its SHA-256.
+pub fn read_signed<T: DeserializeOwned + serde::Serialize>(
+    dir: &GameDir,
+    f: &Frame,
+    path: &str,
+    seat: usize,
+    ns: &str,
+) -> Result<(T, String)> {
+    let text = dir.read(path, SMALL_FILE_LIMIT)?;
+    let sig_path = format!("{path}.sig");
+    let sig = dir
+        .read_optional(&sig_path, SIGNATURE_LIMIT)?
+        .ok_or_else(|| {
+            refuse(
+                &sig_path,
+                None,
+                "missing: every player file needs its signature",
+            )
+        })?;
+    signing::verify(&f.player_keys[seat], ns, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            &sig_path,
+            None,
+            e.to_string(),
+            format!(
+                "the file must be signed by {}'s key from game.toml",
+                f.seats[seat]
+            ),
+        )
+    })?;
+    let file: T = parse_toml(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+    Ok((file, sha256_tagged(text.as_bytes())))
+}
+
+/// Checks what binds a move file to its place: format, game, manifest, ply, seat, the record
+/// head it answers, and a clean comment.
+pub fn check_binding(
+    f: &Frame,
+    path: &str,
+    m: &MoveFile,
+    ply: u32,
+    seat: usize,
+    head: &str,
+) -> Result<()> {
+    let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
+    if m.format != MOVE_FORMAT {
+        return Err(bad("format", format!("expected {MOVE_FORMAT:?}")));
+    }
+    if m.game != f.id {
+        return Err(bad("game", "belongs to another game".into()));
+    }
+    if m.manifest != f.hash {
+        return Err(bad(
+            "manifest",
+            "was made for another version of game.toml".into(),
+        ));
+    }
+    if m.ply != ply {
+        return Err(bad(
+            "ply",
+            format!("says {}, but the file is for ply {ply}", m.ply),
+        ));
+    }
+    if m.seat != f.seats[seat] {
+        return Err(bad(
+            "seat",
+            format!("says {:?}, but the file is {}'s", m.seat, f.seats[seat]),
+        ));
+    }
+    if m.answers != head {
+        return Err(refuse_with(
+            path,
+            Some("answers"),
+            "does not answer the current record head (the move was made on a stale record)",
+            "fetch the latest record.jsonl and make the move again",
+        ));
+    }
+    if m.comment.as_deref().is_some_and(has_control) {
+        return Err(bad(
+            "comment",
+            "holds control or bidirectional-override characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A move file for a later ply than `next`, or with a name no move file has.
+pub fn stray_move(dir: &GameDir, f: &Frame, next: u32) -> Result<Option<Error>> {
+    for name in dir.list("moves")? {
+        let stem = name.strip_suffix(".sig").unwrap_or(&name);
+        let parsed = stem
+            .strip_suffix(".toml")
+            .and_then(|s| s.split_once('-'))
+            .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
+            .filter(|(_, seat)| f.seats.contains(seat));
+        match parsed {
+            None => {
+                return Ok(Some(refuse(
+                    format!("moves/{name}"),
+                    None,
+                    format!(
+                        "is not a move file name (NNNN-SEAT.toml and .sig; seats: {})",
+                        f.seats.join(", ")
+                    ),
+                )))
+            }
+            Some((ply, _)) if ply > next => {
+                return Ok(Some(refuse(
+                    format!("moves/{name}"),
+                    Some("ply"),
+                    format!("is for ply {ply}, but the game is at ply {next}"),
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// Reads a published JSON view after checking the judge's signature; none when absent.
+pub fn read_view<T: DeserializeOwned>(
+    dir: &GameDir,
+    f: &Frame,
+    audience: &str,
+) -> Result<Option<T>> {
+    let path = format!("views/{audience}.json");
+    let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
+        return Ok(None);
+    };
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{path}.sig"),
+            None,
+            e.to_string(),
+            "this view was not signed by the game's judge, or was changed",
+        )
+    })?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| refuse(&path, None, format!("not a view of this game: {e}")))
+}
+
+/// Checks a published text view's signature and content.
+pub fn check_text_view(dir: &GameDir, f: &Frame, audience: &str, want: &str) -> Result<()> {
+    let path = format!("views/{audience}.txt");
+    if let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? {
+        let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+        signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+            .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+        if text != want {
+            return Err(refuse(&path, None, "does not show what the record gives"));
+        }
+    }
+    Ok(())
+}
+
+/// The judge's signed outputs: the record and each audience's JSON and text view, in a fixed
+/// order.
+pub fn signed_outputs(
+    record: &Record,
+    views: Vec<(String, String, String)>,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let text = record.to_text();
+    let mut files = vec![
+        (
+            "record.sig".to_string(),
+            signing::sign(key, namespace::RECORD, text.as_bytes()),
+        ),
+        ("record.jsonl".to_string(), text),
+    ];
+    for (audience, json, txt) in views {
+        for (ext, body) in [("json", json), ("txt", txt)] {
+            files.push((
+                format!("views/{audience}.{ext}.sig"),
+                signing::sign(key, namespace::VIEW, body.as_bytes()),
+            ));
+            files.push((format!("views/{audience}.{ext}"), body));
+        }
+    }
+    files
+        .into_iter()
+        .map(|(p, b)| (p, Some(b.into_bytes())))
+        .collect()
+}
+
+/// Refuses a private key that is not the game's judge key.
+pub fn check_judge(f: &Frame, key: &PrivateKey) -> Result<()> {
+    if key.public_key().key_data() != f.judge_key.key_data() {
+        return Err(refuse_with(
+            "--key",
+            None,
+            "is not the judge key named in game.toml",
+            "pass the judge's private key with --key",
+        ));
+    }
+    Ok(())
+}
