@@ -28,6 +28,14 @@ pub fn new(
             signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
         Ok(signing::public_key_line(&key))
     };
+    if game == "liubo" {
+        let mut entries = Vec::new();
+        for spec in players {
+            let (name, key_file) = player_spec(spec)?;
+            entries.push((name.to_string(), read_key(Path::new(key_file))?));
+        }
+        return super::liubo::new(dir, &entries, read_key(judge_key)?, rules, now_or(now)?, sample);
+    }
     if game == "xiangqi" {
         let mut entries = Vec::new();
         for spec in players {
@@ -45,7 +53,7 @@ pub fn new(
     }
     if game != "luzhanqi" {
         return Err(Error::Io(format!(
-            "unknown game {game:?}; this version judges: luzhanqi, xiangqi"
+            "unknown game {game:?}; this version judges: luzhanqi, xiangqi, liubo"
         )));
     }
     let board = two_player();
@@ -135,6 +143,10 @@ pub fn judge(
         let key = load_private_key(key_path)?;
         return super::xiangqi::judge(dir, &key, now_or(now)?, forfeit);
     }
+    if super::liubo::is_liubo(dir) {
+        let key = load_private_key(key_path)?;
+        return super::liubo::judge(dir, &key, now_or(now)?, forfeit);
+    }
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     // Finish or drop a step an interrupted run left behind, before reading anything.
@@ -192,6 +204,9 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     if super::xiangqi::is_xiangqi(dir) {
         return super::xiangqi::view(dir, audience, format);
     }
+    if super::liubo::is_liubo(dir) {
+        return super::liubo::view(dir, audience, format);
+    }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let (v, text) = signed_view(&dir, &game, audience)?;
@@ -211,6 +226,9 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
 pub fn status(dir: &Path, json: bool) -> Result<()> {
     if super::xiangqi::is_xiangqi(dir) {
         return super::xiangqi::status(dir, json);
+    }
+    if super::liubo::is_liubo(dir) {
+        return super::liubo::status(dir, json);
     }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
@@ -243,6 +261,9 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
 }
 
 pub fn reveal(dir: &Path) -> Result<()> {
+    if super::liubo::is_liubo(dir) {
+        return super::liubo::reveal(dir);
+    }
     if super::xiangqi::is_xiangqi(dir) {
         return Err(Error::Io(
             "Xiangqi hides nothing: there are no setups to reveal".into(),
@@ -283,6 +304,9 @@ pub fn reveal(dir: &Path) -> Result<()> {
 pub fn verify(dir: &Path) -> Result<()> {
     if super::xiangqi::is_xiangqi(dir) {
         return super::xiangqi::verify(dir);
+    }
+    if super::liubo::is_liubo(dir) {
+        return super::liubo::verify(dir);
     }
     let a = judge::audit(&GameDir::new(dir))?;
     say!(

@@ -16,6 +16,7 @@ macro_rules! say_raw {
 }
 
 mod game;
+mod liubo;
 mod player;
 mod tournament;
 mod xiangqi;
@@ -86,7 +87,8 @@ pub enum Command {
         #[arg(long)]
         key: PathBuf,
         /// Your setup in TOML: squares as keys (a1 = "landmine") or rows = [...]; - for stdin.
-        setup: PathBuf,
+        /// Not for Liubo, where `setup` makes the throw chain and its signed commitment.
+        setup: Option<PathBuf>,
     },
     /// Write a signed move for the next ply, answering the current record head.
     ///
@@ -333,7 +335,7 @@ pub fn run(cli: Cli) -> Result<()> {
             seat,
             key,
             setup,
-        } => player::setup(&dir, &seat, &key, &setup),
+        } => player::setup(&dir, &seat, &key, setup.as_deref()),
         Command::Move {
             dir,
             seat,

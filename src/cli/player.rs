@@ -77,7 +77,14 @@ fn seat_and_key(
     Ok((game, i, key))
 }
 
-pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: &Path) -> Result<()> {
+pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: Option<&Path>) -> Result<()> {
+    if super::liubo::is_liubo(dir) {
+        let key = load_private_key(key_path)?;
+        return super::liubo::commit(dir, seat, &key);
+    }
+    let setup_path = setup_path.ok_or_else(|| {
+        Error::Io("give the setup file (TOML; - for standard input)".into())
+    })?;
     let dir = GameDir::new(dir);
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
     let shown = setup_path.display().to_string();
@@ -116,6 +123,10 @@ pub fn make_move(
     if super::xiangqi::is_xiangqi(dir) {
         let key = load_private_key(key_path)?;
         return super::xiangqi::make_move(dir, seat, &key, action, offer_draw, comment);
+    }
+    if super::liubo::is_liubo(dir) {
+        let key = load_private_key(key_path)?;
+        return super::liubo::make_move(dir, seat, &key, action, comment);
     }
     let dir = GameDir::new(dir);
     let (game, _, key) = seat_and_key(&dir, seat, key_path)?;

@@ -2,6 +2,7 @@
 
 mod audit;
 pub mod common;
+pub mod liubo;
 mod game;
 mod outputs;
 mod record;

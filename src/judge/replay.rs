@@ -833,7 +833,7 @@ fn notice(board: &Board<u64>, fact: &Fact) -> Option<Notice> {
 }
 
 /// One line for a new record entry, as printed by `judge`.
-fn describe(entry: &Entry) -> String {
+pub fn describe(entry: &Entry) -> String {
     match entry {
         Entry::Start { game, .. } => format!("game {game} opened"),
         Entry::Commitment { seat, .. } => format!("commitment of {seat} recorded"),
@@ -860,6 +860,14 @@ fn describe(entry: &Entry) -> String {
             });
             format!("ply {ply}: {seat} {action}{}", o.unwrap_or_default())
         }
+        Entry::Throw { t, seat, values, .. } => format!(
+            "throw {t} for {seat}: {}",
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
         Entry::Forfeit { seat, reason } => format!("{seat} forfeits ({reason})"),
         Entry::End {
             winner: Some(w),

@@ -71,6 +71,62 @@ pub struct XiangqiRules {
     pub move_limit: bool,
 }
 
+/// `game.toml` of a Liubo game: the same frame as [`Manifest`], with Liubo's options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiuboManifest {
+    /// Always `qijudge/manifest/1`.
+    pub format: String,
+    /// Always `liubo`.
+    pub game: String,
+    /// Random game id: `lb-` and 32 hex digits (128 random bits).
+    pub id: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created: String,
+    /// True only for the shipped sample games, whose keys are public.
+    pub sample: bool,
+    /// The board: `29-stations`.
+    pub board: String,
+    pub rules: crate::rules::liubo::Options,
+    pub judge: JudgeEntry,
+    /// Seat `a` (letter A of the throw protocol), then seat `b`.
+    pub players: Vec<Player>,
+}
+
+/// `commitments/<seat>.toml` of a Liubo game, signed by the player (namespace
+/// `qijudge-commitment`): the head of the player's throw chain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainCommitmentFile {
+    /// Always `qijudge/chain-commitment/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// `e[0]`, 64 hex digits.
+    pub chain: String,
+    /// N, the chain length the manifest fixes.
+    pub length: u32,
+}
+
+/// `setups/<seat>.toml` of a Liubo game: the chain seed, secret (escrow mode: handed to the
+/// judge; self mode: kept by the player). Published as `reveal/<seat>.toml` after the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeedFile {
+    /// Always `qijudge/chain-seed/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// 32 random bytes, 64 hex digits: `e[N]`.
+    pub seed: String,
+}
+
+pub const CHAIN_COMMITMENT_FORMAT: &str = "qijudge/chain-commitment/1";
+pub const SEED_FORMAT: &str = "qijudge/chain-seed/1";
+pub const LIUBO_VIEW_FORMAT: &str = "qijudge/liubo-view/1";
+
 /// The judge's public key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -196,6 +252,13 @@ pub enum Entry {
         /// The move offered a draw.
         #[serde(default, skip_serializing_if = "is_false")]
         draw_offered: bool,
+    },
+    /// Liubo: throw `t` of `seat`'s turn, its two values, and the chain elements that made it.
+    Throw {
+        t: u32,
+        seat: String,
+        values: Vec<u8>,
+        elements: BTreeMap<String, String>,
     },
     /// The judge ended the game on its own authority: `seat` forfeits (a missed deadline, a bot
     /// that crashed, hung or answered garbage). `reason` is a reason code.

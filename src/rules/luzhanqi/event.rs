@@ -76,6 +76,12 @@ pub enum EndReason {
     Repetition,
     /// Xiangqi: the optional move limit (a draw).
     MoveLimit,
+    /// Liubo: a stone took the loser's owl.
+    OwlCaptured,
+    /// Liubo: the loser had an owl at the end of its turn and the opponent five stones and none.
+    FiveStones,
+    /// Liubo: the loser has no stone left in play.
+    NoPiecesInPlay,
 }
 
 /// A game's result.

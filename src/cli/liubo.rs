@@ -1,0 +1,219 @@
+//! Liubo game directories: new, chain commitments (`setup`), turns (`move`), judge, view,
+//! status, reveal and verify.
+
+use crate::error::{refuse, Error, Result};
+use crate::judge::liubo::{self as lb, LiuboGame};
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::signing::{self, namespace};
+use crate::rules::liubo::notation::{parse_turn, write_turn};
+use crate::store::GameDir;
+use rand_core::{OsRng, RngCore};
+use std::path::Path;
+
+/// Whether `dir` holds a Liubo game.
+pub fn is_liubo(dir: &Path) -> bool {
+    crate::judge::xiangqi::game_kind(&GameDir::new(dir)).is_ok_and(|k| k == "liubo")
+}
+
+fn load(dir: &Path) -> Result<(GameDir, LiuboGame)> {
+    let d = GameDir::new(dir);
+    let g = lb::load(&d)?;
+    Ok((d, g))
+}
+
+fn seat_of(g: &LiuboGame, seat: &str, key: &ssh_key::PrivateKey) -> Result<usize> {
+    let i = lb::SEATS
+        .iter()
+        .position(|s| *s == seat)
+        .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat (a, b)")))?;
+    if key.public_key().key_data() != g.player_keys[i].key_data() {
+        return Err(refuse("--key", None, format!("is not {seat}'s key in game.toml")));
+    }
+    Ok(i)
+}
+
+pub fn new(
+    dir: &Path,
+    players: &[(String, String)],
+    judge: String,
+    rules: &[String],
+    created: String,
+    sample: bool,
+) -> Result<()> {
+    if players.len() != 2 {
+        return Err(Error::Io("--player: give exactly 2 players (a first, then b)".into()));
+    }
+    let mut options = crate::rules::liubo::Options::default();
+    for r in rules {
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        options.set(k, v).map_err(|e| Error::Io(format!("--rule: {e}")))?;
+    }
+    let entries = lb::SEATS
+        .iter()
+        .zip(players)
+        .map(|(seat, (name, key))| Player {
+            seat: seat.to_string(),
+            name: name.clone(),
+            key: key.clone(),
+        })
+        .collect();
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    let manifest = lb::new_manifest(id, created, sample, options, JudgeEntry { key: judge }, entries);
+    let g = GameDir::new(dir);
+    if g.exists("game.toml") {
+        return Err(Error::Io(format!("{}: already holds a game", dir.display())));
+    }
+    g.write("game.toml", to_toml(&manifest).as_bytes())?;
+    lb::load(&g)?;
+    say!("created Liubo game {} in {}", manifest.id, dir.display());
+    Ok(())
+}
+
+/// Makes the player's throw chain: a fresh seed (secret) and the signed commitment to its head.
+pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let i = seat_of(&g, seat, key)?;
+    let commitment_path = format!("commitments/{seat}.toml");
+    if d.exists(&commitment_path) {
+        return Err(Error::Io(format!("{commitment_path}: already exists; a seat commits once")));
+    }
+    let mut seed = [0u8; 32];
+    OsRng.fill_bytes(&mut seed);
+    let (commitment, secret) = lb::new_chain(&g, i, seed);
+    let text = to_toml(&commitment);
+    d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    d.write(
+        &format!("{commitment_path}.sig"),
+        signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),
+    )?;
+    d.write(&commitment_path, text.as_bytes())?;
+    say!("wrote {commitment_path} and its signature: publish them");
+    say!("wrote setups/{seat}.toml: your chain seed; hand it to the judge only (escrow)");
+    Ok(())
+}
+
+pub fn make_move(dir: &Path, seat: &str, key: &ssh_key::PrivateKey, action: &str, comment: Option<String>) -> Result<()> {
+    let (d, g) = load(dir)?;
+    seat_of(&g, seat, key)?;
+    let state = lb::current(&d, &g)?;
+    let Some((t, mover, _)) = state.throw else {
+        return Err(refuse("record.jsonl", None, match &state.end {
+            Some(_) => "the game is over",
+            None => "no throw is waiting: run the judge",
+        }));
+    };
+    if lb::SEATS[mover] != seat {
+        return Err(refuse("--as", None, format!("throw {t} is {}'s", lb::SEATS[mover])));
+    }
+    let text = if action == "resign" {
+        action.to_string()
+    } else {
+        let position = state.position.as_ref().expect("a throw means play has begun");
+        let moves = parse_turn(position, action).map_err(|e| Error::Io(format!("move: {e}")))?;
+        let mut check = position.clone();
+        check
+            .play_turn(&moves)
+            .map_err(|(_, e)| Error::Io(format!("move: {e}")))?;
+        write_turn(&moves)
+    };
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io("--comment: no control or bidirectional-override characters".into()));
+    }
+    let head = state.head(&g);
+    let mv = crate::player::NewMove {
+        ply: t,
+        answers: &head,
+        action: &text,
+        offer_draw: false,
+        comment,
+    };
+    let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
+    say!("wrote {path} ({text}) and its signature");
+    Ok(())
+}
+
+pub fn judge(dir: &Path, key: &ssh_key::PrivateKey, now: String, forfeit: Option<(String, String)>) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let run = lb::judge(&d, &g, key, &now, forfeit)?;
+    for line in &run.said {
+        say!("{line}");
+    }
+    if run.said.is_empty() {
+        say!("nothing new");
+    }
+    say!("{}", lb::build_view(&g, &run.state, "public").waiting);
+    match run.refusal {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
+    let (d, g) = load(dir)?;
+    if !lb::SEATS.contains(&audience) && audience != "public" {
+        return Err(Error::Io(format!("--as: {audience:?} is not an audience (a, b, public)")));
+    }
+    let state = lb::verify(&d, &g)?;
+    let v = lb::build_view(&g, &state, audience);
+    if format == "json" {
+        say_raw!("{}\n", serde_json::to_string_pretty(&v).map_err(|e| Error::Io(e.to_string()))?);
+    } else {
+        say_raw!("{}", lb::render_text(&g, &v));
+    }
+    Ok(())
+}
+
+pub fn status(dir: &Path, json: bool) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = lb::current(&d, &g)?;
+    let v = lb::build_view(&g, &state, "public");
+    if json {
+        let s = serde_json::json!({
+            "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
+            "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
+        });
+        say!("{}", serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?);
+        return Ok(());
+    }
+    say!("game {} after {} turns", v.game, v.turns);
+    say!("{}", v.waiting);
+    Ok(())
+}
+
+pub fn reveal(dir: &Path) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = lb::current(&d, &g)?;
+    if state.end.is_none() {
+        return Err(refuse("record.jsonl", None, "the game is not over: seeds stay secret until the end"));
+    }
+    for seat in lb::SEATS {
+        let from = format!("setups/{seat}.toml");
+        let text = d.read(&from, crate::store::SMALL_FILE_LIMIT)?;
+        d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
+        say!("published {from} as reveal/{seat}.toml");
+    }
+    Ok(())
+}
+
+pub fn verify(dir: &Path) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = lb::verify(&d, &g)?;
+    let throws = state
+        .record
+        .lines
+        .iter()
+        .filter(|l| matches!(l.entry, crate::protocol::files::Entry::Throw { .. }))
+        .count();
+    let seeds = lb::SEATS.iter().filter(|s| d.exists(&format!("reveal/{s}.toml"))).count();
+    say!(
+        "verified Liubo game {}: {} throws recomputed from the chain elements, every signature, turn and view checked{}",
+        g.manifest.id,
+        throws,
+        if seeds == 2 { "; both revealed seeds rebuild their signed chains" } else { "" }
+    );
+    say!("{}", lb::build_view(&g, &state, "public").waiting);
+    Ok(())
+}

@@ -1,0 +1,923 @@
+//! The Liubo judge: chain commitments, the escrowed seeds, the first player and every throw from
+//! the hash chains (`protocol::throws`), signed turns checked against their throw, the record,
+//! and views with the chain elements that made each throw.
+//!
+//! One step function gives the next record entries from the files; the judge appends what it
+//! gives, and a replay (the judge's own start, `verify`) demands that every recorded line is
+//! exactly what it gives, so the judge and the audit cannot drift apart.
+
+use super::common::{self, Frame};
+use super::{check_keys, describe, move_path, valid_id};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::*;
+use crate::protocol::hash::sha256_tagged;
+use crate::protocol::record::Record;
+use crate::protocol::signing::namespace;
+use crate::protocol::throws;
+use crate::rules::liubo::notation::{parse_turn, write_turn};
+use crate::rules::liubo::{self, DiceMode, EndReason as LiuboEnd, Place, Position, Station};
+use crate::rules::luzhanqi::EndReason;
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use serde::{Deserialize, Serialize};
+use ssh_key::{PrivateKey, PublicKey};
+use std::collections::BTreeMap;
+
+/// The seats: `a` and `b` are the letters A and B of the throw protocol.
+pub const SEATS: [&str; 2] = ["a", "b"];
+
+pub const ID_PREFIX: &str = "lb-";
+
+/// A checked Liubo manifest with its keys.
+pub struct LiuboGame {
+    pub manifest: LiuboManifest,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+}
+
+impl LiuboGame {
+    pub fn frame(&self) -> Frame<'_> {
+        Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: &SEATS,
+            player_keys: &self.player_keys,
+        }
+    }
+
+    fn chain_length(&self) -> u32 {
+        self.manifest.rules.chain_length
+    }
+}
+
+/// Reads and checks a Liubo `game.toml`.
+pub fn load(dir: &GameDir) -> Result<LiuboGame> {
+    const F: &str = "game.toml";
+    let text = dir.read(F, SMALL_FILE_LIMIT)?;
+    let manifest: LiuboManifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
+    if manifest.format != MANIFEST_FORMAT {
+        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
+    }
+    if manifest.game != "liubo" {
+        return Err(bad("game", "expected liubo".into()));
+    }
+    if !valid_id(ID_PREFIX, &manifest.id) {
+        return Err(bad("id", "expected lb- and 32 lower-case hex digits".into()));
+    }
+    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
+        return Err(bad("created", "expected an RFC 3339 time".into()));
+    }
+    if manifest.board != "29-stations" {
+        return Err(bad("board", "the Liubo board is 29-stations".into()));
+    }
+    if !(4..=1 << 20).contains(&manifest.rules.chain_length) {
+        return Err(bad("rules.chain_length", "4 to 1048576".into()));
+    }
+    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
+    if seats != SEATS {
+        return Err(bad("players", "expected one player per seat, in the order a, b".into()));
+    }
+    let (player_keys, judge_key) =
+        check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
+    Ok(LiuboGame {
+        hash: sha256_tagged(text.as_bytes()),
+        manifest,
+        player_keys,
+        judge_key,
+    })
+}
+
+/// A new manifest with a random id.
+pub fn new_manifest(
+    id_bytes: [u8; 16],
+    created: String,
+    sample: bool,
+    rules: liubo::Options,
+    judge: JudgeEntry,
+    players: Vec<Player>,
+) -> LiuboManifest {
+    LiuboManifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "liubo".into(),
+        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
+        created,
+        sample,
+        board: "29-stations".into(),
+        rules,
+        judge,
+        players,
+    }
+}
+
+/// A player's secret: a fresh seed, its chain head, and the two files that carry them.
+pub fn new_chain(g: &LiuboGame, seat: usize, seed: [u8; 32]) -> (ChainCommitmentFile, SeedFile) {
+    let head = throws::chain(&g.manifest.id, throws::letter(seat), &seed, g.chain_length())[0];
+    (
+        ChainCommitmentFile {
+            format: CHAIN_COMMITMENT_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            chain: hex::encode(head),
+            length: g.chain_length(),
+        },
+        SeedFile {
+            format: SEED_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            seed: hex::encode(seed),
+        },
+    )
+}
+
+/// The game as the record and the files say.
+pub struct State {
+    pub record: Record,
+    pub position: Option<Position>,
+    /// Chain heads `e[0]` from the commitments.
+    pub heads: [Option<[u8; 32]>; 2],
+    pub accepted: [bool; 2],
+    /// Whole chains, when the seeds are at hand (the judge, or anyone after the reveal).
+    chains: [Option<Vec<[u8; 32]>>; 2],
+    /// The highest chain element made public per seat, with its index.
+    known: [Option<(u32, [u8; 32])>; 2],
+    /// The throw being played: t, seat, values.
+    pub throw: Option<(u32, usize, (u8, u8))>,
+    pub last_turn: Option<(usize, String, Vec<String>)>,
+    pub end: Option<(Option<String>, EndReason)>,
+}
+
+impl State {
+    fn new() -> State {
+        State {
+            record: Record::new(),
+            position: None,
+            heads: [None, None],
+            accepted: [false, false],
+            chains: [None, None],
+            known: [None, None],
+            throw: None,
+            last_turn: None,
+            end: None,
+        }
+    }
+
+    pub fn head(&self, g: &LiuboGame) -> String {
+        self.record.head_or(&g.hash)
+    }
+
+    /// The seat to move, while the game goes on.
+    pub fn to_move(&self) -> Option<&'static str> {
+        if self.end.is_some() {
+            return None;
+        }
+        self.throw.map(|(_, seat, _)| SEATS[seat])
+    }
+}
+
+/// Where the step function reads its inputs: the judge reads files and makes throws from the
+/// seeds; a replay also takes times and elements from the recorded line it is checking.
+struct Step<'a> {
+    dir: &'a GameDir,
+    g: &'a LiuboGame,
+    /// The recorded line being checked (replay), if any.
+    recorded: Option<&'a Entry>,
+    now: &'a str,
+}
+
+fn seat_index(name: &str) -> Option<usize> {
+    SEATS.iter().position(|s| *s == name)
+}
+
+fn parse_hex32(path: &str, field: &str, text: &str) -> Result<[u8; 32]> {
+    throws::parse_element(text).ok_or_else(|| refuse(path, Some(field), "expected 64 hex digits"))
+}
+
+impl Step<'_> {
+    fn frame(&self) -> Frame<'_> {
+        self.g.frame()
+    }
+
+    fn commitment(&self, state: &State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        let path = format!("commitments/{}.toml", SEATS[seat]);
+        if !self.dir.exists(&path) {
+            return Ok(None);
+        }
+        let (c, hash): (ChainCommitmentFile, String) =
+            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::COMMITMENT)?;
+        let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
+        if c.format != CHAIN_COMMITMENT_FORMAT {
+            return Err(bad("format", format!("expected {CHAIN_COMMITMENT_FORMAT:?}")));
+        }
+        if c.game != self.g.manifest.id {
+            return Err(bad("game", "belongs to another game".into()));
+        }
+        if c.manifest != self.g.hash {
+            return Err(bad("manifest", "was made for another version of game.toml".into()));
+        }
+        if c.seat != SEATS[seat] {
+            return Err(bad("seat", format!("expected {}", SEATS[seat])));
+        }
+        if c.length != self.g.chain_length() {
+            return Err(bad("length", format!("the manifest fixes {}", self.g.chain_length())));
+        }
+        parse_hex32(&path, "chain", &c.chain)?;
+        let _ = state;
+        Ok(Some(vec![Entry::Commitment {
+            seat: SEATS[seat].into(),
+            file: hash,
+        }]))
+    }
+
+    /// The seat's seed file, from `setups/` (the judge) or `reveal/` (after the game).
+    fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
+        for folder in ["setups", "reveal"] {
+            let path = format!("{folder}/{}.toml", SEATS[seat]);
+            let Some(text) = self.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
+                continue;
+            };
+            let s: SeedFile = parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+            let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
+            if s.format != SEED_FORMAT {
+                return Err(bad("format", "expected qijudge/chain-seed/1"));
+            }
+            if s.game != self.g.manifest.id || s.manifest != self.g.hash {
+                return Err(bad("game", "belongs to another game or manifest"));
+            }
+            if s.seat != SEATS[seat] {
+                return Err(bad("seat", "names another seat"));
+            }
+            let seed = parse_hex32(&path, "seed", &s.seed)?;
+            return Ok(Some((path, seed)));
+        }
+        Ok(None)
+    }
+
+    /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.
+    fn accept_seed(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        match self.seed(seat)? {
+            Some((path, seed)) => {
+                let chain = throws::chain(
+                    &self.g.manifest.id,
+                    throws::letter(seat),
+                    &seed,
+                    self.g.chain_length(),
+                );
+                if Some(chain[0]) != state.heads[seat] {
+                    return Err(refuse_with(
+                        &path,
+                        Some("seed"),
+                        format!(
+                            "the chain of player {} does not reach the head it committed to",
+                            SEATS[seat]
+                        ),
+                        "the seed must be the one the signed commitment was made from",
+                    ));
+                }
+                state.chains[seat] = Some(chain);
+                Ok(Some(vec![Entry::SetupAccepted {
+                    seat: SEATS[seat].into(),
+                }]))
+            }
+            // Someone auditing before the reveal has no seeds: the record's word is taken, and
+            // every element it reveals is still checked against the signed head.
+            None if matches!(self.recorded, Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
+                Ok(Some(vec![Entry::SetupAccepted {
+                    seat: SEATS[seat].into(),
+                }]))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The chain element `e[t]` of a seat: from its chain, or from the recorded line (checked
+    /// against what is already known).
+    fn element(&self, state: &mut State, seat: usize, t: u32, recorded: Option<&String>) -> Result<[u8; 32]> {
+        if t > self.g.chain_length() {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                format!(
+                    "throw {t} needs fresh chains (chain_length is {}); this version does not renew them",
+                    self.g.chain_length()
+                ),
+            ));
+        }
+        let e = match (&state.chains[seat], recorded) {
+            (Some(chain), _) => chain[t as usize],
+            (None, Some(text)) => parse_hex32("record.jsonl", "elements", text)?,
+            (None, None) => {
+                return Err(refuse(
+                    format!("setups/{}.toml", SEATS[seat]),
+                    None,
+                    "the judge needs this seed to make the throw",
+                ))
+            }
+        };
+        let (j, known) = match state.known[seat] {
+            Some(k) => k,
+            None => (0, state.heads[seat].unwrap_or_default()),
+        };
+        if j < t && !throws::extends(&self.g.manifest.id, throws::letter(seat), t, &e, j, &known) {
+            return Err(refuse(
+                "record.jsonl",
+                Some("elements"),
+                format!(
+                    "element {t} of player {} does not hash back to its signed chain",
+                    SEATS[seat]
+                ),
+            ));
+        }
+        if j < t {
+            state.known[seat] = Some((t, e));
+        }
+        Ok(e)
+    }
+
+    fn throw_entry(&self, state: &mut State, t: u32, seat: usize) -> Result<Entry> {
+        let recorded = match self.recorded {
+            Some(Entry::Throw { elements, .. }) => Some(elements.clone()),
+            _ => None,
+        };
+        let ea = self.element(state, 0, t, recorded.as_ref().and_then(|m| m.get("a")))?;
+        let eb = self.element(state, 1, t, recorded.as_ref().and_then(|m| m.get("b")))?;
+        let values = throws::values(&throws::throw_digest(&self.g.manifest.id, t, &ea, &eb));
+        state.throw = Some((t, seat, values));
+        if let Some(p) = state.position.as_mut() {
+            p.begin_turn(values)
+                .map_err(|e| refuse("record.jsonl", None, e.to_string()))?;
+        }
+        Ok(Entry::Throw {
+            t,
+            seat: SEATS[seat].into(),
+            values: vec![values.0, values.1],
+            elements: BTreeMap::from([("a".to_string(), hex::encode(ea)), ("b".to_string(), hex::encode(eb))]),
+        })
+    }
+
+    fn begin(&self, state: &mut State) -> Result<Vec<Entry>> {
+        let recorded = match self.recorded {
+            Some(Entry::Begin { lot_nonces, .. }) => Some(lot_nonces.clone()),
+            _ => None,
+        };
+        let ea = self.element(state, 0, 1, recorded.as_ref().and_then(|m| m.get("a")))?;
+        let eb = self.element(state, 1, 1, recorded.as_ref().and_then(|m| m.get("b")))?;
+        let (_, first) = throws::first_player(&self.g.manifest.id, &ea, &eb);
+        state.position = Some(Position::new(self.g.manifest.rules.clone(), first));
+        Ok(vec![Entry::Begin {
+            first: SEATS[first].into(),
+            lot_nonces: BTreeMap::from([("a".to_string(), hex::encode(ea)), ("b".to_string(), hex::encode(eb))]),
+        }])
+    }
+
+    /// The mover's turn file for throw t.
+    fn turn(&self, state: &mut State, t: u32, seat: usize) -> Result<Option<Vec<Entry>>> {
+        let path = move_path(t, SEATS[seat]);
+        let other = move_path(t, SEATS[1 - seat]);
+        if self.dir.exists(&other) {
+            return Err(refuse(&other, Some("seat"), format!("out of turn: {} moves at ply {t}", SEATS[seat])));
+        }
+        if !self.dir.exists(&path) {
+            return match common::stray_move(self.dir, &self.frame(), t)? {
+                Some(e) => Err(e),
+                None => Ok(None),
+            };
+        }
+        let (m, hash): (MoveFile, String) =
+            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        common::check_binding(&self.frame(), &path, &m, t, seat, &state.head(self.g))?;
+        let position = state.position.as_mut().expect("play has begun");
+        let (action, ended) = if m.action == "resign" {
+            position.concede(seat, LiuboEnd::Resignation);
+            ("resign".to_string(), true)
+        } else {
+            let moves = parse_turn(position, &m.action).map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            position
+                .play_turn(&moves)
+                .map_err(|(_, e)| refuse(&path, Some("move"), e.to_string()))?;
+            let text = write_turn(&moves);
+            let events = describe_events(position, &moves);
+            state.last_turn = Some((seat, text.clone(), events));
+            (text, position.result.is_some())
+        };
+        let received = match self.recorded {
+            Some(Entry::Move { received, .. }) => received.clone(),
+            _ => self.now.to_string(),
+        };
+        let mut out = vec![Entry::Move {
+            ply: t,
+            seat: SEATS[seat].into(),
+            file: hash,
+            received,
+            action,
+            outcome: None,
+            notices: Vec::new(),
+            draw_offered: false,
+        }];
+        state.throw = None;
+        if ended {
+            out.push(self.end_entry(state));
+        }
+        Ok(Some(out))
+    }
+
+    fn end_entry(&self, state: &mut State) -> Entry {
+        let outcome = state
+            .position
+            .as_ref()
+            .and_then(|p| p.result)
+            .expect("the game has ended");
+        let winner = outcome.winner.map(|w| SEATS[w].to_string());
+        let reason = match outcome.reason {
+            LiuboEnd::OwlCaptured => EndReason::OwlCaptured,
+            LiuboEnd::FiveStones => EndReason::FiveStones,
+            LiuboEnd::NoPieces => EndReason::NoPiecesInPlay,
+            LiuboEnd::PlyLimit => EndReason::PlyLimit,
+            LiuboEnd::Resignation => EndReason::Resignation,
+            LiuboEnd::Forfeit => EndReason::Forfeit,
+        };
+        state.end = Some((winner.clone(), reason));
+        Entry::End { winner, reason }
+    }
+
+    /// The next record entries the files give, or none while waiting.
+    fn next(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
+        if state.end.is_some() {
+            return Ok(None);
+        }
+        if state.record.lines.is_empty() {
+            return Ok(Some(vec![Entry::Start {
+                format: RECORD_FORMAT.into(),
+                game: self.g.manifest.id.clone(),
+                manifest: self.g.hash.clone(),
+            }]));
+        }
+        for seat in 0..2 {
+            if state.heads[seat].is_none() {
+                if let Some(e) = self.commitment(state, seat)? {
+                    return Ok(Some(e));
+                }
+            }
+        }
+        if state.heads.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        if self.g.manifest.rules.dice_mode == DiceMode::SelfReveal {
+            return Err(refuse(
+                "game.toml",
+                Some("rules.dice_mode"),
+                "self mode is not built yet: use escrow",
+            ));
+        }
+        for seat in 0..2 {
+            if !state.accepted[seat] {
+                if let Some(e) = self.accept_seed(state, seat)? {
+                    return Ok(Some(e));
+                }
+            }
+        }
+        if !state.accepted.iter().all(|a| *a) {
+            return Ok(None);
+        }
+        let Some(position) = &state.position else {
+            let mut out = self.begin(state)?;
+            let first = state.position.as_ref().map_or(0, |p| p.to_move);
+            out.push(self.throw_entry(state, 1, first)?);
+            return Ok(Some(out));
+        };
+        if position.awaiting_throw() {
+            let t = position.turns + 1;
+            let seat = position.to_move;
+            return Ok(Some(vec![self.throw_entry(state, t, seat)?]));
+        }
+        let (t, seat, _) = state.throw.expect("a throw is being played");
+        self.turn(state, t, seat)
+    }
+}
+
+/// Words for what a turn did, for views.
+fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
+    let _ = position;
+    moves.iter().map(crate::rules::liubo::notation::write_move).collect()
+}
+
+/// Applies one recorded entry's bookkeeping to the state (commitment heads, acceptance, end).
+fn note(state: &mut State, entry: &Entry, dir: &GameDir, g: &LiuboGame) -> Result<()> {
+    match entry {
+        Entry::Commitment { seat, .. } => {
+            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
+            let path = format!("commitments/{seat}.toml");
+            let (c, _): (ChainCommitmentFile, String) =
+                common::read_signed(dir, &g.frame(), &path, i, namespace::COMMITMENT)?;
+            state.heads[i] = Some(parse_hex32(&path, "chain", &c.chain)?);
+        }
+        Entry::SetupAccepted { seat } => {
+            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
+            state.accepted[i] = true;
+        }
+        Entry::Forfeit { seat, .. } => {
+            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
+            if let Some(p) = state.position.as_mut() {
+                p.concede(i, LiuboEnd::Forfeit);
+            }
+        }
+        Entry::End { winner, reason } => state.end = Some((winner.clone(), *reason)),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Replays the record: every line must be exactly what the files give.
+pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
+    let mut state = State::new();
+    let mut k = 0;
+    while k < record.lines.len() {
+        let line = &record.lines[k].entry;
+        let wrong = |why: &str| refuse("record.jsonl", None, format!("line {}: {why}", k + 1));
+        let entries = if let Entry::Forfeit { seat, reason } = line {
+            let i = seat_index(seat).ok_or_else(|| wrong("unknown seat"))?;
+            forfeit_entries(&mut state, i, reason)
+        } else {
+            let step = Step {
+                dir,
+                g,
+                recorded: Some(line),
+                now: "",
+            };
+            step.next(&mut state)?
+                .ok_or_else(|| wrong("the files do not give this line (a file is missing)"))?
+        };
+        for entry in entries {
+            let Some(recorded) = record.lines.get(k) else {
+                return Err(refuse("record.jsonl", None, "ends before what the files give"));
+            };
+            if recorded.entry != entry {
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    format!("line {}: differs from what the files give", k + 1),
+                ));
+            }
+            note(&mut state, &entry, dir, g)?;
+            state.record.append(entry, &g.hash);
+            k += 1;
+        }
+    }
+    if state.record != *record {
+        return Err(refuse("record.jsonl", None, "does not match the files it records"));
+    }
+    Ok(state)
+}
+
+fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
+    if let Some(p) = state.position.as_mut() {
+        p.concede(seat, LiuboEnd::Forfeit);
+    }
+    let winner = Some(SEATS[1 - seat].to_string());
+    state.throw = None;
+    vec![
+        Entry::Forfeit {
+            seat: SEATS[seat].into(),
+            reason: reason.into(),
+        },
+        Entry::End {
+            winner,
+            reason: EndReason::Forfeit,
+        },
+    ]
+}
+
+/// What one judge run did.
+pub struct JudgeRun {
+    pub state: State,
+    /// One line per new record entry.
+    pub said: Vec<String>,
+    pub refusal: Option<Error>,
+}
+
+/// Judges what is new and writes record and views atomically.
+pub fn judge(
+    dir: &GameDir,
+    g: &LiuboGame,
+    key: &PrivateKey,
+    now: &str,
+    forfeit: Option<(String, String)>,
+) -> Result<JudgeRun> {
+    common::check_judge(&g.frame(), key)?;
+    let _lock = dir.lock()?;
+    dir.recover()?;
+    let published = common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
+    let record = common::load_record(dir, &g.frame(), published)?;
+    let mut state = replay(dir, g, &record)?;
+    // The judge holds the seeds: rebuild the chains replay could not know about.
+    for seat in 0..2 {
+        if state.chains[seat].is_none() && state.accepted[seat] {
+            let step = Step { dir, g, recorded: None, now };
+            if let Some((_, seed)) = step.seed(seat)? {
+                state.chains[seat] =
+                    Some(throws::chain(&g.manifest.id, throws::letter(seat), &seed, g.chain_length()));
+            }
+        }
+    }
+    let mut said = Vec::new();
+    let mut refusal = None;
+    loop {
+        let step = Step { dir, g, recorded: None, now };
+        match step.next(&mut state) {
+            Ok(Some(entries)) => {
+                for e in entries {
+                    said.push(describe(&e));
+                    note(&mut state, &e, dir, g)?;
+                    state.record.append(e, &g.hash);
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                refusal = Some(e);
+                break;
+            }
+        }
+    }
+    if let Some((seat, reason)) = forfeit {
+        let i = seat_index(&seat).ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat (a, b)")))?;
+        if state.end.is_some() {
+            return Err(Error::Io("--forfeit: the game is already over".into()));
+        }
+        for e in forfeit_entries(&mut state, i, &reason) {
+            said.push(describe(&e));
+            note(&mut state, &e, dir, g)?;
+            state.record.append(e, &g.hash);
+        }
+    }
+    dir.commit(&outputs(g, &state, key))?;
+    Ok(JudgeRun { state, said, refusal })
+}
+
+/// The state from the signed files, for `status`, `verify` and players writing turns.
+pub fn current(dir: &GameDir, g: &LiuboGame) -> Result<State> {
+    let published = common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
+    let record = common::load_record(dir, &g.frame(), published)?;
+    replay(dir, g, &record)
+}
+
+/// Audits a game: record, every signature, commitment, throw (elements hashed back to the signed
+/// heads, values recomputed), turn and view; with the seeds revealed, the whole chains too.
+pub fn verify(dir: &GameDir, g: &LiuboGame) -> Result<State> {
+    let state = current(dir, g)?;
+    for audience in SEATS.iter().copied().chain(["public"]) {
+        let want = build_view(g, &state, audience);
+        match common::read_view::<LiuboView>(dir, &g.frame(), audience)? {
+            Some(v) if v == want => {}
+            Some(_) => {
+                return Err(refuse(
+                    format!("views/{audience}.json"),
+                    None,
+                    "does not show what the record gives",
+                ))
+            }
+            None if state.record.lines.is_empty() => {}
+            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+        }
+        common::check_text_view(dir, &g.frame(), audience, &render_text(g, &want))?;
+    }
+    Ok(state)
+}
+
+/// A published Liubo view: nothing is hidden but future throws, so every audience sees the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiuboView {
+    /// Always `qijudge/liubo-view/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// `a`, `b` or `public`.
+    pub audience: String,
+    pub record_head: String,
+    /// Turns played.
+    pub turns: u32,
+    /// What the game waits for, in words.
+    pub waiting: String,
+    pub to_move: Option<String>,
+    /// The throw to play now, with the chain elements that made it.
+    pub throw: Option<ThrowView>,
+    /// Every occupied station: `a`/`b` a stone, `A`/`B` an owl.
+    pub stations: BTreeMap<String, String>,
+    /// Stones in reserve per seat.
+    pub reserve: BTreeMap<String, u8>,
+    /// Prisoners each seat holds.
+    pub prisoners_held: BTreeMap<String, u8>,
+    /// Stones with a shortcut right usable in their owner's next turn: their stations.
+    pub shortcut_rights: Vec<String>,
+    pub last_turn: Option<LastTurn>,
+    pub result: Option<LiuboResult>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ThrowView {
+    pub t: u32,
+    pub seat: String,
+    pub values: Vec<u8>,
+    /// `e_A[t]` and `e_B[t]`: anyone can hash each back to the signed chain heads.
+    pub elements: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastTurn {
+    pub seat: String,
+    pub turn: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiuboResult {
+    pub winner: Option<String>,
+    pub reason: EndReason,
+}
+
+/// Builds one audience's view.
+pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
+    let mut stations: BTreeMap<String, String> = BTreeMap::new();
+    let mut reserve = BTreeMap::new();
+    let mut prisoners_held = BTreeMap::new();
+    let mut rights = Vec::new();
+    if let Some(p) = &state.position {
+        for seat in 0..2 {
+            let mut in_reserve = 0u8;
+            for stone in &p.stones[seat] {
+                match stone.place {
+                    Place::On(s) => {
+                        let c = match (seat, stone.owl) {
+                            (0, false) => 'a',
+                            (0, true) => 'A',
+                            (_, false) => 'b',
+                            (_, true) => 'B',
+                        };
+                        stations.entry(s.to_string()).or_default().push(c);
+                        if stone.right_turn == Some(p.own_turns[seat] + 1) && !stone.owl {
+                            rights.push(s.to_string());
+                        }
+                    }
+                    Place::Reserve => in_reserve += 1,
+                    Place::Prisoner => {
+                        *prisoners_held.entry(SEATS[1 - seat].to_string()).or_insert(0u8) += 1
+                    }
+                }
+            }
+            reserve.insert(SEATS[seat].to_string(), in_reserve);
+        }
+        for v in stations.values_mut() {
+            let mut chars: Vec<char> = v.chars().collect();
+            chars.sort_unstable();
+            *v = chars.into_iter().collect();
+        }
+    }
+    for seat in SEATS {
+        prisoners_held.entry(seat.to_string()).or_insert(0);
+    }
+    let throw = state.record.lines.iter().rev().find_map(|l| match &l.entry {
+        Entry::Throw { t, seat, values, elements } => Some(ThrowView {
+            t: *t,
+            seat: seat.clone(),
+            values: values.clone(),
+            elements: elements.clone(),
+        }),
+        _ => None,
+    });
+    let throw = throw.filter(|_| state.throw.is_some());
+    let waiting = if let Some((winner, reason)) = &state.end {
+        match winner {
+            Some(w) => format!("game over: {w} wins ({})", super::reason_text(*reason)),
+            None => format!("game over: draw ({})", super::reason_text(*reason)),
+        }
+    } else if let Some((t, seat, v)) = state.throw {
+        format!("{} to play throw {t}: {} and {}", SEATS[seat], v.0, v.1)
+    } else if state.heads.iter().any(Option::is_none) {
+        "waiting for both signed chain commitments".to_string()
+    } else if !state.accepted.iter().all(|a| *a) {
+        "waiting for the escrowed seeds".to_string()
+    } else {
+        String::new()
+    };
+    LiuboView {
+        format: LIUBO_VIEW_FORMAT.into(),
+        game: g.manifest.id.clone(),
+        manifest: g.hash.clone(),
+        audience: audience.into(),
+        record_head: state.head(g),
+        turns: state.position.as_ref().map_or(0, |p| p.turns),
+        waiting,
+        to_move: state.to_move().map(str::to_string),
+        throw,
+        stations,
+        reserve,
+        prisoners_held,
+        shortcut_rights: rights,
+        last_turn: state.last_turn.as_ref().map(|(seat, turn, _)| LastTurn {
+            seat: SEATS[*seat].into(),
+            turn: turn.clone(),
+        }),
+        result: state.end.as_ref().map(|(w, r)| LiuboResult {
+            winner: w.clone(),
+            reason: *r,
+        }),
+    }
+}
+
+/// Grid places of the stations in the text diagram (column, row; row 0 at the top): the rim
+/// round a 7 × 7 square with the cardinal stations mid-side, the cross through the middle.
+fn grid_place(s: Station) -> (usize, usize) {
+    if let Some(n) = s.rim_number() {
+        let n = n as usize;
+        return match n {
+            19 | 20 => (n - 18, 6),
+            1..=3 => (n + 2, 6),
+            4..=8 => (6, 9 - n),
+            9..=13 => (14 - n, 0),
+            _ => (0, n - 13),
+        };
+    }
+    match s {
+        Station::A => (5, 3),
+        Station::B => (4, 3),
+        Station::X => (3, 3),
+        Station::C => (2, 3),
+        Station::D => (1, 3),
+        Station::R => (3, 1),
+        Station::S => (3, 2),
+        Station::T => (3, 4),
+        _ => (3, 5),
+    }
+}
+
+/// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
+pub fn render_text(g: &LiuboGame, v: &LiuboView) -> String {
+    let mut out = format!("Liubo {} — view for {}\n", v.game, v.audience);
+    for p in &g.manifest.players {
+        out.push_str(&format!("{}: {}\n", p.seat, p.name));
+    }
+    out.push('\n');
+    let mut grid = vec![vec![String::new(); 7]; 7];
+    for s in Station::all() {
+        let (c, r) = grid_place(s);
+        let pieces = v.stations.get(&s.to_string()).cloned().unwrap_or_default();
+        grid[r][c] = if pieces.is_empty() {
+            format!("{s}")
+        } else {
+            format!("{s}:{pieces}")
+        };
+    }
+    for row in grid {
+        let cells: Vec<String> = row.iter().map(|c| format!("{c:<9}")).collect();
+        out.push_str(cells.join("").trim_end());
+        out.push('\n');
+    }
+    out.push_str("\na, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
+    for seat in SEATS {
+        out.push_str(&format!(
+            "{seat}: {} in reserve, holds {} prisoner(s)\n",
+            v.reserve.get(seat).copied().unwrap_or(0),
+            v.prisoners_held.get(seat).copied().unwrap_or(0)
+        ));
+    }
+    if !v.shortcut_rights.is_empty() {
+        out.push_str(&format!("shortcut rights next turn: {}\n", v.shortcut_rights.join(", ")));
+    }
+    if let Some(last) = &v.last_turn {
+        out.push_str(&format!("last turn: {} {}\n", last.seat, last.turn));
+    }
+    if let Some(t) = &v.throw {
+        out.push_str(&format!(
+            "throw {} for {}: {} and {} (e_A = {}, e_B = {})\n",
+            t.t,
+            t.seat,
+            t.values[0],
+            t.values[1],
+            t.elements.get("a").map_or("", |s| s.as_str()),
+            t.elements.get("b").map_or("", |s| s.as_str())
+        ));
+    }
+    out.push_str(&format!("{}\n", v.waiting));
+    out
+}
+
+/// The signed outputs: record and each audience's view.
+pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
+    let views = SEATS
+        .iter()
+        .copied()
+        .chain(["public"])
+        .map(|audience| {
+            let v = build_view(g, state, audience);
+            let json = format!("{}\n", serde_json::to_string_pretty(&v).expect("views serialise"));
+            (audience.to_string(), json, render_text(g, &v))
+        })
+        .collect();
+    common::signed_outputs(&state.record, views, key)
+}
