@@ -23,7 +23,9 @@ fn cli(args: &[&str]) {
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).expect("usage: make_liubo_sample DIR");
+    let dir = std::env::args()
+        .nth(1)
+        .expect("usage: make_liubo_sample DIR");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let keys = root.join("games/liubo/sample/keys");
     let key = |name: &str| keys.join(name).to_string_lossy().into_owned();
@@ -34,8 +36,20 @@ fn main() {
     );
     let time = |turn: u32| format!("2026-11-21T{:02}:{:02}:00Z", 9 + turn / 60, turn % 60);
     cli(&[
-        "new", "liubo", &dir, "--player", &alice, "--player", &bob, "--judge", &judge, "--now",
-        &time(0), "--sample", "--rule", "ply_limit=400",
+        "new",
+        "liubo",
+        &dir,
+        "--player",
+        &alice,
+        "--player",
+        &bob,
+        "--judge",
+        &judge,
+        "--now",
+        &time(0),
+        "--sample",
+        "--rule",
+        "ply_limit=400",
     ]);
     cli(&["setup", &dir, "--as", "a", "--key", &key("alice")]);
     cli(&["setup", &dir, "--as", "b", "--key", &key("bob")]);
@@ -51,7 +65,9 @@ fn main() {
     let g = liubo::load(&d).expect("the manifest");
     loop {
         let state = liubo::current(&d, &g).expect("the game so far");
-        let Some((t, seat, _)) = state.throw else { break };
+        let Some((t, seat, _)) = state.throw else {
+            break;
+        };
         let position = state.position.clone().expect("play has begun");
         let turns = position.legal_turns();
         let score = |moves: &Vec<qijudge::rules::liubo::Move>| {
@@ -61,7 +77,12 @@ fn main() {
                 3
             } else if p.result.is_some() {
                 -1
-            } else if events.iter().any(|e| matches!(e, Event::Prisoners { .. } | Event::Promoted { .. } | Event::Demoted { .. })) {
+            } else if events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Prisoners { .. } | Event::Promoted { .. } | Event::Demoted { .. }
+                )
+            }) {
                 2
             } else {
                 0
@@ -71,7 +92,15 @@ fn main() {
         let top: Vec<&Vec<_>> = turns.iter().filter(|m| score(m) == best).collect();
         let chosen = write_turn(top[next(top.len())]);
         let player = if seat == 0 { "alice" } else { "bob" };
-        cli(&["move", &dir, "--as", liubo::SEATS[seat], "--key", &key(player), &chosen]);
+        cli(&[
+            "move",
+            &dir,
+            "--as",
+            liubo::SEATS[seat],
+            "--key",
+            &key(player),
+            &chosen,
+        ]);
         cli(&["judge", &dir, "--key", &key("judge"), "--now", &time(t)]);
     }
     cli(&["reveal", &dir]);

@@ -34,7 +34,14 @@ pub fn new(
             let (name, key_file) = player_spec(spec)?;
             entries.push((name.to_string(), read_key(Path::new(key_file))?));
         }
-        return super::liubo::new(dir, &entries, read_key(judge_key)?, rules, now_or(now)?, sample);
+        return super::liubo::new(
+            dir,
+            &entries,
+            read_key(judge_key)?,
+            rules,
+            now_or(now)?,
+            sample,
+        );
     }
     if game == "xiangqi" {
         let mut entries = Vec::new();

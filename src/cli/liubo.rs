@@ -27,7 +27,11 @@ fn seat_of(g: &LiuboGame, seat: &str, key: &ssh_key::PrivateKey) -> Result<usize
         .position(|s| *s == seat)
         .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat (a, b)")))?;
     if key.public_key().key_data() != g.player_keys[i].key_data() {
-        return Err(refuse("--key", None, format!("is not {seat}'s key in game.toml")));
+        return Err(refuse(
+            "--key",
+            None,
+            format!("is not {seat}'s key in game.toml"),
+        ));
     }
     Ok(i)
 }
@@ -41,14 +45,18 @@ pub fn new(
     sample: bool,
 ) -> Result<()> {
     if players.len() != 2 {
-        return Err(Error::Io("--player: give exactly 2 players (a first, then b)".into()));
+        return Err(Error::Io(
+            "--player: give exactly 2 players (a first, then b)".into(),
+        ));
     }
     let mut options = crate::rules::liubo::Options::default();
     for r in rules {
         let (k, v) = r
             .split_once('=')
             .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        options.set(k, v).map_err(|e| Error::Io(format!("--rule: {e}")))?;
+        options
+            .set(k, v)
+            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
     }
     let entries = lb::SEATS
         .iter()
@@ -61,10 +69,20 @@ pub fn new(
         .collect();
     let mut id = [0u8; 16];
     OsRng.fill_bytes(&mut id);
-    let manifest = lb::new_manifest(id, created, sample, options, JudgeEntry { key: judge }, entries);
+    let manifest = lb::new_manifest(
+        id,
+        created,
+        sample,
+        options,
+        JudgeEntry { key: judge },
+        entries,
+    );
     let g = GameDir::new(dir);
     if g.exists("game.toml") {
-        return Err(Error::Io(format!("{}: already holds a game", dir.display())));
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
     }
     g.write("game.toml", to_toml(&manifest).as_bytes())?;
     lb::load(&g)?;
@@ -78,7 +96,9 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     let i = seat_of(&g, seat, key)?;
     let commitment_path = format!("commitments/{seat}.toml");
     if d.exists(&commitment_path) {
-        return Err(Error::Io(format!("{commitment_path}: already exists; a seat commits once")));
+        return Err(Error::Io(format!(
+            "{commitment_path}: already exists; a seat commits once"
+        )));
     }
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
@@ -95,23 +115,40 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     Ok(())
 }
 
-pub fn make_move(dir: &Path, seat: &str, key: &ssh_key::PrivateKey, action: &str, comment: Option<String>) -> Result<()> {
+pub fn make_move(
+    dir: &Path,
+    seat: &str,
+    key: &ssh_key::PrivateKey,
+    action: &str,
+    comment: Option<String>,
+) -> Result<()> {
     let (d, g) = load(dir)?;
     seat_of(&g, seat, key)?;
     let state = lb::current(&d, &g)?;
     let Some((t, mover, _)) = state.throw else {
-        return Err(refuse("record.jsonl", None, match &state.end {
-            Some(_) => "the game is over",
-            None => "no throw is waiting: run the judge",
-        }));
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            match &state.end {
+                Some(_) => "the game is over",
+                None => "no throw is waiting: run the judge",
+            },
+        ));
     };
     if lb::SEATS[mover] != seat {
-        return Err(refuse("--as", None, format!("throw {t} is {}'s", lb::SEATS[mover])));
+        return Err(refuse(
+            "--as",
+            None,
+            format!("throw {t} is {}'s", lb::SEATS[mover]),
+        ));
     }
     let text = if action == "resign" {
         action.to_string()
     } else {
-        let position = state.position.as_ref().expect("a throw means play has begun");
+        let position = state
+            .position
+            .as_ref()
+            .expect("a throw means play has begun");
         let moves = parse_turn(position, action).map_err(|e| Error::Io(format!("move: {e}")))?;
         let mut check = position.clone();
         check
@@ -120,7 +157,9 @@ pub fn make_move(dir: &Path, seat: &str, key: &ssh_key::PrivateKey, action: &str
         write_turn(&moves)
     };
     if comment.as_deref().is_some_and(crate::judge::has_control) {
-        return Err(Error::Io("--comment: no control or bidirectional-override characters".into()));
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
     }
     let head = state.head(&g);
     let mv = crate::player::NewMove {
@@ -135,7 +174,12 @@ pub fn make_move(dir: &Path, seat: &str, key: &ssh_key::PrivateKey, action: &str
     Ok(())
 }
 
-pub fn judge(dir: &Path, key: &ssh_key::PrivateKey, now: String, forfeit: Option<(String, String)>) -> Result<()> {
+pub fn judge(
+    dir: &Path,
+    key: &ssh_key::PrivateKey,
+    now: String,
+    forfeit: Option<(String, String)>,
+) -> Result<()> {
     let (d, g) = load(dir)?;
     let run = lb::judge(&d, &g, key, &now, forfeit)?;
     for line in &run.said {
@@ -154,12 +198,17 @@ pub fn judge(dir: &Path, key: &ssh_key::PrivateKey, now: String, forfeit: Option
 pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     if !lb::SEATS.contains(&audience) && audience != "public" {
-        return Err(Error::Io(format!("--as: {audience:?} is not an audience (a, b, public)")));
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience (a, b, public)"
+        )));
     }
     let state = lb::verify(&d, &g)?;
     let v = lb::build_view(&g, &state, audience);
     if format == "json" {
-        say_raw!("{}\n", serde_json::to_string_pretty(&v).map_err(|e| Error::Io(e.to_string()))?);
+        say_raw!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).map_err(|e| Error::Io(e.to_string()))?
+        );
     } else {
         say_raw!("{}", lb::render_text(&g, &v));
     }
@@ -175,7 +224,10 @@ pub fn status(dir: &Path, json: bool) -> Result<()> {
             "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
             "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
         });
-        say!("{}", serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?);
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
+        );
         return Ok(());
     }
     say!("game {} after {} turns", v.game, v.turns);
@@ -187,7 +239,11 @@ pub fn reveal(dir: &Path) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::current(&d, &g)?;
     if state.end.is_none() {
-        return Err(refuse("record.jsonl", None, "the game is not over: seeds stay secret until the end"));
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "the game is not over: seeds stay secret until the end",
+        ));
     }
     for seat in lb::SEATS {
         let from = format!("setups/{seat}.toml");
@@ -207,7 +263,10 @@ pub fn verify(dir: &Path) -> Result<()> {
         .iter()
         .filter(|l| matches!(l.entry, crate::protocol::files::Entry::Throw { .. }))
         .count();
-    let seeds = lb::SEATS.iter().filter(|s| d.exists(&format!("reveal/{s}.toml"))).count();
+    let seeds = lb::SEATS
+        .iter()
+        .filter(|s| d.exists(&format!("reveal/{s}.toml")))
+        .count();
     say!(
         "verified Liubo game {}: {} throws recomputed from the chain elements, every signature, turn and view checked{}",
         g.manifest.id,

@@ -82,9 +82,8 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: Option<&Path>)
         let key = load_private_key(key_path)?;
         return super::liubo::commit(dir, seat, &key);
     }
-    let setup_path = setup_path.ok_or_else(|| {
-        Error::Io("give the setup file (TOML; - for standard input)".into())
-    })?;
+    let setup_path = setup_path
+        .ok_or_else(|| Error::Io("give the setup file (TOML; - for standard input)".into()))?;
     let dir = GameDir::new(dir);
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
     let shown = setup_path.display().to_string();

@@ -65,7 +65,10 @@ pub fn load(dir: &GameDir) -> Result<LiuboGame> {
         return Err(bad("game", "expected liubo".into()));
     }
     if !valid_id(ID_PREFIX, &manifest.id) {
-        return Err(bad("id", "expected lb- and 32 lower-case hex digits".into()));
+        return Err(bad(
+            "id",
+            "expected lb- and 32 lower-case hex digits".into(),
+        ));
     }
     if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
         return Err(bad("created", "expected an RFC 3339 time".into()));
@@ -78,10 +81,12 @@ pub fn load(dir: &GameDir) -> Result<LiuboGame> {
     }
     let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
     if seats != SEATS {
-        return Err(bad("players", "expected one player per seat, in the order a, b".into()));
+        return Err(bad(
+            "players",
+            "expected one player per seat, in the order a, b".into(),
+        ));
     }
-    let (player_keys, judge_key) =
-        check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
+    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
     Ok(LiuboGame {
         hash: sha256_tagged(text.as_bytes()),
         manifest,
@@ -114,7 +119,12 @@ pub fn new_manifest(
 
 /// A player's secret: a fresh seed, its chain head, and the two files that carry them.
 pub fn new_chain(g: &LiuboGame, seat: usize, seed: [u8; 32]) -> (ChainCommitmentFile, SeedFile) {
-    let head = throws::chain(&g.manifest.id, throws::letter(seat), &seed, g.chain_length())[0];
+    let head = throws::chain(
+        &g.manifest.id,
+        throws::letter(seat),
+        &seed,
+        g.chain_length(),
+    )[0];
     (
         ChainCommitmentFile {
             format: CHAIN_COMMITMENT_FORMAT.into(),
@@ -211,19 +221,28 @@ impl Step<'_> {
             common::read_signed(self.dir, &self.frame(), &path, seat, namespace::COMMITMENT)?;
         let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
         if c.format != CHAIN_COMMITMENT_FORMAT {
-            return Err(bad("format", format!("expected {CHAIN_COMMITMENT_FORMAT:?}")));
+            return Err(bad(
+                "format",
+                format!("expected {CHAIN_COMMITMENT_FORMAT:?}"),
+            ));
         }
         if c.game != self.g.manifest.id {
             return Err(bad("game", "belongs to another game".into()));
         }
         if c.manifest != self.g.hash {
-            return Err(bad("manifest", "was made for another version of game.toml".into()));
+            return Err(bad(
+                "manifest",
+                "was made for another version of game.toml".into(),
+            ));
         }
         if c.seat != SEATS[seat] {
             return Err(bad("seat", format!("expected {}", SEATS[seat])));
         }
         if c.length != self.g.chain_length() {
-            return Err(bad("length", format!("the manifest fixes {}", self.g.chain_length())));
+            return Err(bad(
+                "length",
+                format!("the manifest fixes {}", self.g.chain_length()),
+            ));
         }
         parse_hex32(&path, "chain", &c.chain)?;
         let _ = state;
@@ -240,7 +259,8 @@ impl Step<'_> {
             let Some(text) = self.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
                 continue;
             };
-            let s: SeedFile = parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+            let s: SeedFile =
+                parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
             let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
             if s.format != SEED_FORMAT {
                 return Err(bad("format", "expected qijudge/chain-seed/1"));
@@ -296,7 +316,13 @@ impl Step<'_> {
 
     /// The chain element `e[t]` of a seat: from its chain, or from the recorded line (checked
     /// against what is already known).
-    fn element(&self, state: &mut State, seat: usize, t: u32, recorded: Option<&String>) -> Result<[u8; 32]> {
+    fn element(
+        &self,
+        state: &mut State,
+        seat: usize,
+        t: u32,
+        recorded: Option<&String>,
+    ) -> Result<[u8; 32]> {
         if t > self.g.chain_length() {
             return Err(refuse(
                 "record.jsonl",
@@ -307,10 +333,19 @@ impl Step<'_> {
                 ),
             ));
         }
-        let e = match (&state.chains[seat], recorded) {
-            (Some(chain), _) => chain[t as usize],
-            (None, Some(text)) => parse_hex32("record.jsonl", "elements", text)?,
-            (None, None) => {
+        let known_at_or_after = state.known[seat].filter(|(j, _)| *j >= t);
+        let e = match (&state.chains[seat], recorded, known_at_or_after) {
+            (Some(chain), _, _) => chain[t as usize],
+            (None, Some(text), _) => parse_hex32("record.jsonl", "elements", text)?,
+            // Already public (throw 1 is made from the elements that chose the first player).
+            (None, None, Some((j, e))) => {
+                let mut cur = e;
+                for k in (t + 1..=j).rev() {
+                    cur = throws::step_back(&self.g.manifest.id, throws::letter(seat), k, &cur);
+                }
+                cur
+            }
+            (None, None, None) => {
                 return Err(refuse(
                     format!("setups/{}.toml", SEATS[seat]),
                     None,
@@ -355,7 +390,10 @@ impl Step<'_> {
             t,
             seat: SEATS[seat].into(),
             values: vec![values.0, values.1],
-            elements: BTreeMap::from([("a".to_string(), hex::encode(ea)), ("b".to_string(), hex::encode(eb))]),
+            elements: BTreeMap::from([
+                ("a".to_string(), hex::encode(ea)),
+                ("b".to_string(), hex::encode(eb)),
+            ]),
         })
     }
 
@@ -370,7 +408,10 @@ impl Step<'_> {
         state.position = Some(Position::new(self.g.manifest.rules.clone(), first));
         Ok(vec![Entry::Begin {
             first: SEATS[first].into(),
-            lot_nonces: BTreeMap::from([("a".to_string(), hex::encode(ea)), ("b".to_string(), hex::encode(eb))]),
+            lot_nonces: BTreeMap::from([
+                ("a".to_string(), hex::encode(ea)),
+                ("b".to_string(), hex::encode(eb)),
+            ]),
         }])
     }
 
@@ -379,7 +420,11 @@ impl Step<'_> {
         let path = move_path(t, SEATS[seat]);
         let other = move_path(t, SEATS[1 - seat]);
         if self.dir.exists(&other) {
-            return Err(refuse(&other, Some("seat"), format!("out of turn: {} moves at ply {t}", SEATS[seat])));
+            return Err(refuse(
+                &other,
+                Some("seat"),
+                format!("out of turn: {} moves at ply {t}", SEATS[seat]),
+            ));
         }
         if !self.dir.exists(&path) {
             return match common::stray_move(self.dir, &self.frame(), t)? {
@@ -395,7 +440,8 @@ impl Step<'_> {
             position.concede(seat, LiuboEnd::Resignation);
             ("resign".to_string(), true)
         } else {
-            let moves = parse_turn(position, &m.action).map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            let moves = parse_turn(position, &m.action)
+                .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
             position
                 .play_turn(&moves)
                 .map_err(|(_, e)| refuse(&path, Some("move"), e.to_string()))?;
@@ -502,7 +548,10 @@ impl Step<'_> {
 /// Words for what a turn did, for views.
 fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
     let _ = position;
-    moves.iter().map(crate::rules::liubo::notation::write_move).collect()
+    moves
+        .iter()
+        .map(crate::rules::liubo::notation::write_move)
+        .collect()
 }
 
 /// Applies one recorded entry's bookkeeping to the state (commitment heads, acceptance, end).
@@ -553,7 +602,11 @@ pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
         };
         for entry in entries {
             let Some(recorded) = record.lines.get(k) else {
-                return Err(refuse("record.jsonl", None, "ends before what the files give"));
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    "ends before what the files give",
+                ));
             };
             if recorded.entry != entry {
                 return Err(refuse(
@@ -568,7 +621,11 @@ pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
         }
     }
     if state.record != *record {
-        return Err(refuse("record.jsonl", None, "does not match the files it records"));
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "does not match the files it records",
+        ));
     }
     Ok(state)
 }
@@ -610,23 +667,38 @@ pub fn judge(
     common::check_judge(&g.frame(), key)?;
     let _lock = dir.lock()?;
     dir.recover()?;
-    let published = common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
+    let published =
+        common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
     let record = common::load_record(dir, &g.frame(), published)?;
     let mut state = replay(dir, g, &record)?;
     // The judge holds the seeds: rebuild the chains replay could not know about.
     for seat in 0..2 {
         if state.chains[seat].is_none() && state.accepted[seat] {
-            let step = Step { dir, g, recorded: None, now };
+            let step = Step {
+                dir,
+                g,
+                recorded: None,
+                now,
+            };
             if let Some((_, seed)) = step.seed(seat)? {
-                state.chains[seat] =
-                    Some(throws::chain(&g.manifest.id, throws::letter(seat), &seed, g.chain_length()));
+                state.chains[seat] = Some(throws::chain(
+                    &g.manifest.id,
+                    throws::letter(seat),
+                    &seed,
+                    g.chain_length(),
+                ));
             }
         }
     }
     let mut said = Vec::new();
     let mut refusal = None;
     loop {
-        let step = Step { dir, g, recorded: None, now };
+        let step = Step {
+            dir,
+            g,
+            recorded: None,
+            now,
+        };
         match step.next(&mut state) {
             Ok(Some(entries)) => {
                 for e in entries {
@@ -643,7 +715,8 @@ pub fn judge(
         }
     }
     if let Some((seat, reason)) = forfeit {
-        let i = seat_index(&seat).ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat (a, b)")))?;
+        let i = seat_index(&seat)
+            .ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat (a, b)")))?;
         if state.end.is_some() {
             return Err(Error::Io("--forfeit: the game is already over".into()));
         }
@@ -654,12 +727,17 @@ pub fn judge(
         }
     }
     dir.commit(&outputs(g, &state, key))?;
-    Ok(JudgeRun { state, said, refusal })
+    Ok(JudgeRun {
+        state,
+        said,
+        refusal,
+    })
 }
 
 /// The state from the signed files, for `status`, `verify` and players writing turns.
 pub fn current(dir: &GameDir, g: &LiuboGame) -> Result<State> {
-    let published = common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
+    let published =
+        common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
     let record = common::load_record(dir, &g.frame(), published)?;
     replay(dir, g, &record)
 }
@@ -766,7 +844,9 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                     }
                     Place::Reserve => in_reserve += 1,
                     Place::Prisoner => {
-                        *prisoners_held.entry(SEATS[1 - seat].to_string()).or_insert(0u8) += 1
+                        *prisoners_held
+                            .entry(SEATS[1 - seat].to_string())
+                            .or_insert(0u8) += 1
                     }
                 }
             }
@@ -781,15 +861,25 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
     for seat in SEATS {
         prisoners_held.entry(seat.to_string()).or_insert(0);
     }
-    let throw = state.record.lines.iter().rev().find_map(|l| match &l.entry {
-        Entry::Throw { t, seat, values, elements } => Some(ThrowView {
-            t: *t,
-            seat: seat.clone(),
-            values: values.clone(),
-            elements: elements.clone(),
-        }),
-        _ => None,
-    });
+    let throw = state
+        .record
+        .lines
+        .iter()
+        .rev()
+        .find_map(|l| match &l.entry {
+            Entry::Throw {
+                t,
+                seat,
+                values,
+                elements,
+            } => Some(ThrowView {
+                t: *t,
+                seat: seat.clone(),
+                values: values.clone(),
+                elements: elements.clone(),
+            }),
+            _ => None,
+        });
     let throw = throw.filter(|_| state.throw.is_some());
     let waiting = if let Some((winner, reason)) = &state.end {
         match winner {
@@ -887,7 +977,10 @@ pub fn render_text(g: &LiuboGame, v: &LiuboView) -> String {
         ));
     }
     if !v.shortcut_rights.is_empty() {
-        out.push_str(&format!("shortcut rights next turn: {}\n", v.shortcut_rights.join(", ")));
+        out.push_str(&format!(
+            "shortcut rights next turn: {}\n",
+            v.shortcut_rights.join(", ")
+        ));
     }
     if let Some(last) = &v.last_turn {
         out.push_str(&format!("last turn: {} {}\n", last.seat, last.turn));
@@ -915,7 +1008,10 @@ pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, O
         .chain(["public"])
         .map(|audience| {
             let v = build_view(g, state, audience);
-            let json = format!("{}\n", serde_json::to_string_pretty(&v).expect("views serialise"));
+            let json = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&v).expect("views serialise")
+            );
             (audience.to_string(), json, render_text(g, &v))
         })
         .collect();

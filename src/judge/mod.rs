@@ -2,8 +2,8 @@
 
 mod audit;
 pub mod common;
-pub mod liubo;
 mod game;
+pub mod liubo;
 mod outputs;
 mod record;
 mod replay;

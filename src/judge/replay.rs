@@ -860,7 +860,9 @@ pub fn describe(entry: &Entry) -> String {
             });
             format!("ply {ply}: {seat} {action}{}", o.unwrap_or_default())
         }
-        Entry::Throw { t, seat, values, .. } => format!(
+        Entry::Throw {
+            t, seat, values, ..
+        } => format!(
             "throw {t} for {seat}: {}",
             values
                 .iter()

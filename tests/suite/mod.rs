@@ -3,6 +3,7 @@ mod cli_game;
 mod crash;
 mod helpers;
 mod interop;
+mod liubo;
 mod matches;
 mod noninterference;
 mod protocol;

@@ -381,7 +381,7 @@ impl Position {
                 for path in self.stone_routes(seat, stone, value) {
                     let ends_on_x = path.last() == Some(&Station::X);
                     for promote in [false, true] {
-                        if promote && !(ends_on_x && !has_owl) {
+                        if promote && (has_owl || !ends_on_x) {
                             continue;
                         }
                         out.push(Move {
@@ -599,8 +599,7 @@ impl Position {
             t.last_edge = before_last.map(|b| (b, to));
         }
         // Release: a plain stone arriving on 1 from 20 or from U, not by entering.
-        if !was_owl && start.is_some() {
-            let mut prev = start.expect("checked above");
+        if let (false, Some(mut prev)) = (was_owl, start) {
             for (k, &s) in m.path.iter().enumerate() {
                 let arrives =
                     s == Station::rim(1) && (prev == Station::rim(20) || prev == Station::U);

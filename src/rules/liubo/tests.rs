@@ -145,8 +145,10 @@ fn the_cross_continues_round_the_rim_and_a_stone_may_stop_on_it() {
 #[test]
 fn turning_at_x_is_an_option_for_stones() {
     let off = position(Options::default(), 0, &["B"], &["2"], [0, 0]);
-    let mut on_opts = Options::default();
-    on_opts.turn_at_x_for_stones = true;
+    let on_opts = Options {
+        turn_at_x_for_stones: true,
+        ..Options::default()
+    };
     let on = position(on_opts, 0, &["B"], &["2"], [0, 0]);
     for (mut p, turns) in [(off, false), (on, true)] {
         p.begin_turn((3, 3)).unwrap();
@@ -288,8 +290,10 @@ fn a_demoted_owl_re_enters_as_a_plain_stone() {
 #[test]
 fn a_prisoner_is_freed_on_reaching_1_or_only_on_passing_it() {
     let reach = position(Options::default(), 0, &["19", "5"], &["10"], [1, 0]);
-    let mut passing_only = Options::default();
-    passing_only.release_on_reach = false;
+    let passing_only = Options {
+        release_on_reach: false,
+        ..Options::default()
+    };
     let pass = position(passing_only, 0, &["19", "5"], &["10"], [1, 0]);
     for (mut p, freed_on_reach) in [(reach, true), (pass, false)] {
         let events = turn(&mut p.clone(), (2, 1), "2:19-1, 1:5-6");
@@ -395,8 +399,10 @@ fn both_values_must_be_played() {
 
 #[test]
 fn stones_capture_stones_when_the_option_is_on() {
-    let mut opts = Options::default();
-    opts.stones_capture_stones = true;
+    let opts = Options {
+        stones_capture_stones: true,
+        ..Options::default()
+    };
     let mut p = position(opts, 0, &["7", "1"], &["9", "9"], [0, 0]);
     let events = turn(&mut p, (2, 1), "2:7-9, 1:1-2");
     assert!(events.contains(&Event::Prisoners {
@@ -410,8 +416,10 @@ fn stones_capture_stones_when_the_option_is_on() {
 
 #[test]
 fn doubles_give_another_throw_only_with_the_option() {
-    let mut opts = Options::default();
-    opts.extra_throw_on_doubles = true;
+    let opts = Options {
+        extra_throw_on_doubles: true,
+        ..Options::default()
+    };
     let mut p = position(opts, 0, &["3"], &["10"], [0, 0]);
     turn(&mut p, (4, 4), "4:3-7, 4:in-4");
     assert_eq!(p.to_move, 0);
@@ -424,8 +432,10 @@ fn doubles_give_another_throw_only_with_the_option() {
 
 #[test]
 fn the_ply_limit_draws() {
-    let mut opts = Options::default();
-    opts.ply_limit = 2;
+    let opts = Options {
+        ply_limit: 2,
+        ..Options::default()
+    };
     let mut p = position(opts, 0, &["3"], &["10"], [0, 0]);
     turn(&mut p, (1, 1), "1:3-4, 1:in-1");
     assert!(p.result.is_none());
@@ -472,12 +482,14 @@ fn random_playouts_conform() {
     let stations: Vec<Station> = Station::all().collect();
     let mut ended = 0;
     for game in 0..300 {
-        let mut opts = Options::default();
-        opts.ply_limit = 600;
-        opts.turn_at_x_for_stones = game % 3 == 1;
-        opts.stones_capture_stones = game % 4 == 2;
-        opts.extra_throw_on_doubles = game % 5 == 3;
-        opts.release_on_reach = game % 2 == 0;
+        let opts = Options {
+            ply_limit: 600,
+            turn_at_x_for_stones: game % 3 == 1,
+            stones_capture_stones: game % 4 == 2,
+            extra_throw_on_doubles: game % 5 == 3,
+            release_on_reach: game % 2 == 0,
+            ..Options::default()
+        };
         let mut p = Position::new(opts, (game % 2) as usize);
         while p.result.is_none() {
             let throw = (1 + next(4) as u8, 1 + next(4) as u8);

@@ -1,0 +1,286 @@
+//! Liubo through the binary: the sample, a game with chain commitments and escrowed seeds,
+//! refusals, and a dishonest judge's tampered chain element.
+
+use super::helpers::*;
+use qijudge::judge::liubo;
+use qijudge::protocol::signing::{self, namespace};
+use qijudge::rules::liubo::notation::write_turn;
+use qijudge::store::GameDir;
+use std::path::Path;
+
+struct LGame {
+    tmp: tempfile::TempDir,
+    keys: Keys,
+}
+
+impl LGame {
+    /// Keys, manifest, both commitments and seeds, judged: throw 1 is waiting.
+    fn started(rules: &[&str]) -> LGame {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let g = LGame { tmp, keys };
+        let (alice, bob, judge) = (
+            format!("alice={}.pub", g.keys.path("alice")),
+            format!("bob={}.pub", g.keys.path("bob")),
+            format!("{}.pub", g.keys.path("judge")),
+        );
+        let d = g.d();
+        let mut args = vec![
+            "new", "liubo", &d, "--player", &alice, "--player", &bob, "--judge", &judge, "--now",
+            NOW,
+        ];
+        for r in rules {
+            args.push("--rule");
+            args.push(r);
+        }
+        ok(&args);
+        ok(&["setup", &d, "--as", "a", "--key", &g.keys.path("alice")]);
+        ok(&["setup", &d, "--as", "b", "--key", &g.keys.path("bob")]);
+        assert_eq!(g.judge().code, 0);
+        g
+    }
+
+    fn d(&self) -> String {
+        self.tmp.path().join("game").to_string_lossy().into_owned()
+    }
+
+    fn judge(&self) -> Run {
+        qj(&[
+            "judge",
+            &self.d(),
+            "--key",
+            &self.keys.path("judge"),
+            "--now",
+            NOW,
+        ])
+    }
+
+    fn state(&self) -> liubo::State {
+        let d = GameDir::new(self.d());
+        let g = liubo::load(&d).unwrap();
+        liubo::current(&d, &g).unwrap()
+    }
+
+    /// The mover and the first legal turn for the waiting throw.
+    fn next_turn(&self) -> (usize, String) {
+        let s = self.state();
+        let (_, seat, _) = s.throw.expect("a throw is waiting");
+        let turns = s.position.unwrap().legal_turns();
+        (seat, write_turn(&turns[0]))
+    }
+
+    fn key_of(seat: usize) -> &'static str {
+        if seat == 0 {
+            "alice"
+        } else {
+            "bob"
+        }
+    }
+
+    fn play_next(&self) {
+        let (seat, text) = self.next_turn();
+        ok(&[
+            "move",
+            &self.d(),
+            "--as",
+            liubo::SEATS[seat],
+            "--key",
+            &self.keys.path(Self::key_of(seat)),
+            &text,
+        ]);
+        assert_eq!(self.judge().code, 0);
+    }
+
+    fn path(&self, rel: &str) -> std::path::PathBuf {
+        Path::new(&self.d()).join(rel)
+    }
+}
+
+#[test]
+fn the_sample_game_verifies_with_its_revealed_seeds() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/liubo/sample");
+    let r = ok(&["verify", &sample.to_string_lossy()]);
+    assert!(r.stdout.contains("18 throws recomputed"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("both revealed seeds rebuild their signed chains"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("a wins (owl captured)"), "{}", r.stdout);
+}
+
+#[test]
+fn a_game_runs_from_commitments_to_turns_and_verifies() {
+    let g = LGame::started(&[]);
+    let view: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(g.path("views/public.json")).unwrap())
+            .unwrap();
+    assert_eq!(view["throw"]["t"], 1);
+    assert_eq!(view["throw"]["elements"].as_object().unwrap().len(), 2);
+    for _ in 0..6 {
+        g.play_next();
+    }
+    assert_eq!(g.state().position.unwrap().turns, 6);
+    let text = ok(&["view", &g.d(), "--as", "public"]);
+    assert!(text.stdout.contains("to play throw 7"), "{}", text.stdout);
+    // A third party without the seeds checks every throw against the signed chain heads.
+    std::fs::rename(g.path("setups"), g.tmp.path().join("seeds-held-by-judge")).unwrap();
+    let v = ok(&["verify", &g.d()]);
+    assert!(v.stdout.contains("7 throws recomputed"), "{}", v.stdout);
+    std::fs::rename(g.tmp.path().join("seeds-held-by-judge"), g.path("setups")).unwrap();
+    // Judging again changes nothing.
+    let before = snapshot(Path::new(&g.d()));
+    assert!(g.judge().stdout.contains("nothing new"));
+    assert_eq!(before, snapshot(Path::new(&g.d())));
+}
+
+/// A refused input: exit 1, file and reason named, nothing changed.
+fn refused(g: &LGame, needles: &[&str]) {
+    let before = snapshot(Path::new(&g.d()));
+    let r = g.judge();
+    assert_eq!(r.code, 1, "{r:?}");
+    for n in needles {
+        assert!(r.stderr.contains(n), "{n:?} not in {}", r.stderr);
+    }
+    assert_eq!(before, snapshot(Path::new(&g.d())));
+}
+
+/// Writes a signed move file by hand.
+fn write_turn_file(g: &LGame, seat: usize, signer: &str, ply: u32, action: &str) {
+    let d = GameDir::new(g.d());
+    let game = liubo::load(&d).unwrap();
+    let state = liubo::current(&d, &game).unwrap();
+    let key =
+        signing::parse_private_key(&std::fs::read_to_string(g.keys.path(signer)).unwrap()).unwrap();
+    let file = qijudge::protocol::files::MoveFile {
+        format: qijudge::protocol::files::MOVE_FORMAT.into(),
+        game: game.manifest.id.clone(),
+        manifest: game.hash.clone(),
+        ply,
+        seat: liubo::SEATS[seat].into(),
+        answers: state.head(&game),
+        action: action.into(),
+        offer_draw: false,
+        comment: None,
+    };
+    let text = qijudge::protocol::files::to_toml(&file);
+    let path = g.path(&format!("moves/{ply:04}-{}.toml", liubo::SEATS[seat]));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        format!("{}.sig", path.display()),
+        signing::sign(&key, namespace::MOVE, text.as_bytes()),
+    )
+    .unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn illegal_forged_and_out_of_turn_turns_are_refused() {
+    let g = LGame::started(&[]);
+    let (seat, _) = g.next_turn();
+    let s = g.state();
+    let (_, _, (x, y)) = s.throw.unwrap();
+    let missing = (1..=4).find(|v| *v != x && *v != y).unwrap();
+    write_turn_file(
+        &g,
+        seat,
+        LGame::key_of(seat),
+        1,
+        &format!("{missing}:in-{missing}, {x}:in-{x}"),
+    );
+    refused(
+        &g,
+        &[
+            &format!("moves/0001-{}.toml", liubo::SEATS[seat]),
+            "field move",
+            &format!("no value {missing}"),
+        ],
+    );
+    std::fs::remove_dir_all(g.path("moves")).unwrap();
+
+    write_turn_file(&g, seat, "mallory", 1, &format!("{x}:in-{x}, {y}:in-{y}"));
+    refused(&g, &[".toml.sig"]);
+    std::fs::remove_dir_all(g.path("moves")).unwrap();
+
+    write_turn_file(
+        &g,
+        1 - seat,
+        LGame::key_of(1 - seat),
+        1,
+        &format!("{x}:in-{x}, {y}:in-{y}"),
+    );
+    refused(&g, &["out of turn"]);
+}
+
+#[test]
+fn a_seed_that_does_not_match_its_commitment_is_refused_naming_the_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "liubo",
+        &d,
+        "--player",
+        &format!("alice={}.pub", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+        "--rule",
+        "chain_length=64",
+    ]);
+    ok(&["setup", &d, "--as", "a", "--key", &keys.path("alice")]);
+    ok(&["setup", &d, "--as", "b", "--key", &keys.path("bob")]);
+    let seed_path = Path::new(&d).join("setups/b.toml");
+    let text = std::fs::read_to_string(&seed_path).unwrap();
+    let seed_line = text.lines().find(|l| l.starts_with("seed = ")).unwrap();
+    std::fs::write(
+        &seed_path,
+        text.replace(seed_line, &format!("seed = \"{}\"", "ab".repeat(32))),
+    )
+    .unwrap();
+    let r = qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("setups/b.toml") && r.stderr.contains("player b does not reach the head"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_dishonest_judge_cannot_change_a_throw() {
+    let g = LGame::started(&[]);
+    g.play_next();
+    // The judge rewrites the last throw's element for a and signs the record again.
+    let record_path = g.path("record.jsonl");
+    let record = std::fs::read_to_string(&record_path).unwrap();
+    let mut lines: Vec<String> = record.lines().map(str::to_string).collect();
+    let last = lines.last_mut().unwrap();
+    assert!(last.contains("\"kind\":\"throw\""), "{last}");
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    let element = v["entry"]["elements"]["a"].as_str().unwrap().to_string();
+    *last = last.replace(&element, &"00".repeat(32));
+    let forged = format!("{}\n", lines.join("\n"));
+    let judge_key =
+        signing::parse_private_key(&std::fs::read_to_string(g.keys.path("judge")).unwrap())
+            .unwrap();
+    std::fs::write(&record_path, &forged).unwrap();
+    std::fs::write(
+        g.path("record.sig"),
+        signing::sign(&judge_key, namespace::RECORD, forged.as_bytes()),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(g.path("views")).unwrap();
+    std::fs::rename(g.path("setups"), g.tmp.path().join("elsewhere")).unwrap();
+    let r = qj(&["verify", &g.d()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("element 2 of player a does not hash back to its signed chain"),
+        "{}",
+        r.stderr
+    );
+}
