@@ -72,6 +72,8 @@ pub struct NewMove<'a> {
     /// Offer a draw with this move.
     pub offer_draw: bool,
     pub comment: Option<String>,
+    /// Liubo self mode: the signer's chain element revealed with this file (index, hex).
+    pub chain: Option<(u32, String)>,
 }
 
 /// Writes the signed move file of game `id` (manifest hash `manifest`); returns its path.
@@ -89,6 +91,7 @@ pub fn write_move(
         action,
         offer_draw,
         comment,
+        chain,
     } = mv;
     let path = move_path(ply, seat);
     if dir.exists(&path) {
@@ -106,6 +109,8 @@ pub fn write_move(
         action: action.into(),
         offer_draw,
         comment,
+        chain_index: chain.as_ref().map(|(i, _)| *i),
+        chain: chain.map(|(_, e)| e),
     };
     let text = to_toml(&file);
     dir.write(

@@ -1,8 +1,10 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
+use crate::judge::liubo::LiuboView;
 use crate::judge::xiangqi::XiangqiView;
 use crate::protocol::files::{
-    CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile, XiangqiManifest,
+    ChainCommitmentFile, CommitmentFile, LiuboManifest, Manifest, MoveFile, RecordLine, SeedFile,
+    SetupFile, XiangqiManifest,
 };
 use crate::rules::luzhanqi::{EventJson, PositionFile};
 use crate::rules::xiangqi::check::GameCheck;
@@ -34,5 +36,15 @@ pub fn all() -> Vec<(String, String)> {
         ),
         ("xiangqi-view.schema.json".into(), schema::<XiangqiView>()),
         ("xiangqi-check.schema.json".into(), schema::<GameCheck>()),
+        (
+            "liubo-manifest.schema.json".into(),
+            schema::<LiuboManifest>(),
+        ),
+        (
+            "liubo-chain-commitment.schema.json".into(),
+            schema::<ChainCommitmentFile>(),
+        ),
+        ("liubo-seed.schema.json".into(), schema::<SeedFile>()),
+        ("liubo-view.schema.json".into(), schema::<LiuboView>()),
     ]
 }

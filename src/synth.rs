@@ -92,6 +92,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             action: &action,
             offer_draw: false,
             comment: None,
+            chain: None,
         };
         write_move(
             dir,

@@ -125,6 +125,10 @@ pub fn make_move(
     let (d, g) = load(dir)?;
     seat_of(&g, seat, key)?;
     let state = lb::current(&d, &g)?;
+    if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::SelfReveal {
+        let i = lb::SEATS.iter().position(|s| *s == seat).unwrap_or(0);
+        return self_mode_move(&d, &g, &state, i, key, action, comment);
+    }
     let Some((t, mover, _)) = state.throw else {
         return Err(refuse(
             "record.jsonl",
@@ -168,6 +172,7 @@ pub fn make_move(
         action: &text,
         offer_draw: false,
         comment,
+        chain: None,
     };
     let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
     say!("wrote {path} ({text}) and its signature");
@@ -274,5 +279,129 @@ pub fn verify(dir: &Path) -> Result<()> {
         if seeds == 2 { "; both revealed seeds rebuild their signed chains" } else { "" }
     );
     say!("{}", lb::build_view(&g, &state, "public").waiting);
+    Ok(())
+}
+
+/// Self mode: the player reveals its own chain elements. `reveal` answers a start or a bonus
+/// throw; a turn is checked against the throw made from the player's element t and the
+/// opponent's public one, and reveals element t + 1.
+fn self_mode_move(
+    d: &GameDir,
+    g: &LiuboGame,
+    state: &lb::State,
+    seat: usize,
+    key: &ssh_key::PrivateKey,
+    action: &str,
+    comment: Option<String>,
+) -> Result<()> {
+    use crate::protocol::throws;
+    if state.end.is_some() {
+        return Err(refuse("record.jsonl", None, "the game is over"));
+    }
+    let chain = lb::own_chain(d, g, seat)?;
+    let name = lb::SEATS[seat];
+    let (ply, text, index) = match (&state.position, action) {
+        (None, "reveal") => (0, "reveal".to_string(), 1),
+        (None, _) => {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "play has not begun: answer `reveal` to start",
+            ))
+        }
+        (Some(p), "reveal") => {
+            let t = p.turns + 1;
+            if p.to_move == seat || state.known(seat).is_some_and(|(j, _)| j >= t) {
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    "nothing of yours to reveal now",
+                ));
+            }
+            (t, "reveal".to_string(), t)
+        }
+        (Some(p), turn) => {
+            let t = p.turns + 1;
+            if p.to_move != seat {
+                return Err(refuse(
+                    "--as",
+                    None,
+                    format!("throw {t} is {}'s", lb::SEATS[p.to_move]),
+                ));
+            }
+            let other = 1 - seat;
+            let theirs = state
+                .known(other)
+                .and_then(|k| lb::element_before(g, other, t, k))
+                .ok_or_else(|| {
+                    refuse(
+                        "record.jsonl",
+                        None,
+                        format!("waiting for {}'s chain element {t}", lb::SEATS[other]),
+                    )
+                })?;
+            let mine = chain[t as usize];
+            let (ea, eb) = if seat == 0 {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            let values = throws::values(&throws::throw_digest(&g.manifest.id, t, &ea, &eb));
+            if turn == "throw" {
+                // Only show the throw: nothing is written.
+                let mut check = p.clone();
+                check
+                    .begin_turn(values)
+                    .map_err(|e| Error::Io(format!("move: {e}")))?;
+                say!(
+                    "throw {t}: {} and {} ({} legal turns, for example {})",
+                    values.0,
+                    values.1,
+                    check.legal_turns().len(),
+                    check
+                        .legal_turns()
+                        .first()
+                        .map(|m| write_turn(m))
+                        .unwrap_or_default()
+                );
+                return Ok(());
+            }
+            let text = if turn == "resign" {
+                turn.to_string()
+            } else {
+                let mut check = p.clone();
+                check
+                    .begin_turn(values)
+                    .map_err(|e| Error::Io(format!("move: {e}")))?;
+                let moves = parse_turn(&check, turn).map_err(|e| {
+                    Error::Io(format!(
+                        "move (throw {t}: {} and {}): {e}",
+                        values.0, values.1
+                    ))
+                })?;
+                check
+                    .play_turn(&moves)
+                    .map_err(|(_, e)| Error::Io(format!("move: {e}")))?;
+                write_turn(&moves)
+            };
+            say!("throw {t}: {} and {}", values.0, values.1);
+            (t, text, t + 1)
+        }
+    };
+    let head = if ply == 0 {
+        lb::start_head(state, g)
+    } else {
+        state.head(g)
+    };
+    let mv = crate::player::NewMove {
+        ply,
+        answers: &head,
+        action: &text,
+        offer_draw: false,
+        comment,
+        chain: Some((index, hex::encode(chain[index as usize]))),
+    };
+    let path = crate::player::write_move(d, &g.manifest.id, &g.hash, name, key, mv)?;
+    say!("wrote {path} ({text}) and its signature");
     Ok(())
 }

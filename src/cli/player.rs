@@ -175,6 +175,7 @@ pub fn make_move(
         action,
         offer_draw,
         comment,
+        chain: None,
     };
     let path = crate::player::write_move(&dir, &game.manifest.id, &game.hash, seat, &key, mv)?;
     say!("wrote {path} and its signature");

@@ -257,6 +257,7 @@ pub fn make_move(
         action: &normalised,
         offer_draw,
         comment,
+        chain: None,
     };
     let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
     say!("wrote {path} ({normalised}) and its signature");

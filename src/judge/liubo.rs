@@ -185,17 +185,68 @@ impl State {
         if self.end.is_some() {
             return None;
         }
-        self.throw.map(|(_, seat, _)| SEATS[seat])
+        match (self.throw, &self.position) {
+            (Some((_, seat, _)), _) => Some(SEATS[seat]),
+            (None, Some(p)) => Some(SEATS[p.to_move]),
+            (None, None) => None,
+        }
+    }
+
+    /// The highest chain element of `seat` made public, with its index.
+    pub fn known(&self, seat: usize) -> Option<(u32, [u8; 32])> {
+        self.known[seat]
     }
 }
+
+/// A seat's chain element `e[t]` derived from a later public element.
+pub fn element_before(
+    g: &LiuboGame,
+    seat: usize,
+    t: u32,
+    known: (u32, [u8; 32]),
+) -> Option<[u8; 32]> {
+    let (j, mut e) = known;
+    if j < t {
+        return None;
+    }
+    for k in (t + 1..=j).rev() {
+        e = throws::step_back(&g.manifest.id, throws::letter(seat), k, &e);
+    }
+    Some(e)
+}
+
+/// A player's own chain from its seed file (`setups/SEAT.toml`), for self mode.
+pub fn own_chain(dir: &GameDir, g: &LiuboGame, seat: usize) -> Result<Vec<[u8; 32]>> {
+    let step = Step {
+        dir,
+        g,
+        recorded: &[],
+        now: "",
+    };
+    let (_, seed) = step.seed(seat)?.ok_or_else(|| {
+        refuse(
+            format!("setups/{}.toml", SEATS[seat]),
+            None,
+            "missing: your chain seed",
+        )
+    })?;
+    Ok(throws::chain(
+        &g.manifest.id,
+        throws::letter(seat),
+        &seed,
+        g.chain_length(),
+    ))
+}
+
+impl State {}
 
 /// Where the step function reads its inputs: the judge reads files and makes throws from the
 /// seeds; a replay also takes times and elements from the recorded line it is checking.
 struct Step<'a> {
     dir: &'a GameDir,
     g: &'a LiuboGame,
-    /// The recorded line being checked (replay), if any.
-    recorded: Option<&'a Entry>,
+    /// The recorded lines from the one being checked (replay); empty for the judge.
+    recorded: &'a [RecordLine],
     now: &'a str,
 }
 
@@ -210,6 +261,101 @@ fn parse_hex32(path: &str, field: &str, text: &str) -> Result<[u8; 32]> {
 impl Step<'_> {
     fn frame(&self) -> Frame<'_> {
         self.g.frame()
+    }
+
+    fn first_recorded(&self) -> Option<&Entry> {
+        self.recorded.first().map(|l| &l.entry)
+    }
+
+    /// When a move file was received: now for the judge, the recorded time in a replay (the
+    /// move line is the first or, after a throw line, the second of its group).
+    fn received(&self) -> String {
+        self.recorded
+            .iter()
+            .take(2)
+            .find_map(|l| match &l.entry {
+                Entry::Move { received, .. } => Some(received.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.now.to_string())
+    }
+
+    fn self_mode(&self) -> bool {
+        self.g.manifest.rules.dice_mode == DiceMode::SelfReveal
+    }
+
+    /// Checks a chain element a player revealed in a file, and remembers it.
+    fn take_revealed(
+        &self,
+        state: &mut State,
+        path: &str,
+        seat: usize,
+        m: &MoveFile,
+        index: u32,
+    ) -> Result<()> {
+        let (Some(i), Some(text)) = (m.chain_index, m.chain.as_ref()) else {
+            return Err(refuse(
+                path,
+                Some("chain"),
+                format!("self mode: this file must reveal your chain element {index}"),
+            ));
+        };
+        if i != index {
+            return Err(refuse(
+                path,
+                Some("chain_index"),
+                format!("must be {index}"),
+            ));
+        }
+        let e = parse_hex32(path, "chain", text)?;
+        let (j, known) = state.known[seat].unwrap_or((0, state.heads[seat].unwrap_or_default()));
+        if j >= i || !throws::extends(&self.g.manifest.id, throws::letter(seat), i, &e, j, &known) {
+            return Err(refuse_with(
+                path,
+                Some("chain"),
+                "does not hash back to your signed chain",
+                "reveal the element of the chain you committed to",
+            ));
+        }
+        state.known[seat] = Some((i, e));
+        Ok(())
+    }
+
+    /// Self mode: a player's reveal file for ply `ply` (0: the start, revealing element 1; t: a
+    /// bonus throw's element t).
+    fn reveal(&self, state: &mut State, seat: usize, ply: u32) -> Result<Option<Vec<Entry>>> {
+        let path = move_path(ply, SEATS[seat]);
+        if !self.dir.exists(&path) {
+            return Ok(None);
+        }
+        let (m, hash): (MoveFile, String) =
+            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        // Both start reveals answer the head at which both commitments stood, so the players
+        // need not wait for each other.
+        let head = if ply == 0 {
+            start_head(state, self.g)
+        } else {
+            state.head(self.g)
+        };
+        common::check_binding(&self.frame(), &path, &m, ply, seat, &head)?;
+        if m.action != "reveal" {
+            return Err(refuse(
+                &path,
+                Some("move"),
+                "expected reveal: it is not your turn",
+            ));
+        }
+        self.take_revealed(state, &path, seat, &m, ply.max(1))?;
+        Ok(Some(vec![Entry::Move {
+            ply,
+            seat: SEATS[seat].into(),
+            file: hash,
+            received: self.received(),
+            action: "reveal".into(),
+            outcome: None,
+            notices: Vec::new(),
+            draw_offered: false,
+        }]))
     }
 
     fn commitment(&self, state: &State, seat: usize) -> Result<Option<Vec<Entry>>> {
@@ -305,7 +451,7 @@ impl Step<'_> {
             }
             // Someone auditing before the reveal has no seeds: the record's word is taken, and
             // every element it reveals is still checked against the signed head.
-            None if matches!(self.recorded, Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
+            None if matches!(self.first_recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
                 Ok(Some(vec![Entry::SetupAccepted {
                     seat: SEATS[seat].into(),
                 }]))
@@ -374,7 +520,7 @@ impl Step<'_> {
     }
 
     fn throw_entry(&self, state: &mut State, t: u32, seat: usize) -> Result<Entry> {
-        let recorded = match self.recorded {
+        let recorded = match self.first_recorded() {
             Some(Entry::Throw { elements, .. }) => Some(elements.clone()),
             _ => None,
         };
@@ -398,7 +544,7 @@ impl Step<'_> {
     }
 
     fn begin(&self, state: &mut State) -> Result<Vec<Entry>> {
-        let recorded = match self.recorded {
+        let recorded = match self.first_recorded() {
             Some(Entry::Begin { lot_nonces, .. }) => Some(lot_nonces.clone()),
             _ => None,
         };
@@ -419,7 +565,10 @@ impl Step<'_> {
     fn turn(&self, state: &mut State, t: u32, seat: usize) -> Result<Option<Vec<Entry>>> {
         let path = move_path(t, SEATS[seat]);
         let other = move_path(t, SEATS[1 - seat]);
-        if self.dir.exists(&other) {
+        let other_revealed = state.record.lines.iter().any(|l| {
+            matches!(&l.entry, Entry::Move { ply, seat: s, action, .. } if *ply == t && *s == SEATS[1 - seat] && action == "reveal")
+        });
+        if self.dir.exists(&other) && !other_revealed {
             return Err(refuse(
                 &other,
                 Some("seat"),
@@ -435,6 +584,19 @@ impl Step<'_> {
         let (m, hash): (MoveFile, String) =
             common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
         common::check_binding(&self.frame(), &path, &m, t, seat, &state.head(self.g))?;
+        let mut out = Vec::new();
+        if self.self_mode() {
+            // The mover reveals its element t + 1, which gives element t for this throw and
+            // element t + 1 for the opponent's next one.
+            self.take_revealed(state, &path, seat, &m, t + 1)?;
+            out.push(self.throw_entry(state, t, seat)?);
+        } else if m.chain.is_some() || m.chain_index.is_some() {
+            return Err(refuse(
+                &path,
+                Some("chain"),
+                "in escrow mode the judge reveals the chain elements",
+            ));
+        }
         let position = state.position.as_mut().expect("play has begun");
         let (action, ended) = if m.action == "resign" {
             position.concede(seat, LiuboEnd::Resignation);
@@ -450,11 +612,8 @@ impl Step<'_> {
             state.last_turn = Some((seat, text.clone(), events));
             (text, position.result.is_some())
         };
-        let received = match self.recorded {
-            Some(Entry::Move { received, .. }) => received.clone(),
-            _ => self.now.to_string(),
-        };
-        let mut out = vec![Entry::Move {
+        let received = self.received();
+        out.push(Entry::Move {
             ply: t,
             seat: SEATS[seat].into(),
             file: hash,
@@ -463,7 +622,7 @@ impl Step<'_> {
             outcome: None,
             notices: Vec::new(),
             draw_offered: false,
-        }];
+        });
         state.throw = None;
         if ended {
             out.push(self.end_entry(state));
@@ -512,37 +671,65 @@ impl Step<'_> {
         if state.heads.iter().any(Option::is_none) {
             return Ok(None);
         }
-        if self.g.manifest.rules.dice_mode == DiceMode::SelfReveal {
-            return Err(refuse(
-                "game.toml",
-                Some("rules.dice_mode"),
-                "self mode is not built yet: use escrow",
-            ));
-        }
-        for seat in 0..2 {
-            if !state.accepted[seat] {
-                if let Some(e) = self.accept_seed(state, seat)? {
-                    return Ok(Some(e));
+        if self.self_mode() {
+            // Each player reveals element 1 in a signed start file.
+            for seat in 0..2 {
+                if state.known[seat].is_none() {
+                    if let Some(e) = self.reveal(state, seat, 0)? {
+                        return Ok(Some(e));
+                    }
                 }
             }
-        }
-        if !state.accepted.iter().all(|a| *a) {
-            return Ok(None);
+            if state.known.iter().any(Option::is_none) {
+                return Ok(None);
+            }
+        } else {
+            for seat in 0..2 {
+                if !state.accepted[seat] {
+                    if let Some(e) = self.accept_seed(state, seat)? {
+                        return Ok(Some(e));
+                    }
+                }
+            }
+            if !state.accepted.iter().all(|a| *a) {
+                return Ok(None);
+            }
         }
         let Some(position) = &state.position else {
             let mut out = self.begin(state)?;
-            let first = state.position.as_ref().map_or(0, |p| p.to_move);
-            out.push(self.throw_entry(state, 1, first)?);
+            if !self.self_mode() {
+                let first = state.position.as_ref().map_or(0, |p| p.to_move);
+                out.push(self.throw_entry(state, 1, first)?);
+            }
             return Ok(Some(out));
         };
         if position.awaiting_throw() {
             let t = position.turns + 1;
             let seat = position.to_move;
-            return Ok(Some(vec![self.throw_entry(state, t, seat)?]));
+            if !self.self_mode() {
+                return Ok(Some(vec![self.throw_entry(state, t, seat)?]));
+            }
+            // The opponent's element t must be public first (a bonus throw waits for a reveal).
+            let other = 1 - seat;
+            if state.known[other].is_none_or(|(j, _)| j < t) {
+                return self.reveal(state, other, t);
+            }
+            return self.turn(state, t, seat);
         }
         let (t, seat, _) = state.throw.expect("a throw is being played");
         self.turn(state, t, seat)
     }
+}
+
+/// The record head once both commitments were recorded: what start reveals answer.
+pub fn start_head(state: &State, g: &LiuboGame) -> String {
+    let n = state
+        .record
+        .lines
+        .iter()
+        .rposition(|l| matches!(l.entry, Entry::Commitment { .. }))
+        .map_or(0, |i| i + 1);
+    state.record.head_after(n, &g.hash)
 }
 
 /// Words for what a turn did, for views.
@@ -594,7 +781,7 @@ pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
             let step = Step {
                 dir,
                 g,
-                recorded: Some(line),
+                recorded: &record.lines[k..],
                 now: "",
             };
             step.next(&mut state)?
@@ -677,7 +864,7 @@ pub fn judge(
             let step = Step {
                 dir,
                 g,
-                recorded: None,
+                recorded: &[],
                 now,
             };
             if let Some((_, seed)) = step.seed(seat)? {
@@ -696,7 +883,7 @@ pub fn judge(
         let step = Step {
             dir,
             g,
-            recorded: None,
+            recorded: &[],
             now,
         };
         match step.next(&mut state) {
@@ -890,6 +1077,26 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
         format!("{} to play throw {t}: {} and {}", SEATS[seat], v.0, v.1)
     } else if state.heads.iter().any(Option::is_none) {
         "waiting for both signed chain commitments".to_string()
+    } else if g.manifest.rules.dice_mode == DiceMode::SelfReveal
+        && state.known.iter().any(Option::is_none)
+    {
+        "waiting for both players' start reveals (chain element 1)".to_string()
+    } else if g.manifest.rules.dice_mode == DiceMode::SelfReveal {
+        match (&state.position, state.to_move()) {
+            (Some(p), Some(seat)) => {
+                let t = p.turns + 1;
+                let other = 1 - p.to_move;
+                if state.known[other].is_none_or(|(j, _)| j < t) {
+                    format!(
+                        "waiting for {}'s reveal of chain element {t} (a bonus throw)",
+                        SEATS[other]
+                    )
+                } else {
+                    format!("{seat} to throw {t} (self mode: the turn file reveals {seat}'s chain element {})", t + 1)
+                }
+            }
+            _ => String::new(),
+        }
     } else if !state.accepted.iter().all(|a| *a) {
         "waiting for the escrowed seeds".to_string()
     } else {

@@ -204,6 +204,12 @@ pub struct MoveFile {
     /// Free text for the opponent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// Liubo in self mode: the index of the signer's own chain element this file reveals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_index: Option<u32>,
+    /// Liubo in self mode: that chain element, 64 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
 }
 
 /// One line of `record.jsonl`.
@@ -392,6 +398,8 @@ mod tests {
             action: "a6-a9".into(),
             offer_draw: false,
             comment: None,
+            chain_index: None,
+            chain: None,
         }
     }
 

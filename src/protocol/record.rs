@@ -72,6 +72,18 @@ impl Record {
             .unwrap_or_else(|| genesis.to_string())
     }
 
+    /// The head after the first `lines` lines (`genesis` for none).
+    pub fn head_after(&self, lines: usize, genesis: &str) -> String {
+        match lines {
+            0 => genesis.to_string(),
+            n => self
+                .heads
+                .get(n - 1)
+                .cloned()
+                .unwrap_or_else(|| self.head_or(genesis)),
+        }
+    }
+
     /// Appends an entry, chaining it to the current head.
     pub fn append(&mut self, entry: Entry, genesis: &str) {
         let line = RecordLine {

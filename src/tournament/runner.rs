@@ -428,6 +428,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
                 action: &action,
                 offer_draw: false,
                 comment: None,
+                chain: None,
             },
         )?;
         session.advance()?;

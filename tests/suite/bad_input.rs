@@ -86,6 +86,8 @@ fn valid_move(g: &TestGame, action: &str, comment: Option<&str>) -> Vec<u8> {
         action: action.into(),
         offer_draw: false,
         comment: comment.map(str::to_string),
+        chain_index: None,
+        chain: None,
     };
     to_toml(&m).into_bytes()
 }

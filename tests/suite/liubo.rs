@@ -163,6 +163,8 @@ fn write_turn_file(g: &LGame, seat: usize, signer: &str, ply: u32, action: &str)
         action: action.into(),
         offer_draw: false,
         comment: None,
+        chain_index: None,
+        chain: None,
     };
     let text = qijudge::protocol::files::to_toml(&file);
     let path = g.path(&format!("moves/{ply:04}-{}.toml", liubo::SEATS[seat]));
@@ -283,4 +285,209 @@ fn a_dishonest_judge_cannot_change_a_throw() {
         "{}",
         r.stderr
     );
+}
+
+/// Self mode with bonus throws: fixed game id and seeds (so a double comes early), players
+/// revealing their own chain elements, the non-mover's reveal for the bonus throw.
+#[test]
+fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_reveal() {
+    use qijudge::protocol::files::{to_toml, JudgeEntry, Player};
+    use qijudge::protocol::throws;
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("game");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let pubkey = |n: &str| {
+        let k = signing::parse_public_key(
+            &std::fs::read_to_string(format!("{}.pub", keys.path(n))).unwrap(),
+        )
+        .unwrap();
+        signing::public_key_line(&k)
+    };
+    let id = [7u8; 16];
+    let game_id = format!("lb-{}", hex::encode(id));
+    // Seeds whose throws 2 to 6 hold a double: the bonus throw comes early.
+    let n = 64;
+    let (seed_a, seed_b) = (1u8..)
+        .map(|k| ([k; 32], [k.wrapping_add(100); 32]))
+        .find(|(a, b)| {
+            let ca = throws::chain(&game_id, "A", a, n);
+            let cb = throws::chain(&game_id, "B", b, n);
+            (2..=6).any(|t| {
+                let v = throws::values(&throws::throw_digest(
+                    &game_id,
+                    t,
+                    &ca[t as usize],
+                    &cb[t as usize],
+                ));
+                v == (1, 1) || v == (4, 4)
+            })
+        })
+        .unwrap();
+    let rules = qijudge::rules::liubo::Options {
+        dice_mode: qijudge::rules::liubo::DiceMode::SelfReveal,
+        extra_throw_on_doubles: true,
+        chain_length: n,
+        ..Default::default()
+    };
+    let players = vec![
+        Player {
+            seat: "a".into(),
+            name: "alice".into(),
+            key: pubkey("alice"),
+        },
+        Player {
+            seat: "b".into(),
+            name: "bob".into(),
+            key: pubkey("bob"),
+        },
+    ];
+    let manifest = liubo::new_manifest(
+        id,
+        NOW.into(),
+        false,
+        rules,
+        JudgeEntry {
+            key: pubkey("judge"),
+        },
+        players,
+    );
+    std::fs::write(dir.join("game.toml"), to_toml(&manifest)).unwrap();
+    let gd = GameDir::new(&d);
+    let g = liubo::load(&gd).unwrap();
+    for (seat, seed, who) in [(0, seed_a, "alice"), (1, seed_b, "bob")] {
+        let (commitment, secret) = liubo::new_chain(&g, seat, seed);
+        let key =
+            signing::parse_private_key(&std::fs::read_to_string(keys.path(who)).unwrap()).unwrap();
+        let text = to_toml(&commitment);
+        let name = liubo::SEATS[seat];
+        std::fs::create_dir_all(dir.join("commitments")).unwrap();
+        std::fs::create_dir_all(dir.join("setups")).unwrap();
+        std::fs::write(
+            dir.join(format!("commitments/{name}.toml.sig")),
+            signing::sign(&key, namespace::COMMITMENT, text.as_bytes()),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("commitments/{name}.toml")), text).unwrap();
+        std::fs::write(dir.join(format!("setups/{name}.toml")), to_toml(&secret)).unwrap();
+    }
+    let judge = || qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    assert_eq!(judge().code, 0);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "a",
+        "--key",
+        &keys.path("alice"),
+        "reveal",
+    ]);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "b",
+        "--key",
+        &keys.path("bob"),
+        "reveal",
+    ]);
+    assert_eq!(judge().code, 0);
+    let mut bonus_reveals = 0;
+    for _ in 0..10 {
+        let state = liubo::current(&gd, &g).unwrap();
+        if state.end.is_some() {
+            break;
+        }
+        let p = state.position.as_ref().unwrap();
+        let (mover, t) = (p.to_move, p.turns + 1);
+        let other = 1 - mover;
+        let who = |s: usize| if s == 0 { "alice" } else { "bob" };
+        if state.known(other).is_none_or(|(j, _)| j < t) {
+            ok(&[
+                "move",
+                &d,
+                "--as",
+                liubo::SEATS[other],
+                "--key",
+                &keys.path(who(other)),
+                "reveal",
+            ]);
+            bonus_reveals += 1;
+            assert_eq!(judge().code, 0);
+            continue;
+        }
+        let shown = ok(&[
+            "move",
+            &d,
+            "--as",
+            liubo::SEATS[mover],
+            "--key",
+            &keys.path(who(mover)),
+            "throw",
+        ]);
+        let example = shown
+            .stdout
+            .split("for example ")
+            .nth(1)
+            .unwrap()
+            .trim()
+            .trim_end_matches(')')
+            .to_string();
+        ok(&[
+            "move",
+            &d,
+            "--as",
+            liubo::SEATS[mover],
+            "--key",
+            &keys.path(who(mover)),
+            &example,
+        ]);
+        let r = judge();
+        assert_eq!(r.code, 0, "{r:?}");
+    }
+    assert!(
+        bonus_reveals >= 1,
+        "a bonus throw needed the opponent's reveal"
+    );
+    // Anyone checks every throw from the revealed elements alone.
+    std::fs::rename(dir.join("setups"), tmp.path().join("private")).unwrap();
+    let v = ok(&["verify", &d]);
+    assert!(v.stdout.contains("throws recomputed"), "{}", v.stdout);
+    // A turn file revealing a wrong chain element is refused.
+    std::fs::rename(tmp.path().join("private"), dir.join("setups")).unwrap();
+    let state = liubo::current(&gd, &g).unwrap();
+    assert!(state.end.is_none(), "ten turns do not end this game");
+    {
+        let p = state.position.as_ref().unwrap();
+        let (mover, t) = (p.to_move, p.turns + 1);
+        let who = if mover == 0 { "alice" } else { "bob" };
+        let key =
+            signing::parse_private_key(&std::fs::read_to_string(keys.path(who)).unwrap()).unwrap();
+        let head = state.head(&g);
+        qijudge::player::write_move(
+            &gd,
+            &g.manifest.id,
+            &g.hash,
+            liubo::SEATS[mover],
+            &key,
+            qijudge::player::NewMove {
+                ply: t,
+                answers: &head,
+                action: "1:in-1, 1:in-1",
+                offer_draw: false,
+                comment: None,
+                chain: Some((t + 1, "00".repeat(32))),
+            },
+        )
+        .unwrap();
+        let r = judge();
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(
+            r.stderr.contains("field chain")
+                && r.stderr.contains("does not hash back to your signed chain"),
+            "{}",
+            r.stderr
+        );
+    }
 }

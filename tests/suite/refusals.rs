@@ -92,6 +92,8 @@ fn move_file(g: &TestGame, ply: u32, seat: &str, action: &str) -> MoveFile {
         action: action.into(),
         offer_draw: false,
         comment: None,
+        chain_index: None,
+        chain: None,
     }
 }
 

@@ -119,6 +119,8 @@ impl XGame {
             action: action.into(),
             offer_draw: false,
             comment: None,
+            chain_index: None,
+            chain: None,
         };
         let text = to_toml(&file);
         let key =
