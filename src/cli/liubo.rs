@@ -111,7 +111,11 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     )?;
     d.write(&commitment_path, text.as_bytes())?;
     say!("wrote {commitment_path} and its signature: publish them");
-    say!("wrote setups/{seat}.toml: your chain seed; hand it to the judge only (escrow)");
+    if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::Escrow {
+        say!("wrote setups/{seat}.toml: your chain seed; hand it to the judge only (escrow)");
+    } else {
+        say!("wrote setups/{seat}.toml: your chain seed; keep it to yourself (self mode)");
+    }
     Ok(())
 }
 

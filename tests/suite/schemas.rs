@@ -78,4 +78,47 @@ fn shipped_files_validate_against_their_schemas() {
             .unwrap(),
         );
     }
+    // The Xiangqi and Liubo samples.
+    let file_json = |dir: &Path, rel: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        if rel.ends_with(".toml") {
+            serde_json::to_value(toml::from_str::<toml::Value>(&text).unwrap()).unwrap()
+        } else {
+            serde_json::from_str(&text).unwrap()
+        }
+    };
+    let xq = root.join("games/xiangqi/sample");
+    check("xiangqi-manifest.schema.json", file_json(&xq, "game.toml"));
+    check("move.schema.json", file_json(&xq, "moves/0001-red.toml"));
+    for v in ["red", "black", "public"] {
+        check(
+            "xiangqi-view.schema.json",
+            file_json(&xq, &format!("views/{v}.json")),
+        );
+    }
+    let lb = root.join("games/liubo/sample");
+    check("liubo-manifest.schema.json", file_json(&lb, "game.toml"));
+    check(
+        "liubo-chain-commitment.schema.json",
+        file_json(&lb, "commitments/a.toml"),
+    );
+    check("liubo-seed.schema.json", file_json(&lb, "reveal/b.toml"));
+    check("move.schema.json", file_json(&lb, "moves/0001-b.toml"));
+    for v in ["a", "b", "public"] {
+        check(
+            "liubo-view.schema.json",
+            file_json(&lb, &format!("views/{v}.json")),
+        );
+    }
+    for dir in [&xq, &lb] {
+        for line in std::fs::read_to_string(dir.join("record.jsonl"))
+            .unwrap()
+            .lines()
+        {
+            check(
+                "record-line.schema.json",
+                serde_json::from_str(line).unwrap(),
+            );
+        }
+    }
 }
