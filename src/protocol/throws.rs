@@ -193,6 +193,7 @@ mod tests {
                 .zip(expected)
                 .map(|(o, e)| (o - e) * (o - e) / e)
                 .sum();
+            eprintln!("counts {c:?}, chi-square {chi:.2}");
             assert!(chi < 16.27, "chi-square {chi} for {c:?}");
         }
     }

@@ -541,5 +541,6 @@ fn random_playouts_conform() {
             ended += 1;
         }
     }
+    eprintln!("{ended} of 300 playouts ended by the rules");
     assert!(ended > 100, "{ended} of 300 games ended by the rules");
 }
