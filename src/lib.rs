@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod error;
 pub mod judge;
+pub mod mail;
 pub mod player;
 pub mod protocol;
 pub mod rules;

@@ -42,6 +42,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
                 seat: s.to_string(),
                 name: s.to_string(),
                 key: signing::public_key_line(k.public_key()),
+                email: None,
             })
             .collect(),
     };

@@ -31,8 +31,8 @@ pub fn new(
     if game == "liubo" {
         let mut entries = Vec::new();
         for spec in players {
-            let (name, key_file) = player_spec(spec)?;
-            entries.push((name.to_string(), read_key(Path::new(key_file))?));
+            let (name, key_file, email) = player_spec(spec)?;
+            entries.push((name.to_string(), read_key(Path::new(key_file))?, email));
         }
         return super::liubo::new(
             dir,
@@ -46,8 +46,8 @@ pub fn new(
     if game == "xiangqi" {
         let mut entries = Vec::new();
         for spec in players {
-            let (name, key_file) = player_spec(spec)?;
-            entries.push((name.to_string(), read_key(Path::new(key_file))?));
+            let (name, key_file, email) = player_spec(spec)?;
+            entries.push((name.to_string(), read_key(Path::new(key_file))?, email));
         }
         return super::xiangqi::new(
             dir,
@@ -72,11 +72,12 @@ pub fn new(
     }
     let mut entries = Vec::new();
     for (seat, spec) in board.seat_names.iter().zip(players) {
-        let (name, key_file) = player_spec(spec)?;
+        let (name, key_file, email) = player_spec(spec)?;
         entries.push(Player {
             seat: seat.clone(),
             name: name.into(),
             key: read_key(Path::new(key_file))?,
+            email,
         });
     }
     let options = super::with_rules(Options::default(), rules)?;
@@ -117,17 +118,28 @@ pub fn new(
     Ok(())
 }
 
-/// `NAME=PUBLIC_KEY_FILE` from `--player`.
-fn player_spec(spec: &str) -> Result<(&str, &str)> {
-    let (name, key_file) = spec
-        .split_once('=')
-        .ok_or_else(|| Error::Io(format!("--player {spec:?}: expected NAME=PUBLIC_KEY_FILE")))?;
+/// `NAME=PUBLIC_KEY_FILE[=EMAIL]` from `--player`.
+fn player_spec(spec: &str) -> Result<(&str, &str, Option<String>)> {
+    let mut parts = spec.splitn(3, '=');
+    let (Some(name), Some(key_file)) = (parts.next(), parts.next()) else {
+        return Err(Error::Io(format!(
+            "--player {spec:?}: expected NAME=PUBLIC_KEY_FILE[=EMAIL]"
+        )));
+    };
     if name.is_empty() || name.chars().any(|c| c.is_control()) {
         return Err(Error::Io(format!(
             "--player {spec:?}: the name must be non-empty, without control characters"
         )));
     }
-    Ok((name, key_file))
+    let email = parts.next().map(str::to_string);
+    if let Some(e) = &email {
+        if !crate::mail::outbox::valid_address(e) {
+            return Err(Error::Io(format!(
+                "--player {spec:?}: {e:?} is not a plain e-mail address (local@domain)"
+            )));
+        }
+    }
+    Ok((name, key_file, email))
 }
 
 pub fn judge(

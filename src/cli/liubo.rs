@@ -38,7 +38,7 @@ fn seat_of(g: &LiuboGame, seat: &str, key: &ssh_key::PrivateKey) -> Result<usize
 
 pub fn new(
     dir: &Path,
-    players: &[(String, String)],
+    players: &[(String, String, Option<String>)],
     judge: String,
     rules: &[String],
     created: String,
@@ -61,10 +61,11 @@ pub fn new(
     let entries = lb::SEATS
         .iter()
         .zip(players)
-        .map(|(seat, (name, key))| Player {
+        .map(|(seat, (name, key, email))| Player {
             seat: seat.to_string(),
             name: name.clone(),
             key: key.clone(),
+            email: email.clone(),
         })
         .collect();
     let mut id = [0u8; 16];

@@ -17,6 +17,7 @@ macro_rules! say_raw {
 
 mod game;
 mod liubo;
+mod mail;
 mod player;
 mod tournament;
 mod xiangqi;
@@ -266,6 +267,36 @@ pub enum Command {
         #[arg(long)]
         move_limit: bool,
     },
+    /// Take moves, setups and commitments out of e-mail, judge, and write the outgoing mail.
+    ///
+    /// MESSAGE is an .eml file, an mbox, or - for standard input. Files come as attachments or
+    /// pasted into a text/plain body (quoted replies are ignored); the sender is whoever signed
+    /// them. A refused message changes nothing and can be sent again.
+    /// Example: qijudge inbox game1 msg.eml --key judge --outbox out/ --from judge@example.org
+    Inbox {
+        /// The game directory.
+        dir: PathBuf,
+        #[arg(required = true)]
+        messages: Vec<PathBuf>,
+        /// The judge's private key.
+        #[arg(long)]
+        key: PathBuf,
+        /// The judge's clock (RFC 3339); default now. The sender's Date header never counts.
+        #[arg(long)]
+        now: Option<String>,
+        /// Write one .eml per player (and public.eml for spectators) into this folder.
+        #[arg(long)]
+        outbox: Option<PathBuf>,
+        /// The judge's address, for From.
+        #[arg(long)]
+        from: Option<String>,
+        /// Pipe each outgoing message to this command (`sendmail -t`, `msmtp -t`).
+        #[arg(long)]
+        sendmail: Option<String>,
+        /// Addresses that get the public view.
+        #[arg(long = "spectator")]
+        spectators: Vec<String>,
+    },
     /// Print a judged Xiangqi game as PGN.
     ///
     /// Example: qijudge pgn game1 --notation chinese > game1.pgn
@@ -368,6 +399,27 @@ pub fn run(cli: Cli) -> Result<()> {
             divide,
         } => xiangqi::perft(&game, depth, fen, divide),
         Command::Pgn { dir, notation } => xiangqi::pgn(&dir, &notation),
+        Command::Inbox {
+            dir,
+            messages,
+            key,
+            now,
+            outbox,
+            from,
+            sendmail,
+            spectators,
+        } => mail::inbox(
+            &dir,
+            &messages,
+            &key,
+            now,
+            mail::Outgoing {
+                outbox,
+                from,
+                sendmail,
+                spectators,
+            },
+        ),
         Command::Check {
             game,
             files,

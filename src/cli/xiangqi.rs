@@ -144,7 +144,7 @@ pub fn is_xiangqi(dir: &Path) -> bool {
 
 pub fn new(
     dir: &Path,
-    players: &[(String, String)],
+    players: &[(String, String, Option<String>)],
     judge: String,
     rules: &[String],
     created: String,
@@ -161,10 +161,11 @@ pub fn new(
     let entries = xq::SEATS
         .iter()
         .zip(players)
-        .map(|(seat, (name, key))| Player {
+        .map(|(seat, (name, key, email))| Player {
             seat: seat.to_string(),
             name: name.clone(),
             key: key.clone(),
+            email: email.clone(),
         })
         .collect();
     let mut id = [0u8; 16];

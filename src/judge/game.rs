@@ -83,6 +83,15 @@ pub fn check_keys(
                 "1 to 64 characters, no control or bidirectional-override characters".into(),
             ));
         }
+        if p.email
+            .as_deref()
+            .is_some_and(|e| !crate::mail::outbox::valid_address(e))
+        {
+            return Err(bad(
+                &format!("players[{i}].email"),
+                "a plain e-mail address (local@domain), nothing else".into(),
+            ));
+        }
         let key = signing::parse_public_key(&p.key)
             .map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
         if key.key_data() == judge_key.key_data()

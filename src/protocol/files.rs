@@ -145,6 +145,9 @@ pub struct Player {
     pub name: String,
     /// `ssh-ed25519 <base64>`.
     pub key: String,
+    /// Where the judge mails this player's views (play by e-mail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 /// `commitments/<seat>.toml`, signed by the player (namespace `qijudge-commitment`).

@@ -313,6 +313,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
                 seat: seat.to_string(),
                 name: cfg.bots[b].name.clone(),
                 key: signing::public_key_line(keys.bots[b].public_key()),
+                email: None,
             })
             .collect(),
     };

@@ -336,11 +336,13 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             seat: "a".into(),
             name: "alice".into(),
             key: pubkey("alice"),
+            email: None,
         },
         Player {
             seat: "b".into(),
             name: "bob".into(),
             key: pubkey("bob"),
+            email: None,
         },
     ];
     let manifest = liubo::new_manifest(

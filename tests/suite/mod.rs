@@ -4,6 +4,7 @@ mod crash;
 mod helpers;
 mod interop;
 mod liubo;
+mod mail;
 mod matches;
 mod noninterference;
 mod protocol;

@@ -1,0 +1,260 @@
+//! Taking signed files out of e-mail: RFC 5322 messages or mboxes, attachments in any transfer
+//! encoding or files pasted into a `text/plain` body. Quoted replies and signatures below `-- `
+//! are ignored; the sender is whoever the file's signature says, never the From header.
+
+use mail_parser::{MessageParser, MimeHeaders, PartType};
+
+/// A qijudge file found in a message: its text and, when it came with one, its signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub text: String,
+    pub signature: Option<String>,
+}
+
+/// What a message held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extracted {
+    /// The message's Message-ID (to answer it).
+    pub message_id: Option<String>,
+    pub files: Vec<Found>,
+}
+
+/// Why a message gives nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InboxError {
+    /// Not an RFC 5322 message, or a MIME structure that does not hold together.
+    Broken(String),
+    /// Only an HTML body: files must come as attachments or in plain text.
+    HtmlOnly,
+    /// No qijudge file in it.
+    Nothing,
+}
+
+impl std::fmt::Display for InboxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InboxError::Broken(why) => write!(f, "not a readable e-mail: {why}"),
+            InboxError::HtmlOnly => write!(
+                f,
+                "holds only an HTML body: send the move file as an attachment or as plain text"
+            ),
+            InboxError::Nothing => write!(
+                f,
+                "holds no qijudge file (no line `format = \"qijudge/…\"`)"
+            ),
+        }
+    }
+}
+
+/// Splits an mbox into messages (lines `From ` start one); a single message is returned as is.
+pub fn split_mbox(bytes: &[u8]) -> Vec<Vec<u8>> {
+    if !bytes.starts_with(b"From ") {
+        return vec![bytes.to_vec()];
+    }
+    let mut out = Vec::new();
+    let reader = std::io::BufReader::new(bytes);
+    for m in mail_parser::mailbox::mbox::MessageIterator::new(reader) {
+        match m {
+            Ok(m) => out.push(m.unwrap_contents()),
+            Err(_) => out.push(Vec::new()),
+        }
+    }
+    out
+}
+
+const SIG_BEGIN: &str = "-----BEGIN SSH SIGNATURE-----";
+const SIG_END: &str = "-----END SSH SIGNATURE-----";
+
+/// The text a reader meant: without quoted lines (`>`) and without the signature block below a
+/// `-- ` line. Line ends become LF.
+fn own_text(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.replace("\r\n", "\n").split('\n') {
+        if line == "-- " {
+            break;
+        }
+        if line.trim_start().starts_with('>') {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Files and signature blocks in one text, in order.
+fn scan(text: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_end();
+        if line.starts_with("format = \"qijudge/") {
+            let mut body = String::new();
+            while i < lines.len() {
+                let l = lines[i].trim_end();
+                if l.is_empty() || l == SIG_BEGIN {
+                    break;
+                }
+                body.push_str(l);
+                body.push('\n');
+                i += 1;
+            }
+            blocks.push(Block::File(body));
+            continue;
+        }
+        if line == SIG_BEGIN {
+            let mut sig = String::new();
+            while i < lines.len() {
+                let l = lines[i].trim();
+                sig.push_str(l);
+                sig.push('\n');
+                i += 1;
+                if l == SIG_END {
+                    break;
+                }
+            }
+            blocks.push(Block::Signature(sig));
+            continue;
+        }
+        i += 1;
+    }
+    blocks
+}
+
+#[derive(Debug)]
+enum Block {
+    File(String),
+    Signature(String),
+}
+
+/// Takes the qijudge files out of one message.
+pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
+    if bytes.is_empty() {
+        return Err(InboxError::Broken("empty".into()));
+    }
+    let message = MessageParser::default()
+        .parse(bytes)
+        .ok_or_else(|| InboxError::Broken("no header block".into()))?;
+    if message.headers().is_empty() {
+        return Err(InboxError::Broken("no headers".into()));
+    }
+    for part in &message.parts {
+        if let Some(ct) = part.content_type() {
+            if ct.ctype().eq_ignore_ascii_case("multipart") && ct.attribute("boundary").is_none() {
+                return Err(InboxError::Broken(
+                    "a multipart part without a boundary".into(),
+                ));
+            }
+        }
+    }
+    let mut blocks = Vec::new();
+    let mut plain_text = false;
+    // Plain-text bodies first, then attachments, each in order.
+    for part in message.text_bodies() {
+        if part.is_text_html() {
+            continue;
+        }
+        if let PartType::Text(text) = &part.body {
+            plain_text = true;
+            blocks.extend(scan(&own_text(text)));
+        }
+    }
+    let mut attachments = 0;
+    for part in message.attachments() {
+        attachments += 1;
+        let text = match &part.body {
+            PartType::Text(t) => t.to_string(),
+            PartType::Binary(b) | PartType::InlineBinary(b) => match std::str::from_utf8(b) {
+                Ok(t) => t.to_string(),
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        // Attachments are whole files: no quoting to strip, but the same scanner.
+        blocks.extend(scan(&text.replace("\r\n", "\n")));
+    }
+    let html = message.html_bodies().any(|p| p.is_text_html());
+    // Pair each file with the signature block that follows it.
+    let mut files: Vec<Found> = Vec::new();
+    let mut pending: Option<String> = None;
+    let mut signatures: Vec<String> = Vec::new();
+    for b in blocks {
+        match b {
+            Block::File(text) => {
+                if let Some(t) = pending.take() {
+                    files.push(Found {
+                        text: t,
+                        signature: None,
+                    });
+                }
+                pending = Some(text);
+            }
+            Block::Signature(sig) => match pending.take() {
+                Some(t) => files.push(Found {
+                    text: t,
+                    signature: Some(sig),
+                }),
+                None => signatures.push(sig),
+            },
+        }
+    }
+    if let Some(t) = pending {
+        files.push(Found {
+            text: t,
+            signature: None,
+        });
+    }
+    // A signature attached before its file (attachment order): give it to an unsigned file.
+    for sig in signatures {
+        if let Some(f) = files.iter_mut().find(|f| f.signature.is_none()) {
+            f.signature = Some(sig);
+        }
+    }
+    files.dedup();
+    if files.is_empty() {
+        return Err(if html && !plain_text && attachments == 0 {
+            InboxError::HtmlOnly
+        } else {
+            InboxError::Nothing
+        });
+    }
+    Ok(Extracted {
+        message_id: message.message_id().map(str::to_string),
+        files,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOVE: &str = "format = \"qijudge/move/1\"\ngame = \"x\"\nply = 1\n";
+    const SIG: &str = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n";
+
+    #[test]
+    fn a_file_pasted_in_plain_text_is_found_and_quotes_are_not() {
+        let mail = format!(
+            "From: a@example.org\r\nTo: j@example.org\r\nSubject: move\r\nMessage-ID: <1@x>\r\n\r\nHere:\r\n\r\n{}{}\r\n> {}\r\n-- \r\n{}",
+            MOVE.replace('\n', "\r\n"),
+            SIG.replace('\n', "\r\n"),
+            "format = \"qijudge/move/1\"",
+            "format = \"qijudge/move/1\"\r\n"
+        );
+        let e = extract(mail.as_bytes()).unwrap();
+        assert_eq!(e.files.len(), 1);
+        assert_eq!(e.files[0].text, MOVE);
+        assert_eq!(e.files[0].signature.as_deref(), Some(SIG));
+        assert_eq!(e.message_id.as_deref(), Some("1@x"));
+    }
+
+    #[test]
+    fn html_only_and_empty_messages_are_refused() {
+        let html =
+            "From: a@x\r\nContent-Type: text/html\r\n\r\n<p>format = \"qijudge/move/1\"</p>\r\n";
+        assert_eq!(extract(html.as_bytes()), Err(InboxError::HtmlOnly));
+        let nothing = "From: a@x\r\nSubject: hi\r\n\r\nhello\r\n";
+        assert_eq!(extract(nothing.as_bytes()), Err(InboxError::Nothing));
+        assert!(matches!(extract(b""), Err(InboxError::Broken(_))));
+    }
+}

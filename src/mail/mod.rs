@@ -1,0 +1,198 @@
+//! Play by e-mail: files out of incoming messages (`inbox`), views into outgoing ones
+//! (`outbox`). The game directory stays the only state; a message can be processed again.
+
+pub mod inbox;
+pub mod outbox;
+
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::files::*;
+use crate::protocol::signing::{self, namespace};
+use crate::store::GameDir;
+use ssh_key::PublicKey;
+
+/// The seats of a game and their keys, whatever the game.
+pub struct Seats {
+    pub names: Vec<String>,
+    pub keys: Vec<PublicKey>,
+}
+
+/// Reads the seats and keys of any game directory.
+pub fn seats(dir: &GameDir) -> Result<Seats> {
+    let (names, keys) = match crate::judge::xiangqi::game_kind(dir)?.as_str() {
+        "xiangqi" => {
+            let g = crate::judge::xiangqi::load(dir)?;
+            (
+                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+                g.player_keys,
+            )
+        }
+        "liubo" => {
+            let g = crate::judge::liubo::load(dir)?;
+            (
+                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+                g.player_keys,
+            )
+        }
+        _ => {
+            let g = crate::judge::load_game(dir)?;
+            (
+                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+                g.player_keys,
+            )
+        }
+    };
+    Ok(Seats { names, keys })
+}
+
+/// Where a found file belongs, and what its signature must be made for.
+struct Placed {
+    path: String,
+    seat: String,
+    namespace: Option<&'static str>,
+    secret: bool,
+}
+
+fn field(text: &str, name: &str) -> Option<String> {
+    let value: toml::Table = toml::from_str(text).ok()?;
+    match value.get(name)? {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        _ => None,
+    }
+}
+
+fn place(text: &str, shown: &str) -> Result<Placed> {
+    let format = field(text, "format").unwrap_or_default();
+    let seat = field(text, "seat")
+        .filter(|s| s.chars().all(|c| c.is_ascii_lowercase()) && !s.is_empty() && s.len() <= 16)
+        .ok_or_else(|| refuse(shown, Some("seat"), "missing or not a seat name"))?;
+    let (path, namespace, secret) = match format.as_str() {
+        MOVE_FORMAT => {
+            let ply: u32 = field(text, "ply")
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?;
+            (
+                crate::judge::move_path(ply, &seat),
+                Some(namespace::MOVE),
+                false,
+            )
+        }
+        COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT => (
+            format!("commitments/{seat}.toml"),
+            Some(namespace::COMMITMENT),
+            false,
+        ),
+        SETUP_FORMAT | SEED_FORMAT => (format!("setups/{seat}.toml"), None, true),
+        _ => {
+            return Err(refuse(
+                shown,
+                Some("format"),
+                "not a file players send (move, commitment, setup or seed)",
+            ))
+        }
+    };
+    Ok(Placed {
+        path,
+        seat,
+        namespace,
+        secret,
+    })
+}
+
+/// Puts the files of one message into the game directory: each signed by the key of the seat
+/// it names (setups are checked against their commitment by the judge), none replacing a
+/// different file, at most one per path. Returns the paths written (or already there).
+pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<String>> {
+    let seats = seats(dir)?;
+    // Two different files for one place: refused before anything else.
+    let mut places: Vec<(String, &str)> = Vec::new();
+    for f in found {
+        let p = place(&f.text, shown)?;
+        if let Some((_, earlier)) = places.iter().find(|(path, _)| *path == p.path) {
+            if *earlier != f.text {
+                return Err(refuse(
+                    shown,
+                    None,
+                    format!(
+                        "holds two different files for {}: send one move per message",
+                        p.path
+                    ),
+                ));
+            }
+        }
+        places.push((p.path, &f.text));
+    }
+    let mut files: Vec<(String, Vec<u8>, bool)> = Vec::new();
+    for f in found {
+        let p = place(&f.text, shown)?;
+        let Some(index) = seats.names.iter().position(|s| *s == p.seat) else {
+            return Err(refuse(
+                shown,
+                Some("seat"),
+                format!("no seat {:?} in this game", p.seat),
+            ));
+        };
+        if let Some(ns) = p.namespace {
+            let sig = f.signature.as_deref().ok_or_else(|| {
+                refuse_with(
+                    shown,
+                    Some("signature"),
+                    format!("{} comes without its signature", p.path),
+                    "send the .sig file with it (attached, or pasted below the file)",
+                )
+            })?;
+            // The sender is whoever signed, never the From header.
+            if signing::verify(&seats.keys[index], ns, f.text.as_bytes(), sig).is_err() {
+                return Err(refuse_with(
+                    shown,
+                    Some("signature"),
+                    format!("{} is not signed by {}'s key", p.path, p.seat),
+                    "sign with the key named for your seat in game.toml",
+                ));
+            }
+            files.push((format!("{}.sig", p.path), sig.as_bytes().to_vec(), false));
+        }
+        if let Some((_, earlier, _)) = files.iter().find(|(path, _, _)| *path == p.path) {
+            if earlier != f.text.as_bytes() {
+                return Err(refuse(
+                    shown,
+                    None,
+                    format!(
+                        "holds two different files for {}: send one move per message",
+                        p.path
+                    ),
+                ));
+            }
+            continue;
+        }
+        files.push((p.path, f.text.as_bytes().to_vec(), p.secret));
+    }
+    // Never replace what is there: an accepted file stays as it was.
+    for (path, bytes, _) in &files {
+        if let Some(existing) = std::fs::read(dir.path(path)).ok() {
+            if existing != *bytes {
+                return Err(refuse(
+                    shown,
+                    None,
+                    format!("{path} exists with other content; a sent file is never replaced"),
+                ));
+            }
+        }
+    }
+    for (path, bytes, secret) in &files {
+        if *secret {
+            dir.write_private(path, bytes)?;
+        }
+    }
+    let public: Vec<(String, Option<Vec<u8>>)> = files
+        .iter()
+        .filter(|(_, _, secret)| !secret)
+        .map(|(p, b, _)| (p.clone(), Some(b.clone())))
+        .collect();
+    dir.commit(&public)?;
+    Ok(files
+        .into_iter()
+        .filter(|(p, _, _)| !p.ends_with(".sig"))
+        .map(|(p, _, _)| p)
+        .collect())
+}

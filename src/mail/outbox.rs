@@ -1,0 +1,191 @@
+//! Outgoing messages: one per seat with that seat's signed view, and one for spectators with
+//! the public view. Every header is built from checked values; the bytes are deterministic.
+
+use crate::error::{Error, Result};
+use crate::store::{GameDir, RECORD_LIMIT};
+use mail_builder::headers::content_type::ContentType;
+use mail_builder::mime::MimePart;
+use mail_builder::MessageBuilder;
+
+/// Whether a text can go into a header: an address `local@domain` without spaces, quotes,
+/// angle brackets or control characters.
+pub fn valid_address(a: &str) -> bool {
+    let ok_char = |c: char| c.is_ascii_graphic() && !"<>()[]\\,;:\"".contains(c);
+    a.len() <= 254 && a.matches('@').count() == 1 && a.chars().all(ok_char) && {
+        let (local, domain) = a.split_once('@').unwrap_or(("", ""));
+        !local.is_empty()
+            && domain.contains('.')
+            && !domain.starts_with('.')
+            && !domain.ends_with('.')
+    }
+}
+
+/// One recipient: an audience of the game and where its message goes.
+pub struct Recipient {
+    pub audience: String,
+    pub name: String,
+    pub addresses: Vec<String>,
+}
+
+/// What all messages of one judging share.
+pub struct Envelope<'a> {
+    pub game: &'a str,
+    pub from: &'a str,
+    /// RFC 3339 time of the judging.
+    pub now: &'a str,
+    /// The Message-ID of the message that brought the move, when there was one.
+    pub in_reply_to: Option<&'a str>,
+}
+
+/// A short state line from a view: whose turn, or the result.
+fn state_line(view: &serde_json::Value) -> String {
+    let plies = view
+        .get("ply")
+        .or_else(|| view.get("turns"))
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    if let Some(r) = view.get("result").filter(|r| !r.is_null()) {
+        let winner = r.get("winner").and_then(|w| w.as_str());
+        return match winner {
+            Some(w) => format!("ply {plies}: game over, {w} wins"),
+            None => format!("ply {plies}: game over, draw"),
+        };
+    }
+    match view.get("to_move").and_then(|t| t.as_str()) {
+        Some(seat) => format!("ply {plies}: {seat} to move"),
+        None => format!("ply {plies}"),
+    }
+}
+
+/// Builds the messages for the current views of a judged game directory, as (file name, bytes).
+pub fn messages(
+    dir: &GameDir,
+    env: &Envelope,
+    recipients: &[Recipient],
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let time = chrono::DateTime::parse_from_rfc3339(env.now)
+        .map_err(|_| Error::Io(format!("{:?} is not an RFC 3339 time", env.now)))?
+        .timestamp();
+    let domain = env
+        .from
+        .split_once('@')
+        .map_or("qijudge.invalid", |(_, d)| d);
+    let mut out = Vec::new();
+    for r in recipients {
+        let Some(json) = dir.read_optional(&format!("views/{}.json", r.audience), RECORD_LIMIT)?
+        else {
+            continue;
+        };
+        let text = dir.read(&format!("views/{}.txt", r.audience), RECORD_LIMIT)?;
+        let json_sig = dir.read(&format!("views/{}.json.sig", r.audience), RECORD_LIMIT)?;
+        let view: serde_json::Value =
+            serde_json::from_str(&json).map_err(|e| Error::Io(format!("view: {e}")))?;
+        let head = view
+            .get("record_head")
+            .and_then(|h| h.as_str())
+            .unwrap_or("")
+            .trim_start_matches("sha256:")
+            .chars()
+            .take(16)
+            .collect::<String>();
+        // Short enough to stay one plain header line: game id up to 8 hex digits.
+        let short: String = env
+            .game
+            .chars()
+            .take(env.game.find('-').map_or(12, |i| i + 9))
+            .collect();
+        let subject = format!("[qijudge {short}] {}", state_line(&view));
+        let message_id = format!("{}.{}.{head}@{domain}", env.game, r.audience);
+        let boundary = format!("qijudge-{head}-{}", r.audience);
+        let mut parts = vec![
+            MimePart::new("text/plain", text),
+            MimePart::new("application/json", json.into_bytes())
+                .attachment(format!("{}.json", r.audience)),
+            MimePart::new("application/octet-stream", json_sig.into_bytes())
+                .attachment(format!("{}.json.sig", r.audience)),
+        ];
+        // The record, so players' tools can answer its head.
+        for name in ["record.jsonl", "record.sig"] {
+            if let Some(body) = dir.read_optional(name, RECORD_LIMIT)? {
+                parts.push(
+                    MimePart::new("application/octet-stream", body.into_bytes()).attachment(name),
+                );
+            }
+        }
+        for (ext, mime) in [("svg", "image/svg+xml"), ("png", "image/png")] {
+            let path = dir.path(&format!("views/{}.{ext}", r.audience));
+            if let Ok(bytes) = std::fs::read(&path) {
+                parts.push(MimePart::new(mime, bytes).attachment(format!("{}.{ext}", r.audience)));
+            }
+        }
+        let body = MimePart::new(
+            ContentType::new("multipart/mixed").attribute("boundary", boundary),
+            parts,
+        );
+        let to: Vec<(String, String)> = r
+            .addresses
+            .iter()
+            .map(|a| (r.name.clone(), a.clone()))
+            .collect();
+        let mut builder = MessageBuilder::new()
+            .from(("qijudge", env.from))
+            .to(to)
+            .subject(subject)
+            .message_id(message_id)
+            .date(time)
+            .body(body);
+        if let Some(id) = env.in_reply_to {
+            builder = builder.in_reply_to(id.to_string());
+        }
+        let bytes = builder
+            .write_to_vec()
+            .map_err(|e| Error::Io(format!("building a message: {e}")))?;
+        out.push((format!("{}.eml", r.audience), bytes));
+    }
+    Ok(out)
+}
+
+/// Pipes a message to a command such as `sendmail -t` or `msmtp -t`.
+pub fn send(command: &str, message: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(message)
+            .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
+    }
+    let status = child
+        .wait()
+        .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
+    if !status.success() {
+        return Err(Error::Io(format!(
+            "--sendmail {command:?} failed: {status}"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_that_could_forge_headers_are_refused() {
+        assert!(valid_address("alice@example.org"));
+        for bad in [
+            "alice@example.org\r\nBcc: eve@example.org",
+            "alice example@example.org",
+            "<alice@example.org>",
+            "alice",
+            "a@b",
+            "a@@example.org",
+        ] {
+            assert!(!valid_address(bad), "{bad:?}");
+        }
+    }
+}

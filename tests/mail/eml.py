@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Test fixtures made by a real mail library (Python's email package).
+
+make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
+    attach     the file and its signature as base64 attachments (hostile file names)
+    inline     the file and signature pasted in a quoted-printable text/plain body
+    reply      like inline, quoting an earlier message's file below with "> "
+    html       the same text in an HTML-only body
+    conflict   two different files in one message (FILE and QUOTED, each with SIG)
+    nosig      the file alone, without its signature
+mbox OUT EML...                           join messages into an mbox
+attachments EML OUTDIR NAME...            save the named attachments of a message
+"""
+import mailbox
+import sys
+from email.message import EmailMessage
+from email import policy
+from email.parser import BytesParser
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def base(sender, subject):
+    m = EmailMessage()
+    m["From"] = sender
+    m["To"] = "judge@example.org"
+    m["Subject"] = subject
+    m["Date"] = "Sat, 01 Jan 2000 00:00:00 +0000"  # a sender's clock: never trusted
+    m["Message-ID"] = "<%s.%d@example.org>" % (subject.replace(" ", "-"), abs(hash(subject)) % 100000)
+    return m
+
+
+def make(shape, out, sender, file, sig=None, quoted=None):
+    text = read(file)
+    signature = read(sig) if sig else ""
+    m = base(sender, "move " + file.rsplit("/", 1)[-1])
+    if shape == "attach":
+        m.set_content("My move is attached.\n")
+        m.add_attachment(text.encode(), maintype="application", subtype="octet-stream",
+                         filename="../../etc/passwd")
+        if sig:
+            m.add_attachment(signature.encode(), maintype="application", subtype="octet-stream",
+                             filename="/tmp/evil.sig")
+    elif shape in ("inline", "reply"):
+        body = "Hello,\n\nhere is my move:\n\n" + text + "\n" + signature + "\n"
+        if shape == "reply":
+            body += "\nOn an earlier day you wrote:\n" + "".join(
+                "> " + line + "\n" for line in (read(quoted) + read(sig)).splitlines())
+        body += "-- \nformat = \"qijudge/move/1\" (a signature line, ignored)\n"
+        m.set_content(body, cte="quoted-printable")
+    elif shape == "html":
+        m.set_content("<html><body><pre>" + text + signature + "</pre></body></html>",
+                      subtype="html")
+    elif shape == "conflict":
+        m.set_content("two moves\n\n" + text + "\n" + signature + "\n\n" + read(quoted) + "\n"
+                      + signature + "\n")
+    elif shape == "nosig":
+        m.set_content("no signature\n\n" + text + "\n")
+    else:
+        raise SystemExit("unknown shape " + shape)
+    with open(out, "wb") as f:
+        f.write(m.as_bytes(policy=policy.SMTP))
+
+
+def make_mbox(out, emls):
+    box = mailbox.mbox(out)
+    for e in emls:
+        with open(e, "rb") as f:
+            box.add(mailbox.mboxMessage(f.read()))
+    box.flush()
+    box.close()
+
+
+def attachments(eml, outdir, names):
+    with open(eml, "rb") as f:
+        m = BytesParser(policy=policy.default).parse(f)
+    found = 0
+    for part in m.iter_attachments():
+        name = part.get_filename()
+        if name in names:
+            with open(outdir + "/" + name, "wb") as f:
+                f.write(part.get_content() if isinstance(part.get_content(), bytes)
+                        else part.get_content().encode())
+            found += 1
+    if found != len(names):
+        raise SystemExit("missing attachments in " + eml)
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "make":
+        make(*sys.argv[2:])
+    elif cmd == "mbox":
+        make_mbox(sys.argv[2], sys.argv[3:])
+    elif cmd == "attachments":
+        attachments(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        raise SystemExit(__doc__)

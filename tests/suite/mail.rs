@@ -1,0 +1,412 @@
+//! Play by e-mail with messages made by a real mail library (Python's `email` package): every
+//! message shape, every refusal, and a whole Luzhanqi game played only through `inbox` and the
+//! outgoing messages.
+
+use super::helpers::*;
+use qijudge::judge::{load_game, replay, Mode};
+use qijudge::rules::luzhanqi::two_player;
+use qijudge::store::GameDir;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn eml_py(args: &[&str]) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/eml.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3 runs (CI installs it)");
+    assert!(
+        out.status.success(),
+        "eml.py {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+struct MailGame {
+    tmp: tempfile::TempDir,
+    keys: Keys,
+    judge: PathBuf,
+    players: [PathBuf; 2],
+    outbox: PathBuf,
+    sent: std::cell::Cell<u32>,
+}
+
+const SEATS: [&str; 2] = ["south", "north"];
+const WHO: [&str; 2] = ["alice", "bob"];
+
+impl MailGame {
+    fn new() -> MailGame {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let judge = tmp.path().join("judge-copy");
+        let players = [tmp.path().join("alice-copy"), tmp.path().join("bob-copy")];
+        let outbox = tmp.path().join("outbox");
+        ok(&[
+            "new",
+            "luzhanqi",
+            &judge.to_string_lossy(),
+            "--player",
+            &format!("alice={}.pub=alice@example.org", keys.path("alice")),
+            "--player",
+            &format!("bob={}.pub=bob@example.org", keys.path("bob")),
+            "--judge",
+            &format!("{}.pub", keys.path("judge")),
+            "--now",
+            NOW,
+        ]);
+        for p in &players {
+            std::fs::create_dir_all(p).unwrap();
+            std::fs::copy(judge.join("game.toml"), p.join("game.toml")).unwrap();
+        }
+        MailGame {
+            tmp,
+            keys,
+            judge,
+            players,
+            outbox,
+            sent: std::cell::Cell::new(0),
+        }
+    }
+
+    fn eml(
+        &self,
+        shape: &str,
+        seat: usize,
+        file: &Path,
+        sig: Option<&Path>,
+        quoted: Option<&Path>,
+    ) -> PathBuf {
+        let n = self.sent.get() + 1;
+        self.sent.set(n);
+        let out = self.tmp.path().join(format!("msg{n}.eml"));
+        let mut args = vec![
+            "make".to_string(),
+            shape.to_string(),
+            out.to_string_lossy().into_owned(),
+            format!("{}@example.org", WHO[seat]),
+            file.to_string_lossy().into_owned(),
+        ];
+        if let Some(s) = sig {
+            args.push(s.to_string_lossy().into_owned());
+        }
+        if let Some(q) = quoted {
+            args.push(q.to_string_lossy().into_owned());
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        eml_py(&refs);
+        out
+    }
+
+    fn inbox(&self, messages: &[&Path]) -> Run {
+        let j = self.judge.to_string_lossy().into_owned();
+        let o = self.outbox.to_string_lossy().into_owned();
+        let key = self.keys.path("judge");
+        let mut args = vec!["inbox", j.as_str()];
+        let ms: Vec<String> = messages
+            .iter()
+            .map(|m| m.to_string_lossy().into_owned())
+            .collect();
+        args.extend(ms.iter().map(String::as_str));
+        args.extend([
+            "--key",
+            key.as_str(),
+            "--now",
+            NOW,
+            "--outbox",
+            o.as_str(),
+            "--from",
+            "judge@example.org",
+        ]);
+        qj(&args)
+    }
+
+    /// A player saves the record attached to the judge's last message to them.
+    fn receive(&self, seat: usize) {
+        let eml = self.outbox.join(format!("{}.eml", SEATS[seat]));
+        eml_py(&[
+            "attachments",
+            &eml.to_string_lossy(),
+            &self.players[seat].to_string_lossy(),
+            "record.jsonl",
+            "record.sig",
+        ]);
+    }
+}
+
+#[test]
+fn a_whole_luzhanqi_game_is_played_through_inbox_and_outgoing_mail() {
+    let g = MailGame::new();
+    // Setups and commitments, made by each player in its own copy.
+    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
+        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
+        std::fs::write(&file, rows).unwrap();
+        ok(&[
+            "setup",
+            &g.players[seat].to_string_lossy(),
+            "--as",
+            SEATS[seat],
+            "--key",
+            &g.keys.path(WHO[seat]),
+            &file.to_string_lossy(),
+        ]);
+    }
+    let commitment =
+        |seat: usize| g.players[seat].join(format!("commitments/{}.toml", SEATS[seat]));
+    let sig = |p: &Path| PathBuf::from(format!("{}.sig", p.display()));
+    let a = g.eml(
+        "attach",
+        0,
+        &commitment(0),
+        Some(&sig(&commitment(0))),
+        None,
+    );
+    let b = g.eml(
+        "inline",
+        1,
+        &commitment(1),
+        Some(&sig(&commitment(1))),
+        None,
+    );
+    let r = g.inbox(&[&a, &b]);
+    assert_eq!(r.code, 0, "{r:?}");
+    for seat in SEATS {
+        assert!(g.outbox.join(format!("{seat}.eml")).exists());
+    }
+    // The secret setups go to the judge only after both commitments are recorded.
+    let setups: Vec<PathBuf> = (0..2)
+        .map(|s| {
+            g.eml(
+                "attach",
+                s,
+                &g.players[s].join(format!("setups/{}.toml", SEATS[s])),
+                None,
+                None,
+            )
+        })
+        .collect();
+    let r = g.inbox(&[&setups[0], &setups[1]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // Play: the mover takes the record from its mail, moves, mails the move.
+    let shapes = ["attach", "inline", "reply"];
+    let mut last_move: [Option<PathBuf>; 2] = [None, None];
+    for ply in 1..=12u32 {
+        let game = load_game(&GameDir::new(&g.judge)).unwrap();
+        let state = replay(&GameDir::new(&g.judge), &game, Mode::Judge, NOW).unwrap();
+        let position = state.position.unwrap();
+        let seat = position.to_move().0 as usize;
+        g.receive(seat);
+        let action = if ply == 12 {
+            "resign".to_string()
+        } else {
+            position.legal_moves()[(ply as usize * 7) % position.legal_moves().len()]
+                .display(two_player())
+        };
+        ok(&[
+            "move",
+            &g.players[seat].to_string_lossy(),
+            "--as",
+            SEATS[seat],
+            "--key",
+            &g.keys.path(WHO[seat]),
+            &action,
+        ]);
+        let file = g.players[seat].join(format!("moves/{ply:04}-{}.toml", SEATS[seat]));
+        let shape = shapes[ply as usize % 3];
+        let quoted = last_move[1 - seat].clone().or(last_move[seat].clone());
+        let shape = if shape == "reply" && quoted.is_none() {
+            "inline"
+        } else {
+            shape
+        };
+        let msg = g.eml(shape, seat, &file, Some(&sig(&file)), quoted.as_deref());
+        let r = g.inbox(&[&msg]);
+        assert_eq!(r.code, 0, "ply {ply} ({shape}): {r:?}");
+        last_move[seat] = Some(file);
+    }
+    let mail = std::fs::read_to_string(g.outbox.join("north.eml")).unwrap();
+    assert!(
+        mail.contains("Subject: [qijudge lzq-") && mail.contains("] ply 11: game over"),
+        "{mail}"
+    );
+    assert!(mail.contains("To: \"bob\" <bob@example.org>"), "{mail}");
+    assert!(mail.contains("In-Reply-To: <"), "{mail}");
+    ok(&["reveal", &g.judge.to_string_lossy()]);
+    ok(&["verify", &g.judge.to_string_lossy()]);
+}
+
+fn started_by_mail() -> MailGame {
+    let g = MailGame::new();
+    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
+        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
+        std::fs::write(&file, rows).unwrap();
+        ok(&[
+            "setup",
+            &g.players[seat].to_string_lossy(),
+            "--as",
+            SEATS[seat],
+            "--key",
+            &g.keys.path(WHO[seat]),
+            &file.to_string_lossy(),
+        ]);
+        for rel in [
+            format!("commitments/{}.toml", SEATS[seat]),
+            format!("commitments/{}.toml.sig", SEATS[seat]),
+            format!("setups/{}.toml", SEATS[seat]),
+        ] {
+            let to = g.judge.join(&rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(g.players[seat].join(&rel), to).unwrap();
+        }
+    }
+    ok(&[
+        "judge",
+        &g.judge.to_string_lossy(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+    ]);
+    g
+}
+
+/// The mover's first legal move, written (not sent) in its own copy.
+fn first_move(g: &MailGame) -> (usize, PathBuf) {
+    let game = load_game(&GameDir::new(&g.judge)).unwrap();
+    let state = replay(&GameDir::new(&g.judge), &game, Mode::Judge, NOW).unwrap();
+    let position = state.position.unwrap();
+    let seat = position.to_move().0 as usize;
+    for rel in ["record.jsonl", "record.sig"] {
+        std::fs::copy(g.judge.join(rel), g.players[seat].join(rel)).unwrap();
+    }
+    let m = position.legal_moves()[0].display(two_player());
+    ok(&[
+        "move",
+        &g.players[seat].to_string_lossy(),
+        "--as",
+        SEATS[seat],
+        "--key",
+        &g.keys.path(WHO[seat]),
+        &m,
+    ]);
+    (
+        seat,
+        g.players[seat].join(format!("moves/0001-{}.toml", SEATS[seat])),
+    )
+}
+
+#[test]
+fn an_mbox_with_several_messages_is_taken_in_order() {
+    let g = started_by_mail();
+    let (seat, file) = first_move(&g);
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    let junk = g.eml("nosig", seat, &g.judge.join("game.toml"), None, None);
+    let good = g.eml("attach", seat, &file, Some(&sig), None);
+    let mbox = g.tmp.path().join("all.mbox");
+    eml_py(&[
+        "mbox",
+        &mbox.to_string_lossy(),
+        &junk.to_string_lossy(),
+        &good.to_string_lossy(),
+    ]);
+    let r = g.inbox(&[&mbox]);
+    assert_eq!(r.code, 1, "the manifest-only message is refused: {r:?}");
+    assert!(r.stderr.contains("all.mbox message 1"), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("all.mbox message 2: moves/0001-"),
+        "{}",
+        r.stdout
+    );
+    assert!(g
+        .judge
+        .join(format!("moves/0001-{}.toml", SEATS[seat]))
+        .exists());
+}
+
+/// A refused message: exit 1, the reason named, no move file taken.
+fn refused(g: &MailGame, msg: &Path, needle: &str) {
+    let before = std::fs::read_dir(g.judge.join("moves"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    let r = g.inbox(&[msg]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains(needle), "{needle:?} not in {}", r.stderr);
+    let after = std::fs::read_dir(g.judge.join("moves"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(before, after);
+    // Nothing is lost: the message file is untouched and can be processed again.
+    assert!(msg.exists());
+}
+
+#[test]
+fn unusable_conflicting_html_unsigned_and_forged_messages_are_refused() {
+    let g = started_by_mail();
+    let (seat, file) = first_move(&g);
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    refused(
+        &g,
+        &g.eml("html", seat, &file, Some(&sig), None),
+        "only an HTML body",
+    );
+    refused(
+        &g,
+        &g.eml("nosig", seat, &file, None, None),
+        "comes without its signature",
+    );
+    // A second, different move for the same ply in the same message.
+    let other = g.tmp.path().join("other.toml");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("move = \"", "move = \"x"),
+    )
+    .unwrap();
+    refused(
+        &g,
+        &g.eml("conflict", seat, &file, Some(&sig), Some(&other)),
+        "two different files",
+    );
+    // Signed by someone else than the seat it names.
+    let forged = g.tmp.path().join("forged.sig");
+    let out = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(["keygen", &g.tmp.path().join("eve").to_string_lossy()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let eve = qijudge::protocol::signing::parse_private_key(
+        &std::fs::read_to_string(g.tmp.path().join("eve")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        &forged,
+        qijudge::protocol::signing::sign(
+            &eve,
+            "qijudge-move",
+            std::fs::read(&file).unwrap().as_slice(),
+        ),
+    )
+    .unwrap();
+    refused(
+        &g,
+        &g.eml("attach", seat, &file, Some(&forged), None),
+        "is not signed by",
+    );
+    // A message with no file at all, and a broken one.
+    let hello = g.tmp.path().join("hello.txt");
+    std::fs::write(&hello, "hello\n").unwrap();
+    refused(
+        &g,
+        &g.eml("nosig", seat, &hello, None, None),
+        "holds no qijudge file",
+    );
+    let broken = g.tmp.path().join("broken.eml");
+    std::fs::write(&broken, "From: a@example.org\r\nContent-Type: multipart/mixed\r\n\r\n--x\r\nformat = \"qijudge/move/1\"\r\n").unwrap();
+    refused(&g, &broken, "without a boundary");
+    // The good message still works afterwards, with a hostile attachment name ignored.
+    let r = g.inbox(&[&g.eml("attach", seat, &file, Some(&sig), None)]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!g.judge.join("../../etc/passwd").exists() || Path::new("/etc/passwd").exists());
+    assert!(!g.tmp.path().join("evil.sig").exists());
+}
