@@ -169,7 +169,7 @@ pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<
     }
     // Never replace what is there: an accepted file stays as it was.
     for (path, bytes, _) in &files {
-        if let Some(existing) = std::fs::read(dir.path(path)).ok() {
+        if let Ok(existing) = std::fs::read(dir.path(path)) {
             if existing != *bytes {
                 return Err(refuse(
                     shown,
