@@ -410,3 +410,45 @@ fn unusable_conflicting_html_unsigned_and_forged_messages_are_refused() {
     assert!(!g.judge.join("../../etc/passwd").exists() || Path::new("/etc/passwd").exists());
     assert!(!g.tmp.path().join("evil.sig").exists());
 }
+
+#[test]
+fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("g").to_string_lossy().into_owned();
+    let judge = format!("{}.pub", keys.path("judge"));
+    let bob = format!("bob={}.pub=bob@example.org", keys.path("bob"));
+    for alice in [
+        format!("alice\r\nBcc: eve@example.org={}.pub", keys.path("alice")),
+        format!("alice={}.pub=alice@example.org\r\nBcc: eve@example.org", keys.path("alice")),
+        format!("alice={}.pub=alice@example.org>, eve@example.org", keys.path("alice")),
+    ] {
+        let r = qj(&["new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge]);
+        assert_eq!(r.code, 2, "{alice:?}: {r:?}");
+        assert!(!Path::new(&d).join("game.toml").exists());
+    }
+    // A manifest edited by hand to carry one is refused when loaded.
+    let g = started_by_mail();
+    let manifest = g.judge.join("game.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut m: qijudge::protocol::files::Manifest = toml::from_str(&text).unwrap();
+    m.players[1].email = Some("bob@example.org\r\nBcc: eve@example.org".into());
+    std::fs::write(&manifest, qijudge::protocol::files::to_toml(&m)).unwrap();
+    let r = qj(&["status", &g.judge.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("players[1].email"), "{}", r.stderr);
+    std::fs::write(&manifest, text).unwrap();
+    // --sendmail receives every message on standard input.
+    let (seat, file) = first_move(&g);
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    let msg = g.eml("attach", seat, &file, Some(&sig), None);
+    let sink = g.tmp.path().join("sent.mbox");
+    let r = qj(&[
+        "inbox", &g.judge.to_string_lossy(), &msg.to_string_lossy(), "--key", &g.keys.path("judge"),
+        "--now", NOW, "--from", "judge@example.org", "--sendmail", &format!("cat >> {}", sink.display()),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let sent = std::fs::read_to_string(&sink).unwrap();
+    assert_eq!(sent.matches("MIME-Version: 1.0").count(), 3, "south, north, public");
+    assert!(!sent.contains("Bcc:"));
+}
