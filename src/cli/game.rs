@@ -178,6 +178,28 @@ pub fn judge(
         .into_iter()
         .map(|(name, body)| (name, Some(body.into_bytes())))
         .collect();
+    // A picture per view, drawn from what that audience may see.
+    let mut pictures = Vec::new();
+    for (name, body) in &files {
+        let Some(audience) = name
+            .strip_prefix("views/")
+            .and_then(|n| n.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if let Some(v) = body
+            .as_ref()
+            .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
+        {
+            let svg = crate::view::picture::luzhanqi(&v);
+            pictures.push((
+                format!("views/{audience}.png"),
+                Some(crate::view::picture::png(&svg)),
+            ));
+            pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
+        }
+    }
+    files.extend(pictures);
     // A refusal whose details are private goes to its owner's refusal file; stale ones go away.
     let private = match &replay.refusal {
         Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),

@@ -1129,7 +1129,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
 
 /// Grid places of the stations in the text diagram (column, row; row 0 at the top): the rim
 /// round a 7 × 7 square with the cardinal stations mid-side, the cross through the middle.
-fn grid_place(s: Station) -> (usize, usize) {
+pub fn grid_place(s: Station) -> (usize, usize) {
     if let Some(n) = s.rim_number() {
         let n = n as usize;
         return match n {
@@ -1222,5 +1222,13 @@ pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, O
             (audience.to_string(), json, render_text(g, &v))
         })
         .collect();
-    common::signed_outputs(&state.record, views, key)
+    let mut files = common::signed_outputs(&state.record, views, key);
+    // Nothing is hidden: one picture for everyone.
+    let svg = crate::view::picture::liubo(&build_view(g, state, "public"));
+    files.push((
+        "views/board.png".into(),
+        Some(crate::view::picture::png(&svg)),
+    ));
+    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
+    files
 }

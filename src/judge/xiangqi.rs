@@ -688,7 +688,15 @@ pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String,
             (audience.to_string(), json, render_text(g, &v))
         })
         .collect();
-    common::signed_outputs(&state.record, views, key)
+    let mut files = common::signed_outputs(&state.record, views, key);
+    // Nothing is hidden: one picture for everyone.
+    let svg = crate::view::picture::xiangqi(&build_view(g, state, "public"));
+    files.push((
+        "views/board.png".into(),
+        Some(crate::view::picture::png(&svg)),
+    ));
+    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
+    files
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.

@@ -113,9 +113,11 @@ pub fn messages(
             }
         }
         for (ext, mime) in [("svg", "image/svg+xml"), ("png", "image/png")] {
-            let path = dir.path(&format!("views/{}.{ext}", r.audience));
-            if let Ok(bytes) = std::fs::read(&path) {
-                parts.push(MimePart::new(mime, bytes).attachment(format!("{}.{ext}", r.audience)));
+            // Per audience (hidden pieces), else the one board for everyone.
+            let own = dir.path(&format!("views/{}.{ext}", r.audience));
+            let shared = dir.path(&format!("views/board.{ext}"));
+            if let Ok(bytes) = std::fs::read(&own).or_else(|_| std::fs::read(&shared)) {
+                parts.push(MimePart::new(mime, bytes).attachment(format!("board.{ext}")));
             }
         }
         let body = MimePart::new(

@@ -2,6 +2,7 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record;
 //! the text rendering reads nothing but the JSON view.
 
+pub mod picture;
 pub mod text;
 
 use crate::protocol::files::{Notice, VIEW_FORMAT};

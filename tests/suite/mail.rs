@@ -420,10 +420,18 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
     let bob = format!("bob={}.pub=bob@example.org", keys.path("bob"));
     for alice in [
         format!("alice\r\nBcc: eve@example.org={}.pub", keys.path("alice")),
-        format!("alice={}.pub=alice@example.org\r\nBcc: eve@example.org", keys.path("alice")),
-        format!("alice={}.pub=alice@example.org>, eve@example.org", keys.path("alice")),
+        format!(
+            "alice={}.pub=alice@example.org\r\nBcc: eve@example.org",
+            keys.path("alice")
+        ),
+        format!(
+            "alice={}.pub=alice@example.org>, eve@example.org",
+            keys.path("alice")
+        ),
     ] {
-        let r = qj(&["new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge]);
+        let r = qj(&[
+            "new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge,
+        ]);
         assert_eq!(r.code, 2, "{alice:?}: {r:?}");
         assert!(!Path::new(&d).join("game.toml").exists());
     }
@@ -444,11 +452,24 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
     let msg = g.eml("attach", seat, &file, Some(&sig), None);
     let sink = g.tmp.path().join("sent.mbox");
     let r = qj(&[
-        "inbox", &g.judge.to_string_lossy(), &msg.to_string_lossy(), "--key", &g.keys.path("judge"),
-        "--now", NOW, "--from", "judge@example.org", "--sendmail", &format!("cat >> {}", sink.display()),
+        "inbox",
+        &g.judge.to_string_lossy(),
+        &msg.to_string_lossy(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+        "--from",
+        "judge@example.org",
+        "--sendmail",
+        &format!("cat >> {}", sink.display()),
     ]);
     assert_eq!(r.code, 0, "{r:?}");
     let sent = std::fs::read_to_string(&sink).unwrap();
-    assert_eq!(sent.matches("MIME-Version: 1.0").count(), 3, "south, north, public");
+    assert_eq!(
+        sent.matches("MIME-Version: 1.0").count(),
+        3,
+        "south, north, public"
+    );
     assert!(!sent.contains("Bcc:"));
 }

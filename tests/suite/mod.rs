@@ -7,6 +7,7 @@ mod liubo;
 mod mail;
 mod matches;
 mod noninterference;
+mod pictures;
 mod protocol;
 mod refusals;
 mod schemas;

@@ -1,0 +1,83 @@
+//! Board pictures: a snapshot per game (the SVG of each shipped sample's public view), the SVG
+//! parses as XML (Python's parser), the PNG decodes to the SVG's size, and the bytes repeat.
+//! Update the snapshots with `QIJUDGE_WRITE_SNAPSHOTS=1 cargo test pictures`.
+
+use qijudge::view::picture;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sample_view<T: serde::de::DeserializeOwned>(game: &str) -> T {
+    let path = root().join(format!("games/{game}/sample/views/public.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn check(name: &str, svg: String) {
+    let snapshot = root().join(format!("tests/snapshots/{name}.svg"));
+    if std::env::var_os("QIJUDGE_WRITE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &svg).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&snapshot).unwrap_or_default(),
+        svg,
+        "tests/snapshots/{name}.svg is out of date: run QIJUDGE_WRITE_SNAPSHOTS=1 cargo test pictures"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith('svg'), r.tag", &snapshot.to_string_lossy()])
+        .output()
+        .expect("python3 runs (CI installs it)");
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = picture::png(&svg);
+    assert_eq!(png, picture::png(&svg), "deterministic PNG bytes");
+    let decoded = resvg::tiny_skia::Pixmap::decode_png(&png).expect("the PNG decodes");
+    let width: u32 = svg
+        .split("width=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(decoded.width(), width);
+    // Not a blank page: the board's ink is there.
+    assert!(decoded
+        .pixels()
+        .iter()
+        .any(|p| p.red() < 100 && p.green() < 100));
+}
+
+#[test]
+fn luzhanqi_pictures_show_own_pieces_and_blank_enemies() {
+    let south: qijudge::view::ViewFile = {
+        let path = root().join("games/luzhanqi/sample/views/south.json");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let svg = picture::luzhanqi(&south);
+    // South's own pieces carry their codes; North's are blank tiles (no label path inside).
+    assert!(south
+        .pieces
+        .iter()
+        .any(|p| p.seat == "north" && p.piece.is_none()));
+    check("luzhanqi-south", svg);
+    check(
+        "luzhanqi-public",
+        picture::luzhanqi(&sample_view("luzhanqi")),
+    );
+}
+
+#[test]
+fn xiangqi_picture() {
+    check("xiangqi", picture::xiangqi(&sample_view("xiangqi")));
+}
+
+#[test]
+fn liubo_picture() {
+    check("liubo", picture::liubo(&sample_view("liubo")));
+}
