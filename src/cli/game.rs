@@ -12,6 +12,8 @@ use crate::view::{self, ViewFile};
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
+// One argument per `new` option.
+#[allow(clippy::too_many_arguments)]
 pub fn new(
     game: &str,
     dir: &Path,
@@ -20,7 +22,12 @@ pub fn new(
     rules: &[String],
     now: Option<String>,
     sample: bool,
+    clock: Option<String>,
 ) -> Result<()> {
+    let clock = clock
+        .map(|c| judge::clock::parse_clock(&c))
+        .transpose()
+        .map_err(Error::Io)?;
     let read_key = |path: &Path| -> Result<String> {
         let shown = path.display().to_string();
         let text = read_arg(path, SMALL_FILE_LIMIT)?;
@@ -41,6 +48,7 @@ pub fn new(
             rules,
             now_or(now)?,
             sample,
+            clock.clone(),
         );
     }
     if game == "xiangqi" {
@@ -56,6 +64,7 @@ pub fn new(
             rules,
             now_or(now)?,
             sample,
+            clock.clone(),
         );
     }
     if game != "luzhanqi" {
@@ -91,6 +100,7 @@ pub fn new(
         sample,
         board: board.name.clone(),
         rules: options,
+        clock,
         judge: JudgeEntry {
             key: read_key(judge_key)?,
         },
@@ -264,20 +274,35 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     Ok(())
 }
 
-pub fn status(dir: &Path, json: bool) -> Result<()> {
+pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
+    let now = now_or(now)?;
     if super::xiangqi::is_xiangqi(dir) {
-        return super::xiangqi::status(dir, json);
+        return super::xiangqi::status(dir, json, &now);
     }
     if super::liubo::is_liubo(dir) {
-        return super::liubo::status(dir, json);
+        return super::liubo::status(dir, json, &now);
     }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let (v, _) = signed_view(&dir, &game, "public")?;
+    let record = judge::load_record(&dir, &game)?;
+    let (clock, line) = super::deadline_report(
+        game.manifest.clock.as_ref(),
+        &record,
+        &now,
+        v.to_move.as_deref(),
+        &game.manifest.players,
+    );
+    if let Some(l) = &line {
+        if !json {
+            say!("{l}");
+        }
+    }
     if json {
         let s = serde_json::json!({
             "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
             "last_move": v.last_move, "record_head": v.record_head,
+            "deadline": clock["deadline"], "reminders": clock["reminders"],
         });
         say!(
             "{}",

@@ -43,6 +43,7 @@ pub fn new(
     rules: &[String],
     created: String,
     sample: bool,
+    clock: Option<crate::protocol::files::Clock>,
 ) -> Result<()> {
     if players.len() != 2 {
         return Err(Error::Io(
@@ -75,6 +76,7 @@ pub fn new(
         created,
         sample,
         options,
+        clock,
         JudgeEntry { key: judge },
         entries,
     );
@@ -225,14 +227,25 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     Ok(())
 }
 
-pub fn status(dir: &Path, json: bool) -> Result<()> {
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::current(&d, &g)?;
     let v = lb::build_view(&g, &state, "public");
+    let (clock, line) = super::deadline_report(
+        g.manifest.clock.as_ref(),
+        &state.record,
+        now,
+        state.to_move(),
+        &g.manifest.players,
+    );
+    if let (Some(l), false) = (&line, json) {
+        say!("{l}");
+    }
     if json {
         let s = serde_json::json!({
             "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
             "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
+            "deadline": clock["deadline"], "reminders": clock["reminders"],
         });
         say!(
             "{}",

@@ -18,7 +18,6 @@ pub struct Outgoing {
     pub spectators: Vec<String>,
 }
 
-#[allow(clippy::too_many_arguments)]
 pub fn inbox(
     dir: &Path,
     messages: &[PathBuf],

@@ -72,6 +72,10 @@ pub enum Command {
         /// Mark the game as a shipped sample whose keys are public.
         #[arg(long, hide = true)]
         sample: bool,
+        /// Deadlines: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing]] per move, on the judge's
+        /// clock from the receipt of the previous move.
+        #[arg(long)]
+        clock: Option<String>,
     },
     /// Validate a setup, salt it, commit to it and sign the commitment.
     ///
@@ -166,6 +170,9 @@ pub enum Command {
         dir: PathBuf,
         #[arg(long)]
         json: bool,
+        /// The judge's clock for the deadline (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
     },
     /// Publish the setups after the game (setups/ to reveal/), so anyone can verify.
     Reveal { dir: PathBuf },
@@ -360,7 +367,8 @@ pub fn run(cli: Cli) -> Result<()> {
             rules,
             now,
             sample,
-        } => game::new(&game, &dir, &players, &judge, &rules, now, sample),
+            clock,
+        } => game::new(&game, &dir, &players, &judge, &rules, now, sample, clock),
         Command::Setup {
             dir,
             seat,
@@ -388,7 +396,7 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             chinese,
         } => game::view(&dir, &audience, &format, chinese),
-        Command::Status { dir, json } => game::status(&dir, json),
+        Command::Status { dir, json, now } => game::status(&dir, json, now),
         Command::Reveal { dir } => game::reveal(&dir),
         Command::Verify { dir } => game::verify(&dir),
         Command::Moves { game, position } => game::moves(&game, &position),
@@ -484,4 +492,47 @@ pub(crate) fn now_or(given: Option<String>) -> Result<String> {
             .map_err(|_| Error::Io(format!("--now: {t:?} is not an RFC 3339 time"))),
         None => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
     }
+}
+
+/// The deadline of the seat to move, for `status`: JSON (with a reminder for a cron job) and a
+/// line of text.
+pub(crate) fn deadline_report(
+    clock: Option<&crate::protocol::files::Clock>,
+    record: &crate::protocol::record::Record,
+    now: &str,
+    to_move: Option<&str>,
+    players: &[crate::protocol::files::Player],
+) -> (serde_json::Value, Option<String>) {
+    let (Some(clock), Some(seat)) = (clock, to_move) else {
+        return (serde_json::json!({"deadline": null, "reminders": []}), None);
+    };
+    let Some(d) = crate::judge::clock::next_deadline(clock, record, now) else {
+        return (serde_json::json!({"deadline": null, "reminders": []}), None);
+    };
+    let email = players
+        .iter()
+        .find(|p| p.seat == seat)
+        .and_then(|p| p.email.clone());
+    let message = match d.state {
+        "on-time" => format!("{seat}: your move for ply {} is due by {}", d.ply, d.due),
+        "in-grace" => format!(
+            "{seat}: your move for ply {} was due by {}; the grace ends {}",
+            d.ply, d.due, d.grace_until
+        ),
+        _ => format!(
+            "{seat}: the time for ply {} ran out at {}; the judge's next run applies the expiry rule",
+            d.ply, d.grace_until
+        ),
+    };
+    let line = format!(
+        "deadline: {} (grace until {}), {}",
+        d.due, d.grace_until, d.state
+    );
+    (
+        serde_json::json!({
+            "deadline": d,
+            "reminders": [{"seat": seat, "email": email, "state": d.state, "due": d.due, "message": message}],
+        }),
+        Some(line),
+    )
 }

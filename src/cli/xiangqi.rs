@@ -149,6 +149,7 @@ pub fn new(
     rules: &[String],
     created: String,
     sample: bool,
+    clock: Option<crate::protocol::files::Clock>,
 ) -> Result<()> {
     use crate::protocol::files::{to_toml, JudgeEntry, Player};
     use rand_core::{OsRng, RngCore};
@@ -175,6 +176,7 @@ pub fn new(
         created,
         sample,
         rules,
+        clock,
         JudgeEntry { key: judge },
         entries,
     );
@@ -317,15 +319,26 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     Ok(())
 }
 
-pub fn status(dir: &Path, json: bool) -> Result<()> {
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = xq::current(&d, &g)?;
     let v = xq::build_view(&g, &state, "public");
+    let (clock, line) = super::deadline_report(
+        g.manifest.clock.as_ref(),
+        &state.record,
+        now,
+        state.to_move(),
+        &g.manifest.players,
+    );
+    if let (Some(l), false) = (&line, json) {
+        say!("{l}");
+    }
     if json {
         let s = serde_json::json!({
             "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
             "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
             "fen": v.fen,
+            "deadline": clock["deadline"], "reminders": clock["reminders"],
         });
         say!(
             "{}",

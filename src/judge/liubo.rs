@@ -101,6 +101,7 @@ pub fn new_manifest(
     created: String,
     sample: bool,
     rules: liubo::Options,
+    clock: Option<Clock>,
     judge: JudgeEntry,
     players: Vec<Player>,
 ) -> LiuboManifest {
@@ -112,6 +113,7 @@ pub fn new_manifest(
         sample,
         board: "29-stations".into(),
         rules,
+        clock,
         judge,
         players,
     }
@@ -552,7 +554,12 @@ impl Step<'_> {
         let eb = self.element(state, 1, 1, recorded.as_ref().and_then(|m| m.get("b")))?;
         let (_, first) = throws::first_player(&self.g.manifest.id, &ea, &eb);
         state.position = Some(Position::new(self.g.manifest.rules.clone(), first));
+        let at = match self.first_recorded() {
+            Some(Entry::Begin { at, .. }) => at.clone(),
+            _ => self.g.manifest.clock.as_ref().map(|_| self.now.to_string()),
+        };
         Ok(vec![Entry::Begin {
+            at,
             first: SEATS[first].into(),
             lot_nonces: BTreeMap::from([
                 ("a".to_string(), hex::encode(ea)),
@@ -879,7 +886,26 @@ pub fn judge(
     }
     let mut said = Vec::new();
     let mut refusal = None;
+    let mut forfeit = forfeit;
     loop {
+        // The clock of the seat to move, once play has begun.
+        if let (Some(p), None) = (&state.position, &state.end) {
+            let seat = SEATS[p.to_move];
+            let path = move_path(p.turns + 1, seat);
+            let waiting = dir.exists(&path);
+            if let Some(late) = super::clock::check(
+                g.manifest.clock.as_ref(),
+                &state.record,
+                now,
+                &path,
+                waiting,
+                seat,
+                &mut forfeit,
+            ) {
+                refusal = late;
+                break;
+            }
+        }
         let step = Step {
             dir,
             g,

@@ -46,6 +46,8 @@ type NameRule<'a> = (&'a str, &'a dyn Fn(&str) -> bool, &'a str);
 
 struct Replayer<'a> {
     dir: &'a GameDir,
+    /// A move refused as late (past its deadline's grace): reported after the expiry rule ran.
+    late: Option<Error>,
     /// Judge mode: a seat to forfeit after the last accepted move, with a reason code.
     forfeit: Option<(String, String)>,
     /// The names in `moves/`, listed once per pass.
@@ -439,9 +441,14 @@ impl Replayer<'_> {
                 (lot_draw(&self.game.manifest.id, &nonces), shown)
             }
         };
+        let at = match self.recorded() {
+            Some(Entry::Begin { at, .. }) => at.clone(),
+            _ => self.game.manifest.clock.as_ref().map(|_| self.now.clone()),
+        };
         self.push(Entry::Begin {
             first: seats[first].clone(),
             lot_nonces,
+            at,
         })?;
         let board = two_player();
         let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
@@ -497,7 +504,19 @@ impl Replayer<'_> {
                         .ok_or_else(|| refuse("record.jsonl", Some("seat"), "unknown seat"))?;
                     (i, received)
                 }
-                (None, []) => break,
+                (None, []) => {
+                    // Nobody moved: past the grace, the expiry rule applies.
+                    if let (Some(clock), Mode::Judge) = (&self.game.manifest.clock, self.mode) {
+                        let expired =
+                            super::clock::next_deadline(clock, &self.out.record, &self.now)
+                                .is_some_and(|d| d.state == "expired");
+                        if expired && super::clock::forfeits(clock) && self.forfeit.is_none() {
+                            let mover = seats[position.to_move().index()].clone();
+                            self.forfeit = Some((mover, "missed-deadline".into()));
+                        }
+                    }
+                    break;
+                }
                 (None, _) if self.mode == Mode::Audit => break,
                 (None, [only]) => (*only, self.now.clone()),
                 (None, several) => {
@@ -512,6 +531,28 @@ impl Replayer<'_> {
                 }
             };
             let new = self.recorded().is_none();
+            // The judge's clock: a move past its deadline's grace is refused, and the expiry
+            // rule of the manifest applies to the seat to move.
+            if new && self.mode == Mode::Judge {
+                if let Some(clock) = &self.game.manifest.clock {
+                    if let Some(d) = super::clock::next_deadline(clock, &self.out.record, &self.now)
+                    {
+                        if d.state == "expired" {
+                            self.late = Some(refuse_with(
+                                move_path(ply, &seats[seat]),
+                                None,
+                                format!("late: received {}, after the deadline {} and its grace until {}", self.now, d.due, d.grace_until),
+                                "moves must reach the judge before the deadline",
+                            ));
+                            if super::clock::forfeits(clock) {
+                                let mover = seats[position.to_move().index()].clone();
+                                self.forfeit = Some((mover, "missed-deadline".into()));
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
             match self.one_move(position, ply, seat, &received) {
                 Ok(()) => {}
                 Err(e) if new => {
@@ -542,6 +583,9 @@ impl Replayer<'_> {
             let r = self.forfeit(position.as_mut(), &seat, &reason);
             self.out.position = position;
             r?;
+        }
+        if let Some(late) = self.late.take() {
+            self.out.refusal = Some(late);
         }
         let result = self.out.position.as_ref().and_then(|p| p.result());
         match (result, self.out.outcome) {
@@ -767,6 +811,7 @@ impl<'a> Replayer<'a> {
         let old = load_record(dir, game)?;
         let seats = game.manifest.players.len();
         Ok(Replayer {
+            late: None,
             dir,
             forfeit,
             move_names: Default::default(),
@@ -838,7 +883,9 @@ pub fn describe(entry: &Entry) -> String {
         Entry::Start { game, .. } => format!("game {game} opened"),
         Entry::Commitment { seat, .. } => format!("commitment of {seat} recorded"),
         Entry::SetupAccepted { seat } => format!("setup of {seat} accepted"),
-        Entry::Begin { first, lot_nonces } if !lot_nonces.is_empty() => {
+        Entry::Begin {
+            first, lot_nonces, ..
+        } if !lot_nonces.is_empty() => {
             format!("play begins; the lot chose {first} to move first")
         }
         Entry::Begin { first, .. } => format!("play begins; {first} moves first"),

@@ -124,6 +124,7 @@ pub fn new_manifest(
     created: String,
     sample: bool,
     rules: XiangqiRules,
+    clock: Option<Clock>,
     judge: JudgeEntry,
     players: Vec<Player>,
 ) -> XiangqiManifest {
@@ -135,6 +136,7 @@ pub fn new_manifest(
         sample,
         board: "9x10".into(),
         rules,
+        clock,
         judge,
         players,
     }
@@ -328,7 +330,7 @@ pub fn replay(dir: &GameDir, g: &XiangqiGame, record: &Record) -> Result<State> 
     for (seq, line) in record.lines.iter().enumerate() {
         let expected: Vec<Entry> = match (&line.entry, seq) {
             (Entry::Start { .. }, 0) => vec![start_entry(g)],
-            (Entry::Begin { .. }, 1) => vec![begin_entry(g)],
+            (Entry::Begin { at, .. }, 1) => vec![begin_entry(g, at.clone())],
             (
                 Entry::Move {
                     ply,
@@ -403,10 +405,12 @@ fn start_entry(g: &XiangqiGame) -> Entry {
     }
 }
 
-fn begin_entry(g: &XiangqiGame) -> Entry {
+/// `at` is when play began: now for the judge (with a clock), the recorded time in a replay.
+fn begin_entry(g: &XiangqiGame, at: Option<String>) -> Entry {
     Entry::Begin {
         first: seat_of(g.start.side_to_move()).into(),
         lot_nonces: Default::default(),
+        at,
     }
 }
 
@@ -444,7 +448,7 @@ pub fn judge(
     g: &XiangqiGame,
     key: &PrivateKey,
     now: &str,
-    forfeit: Option<(String, String)>,
+    mut forfeit: Option<(String, String)>,
 ) -> Result<JudgeRun> {
     common::check_judge(&g.frame(), key)?;
     let _lock = dir.lock()?;
@@ -453,7 +457,8 @@ pub fn judge(
     let mut state = replay(dir, g, &record)?;
     if state.record.lines.is_empty() {
         state.record.append(start_entry(g), &g.hash);
-        state.record.append(begin_entry(g), &g.hash);
+        let at = g.manifest.clock.as_ref().map(|_| now.to_string());
+        state.record.append(begin_entry(g, at), &g.hash);
     }
     let mut accepted = Vec::new();
     let mut refusal = None;
@@ -462,6 +467,18 @@ pub fn judge(
         let ply = state.game.moves().len() as u32 + 1;
         let path = move_path(ply, seat_name);
         let other = move_path(ply, SEATS[1 - seat]);
+        if let Some(late) = super::clock::check(
+            g.manifest.clock.as_ref(),
+            &state.record,
+            now,
+            &path,
+            dir.exists(&path),
+            seat_name,
+            &mut forfeit,
+        ) {
+            refusal = late;
+            break;
+        }
         if dir.exists(&other) {
             refusal = Some(refuse(
                 &other,

@@ -34,6 +34,9 @@ pub struct Manifest {
     pub board: String,
     /// Every rule option, spelled out.
     pub rules: Options,
+    /// Deadlines, when the game has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
     pub judge: JudgeEntry,
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,
@@ -56,6 +59,9 @@ pub struct XiangqiManifest {
     /// The board: `9x10`.
     pub board: String,
     pub rules: XiangqiRules,
+    /// Deadlines, when the game has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
     pub judge: JudgeEntry,
     /// Red, then black.
     pub players: Vec<Player>,
@@ -88,6 +94,9 @@ pub struct LiuboManifest {
     /// The board: `29-stations`.
     pub board: String,
     pub rules: crate::rules::liubo::Options,
+    /// Deadlines, when the game has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
     pub judge: JudgeEntry,
     /// Seat `a` (letter A of the throw protocol), then seat `b`.
     pub players: Vec<Player>,
@@ -126,6 +135,25 @@ pub struct SeedFile {
 pub const CHAIN_COMMITMENT_FORMAT: &str = "qijudge/chain-commitment/1";
 pub const SEED_FORMAT: &str = "qijudge/chain-seed/1";
 pub const LIUBO_VIEW_FORMAT: &str = "qijudge/liubo-view/1";
+
+/// Deadlines (optional): time per move and grace, in minutes, and what happens after the grace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    pub move_minutes: u32,
+    pub grace_minutes: u32,
+    pub on_expiry: Expiry,
+}
+
+/// What the judge does when a move is not in by the end of its grace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Expiry {
+    /// The player to move forfeits.
+    Forfeit,
+    /// The late move is refused; the organiser decides (`judge --forfeit`).
+    Nothing,
+}
 
 /// The judge's public key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -245,6 +273,9 @@ pub enum Entry {
         first: String,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         lot_nonces: BTreeMap<String, String>,
+        /// When play began, for the first move's deadline (games with a clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
     },
     /// An accepted move file (its SHA-256), received at `received`, and what it publicly did.
     Move {

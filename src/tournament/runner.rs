@@ -303,6 +303,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
         sample: false,
         board: "2p".into(),
         rules: cfg.rules.clone(),
+        clock: None,
         judge: JudgeEntry {
             key: signing::public_key_line(keys.judge.public_key()),
         },

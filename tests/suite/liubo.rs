@@ -350,6 +350,7 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
         NOW.into(),
         false,
         rules,
+        None,
         JudgeEntry {
             key: pubkey("judge"),
         },

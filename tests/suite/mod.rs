@@ -1,6 +1,7 @@
 mod bad_input;
 mod cli_game;
 mod crash;
+mod deadlines;
 mod helpers;
 mod interop;
 mod liubo;

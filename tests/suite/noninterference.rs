@@ -120,7 +120,9 @@ fn play(
         if f.starts_with("setups/") || f.starts_with("views/north.") {
             continue;
         }
-        files.insert(f, String::from_utf8(bytes).unwrap());
+        // Pictures are compared byte for byte too.
+        let shown = String::from_utf8(bytes.clone()).unwrap_or_else(|_| hex::encode(&bytes));
+        files.insert(f, shown);
     }
     Played { files, printed }
 }
