@@ -473,3 +473,67 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
     );
     assert!(!sent.contains("Bcc:"));
 }
+
+#[test]
+fn xiangqi_moves_in_any_notation_come_by_mail_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let judge = tmp.path().join("judge-copy");
+    let player = tmp.path().join("alice-copy");
+    let j = judge.to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "xiangqi",
+        &j,
+        "--player",
+        &format!("alice={}.pub=alice@example.org", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub=bob@example.org", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+        "--now",
+        NOW,
+    ]);
+    ok(&["judge", &j, "--key", &keys.path("judge"), "--now", NOW]);
+    std::fs::create_dir_all(&player).unwrap();
+    for f in ["game.toml", "record.jsonl", "record.sig"] {
+        std::fs::copy(judge.join(f), player.join(f)).unwrap();
+    }
+    ok(&[
+        "move",
+        &player.to_string_lossy(),
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "炮二平五",
+    ]);
+    let file = player.join("moves/0001-red.toml");
+    let msg = tmp.path().join("m.eml");
+    eml_py(&[
+        "make",
+        "inline",
+        &msg.to_string_lossy(),
+        "alice@example.org",
+        &file.to_string_lossy(),
+        &format!("{}.sig", file.display()),
+    ]);
+    let out = tmp.path().join("out");
+    let r = qj(&[
+        "inbox",
+        &j,
+        &msg.to_string_lossy(),
+        "--key",
+        &keys.path("judge"),
+        "--now",
+        NOW,
+        "--outbox",
+        &out.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mail = std::fs::read_to_string(out.join("black.eml")).unwrap();
+    assert!(mail.contains("] ply 1: black to move"), "{mail}");
+    assert!(mail.contains("filename=\"board.png\""), "{mail}");
+}
