@@ -424,7 +424,11 @@ impl Position {
     pub fn legal_moves(&self) -> MoveList {
         let mut list = self.pseudo_legal_moves();
         let mut scratch = self.clone();
+        let in_check = self.in_check(self.side);
         list.retain(|m| {
+            if !self.may_expose(m, in_check) {
+                return true;
+            }
             let undo = scratch.make(m);
             let safe = !scratch.in_check(self.side);
             scratch.unmake(undo);
@@ -567,6 +571,25 @@ impl Position {
         Ok(self.make(m))
     }
 
+    /// Whether a pseudo-legal move of the side to move could leave its king attacked. When the
+    /// king is not in check, only a king move, a move from a point the king sees along its rank
+    /// or file or from a point diagonal to it (a horse's leg), or a move onto the king's rank or
+    /// file (a new cannon screen) can; every other move is legal without trying it.
+    fn may_expose(&self, m: Move, in_check: bool) -> bool {
+        if in_check {
+            return true;
+        }
+        let k = self.king_square(self.side);
+        let (kf, kr) = (k.file(), k.rank());
+        let (f, t) = (m.from, m.to);
+        f == k
+            || f.file() == kf
+            || f.rank() == kr
+            || t.file() == kf
+            || t.rank() == kr
+            || (f.file().abs_diff(kf) == 1 && f.rank().abs_diff(kr) == 1)
+    }
+
     /// Counts the leaf nodes of the legal-move tree `depth` plies deep.
     pub fn perft(&mut self, depth: u32) -> u64 {
         if depth == 0 {
@@ -574,8 +597,13 @@ impl Position {
         }
         let moves = self.pseudo_legal_moves();
         let side = self.side;
+        let in_check = self.in_check(side);
         let mut nodes = 0;
         for m in moves.iter() {
+            if depth == 1 && !self.may_expose(m, in_check) {
+                nodes += 1;
+                continue;
+            }
             let undo = self.make(m);
             if !self.in_check(side) {
                 nodes += if depth == 1 { 1 } else { self.perft(depth - 1) };
