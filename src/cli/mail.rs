@@ -21,7 +21,7 @@ pub struct Outgoing {
 pub fn inbox(
     dir: &Path,
     messages: &[PathBuf],
-    key: &Path,
+    key: Option<&Path>,
     now: Option<String>,
     out: Outgoing,
 ) -> Result<()> {
@@ -72,7 +72,18 @@ pub fn inbox(
             }
         }
     }
-    // The judge takes what is new; its refusal comes after the outgoing mail.
+    // The judge takes what is new; its refusal comes after the outgoing mail. A player's copy
+    // (no key) only takes the files in.
+    let Some(key) = key else {
+        return match refusals.first() {
+            None => Ok(()),
+            Some(first) => Err(refuse(
+                first.clone(),
+                None,
+                format!("{} message(s) refused (reasons above)", refusals.len()),
+            )),
+        };
+    };
     let judged = super::game::judge(dir, key, Some(now.clone()), false, None);
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();

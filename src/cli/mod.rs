@@ -285,9 +285,10 @@ pub enum Command {
         dir: PathBuf,
         #[arg(required = true)]
         messages: Vec<PathBuf>,
-        /// The judge's private key.
+        /// The judge's private key. Without it (a player's copy), the files are only taken in:
+        /// the judge's record from its mail, or moves; nothing is judged or sent.
         #[arg(long)]
-        key: PathBuf,
+        key: Option<PathBuf>,
         /// The judge's clock (RFC 3339); default now. The sender's Date header never counts.
         #[arg(long)]
         now: Option<String>,
@@ -419,7 +420,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => mail::inbox(
             &dir,
             &messages,
-            &key,
+            key.as_deref(),
             now,
             mail::Outgoing {
                 outbox,

@@ -171,8 +171,14 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
             },
             _ => continue,
         };
-        // Attachments are whole files: no quoting to strip, but the same scanner.
-        blocks.extend(scan(&text.replace("\r\n", "\n")));
+        // Attachments are whole files: no quoting to strip, but the same scanner. The judge's
+        // record travels as an attachment too (for the players' copies).
+        let text = text.replace("\r\n", "\n");
+        if text.starts_with("{\"seq\":0,") {
+            blocks.push(Block::File(text));
+        } else {
+            blocks.extend(scan(&text));
+        }
     }
     let html = message.html_bodies().any(|p| p.is_text_html());
     // Pair each file with the signature block that follows it.

@@ -14,16 +14,18 @@ use ssh_key::PublicKey;
 pub struct Seats {
     pub names: Vec<String>,
     pub keys: Vec<PublicKey>,
+    pub judge: PublicKey,
 }
 
 /// Reads the seats and keys of any game directory.
 pub fn seats(dir: &GameDir) -> Result<Seats> {
-    let (names, keys) = match crate::judge::xiangqi::game_kind(dir)?.as_str() {
+    let (names, keys, judge) = match crate::judge::xiangqi::game_kind(dir)?.as_str() {
         "xiangqi" => {
             let g = crate::judge::xiangqi::load(dir)?;
             (
                 g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
                 g.player_keys,
+                g.judge_key,
             )
         }
         "liubo" => {
@@ -31,6 +33,7 @@ pub fn seats(dir: &GameDir) -> Result<Seats> {
             (
                 g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
                 g.player_keys,
+                g.judge_key,
             )
         }
         _ => {
@@ -38,10 +41,11 @@ pub fn seats(dir: &GameDir) -> Result<Seats> {
             (
                 g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
                 g.player_keys,
+                g.judge_key,
             )
         }
     };
-    Ok(Seats { names, keys })
+    Ok(Seats { names, keys, judge })
 }
 
 /// Where a found file belongs, and what its signature must be made for.
@@ -104,9 +108,20 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
 /// different file, at most one per path. Returns the paths written (or already there).
 pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<String>> {
     let seats = seats(dir)?;
+    // A player's copy takes the judge's record from the judge's mail.
+    let (records, found): (Vec<&inbox::Found>, Vec<&inbox::Found>) = found
+        .iter()
+        .partition(|f| f.text.starts_with("{\"seq\":0,"));
+    let found: Vec<inbox::Found> = found.into_iter().cloned().collect();
+    let mut taken = Vec::new();
+    for r in records {
+        if let Some(path) = import_record(dir, &seats, r, shown)? {
+            taken.push(path);
+        }
+    }
     // Two different files for one place: refused before anything else.
     let mut places: Vec<(String, &str)> = Vec::new();
-    for f in found {
+    for f in &found {
         let p = place(&f.text, shown)?;
         if let Some((_, earlier)) = places.iter().find(|(path, _)| *path == p.path) {
             if *earlier != f.text {
@@ -123,7 +138,7 @@ pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<
         places.push((p.path, &f.text));
     }
     let mut files: Vec<(String, Vec<u8>, bool)> = Vec::new();
-    for f in found {
+    for f in &found {
         let p = place(&f.text, shown)?;
         let Some(index) = seats.names.iter().position(|s| *s == p.seat) else {
             return Err(refuse(
@@ -190,9 +205,65 @@ pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<
         .map(|(p, b, _)| (p.clone(), Some(b.clone())))
         .collect();
     dir.commit(&public)?;
-    Ok(files
-        .into_iter()
-        .filter(|(p, _, _)| !p.ends_with(".sig"))
-        .map(|(p, _, _)| p)
-        .collect())
+    taken.extend(
+        files
+            .into_iter()
+            .filter(|(p, _, _)| !p.ends_with(".sig"))
+            .map(|(p, _, _)| p),
+    );
+    Ok(taken)
+}
+
+/// The judge's record from its mail: signed by the game's judge, chained from this manifest, and
+/// extending the record already here (an older one changes nothing).
+fn import_record(
+    dir: &GameDir,
+    seats: &Seats,
+    found: &inbox::Found,
+    shown: &str,
+) -> Result<Option<String>> {
+    let sig = found.signature.as_deref().ok_or_else(|| {
+        refuse(
+            shown,
+            Some("record.sig"),
+            "the record comes without the judge's signature",
+        )
+    })?;
+    signing::verify(&seats.judge, namespace::RECORD, found.text.as_bytes(), sig).map_err(|_| {
+        refuse(
+            shown,
+            Some("record.sig"),
+            "the record is not signed by this game's judge",
+        )
+    })?;
+    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let genesis = crate::protocol::hash::sha256_tagged(manifest.as_bytes());
+    crate::protocol::record::Record::parse(&found.text, &genesis).map_err(|(line, e)| {
+        refuse(
+            shown,
+            Some("record.jsonl"),
+            format!("line {line}: {}", e.reason),
+        )
+    })?;
+    let here = dir
+        .read_optional("record.jsonl", crate::store::RECORD_LIMIT)?
+        .unwrap_or_default();
+    if here.starts_with(&found.text) {
+        return Ok(None);
+    }
+    if !found.text.starts_with(&here) {
+        return Err(refuse(
+            shown,
+            Some("record.jsonl"),
+            "does not extend the record here: another game's, or a forked record",
+        ));
+    }
+    dir.commit(&[
+        ("record.sig".to_string(), Some(sig.as_bytes().to_vec())),
+        (
+            "record.jsonl".to_string(),
+            Some(found.text.as_bytes().to_vec()),
+        ),
+    ])?;
+    Ok(Some("record.jsonl".to_string()))
 }

@@ -121,15 +121,14 @@ impl MailGame {
         qj(&args)
     }
 
-    /// A player saves the record attached to the judge's last message to them.
+    /// A player takes the judge's last message to them into its own copy (the record comes
+    /// attached).
     fn receive(&self, seat: usize) {
         let eml = self.outbox.join(format!("{}.eml", SEATS[seat]));
-        eml_py(&[
-            "attachments",
-            &eml.to_string_lossy(),
+        ok(&[
+            "inbox",
             &self.players[seat].to_string_lossy(),
-            "record.jsonl",
-            "record.sig",
+            &eml.to_string_lossy(),
         ]);
     }
 }
@@ -536,4 +535,49 @@ fn xiangqi_moves_in_any_notation_come_by_mail_too() {
     let mail = std::fs::read_to_string(out.join("black.eml")).unwrap();
     assert!(mail.contains("] ply 1: black to move"), "{mail}");
     assert!(mail.contains("filename=\"board.png\""), "{mail}");
+}
+
+#[test]
+fn a_players_copy_takes_only_its_own_judges_record() {
+    let g = started_by_mail();
+    let other = started_by_mail();
+    let out = g.tmp.path().join("out");
+    let (seat, file) = first_move(&g);
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    let msg = g.eml("attach", seat, &file, Some(&sig), None);
+    let r = qj(&[
+        "inbox",
+        &g.judge.to_string_lossy(),
+        &msg.to_string_lossy(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+        "--outbox",
+        &out.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mail = out.join("public.eml");
+    // The right copy takes the record; taking it again changes nothing.
+    let mine = &g.players[1 - seat];
+    ok(&["inbox", &mine.to_string_lossy(), &mail.to_string_lossy()]);
+    assert_eq!(
+        std::fs::read(mine.join("record.jsonl")).unwrap(),
+        std::fs::read(g.judge.join("record.jsonl")).unwrap()
+    );
+    ok(&["inbox", &mine.to_string_lossy(), &mail.to_string_lossy()]);
+    // Another game's copy refuses it.
+    let r = qj(&[
+        "inbox",
+        &other.players[0].to_string_lossy(),
+        &mail.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("not signed by this game's judge"),
+        "{}",
+        r.stderr
+    );
 }
