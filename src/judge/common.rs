@@ -261,3 +261,62 @@ pub fn check_judge(f: &Frame, key: &PrivateKey) -> Result<()> {
     }
     Ok(())
 }
+
+/// The outputs of a game that hides nothing: the record, each audience's view (JSON and text,
+/// signed) and one board picture (SVG and PNG) for everyone.
+pub fn open_outputs<V: serde::Serialize>(
+    record: &Record,
+    audiences: &[&str],
+    view: impl Fn(&str) -> V,
+    text: impl Fn(&V) -> String,
+    picture: impl Fn(&V) -> String,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let views = audiences
+        .iter()
+        .map(|&audience| {
+            let v = view(audience);
+            let json = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&v).expect("views serialise")
+            );
+            (audience.to_string(), json, text(&v))
+        })
+        .collect();
+    let mut files = signed_outputs(record, views, key);
+    let svg = picture(&view("public"));
+    files.push((
+        "views/board.png".into(),
+        Some(crate::view::picture::png(&svg)),
+    ));
+    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
+    files
+}
+
+/// Checks every published view (signature and content) against what the record gives; views
+/// may be missing only before the first judge run.
+pub fn check_views<V: DeserializeOwned + PartialEq>(
+    dir: &GameDir,
+    f: &Frame,
+    audiences: &[&str],
+    before_first_run: bool,
+    want: impl Fn(&str) -> (V, String),
+) -> Result<()> {
+    for &audience in audiences {
+        let (view, text) = want(audience);
+        match read_view::<V>(dir, f, audience)? {
+            Some(v) if v == view => {}
+            Some(_) => {
+                return Err(refuse(
+                    format!("views/{audience}.json"),
+                    None,
+                    "does not show what the record gives",
+                ))
+            }
+            None if before_first_run => {}
+            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+        }
+        check_text_view(dir, f, audience, &text)?;
+    }
+    Ok(())
+}

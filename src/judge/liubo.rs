@@ -959,22 +959,18 @@ pub fn current(dir: &GameDir, g: &LiuboGame) -> Result<State> {
 /// heads, values recomputed), turn and view; with the seeds revealed, the whole chains too.
 pub fn verify(dir: &GameDir, g: &LiuboGame) -> Result<State> {
     let state = current(dir, g)?;
-    for audience in SEATS.iter().copied().chain(["public"]) {
-        let want = build_view(g, &state, audience);
-        match common::read_view::<LiuboView>(dir, &g.frame(), audience)? {
-            Some(v) if v == want => {}
-            Some(_) => {
-                return Err(refuse(
-                    format!("views/{audience}.json"),
-                    None,
-                    "does not show what the record gives",
-                ))
-            }
-            None if state.record.lines.is_empty() => {}
-            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
-        }
-        common::check_text_view(dir, &g.frame(), audience, &render_text(g, &want))?;
-    }
+    let empty = state.record.lines.is_empty();
+    common::check_views(
+        dir,
+        &g.frame(),
+        &[SEATS[0], SEATS[1], "public"],
+        empty,
+        |a| {
+            let v = build_view(g, &state, a);
+            let text = render_text(g, &v);
+            (v, text)
+        },
+    )?;
     Ok(state)
 }
 
@@ -1233,28 +1229,15 @@ pub fn render_text(g: &LiuboGame, v: &LiuboView) -> String {
     out
 }
 
-/// The signed outputs: record and each audience's view.
+/// The signed outputs: record, each audience's view, the board picture.
 pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
-    let views = SEATS
-        .iter()
-        .copied()
-        .chain(["public"])
-        .map(|audience| {
-            let v = build_view(g, state, audience);
-            let json = format!(
-                "{}\n",
-                serde_json::to_string_pretty(&v).expect("views serialise")
-            );
-            (audience.to_string(), json, render_text(g, &v))
-        })
-        .collect();
-    let mut files = common::signed_outputs(&state.record, views, key);
-    // Nothing is hidden: one picture for everyone.
-    let svg = crate::view::picture::liubo(&build_view(g, state, "public"));
-    files.push((
-        "views/board.png".into(),
-        Some(crate::view::picture::png(&svg)),
-    ));
-    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
-    files
+    let audiences = [SEATS[0], SEATS[1], "public"];
+    common::open_outputs(
+        &state.record,
+        &audiences,
+        |audience| build_view(g, state, audience),
+        |v| render_text(g, v),
+        crate::view::picture::liubo,
+        key,
+    )
 }

@@ -689,31 +689,17 @@ pub fn render_text(g: &XiangqiGame, v: &XiangqiView) -> String {
     out
 }
 
-/// The files the judge writes, in a fixed order: record, its signature, and for each audience
-/// the view as JSON and text with signatures.
+/// The signed outputs: record, each audience's view, the board picture.
 pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
-    let views = SEATS
-        .iter()
-        .copied()
-        .chain(["public"])
-        .map(|audience| {
-            let v = build_view(g, state, audience);
-            let json = format!(
-                "{}\n",
-                serde_json::to_string_pretty(&v).expect("views serialise")
-            );
-            (audience.to_string(), json, render_text(g, &v))
-        })
-        .collect();
-    let mut files = common::signed_outputs(&state.record, views, key);
-    // Nothing is hidden: one picture for everyone.
-    let svg = crate::view::picture::xiangqi(&build_view(g, state, "public"));
-    files.push((
-        "views/board.png".into(),
-        Some(crate::view::picture::png(&svg)),
-    ));
-    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
-    files
+    let audiences = [SEATS[0], SEATS[1], "public"];
+    common::open_outputs(
+        &state.record,
+        &audiences,
+        |audience| build_view(g, state, audience),
+        |v| render_text(g, v),
+        crate::view::picture::xiangqi,
+        key,
+    )
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.
@@ -726,22 +712,17 @@ pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Optio
 pub fn verify(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
     let record = load_record(dir, g)?;
     let state = replay(dir, g, &record)?;
-    for audience in SEATS.iter().copied().chain(["public"]) {
-        let want = build_view(g, &state, audience);
-        match read_view(dir, g, audience)? {
-            Some(v) if v == want => {}
-            Some(_) => {
-                return Err(refuse(
-                    format!("views/{audience}.json"),
-                    None,
-                    "does not show what the record gives",
-                ))
-            }
-            None if record.lines.is_empty() => {}
-            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
-        }
-        common::check_text_view(dir, &g.frame(), audience, &render_text(g, &want))?;
-    }
+    common::check_views(
+        dir,
+        &g.frame(),
+        &[SEATS[0], SEATS[1], "public"],
+        record.lines.is_empty(),
+        |a| {
+            let v = build_view(g, &state, a);
+            let text = render_text(g, &v);
+            (v, text)
+        },
+    )?;
     Ok(state)
 }
 
