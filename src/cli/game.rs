@@ -444,3 +444,51 @@ pub fn events(dir: &Path, audience: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// A new player list: one entry per seat from `--player` specs (name, key line, address).
+pub(crate) fn player_entries(
+    seats: &[&str],
+    players: &[(String, String, Option<String>)],
+    order: &str,
+) -> Result<Vec<Player>> {
+    if players.len() != seats.len() {
+        return Err(Error::Io(format!(
+            "--player: give exactly {} players ({order})",
+            seats.len()
+        )));
+    }
+    Ok(seats
+        .iter()
+        .zip(players)
+        .map(|(seat, (name, key, email))| Player {
+            seat: seat.to_string(),
+            name: name.clone(),
+            key: key.clone(),
+            email: email.clone(),
+        })
+        .collect())
+}
+
+/// 16 random bytes for a new game id.
+pub(crate) fn random_id() -> [u8; 16] {
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    id
+}
+
+/// Writes a new `game.toml` (never over an existing game), then loads it exactly as a judge will.
+pub(crate) fn write_manifest<T: serde::Serialize>(
+    dir: &Path,
+    manifest: &T,
+    load: impl Fn(&GameDir) -> Result<()>,
+) -> Result<()> {
+    let g = GameDir::new(dir);
+    if g.exists("game.toml") {
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
+    }
+    g.write("game.toml", to_toml(manifest).as_bytes())?;
+    load(&g)
+}

@@ -3,7 +3,7 @@
 
 use crate::error::{refuse, Error, Result};
 use crate::judge::liubo::{self as lb, LiuboGame};
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::to_toml;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::store::GameDir;
@@ -45,11 +45,8 @@ pub fn new(
     sample: bool,
     clock: Option<crate::protocol::files::Clock>,
 ) -> Result<()> {
-    if players.len() != 2 {
-        return Err(Error::Io(
-            "--player: give exactly 2 players (a first, then b)".into(),
-        ));
-    }
+    use crate::protocol::files::JudgeEntry;
+    let entries = super::game::player_entries(&lb::SEATS, players, "a first, then b")?;
     let mut options = crate::rules::liubo::Options::default();
     for r in rules {
         let (k, v) = r
@@ -59,18 +56,7 @@ pub fn new(
             .set(k, v)
             .map_err(|e| Error::Io(format!("--rule: {e}")))?;
     }
-    let entries = lb::SEATS
-        .iter()
-        .zip(players)
-        .map(|(seat, (name, key, email))| Player {
-            seat: seat.to_string(),
-            name: name.clone(),
-            key: key.clone(),
-            email: email.clone(),
-        })
-        .collect();
-    let mut id = [0u8; 16];
-    OsRng.fill_bytes(&mut id);
+    let id = super::game::random_id();
     let manifest = lb::new_manifest(
         id,
         created,
@@ -80,15 +66,7 @@ pub fn new(
         JudgeEntry { key: judge },
         entries,
     );
-    let g = GameDir::new(dir);
-    if g.exists("game.toml") {
-        return Err(Error::Io(format!(
-            "{}: already holds a game",
-            dir.display()
-        )));
-    }
-    g.write("game.toml", to_toml(&manifest).as_bytes())?;
-    lb::load(&g)?;
+    super::game::write_manifest(dir, &manifest, |g| lb::load(g).map(|_| ()))?;
     say!("created Liubo game {} in {}", manifest.id, dir.display());
     Ok(())
 }

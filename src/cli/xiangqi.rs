@@ -151,26 +151,10 @@ pub fn new(
     sample: bool,
     clock: Option<crate::protocol::files::Clock>,
 ) -> Result<()> {
-    use crate::protocol::files::{to_toml, JudgeEntry, Player};
-    use rand_core::{OsRng, RngCore};
-    if players.len() != 2 {
-        return Err(Error::Io(
-            "--player: give exactly 2 players (red first, then black)".into(),
-        ));
-    }
+    use crate::protocol::files::JudgeEntry;
+    let entries = super::game::player_entries(&xq::SEATS, players, "red first, then black")?;
     let rules = xq::rules_from(rules)?;
-    let entries = xq::SEATS
-        .iter()
-        .zip(players)
-        .map(|(seat, (name, key, email))| Player {
-            seat: seat.to_string(),
-            name: name.clone(),
-            key: key.clone(),
-            email: email.clone(),
-        })
-        .collect();
-    let mut id = [0u8; 16];
-    OsRng.fill_bytes(&mut id);
+    let id = super::game::random_id();
     let manifest = xq::new_manifest(
         id,
         created,
@@ -180,16 +164,7 @@ pub fn new(
         JudgeEntry { key: judge },
         entries,
     );
-    let g = GameDir::new(dir);
-    if g.exists("game.toml") {
-        return Err(Error::Io(format!(
-            "{}: already holds a game",
-            dir.display()
-        )));
-    }
-    g.write("game.toml", to_toml(&manifest).as_bytes())?;
-    // Check what was written exactly as a judge will.
-    xq::load(&g)?;
+    super::game::write_manifest(dir, &manifest, |g| xq::load(g).map(|_| ()))?;
     say!("created Xiangqi game {} in {}", manifest.id, dir.display());
     Ok(())
 }
