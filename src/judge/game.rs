@@ -22,46 +22,70 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
     let text = dir.read(F, SMALL_FILE_LIMIT)?;
     let manifest: Manifest =
         parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    if manifest.format != MANIFEST_FORMAT {
-        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
-    }
-    if manifest.game != "luzhanqi" {
-        return Err(bad("game", "this version judges luzhanqi only".into()));
-    }
-    if !valid_game_id(&manifest.id) {
-        return Err(bad(
-            "id",
-            "expected lzq- and 32 lower-case hex digits".into(),
-        ));
-    }
-    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
-        return Err(bad("created", "expected an RFC 3339 time".into()));
-    }
     let board = two_player();
-    if manifest.board != board.name {
-        return Err(bad("board", "known boards: 2p".into()));
-    }
-    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
-    if seats
-        != board
-            .seat_names
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-    {
-        return Err(bad(
-            "players",
-            "expected one player per seat, in the order south, north".into(),
-        ));
-    }
-    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
+    let seats: Vec<&str> = board.seat_names.iter().map(String::as_str).collect();
+    let (player_keys, judge_key) = check_frame(
+        &manifest.frame(),
+        &Kind {
+            game: "luzhanqi",
+            id_prefix: "lzq-",
+            board: &board.name,
+            seats: &seats,
+        },
+    )?;
     Ok(Game {
         manifest,
         hash: sha256_tagged(text.as_bytes()),
         player_keys,
         judge_key,
     })
+}
+
+/// What a game kind's manifest must say.
+pub struct Kind<'a> {
+    pub game: &'a str,
+    pub id_prefix: &'a str,
+    pub board: &'a str,
+    pub seats: &'a [&'a str],
+}
+
+/// Checks what every manifest shares — format, game, id, creation time, board, seats in order —
+/// and its keys (see [`check_keys`]).
+pub fn check_frame(m: &ManifestFrame, kind: &Kind) -> Result<(Vec<PublicKey>, PublicKey)> {
+    const F: &str = "game.toml";
+    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
+    if m.format != MANIFEST_FORMAT {
+        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
+    }
+    if m.game != kind.game {
+        return Err(bad("game", format!("expected {}", kind.game)));
+    }
+    if !valid_id(kind.id_prefix, m.id) {
+        return Err(bad(
+            "id",
+            format!("expected {} and 32 lower-case hex digits", kind.id_prefix),
+        ));
+    }
+    if chrono::DateTime::parse_from_rfc3339(m.created).is_err() {
+        return Err(bad("created", "expected an RFC 3339 time".into()));
+    }
+    if m.board != kind.board {
+        return Err(bad(
+            "board",
+            format!("the {} board is {}", kind.game, kind.board),
+        ));
+    }
+    let seats: Vec<&str> = m.players.iter().map(|p| p.seat.as_str()).collect();
+    if seats != kind.seats {
+        return Err(bad(
+            "players",
+            format!(
+                "expected one player per seat, in the order {}",
+                kind.seats.join(", ")
+            ),
+        ));
+    }
+    check_keys(m.players, m.judge, m.sample)
 }
 
 /// Checks the players' names and keys and the judge's key of a manifest: all parse as strict
@@ -147,11 +171,6 @@ fn is_sample_key(key: &PublicKey) -> bool {
 pub fn has_control(s: &str) -> bool {
     s.chars()
         .any(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-}
-
-/// `lzq-` followed by 32 lower-case hex digits.
-pub fn valid_game_id(id: &str) -> bool {
-    valid_id("lzq-", id)
 }
 
 /// `prefix` followed by 32 lower-case hex digits.

@@ -7,7 +7,7 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use super::common::{self, Frame};
-use super::{check_keys, describe, move_path, valid_id};
+use super::{check_frame, describe, move_path, Kind};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -57,36 +57,19 @@ pub fn load(dir: &GameDir) -> Result<LiuboGame> {
     let text = dir.read(F, SMALL_FILE_LIMIT)?;
     let manifest: LiuboManifest =
         parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let (player_keys, judge_key) = check_frame(
+        &manifest.frame(),
+        &Kind {
+            game: "liubo",
+            id_prefix: ID_PREFIX,
+            board: "29-stations",
+            seats: &SEATS,
+        },
+    )?;
     let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    if manifest.format != MANIFEST_FORMAT {
-        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
-    }
-    if manifest.game != "liubo" {
-        return Err(bad("game", "expected liubo".into()));
-    }
-    if !valid_id(ID_PREFIX, &manifest.id) {
-        return Err(bad(
-            "id",
-            "expected lb- and 32 lower-case hex digits".into(),
-        ));
-    }
-    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
-        return Err(bad("created", "expected an RFC 3339 time".into()));
-    }
-    if manifest.board != "29-stations" {
-        return Err(bad("board", "the Liubo board is 29-stations".into()));
-    }
     if !(4..=1 << 20).contains(&manifest.rules.chain_length) {
         return Err(bad("rules.chain_length", "4 to 1048576".into()));
     }
-    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
-    if seats != SEATS {
-        return Err(bad(
-            "players",
-            "expected one player per seat, in the order a, b".into(),
-        ));
-    }
-    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
     Ok(LiuboGame {
         hash: sha256_tagged(text.as_bytes()),
         manifest,

@@ -3,7 +3,7 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::common::{self, Frame};
-use super::{check_keys, move_path, valid_id};
+use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -70,32 +70,16 @@ pub fn load(dir: &GameDir) -> Result<XiangqiGame> {
     let text = dir.read(F, SMALL_FILE_LIMIT)?;
     let manifest: XiangqiManifest =
         parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let (player_keys, judge_key) = check_frame(
+        &manifest.frame(),
+        &Kind {
+            game: "xiangqi",
+            id_prefix: ID_PREFIX,
+            board: "9x10",
+            seats: &SEATS,
+        },
+    )?;
     let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    if manifest.format != MANIFEST_FORMAT {
-        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
-    }
-    if manifest.game != "xiangqi" {
-        return Err(bad("game", "expected xiangqi".into()));
-    }
-    if !valid_id(ID_PREFIX, &manifest.id) {
-        return Err(bad(
-            "id",
-            "expected xq- and 32 lower-case hex digits".into(),
-        ));
-    }
-    if chrono::DateTime::parse_from_rfc3339(&manifest.created).is_err() {
-        return Err(bad("created", "expected an RFC 3339 time".into()));
-    }
-    if manifest.board != "9x10" {
-        return Err(bad("board", "the Xiangqi board is 9x10".into()));
-    }
-    let seats: Vec<&str> = manifest.players.iter().map(|p| p.seat.as_str()).collect();
-    if seats != SEATS {
-        return Err(bad(
-            "players",
-            "expected one player per seat, in the order red, black".into(),
-        ));
-    }
     let start = fen::parse(&manifest.rules.start).map_err(|e| bad("rules.start", e.to_string()))?;
     if !start.has_legal_move() {
         return Err(bad(
@@ -103,7 +87,6 @@ pub fn load(dir: &GameDir) -> Result<XiangqiGame> {
             "the side to move has no legal move".into(),
         ));
     }
-    let (player_keys, judge_key) = check_keys(&manifest.players, &manifest.judge, manifest.sample)?;
     let options = Options {
         move_limit: manifest.rules.move_limit,
         record: false,

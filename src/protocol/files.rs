@@ -155,6 +155,40 @@ pub enum Expiry {
     Nothing,
 }
 
+/// What every game's manifest has, whatever its rules.
+pub struct ManifestFrame<'a> {
+    pub format: &'a str,
+    pub game: &'a str,
+    pub id: &'a str,
+    pub created: &'a str,
+    pub sample: bool,
+    pub board: &'a str,
+    pub judge: &'a JudgeEntry,
+    pub players: &'a [Player],
+}
+
+macro_rules! manifest_frame {
+    ($($t:ty),*) => {$(
+        impl $t {
+            /// The fields every manifest shares.
+            pub fn frame(&self) -> ManifestFrame<'_> {
+                ManifestFrame {
+                    format: &self.format,
+                    game: &self.game,
+                    id: &self.id,
+                    created: &self.created,
+                    sample: self.sample,
+                    board: &self.board,
+                    judge: &self.judge,
+                    players: &self.players,
+                }
+            }
+        }
+    )*};
+}
+
+manifest_frame!(Manifest, XiangqiManifest, LiuboManifest);
+
 /// The judge's public key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -511,3 +511,34 @@ fn a_judged_game_exports_as_pgn_that_check_accepts() {
         checked.stdout
     );
 }
+
+#[test]
+fn an_edited_manifest_frame_is_refused_with_its_field() {
+    for (game, from, to, field) in [
+        (
+            "xiangqi",
+            "board = \"9x10\"",
+            "board = \"8x8\"",
+            "field board",
+        ),
+        ("xiangqi", "id = \"xq-", "id = \"lzq-", "field id"),
+        ("liubo", "seat = \"b\"", "seat = \"c\"", "field players"),
+        (
+            "liubo",
+            "game = \"liubo\"",
+            "game = \"luzhanqi\"",
+            "game.toml",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g");
+        std::fs::create_dir_all(&dir).unwrap();
+        let sample = root().join(format!("games/{game}/sample/game.toml"));
+        let text = std::fs::read_to_string(sample).unwrap();
+        assert!(text.contains(from), "{game}: {from}");
+        std::fs::write(dir.join("game.toml"), text.replacen(from, to, 1)).unwrap();
+        let r = qj(&["status", &dir.to_string_lossy()]);
+        assert_eq!(r.code, 1, "{game} {to}: {r:?}");
+        assert!(r.stderr.contains(field), "{field} not in {}", r.stderr);
+    }
+}
