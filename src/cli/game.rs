@@ -286,33 +286,12 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let game = load_game(&dir)?;
     let (v, _) = signed_view(&dir, &game, "public")?;
     let record = judge::load_record(&dir, &game)?;
-    let (clock, line) = super::deadline_report(
-        game.manifest.clock.as_ref(),
-        &record,
-        &now,
-        v.to_move.as_deref(),
-        &game.manifest.players,
-    );
-    if let Some(l) = &line {
-        if !json {
-            say!("{l}");
-        }
-    }
-    if json {
-        let s = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
-            "last_move": v.last_move, "record_head": v.record_head,
-            "deadline": clock["deadline"], "reminders": clock["reminders"],
-        });
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
-        );
-        return Ok(());
-    }
-    say!("game {} after {} plies", v.game, v.ply);
-    match (&v.result, &v.to_move) {
-        (Some(r), _) => say!(
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
+        "last_move": v.last_move, "record_head": v.record_head,
+    });
+    let state_line = match (&v.result, &v.to_move) {
+        (Some(r), _) => format!(
             "over: {} ({})",
             r.winner
                 .as_deref()
@@ -320,10 +299,18 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
                 .unwrap_or("draw".into()),
             judge::reason_text(r.reason)
         ),
-        (None, Some(t)) => say!("{t} to move (ply {})", v.ply + 1),
-        (None, None) => say!("waiting for setups"),
-    }
-    Ok(())
+        (None, Some(t)) => format!("{t} to move (ply {})", v.ply + 1),
+        (None, None) => "waiting for setups".to_string(),
+    };
+    let lines = [format!("game {} after {} plies", v.game, v.ply), state_line];
+    let clock = super::StatusClock {
+        clock: game.manifest.clock.as_ref(),
+        record: &record,
+        now: &now,
+        to_move: v.to_move.as_deref(),
+        players: &game.manifest.players,
+    };
+    super::print_status(json, fields, clock, &lines)
 }
 
 pub fn reveal(dir: &Path) -> Result<()> {

@@ -209,31 +209,22 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::current(&d, &g)?;
     let v = lb::build_view(&g, &state, "public");
-    let (clock, line) = super::deadline_report(
-        g.manifest.clock.as_ref(),
-        &state.record,
+    let fields = serde_json::json!({
+        "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
+        "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
+    });
+    let lines = [
+        format!("game {} after {} turns", v.game, v.turns),
+        v.waiting.clone(),
+    ];
+    let clock = super::StatusClock {
+        clock: g.manifest.clock.as_ref(),
+        record: &state.record,
         now,
-        state.to_move(),
-        &g.manifest.players,
-    );
-    if let (Some(l), false) = (&line, json) {
-        say!("{l}");
-    }
-    if json {
-        let s = serde_json::json!({
-            "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
-            "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
-            "deadline": clock["deadline"], "reminders": clock["reminders"],
-        });
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
-        );
-        return Ok(());
-    }
-    say!("game {} after {} turns", v.game, v.turns);
-    say!("{}", v.waiting);
-    Ok(())
+        to_move: state.to_move(),
+        players: &g.manifest.players,
+    };
+    super::print_status(json, fields, clock, &lines)
 }
 
 pub fn reveal(dir: &Path) -> Result<()> {

@@ -495,45 +495,73 @@ pub(crate) fn now_or(given: Option<String>) -> Result<String> {
     }
 }
 
-/// The deadline of the seat to move, for `status`: JSON (with a reminder for a cron job) and a
-/// line of text.
-pub(crate) fn deadline_report(
-    clock: Option<&crate::protocol::files::Clock>,
-    record: &crate::protocol::record::Record,
-    now: &str,
-    to_move: Option<&str>,
-    players: &[crate::protocol::files::Player],
-) -> (serde_json::Value, Option<String>) {
-    let (Some(clock), Some(seat)) = (clock, to_move) else {
-        return (serde_json::json!({"deadline": null, "reminders": []}), None);
+/// The clock inputs of `status`.
+pub(crate) struct StatusClock<'a> {
+    pub clock: Option<&'a crate::protocol::files::Clock>,
+    pub record: &'a crate::protocol::record::Record,
+    pub now: &'a str,
+    pub to_move: Option<&'a str>,
+    pub players: &'a [crate::protocol::files::Player],
+}
+
+/// Prints `status`: the game's own `fields` plus `deadline` and `reminders` (a reminder for a
+/// cron job) as JSON, or the deadline line and the game's `lines` as text.
+pub(crate) fn print_status(
+    json: bool,
+    mut fields: serde_json::Value,
+    c: StatusClock,
+    lines: &[String],
+) -> Result<()> {
+    let deadline = match (c.clock, c.to_move) {
+        (Some(clock), Some(seat)) => {
+            crate::judge::clock::next_deadline(clock, c.record, c.now).map(|d| (seat, d))
+        }
+        _ => None,
     };
-    let Some(d) = crate::judge::clock::next_deadline(clock, record, now) else {
-        return (serde_json::json!({"deadline": null, "reminders": []}), None);
-    };
-    let email = players
-        .iter()
-        .find(|p| p.seat == seat)
-        .and_then(|p| p.email.clone());
-    let message = match d.state {
-        "on-time" => format!("{seat}: your move for ply {} is due by {}", d.ply, d.due),
-        "in-grace" => format!(
-            "{seat}: your move for ply {} was due by {}; the grace ends {}",
-            d.ply, d.due, d.grace_until
-        ),
-        _ => format!(
-            "{seat}: the time for ply {} ran out at {}; the judge's next run applies the expiry rule",
-            d.ply, d.grace_until
-        ),
-    };
-    let line = format!(
-        "deadline: {} (grace until {}), {}",
-        d.due, d.grace_until, d.state
-    );
-    (
-        serde_json::json!({
-            "deadline": d,
-            "reminders": [{"seat": seat, "email": email, "state": d.state, "due": d.due, "message": message}],
-        }),
-        Some(line),
-    )
+    if json {
+        let (d, reminders) = match &deadline {
+            None => (serde_json::Value::Null, serde_json::json!([])),
+            Some((seat, d)) => {
+                let email = c
+                    .players
+                    .iter()
+                    .find(|p| p.seat == *seat)
+                    .and_then(|p| p.email.clone());
+                let message = match d.state {
+                    "on-time" => format!("{seat}: your move for ply {} is due by {}", d.ply, d.due),
+                    "in-grace" => format!(
+                        "{seat}: your move for ply {} was due by {}; the grace ends {}",
+                        d.ply, d.due, d.grace_until
+                    ),
+                    _ => format!(
+                        "{seat}: the time for ply {} ran out at {}; the judge's next run applies the expiry rule",
+                        d.ply, d.grace_until
+                    ),
+                };
+                (
+                    serde_json::json!(d),
+                    serde_json::json!([{"seat": seat, "email": email, "state": d.state, "due": d.due, "message": message}]),
+                )
+            }
+        };
+        fields["deadline"] = d;
+        fields["reminders"] = reminders;
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&fields).map_err(|e| Error::Io(e.to_string()))?
+        );
+        return Ok(());
+    }
+    if let Some((_, d)) = &deadline {
+        say!(
+            "deadline: {} (grace until {}), {}",
+            d.due,
+            d.grace_until,
+            d.state
+        );
+    }
+    for line in lines {
+        say!("{line}");
+    }
+    Ok(())
 }

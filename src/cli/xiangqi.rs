@@ -298,36 +298,25 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = xq::current(&d, &g)?;
     let v = xq::build_view(&g, &state, "public");
-    let (clock, line) = super::deadline_report(
-        g.manifest.clock.as_ref(),
-        &state.record,
-        now,
-        state.to_move(),
-        &g.manifest.players,
-    );
-    if let (Some(l), false) = (&line, json) {
-        say!("{l}");
-    }
-    if json {
-        let s = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
-            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
-            "fen": v.fen,
-            "deadline": clock["deadline"], "reminders": clock["reminders"],
-        });
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&s).map_err(|e| Error::Io(e.to_string()))?
-        );
-        return Ok(());
-    }
-    say!("game {} after {} plies", v.game, v.ply);
-    if state.record.lines.is_empty() {
-        say!("not opened yet: run the judge");
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+        "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+        "fen": v.fen,
+    });
+    let state_line = if state.record.lines.is_empty() {
+        "not opened yet: run the judge".to_string()
     } else {
-        say!("{}", summary(&state));
-    }
-    Ok(())
+        summary(&state)
+    };
+    let lines = [format!("game {} after {} plies", v.game, v.ply), state_line];
+    let clock = super::StatusClock {
+        clock: g.manifest.clock.as_ref(),
+        record: &state.record,
+        now,
+        to_move: state.to_move(),
+        players: &g.manifest.players,
+    };
+    super::print_status(json, fields, clock, &lines)
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
