@@ -494,3 +494,36 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
         );
     }
 }
+
+#[test]
+fn seeds_stay_secret_until_the_end_and_a_resignation_ends_it() {
+    let g = LGame::started(&[]);
+    let r = qj(&["reveal", &g.d()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("seeds stay secret until the end"),
+        "{}",
+        r.stderr
+    );
+    let (seat, _) = g.next_turn();
+    ok(&[
+        "move",
+        &g.d(),
+        "--as",
+        liubo::SEATS[seat],
+        "--key",
+        &g.keys.path(LGame::key_of(seat)),
+        "resign",
+    ]);
+    assert_eq!(g.judge().code, 0);
+    let end = g.state().end.unwrap();
+    assert_eq!(end.0.as_deref(), Some(liubo::SEATS[1 - seat]));
+    ok(&["reveal", &g.d()]);
+    let v = ok(&["verify", &g.d()]);
+    assert!(
+        v.stdout
+            .contains("both revealed seeds rebuild their signed chains"),
+        "{}",
+        v.stdout
+    );
+}

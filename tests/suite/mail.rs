@@ -581,3 +581,21 @@ fn a_players_copy_takes_only_its_own_judges_record() {
         r.stderr
     );
 }
+
+#[test]
+fn outgoing_mail_needs_the_judges_address() {
+    let g = started_by_mail();
+    let msg = g.tmp.path().join("none.eml");
+    std::fs::write(&msg, "From: a@example.org\r\n\r\nhello\r\n").unwrap();
+    let r = qj(&[
+        "inbox",
+        &g.judge.to_string_lossy(),
+        &msg.to_string_lossy(),
+        "--key",
+        &g.keys.path("judge"),
+        "--outbox",
+        &g.tmp.path().join("out").to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--from"), "{}", r.stderr);
+}

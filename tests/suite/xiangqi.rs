@@ -542,3 +542,25 @@ fn an_edited_manifest_frame_is_refused_with_its_field() {
         assert!(r.stderr.contains(field), "{field} not in {}", r.stderr);
     }
 }
+
+#[test]
+fn a_draw_offered_with_a_move_is_accepted_by_the_next() {
+    let g = XGame::new(&[]);
+    ok(&[
+        "move",
+        &g.d(),
+        "--as",
+        "red",
+        "--key",
+        &g.keys.path("alice"),
+        "h2e2",
+        "--offer-draw",
+    ]);
+    assert_eq!(g.judge().code, 0);
+    assert_eq!(g.view_json()["draw_offer"], "red");
+    g.play("black", "accept-draw");
+    let v = g.view_json();
+    assert_eq!(v["result"]["score"], "1/2-1/2");
+    assert_eq!(v["result"]["reason"], "agreement");
+    ok(&["verify", &g.d()]);
+}
