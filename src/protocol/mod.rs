@@ -4,5 +4,6 @@ pub mod commitment;
 pub mod files;
 pub mod hash;
 pub mod record;
+pub mod seal;
 pub mod signing;
 pub mod throws;

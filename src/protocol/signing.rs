@@ -11,6 +11,8 @@ pub mod namespace {
     pub const MOVE: &str = "qijudge-move";
     pub const RECORD: &str = "qijudge-record";
     pub const VIEW: &str = "qijudge-view";
+    /// A secret file (setup, seed) inside a sealed envelope, signed before it is encrypted.
+    pub const SEALED: &str = "qijudge-sealed";
 }
 
 /// Why a key or signature was refused.
