@@ -21,6 +21,7 @@ impl Refusal {
         let kind = [
             ("moves/", "move"),
             ("setups/", "setup"),
+            ("sealed/", "sealed-setup"),
             ("commitments/", "commitment"),
             ("reveal/", "reveal"),
             ("views/", "view"),
@@ -82,7 +83,7 @@ impl fmt::Display for Refusal {
                 }
                 write!(
                     f,
-                    ": refused [{}]; the reason went to {seat} only (views/{seat}.refusal.txt)",
+                    ": refused [{}]; the reason went to {seat} only (views/{seat}.refusal.txt, or .age when sealed)",
                     self.code()
                 )
             }

@@ -54,7 +54,21 @@ pub fn commit_setup(
         lot: lot_commitment(id, seat, &nonce),
     };
     let text = to_toml(&commitment);
-    dir.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    let secret_text = to_toml(&secret);
+    if game.manifest.sealed {
+        // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
+        let path = crate::judge::sealed_setup_path(seat);
+        let sealed = crate::judge::sealing::seal_secret(
+            &format!("setups/{seat}.toml"),
+            &secret_text,
+            key,
+            &game.judge_key,
+        )
+        .map_err(|e| Error::Io(format!("{path}: {e}")))?;
+        dir.write(&path, &sealed)?;
+    } else {
+        dir.write_private(&format!("setups/{seat}.toml"), secret_text.as_bytes())?;
+    }
     dir.write(
         &format!("{commitment_path}.sig"),
         signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),

@@ -33,6 +33,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
         board: "2p".into(),
         rules: Options::default(),
         clock: None,
+        sealed: false,
         judge: JudgeEntry {
             key: signing::public_key_line(keys[2].public_key()),
         },

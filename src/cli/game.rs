@@ -23,7 +23,13 @@ pub fn new(
     now: Option<String>,
     sample: bool,
     clock: Option<String>,
+    sealed: bool,
 ) -> Result<()> {
+    if sealed && game != "luzhanqi" {
+        return Err(Error::Io(format!(
+            "--sealed: only Luzhanqi hides setups and views ({game} publishes everything)"
+        )));
+    }
     let clock = clock
         .map(|c| judge::clock::parse_clock(&c))
         .transpose()
@@ -101,6 +107,7 @@ pub fn new(
         board: board.name.clone(),
         rules: options,
         clock,
+        sealed,
         judge: JudgeEntry {
             key: read_key(judge_key)?,
         },
@@ -183,12 +190,30 @@ pub fn judge(
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
-    let replay = judge::replay_with(&dir, &game, Mode::Judge, &now_or(now)?, forfeit)?;
-    let mut files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, &replay, &key)
-        .into_iter()
-        .map(|(name, body)| (name, Some(body.into_bytes())))
-        .collect();
-    // A picture per view, drawn from what that audience may see.
+    let replay = judge::replay_with(
+        &dir,
+        &game,
+        Mode::Judge,
+        &now_or(now)?,
+        forfeit,
+        Some(&key),
+    )?;
+    let outputs = judge::outputs(&game, &replay, &key);
+    // A refusal whose details are private goes to its owner only; stale notices go away.
+    let private = match &replay.refusal {
+        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
+        _ => None,
+    };
+    let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
+        let refusal = private.as_ref().map(|(s, t)| (s.as_str(), t.as_str()));
+        judge::sealing::seal_outputs(&dir, &game, &key, outputs, refusal)?
+    } else {
+        outputs
+            .into_iter()
+            .map(|(name, body)| (name, Some(body.into_bytes())))
+            .collect()
+    };
+    // A picture per clear view, drawn from what that audience may see.
     let mut pictures = Vec::new();
     for (name, body) in &files {
         let Some(audience) = name
@@ -210,12 +235,7 @@ pub fn judge(
         }
     }
     files.extend(pictures);
-    // A refusal whose details are private goes to its owner's refusal file; stale ones go away.
-    let private = match &replay.refusal {
-        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
-        _ => None,
-    };
-    for p in &game.manifest.players {
+    for p in game.manifest.players.iter().filter(|_| !game.manifest.sealed) {
         let path = format!("views/{}.refusal.txt", p.seat);
         let body = match &private {
             Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
@@ -251,7 +271,13 @@ fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(Vie
     judge::read_signed_view(dir, game, audience)?.ok_or_else(|| refuse(&path, None, "missing"))
 }
 
-pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
+pub fn view(
+    dir: &Path,
+    audience: &str,
+    format: &str,
+    chinese: bool,
+    key: Option<&Path>,
+) -> Result<()> {
     if super::xiangqi::is_xiangqi(dir) {
         return super::xiangqi::view(dir, audience, format);
     }
@@ -260,9 +286,26 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     }
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
-    let (v, text) = signed_view(&dir, &game, audience)?;
+    let seat_view = game.manifest.players.iter().any(|p| p.seat == audience);
+    let (v, text) = match key {
+        Some(key_path) if game.manifest.sealed && seat_view => {
+            let key = load_private_key(key_path)?;
+            judge::read_sealed_view(&dir, &game, audience, &key)?
+        }
+        None if game.manifest.sealed && seat_view => {
+            return Err(refuse_with(
+                judge::sealing::sealed_view_path(audience),
+                None,
+                "sealed to its seat",
+                "give your private key with --key to open it",
+            ))
+        }
+        _ => signed_view(&dir, &game, audience)?,
+    };
     if format == "json" {
         say_raw!("{text}");
+    } else if format == "svg" {
+        say_raw!("{}", crate::view::picture::luzhanqi(&v));
     } else {
         let labels = if chinese {
             view::text::Labels::Chinese
@@ -313,7 +356,7 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     super::print_status(json, fields, clock, &lines)
 }
 
-pub fn reveal(dir: &Path) -> Result<()> {
+pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
     if super::liubo::is_liubo(dir) {
         return super::liubo::reveal(dir);
     }
@@ -325,6 +368,17 @@ pub fn reveal(dir: &Path) -> Result<()> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
+    let key = match key {
+        Some(k) => Some(load_private_key(k)?),
+        None if game.manifest.sealed => {
+            return Err(Error::Io(
+                "--key: setups of a sealed game are opened with the judge's key (all seats) or \
+                 a seat's own key (its own setup)"
+                    .into(),
+            ))
+        }
+        None => None,
+    };
     let record = judge::load_record(&dir, &game)?;
     if !record
         .lines
@@ -339,7 +393,8 @@ pub fn reveal(dir: &Path) -> Result<()> {
         ));
     }
     // Only setups the judge accepted are revealed (a game forfeited early may lack some).
-    for p in &game.manifest.players {
+    let mut opened = 0;
+    for (i, p) in game.manifest.players.iter().enumerate() {
         let accepted = record
             .lines
             .iter()
@@ -347,9 +402,30 @@ pub fn reveal(dir: &Path) -> Result<()> {
         if !accepted {
             continue;
         }
-        let text = dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?;
+        let text = match &key {
+            Some(key) if game.manifest.sealed => {
+                let path = judge::sealed_setup_path(&p.seat);
+                let bytes = dir.read_bytes(&path, SMALL_FILE_LIMIT)?;
+                let inner = format!("setups/{}.toml", p.seat);
+                match judge::open_sealed_secret(&path, &bytes, key, &inner, &game.player_keys[i]) {
+                    Ok(text) => text,
+                    // A seat's key opens only that seat's setup.
+                    Err(_) if key.public_key().key_data() != game.judge_key.key_data() => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+            _ => dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?,
+        };
+        opened += 1;
         dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
         say!("wrote reveal/{}.toml", p.seat);
+    }
+    if opened == 0 && key.is_some() {
+        return Err(refuse(
+            "sealed/",
+            None,
+            "this key opens none of the sealed setups",
+        ));
     }
     Ok(())
 }

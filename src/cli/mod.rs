@@ -15,6 +15,7 @@ macro_rules! say_raw {
     };
 }
 
+mod ci;
 mod game;
 mod liubo;
 mod mail;
@@ -76,6 +77,10 @@ pub enum Command {
         /// clock from the receipt of the previous move.
         #[arg(long)]
         clock: Option<String>,
+        /// Play in public (git): setups arrive sealed to the judge and each seat's view is
+        /// published sealed to that seat's key (age, ssh-ed25519). Luzhanqi only.
+        #[arg(long)]
+        sealed: bool,
     },
     /// Validate a setup, salt it, commit to it and sign the commitment.
     ///
@@ -94,6 +99,10 @@ pub enum Command {
         /// Your setup in TOML: squares as keys (a1 = "landmine") or rows = [...]; - for stdin.
         /// Not for Liubo, where `setup` makes the throw chain and its signed commitment.
         setup: Option<PathBuf>,
+        /// Seal the setup to the judge's key (sealed/SEAT.age) instead of writing it in clear;
+        /// the default in a game created with `new --sealed`.
+        #[arg(long)]
+        seal: bool,
     },
     /// Write a signed move for the next ply, answering the current record head.
     ///
@@ -135,6 +144,37 @@ pub enum Command {
         /// End the game now: SEAT forfeits, with a reason code (`north:missed-deadline`).
         #[arg(long, value_name = "SEAT:REASON")]
         forfeit: Option<String>,
+        /// CI mode for a game in a git repository (Luzhanqi): first check that the change
+        /// since --base only adds player files, changes nothing published and only grows the
+        /// record, then judge; outputs are left ready to commit. Exit 1 on any refusal.
+        #[arg(long, conflicts_with_all = ["details", "forfeit"])]
+        ci: bool,
+        /// With --ci: the revision the change starts from (the branch's last judged commit).
+        #[arg(long, requires = "ci")]
+        base: Option<String>,
+        /// With --ci: the revision to check against --base (default HEAD; a pre-receive hook
+        /// gives the pushed commit).
+        #[arg(long, requires = "base")]
+        head: Option<String>,
+        /// With --ci: `github` prints refusals and accepted moves as workflow annotations.
+        #[arg(long, default_value = "text", value_parser = ["text", "github"], requires = "ci")]
+        format: String,
+    },
+    /// Check new move files before committing them (a pre-commit hook; Luzhanqi): signature,
+    /// game, ply, turn and the record head they answer, against the judge's signed record;
+    /// with your key, the move's legality on your own view. With --staged, also the rules on
+    /// what a commit may change (as the judge's CI mode applies them).
+    ///
+    /// Example: qijudge precheck game1 --key alice --staged
+    Precheck {
+        /// The game directory.
+        dir: PathBuf,
+        /// Your private key: also check legality on your view.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Check what the git index adds or changes under DIR since HEAD.
+        #[arg(long)]
+        staged: bool,
     },
     /// Print one audience's view, after checking the judge's signature on it.
     ///
@@ -145,11 +185,15 @@ pub enum Command {
         /// south, north, public or full.
         #[arg(long = "as")]
         audience: String,
-        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        /// text, json, or svg (the board picture, drawn from the view; Luzhanqi).
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "svg"])]
         format: String,
         /// Chinese piece labels in the text view.
         #[arg(long)]
         chinese: bool,
+        /// Your private key, to open your sealed view (games created with --sealed).
+        #[arg(long)]
+        key: Option<PathBuf>,
     },
     /// Print the events one audience may see, one JSON object per line (qijudge/luzhanqi-event/1).
     ///
@@ -175,7 +219,12 @@ pub enum Command {
         now: Option<String>,
     },
     /// Publish the setups after the game (setups/ to reveal/), so anyone can verify.
-    Reveal { dir: PathBuf },
+    Reveal {
+        dir: PathBuf,
+        /// Sealed games: the judge's key (opens every setup) or a seat's key (its own).
+        #[arg(long)]
+        key: Option<PathBuf>,
+    },
     /// Audit a finished game from its public files and revealed setups.
     ///
     /// Re-checks the manifest, every signature and commitment, every move and combat, the
@@ -369,13 +418,17 @@ pub fn run(cli: Cli) -> Result<()> {
             now,
             sample,
             clock,
-        } => game::new(&game, &dir, &players, &judge, &rules, now, sample, clock),
+            sealed,
+        } => game::new(
+            &game, &dir, &players, &judge, &rules, now, sample, clock, sealed,
+        ),
         Command::Setup {
             dir,
             seat,
             key,
             setup,
-        } => player::setup(&dir, &seat, &key, setup.as_deref()),
+            seal,
+        } => player::setup(&dir, &seat, &key, setup.as_deref(), seal),
         Command::Move {
             dir,
             seat,
@@ -390,15 +443,28 @@ pub fn run(cli: Cli) -> Result<()> {
             now,
             details,
             forfeit,
-        } => game::judge(&dir, &key, now, details, forfeit),
+            ci,
+            base,
+            head,
+            format,
+        } => {
+            if ci {
+                let range = base.as_deref().map(|b| (b, head.as_deref().unwrap_or("HEAD")));
+                ci::judge(&dir, &key, now, range, format == "github")
+            } else {
+                game::judge(&dir, &key, now, details, forfeit)
+            }
+        }
+        Command::Precheck { dir, key, staged } => ci::precheck(&dir, key.as_deref(), staged),
         Command::View {
             dir,
             audience,
             format,
             chinese,
-        } => game::view(&dir, &audience, &format, chinese),
+            key,
+        } => game::view(&dir, &audience, &format, chinese, key.as_deref()),
         Command::Status { dir, json, now } => game::status(&dir, json, now),
-        Command::Reveal { dir } => game::reveal(&dir),
+        Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
         Command::Verify { dir } => game::verify(&dir),
         Command::Moves { game, position } => game::moves(&game, &position),
         Command::Perft {

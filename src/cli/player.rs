@@ -77,7 +77,13 @@ fn seat_and_key(
     Ok((game, i, key))
 }
 
-pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: Option<&Path>) -> Result<()> {
+pub fn setup(
+    dir: &Path,
+    seat: &str,
+    key_path: &Path,
+    setup_path: Option<&Path>,
+    seal: bool,
+) -> Result<()> {
     if super::liubo::is_liubo(dir) {
         let key = load_private_key(key_path)?;
         return super::liubo::commit(dir, seat, &key);
@@ -86,6 +92,13 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: Option<&Path>)
         .ok_or_else(|| Error::Io("give the setup file (TOML; - for standard input)".into()))?;
     let dir = GameDir::new(dir);
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
+    if seal && !game.manifest.sealed {
+        return Err(Error::Io(
+            "--seal: this game's judge reads setups in clear (game.toml has no `sealed = true`); \
+             hand setups/SEAT.toml over privately"
+                .into(),
+        ));
+    }
     let shown = setup_path.display().to_string();
     let text = read_arg(setup_path, SMALL_FILE_LIMIT)?;
     let board = two_player();
@@ -107,7 +120,14 @@ pub fn setup(dir: &Path, seat: &str, key_path: &Path, setup_path: Option<&Path>)
     crate::player::commit_setup(&dir, &game, seat, &key, &setup)?;
     let commitment_path = format!("commitments/{seat}.toml");
     say!("wrote {commitment_path} and its signature: publish them");
-    say!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
+    if game.manifest.sealed {
+        say!(
+            "wrote {}: your setup sealed to the judge (and to you); publish it only after the record lists every commitment",
+            crate::judge::sealed_setup_path(seat)
+        );
+    } else {
+        say!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
+    }
     Ok(())
 }
 

@@ -1,13 +1,16 @@
 //! The judge: replay protocol files through the rules, keep the record, publish views, audit.
 
 mod audit;
+pub mod ci;
 pub mod clock;
 pub mod common;
 mod game;
 pub mod liubo;
 mod outputs;
+pub mod precheck;
 mod record;
 mod replay;
+pub mod sealing;
 pub mod xiangqi;
 
 pub use audit::*;
@@ -15,3 +18,4 @@ pub use game::*;
 pub use outputs::*;
 pub use record::*;
 pub use replay::*;
+pub use sealing::{open_sealed_secret, sealed_setup_path};

@@ -108,7 +108,20 @@ pub fn read_signed_view(
         return Ok(None);
     };
     let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+    let view = check_signed_view(game, audience, &path, &text, &sig)?;
+    Ok(Some((view, text)))
+}
+
+/// Checks the judge's signature on a view's JSON (`path` names it in errors), parses it and
+/// checks it is the view of this game for `audience`.
+pub fn check_signed_view(
+    game: &Game,
+    audience: &str,
+    path: &str,
+    text: &str,
+    sig: &str,
+) -> Result<ViewFile> {
+    signing::verify(&game.judge_key, namespace::VIEW, text.as_bytes(), sig).map_err(|e| {
         refuse_with(
             format!("{path}.sig"),
             None,
@@ -117,6 +130,38 @@ pub fn read_signed_view(
         )
     })?;
     let view: ViewFile =
-        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
-    Ok(Some((view, text)))
+        serde_json::from_str(text).map_err(|e| refuse(path, None, format!("not a view: {e}")))?;
+    if view.game != game.manifest.id || view.audience != audience {
+        return Err(refuse(
+            path,
+            Some("audience"),
+            format!("is not {audience}'s view of this game"),
+        ));
+    }
+    Ok(view)
+}
+
+/// Opens a seat's sealed view (`views/<seat>.age`) with that seat's key (or the judge's) and
+/// checks the judge's signature inside.
+pub fn read_sealed_view(
+    dir: &GameDir,
+    game: &Game,
+    audience: &str,
+    key: &PrivateKey,
+) -> Result<(ViewFile, String)> {
+    let path = super::sealing::sealed_view_path(audience);
+    let bytes = dir.read_bytes(&path, crate::store::SEALED_LIMIT)?;
+    let files = super::sealing::open_view(&path, &bytes, key)?;
+    let inner = format!("views/{audience}.json");
+    let find = |name: &str| {
+        files
+            .iter()
+            .find(|(p, _)| p == name)
+            .map(|(_, body)| body.as_str())
+            .ok_or_else(|| refuse(&path, Some(name), "missing inside the sealed view"))
+    };
+    let text = find(&inner)?;
+    let sig = find(&format!("{inner}.sig"))?;
+    let view = check_signed_view(game, audience, &inner, text, sig)?;
+    Ok((view, text.to_string()))
 }

@@ -13,7 +13,7 @@ use crate::rules::luzhanqi::options::FirstMover;
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use crate::view::SignedFile;
-use ssh_key::PublicKey;
+use ssh_key::{PrivateKey, PublicKey};
 
 /// Where the secret setups come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +56,8 @@ struct Replayer<'a> {
     next_ply: u32,
     game: &'a Game,
     mode: Mode,
+    /// The judge's key, to open sealed setups (judge mode of a sealed game).
+    opener: Option<&'a PrivateKey>,
     now: String,
     old: Record,
     out: Replay,
@@ -198,11 +200,19 @@ impl Replayer<'_> {
     /// Reads a seat's secret setup (or its reveal), checks it against the commitment and the rules.
     fn setup(&self, seat: usize, commitment: &CommitmentFile) -> Result<(Setup, [u8; 32])> {
         let name = &self.game.manifest.players[seat].seat;
-        let path = match self.mode {
-            Mode::Judge => format!("setups/{name}.toml"),
-            Mode::Audit => format!("reveal/{name}.toml"),
+        let (path, text) = match self.mode {
+            Mode::Judge if self.game.manifest.sealed => self.sealed_setup(seat)?,
+            Mode::Judge => {
+                let path = format!("setups/{name}.toml");
+                let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
+                (path, text)
+            }
+            Mode::Audit => {
+                let path = format!("reveal/{name}.toml");
+                let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
+                (path, text)
+            }
         };
-        let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
         let file: SetupFile =
             parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
         self.check_binding(
@@ -244,6 +254,30 @@ impl Replayer<'_> {
             return Err(refuse(&path, Some("setup"), "not in canonical form"));
         }
         Ok((setup, nonce))
+    }
+
+    /// Opens `sealed/<seat>.age` with the judge's key: the setup file and its signature by
+    /// the seat, padded to the fixed size. Returns the path to name in errors and the setup.
+    fn sealed_setup(&self, seat: usize) -> Result<(String, String)> {
+        let name = &self.game.manifest.players[seat].seat;
+        let path = sealed_setup_path(name);
+        let key = self.opener.ok_or_else(|| {
+            refuse_with(
+                &path,
+                None,
+                "a sealed setup, and no judge key to open it",
+                "run the judge with --key",
+            )
+        })?;
+        let bytes = self.dir.read_bytes(&path, SMALL_FILE_LIMIT)?;
+        let text = open_sealed_secret(
+            &path,
+            &bytes,
+            key,
+            &format!("setups/{name}.toml"),
+            &self.game.player_keys[seat],
+        )?;
+        Ok((path, text))
     }
 
     /// Records the judge's forfeit of a seat and ends the game (before play begins too).
@@ -400,7 +434,12 @@ impl Replayer<'_> {
                 Some(Entry::SetupAccepted { seat }) => seats.iter().position(|s| s == seat),
                 Some(_) => None,
                 None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
-                    setups[i].is_none() && self.dir.exists(&format!("setups/{}.toml", seats[i]))
+                    let path = if self.game.manifest.sealed {
+                        sealed_setup_path(&seats[i])
+                    } else {
+                        format!("setups/{}.toml", seats[i])
+                    };
+                    setups[i].is_none() && self.dir.exists(&path)
                 }),
                 None => None,
             };
@@ -807,6 +846,7 @@ impl<'a> Replayer<'a> {
         mode: Mode,
         now: &str,
         forfeit: Option<(String, String)>,
+        opener: Option<&'a PrivateKey>,
     ) -> Result<Replayer<'a>> {
         let old = load_record(dir, game)?;
         let seats = game.manifest.players.len();
@@ -818,6 +858,7 @@ impl<'a> Replayer<'a> {
             next_ply: 1,
             game,
             mode,
+            opener,
             now: now.to_string(),
             old,
             out: Replay {
@@ -938,7 +979,7 @@ pub struct Session<'a> {
 impl<'a> Session<'a> {
     /// Replays what is there, as `judge` does.
     pub fn open(dir: &'a GameDir, game: &'a Game, now: &str) -> Result<Session<'a>> {
-        let mut inner = Replayer::new(dir, game, Mode::Judge, now, None)?;
+        let mut inner = Replayer::new(dir, game, Mode::Judge, now, None, None)?;
         inner.run()?;
         Ok(Session { inner })
     }
@@ -988,18 +1029,20 @@ impl<'a> Session<'a> {
 
 /// Replays a game directory.
 pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Replay> {
-    replay_with(dir, game, mode, now, None)
+    replay_with(dir, game, mode, now, None, None)
 }
 
-/// Replays, and in judge mode forfeits `forfeit = (seat, reason code)` if the game is still on.
+/// Replays, and in judge mode forfeits `forfeit = (seat, reason code)` if the game is still on;
+/// `opener` is the judge's key, which opens the setups of a sealed game.
 pub fn replay_with(
     dir: &GameDir,
     game: &Game,
     mode: Mode,
     now: &str,
     forfeit: Option<(String, String)>,
+    opener: Option<&PrivateKey>,
 ) -> Result<Replay> {
-    let mut r = Replayer::new(dir, game, mode, now, forfeit)?;
+    let mut r = Replayer::new(dir, game, mode, now, forfeit, opener)?;
     r.run()?;
     Ok(r.out)
 }

@@ -37,6 +37,10 @@ pub struct Manifest {
     /// Deadlines, when the game has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
+    /// Played in public (git): setups come sealed to the judge (`sealed/<seat>.age`) and each
+    /// seat's view is published sealed to that seat (`views/<seat>.age`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sealed: bool,
     pub judge: JudgeEntry,
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,

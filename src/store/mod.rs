@@ -1,6 +1,8 @@
 //! Game directory I/O: bounded reads of regular files, atomic writes, one judge at a time.
 
 use crate::error::{refuse, Error, Result};
+
+pub mod git;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -9,6 +11,8 @@ use std::path::{Path, PathBuf};
 pub const SMALL_FILE_LIMIT: u64 = 64 * 1024;
 /// Largest signature file read, in bytes.
 pub const SIGNATURE_LIMIT: u64 = 16 * 1024;
+/// Largest sealed file read, in bytes.
+pub const SEALED_LIMIT: u64 = 16 * 1024 * 1024;
 /// Largest record read, in bytes.
 pub const RECORD_LIMIT: u64 = 256 * 1024 * 1024;
 
@@ -55,6 +59,13 @@ impl GameDir {
     pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
         self.check_folders(rel)?;
         read_limited(&self.path(rel), rel, limit)
+    }
+
+    /// Reads a binary file (a sealed one) of at most `limit` bytes, with the checks of
+    /// [`GameDir::read`].
+    pub fn read_bytes(&self, rel: &str, limit: u64) -> Result<Vec<u8>> {
+        self.check_folders(rel)?;
+        read_bytes_limited(&self.path(rel), rel, limit)
     }
 
     /// Refuses a path below the game folder whose folders are links or not folders, so nothing
@@ -252,6 +263,12 @@ fn io(path: &Path, e: std::io::Error) -> Error {
 
 /// Reads a regular UTF-8 file of at most `limit` bytes, naming it `shown` in errors.
 pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
+    let bytes = read_bytes_limited(path, shown, limit)?;
+    String::from_utf8(bytes).map_err(|_| refuse(shown, None, "not UTF-8 text"))
+}
+
+/// Reads a regular file of at most `limit` bytes, naming it `shown` in errors.
+pub fn read_bytes_limited(path: &Path, shown: &str, limit: u64) -> Result<Vec<u8>> {
     use std::os::unix::fs::OpenOptionsExt;
     let not_regular = || {
         refuse(
@@ -296,7 +313,7 @@ pub fn read_limited(path: &Path, shown: &str, limit: u64) -> Result<String> {
             format!("too large: the limit is {limit} bytes"),
         ));
     }
-    String::from_utf8(bytes).map_err(|_| refuse(shown, None, "not UTF-8 text"))
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` atomically and durably; unchanged files are not rewritten.

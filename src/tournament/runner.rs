@@ -304,6 +304,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
         board: "2p".into(),
         rules: cfg.rules.clone(),
         clock: None,
+        sealed: false,
         judge: JudgeEntry {
             key: signing::public_key_line(keys.judge.public_key()),
         },

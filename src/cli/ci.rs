@@ -1,0 +1,96 @@
+//! `judge --ci`: the judge of a game kept in a git repository, run by CI on a push or a pull
+//! request (or by a server's pre-receive hook).
+
+use crate::error::{Error, Result};
+use crate::judge::ci::{check_changes, github_annotation, Base};
+use crate::judge::load_game;
+use crate::protocol::record::Record;
+use crate::store::{git, GameDir, RECORD_LIMIT};
+use std::path::Path;
+
+/// Checks the change since `base`, then judges; with `github`, a refusal is also printed as an
+/// annotation on the refused file.
+pub fn judge(
+    dir: &Path,
+    key: &Path,
+    now: Option<String>,
+    range: Option<(&str, &str)>,
+    github: bool,
+) -> Result<()> {
+    let result = range
+        .map_or(Ok(()), |(base, head)| check_change(dir, base, head))
+        .and_then(|()| super::game::judge(dir, key, now, false, None));
+    if let (true, Err(e)) = (github, &result) {
+        let prefix = git::prefix(dir).unwrap_or_default();
+        let line = match e {
+            Error::Refused(r) => {
+                github_annotation("error", &prefix, Some(&r.file), &format!("refused: {r}"))
+            }
+            Error::Io(m) => github_annotation("error", &prefix, None, m),
+        };
+        say!("{line}");
+    }
+    result
+}
+
+/// The append-only rules on what changed between `base` and `head`.
+fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
+    let g = GameDir::new(dir);
+    let game = load_game(&g)?;
+    check_since(dir, &g, &game, base, Some(head))
+}
+
+/// Checks the changes from `base` to `head` (none: the index) under `dir` against the rules
+/// of [`check_changes`], with the record at `base` as the one to extend.
+fn check_since(
+    dir: &Path,
+    g: &GameDir,
+    game: &crate::judge::Game,
+    base: &str,
+    head: Option<&str>,
+) -> Result<()> {
+    let changes = git::changes(dir, base, head)?;
+    let base_text = match git::show(dir, base, "record.jsonl")? {
+        Some(bytes) => Some(
+            String::from_utf8(bytes)
+                .map_err(|_| Error::Io(format!("{base}:record.jsonl is not UTF-8")))?,
+        ),
+        None => None,
+    };
+    let base_record = match &base_text {
+        Some(t) => Record::parse(t, &game.hash).map_err(|(line, e)| {
+            Error::Io(format!("{base}:record.jsonl line {line}: {e:?}"))
+        })?,
+        None => Record::new(),
+    };
+    let now_text = g.read_optional("record.jsonl", RECORD_LIMIT)?;
+    let base = Base {
+        record_text: base_text.as_deref(),
+        record: &base_record,
+    };
+    check_changes(game, &changes, &base, now_text.as_deref())
+}
+
+/// `precheck`: what a player's pre-commit hook runs.
+pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
+    let g = GameDir::new(dir);
+    let game = load_game(&g)?;
+    if staged {
+        check_staged(dir, &g, &game)?;
+    }
+    let key = key.map(super::player::load_private_key).transpose()?;
+    for line in crate::judge::precheck::precheck(&g, &game, key.as_ref())? {
+        say!("{line}");
+    }
+    Ok(())
+}
+
+/// The append-only rules on what the index changes since HEAD (or since nothing, in a
+/// repository without commits).
+fn check_staged(dir: &Path, g: &GameDir, game: &crate::judge::Game) -> Result<()> {
+    // git's empty tree: the base of a repository's first commit.
+    const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    let has_head = git::show(dir, "HEAD", "").is_ok_and(|t| t.is_some());
+    let base = if has_head { "HEAD" } else { EMPTY_TREE };
+    check_since(dir, g, game, base, None)
+}

@@ -1,0 +1,212 @@
+//! The rules a change to a game played in a repository must follow before the judge runs on it:
+//! players only add their own files, nothing accepted is changed or deleted, the record only
+//! grows, and no secret is ever committed in clear.
+
+use super::Game;
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::files::Entry;
+use crate::protocol::record::Record;
+use crate::store::git::Change;
+
+/// What the game's record said before the change.
+pub struct Base<'a> {
+    /// The record text at the base revision (none before the judge's first run).
+    pub record_text: Option<&'a str>,
+    /// That record, read.
+    pub record: &'a Record,
+}
+
+/// What a path in a game directory is.
+#[derive(Debug, PartialEq, Eq)]
+enum Kind {
+    /// A file a player adds once and never changes.
+    Player(PlayerFile),
+    /// A file only the judge writes (checked by its signature and by the record's growth).
+    Judge,
+    /// Anything else.
+    Other,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum PlayerFile {
+    Commitment,
+    SealedSetup,
+    ClearSetup,
+    Move,
+    Reveal,
+}
+
+fn kind(game: &Game, path: &str) -> Kind {
+    let seat_file = |folder: &str, ext: &str| {
+        path.strip_prefix(folder)
+            .and_then(|rest| rest.strip_suffix(ext))
+            .is_some_and(|seat| game.manifest.players.iter().any(|p| p.seat == seat))
+    };
+    let move_file = || {
+        let Some(rest) = path.strip_prefix("moves/") else {
+            return false;
+        };
+        let rest = rest.strip_suffix(".sig").unwrap_or(rest);
+        let Some((ply, seat)) = rest.strip_suffix(".toml").and_then(|r| r.split_once('-')) else {
+            return false;
+        };
+        ply.len() == 4
+            && ply.bytes().all(|b| b.is_ascii_digit())
+            && game.manifest.players.iter().any(|p| p.seat == seat)
+    };
+    if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
+        Kind::Player(PlayerFile::Commitment)
+    } else if seat_file("sealed/", ".age") {
+        Kind::Player(PlayerFile::SealedSetup)
+    } else if path.starts_with("setups/") {
+        Kind::Player(PlayerFile::ClearSetup)
+    } else if move_file() {
+        Kind::Player(PlayerFile::Move)
+    } else if seat_file("reveal/", ".toml") {
+        Kind::Player(PlayerFile::Reveal)
+    } else if path == "record.jsonl" || path == "record.sig" || path.starts_with("views/") {
+        Kind::Judge
+    } else {
+        Kind::Other
+    }
+}
+
+/// Checks every change against the rules above; `record_now` is the record text the change
+/// leaves (none when it deletes it).
+pub fn check_changes(
+    game: &Game,
+    changes: &[Change],
+    base: &Base,
+    record_now: Option<&str>,
+) -> Result<()> {
+    let seats = game.manifest.players.len();
+    let committed = base
+        .record
+        .lines
+        .iter()
+        .filter(|l| matches!(l.entry, Entry::Commitment { .. }))
+        .count();
+    let over = base
+        .record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }));
+    for c in changes {
+        let path = c.path.as_str();
+        match kind(game, path) {
+            Kind::Player(PlayerFile::ClearSetup) => {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    "a setup in clear in the repository shows it to everyone",
+                    "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
+                ))
+            }
+            Kind::Player(file) if c.status != 'A' => {
+                let _ = file;
+                return Err(refuse_with(
+                    path,
+                    None,
+                    format!("{} a file already published", verb(c.status)),
+                    "the game is append-only: add new files, never change or remove old ones",
+                ));
+            }
+            Kind::Player(PlayerFile::SealedSetup) if !game.manifest.sealed => {
+                return Err(refuse(
+                    path,
+                    None,
+                    "this game is not sealed (game.toml has no `sealed = true`)",
+                ))
+            }
+            Kind::Player(PlayerFile::SealedSetup) if committed < seats => {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    "published before the record lists every seat's commitment",
+                    "secrets come only after all commitments are recorded: push it once the \
+                     judge has recorded them",
+                ))
+            }
+            Kind::Player(PlayerFile::Reveal) if !over => {
+                return Err(refuse(
+                    path,
+                    None,
+                    "a reveal before the game is over shows a setup to the opponent",
+                ))
+            }
+            Kind::Player(_) => {}
+            Kind::Judge => {}
+            // The change that creates the game adds its manifest.
+            Kind::Other if path == "game.toml" && c.status == 'A' && base.record_text.is_none() => {}
+            Kind::Other => {
+                let what = if path == "game.toml" {
+                    "the manifest never changes once created".to_string()
+                } else {
+                    format!("{} a file that is not part of the game", verb(c.status))
+                };
+                return Err(refuse_with(
+                    path,
+                    None,
+                    what,
+                    "a change to a game adds commitments, sealed setups, moves and reveals only",
+                ));
+            }
+        }
+    }
+    if let Some(old) = base.record_text {
+        let extends = record_now.is_some_and(|now| now.starts_with(old));
+        if !extends {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                "does not extend the record last signed on this branch",
+                "the record only grows: restore the published record",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verb(status: char) -> &'static str {
+    match status {
+        'A' => "adds",
+        'D' => "deletes",
+        'T' => "changes the type of",
+        _ => "changes",
+    }
+}
+
+/// A refusal as a GitHub workflow command (an annotation on the file), with the escaping the
+/// runner expects; `prefix` is the game directory inside the repository.
+pub fn github_annotation(level: &str, prefix: &str, file: Option<&str>, message: &str) -> String {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    match file {
+        Some(f) => format!(
+            "::{level} file={},title=qijudge::{}",
+            prop(&format!("{prefix}{f}")),
+            data(message)
+        ),
+        None => format!("::{level} title=qijudge::{}", data(message)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_escape_what_the_runner_would_read_as_commands() {
+        let a = github_annotation("error", "g/", Some("moves/0001-south.toml"), "a\nb: 100%");
+        assert_eq!(
+            a,
+            "::error file=g/moves/0001-south.toml,title=qijudge::a%0Ab: 100%25"
+        );
+        let b = github_annotation("error", "", Some("x,y:z"), "m");
+        assert_eq!(b, "::error file=x%2Cy%3Az,title=qijudge::m");
+    }
+}

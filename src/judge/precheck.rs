@@ -1,0 +1,152 @@
+//! A player's check of a move before it is committed (a pre-commit hook): everything the judge
+//! checks that does not need the judge's secrets. The signature and every binding field against
+//! the judge's signed record and public view; with the player's key, the move's legality against
+//! the player's own view (a seat's moves depend only on its own pieces and on where the others
+//! stand, which the view shows).
+
+use super::{load_record, move_path, read_sealed_view, read_signed_view, Game};
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::files::*;
+use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::{two_player, Move, Piece, Position, Seat, Unit};
+use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::view::ViewFile;
+use ssh_key::PrivateKey;
+
+/// Checks every move file beyond the record; returns one line per file checked.
+pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<Vec<String>> {
+    let record = load_record(dir, game)?;
+    let head = record.head_or(&game.hash);
+    let last = record
+        .lines
+        .iter()
+        .filter_map(|l| match l.entry {
+            Entry::Move { ply, .. } => Some(ply),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut pending = Vec::new();
+    for name in dir.list("moves")? {
+        let Some(stem) = name.strip_suffix(".toml") else {
+            continue;
+        };
+        let Some((ply, seat)) = stem.split_once('-') else {
+            continue;
+        };
+        if let Ok(ply) = ply.parse::<u32>() {
+            if ply > last {
+                pending.push((ply, seat.to_string()));
+            }
+        }
+    }
+    if pending.is_empty() {
+        return Ok(vec![format!("no move beyond ply {last} to check")]);
+    }
+    let public = read_signed_view(dir, game, "public")?
+        .ok_or_else(|| refuse("views/public.json", None, "missing: the judge has not run"))?
+        .0;
+    if public.record_head != head {
+        return Err(refuse(
+            "views/public.json",
+            Some("record_head"),
+            "is not the view of the current record",
+        ));
+    }
+    let mut lines = Vec::new();
+    for (ply, seat) in pending {
+        let path = move_path(ply, &seat);
+        let i = game
+            .manifest
+            .players
+            .iter()
+            .position(|p| p.seat == seat)
+            .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
+        let text = dir.read(&path, SMALL_FILE_LIMIT)?;
+        let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+        signing::verify(&game.player_keys[i], namespace::MOVE, text.as_bytes(), &sig)
+            .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+        let file: MoveFile =
+            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+        let checks = [
+            (file.format == MOVE_FORMAT, "format", "not a move file"),
+            (file.game == game.manifest.id, "game", "made for another game"),
+            (file.manifest == game.hash, "manifest", "made under another game.toml"),
+            (file.seat == seat, "seat", "does not match the file name"),
+            (file.ply == ply, "ply", "does not match the file name"),
+        ];
+        for (ok, field, why) in checks {
+            if !ok {
+                return Err(refuse(&path, Some(field), why));
+            }
+        }
+        if ply != last + 1 {
+            return Err(refuse(
+                &path,
+                Some("ply"),
+                format!("the next ply is {}", last + 1),
+            ));
+        }
+        if public.to_move.as_deref() != Some(seat.as_str()) {
+            return Err(refuse(&path, Some("seat"), "not this seat's turn"));
+        }
+        if file.answers != head {
+            return Err(refuse_with(
+                &path,
+                Some("answers"),
+                "answers an old record head (stale)",
+                "fetch the current record and make the move again",
+            ));
+        }
+        let mut line = format!("{path}: signed by {seat}, answers the current record");
+        if let Some(key) = key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())
+        {
+            let own = if game.manifest.sealed {
+                read_sealed_view(dir, game, &seat, key)?.0
+            } else {
+                read_signed_view(dir, game, &seat)?
+                    .ok_or_else(|| refuse(format!("views/{seat}.json"), None, "missing"))?
+                    .0
+            };
+            check_legal(game, &own, Seat(i as u8), &path, &file.action)?;
+            line.push_str(", legal on your view");
+        }
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+/// Checks a move on a position rebuilt from the mover's own view: its own pieces with their
+/// ranks, every other piece as an obstacle (its rank plays no part in where the mover may go).
+fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &str) -> Result<()> {
+    if action == "resign" || action == "accept-draw" {
+        return Ok(());
+    }
+    let board = two_player();
+    let mut pos = Position::empty(board, game.manifest.rules.clone());
+    for p in &view.pieces {
+        let (Some(sq), Some(owner)) = (
+            board.square(&p.square),
+            game.manifest.players.iter().position(|s| s.seat == p.seat),
+        ) else {
+            return Err(refuse(format!("views/{}.json", view.audience), Some("pieces"), "unknown square or seat"));
+        };
+        let piece = match p.piece {
+            Some(piece) if owner == seat.index() => piece,
+            _ => Piece::Captain,
+        };
+        if pos.at(sq).is_none() {
+            pos.put(
+                sq,
+                Unit {
+                    seat: Seat(owner as u8),
+                    piece,
+                },
+            );
+        }
+    }
+    pos.set_to_move(seat);
+    let mv = Move::parse(action, board).map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+    pos.check_move(mv)
+        .map_err(|e| refuse(path, Some("move"), e.to_string()))
+}

@@ -1,0 +1,210 @@
+//! Sealed files of a game played in public: secrets sealed to the judge, seat views sealed to
+//! their seat. Every sealed file holds signed files (sign, then encrypt) and is padded to a size
+//! that depends only on public facts.
+
+use super::Game;
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::store::{GameDir, SEALED_LIMIT};
+use crate::protocol::seal::{self, Sealed};
+use crate::protocol::signing::{self, namespace};
+use ssh_key::{PrivateKey, PublicKey};
+
+/// Where a seat's sealed setup lives.
+pub fn sealed_setup_path(seat: &str) -> String {
+    format!("sealed/{seat}.age")
+}
+
+/// Where a seat's sealed view lives.
+pub fn sealed_view_path(audience: &str) -> String {
+    format!("views/{audience}.age")
+}
+
+/// Where a seat's sealed refusal notice lives.
+pub fn sealed_refusal_path(seat: &str) -> String {
+    format!("views/{seat}.refusal.age")
+}
+
+/// Seals a secret file (`inner` is its path, such as `setups/south.toml`) signed by its owner,
+/// to the judge and to the owner, at the fixed secret size.
+pub fn seal_secret(
+    inner: &str,
+    text: &str,
+    owner: &PrivateKey,
+    judge: &PublicKey,
+) -> std::result::Result<Vec<u8>, seal::SealError> {
+    let sig = signing::sign(owner, namespace::SEALED, text.as_bytes());
+    let files = [
+        Sealed {
+            path: inner.to_string(),
+            bytes: text.as_bytes().to_vec(),
+        },
+        Sealed {
+            path: format!("{inner}.sig"),
+            bytes: sig.into_bytes(),
+        },
+    ];
+    seal::seal(&files, seal::SECRET_SIZE, &[judge, owner.public_key()])
+}
+
+/// Opens a sealed secret: exactly `inner` and `inner.sig`, signed by `signer`, at the fixed
+/// size. Errors name the sealed file (`shown`) and never quote its content.
+pub fn open_sealed_secret(
+    shown: &str,
+    bytes: &[u8],
+    key: &PrivateKey,
+    inner: &str,
+    signer: &PublicKey,
+) -> Result<String> {
+    let files = seal::open(bytes, key, Some(seal::SECRET_SIZE)).map_err(|e| {
+        refuse_with(
+            shown,
+            None,
+            e.to_string(),
+            "seal it with qijudge setup --seal (to the judge's key in game.toml)",
+        )
+    })?;
+    let [file, sig] = files.as_slice() else {
+        return Err(refuse(
+            shown,
+            None,
+            format!("must hold exactly {inner} and {inner}.sig"),
+        ));
+    };
+    if file.path != inner || sig.path != format!("{inner}.sig") {
+        return Err(refuse(
+            shown,
+            None,
+            format!("must hold exactly {inner} and {inner}.sig"),
+        ));
+    }
+    let text = String::from_utf8(file.bytes.clone())
+        .map_err(|_| refuse(shown, Some(inner), "not UTF-8 text"))?;
+    let sig_text = String::from_utf8(sig.bytes.clone())
+        .map_err(|_| refuse(shown, Some(&format!("{inner}.sig")), "not UTF-8 text"))?;
+    signing::verify(signer, namespace::SEALED, text.as_bytes(), &sig_text)
+        .map_err(|e| refuse(shown, Some(&format!("{inner}.sig")), e.to_string()))?;
+    Ok(text)
+}
+
+/// Seals a seat's files (its view as JSON and text with their signatures) to that seat, padded
+/// to `size` (see [`seal::view_size`]).
+pub fn seal_view(
+    files: &[(String, String)],
+    size: usize,
+    seat_key: &PublicKey,
+) -> std::result::Result<Vec<u8>, seal::SealError> {
+    let files: Vec<Sealed> = files
+        .iter()
+        .map(|(path, body)| Sealed {
+            path: path.clone(),
+            bytes: body.as_bytes().to_vec(),
+        })
+        .collect();
+    seal::seal(&files, size, &[seat_key])
+}
+
+/// Opens a sealed view with the seat's key: the files inside, by path.
+pub fn open_view(shown: &str, bytes: &[u8], key: &PrivateKey) -> Result<Vec<(String, String)>> {
+    let files = seal::open(bytes, key, None).map_err(|e| {
+        refuse_with(
+            shown,
+            None,
+            e.to_string(),
+            "give the private key of the seat this view is for",
+        )
+    })?;
+    files
+        .into_iter()
+        .map(|f| {
+            let body = String::from_utf8(f.bytes)
+                .map_err(|_| refuse(shown, Some(&f.path), "not UTF-8 text"))?;
+            Ok((f.path, body))
+        })
+        .collect()
+}
+
+/// Encrypts `plain` to `recipients`, unless `path` already holds a sealed file that the judge's
+/// key opens to the same plaintext: then its bytes are kept, so judging twice changes nothing.
+fn seal_stable(
+    dir: &GameDir,
+    path: &str,
+    plain: &[u8],
+    recipients: &[&PublicKey],
+    judge: &PrivateKey,
+) -> Result<Vec<u8>> {
+    if let Ok(old) = dir.read_bytes(path, SEALED_LIMIT) {
+        if seal::decrypt(&old, judge).is_ok_and(|p| p == plain) {
+            return Ok(old);
+        }
+    }
+    seal::encrypt(plain, recipients).map_err(|e| Error::Io(format!("{path}: {e}")))
+}
+
+/// The judge's outputs of a sealed game: each seat's view files (JSON and text with their
+/// signatures) become one `views/<seat>.age`, sealed to the seat and the judge and padded to a
+/// size fixed by the public view; a private refusal notice goes to `views/<seat>.refusal.age`.
+/// Everything else is published as it is.
+pub fn seal_outputs(
+    dir: &GameDir,
+    game: &Game,
+    judge: &PrivateKey,
+    files: Vec<(String, String)>,
+    refusal: Option<(&str, &str)>,
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    let public_len: usize = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("views/public."))
+        .map(|(_, b)| b.len())
+        .sum();
+    let size = seal::view_size(public_len);
+    let mut out = Vec::new();
+    let mut per_seat: Vec<Vec<(String, String)>> = vec![Vec::new(); game.manifest.players.len()];
+    for (path, body) in files {
+        let seat = game
+            .manifest
+            .players
+            .iter()
+            .position(|p| path.starts_with(&format!("views/{}.", p.seat)));
+        match seat {
+            Some(i) => per_seat[i].push((path, body)),
+            None => out.push((path, Some(body.into_bytes()))),
+        }
+    }
+    for (i, p) in game.manifest.players.iter().enumerate() {
+        let recipients = [&game.player_keys[i], judge.public_key()];
+        let path = sealed_view_path(&p.seat);
+        let sealed: Vec<Sealed> = per_seat[i]
+            .iter()
+            .map(|(path, body)| Sealed {
+                path: path.clone(),
+                bytes: body.as_bytes().to_vec(),
+            })
+            .collect();
+        // Too large for its padded size: refuse to publish rather than leak by size.
+        let plain = seal::pack(&sealed, size).map_err(|e| Error::Io(format!("{path}: {e}")))?;
+        out.push((
+            path.clone(),
+            Some(seal_stable(dir, &path, &plain, &recipients, judge)?),
+        ));
+        let notice = sealed_refusal_path(&p.seat);
+        let body = match refusal {
+            Some((seat, text)) if seat == p.seat => {
+                let mut text = text.to_string();
+                text.truncate(seal::SECRET_SIZE / 2);
+                let inner = format!("views/{}.refusal.txt", p.seat);
+                let plain = seal::pack(
+                    &[Sealed {
+                        path: inner,
+                        bytes: format!("{text}\n").into_bytes(),
+                    }],
+                    seal::SECRET_SIZE,
+                )
+                .map_err(|e| Error::Io(format!("{notice}: {e}")))?;
+                Some(seal_stable(dir, &notice, &plain, &recipients, judge)?)
+            }
+            _ => None,
+        };
+        out.push((notice, body));
+    }
+    Ok(out)
+}
