@@ -12,6 +12,9 @@ use crate::view::{self, ViewFile};
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
+/// `.gitignore` of a sealed game's folder.
+pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\n";
+
 // One argument per `new` option.
 #[allow(clippy::too_many_arguments)]
 pub fn new(
@@ -122,6 +125,11 @@ pub fn new(
     }
     let text = to_toml(&manifest);
     g.write("game.toml", text.as_bytes())?;
+    if manifest.sealed {
+        // Played in a repository: the judge's lock and staging never belong in a commit, nor a
+        // setup in clear.
+        g.write(".gitignore", GAME_GITIGNORE.as_bytes())?;
+    }
     // Refuse what a judge would refuse (for instance the same key twice) before anyone commits.
     if let Err(e) = load_game(&g) {
         let _ = std::fs::remove_file(g.path("game.toml"));

@@ -136,8 +136,11 @@ pub fn check_changes(
             }
             Kind::Player(_) => {}
             Kind::Judge => {}
-            // The change that creates the game adds its manifest.
-            Kind::Other if path == "game.toml" && c.status == 'A' && base.record_text.is_none() => {}
+            // The change that creates the game adds its manifest (and its .gitignore).
+            Kind::Other
+                if (path == "game.toml" || path == ".gitignore")
+                    && c.status == 'A'
+                    && base.record_text.is_none() => {}
             Kind::Other => {
                 let what = if path == "game.toml" {
                     "the manifest never changes once created".to_string()

@@ -2,6 +2,7 @@ mod bad_input;
 mod cli_game;
 mod crash;
 mod deadlines;
+mod git;
 mod helpers;
 mod interop;
 mod liubo;

@@ -1,0 +1,453 @@
+//! Play via git, end to end with the real `git`: sealed setups and signed moves committed by the
+//! players through the shipped pre-commit hook, the judge's CI mode on each change, and the
+//! shipped pre-receive hook on a server; legal moves pass, an illegal, a forged, a stale and a
+//! history-rewriting change are refused, and no blob of the history shows a secret in clear.
+
+use super::helpers::*;
+use qijudge::protocol::signing;
+use qijudge::rules::luzhanqi::Options;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"))
+        .output()
+        .expect("git must be installed (.ci/run installs it)");
+    assert!(
+        out.status.success(),
+        "git {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A commit that runs the pre-commit hook with the player's key; its exit code and stderr.
+fn commit_as(repo: &Path, key: &str, message: &str) -> (i32, String) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["commit", "-q", "-m", message])
+        .env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"))
+        .env("QIJUDGE_KEY", key)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned()
+        + &String::from_utf8_lossy(&out.stdout),
+    )
+}
+
+struct Repo {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    game: PathBuf,
+    keys: Keys,
+}
+
+impl Repo {
+    fn g(&self) -> String {
+        self.game.to_string_lossy().into_owned()
+    }
+
+    fn head(&self) -> String {
+        git(&self.root, &["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// The judge's CI run on what changed since `base`.
+    fn ci(&self, base: &str) -> Run {
+        qj(&[
+            "judge",
+            &self.g(),
+            "--key",
+            &self.keys.path("judge"),
+            "--now",
+            NOW,
+            "--ci",
+            "--base",
+            base,
+            "--format",
+            "github",
+        ])
+    }
+
+    /// A player's change accepted by the CI run, whose outputs are then committed.
+    fn land(&self, base: &str) {
+        let r = self.ci(base);
+        assert_eq!(r.code, 0, "{r:?}");
+        // What the judge wrote, and nothing a player left uncommitted.
+        git(&self.root, &["add", "-A", "games/g1/record.jsonl", "games/g1/record.sig", "games/g1/views"]);
+        let status = git(&self.root, &["status", "--short"]);
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&self.root)
+            .args(["commit", "-q", "--no-verify", "-m", "judge"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{status} {r:?} {out:?}");
+    }
+
+    /// Writes a move with `qijudge move` and commits it through the hook.
+    fn commit_move(&self, seat: &str, mv: &str) -> (i32, String) {
+        let key = self.keys.path(TestGame::key_of(seat));
+        ok(&["move", &self.g(), "--as", seat, "--key", &key, mv]);
+        git(&self.root, &["add", "-A"]);
+        commit_as(&self.root, &key, mv)
+    }
+
+    /// Moves the sealed setups out of the working tree (a player keeps them until the judge
+    /// has recorded every commitment); returns where they are.
+    fn hold_sealed(&self) -> PathBuf {
+        let held = self._tmp.path().join("held-sealed");
+        std::fs::rename(self.game.join("sealed"), &held).unwrap();
+        held
+    }
+
+    /// Drops the last commit and any file it left (a pull request that is not merged).
+    fn drop_last(&self) {
+        git(&self.root, &["reset", "-q", "--hard", "HEAD~1"]);
+        git(&self.root, &["clean", "-q", "-fd"]);
+    }
+}
+
+fn sealed_repo() -> Repo {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let root = tmp.path().join("repo");
+    std::fs::create_dir(&root).unwrap();
+    git(&root, &["init", "-q", "-b", "main"]);
+    git(&root, &["config", "user.name", "test"]);
+    git(&root, &["config", "user.email", "test@example.org"]);
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-commit");
+    std::fs::copy(&hook, root.join(".git/hooks/pre-commit")).unwrap();
+    let game = root.join("games/g1");
+    let r = Repo {
+        _tmp: tmp,
+        root,
+        game,
+        keys,
+    };
+    ok(&[
+        "new",
+        "luzhanqi",
+        &r.g(),
+        "--player",
+        &format!("alice={}.pub", r.keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", r.keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", r.keys.path("judge")),
+        "--now",
+        NOW,
+        "--sealed",
+    ]);
+    git(&r.root, &["add", "-A"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "new game");
+    assert_eq!(code, 0, "{out}");
+    r
+}
+
+/// Every blob ever committed, as text.
+fn all_blobs(repo: &Path) -> Vec<(String, Vec<u8>)> {
+    let list = git(repo, &["rev-list", "--objects", "--all"]);
+    let mut blobs = Vec::new();
+    for line in list.lines() {
+        let (id, path) = line.split_once(' ').unwrap_or((line, ""));
+        if git(repo, &["cat-file", "-t", id]).trim() == "blob" {
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(repo)
+                .args(["cat-file", "-p", id])
+                .output()
+                .unwrap();
+            blobs.push((path.to_string(), out.stdout));
+        }
+    }
+    blobs
+}
+
+fn contains(hay: &[u8], needle: &str) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
+    let r = sealed_repo();
+    let setups_dir = r._tmp.path();
+    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
+        let file = setups_dir.join(format!("{seat}-setup.toml"));
+        std::fs::write(&file, rows).unwrap();
+        let key = r.keys.path(TestGame::key_of(seat));
+        let out = ok(&[
+            "setup",
+            &r.g(),
+            "--as",
+            seat,
+            "--key",
+            &key,
+            "--seal",
+            &file.to_string_lossy(),
+        ]);
+        assert!(out.stdout.contains("sealed/"), "{out:?}");
+    }
+    assert!(!r.game.join("setups").exists(), "no clear setup is written");
+
+    // Two-phase start: sealed setups pushed with the commitments are refused.
+    let base = r.head();
+    git(&r.root, &["add", "-A"]);
+    assert_eq!(commit_as(&r.root, &r.keys.path("alice"), "all at once").0, 1);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "all at once"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused.stdout.contains("::error file=games/g1/sealed/")
+            && refused.stdout.contains("every seat's commitment"),
+        "{refused:?}"
+    );
+    git(&r.root, &["reset", "-q", "--soft", "HEAD~1"]);
+    git(&r.root, &["reset", "-q"]);
+
+    // Commitments first, then the sealed setups (held back until the record lists both).
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "commitments");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "games/g1/sealed"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("bob"), "sealed setups");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    assert!(r.game.join("views/south.age").exists());
+    assert!(!r.game.join("views/south.json").exists());
+
+    // Legal moves, each through the hook and the CI mode.
+    let moves = random_moves(&fixed_setups(), Options::default(), 6, 7);
+    for (i, mv) in moves.iter().enumerate() {
+        let base = r.head();
+        let (code, out) = r.commit_move(seat_of_ply(i + 1), mv);
+        assert_eq!(code, 0, "ply {}: {out}", i + 1);
+        r.land(&base);
+    }
+    let ply = moves.len() as u32 + 1;
+    let seat = seat_of_ply(ply as usize);
+    let key_path = r.keys.path(TestGame::key_of(seat));
+
+    // An illegal move (a landmine does not move): the hook stops it; forced past the hook,
+    // the CI mode refuses it with an annotation on the file.
+    let mine = if seat == "south" { "a1-a2" } else { "a12-a11" };
+    let base = r.head();
+    let (code, out) = r.commit_move(seat, mine);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("field move"), "{out}");
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "illegal"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused.stdout.contains(&format!(
+            "::error file=games/g1/moves/{ply:04}-{seat}.toml"
+        )),
+        "{refused:?}"
+    );
+    r.drop_last();
+
+    // A forged move: signed by another key.
+    let base = r.head();
+    let legal = random_moves(&fixed_setups(), Options::default(), 7, 7)[6].clone();
+    ok(&["move", &r.g(), "--as", seat, "--key", &key_path, &legal]);
+    let path = r.game.join(format!("moves/{ply:04}-{seat}.toml"));
+    let mallory = signing::parse_private_key(
+        &std::fs::read_to_string(r.keys.path("mallory")).unwrap(),
+    )
+    .unwrap();
+    let text = std::fs::read(&path).unwrap();
+    std::fs::write(
+        path.with_extension("toml.sig"),
+        signing::sign(&mallory, signing::namespace::MOVE, &text),
+    )
+    .unwrap();
+    git(&r.root, &["add", "-A"]);
+    assert_eq!(commit_as(&r.root, &key_path, "forged").0, 1);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "forged"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stdout.contains(".toml.sig"), "{refused:?}");
+    r.drop_last();
+
+    // A stale move: it answers the record head before the last ply.
+    let base = r.head();
+    ok(&["move", &r.g(), "--as", seat, "--key", &key_path, &legal]);
+    let current = std::fs::read_to_string(&path).unwrap();
+    let record = std::fs::read_to_string(r.game.join("record.jsonl")).unwrap();
+    // The head before the last line is that line's `prev`.
+    let old_head = record
+        .lines()
+        .last()
+        .and_then(|l| l.split("\"prev\":\"").nth(1))
+        .and_then(|h| h.split('"').next())
+        .unwrap()
+        .to_string();
+    let answers = current
+        .lines()
+        .find(|l| l.starts_with("answers = "))
+        .unwrap();
+    let stale = current.replace(answers, &format!("answers = \"{old_head}\""));
+    assert_ne!(stale, current);
+    let alice_or_bob = signing::parse_private_key(&std::fs::read_to_string(&key_path).unwrap())
+        .unwrap();
+    std::fs::write(&path, &stale).unwrap();
+    std::fs::write(
+        path.with_extension("toml.sig"),
+        signing::sign(&alice_or_bob, signing::namespace::MOVE, stale.as_bytes()),
+    )
+    .unwrap();
+    git(&r.root, &["add", "-A"]);
+    let (code, out) = commit_as(&r.root, &key_path, "stale");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("stale"), "{out}");
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "stale"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stdout.contains("answers"), "{refused:?}");
+    r.drop_last();
+
+    // Rewriting history: a change to an accepted move, and a record rolled back.
+    let base = r.head();
+    let first = r.game.join("moves/0001-south.toml");
+    let mut text = std::fs::read_to_string(&first).unwrap();
+    text.push_str("# edited\n");
+    std::fs::write(&first, text).unwrap();
+    git(&r.root, &["commit", "-q", "-a", "--no-verify", "-m", "edit"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stdout.contains("append-only"), "{refused:?}");
+    r.drop_last();
+    let old_record = git(&r.root, &["show", "HEAD~2:games/g1/record.jsonl"]);
+    let old_sig = git(&r.root, &["show", "HEAD~2:games/g1/record.sig"]);
+    std::fs::write(r.game.join("record.jsonl"), old_record).unwrap();
+    std::fs::write(r.game.join("record.sig"), old_sig).unwrap();
+    git(&r.root, &["commit", "-q", "-a", "--no-verify", "-m", "rollback"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stdout.contains("does not extend"), "{refused:?}");
+    r.drop_last();
+
+    // The legal move lands; each player reads its own sealed view, and only its own.
+    let base = r.head();
+    let (code, out) = r.commit_move(seat, &legal);
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let view = ok(&["view", &r.g(), "--as", "south", "--key", &r.keys.path("alice")]);
+    assert!(view.stdout.contains("view: south"), "{view:?}");
+    let wrong = qj(&["view", &r.g(), "--as", "south", "--key", &r.keys.path("bob")]);
+    assert_eq!(wrong.code, 1);
+
+    // Nothing in the history shows a setup or a seat's view in clear.
+    let scratch = tempfile::tempdir().unwrap();
+    let copy = scratch.path().join("g");
+    std::fs::create_dir(&copy).unwrap();
+    for (rel, bytes) in snapshot(&r.game) {
+        let to = copy.join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, bytes).unwrap();
+    }
+    let copy_s = copy.to_string_lossy().into_owned();
+    ok(&["move", &copy_s, "--as", seat_of_ply(ply as usize + 1), "--key",
+        &r.keys.path(TestGame::key_of(seat_of_ply(ply as usize + 1))), "resign"]);
+    ok(&["judge", &copy_s, "--key", &r.keys.path("judge"), "--now", NOW]);
+    ok(&["reveal", &copy_s, "--key", &r.keys.path("judge")]);
+    ok(&["verify", &copy_s]);
+    let mut secrets = Vec::new();
+    for seat in ["south", "north"] {
+        let reveal = std::fs::read_to_string(copy.join(format!("reveal/{seat}.toml"))).unwrap();
+        for field in ["salt", "lot_nonce", "setup"] {
+            let line = reveal
+                .lines()
+                .find(|l| l.starts_with(&format!("{field} = ")))
+                .unwrap();
+            secrets.push(line.split('"').nth(1).unwrap().to_string());
+        }
+    }
+    let blobs = all_blobs(&r.root);
+    assert!(blobs.len() > 40, "{}", blobs.len());
+    for (path, bytes) in &blobs {
+        for s in &secrets {
+            assert!(!contains(bytes, s), "{path} holds a secret in clear");
+        }
+        for clear in ["\"audience\": \"south\"", "\"audience\": \"north\"", "qijudge-sealed 1"] {
+            assert!(!contains(bytes, clear), "{path} holds {clear:?}");
+        }
+    }
+}
+
+#[test]
+fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
+    let r = sealed_repo();
+    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
+        let file = r._tmp.path().join(format!("{seat}-setup.toml"));
+        std::fs::write(&file, rows).unwrap();
+        let key = r.keys.path(TestGame::key_of(seat));
+        ok(&["setup", &r.g(), "--as", seat, "--key", &key, &file.to_string_lossy()]);
+    }
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "-A"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "s"]);
+    r.land(&base);
+
+    // The server: a bare clone with the shipped pre-receive hook and the judge's key.
+    let server = r._tmp.path().join("server.git");
+    let out = Command::new("git")
+        .args(["clone", "-q", "--bare"])
+        .arg(&r.root)
+        .arg(&server)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-receive");
+    std::fs::copy(&hook, server.join("hooks/pre-receive")).unwrap();
+    git(&r.root, &["remote", "add", "server", &server.to_string_lossy()]);
+    let push = |what: &str| {
+        Command::new("git")
+            .arg("-C")
+            .arg(&r.root)
+            .args(["push", "-q", "server", what])
+            .env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"))
+            .env("QIJUDGE_JUDGE_KEY", r.keys.path("judge"))
+            .output()
+            .unwrap()
+    };
+
+    let (code, out) = r.commit_move("south", "a1-a2");
+    assert_eq!(code, 1, "{out}");
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "illegal"]);
+    let pushed = push("HEAD:main");
+    assert!(!pushed.status.success(), "an illegal move was pushed");
+    assert!(
+        String::from_utf8_lossy(&pushed.stderr).contains("push refused"),
+        "{}",
+        String::from_utf8_lossy(&pushed.stderr)
+    );
+    r.drop_last();
+
+    let mv = random_moves(&fixed_setups(), Options::default(), 1, 3)[0].clone();
+    let (code, out) = r.commit_move("south", &mv);
+    assert_eq!(code, 0, "{out}");
+    let pushed = push("HEAD:main");
+    assert!(
+        pushed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pushed.stderr)
+    );
+}
