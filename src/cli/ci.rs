@@ -2,7 +2,7 @@
 //! request (or by a server's pre-receive hook).
 
 use crate::error::{Error, Result};
-use crate::judge::ci::{check_changes, github_annotation, Base};
+use crate::judge::ci::{check_changes, github_annotation, Base, GameFacts};
 use crate::judge::load_game;
 use crate::protocol::record::Record;
 use crate::store::{git, GameDir, RECORD_LIMIT};
@@ -36,8 +36,37 @@ pub fn judge(
 /// The append-only rules on what changed between `base` and `head`.
 fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
     let g = GameDir::new(dir);
-    let game = load_game(&g)?;
-    check_since(dir, &g, &game, base, Some(head))
+    let (facts, genesis) = game_facts(dir, &g)?;
+    check_since(dir, &g, &facts, &genesis, base, Some(head))
+}
+
+/// Seats and sealing of any game, and its manifest hash (the record's genesis).
+fn game_facts(dir: &Path, g: &GameDir) -> Result<(GameFacts, String)> {
+    let seats = |players: &[crate::protocol::files::Player]| {
+        players.iter().map(|p| p.seat.clone()).collect::<Vec<_>>()
+    };
+    Ok(if super::liubo::is_liubo(dir) {
+        let game = crate::judge::liubo::load(g)?;
+        let facts = GameFacts {
+            seats: seats(&game.manifest.players),
+            sealed: game.manifest.sealed,
+        };
+        (facts, game.hash)
+    } else if super::xiangqi::is_xiangqi(dir) {
+        let game = crate::judge::xiangqi::load(g)?;
+        let facts = GameFacts {
+            seats: seats(&game.manifest.players),
+            sealed: false,
+        };
+        (facts, game.hash)
+    } else {
+        let game = load_game(g)?;
+        let facts = GameFacts {
+            seats: seats(&game.manifest.players),
+            sealed: game.manifest.sealed,
+        };
+        (facts, game.hash)
+    })
 }
 
 /// Checks the changes from `base` to `head` (none: the index) under `dir` against the rules
@@ -45,7 +74,8 @@ fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
 fn check_since(
     dir: &Path,
     g: &GameDir,
-    game: &crate::judge::Game,
+    game: &GameFacts,
+    genesis: &str,
     base: &str,
     head: Option<&str>,
 ) -> Result<()> {
@@ -58,9 +88,8 @@ fn check_since(
         None => None,
     };
     let base_record = match &base_text {
-        Some(t) => Record::parse(t, &game.hash).map_err(|(line, e)| {
-            Error::Io(format!("{base}:record.jsonl line {line}: {e:?}"))
-        })?,
+        Some(t) => Record::parse(t, genesis)
+            .map_err(|(line, e)| Error::Io(format!("{base}:record.jsonl line {line}: {e:?}")))?,
         None => Record::new(),
     };
     let now_text = g.read_optional("record.jsonl", RECORD_LIMIT)?;
@@ -74,10 +103,14 @@ fn check_since(
 /// `precheck`: what a player's pre-commit hook runs.
 pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
     let g = GameDir::new(dir);
-    let game = load_game(&g)?;
     if staged {
-        check_staged(dir, &g, &game)?;
+        check_staged(dir, &g)?;
     }
+    if super::liubo::is_liubo(dir) || super::xiangqi::is_xiangqi(dir) {
+        say!("checked what the commit changes; moves are checked by the judge (Luzhanqi moves are also checked here)");
+        return Ok(());
+    }
+    let game = load_game(&g)?;
     let key = key.map(super::player::load_private_key).transpose()?;
     for line in crate::judge::precheck::precheck(&g, &game, key.as_ref())? {
         say!("{line}");
@@ -87,10 +120,11 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
 
 /// The append-only rules on what the index changes since HEAD (or since nothing, in a
 /// repository without commits).
-fn check_staged(dir: &Path, g: &GameDir, game: &crate::judge::Game) -> Result<()> {
+fn check_staged(dir: &Path, g: &GameDir) -> Result<()> {
     // git's empty tree: the base of a repository's first commit.
     const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
     let has_head = git::show(dir, "HEAD", "").is_ok_and(|t| t.is_some());
     let base = if has_head { "HEAD" } else { EMPTY_TREE };
-    check_since(dir, g, game, base, None)
+    let (facts, genesis) = game_facts(dir, g)?;
+    check_since(dir, g, &facts, &genesis, base, None)
 }

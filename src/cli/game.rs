@@ -28,10 +28,10 @@ pub fn new(
     clock: Option<String>,
     sealed: bool,
 ) -> Result<()> {
-    if sealed && game != "luzhanqi" {
-        return Err(Error::Io(format!(
-            "--sealed: only Luzhanqi hides setups and views ({game} publishes everything)"
-        )));
+    if sealed && game == "xiangqi" {
+        return Err(Error::Io(
+            "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
+        ));
     }
     let clock = clock
         .map(|c| judge::clock::parse_clock(&c))
@@ -58,6 +58,7 @@ pub fn new(
             now_or(now)?,
             sample,
             clock.clone(),
+            sealed,
         );
     }
     if game == "xiangqi" {
@@ -198,14 +199,7 @@ pub fn judge(
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
-    let replay = judge::replay_with(
-        &dir,
-        &game,
-        Mode::Judge,
-        &now_or(now)?,
-        forfeit,
-        Some(&key),
-    )?;
+    let replay = judge::replay_with(&dir, &game, Mode::Judge, &now_or(now)?, forfeit, Some(&key))?;
     let outputs = judge::outputs(&game, &replay, &key);
     // A refusal whose details are private goes to its owner only; stale notices go away.
     let private = match &replay.refusal {
@@ -243,7 +237,12 @@ pub fn judge(
         }
     }
     files.extend(pictures);
-    for p in game.manifest.players.iter().filter(|_| !game.manifest.sealed) {
+    for p in game
+        .manifest
+        .players
+        .iter()
+        .filter(|_| !game.manifest.sealed)
+    {
         let path = format!("views/{}.refusal.txt", p.seat);
         let body = match &private {
             Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
@@ -366,7 +365,8 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
 
 pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
     if super::liubo::is_liubo(dir) {
-        return super::liubo::reveal(dir);
+        let key = key.map(load_private_key).transpose()?;
+        return super::liubo::reveal(dir, key.as_ref());
     }
     if super::xiangqi::is_xiangqi(dir) {
         return Err(Error::Io(
@@ -376,17 +376,16 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
-    let key = match key {
-        Some(k) => Some(load_private_key(k)?),
-        None if game.manifest.sealed => {
-            return Err(Error::Io(
+    let key =
+        match key {
+            Some(k) => Some(load_private_key(k)?),
+            None if game.manifest.sealed => return Err(Error::Io(
                 "--key: setups of a sealed game are opened with the judge's key (all seats) or \
                  a seat's own key (its own setup)"
                     .into(),
-            ))
-        }
-        None => None,
-    };
+            )),
+            None => None,
+        };
     let record = judge::load_record(&dir, &game)?;
     if !record
         .lines

@@ -36,6 +36,8 @@ fn seat_of(g: &LiuboGame, seat: &str, key: &ssh_key::PrivateKey) -> Result<usize
     Ok(i)
 }
 
+// One argument per `new` option.
+#[allow(clippy::too_many_arguments)]
 pub fn new(
     dir: &Path,
     players: &[(String, String, Option<String>)],
@@ -44,6 +46,7 @@ pub fn new(
     created: String,
     sample: bool,
     clock: Option<crate::protocol::files::Clock>,
+    sealed: bool,
 ) -> Result<()> {
     use crate::protocol::files::JudgeEntry;
     let entries = super::game::player_entries(&lb::SEATS, players, "a first, then b")?;
@@ -66,7 +69,18 @@ pub fn new(
         JudgeEntry { key: judge },
         entries,
     );
+    let manifest = crate::protocol::files::LiuboManifest { sealed, ..manifest };
+    if sealed && manifest.rules.dice_mode != crate::rules::liubo::DiceMode::Escrow {
+        return Err(Error::Io(
+            "--sealed: in self mode no seed is handed over; seal escrow games (--rule dice=escrow)"
+                .into(),
+        ));
+    }
     super::game::write_manifest(dir, &manifest, |g| lb::load(g).map(|_| ()))?;
+    if sealed {
+        crate::store::GameDir::new(dir)
+            .write(".gitignore", super::game::GAME_GITIGNORE.as_bytes())?;
+    }
     say!("created Liubo game {} in {}", manifest.id, dir.display());
     Ok(())
 }
@@ -85,14 +99,28 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     OsRng.fill_bytes(&mut seed);
     let (commitment, secret) = lb::new_chain(&g, i, seed);
     let text = to_toml(&commitment);
-    d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    let sealed_path = crate::judge::sealed_setup_path(seat);
+    if g.manifest.sealed {
+        let sealed = crate::judge::sealing::seal_secret(
+            &format!("setups/{seat}.toml"),
+            &to_toml(&secret),
+            key,
+            &g.judge_key,
+        )
+        .map_err(|e| Error::Io(format!("{sealed_path}: {e}")))?;
+        d.write(&sealed_path, &sealed)?;
+    } else {
+        d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    }
     d.write(
         &format!("{commitment_path}.sig"),
         signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),
     )?;
     d.write(&commitment_path, text.as_bytes())?;
     say!("wrote {commitment_path} and its signature: publish them");
-    if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::Escrow {
+    if g.manifest.sealed {
+        say!("wrote {sealed_path}: your chain seed sealed to the judge (and to you); publish it after the record lists both commitments");
+    } else if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::Escrow {
         say!("wrote setups/{seat}.toml: your chain seed; hand it to the judge only (escrow)");
     } else {
         say!("wrote setups/{seat}.toml: your chain seed; keep it to yourself (self mode)");
@@ -227,7 +255,7 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     super::print_status(json, fields, clock, &lines)
 }
 
-pub fn reveal(dir: &Path) -> Result<()> {
+pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::current(&d, &g)?;
     if state.end.is_none() {
@@ -237,9 +265,26 @@ pub fn reveal(dir: &Path) -> Result<()> {
             "the game is not over: seeds stay secret until the end",
         ));
     }
-    for seat in lb::SEATS {
+    for (i, seat) in lb::SEATS.iter().enumerate() {
         let from = format!("setups/{seat}.toml");
-        let text = d.read(&from, crate::store::SMALL_FILE_LIMIT)?;
+        let text = match key {
+            Some(key) if g.manifest.sealed => {
+                let path = crate::judge::sealed_setup_path(seat);
+                let bytes = d.read_bytes(&path, crate::store::SMALL_FILE_LIMIT)?;
+                match crate::judge::open_sealed_secret(&path, &bytes, key, &from, &g.player_keys[i])
+                {
+                    Ok(text) => text,
+                    // A seat's key opens only that seat's seed.
+                    Err(_) if key.public_key().key_data() != g.judge_key.key_data() => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+            _ if g.manifest.sealed => return Err(Error::Io(
+                "--key: the seeds of a sealed game are opened with the judge's key or a seat's own"
+                    .into(),
+            )),
+            _ => d.read(&from, crate::store::SMALL_FILE_LIMIT)?,
+        };
         d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
         say!("published {from} as reveal/{seat}.toml");
     }

@@ -449,7 +449,9 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
         } => {
             if ci {
-                let range = base.as_deref().map(|b| (b, head.as_deref().unwrap_or("HEAD")));
+                let range = base
+                    .as_deref()
+                    .map(|b| (b, head.as_deref().unwrap_or("HEAD")));
                 ci::judge(&dir, &key, now, range, format == "github")
             } else {
                 game::judge(&dir, &key, now, details, forfeit)

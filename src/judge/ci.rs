@@ -2,11 +2,18 @@
 //! players only add their own files, nothing accepted is changed or deleted, the record only
 //! grows, and no secret is ever committed in clear.
 
-use super::Game;
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::Entry;
 use crate::protocol::record::Record;
 use crate::store::git::Change;
+
+/// What the rules need to know of a game, whichever game it is.
+pub struct GameFacts {
+    /// Seat names, in seat order.
+    pub seats: Vec<String>,
+    /// Whether secrets come sealed (`sealed = true` in game.toml).
+    pub sealed: bool,
+}
 
 /// What the game's record said before the change.
 pub struct Base<'a> {
@@ -36,11 +43,12 @@ enum PlayerFile {
     Reveal,
 }
 
-fn kind(game: &Game, path: &str) -> Kind {
+fn kind(game: &GameFacts, path: &str) -> Kind {
+    let is_seat = |seat: &str| game.seats.iter().any(|s| s == seat);
     let seat_file = |folder: &str, ext: &str| {
         path.strip_prefix(folder)
             .and_then(|rest| rest.strip_suffix(ext))
-            .is_some_and(|seat| game.manifest.players.iter().any(|p| p.seat == seat))
+            .is_some_and(is_seat)
     };
     let move_file = || {
         let Some(rest) = path.strip_prefix("moves/") else {
@@ -50,9 +58,7 @@ fn kind(game: &Game, path: &str) -> Kind {
         let Some((ply, seat)) = rest.strip_suffix(".toml").and_then(|r| r.split_once('-')) else {
             return false;
         };
-        ply.len() == 4
-            && ply.bytes().all(|b| b.is_ascii_digit())
-            && game.manifest.players.iter().any(|p| p.seat == seat)
+        ply.len() == 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
     };
     if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
         Kind::Player(PlayerFile::Commitment)
@@ -74,12 +80,12 @@ fn kind(game: &Game, path: &str) -> Kind {
 /// Checks every change against the rules above; `record_now` is the record text the change
 /// leaves (none when it deletes it).
 pub fn check_changes(
-    game: &Game,
+    game: &GameFacts,
     changes: &[Change],
     base: &Base,
     record_now: Option<&str>,
 ) -> Result<()> {
-    let seats = game.manifest.players.len();
+    let seats = game.seats.len();
     let committed = base
         .record
         .lines
@@ -94,14 +100,12 @@ pub fn check_changes(
     for c in changes {
         let path = c.path.as_str();
         match kind(game, path) {
-            Kind::Player(PlayerFile::ClearSetup) => {
-                return Err(refuse_with(
-                    path,
-                    None,
-                    "a setup in clear in the repository shows it to everyone",
-                    "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
-                ))
-            }
+            Kind::Player(PlayerFile::ClearSetup) => return Err(refuse_with(
+                path,
+                None,
+                "a setup in clear in the repository shows it to everyone",
+                "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
+            )),
             Kind::Player(file) if c.status != 'A' => {
                 let _ = file;
                 return Err(refuse_with(
@@ -111,7 +115,7 @@ pub fn check_changes(
                     "the game is append-only: add new files, never change or remove old ones",
                 ));
             }
-            Kind::Player(PlayerFile::SealedSetup) if !game.manifest.sealed => {
+            Kind::Player(PlayerFile::SealedSetup) if !game.sealed => {
                 return Err(refuse(
                     path,
                     None,

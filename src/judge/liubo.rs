@@ -97,6 +97,7 @@ pub fn new_manifest(
         board: "29-stations".into(),
         rules,
         clock,
+        sealed: false,
         judge,
         players,
     }
@@ -207,6 +208,7 @@ pub fn own_chain(dir: &GameDir, g: &LiuboGame, seat: usize) -> Result<Vec<[u8; 3
         g,
         recorded: &[],
         now: "",
+        opener: None,
     };
     let (_, seed) = step.seed(seat)?.ok_or_else(|| {
         refuse(
@@ -233,6 +235,8 @@ struct Step<'a> {
     /// The recorded lines from the one being checked (replay); empty for the judge.
     recorded: &'a [RecordLine],
     now: &'a str,
+    /// The judge's key, which opens the sealed seeds of a sealed escrow game.
+    opener: Option<&'a PrivateKey>,
 }
 
 fn seat_index(name: &str) -> Option<usize> {
@@ -383,15 +387,40 @@ impl Step<'_> {
         }]))
     }
 
-    /// The seat's seed file, from `setups/` (the judge) or `reveal/` (after the game).
+    /// The seat's seed file, from `sealed/` (the judge of a sealed game), `setups/` (the judge)
+    /// or `reveal/` (after the game).
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
+        let sealed = super::sealed_setup_path(SEATS[seat]);
+        if let (true, Some(key)) = (self.g.manifest.sealed, self.opener) {
+            if self.dir.exists(&sealed) {
+                let bytes = self.dir.read_bytes(&sealed, SMALL_FILE_LIMIT)?;
+                let inner = format!("setups/{}.toml", SEATS[seat]);
+                let text = super::open_sealed_secret(
+                    &sealed,
+                    &bytes,
+                    key,
+                    &inner,
+                    &self.g.player_keys[seat],
+                )?;
+                return self.parse_seed(seat, &sealed, &text).map(Some);
+            }
+        }
         for folder in ["setups", "reveal"] {
             let path = format!("{folder}/{}.toml", SEATS[seat]);
             let Some(text) = self.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
                 continue;
             };
+            return self.parse_seed(seat, &path, &text).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// Reads a seed file's text (`path` names it in errors).
+    fn parse_seed(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
+        let path = path.to_string();
+        {
             let s: SeedFile =
-                parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+                parse_toml(text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
             let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
             if s.format != SEED_FORMAT {
                 return Err(bad("format", "expected qijudge/chain-seed/1"));
@@ -403,9 +432,8 @@ impl Step<'_> {
                 return Err(bad("seat", "names another seat"));
             }
             let seed = parse_hex32(&path, "seed", &s.seed)?;
-            return Ok(Some((path, seed)));
+            Ok((path, seed))
         }
-        Ok(None)
     }
 
     /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.
@@ -773,6 +801,7 @@ pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
                 g,
                 recorded: &record.lines[k..],
                 now: "",
+                opener: None,
             };
             step.next(&mut state)?
                 .ok_or_else(|| wrong("the files do not give this line (a file is missing)"))?
@@ -856,6 +885,7 @@ pub fn judge(
                 g,
                 recorded: &[],
                 now,
+                opener: Some(key),
             };
             if let Some((_, seed)) = step.seed(seat)? {
                 state.chains[seat] = Some(throws::chain(
@@ -894,6 +924,7 @@ pub fn judge(
             g,
             recorded: &[],
             now,
+            opener: Some(key),
         };
         match step.next(&mut state) {
             Ok(Some(entries)) => {

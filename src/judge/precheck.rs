@@ -70,8 +70,16 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
             parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
         let checks = [
             (file.format == MOVE_FORMAT, "format", "not a move file"),
-            (file.game == game.manifest.id, "game", "made for another game"),
-            (file.manifest == game.hash, "manifest", "made under another game.toml"),
+            (
+                file.game == game.manifest.id,
+                "game",
+                "made for another game",
+            ),
+            (
+                file.manifest == game.hash,
+                "manifest",
+                "made under another game.toml",
+            ),
             (file.seat == seat, "seat", "does not match the file name"),
             (file.ply == ply, "ply", "does not match the file name"),
         ];
@@ -99,7 +107,8 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
             ));
         }
         let mut line = format!("{path}: signed by {seat}, answers the current record");
-        if let Some(key) = key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())
+        if let Some(key) =
+            key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())
         {
             let own = if game.manifest.sealed {
                 read_sealed_view(dir, game, &seat, key)?.0
@@ -129,7 +138,11 @@ fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &st
             board.square(&p.square),
             game.manifest.players.iter().position(|s| s.seat == p.seat),
         ) else {
-            return Err(refuse(format!("views/{}.json", view.audience), Some("pieces"), "unknown square or seat"));
+            return Err(refuse(
+                format!("views/{}.json", view.audience),
+                Some("pieces"),
+                "unknown square or seat",
+            ));
         };
         let piece = match p.piece {
             Some(piece) if owner == seat.index() => piece,

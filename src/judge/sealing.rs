@@ -4,9 +4,9 @@
 
 use super::Game;
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::store::{GameDir, SEALED_LIMIT};
 use crate::protocol::seal::{self, Sealed};
 use crate::protocol::signing::{self, namespace};
+use crate::store::{GameDir, SEALED_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
 /// Where a seat's sealed setup lives.

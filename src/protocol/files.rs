@@ -101,6 +101,10 @@ pub struct LiuboManifest {
     /// Deadlines, when the game has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
+    /// Played in public (git), escrow mode: seeds come sealed to the judge
+    /// (`sealed/<seat>.age`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sealed: bool,
     pub judge: JudgeEntry,
     /// Seat `a` (letter A of the throw protocol), then seat `b`.
     pub players: Vec<Player>,

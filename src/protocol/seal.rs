@@ -46,7 +46,10 @@ impl fmt::Display for SealError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SealError::TooLarge { needed, size } => {
-                write!(f, "the envelope needs {needed} bytes, more than its fixed size {size}")
+                write!(
+                    f,
+                    "the envelope needs {needed} bytes, more than its fixed size {size}"
+                )
             }
             SealError::Malformed(why) => write!(f, "not a sealed envelope: {why}"),
             SealError::WrongSize { found, expected } => write!(
@@ -145,7 +148,9 @@ pub fn unpack(plain: &[u8]) -> Result<Vec<Sealed>, SealError> {
 fn valid_path(path: &str) -> bool {
     !path.is_empty()
         && path.len() <= 200
-        && path.split('/').all(|p| !p.is_empty() && p != "." && p != "..")
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != "..")
         && path
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"._-/".contains(&b))
@@ -164,9 +169,7 @@ pub fn encrypt(plain: &[u8], recipients: &[&PublicKey]) -> Result<Vec<u8>, SealE
         let line = key
             .to_openssh()
             .map_err(|e| SealError::Key(e.to_string()))?;
-        let r: age::ssh::Recipient = line
-            .parse()
-            .map_err(|e| SealError::Key(format!("{e:?}")))?;
+        let r: age::ssh::Recipient = line.parse().map_err(|e| SealError::Key(format!("{e:?}")))?;
         keys.push(r);
     }
     let encryptor = age::Encryptor::with_recipients(keys.iter().map(|r| r as &dyn age::Recipient))
@@ -200,7 +203,11 @@ pub fn decrypt(cipher: &[u8], key: &PrivateKey) -> Result<Vec<u8>, SealError> {
 }
 
 /// Packs, pads and encrypts in one step.
-pub fn seal(files: &[Sealed], size: usize, recipients: &[&PublicKey]) -> Result<Vec<u8>, SealError> {
+pub fn seal(
+    files: &[Sealed],
+    size: usize,
+    recipients: &[&PublicKey],
+) -> Result<Vec<u8>, SealError> {
     encrypt(&pack(files, size)?, recipients)
 }
 
@@ -281,7 +288,10 @@ mod tests {
         let sealed = seal(&files(), 1024, &[a.public_key(), b.public_key()]).unwrap();
         assert_eq!(open(&sealed, &a, Some(1024)).unwrap(), files());
         assert_eq!(open(&sealed, &b, None).unwrap(), files());
-        assert!(matches!(open(&sealed, &c, None), Err(SealError::Decrypt(_))));
+        assert!(matches!(
+            open(&sealed, &c, None),
+            Err(SealError::Decrypt(_))
+        ));
         assert!(matches!(
             open(&sealed, &a, Some(2048)),
             Err(SealError::WrongSize { .. })

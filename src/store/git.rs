@@ -66,13 +66,7 @@ fn parse_name_status(out: &[u8]) -> Result<Vec<Change>> {
 /// Files changed under `dir` between two revisions (`head` none: the index, for pre-commit).
 pub fn changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Change>> {
     check_rev(base)?;
-    let mut args = vec![
-        "diff",
-        "--name-status",
-        "-z",
-        "--no-renames",
-        "--relative",
-    ];
+    let mut args = vec!["diff", "--name-status", "-z", "--no-renames", "--relative"];
     match head {
         Some(h) => {
             check_rev(h)?;

@@ -38,8 +38,7 @@ fn commit_as(repo: &Path, key: &str, message: &str) -> (i32, String) {
         .unwrap();
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned()
-        + &String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout),
     )
 }
 
@@ -81,7 +80,16 @@ impl Repo {
         let r = self.ci(base);
         assert_eq!(r.code, 0, "{r:?}");
         // What the judge wrote, and nothing a player left uncommitted.
-        git(&self.root, &["add", "-A", "games/g1/record.jsonl", "games/g1/record.sig", "games/g1/views"]);
+        git(
+            &self.root,
+            &[
+                "add",
+                "-A",
+                "games/g1/record.jsonl",
+                "games/g1/record.sig",
+                "games/g1/views",
+            ],
+        );
         let status = git(&self.root, &["status", "--short"]);
         let out = Command::new("git")
             .arg("-C")
@@ -200,8 +208,14 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     // Two-phase start: sealed setups pushed with the commitments are refused.
     let base = r.head();
     git(&r.root, &["add", "-A"]);
-    assert_eq!(commit_as(&r.root, &r.keys.path("alice"), "all at once").0, 1);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "all at once"]);
+    assert_eq!(
+        commit_as(&r.root, &r.keys.path("alice"), "all at once").0,
+        1
+    );
+    git(
+        &r.root,
+        &["commit", "-q", "--no-verify", "-m", "all at once"],
+    );
     let refused = r.ci(&base);
     assert_eq!(refused.code, 1, "{refused:?}");
     assert!(
@@ -250,9 +264,9 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let refused = r.ci(&base);
     assert_eq!(refused.code, 1, "{refused:?}");
     assert!(
-        refused.stdout.contains(&format!(
-            "::error file=games/g1/moves/{ply:04}-{seat}.toml"
-        )),
+        refused
+            .stdout
+            .contains(&format!("::error file=games/g1/moves/{ply:04}-{seat}.toml")),
         "{refused:?}"
     );
     r.drop_last();
@@ -262,10 +276,9 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let legal = random_moves(&fixed_setups(), Options::default(), 7, 7)[6].clone();
     ok(&["move", &r.g(), "--as", seat, "--key", &key_path, &legal]);
     let path = r.game.join(format!("moves/{ply:04}-{seat}.toml"));
-    let mallory = signing::parse_private_key(
-        &std::fs::read_to_string(r.keys.path("mallory")).unwrap(),
-    )
-    .unwrap();
+    let mallory =
+        signing::parse_private_key(&std::fs::read_to_string(r.keys.path("mallory")).unwrap())
+            .unwrap();
     let text = std::fs::read(&path).unwrap();
     std::fs::write(
         path.with_extension("toml.sig"),
@@ -299,8 +312,8 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
         .unwrap();
     let stale = current.replace(answers, &format!("answers = \"{old_head}\""));
     assert_ne!(stale, current);
-    let alice_or_bob = signing::parse_private_key(&std::fs::read_to_string(&key_path).unwrap())
-        .unwrap();
+    let alice_or_bob =
+        signing::parse_private_key(&std::fs::read_to_string(&key_path).unwrap()).unwrap();
     std::fs::write(&path, &stale).unwrap();
     std::fs::write(
         path.with_extension("toml.sig"),
@@ -323,7 +336,10 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let mut text = std::fs::read_to_string(&first).unwrap();
     text.push_str("# edited\n");
     std::fs::write(&first, text).unwrap();
-    git(&r.root, &["commit", "-q", "-a", "--no-verify", "-m", "edit"]);
+    git(
+        &r.root,
+        &["commit", "-q", "-a", "--no-verify", "-m", "edit"],
+    );
     let refused = r.ci(&base);
     assert_eq!(refused.code, 1, "{refused:?}");
     assert!(refused.stdout.contains("append-only"), "{refused:?}");
@@ -332,7 +348,10 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let old_sig = git(&r.root, &["show", "HEAD~2:games/g1/record.sig"]);
     std::fs::write(r.game.join("record.jsonl"), old_record).unwrap();
     std::fs::write(r.game.join("record.sig"), old_sig).unwrap();
-    git(&r.root, &["commit", "-q", "-a", "--no-verify", "-m", "rollback"]);
+    git(
+        &r.root,
+        &["commit", "-q", "-a", "--no-verify", "-m", "rollback"],
+    );
     let refused = r.ci(&base);
     assert_eq!(refused.code, 1, "{refused:?}");
     assert!(refused.stdout.contains("does not extend"), "{refused:?}");
@@ -343,9 +362,23 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let (code, out) = r.commit_move(seat, &legal);
     assert_eq!(code, 0, "{out}");
     r.land(&base);
-    let view = ok(&["view", &r.g(), "--as", "south", "--key", &r.keys.path("alice")]);
+    let view = ok(&[
+        "view",
+        &r.g(),
+        "--as",
+        "south",
+        "--key",
+        &r.keys.path("alice"),
+    ]);
     assert!(view.stdout.contains("view: south"), "{view:?}");
-    let wrong = qj(&["view", &r.g(), "--as", "south", "--key", &r.keys.path("bob")]);
+    let wrong = qj(&[
+        "view",
+        &r.g(),
+        "--as",
+        "south",
+        "--key",
+        &r.keys.path("bob"),
+    ]);
     assert_eq!(wrong.code, 1);
 
     // Nothing in the history shows a setup or a seat's view in clear.
@@ -358,9 +391,23 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
         std::fs::write(to, bytes).unwrap();
     }
     let copy_s = copy.to_string_lossy().into_owned();
-    ok(&["move", &copy_s, "--as", seat_of_ply(ply as usize + 1), "--key",
-        &r.keys.path(TestGame::key_of(seat_of_ply(ply as usize + 1))), "resign"]);
-    ok(&["judge", &copy_s, "--key", &r.keys.path("judge"), "--now", NOW]);
+    ok(&[
+        "move",
+        &copy_s,
+        "--as",
+        seat_of_ply(ply as usize + 1),
+        "--key",
+        &r.keys.path(TestGame::key_of(seat_of_ply(ply as usize + 1))),
+        "resign",
+    ]);
+    ok(&[
+        "judge",
+        &copy_s,
+        "--key",
+        &r.keys.path("judge"),
+        "--now",
+        NOW,
+    ]);
     ok(&["reveal", &copy_s, "--key", &r.keys.path("judge")]);
     ok(&["verify", &copy_s]);
     let mut secrets = Vec::new();
@@ -380,7 +427,11 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
         for s in &secrets {
             assert!(!contains(bytes, s), "{path} holds a secret in clear");
         }
-        for clear in ["\"audience\": \"south\"", "\"audience\": \"north\"", "qijudge-sealed 1"] {
+        for clear in [
+            "\"audience\": \"south\"",
+            "\"audience\": \"north\"",
+            "qijudge-sealed 1",
+        ] {
             assert!(!contains(bytes, clear), "{path} holds {clear:?}");
         }
     }
@@ -393,7 +444,15 @@ fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
         let file = r._tmp.path().join(format!("{seat}-setup.toml"));
         std::fs::write(&file, rows).unwrap();
         let key = r.keys.path(TestGame::key_of(seat));
-        ok(&["setup", &r.g(), "--as", seat, "--key", &key, &file.to_string_lossy()]);
+        ok(&[
+            "setup",
+            &r.g(),
+            "--as",
+            seat,
+            "--key",
+            &key,
+            &file.to_string_lossy(),
+        ]);
     }
     let base = r.head();
     let held = r.hold_sealed();
@@ -417,7 +476,10 @@ fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
     assert!(out.status.success());
     let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-receive");
     std::fs::copy(&hook, server.join("hooks/pre-receive")).unwrap();
-    git(&r.root, &["remote", "add", "server", &server.to_string_lossy()]);
+    git(
+        &r.root,
+        &["remote", "add", "server", &server.to_string_lossy()],
+    );
     let push = |what: &str| {
         Command::new("git")
             .arg("-C")

@@ -1,3 +1,4 @@
+mod age;
 mod bad_input;
 mod cli_game;
 mod crash;
