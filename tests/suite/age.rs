@@ -251,3 +251,28 @@ fn a_sealed_liubo_game_hands_its_seeds_to_the_judge_only() {
     let v = ok(&["verify", &d]);
     assert!(v.stdout.contains("both revealed seeds rebuild"), "{v:?}");
 }
+
+#[test]
+fn sealed_views_have_one_size_fixed_by_the_public_view() {
+    use qijudge::protocol::seal::view_size;
+    let g = sealed_game();
+    ok(&["judge", &g.d(), "--key", &g.keys.path("judge"), "--now", NOW]);
+    let moves = random_moves(
+        &fixed_setups(),
+        qijudge::rules::luzhanqi::Options::default(),
+        40,
+        11,
+    );
+    for (i, mv) in moves.iter().enumerate() {
+        let r = g.play(seat_of_ply(i + 1), mv);
+        assert_eq!(r.code, 0, "{r:?}");
+        let public: usize = ["json", "json.sig", "txt", "txt.sig"]
+            .iter()
+            .map(|ext| g.read(&format!("views/public.{ext}")).len())
+            .sum();
+        let south = decrypt(&g.dir.join("views/south.age"), &g.keys.path("judge"));
+        let north = decrypt(&g.dir.join("views/north.age"), &g.keys.path("judge"));
+        assert_eq!(south.len(), view_size(public), "ply {}", i + 1);
+        assert_eq!(north.len(), south.len(), "ply {}", i + 1);
+    }
+}
