@@ -256,7 +256,14 @@ fn a_sealed_liubo_game_hands_its_seeds_to_the_judge_only() {
 fn sealed_views_have_one_size_fixed_by_the_public_view() {
     use qijudge::protocol::seal::view_size;
     let g = sealed_game();
-    ok(&["judge", &g.d(), "--key", &g.keys.path("judge"), "--now", NOW]);
+    ok(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+    ]);
     let moves = random_moves(
         &fixed_setups(),
         qijudge::rules::luzhanqi::Options::default(),
