@@ -25,21 +25,7 @@ fn sealed_game() -> TestGame {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let dir = tmp.path().join("game");
-    let d = dir.to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "luzhanqi",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-        "--sealed",
-    ]);
+    new_sealed("luzhanqi", &dir, &keys);
     let g = TestGame { tmp, dir, keys };
     g.setup("south", SOUTH_ROWS);
     g.setup("north", NORTH_ROWS);
@@ -202,20 +188,7 @@ fn a_sealed_liubo_game_hands_its_seeds_to_the_judge_only() {
     let keys = Keys::new(tmp.path());
     let dir = tmp.path().join("lb");
     let d = dir.to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "liubo",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-        "--sealed",
-    ]);
+    new_sealed("liubo", &dir, &keys);
     for (seat, key) in [("a", "alice"), ("b", "bob")] {
         ok(&["setup", &d, "--as", seat, "--key", &keys.path(key)]);
     }

@@ -140,20 +140,7 @@ fn sealed_repo() -> Repo {
         game,
         keys,
     };
-    ok(&[
-        "new",
-        "luzhanqi",
-        &r.g(),
-        "--player",
-        &format!("alice={}.pub", r.keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", r.keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", r.keys.path("judge")),
-        "--now",
-        NOW,
-        "--sealed",
-    ]);
+    new_sealed("luzhanqi", &r.game, &r.keys);
     git(&r.root, &["add", "-A"]);
     let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "new game");
     assert_eq!(code, 0, "{out}");

@@ -76,6 +76,24 @@ impl Keys {
     }
 }
 
+/// `qijudge new GAME DIR --sealed` with alice and bob as players and the judge's key.
+pub fn new_sealed(game: &str, dir: &Path, keys: &Keys) -> Run {
+    ok(&[
+        "new",
+        game,
+        &dir.to_string_lossy(),
+        "--player",
+        &format!("alice={}.pub", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+        "--now",
+        NOW,
+        "--sealed",
+    ])
+}
+
 /// A game directory with helpers to play it through the binary.
 pub struct TestGame {
     pub tmp: tempfile::TempDir,
