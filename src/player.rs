@@ -57,15 +57,7 @@ pub fn commit_setup(
     let secret_text = to_toml(&secret);
     if game.manifest.sealed {
         // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
-        let path = crate::judge::sealed_setup_path(seat);
-        let sealed = crate::judge::sealing::seal_secret(
-            &format!("setups/{seat}.toml"),
-            &secret_text,
-            key,
-            &game.judge_key,
-        )
-        .map_err(|e| Error::Io(format!("{path}: {e}")))?;
-        dir.write(&path, &sealed)?;
+        crate::judge::sealing::write_sealed_secret(dir, seat, &secret_text, key, &game.judge_key)?;
     } else {
         dir.write_private(&format!("setups/{seat}.toml"), secret_text.as_bytes())?;
     }

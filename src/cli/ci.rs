@@ -42,31 +42,18 @@ fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
 
 /// Seats and sealing of any game, and its manifest hash (the record's genesis).
 fn game_facts(dir: &Path, g: &GameDir) -> Result<(GameFacts, String)> {
-    let seats = |players: &[crate::protocol::files::Player]| {
-        players.iter().map(|p| p.seat.clone()).collect::<Vec<_>>()
-    };
-    Ok(if super::liubo::is_liubo(dir) {
+    let (players, sealed, hash) = if super::liubo::is_liubo(dir) {
         let game = crate::judge::liubo::load(g)?;
-        let facts = GameFacts {
-            seats: seats(&game.manifest.players),
-            sealed: game.manifest.sealed,
-        };
-        (facts, game.hash)
+        (game.manifest.players, game.manifest.sealed, game.hash)
     } else if super::xiangqi::is_xiangqi(dir) {
         let game = crate::judge::xiangqi::load(g)?;
-        let facts = GameFacts {
-            seats: seats(&game.manifest.players),
-            sealed: false,
-        };
-        (facts, game.hash)
+        (game.manifest.players, false, game.hash)
     } else {
         let game = load_game(g)?;
-        let facts = GameFacts {
-            seats: seats(&game.manifest.players),
-            sealed: game.manifest.sealed,
-        };
-        (facts, game.hash)
-    })
+        (game.manifest.players, game.manifest.sealed, game.hash)
+    };
+    let seats = players.into_iter().map(|p| p.seat).collect();
+    Ok((GameFacts { seats, sealed }, hash))
 }
 
 /// Checks the changes from `base` to `head` (none: the index) under `dir` against the rules
@@ -123,8 +110,11 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
 fn check_staged(dir: &Path, g: &GameDir) -> Result<()> {
     // git's empty tree: the base of a repository's first commit.
     const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-    let has_head = git::show(dir, "HEAD", "").is_ok_and(|t| t.is_some());
-    let base = if has_head { "HEAD" } else { EMPTY_TREE };
+    let base = if git::has_commit(dir, "HEAD") {
+        "HEAD"
+    } else {
+        EMPTY_TREE
+    };
     let (facts, genesis) = game_facts(dir, g)?;
     check_since(dir, g, &facts, &genesis, base, None)
 }

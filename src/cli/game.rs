@@ -411,14 +411,10 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
         }
         let text = match &key {
             Some(key) if game.manifest.sealed => {
-                let path = judge::sealed_setup_path(&p.seat);
-                let bytes = dir.read_bytes(&path, SMALL_FILE_LIMIT)?;
-                let inner = format!("setups/{}.toml", p.seat);
-                match judge::open_sealed_secret(&path, &bytes, key, &inner, &game.player_keys[i]) {
-                    Ok(text) => text,
-                    // A seat's key opens only that seat's setup.
-                    Err(_) if key.public_key().key_data() != game.judge_key.key_data() => continue,
-                    Err(e) => return Err(e),
+                let (signer, judge) = (&game.player_keys[i], &game.judge_key);
+                match judge::sealing::reveal_sealed_secret(&dir, &p.seat, key, signer, judge)? {
+                    Some(text) => text,
+                    None => continue,
                 }
             }
             _ => dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?,

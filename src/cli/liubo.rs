@@ -101,14 +101,7 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     let text = to_toml(&commitment);
     let sealed_path = crate::judge::sealed_setup_path(seat);
     if g.manifest.sealed {
-        let sealed = crate::judge::sealing::seal_secret(
-            &format!("setups/{seat}.toml"),
-            &to_toml(&secret),
-            key,
-            &g.judge_key,
-        )
-        .map_err(|e| Error::Io(format!("{sealed_path}: {e}")))?;
-        d.write(&sealed_path, &sealed)?;
+        crate::judge::sealing::write_sealed_secret(&d, seat, &to_toml(&secret), key, &g.judge_key)?;
     } else {
         d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
     }
@@ -222,7 +215,9 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     }
     let state = lb::verify(&d, &g)?;
     let v = lb::build_view(&g, &state, audience);
-    if format == "json" {
+    if format == "svg" {
+        say_raw!("{}", crate::view::picture::liubo(&v));
+    } else if format == "json" {
         say_raw!(
             "{}\n",
             serde_json::to_string_pretty(&v).map_err(|e| Error::Io(e.to_string()))?
@@ -265,18 +260,15 @@ pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
             "the game is not over: seeds stay secret until the end",
         ));
     }
+    let mut opened = 0;
     for (i, seat) in lb::SEATS.iter().enumerate() {
         let from = format!("setups/{seat}.toml");
         let text = match key {
             Some(key) if g.manifest.sealed => {
-                let path = crate::judge::sealed_setup_path(seat);
-                let bytes = d.read_bytes(&path, crate::store::SMALL_FILE_LIMIT)?;
-                match crate::judge::open_sealed_secret(&path, &bytes, key, &from, &g.player_keys[i])
-                {
-                    Ok(text) => text,
-                    // A seat's key opens only that seat's seed.
-                    Err(_) if key.public_key().key_data() != g.judge_key.key_data() => continue,
-                    Err(e) => return Err(e),
+                let (signer, judge) = (&g.player_keys[i], &g.judge_key);
+                match crate::judge::sealing::reveal_sealed_secret(&d, seat, key, signer, judge)? {
+                    Some(text) => text,
+                    None => continue,
                 }
             }
             _ if g.manifest.sealed => return Err(Error::Io(
@@ -287,6 +279,14 @@ pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
         };
         d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
         say!("published {from} as reveal/{seat}.toml");
+        opened += 1;
+    }
+    if opened == 0 {
+        return Err(refuse(
+            "sealed/",
+            None,
+            "this key opens none of the sealed seeds",
+        ));
     }
     Ok(())
 }

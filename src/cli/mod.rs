@@ -185,7 +185,7 @@ pub enum Command {
         /// south, north, public or full.
         #[arg(long = "as")]
         audience: String,
-        /// text, json, or svg (the board picture, drawn from the view; Luzhanqi).
+        /// text, json, or svg (the board picture, drawn from the view).
         #[arg(long, default_value = "text", value_parser = ["text", "json", "svg"])]
         format: String,
         /// Chinese piece labels in the text view.

@@ -282,7 +282,7 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     }
     let path = format!(
         "views/{audience}.{}",
-        if format == "json" { "json" } else { "txt" }
+        if format == "text" { "txt" } else { "json" }
     );
     let text = d
         .read_optional(&path, RECORD_LIMIT)?
@@ -290,7 +290,13 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
     signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
         .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
-    say_raw!("{text}");
+    if format == "svg" {
+        let v: xq::XiangqiView = serde_json::from_str(&text)
+            .map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+        say_raw!("{}", crate::view::picture::xiangqi(&v));
+    } else {
+        say_raw!("{text}");
+    }
     Ok(())
 }
 

@@ -106,8 +106,7 @@ pub fn check_changes(
                 "a setup in clear in the repository shows it to everyone",
                 "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
             )),
-            Kind::Player(file) if c.status != 'A' => {
-                let _ = file;
+            Kind::Player(_) if c.status != 'A' => {
                 return Err(refuse_with(
                     path,
                     None,
@@ -205,6 +204,179 @@ pub fn github_annotation(level: &str, prefix: &str, file: Option<&str>, message:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn facts(sealed: bool) -> GameFacts {
+        GameFacts {
+            seats: vec!["south".into(), "north".into()],
+            sealed,
+        }
+    }
+
+    fn commitments() -> Record {
+        let mut r = Record::new();
+        for seat in ["south", "north"] {
+            r.append(
+                Entry::Commitment {
+                    seat: seat.into(),
+                    file: "sha256:00".into(),
+                },
+                "g",
+            );
+        }
+        r
+    }
+
+    fn change(status: char, path: &str) -> Change {
+        Change {
+            status,
+            path: path.into(),
+        }
+    }
+
+    /// The outcome of one change against a base record of both commitments ("OLD\n").
+    fn check(game: &GameFacts, record: &Record, c: &[Change], now: Option<&str>) -> Result<()> {
+        let base = Base {
+            record_text: Some("OLD\n"),
+            record,
+        };
+        check_changes(game, c, &base, now)
+    }
+
+    #[test]
+    fn players_may_add_their_files_and_the_judge_may_grow_the_record() {
+        let (game, record) = (facts(true), commitments());
+        let ok = [
+            change('A', "moves/0001-south.toml"),
+            change('A', "moves/0001-south.toml.sig"),
+            change('A', "sealed/north.age"),
+            change('A', "commitments/north.toml.sig"),
+            change('M', "record.jsonl"),
+            change('M', "views/south.age"),
+            change('D', "views/south.refusal.age"),
+        ];
+        assert!(check(&game, &record, &ok, Some("OLD\nNEW\n")).is_ok());
+        // Creating the game.
+        let first = [change('A', "game.toml"), change('A', ".gitignore")];
+        let base = Base {
+            record_text: None,
+            record: &Record::new(),
+        };
+        assert!(check_changes(&game, &first, &base, None).is_ok());
+    }
+
+    #[test]
+    fn each_rule_refuses_its_change() {
+        let (sealed, record) = (facts(true), commitments());
+        let grown = Some("OLD\nNEW\n");
+        let cases: Vec<(GameFacts, Record, Change, Option<&str>, &str)> = vec![
+            (
+                facts(true),
+                commitments(),
+                change('A', "setups/south.toml"),
+                grown,
+                "in clear",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('M', "moves/0001-south.toml"),
+                grown,
+                "changes a file",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('D', "commitments/south.toml"),
+                grown,
+                "deletes a file",
+            ),
+            (
+                facts(false),
+                commitments(),
+                change('A', "sealed/south.age"),
+                grown,
+                "not sealed",
+            ),
+            (
+                facts(true),
+                Record::new(),
+                change('A', "sealed/south.age"),
+                grown,
+                "every seat's commitment",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('A', "reveal/south.toml"),
+                grown,
+                "before the game is over",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('M', "game.toml"),
+                grown,
+                "manifest never changes",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('A', "game.toml"),
+                grown,
+                "manifest never changes",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('A', "notes.txt"),
+                grown,
+                "not part of the game",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('A', "moves/1-south.toml"),
+                grown,
+                "not part of the game",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('A', "sealed/east.age"),
+                grown,
+                "not part of the game",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('M', "record.jsonl"),
+                Some("OTHER\n"),
+                "does not extend",
+            ),
+            (
+                facts(true),
+                commitments(),
+                change('D', "record.jsonl"),
+                None,
+                "does not extend",
+            ),
+        ];
+        for (game, record, c, now, want) in cases {
+            let e = check(&game, &record, std::slice::from_ref(&c), now).unwrap_err();
+            assert!(e.to_string().contains(want), "{c:?}: {e}");
+        }
+        // Reveals come once the record has ended the game.
+        let mut over = record.clone();
+        over.append(
+            Entry::End {
+                winner: None,
+                reason: crate::rules::luzhanqi::EndReason::Agreement,
+            },
+            "g",
+        );
+        let reveal = [change('A', "reveal/north.toml")];
+        assert!(check(&sealed, &over, &reveal, grown).is_ok());
+    }
 
     #[test]
     fn annotations_escape_what_the_runner_would_read_as_commands() {

@@ -393,13 +393,10 @@ impl Step<'_> {
         let sealed = super::sealed_setup_path(SEATS[seat]);
         if let (true, Some(key)) = (self.g.manifest.sealed, self.opener) {
             if self.dir.exists(&sealed) {
-                let bytes = self.dir.read_bytes(&sealed, SMALL_FILE_LIMIT)?;
-                let inner = format!("setups/{}.toml", SEATS[seat]);
-                let text = super::open_sealed_secret(
-                    &sealed,
-                    &bytes,
+                let text = super::sealing::open_seat_secret(
+                    self.dir,
+                    SEATS[seat],
                     key,
-                    &inner,
                     &self.g.player_keys[seat],
                 )?;
                 return self.parse_seed(seat, &sealed, &text).map(Some);
@@ -417,23 +414,20 @@ impl Step<'_> {
 
     /// Reads a seed file's text (`path` names it in errors).
     fn parse_seed(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
-        let path = path.to_string();
-        {
-            let s: SeedFile =
-                parse_toml(text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
-            let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
-            if s.format != SEED_FORMAT {
-                return Err(bad("format", "expected qijudge/chain-seed/1"));
-            }
-            if s.game != self.g.manifest.id || s.manifest != self.g.hash {
-                return Err(bad("game", "belongs to another game or manifest"));
-            }
-            if s.seat != SEATS[seat] {
-                return Err(bad("seat", "names another seat"));
-            }
-            let seed = parse_hex32(&path, "seed", &s.seed)?;
-            Ok((path, seed))
+        let s: SeedFile =
+            parse_toml(text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+        let bad = |field: &str, reason: &str| refuse(path, Some(field), reason);
+        if s.format != SEED_FORMAT {
+            return Err(bad("format", "expected qijudge/chain-seed/1"));
         }
+        if s.game != self.g.manifest.id || s.manifest != self.g.hash {
+            return Err(bad("game", "belongs to another game or manifest"));
+        }
+        if s.seat != SEATS[seat] {
+            return Err(bad("seat", "names another seat"));
+        }
+        let seed = parse_hex32(path, "seed", &s.seed)?;
+        Ok((path.to_string(), seed))
     }
 
     /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.

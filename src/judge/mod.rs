@@ -18,4 +18,4 @@ pub use game::*;
 pub use outputs::*;
 pub use record::*;
 pub use replay::*;
-pub use sealing::{open_sealed_secret, sealed_setup_path};
+pub use sealing::sealed_setup_path;

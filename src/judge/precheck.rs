@@ -4,12 +4,13 @@
 //! the player's own view (a seat's moves depend only on its own pieces and on where the others
 //! stand, which the view shows).
 
+use super::common::{check_binding, read_signed, Frame};
 use super::{load_record, move_path, read_sealed_view, read_signed_view, Game};
-use crate::error::{refuse, refuse_with, Result};
+use crate::error::{refuse, Result};
 use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing::namespace;
 use crate::rules::luzhanqi::{two_player, Move, Piece, Position, Seat, Unit};
-use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::store::GameDir;
 use crate::view::ViewFile;
 use ssh_key::PrivateKey;
 
@@ -53,41 +54,26 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
             "is not the view of the current record",
         ));
     }
+    let seats: Vec<&str> = game
+        .manifest
+        .players
+        .iter()
+        .map(|p| p.seat.as_str())
+        .collect();
+    let frame = Frame {
+        id: &game.manifest.id,
+        hash: &game.hash,
+        judge_key: &game.judge_key,
+        seats: &seats,
+        player_keys: &game.player_keys,
+    };
     let mut lines = Vec::new();
     for (ply, seat) in pending {
         let path = move_path(ply, &seat);
-        let i = game
-            .manifest
-            .players
+        let i = seats
             .iter()
-            .position(|p| p.seat == seat)
+            .position(|s| *s == seat)
             .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
-        let text = dir.read(&path, SMALL_FILE_LIMIT)?;
-        let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-        signing::verify(&game.player_keys[i], namespace::MOVE, text.as_bytes(), &sig)
-            .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
-        let file: MoveFile =
-            parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
-        let checks = [
-            (file.format == MOVE_FORMAT, "format", "not a move file"),
-            (
-                file.game == game.manifest.id,
-                "game",
-                "made for another game",
-            ),
-            (
-                file.manifest == game.hash,
-                "manifest",
-                "made under another game.toml",
-            ),
-            (file.seat == seat, "seat", "does not match the file name"),
-            (file.ply == ply, "ply", "does not match the file name"),
-        ];
-        for (ok, field, why) in checks {
-            if !ok {
-                return Err(refuse(&path, Some(field), why));
-            }
-        }
         if ply != last + 1 {
             return Err(refuse(
                 &path,
@@ -98,14 +84,8 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
         if public.to_move.as_deref() != Some(seat.as_str()) {
             return Err(refuse(&path, Some("seat"), "not this seat's turn"));
         }
-        if file.answers != head {
-            return Err(refuse_with(
-                &path,
-                Some("answers"),
-                "answers an old record head (stale)",
-                "fetch the current record and make the move again",
-            ));
-        }
+        let (file, _) = read_signed::<MoveFile>(dir, &frame, &path, i, namespace::MOVE)?;
+        check_binding(&frame, &path, &file, ply, i, &head)?;
         let mut line = format!("{path}: signed by {seat}, answers the current record");
         if let Some(key) =
             key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())

@@ -200,18 +200,11 @@ impl Replayer<'_> {
     /// Reads a seat's secret setup (or its reveal), checks it against the commitment and the rules.
     fn setup(&self, seat: usize, commitment: &CommitmentFile) -> Result<(Setup, [u8; 32])> {
         let name = &self.game.manifest.players[seat].seat;
-        let (path, text) = match self.mode {
-            Mode::Judge if self.game.manifest.sealed => self.sealed_setup(seat)?,
-            Mode::Judge => {
-                let path = format!("setups/{name}.toml");
-                let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
-                (path, text)
-            }
-            Mode::Audit => {
-                let path = format!("reveal/{name}.toml");
-                let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
-                (path, text)
-            }
+        let path = self.secret_path(name);
+        let text = if self.mode == Mode::Judge && self.game.manifest.sealed {
+            self.open_sealed_setup(seat, &path)?
+        } else {
+            self.dir.read(&path, SMALL_FILE_LIMIT)?
         };
         let file: SetupFile =
             parse_toml(&text).map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
@@ -256,28 +249,29 @@ impl Replayer<'_> {
         Ok((setup, nonce))
     }
 
-    /// Opens `sealed/<seat>.age` with the judge's key: the setup file and its signature by
-    /// the seat, padded to the fixed size. Returns the path to name in errors and the setup.
-    fn sealed_setup(&self, seat: usize) -> Result<(String, String)> {
-        let name = &self.game.manifest.players[seat].seat;
-        let path = sealed_setup_path(name);
+    /// Where a seat's secret setup is read: sealed to the judge (a sealed game), `setups/`
+    /// (the judge) or `reveal/` (the audit).
+    fn secret_path(&self, name: &str) -> String {
+        match self.mode {
+            Mode::Judge if self.game.manifest.sealed => sealed_setup_path(name),
+            Mode::Judge => format!("setups/{name}.toml"),
+            Mode::Audit => format!("reveal/{name}.toml"),
+        }
+    }
+
+    /// Opens the sealed setup at `path` with the judge's key: the setup file, signed by the
+    /// seat, padded to the fixed size.
+    fn open_sealed_setup(&self, seat: usize, path: &str) -> Result<String> {
         let key = self.opener.ok_or_else(|| {
             refuse_with(
-                &path,
+                path,
                 None,
                 "a sealed setup, and no judge key to open it",
                 "run the judge with --key",
             )
         })?;
-        let bytes = self.dir.read_bytes(&path, SMALL_FILE_LIMIT)?;
-        let text = open_sealed_secret(
-            &path,
-            &bytes,
-            key,
-            &format!("setups/{name}.toml"),
-            &self.game.player_keys[seat],
-        )?;
-        Ok((path, text))
+        let name = &self.game.manifest.players[seat].seat;
+        super::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
     }
 
     /// Records the judge's forfeit of a seat and ends the game (before play begins too).
@@ -434,12 +428,7 @@ impl Replayer<'_> {
                 Some(Entry::SetupAccepted { seat }) => seats.iter().position(|s| s == seat),
                 Some(_) => None,
                 None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
-                    let path = if self.game.manifest.sealed {
-                        sealed_setup_path(&seats[i])
-                    } else {
-                        format!("setups/{}.toml", seats[i])
-                    };
-                    setups[i].is_none() && self.dir.exists(&path)
+                    setups[i].is_none() && self.dir.exists(&self.secret_path(&seats[i]))
                 }),
                 None => None,
             };

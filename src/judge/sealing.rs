@@ -24,18 +24,25 @@ pub fn sealed_refusal_path(seat: &str) -> String {
     format!("views/{seat}.refusal.age")
 }
 
-/// Seals a secret file (`inner` is its path, such as `setups/south.toml`) signed by its owner,
-/// to the judge and to the owner, at the fixed secret size.
-pub fn seal_secret(
-    inner: &str,
+/// The path a seat's secret has inside its sealed file.
+fn secret_inner(seat: &str) -> String {
+    format!("setups/{seat}.toml")
+}
+
+/// Writes a seat's secret (setup or seed) signed by its owner and sealed to the judge and to
+/// the owner, at the fixed secret size, as `sealed/<seat>.age`; returns that path.
+pub fn write_sealed_secret(
+    dir: &GameDir,
+    seat: &str,
     text: &str,
     owner: &PrivateKey,
     judge: &PublicKey,
-) -> std::result::Result<Vec<u8>, seal::SealError> {
+) -> Result<String> {
+    let inner = secret_inner(seat);
     let sig = signing::sign(owner, namespace::SEALED, text.as_bytes());
     let files = [
         Sealed {
-            path: inner.to_string(),
+            path: inner.clone(),
             bytes: text.as_bytes().to_vec(),
         },
         Sealed {
@@ -43,12 +50,47 @@ pub fn seal_secret(
             bytes: sig.into_bytes(),
         },
     ];
-    seal::seal(&files, seal::SECRET_SIZE, &[judge, owner.public_key()])
+    let path = sealed_setup_path(seat);
+    let sealed = seal::seal(&files, seal::SECRET_SIZE, &[judge, owner.public_key()])
+        .map_err(|e| Error::Io(format!("{path}: {e}")))?;
+    dir.write(&path, &sealed)?;
+    Ok(path)
+}
+
+/// Reads and opens a seat's sealed secret (`sealed/<seat>.age`) with `key`, checking it was
+/// signed by `signer` (the seat).
+pub fn open_seat_secret(
+    dir: &GameDir,
+    seat: &str,
+    key: &PrivateKey,
+    signer: &PublicKey,
+) -> Result<String> {
+    let path = sealed_setup_path(seat);
+    let bytes = dir.read_bytes(&path, crate::store::SMALL_FILE_LIMIT)?;
+    open_sealed_secret(&path, &bytes, key, &secret_inner(seat), signer)
+}
+
+/// [`open_seat_secret`] for a reveal: the judge's key opens every seat's secret; a seat's key
+/// opens its own and gives none for the others (which are not sealed to it).
+pub fn reveal_sealed_secret(
+    dir: &GameDir,
+    seat: &str,
+    key: &PrivateKey,
+    signer: &PublicKey,
+    judge: &PublicKey,
+) -> Result<Option<String>> {
+    match open_seat_secret(dir, seat, key, signer) {
+        Ok(text) => Ok(Some(text)),
+        Err(_) if key.public_key().key_data() != judge.key_data() && signer != key.public_key() => {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Opens a sealed secret: exactly `inner` and `inner.sig`, signed by `signer`, at the fixed
 /// size. Errors name the sealed file (`shown`) and never quote its content.
-pub fn open_sealed_secret(
+fn open_sealed_secret(
     shown: &str,
     bytes: &[u8],
     key: &PrivateKey,
@@ -63,20 +105,16 @@ pub fn open_sealed_secret(
             "seal it with qijudge setup --seal (to the judge's key in game.toml)",
         )
     })?;
-    let [file, sig] = files.as_slice() else {
-        return Err(refuse(
-            shown,
-            None,
-            format!("must hold exactly {inner} and {inner}.sig"),
-        ));
+    let (file, sig) = match files.as_slice() {
+        [file, sig] if file.path == inner && sig.path == format!("{inner}.sig") => (file, sig),
+        _ => {
+            return Err(refuse(
+                shown,
+                None,
+                format!("must hold exactly {inner} and {inner}.sig"),
+            ))
+        }
     };
-    if file.path != inner || sig.path != format!("{inner}.sig") {
-        return Err(refuse(
-            shown,
-            None,
-            format!("must hold exactly {inner} and {inner}.sig"),
-        ));
-    }
     let text = String::from_utf8(file.bytes.clone())
         .map_err(|_| refuse(shown, Some(inner), "not UTF-8 text"))?;
     let sig_text = String::from_utf8(sig.bytes.clone())
@@ -84,23 +122,6 @@ pub fn open_sealed_secret(
     signing::verify(signer, namespace::SEALED, text.as_bytes(), &sig_text)
         .map_err(|e| refuse(shown, Some(&format!("{inner}.sig")), e.to_string()))?;
     Ok(text)
-}
-
-/// Seals a seat's files (its view as JSON and text with their signatures) to that seat, padded
-/// to `size` (see [`seal::view_size`]).
-pub fn seal_view(
-    files: &[(String, String)],
-    size: usize,
-    seat_key: &PublicKey,
-) -> std::result::Result<Vec<u8>, seal::SealError> {
-    let files: Vec<Sealed> = files
-        .iter()
-        .map(|(path, body)| Sealed {
-            path: path.clone(),
-            bytes: body.as_bytes().to_vec(),
-        })
-        .collect();
-    seal::seal(&files, size, &[seat_key])
 }
 
 /// Opens a sealed view with the seat's key: the files inside, by path.
@@ -189,17 +210,8 @@ pub fn seal_outputs(
         let notice = sealed_refusal_path(&p.seat);
         let body = match refusal {
             Some((seat, text)) if seat == p.seat => {
-                let mut text = text.to_string();
-                text.truncate(seal::SECRET_SIZE / 2);
-                let inner = format!("views/{}.refusal.txt", p.seat);
-                let plain = seal::pack(
-                    &[Sealed {
-                        path: inner,
-                        bytes: format!("{text}\n").into_bytes(),
-                    }],
-                    seal::SECRET_SIZE,
-                )
-                .map_err(|e| Error::Io(format!("{notice}: {e}")))?;
+                let plain = refusal_envelope(&p.seat, text)
+                    .map_err(|e| Error::Io(format!("{notice}: {e}")))?;
                 Some(seal_stable(dir, &notice, &plain, &recipients, judge)?)
             }
             _ => None,
@@ -207,4 +219,33 @@ pub fn seal_outputs(
         out.push((notice, body));
     }
     Ok(out)
+}
+
+/// The envelope of a refusal notice: the text, cut (at a character boundary) to fit the fixed
+/// secret size.
+fn refusal_envelope(seat: &str, text: &str) -> std::result::Result<Vec<u8>, seal::SealError> {
+    let text: String = text.chars().take(seal::SECRET_SIZE / 8).collect();
+    seal::pack(
+        &[Sealed {
+            path: format!("views/{seat}.refusal.txt"),
+            bytes: format!("{text}\n").into_bytes(),
+        }],
+        seal::SECRET_SIZE,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusal_notices_fit_their_size_whatever_the_text() {
+        for text in ["short", &"將".repeat(5000), &"x".repeat(20_000)] {
+            let plain = refusal_envelope("south", text).unwrap();
+            assert_eq!(plain.len(), seal::SECRET_SIZE);
+            let files = seal::unpack(&plain).unwrap();
+            let body = String::from_utf8(files[0].bytes.clone()).unwrap();
+            assert!(text.starts_with(body.trim_end()));
+        }
+    }
 }

@@ -96,6 +96,21 @@ pub fn show(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
     git(dir, &["cat-file", "-p", &spec]).map(Some)
 }
 
+/// Whether `rev` names a commit (false in a repository without commits, for HEAD).
+pub fn has_commit(dir: &Path, rev: &str) -> bool {
+    check_rev(rev).is_ok()
+        && git(
+            dir,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ],
+        )
+        .is_ok()
+}
+
 /// The game directory's path inside its repository (`games/g1/`, or empty at the top).
 pub fn prefix(dir: &Path) -> Result<String> {
     let out = git(dir, &["rev-parse", "--show-prefix"])?;

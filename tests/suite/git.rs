@@ -500,3 +500,72 @@ fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
         String::from_utf8_lossy(&pushed.stderr)
     );
 }
+
+#[test]
+fn precheck_refuses_a_move_out_of_turn_or_for_a_later_ply() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("g");
+    new_sealed("luzhanqi", &dir, &keys);
+    let d = dir.to_string_lossy().into_owned();
+    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
+        let file = tmp.path().join(format!("{seat}.toml"));
+        std::fs::write(&file, rows).unwrap();
+        let key = keys.path(TestGame::key_of(seat));
+        ok(&[
+            "setup",
+            &d,
+            "--as",
+            seat,
+            "--key",
+            &key,
+            file.to_str().unwrap(),
+        ]);
+    }
+    ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    let precheck = |key: &str| qj(&["precheck", &d, "--key", &keys.path(key)]);
+
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "north",
+        "--key",
+        &keys.path("bob"),
+        "a7-a8",
+    ]);
+    let r = precheck("bob");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("not this seat's turn"), "{r:?}");
+    std::fs::remove_dir_all(dir.join("moves")).unwrap();
+
+    // South's move renamed and re-signed for ply 2.
+    let mv = random_moves(&fixed_setups(), Options::default(), 1, 5)[0].clone();
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "south",
+        "--key",
+        &keys.path("alice"),
+        &mv,
+    ]);
+    let ok_run = ok(&["precheck", &d, "--key", &keys.path("alice")]);
+    assert!(ok_run.stdout.contains("legal on your view"), "{ok_run:?}");
+    let text = std::fs::read_to_string(dir.join("moves/0001-south.toml"))
+        .unwrap()
+        .replace("ply = 1", "ply = 2");
+    std::fs::remove_dir_all(dir.join("moves")).unwrap();
+    std::fs::create_dir(dir.join("moves")).unwrap();
+    let alice =
+        signing::parse_private_key(&std::fs::read_to_string(keys.path("alice")).unwrap()).unwrap();
+    std::fs::write(dir.join("moves/0002-south.toml"), &text).unwrap();
+    std::fs::write(
+        dir.join("moves/0002-south.toml.sig"),
+        signing::sign(&alice, signing::namespace::MOVE, text.as_bytes()),
+    )
+    .unwrap();
+    let r = precheck("alice");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("the next ply is 1"), "{r:?}");
+}
