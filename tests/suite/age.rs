@@ -22,14 +22,7 @@ fn age(args: &[&str]) -> std::process::Output {
 
 /// A sealed game whose two seats have committed and sealed their setups.
 fn sealed_game() -> TestGame {
-    let tmp = tempfile::tempdir().unwrap();
-    let keys = Keys::new(tmp.path());
-    let dir = tmp.path().join("game");
-    new_sealed("luzhanqi", &dir, &keys);
-    let g = TestGame { tmp, dir, keys };
-    g.setup("south", SOUTH_ROWS);
-    g.setup("north", NORTH_ROWS);
-    g
+    TestGame::sealed()
 }
 
 fn decrypt(file: &Path, key: &str) -> Vec<u8> {

@@ -116,6 +116,31 @@ impl Repo {
         held
     }
 
+    /// Both seats commit and seal their setups (`setup --seal`); nothing is written in clear.
+    fn seal_setups(&self) {
+        for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
+            let file = self._tmp.path().join(format!("{seat}-setup.toml"));
+            std::fs::write(&file, rows).unwrap();
+            let key = self.keys.path(TestGame::key_of(seat));
+            let g = self.g();
+            let out = ok(&[
+                "setup",
+                &g,
+                "--as",
+                seat,
+                "--key",
+                &key,
+                "--seal",
+                file.to_str().unwrap(),
+            ]);
+            assert!(out.stdout.contains("sealed/"), "{out:?}");
+        }
+        assert!(
+            !self.game.join("setups").exists(),
+            "no clear setup is written"
+        );
+    }
+
     /// Drops the last commit and any file it left (a pull request that is not merged).
     fn drop_last(&self) {
         git(&self.root, &["reset", "-q", "--hard", "HEAD~1"]);
@@ -173,23 +198,7 @@ fn contains(hay: &[u8], needle: &str) -> bool {
 #[test]
 fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let r = sealed_repo();
-    let setups_dir = r._tmp.path();
-    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
-        let file = setups_dir.join(format!("{seat}-setup.toml"));
-        std::fs::write(&file, rows).unwrap();
-        let key = r.keys.path(TestGame::key_of(seat));
-        let out = ok(&[
-            "setup",
-            &r.g(),
-            "--as",
-            seat,
-            "--key",
-            &key,
-            "--seal",
-            &file.to_string_lossy(),
-        ]);
-        assert!(out.stdout.contains("sealed/"), "{out:?}");
-    }
+    r.seal_setups();
     assert!(!r.game.join("setups").exists(), "no clear setup is written");
 
     // Two-phase start: sealed setups pushed with the commitments are refused.
@@ -427,20 +436,7 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
 #[test]
 fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
     let r = sealed_repo();
-    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
-        let file = r._tmp.path().join(format!("{seat}-setup.toml"));
-        std::fs::write(&file, rows).unwrap();
-        let key = r.keys.path(TestGame::key_of(seat));
-        ok(&[
-            "setup",
-            &r.g(),
-            "--as",
-            seat,
-            "--key",
-            &key,
-            &file.to_string_lossy(),
-        ]);
-    }
+    r.seal_setups();
     let base = r.head();
     let held = r.hold_sealed();
     git(&r.root, &["add", "games/g1/commitments"]);
@@ -503,37 +499,12 @@ fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
 
 #[test]
 fn precheck_refuses_a_move_out_of_turn_or_for_a_later_ply() {
-    let tmp = tempfile::tempdir().unwrap();
-    let keys = Keys::new(tmp.path());
-    let dir = tmp.path().join("g");
-    new_sealed("luzhanqi", &dir, &keys);
-    let d = dir.to_string_lossy().into_owned();
-    for (seat, rows) in [("south", SOUTH_ROWS), ("north", NORTH_ROWS)] {
-        let file = tmp.path().join(format!("{seat}.toml"));
-        std::fs::write(&file, rows).unwrap();
-        let key = keys.path(TestGame::key_of(seat));
-        ok(&[
-            "setup",
-            &d,
-            "--as",
-            seat,
-            "--key",
-            &key,
-            file.to_str().unwrap(),
-        ]);
-    }
-    ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    let g = TestGame::sealed();
+    assert_eq!(g.judge().code, 0);
+    let (d, dir, keys) = (g.d(), &g.dir, &g.keys);
     let precheck = |key: &str| qj(&["precheck", &d, "--key", &keys.path(key)]);
 
-    ok(&[
-        "move",
-        &d,
-        "--as",
-        "north",
-        "--key",
-        &keys.path("bob"),
-        "a7-a8",
-    ]);
+    g.send("north", "a7-a8");
     let r = precheck("bob");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("not this seat's turn"), "{r:?}");
@@ -541,15 +512,7 @@ fn precheck_refuses_a_move_out_of_turn_or_for_a_later_ply() {
 
     // South's move renamed and re-signed for ply 2.
     let mv = random_moves(&fixed_setups(), Options::default(), 1, 5)[0].clone();
-    ok(&[
-        "move",
-        &d,
-        "--as",
-        "south",
-        "--key",
-        &keys.path("alice"),
-        &mv,
-    ]);
+    g.send("south", &mv);
     let ok_run = ok(&["precheck", &d, "--key", &keys.path("alice")]);
     assert!(ok_run.stdout.contains("legal on your view"), "{ok_run:?}");
     let text = std::fs::read_to_string(dir.join("moves/0001-south.toml"))

@@ -126,6 +126,18 @@ impl TestGame {
         TestGame { tmp, dir, keys }
     }
 
+    /// A sealed game (`new --sealed`) whose two seats have committed and sealed their setups.
+    pub fn sealed() -> TestGame {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let dir = tmp.path().join("game");
+        new_sealed("luzhanqi", &dir, &keys);
+        let g = TestGame { tmp, dir, keys };
+        g.setup("south", SOUTH_ROWS);
+        g.setup("north", NORTH_ROWS);
+        g
+    }
+
     /// A game with both setups committed and judged: play can begin.
     pub fn started(rules: &[&str]) -> TestGame {
         let g = TestGame::new(rules);
