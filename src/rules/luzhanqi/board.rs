@@ -1,6 +1,6 @@
 //! Board graphs, loaded from the data files in `games/luzhanqi/` and checked when loaded.
 
-use super::nodeset::NodeSet;
+use super::nodeset::{NodeSet, Wide};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -37,9 +37,12 @@ pub enum NodeKind {
 pub struct Node {
     pub name: String,
     pub kind: NodeKind,
-    pub seat: Seat,
+    /// The seat whose half (or arm) holds the node; none for the centre of the cross board.
+    pub seat: Option<Seat>,
     /// Rows from the owning seat's back row (0) to its front row.
     pub row: u8,
+    /// Where the node is drawn, on the board's grid (x right, y down), when the data says.
+    pub grid: Option<(u8, u8)>,
 }
 
 /// A board graph with precomputed neighbour sets and straight railway rays.
@@ -59,6 +62,8 @@ pub struct Board<S> {
     pub rail_nodes: S,
     /// Per seat, the nodes of its half (or arm).
     pub halves: Vec<S>,
+    /// Per seat, its team (seats of a team are allies); every seat alone when the data names none.
+    pub teams: Vec<u8>,
     /// Number of edges and of railway edges, as loaded.
     pub edge_count: usize,
     pub railway_count: usize,
@@ -71,6 +76,8 @@ struct BoardFile {
     format: String,
     name: String,
     seats: Vec<String>,
+    #[serde(default)]
+    teams: Vec<Vec<String>>,
     nodes: Vec<NodeEntry>,
     roads: Vec<String>,
     railways: Vec<String>,
@@ -82,8 +89,11 @@ struct BoardFile {
 struct NodeEntry {
     name: String,
     kind: NodeKind,
-    seat: String,
+    seat: Option<String>,
+    #[serde(default)]
     row: u8,
+    x: Option<u8>,
+    y: Option<u8>,
 }
 
 /// The expected sizes of a board, checked when it is loaded.
@@ -107,19 +117,28 @@ impl<S: NodeSet> Board<S> {
         let mut by_name = BTreeMap::new();
         let mut nodes = Vec::with_capacity(n);
         for (i, e) in file.nodes.into_iter().enumerate() {
-            let seat = file
-                .seats
-                .iter()
-                .position(|s| *s == e.seat)
-                .ok_or_else(|| format!("node {}: unknown seat {}", e.name, e.seat))?;
+            let seat = match &e.seat {
+                None => None,
+                Some(name) => Some(
+                    file.seats
+                        .iter()
+                        .position(|s| s == name)
+                        .ok_or_else(|| format!("node {}: unknown seat {name}", e.name))?,
+                ),
+            };
+            // Names are read inside moves (`a6-a9`), so they cannot hold a dash.
+            if e.name.is_empty() || !e.name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                return Err(format!("node {:?}: names are letters and digits", e.name));
+            }
             if by_name.insert(e.name.clone(), i).is_some() {
                 return Err(format!("node {} listed twice", e.name));
             }
             nodes.push(Node {
                 name: e.name,
                 kind: e.kind,
-                seat: Seat(seat as u8),
+                seat: seat.map(|s| Seat(s as u8)),
                 row: e.row,
+                grid: e.x.zip(e.y),
             });
         }
         let mut adjacent = vec![S::default(); n];
@@ -151,6 +170,7 @@ impl<S: NodeSet> Board<S> {
             ));
         }
         let mut rays = vec![Vec::new(); n];
+        let mut on_a_line = vec![S::default(); n];
         for line in &file.lines {
             let idx: Vec<Square> = line
                 .iter()
@@ -166,6 +186,8 @@ impl<S: NodeSet> Board<S> {
                     let (a, b) = (&nodes[w[0]].name, &nodes[w[1]].name);
                     return Err(format!("line step {a}-{b} is not a railway edge"));
                 }
+                on_a_line[w[0]] = on_a_line[w[0]].with(w[1]);
+                on_a_line[w[1]] = on_a_line[w[1]].with(w[0]);
             }
             for (k, &node) in idx.iter().enumerate() {
                 let ahead: Vec<Square> = idx[k + 1..].to_vec();
@@ -188,10 +210,49 @@ impl<S: NodeSet> Board<S> {
                     node.name
                 ));
             }
+            // A railway edge on no straight line could never be used by a non-engineer's slide.
+            if let Some(j) = rail_adjacent[i].minus(on_a_line[i]).first() {
+                return Err(format!(
+                    "railway {}-{} lies on no straight line",
+                    node.name, nodes[j].name
+                ));
+            }
         }
-        let halves = (0..file.seats.len())
-            .map(|s| set_of(&|x| x.seat == Seat(s as u8)))
+        let halves: Vec<S> = (0..file.seats.len())
+            .map(|s| set_of(&|x| x.seat == Some(Seat(s as u8))))
             .collect();
+        // Every seat's half is the 30-node half of the rules: 5 camps, 2 headquarters.
+        for (s, half) in halves.iter().enumerate() {
+            let (camps, hqs) = (half.and(camps).count(), half.and(headquarters).count());
+            if (half.count(), camps, hqs) != (30, 5, 2) {
+                return Err(format!(
+                    "seat {}: {} nodes, {camps} camps, {hqs} headquarters; expected 30, 5, 2",
+                    file.seats[s],
+                    half.count()
+                ));
+            }
+        }
+        let mut teams: Vec<Option<u8>> = vec![None; file.seats.len()];
+        for (t, team) in file.teams.iter().enumerate() {
+            for name in team {
+                let s = file
+                    .seats
+                    .iter()
+                    .position(|x| x == name)
+                    .ok_or_else(|| format!("team {t}: unknown seat {name}"))?;
+                if teams[s].replace(t as u8).is_some() {
+                    return Err(format!("seat {name} is in two teams"));
+                }
+            }
+        }
+        let teams = if file.teams.is_empty() {
+            (0..file.seats.len() as u8).collect()
+        } else {
+            teams
+                .into_iter()
+                .collect::<Option<Vec<u8>>>()
+                .ok_or("every seat needs a team")?
+        };
         Ok(Board {
             name: file.name,
             seat_names: file.seats,
@@ -203,6 +264,7 @@ impl<S: NodeSet> Board<S> {
             headquarters,
             rail_nodes,
             halves,
+            teams,
             edge_count,
             railway_count,
             by_name,
@@ -242,22 +304,79 @@ impl<S: NodeSet> Board<S> {
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
+
+    /// Whether two different seats play in one team.
+    pub fn allies(&self, a: Seat, b: Seat) -> bool {
+        a != b && self.teams[a.index()] == self.teams[b.index()]
+    }
+
+    /// Whether the board has teams of more than one seat (the four-player game).
+    pub fn has_teams(&self) -> bool {
+        (0..self.teams.len()).any(|s| self.seats().any(|t| self.allies(Seat(s as u8), t)))
+    }
+
+    /// The seats of `seat`'s team, itself included, in seat order.
+    pub fn team_of(&self, seat: Seat) -> Vec<Seat> {
+        self.seats()
+            .filter(|&t| self.teams[t.index()] == self.teams[seat.index()])
+            .collect()
+    }
 }
 
 /// The board data of the two-player game.
 pub const TWO_PLAYER_DATA: &str = include_str!("../../../games/luzhanqi/board-2p.toml");
 
+/// The board data of the four-player game.
+pub const CROSS_FOUR_DATA: &str = include_str!("../../../games/luzhanqi/board-cross4.toml");
+
+/// The expected sizes of the two boards.
+pub const TWO_PLAYER_SIZE: Expected = Expected {
+    nodes: 60,
+    edges: 133,
+    railways: 35,
+};
+pub const CROSS_FOUR_SIZE: Expected = Expected {
+    nodes: 129,
+    edges: 288,
+    railways: 92,
+};
+
+/// The four-player cross board (129 nodes, 288 edges, 92 railway), loaded once.
+pub fn cross_four() -> &'static Board<Wide> {
+    static BOARD: OnceLock<Board<Wide>> = OnceLock::new();
+    BOARD.get_or_init(|| {
+        // The data is compiled in and checked by the tests; failing here is a build defect.
+        Board::from_toml(CROSS_FOUR_DATA, &CROSS_FOUR_SIZE).expect("built-in cross board data")
+    })
+}
+
+/// The two-player board with the wide node set: the judge plays every board with one set type
+/// (tests check it moves exactly as [`two_player`] does).
+pub fn two_player_wide() -> &'static Board<Wide> {
+    static BOARD: OnceLock<Board<Wide>> = OnceLock::new();
+    BOARD.get_or_init(|| {
+        Board::from_toml(TWO_PLAYER_DATA, &TWO_PLAYER_SIZE).expect("built-in 2-player board data")
+    })
+}
+
+/// The boards a game may name in its manifest.
+pub const BOARD_NAMES: [&str; 2] = ["2p", "cross4"];
+
+/// A board by the name a manifest gives it (`2p`, `cross4`).
+pub fn by_name(name: &str) -> Option<&'static Board<Wide>> {
+    match name {
+        "2p" => Some(two_player_wide()),
+        "cross4" => Some(cross_four()),
+        _ => None,
+    }
+}
+
 /// The two-player board (60 nodes, 133 edges, 35 railway), loaded once.
 pub fn two_player() -> &'static Board<u64> {
     static BOARD: OnceLock<Board<u64>> = OnceLock::new();
     BOARD.get_or_init(|| {
-        let expected = Expected {
-            nodes: 60,
-            edges: 133,
-            railways: 35,
-        };
         // The data is compiled in and checked by the tests; failing here is a build defect.
-        Board::from_toml(TWO_PLAYER_DATA, &expected).expect("built-in 2-player board data")
+        Board::from_toml(TWO_PLAYER_DATA, &TWO_PLAYER_SIZE).expect("built-in 2-player board data")
     })
 }
 

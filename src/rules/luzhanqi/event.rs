@@ -87,7 +87,8 @@ pub enum EndReason {
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameResult {
-    /// The winning seat, or none for a draw.
+    /// The winning seat, or none for a draw. On a board with teams: the first seat of the winning
+    /// team, which wins with all its allies.
     pub winner: Option<Seat>,
     pub reason: EndReason,
 }
@@ -134,6 +135,12 @@ pub enum Fact {
     /// A seat resigned.
     Resigned {
         seat: Seat,
+    },
+    /// Four-player board: a seat is out (its flag taken, no legal move, resigned or forfeited);
+    /// all its pieces left the board.
+    Eliminated {
+        seat: Seat,
+        reason: EndReason,
     },
     GameOver(GameResult),
 }

@@ -54,6 +54,10 @@ pub enum FactJson {
     Resigned {
         seat: String,
     },
+    Eliminated {
+        seat: String,
+        reason: EndReason,
+    },
     GameOver {
         winner: Option<String>,
         reason: EndReason,
@@ -101,6 +105,10 @@ impl EventJson {
                 square: sq(*square),
             },
             Fact::Resigned { seat: s } => FactJson::Resigned { seat: seat(*s) },
+            Fact::Eliminated { seat: s, reason } => FactJson::Eliminated {
+                seat: seat(*s),
+                reason: *reason,
+            },
             Fact::GameOver(r) => FactJson::GameOver {
                 winner: r.winner.map(seat),
                 reason: r.reason,
@@ -167,6 +175,10 @@ impl EventJson {
                 square: sq(square)?,
             },
             FactJson::Resigned { seat: s } => Fact::Resigned { seat: seat(s)? },
+            FactJson::Eliminated { seat: s, reason } => Fact::Eliminated {
+                seat: seat(s)?,
+                reason: *reason,
+            },
             FactJson::GameOver { winner, reason } => Fact::GameOver(GameResult {
                 winner: winner.as_deref().map(seat).transpose()?,
                 reason: *reason,

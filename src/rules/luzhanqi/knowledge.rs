@@ -1,7 +1,9 @@
 //! What one viewer knows of a game, folded from the events that viewer may see and nothing else.
 
-use super::board::{Seat, Square};
+use super::board::{Board, Seat, Square};
 use super::event::{Event, Fact, GameResult, Outcome, Viewer};
+use super::nodeset::NodeSet;
+use super::options::{Options, TurnOrder};
 use super::piece::Piece;
 
 /// A piece as a viewer sees it: always its owner, its rank only when known.
@@ -34,7 +36,11 @@ pub struct Knowledge {
     pub carried_flags: Vec<(Seat, Square)>,
     pub resigned: Option<Seat>,
     pub result: Option<GameResult>,
+    /// Per seat: out of the game (four-player board).
+    pub out: Vec<bool>,
     seats: usize,
+    /// Turns go round the seats backwards (the clockwise order of the four-player board).
+    backwards: bool,
 }
 
 impl Knowledge {
@@ -49,8 +55,31 @@ impl Knowledge {
             carried_flags: Vec::new(),
             resigned: None,
             result: None,
+            out: vec![false; seats],
             seats,
+            backwards: false,
         }
+    }
+
+    /// What `viewer` knows at the start of a game on `board` played under `options`.
+    pub fn for_game<S: NodeSet>(viewer: Viewer, board: &Board<S>, options: &Options) -> Self {
+        let mut k = Knowledge::new(viewer, board.len(), board.seat_names.len());
+        k.backwards = options.turn_order == TurnOrder::Clockwise;
+        k
+    }
+
+    /// The next seat still in after `seat`, in the order of play (public facts only).
+    fn next_seat(&self, seat: Seat) -> Seat {
+        let n = self.seats;
+        let step = if self.backwards { n - 1 } else { 1 };
+        let mut next = seat.index();
+        for _ in 0..n {
+            next = (next + step) % n;
+            if !self.out[next] {
+                break;
+            }
+        }
+        Seat(next as u8)
     }
 
     /// Learns from the events this viewer may see; the others are skipped here, in one place.
@@ -107,7 +136,7 @@ impl Knowledge {
                     to: *to,
                     outcome: *outcome,
                 });
-                self.to_move = Some(Seat(((seat.index() + 1) % self.seats) as u8));
+                self.to_move = Some(self.next_seat(*seat));
             }
             Fact::FlagRevealed { seat, square } => {
                 self.cells[*square] = Some(Seen {
@@ -126,6 +155,19 @@ impl Knowledge {
                 self.revealed_flags.push((*seat, *square));
             }
             Fact::Resigned { seat } => self.resigned = Some(*seat),
+            Fact::Eliminated { seat, .. } => {
+                self.out[seat.index()] = true;
+                for cell in self.cells.iter_mut() {
+                    if cell.is_some_and(|c| c.seat == *seat) {
+                        *cell = None;
+                    }
+                }
+                self.revealed_flags
+                    .retain(|(_, sq)| self.cells[*sq].is_some());
+                if self.to_move == Some(*seat) {
+                    self.to_move = Some(self.next_seat(*seat));
+                }
+            }
             Fact::GameOver(result) => {
                 self.result = Some(*result);
                 self.to_move = None;

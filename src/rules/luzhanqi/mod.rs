@@ -14,7 +14,7 @@ pub mod position_file;
 pub mod random;
 pub mod setup;
 
-pub use board::{two_player, Board, NodeKind, Seat, Square};
+pub use board::{by_name, cross_four, two_player, two_player_wide, Board, NodeKind, Seat, Square};
 pub use event::{Audience, EndReason, Event, Fact, GameResult, Outcome, Viewer};
 pub use event_json::EventJson;
 pub use knowledge::Knowledge;
@@ -26,3 +26,5 @@ pub use setup::{Placement, Setup, SetupProblem};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cross;

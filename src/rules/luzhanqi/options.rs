@@ -32,6 +32,9 @@ pub struct Options {
     pub max_plies: u32,
     /// Who moves first.
     pub first_mover: FirstMover,
+    /// The order of play round the four-player board (left out of two-player manifests).
+    #[serde(default, skip_serializing_if = "TurnOrder::is_default")]
+    pub turn_order: TurnOrder,
 }
 
 impl Default for Options {
@@ -50,6 +53,7 @@ impl Default for Options {
             max_plies_without_combat: 0,
             max_plies: 0,
             first_mover: FirstMover::South,
+            turn_order: TurnOrder::CounterClockwise,
         }
     }
 }
@@ -102,8 +106,29 @@ pub enum Visibility {
     Hidden,
     /// Both ranks are shown to the two combatants (not to spectators).
     Combatants,
+    /// 明友: allies see each other's pieces (the four-player board); combats as `hidden`.
+    Allies,
     /// 明棋: every piece is visible to everyone.
     Open,
+}
+
+/// The order of play round the four-player board.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnOrder {
+    /// South, East, North, West.
+    #[default]
+    CounterClockwise,
+    /// South, West, North, East.
+    Clockwise,
+}
+
+impl TurnOrder {
+    fn is_default(&self) -> bool {
+        *self == TurnOrder::default()
+    }
 }
 
 /// The side to move has no legal move.
@@ -120,8 +145,19 @@ pub enum NoLegalMove {
 pub enum FirstMover {
     South,
     North,
-    /// Drawn by lot from nonces both players committed to.
+    /// Drawn by lot from nonces every player committed to.
     Lot,
+}
+
+impl FirstMover {
+    /// The seat named by the option; none when it is drawn by lot.
+    pub fn seat_name(self) -> Option<&'static str> {
+        match self {
+            FirstMover::South => Some("south"),
+            FirstMover::North => Some("north"),
+            FirstMover::Lot => None,
+        }
+    }
 }
 
 impl Options {
@@ -129,6 +165,10 @@ impl Options {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         // Go through the serialised form so keys and values are exactly those of the manifest.
         let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
+        // Options left out of the manifest at their default are still settable.
+        table
+            .entry("turn-order")
+            .or_insert_with(|| toml::Value::String("counter-clockwise".into()));
         let old = table
             .get(key)
             .ok_or_else(|| format!("unknown rule option {key:?} (known: {})", Self::keys()))?;
@@ -150,8 +190,35 @@ impl Options {
         Ok(())
     }
 
+    /// Refuses options that do not apply to a board: on the four-player board (teams) the flag is
+    /// captured, not carried, and a player without a legal move is out; `allies` visibility and a
+    /// turn order need teams.
+    pub fn check_for_board(&self, teams: bool) -> Result<(), String> {
+        if teams {
+            if self.win != WinCondition::CaptureFlag {
+                return Err("win: the four-player game is played to capture the flag".into());
+            }
+            if self.no_legal_move != NoLegalMove::Lose {
+                return Err(
+                    "no-legal-move: on the four-player board a player without a legal move is out"
+                        .into(),
+                );
+            }
+        } else {
+            if self.visibility == Visibility::Allies {
+                return Err("visibility: allies needs the four-player board".into());
+            }
+            if self.turn_order != TurnOrder::default() {
+                return Err("turn-order: applies to the four-player board only".into());
+            }
+        }
+        Ok(())
+    }
+
     fn keys() -> String {
-        toml::Table::try_from(Options::default())
+        let mut all = Options::default();
+        all.turn_order = TurnOrder::Clockwise;
+        toml::Table::try_from(all)
             .map(|t| t.keys().cloned().collect::<Vec<_>>().join(", "))
             .unwrap_or_default()
     }
@@ -167,6 +234,8 @@ mod tests {
         o.set("mines", "explode").unwrap();
         o.set("flying-bombs", "true").unwrap();
         o.set("max-plies", "300").unwrap();
+        o.set("turn-order", "clockwise").unwrap();
+        assert_eq!(o.turn_order, TurnOrder::Clockwise);
         assert_eq!(o.mines, MineRule::Explode);
         assert!(o.flying_bombs);
         assert_eq!(o.max_plies, 300);

@@ -6,7 +6,7 @@ use super::board::{Board, NodeKind, Seat, Square};
 use super::combat;
 use super::event::{EndReason, Event, Fact, GameResult, Outcome};
 use super::nodeset::NodeSet;
-use super::options::{FirstMover, NoLegalMove, Options, RailMovement, Visibility, WinCondition};
+use super::options::{NoLegalMove, Options, RailMovement, TurnOrder, Visibility, WinCondition};
 use super::piece::Piece;
 use super::setup::Setup;
 use std::fmt;
@@ -58,13 +58,36 @@ pub enum MoveError {
     Syntax(String),
     NoSuchSquare(String),
     GameOver,
-    NotYourPiece { from: String },
-    Immobile { from: String, piece: Piece },
-    InHeadquarters { from: String },
-    OwnPiece { to: String },
-    OccupiedCamp { to: String },
-    ReservedHeadquarters { to: String },
-    Unreachable { from: String, to: String },
+    /// A seat that is out of the four-player game.
+    Out {
+        seat: String,
+    },
+    NotYourPiece {
+        from: String,
+    },
+    Immobile {
+        from: String,
+        piece: Piece,
+    },
+    InHeadquarters {
+        from: String,
+    },
+    OwnPiece {
+        to: String,
+    },
+    AllyPiece {
+        to: String,
+    },
+    OccupiedCamp {
+        to: String,
+    },
+    ReservedHeadquarters {
+        to: String,
+    },
+    Unreachable {
+        from: String,
+        to: String,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -72,9 +95,10 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Syntax(t) => write!(f, "{t:?} is not a move: write from-to, like a6-a9"),
             MoveError::NoSuchSquare(s) => {
-                write!(f, "{s:?} is not a square (files a-e, ranks 1-12)")
+                write!(f, "{s:?} is not a square of this board")
             }
             MoveError::GameOver => write!(f, "the game is over"),
+            MoveError::Out { seat } => write!(f, "{seat} is out of the game"),
             MoveError::NotYourPiece { from } => write!(f, "there is no piece of yours on {from}"),
             MoveError::Immobile { from, piece } => write!(f, "your {piece} on {from} never moves"),
             MoveError::InHeadquarters { from } => {
@@ -84,6 +108,12 @@ impl fmt::Display for MoveError {
                 )
             }
             MoveError::OwnPiece { to } => write!(f, "{to} holds a piece of yours"),
+            MoveError::AllyPiece { to } => {
+                write!(
+                    f,
+                    "{to} holds a piece of your ally, which you may not attack"
+                )
+            }
             MoveError::OccupiedCamp { to } => {
                 write!(f, "{to} is an occupied camp, which cannot be attacked")
             }
@@ -123,6 +153,8 @@ pub struct Position<S: NodeSet = u64> {
     flag_home: Vec<Option<Square>>,
     /// Per seat: the square of the enemy piece carrying its flag.
     carrier: Vec<Option<Square>>,
+    /// Per seat: out of the game (four-player board): no pieces, no turns.
+    out: Vec<bool>,
     result: Option<GameResult>,
 }
 
@@ -158,21 +190,27 @@ impl<S: NodeSet> Position<S> {
                 seat: setup.seat,
                 pieces: setup.pieces.clone(),
             };
-            events.push(match pos.options.visibility {
-                Visibility::Open => Event::public(fact),
-                _ => Event::to_seat(setup.seat, fact),
-            });
+            match pos.options.visibility {
+                Visibility::Open => events.push(Event::public(fact)),
+                Visibility::Allies => {
+                    for seat in board.team_of(setup.seat) {
+                        events.push(Event::to_seat(seat, fact.clone()));
+                    }
+                }
+                _ => events.push(Event::to_seat(setup.seat, fact)),
+            }
         }
         (pos, events)
     }
 
-    /// A position with no pieces, South to move.
+    /// A position with no pieces, the first mover of the options (South for a lot) to move.
     pub fn empty(board: &'static Board<S>, options: Options) -> Self {
         let seats = board.seat_names.len();
-        let to_move = match options.first_mover {
-            FirstMover::North => Seat(1),
-            _ => Seat(0),
-        };
+        let to_move = options
+            .first_mover
+            .seat_name()
+            .and_then(|name| board.seat(name))
+            .unwrap_or(Seat(0));
         Position {
             board,
             options,
@@ -183,6 +221,7 @@ impl<S: NodeSet> Position<S> {
             plies_without_combat: 0,
             flag_home: vec![None; seats],
             carrier: vec![None; seats],
+            out: vec![false; seats],
             result: None,
         }
     }
@@ -252,8 +291,34 @@ impl<S: NodeSet> Position<S> {
         self.occupied.iter().fold(S::default(), |a, s| a.union(*s))
     }
 
-    fn next_seat(&self, seat: Seat) -> Seat {
-        Seat(((seat.index() + 1) % self.occupied.len()) as u8)
+    /// Whether a seat is out of the game (four-player board).
+    pub fn is_out(&self, seat: Seat) -> bool {
+        self.out[seat.index()]
+    }
+
+    /// The seat whose turn follows `seat`'s: the next seat still in, in the turn order.
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        let n = self.occupied.len();
+        let step = match self.options.turn_order {
+            TurnOrder::CounterClockwise => 1,
+            TurnOrder::Clockwise => n - 1,
+        };
+        let mut next = seat.index();
+        for _ in 0..n {
+            next = (next + step) % n;
+            if !self.out[next] {
+                break;
+            }
+        }
+        Seat(next as u8)
+    }
+
+    /// The pieces a move of `seat` may not end on: its own and its allies'.
+    fn friendly(&self, seat: Seat) -> S {
+        self.board
+            .team_of(seat)
+            .into_iter()
+            .fold(S::default(), |s, t| s.union(self.occupied[t.index()]))
     }
 
     fn hq_freezes(&self) -> bool {
@@ -330,7 +395,8 @@ impl<S: NodeSet> Position<S> {
                 }
             });
         }
-        let blocked = self.occupied[unit.seat.index()]
+        let blocked = self
+            .friendly(unit.seat)
             .union(b.camps.and(all))
             .union(self.reserved());
         reach.minus(blocked)
@@ -392,6 +458,9 @@ impl<S: NodeSet> Position<S> {
         if let Some(target) = self.cells[mv.to] {
             if target.seat == unit.seat {
                 return Err(MoveError::OwnPiece { to: name(mv.to) });
+            }
+            if b.allies(target.seat, unit.seat) {
+                return Err(MoveError::AllyPiece { to: name(mv.to) });
             }
             if b.nodes[mv.to].kind == NodeKind::Camp {
                 return Err(MoveError::OccupiedCamp { to: name(mv.to) });
@@ -528,8 +597,13 @@ impl<S: NodeSet> Position<S> {
                 _ => {}
             }
         }
+        let mut flag_lost = None;
         for unit in removed {
-            self.on_removed(unit, mv, events);
+            if unit.piece == Piece::Flag && self.board.has_teams() {
+                flag_lost = Some(unit.seat);
+            } else {
+                self.on_removed(unit, mv, events);
+            }
         }
         self.ply += 1;
         self.plies_without_combat = if defender.is_some() {
@@ -537,9 +611,20 @@ impl<S: NodeSet> Position<S> {
         } else {
             self.plies_without_combat + 1
         };
-        self.to_move = self.next_seat(mover);
-        if self.result.is_none() {
-            self.result = self.carried_home().or_else(|| self.end_by_position(mover));
+        if self.board.has_teams() {
+            if let Some(seat) = flag_lost {
+                self.eliminate(seat, EndReason::FlagCaptured, events);
+            }
+            self.to_move = self.next_seat(mover);
+            self.settle_teams(events);
+            if self.result.is_none() {
+                self.result = self.end_by_limits();
+            }
+        } else {
+            self.to_move = self.next_seat(mover);
+            if self.result.is_none() {
+                self.result = self.carried_home().or_else(|| self.end_by_position(mover));
+            }
         }
         if let Some(r) = self.result {
             events.push(Event::public(Fact::GameOver(r)));
@@ -599,7 +684,7 @@ impl<S: NodeSet> Position<S> {
         self.carrier.iter().flatten().find_map(|&sq| {
             let unit = self.cells[sq]?;
             let node = &self.board.nodes[sq];
-            (node.kind == NodeKind::Hq && node.seat == unit.seat).then_some(GameResult {
+            (node.kind == NodeKind::Hq && node.seat == Some(unit.seat)).then_some(GameResult {
                 winner: Some(unit.seat),
                 reason: EndReason::FlagCarriedHome,
             })
@@ -626,6 +711,11 @@ impl<S: NodeSet> Position<S> {
                 },
             });
         }
+        self.end_by_limits()
+    }
+
+    /// The optional draws by ply counts.
+    fn end_by_limits(&self) -> Option<GameResult> {
         let limit = |n: u32, count: u32| n > 0 && count >= n;
         if limit(
             self.options.max_plies_without_combat,
@@ -645,6 +735,61 @@ impl<S: NodeSet> Position<S> {
         None
     }
 
+    /// Four-player board: `seat` is out; all its pieces leave the board.
+    fn eliminate(&mut self, seat: Seat, reason: EndReason, events: &mut Vec<Event>) {
+        if self.out[seat.index()] {
+            return;
+        }
+        self.out[seat.index()] = true;
+        for sq in self.occupied[seat.index()].iter() {
+            self.take(sq);
+        }
+        events.push(Event::public(Fact::Eliminated { seat, reason }));
+    }
+
+    /// Four-player board, after a change: seats to move without a legal move are out, and the
+    /// game ends when one team is left (or nobody still in can move: a draw).
+    fn settle_teams(&mut self, events: &mut Vec<Event>) {
+        loop {
+            let live: Vec<Seat> = self.board.seats().filter(|&s| !self.is_out(s)).collect();
+            let teams_left: Vec<u8> =
+                live.iter()
+                    .map(|s| self.board.teams[s.index()])
+                    .fold(Vec::new(), |mut v, t| {
+                        if !v.contains(&t) {
+                            v.push(t);
+                        }
+                        v
+                    });
+            if teams_left.len() <= 1 {
+                let reason = events
+                    .iter()
+                    .rev()
+                    .find_map(|e| match e.fact {
+                        Fact::Eliminated { reason, .. } => Some(reason),
+                        _ => None,
+                    })
+                    .unwrap_or(EndReason::NoMovablePieces);
+                let winner = live.first().map(|&s| self.board.team_of(s)[0]);
+                self.result = Some(GameResult { winner, reason });
+                return;
+            }
+            if !live.iter().any(|&s| self.has_legal_move(s)) {
+                self.result = Some(GameResult {
+                    winner: None,
+                    reason: EndReason::NoMovablePieces,
+                });
+                return;
+            }
+            let next = self.to_move;
+            if self.has_legal_move(next) {
+                return;
+            }
+            self.eliminate(next, EndReason::NoLegalMove, events);
+            self.to_move = self.next_seat(next);
+        }
+    }
+
     /// Ends the game drawn by agreement.
     pub fn agree_draw(&mut self) -> Result<Vec<Event>, MoveError> {
         if self.result.is_some() {
@@ -662,6 +807,24 @@ impl<S: NodeSet> Position<S> {
     pub fn concede(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Event>, MoveError> {
         if self.result.is_some() {
             return Err(MoveError::GameOver);
+        }
+        if self.board.has_teams() {
+            // Four players: the seat is out and the others play on.
+            if self.is_out(seat) {
+                return Err(MoveError::Out {
+                    seat: self.board.seat_name(seat).to_string(),
+                });
+            }
+            let mut events = Vec::new();
+            self.eliminate(seat, reason, &mut events);
+            if self.to_move == seat {
+                self.to_move = self.next_seat(seat);
+            }
+            self.settle_teams(&mut events);
+            if let Some(r) = self.result {
+                events.push(Event::public(Fact::GameOver(r)));
+            }
+            return Ok(events);
         }
         let result = GameResult {
             winner: Some(self.next_seat(seat)),
