@@ -216,8 +216,10 @@ impl Options {
     }
 
     fn keys() -> String {
-        let mut all = Options::default();
-        all.turn_order = TurnOrder::Clockwise;
+        let all = Options {
+            turn_order: TurnOrder::Clockwise,
+            ..Options::default()
+        };
         toml::Table::try_from(all)
             .map(|t| t.keys().cloned().collect::<Vec<_>>().join(", "))
             .unwrap_or_default()
