@@ -6,7 +6,7 @@ use crate::judge::{move_path, Game};
 use crate::protocol::commitment::{lot_commitment, setup_commitment};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
-use crate::rules::luzhanqi::{two_player, Setup};
+use crate::rules::luzhanqi::Setup;
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PrivateKey;
@@ -34,7 +34,7 @@ pub fn commit_setup(
         )));
     }
     let (salt, nonce) = (random32(), random32());
-    let canonical = setup.canonical_bytes(two_player());
+    let canonical = setup.canonical_bytes(game.board);
     let id = &game.manifest.id;
     let secret = SetupFile {
         format: SETUP_FORMAT.into(),

@@ -6,7 +6,8 @@ use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::{self, load_game, Mode};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self};
-use crate::rules::luzhanqi::{two_player, Options, PositionFile};
+use crate::rules::luzhanqi::board::BOARD_NAMES;
+use crate::rules::luzhanqi::{by_name, Options, PositionFile};
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::view::{self, ViewFile};
 use rand_core::{OsRng, RngCore};
@@ -17,17 +18,36 @@ pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\n";
 
 // One argument per `new` option.
 #[allow(clippy::too_many_arguments)]
+/// The options of `new` besides the players, keys and rules.
+pub struct NewOptions {
+    pub now: Option<String>,
+    pub sample: bool,
+    pub clock: Option<String>,
+    pub sealed: bool,
+    /// Luzhanqi board name (`2p`, `cross4`).
+    pub board: String,
+}
+
 pub fn new(
     game: &str,
     dir: &Path,
     players: &[String],
     judge_key: &Path,
     rules: &[String],
-    now: Option<String>,
-    sample: bool,
-    clock: Option<String>,
-    sealed: bool,
+    opts: NewOptions,
 ) -> Result<()> {
+    let NewOptions {
+        now,
+        sample,
+        clock,
+        sealed,
+        board,
+    } = opts;
+    if board != "2p" && game != "luzhanqi" {
+        return Err(Error::Io(format!(
+            "--board: {game} has one board; --board is for luzhanqi (2p, cross4)"
+        )));
+    }
     if sealed && game == "xiangqi" {
         return Err(Error::Io(
             "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
@@ -82,11 +102,17 @@ pub fn new(
             "unknown game {game:?}; this version judges: luzhanqi, xiangqi, liubo"
         )));
     }
-    let board = two_player();
+    let board = by_name(&board).ok_or_else(|| {
+        Error::Io(format!(
+            "--board: unknown board {board:?}; luzhanqi boards: {}",
+            BOARD_NAMES.join(", ")
+        ))
+    })?;
     if players.len() != board.seat_names.len() {
         return Err(Error::Io(format!(
-            "--player: give exactly {} players (south first, then north)",
-            board.seat_names.len()
+            "--player: give exactly {} players, one per seat in the order {}",
+            board.seat_names.len(),
+            board.seat_names.join(", ")
         )));
     }
     let mut entries = Vec::new();
@@ -100,6 +126,9 @@ pub fn new(
         });
     }
     let options = super::with_rules(Options::default(), rules)?;
+    options
+        .check_for_board(board.has_teams())
+        .map_err(|e| Error::Io(format!("--rule {e}")))?;
     let mut id = [0u8; 16];
     OsRng.fill_bytes(&mut id);
     let manifest = Manifest {
@@ -475,16 +504,17 @@ pub fn events(dir: &Path, audience: &str) -> Result<()> {
                 .into(),
         ));
     }
-    use crate::rules::luzhanqi::{two_player, EventJson, Viewer};
+    use crate::rules::luzhanqi::{EventJson, Viewer};
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
-    let board = two_player();
+    let board = game.board;
     let viewer = match audience {
         "public" => Viewer::Public,
         "full" => Viewer::Full,
         seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
             Error::Io(format!(
-                "--as: {seat:?} is not an audience (south, north, public, full)"
+                "--as: {seat:?} is not an audience ({}, public, full)",
+                board.seat_names.join(", ")
             ))
         })?),
     };

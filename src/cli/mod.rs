@@ -52,12 +52,12 @@ pub enum Command {
     /// Example: qijudge new luzhanqi game1 --player alice=alice.pub --player bob=bob.pub
     ///   --judge judge.pub --rule mines=explode
     New {
-        /// The game: luzhanqi or xiangqi.
+        /// The game: luzhanqi, xiangqi or liubo.
         game: String,
         /// The game directory.
         dir: PathBuf,
-        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; xiangqi:
-        /// red, black).
+        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; on the
+        /// cross board south, east, north, west; xiangqi: red, black).
         #[arg(long = "player", required = true)]
         players: Vec<String>,
         /// The judge's public key file.
@@ -81,6 +81,9 @@ pub enum Command {
         /// published sealed to that seat's key (age, ssh-ed25519). Luzhanqi only.
         #[arg(long)]
         sealed: bool,
+        /// Luzhanqi board: 2p (two players) or cross4 (four players in two teams, 四国军棋).
+        #[arg(long, default_value = "2p")]
+        board: String,
     },
     /// Validate a setup, salt it, commit to it and sign the commitment.
     ///
@@ -419,8 +422,20 @@ pub fn run(cli: Cli) -> Result<()> {
             sample,
             clock,
             sealed,
+            board,
         } => game::new(
-            &game, &dir, &players, &judge, &rules, now, sample, clock, sealed,
+            &game,
+            &dir,
+            &players,
+            &judge,
+            &rules,
+            game::NewOptions {
+                now,
+                sample,
+                clock,
+                sealed,
+                board,
+            },
         ),
         Command::Setup {
             dir,

@@ -5,7 +5,7 @@ use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::{load_game, load_record};
 use crate::protocol::files::*;
 use crate::protocol::signing;
-use crate::rules::luzhanqi::{two_player, Placement, Setup};
+use crate::rules::luzhanqi::{Placement, Setup};
 use crate::store::{write_atomic, GameDir, SMALL_FILE_LIMIT};
 use std::path::Path;
 
@@ -101,7 +101,7 @@ pub fn setup(
     }
     let shown = setup_path.display().to_string();
     let text = read_arg(setup_path, SMALL_FILE_LIMIT)?;
-    let board = two_player();
+    let board = game.board;
     let seat_id = crate::rules::luzhanqi::Seat(i as u8);
     let setup = Placement::from_toml(&text, board, seat_id)
         .and_then(|p| Setup::validate(board, seat_id, &p))
@@ -180,7 +180,7 @@ pub fn make_move(
         .unwrap_or(0);
     let ply = last_ply + 1;
     if action != "resign" && action != "accept-draw" {
-        crate::rules::luzhanqi::Move::parse(action, two_player())
+        crate::rules::luzhanqi::Move::parse(action, game.board)
             .map_err(|e| Error::Io(format!("move: {e}")))?;
     }
     if comment.as_deref().is_some_and(crate::judge::has_control) {

@@ -39,7 +39,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         ));
     }
     let mut views = 0;
-    for viewer in viewers(&replay) {
+    for viewer in viewers(&game, &replay) {
         let v = build_view(&game, &replay, viewer);
         let expected = [
             ("json", view::to_json(&v)),

@@ -370,6 +370,7 @@ mod tests {
         over.append(
             Entry::End {
                 winner: None,
+                allies: Vec::new(),
                 reason: crate::rules::luzhanqi::EndReason::Agreement,
             },
             "g",

@@ -4,6 +4,8 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, sha256_tagged};
 use crate::protocol::signing::{self};
+use crate::rules::luzhanqi::board::BOARD_NAMES;
+use crate::rules::luzhanqi::nodeset::{NodeSet, Wide};
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
@@ -14,6 +16,8 @@ pub struct Game {
     pub hash: String,
     pub player_keys: Vec<PublicKey>,
     pub judge_key: PublicKey,
+    /// The board the manifest names.
+    pub board: &'static Board<Wide>,
 }
 
 /// Reads and checks `game.toml`.
@@ -22,7 +26,17 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
     let text = dir.read(F, SMALL_FILE_LIMIT)?;
     let manifest: Manifest =
         parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let board = two_player();
+    let board = by_name(&manifest.board).ok_or_else(|| {
+        refuse(
+            F,
+            Some("board"),
+            format!("the luzhanqi boards are {}", BOARD_NAMES.join(" and ")),
+        )
+    })?;
+    manifest
+        .rules
+        .check_for_board(board.has_teams())
+        .map_err(|e| refuse(F, Some("rules"), e))?;
     let seats: Vec<&str> = board.seat_names.iter().map(String::as_str).collect();
     let (player_keys, judge_key) = check_frame(
         &manifest.frame(),
@@ -38,6 +52,7 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         hash: sha256_tagged(text.as_bytes()),
         player_keys,
         judge_key,
+        board,
     })
 }
 
@@ -193,7 +208,11 @@ pub fn reason_text(reason: EndReason) -> String {
 }
 
 /// Reads the canonical setup string (`a1:LM,b1:FL,…`) into a validated setup.
-pub fn parse_canonical_setup(text: &str, board: &Board<u64>, seat: Seat) -> Result<Setup, String> {
+pub fn parse_canonical_setup<S: NodeSet>(
+    text: &str,
+    board: &Board<S>,
+    seat: Seat,
+) -> Result<Setup, String> {
     let entries = text
         .split(',')
         .map(|item| {

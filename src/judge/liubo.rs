@@ -658,7 +658,11 @@ impl Step<'_> {
             LiuboEnd::Forfeit => EndReason::Forfeit,
         };
         state.end = Some((winner.clone(), reason));
-        Entry::End { winner, reason }
+        Entry::End {
+            winner,
+            allies: Vec::new(),
+            reason,
+        }
     }
 
     /// The next record entries the files give, or none while waiting.
@@ -773,7 +777,7 @@ fn note(state: &mut State, entry: &Entry, dir: &GameDir, g: &LiuboGame) -> Resul
                 p.concede(i, LiuboEnd::Forfeit);
             }
         }
-        Entry::End { winner, reason } => state.end = Some((winner.clone(), *reason)),
+        Entry::End { winner, reason, .. } => state.end = Some((winner.clone(), *reason)),
         _ => {}
     }
     Ok(())
@@ -786,7 +790,7 @@ pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
     while k < record.lines.len() {
         let line = &record.lines[k].entry;
         let wrong = |why: &str| refuse("record.jsonl", None, format!("line {}: {why}", k + 1));
-        let entries = if let Entry::Forfeit { seat, reason } = line {
+        let entries = if let Entry::Forfeit { seat, reason, .. } = line {
             let i = seat_index(seat).ok_or_else(|| wrong("unknown seat"))?;
             forfeit_entries(&mut state, i, reason)
         } else {
@@ -840,9 +844,11 @@ fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
         Entry::Forfeit {
             seat: SEATS[seat].into(),
             reason: reason.into(),
+            at: None,
         },
         Entry::End {
             winner,
+            allies: Vec::new(),
             reason: EndReason::Forfeit,
         },
     ]

@@ -10,8 +10,8 @@ use crate::view::{self, HistoryItem, SeatName, ViewFile};
 use ssh_key::PrivateKey;
 
 /// The audiences that get a view: each seat and the public; everyone after the end.
-pub fn viewers(replay: &Replay) -> Vec<Viewer> {
-    let mut v: Vec<Viewer> = two_player().seats().map(Viewer::Seat).collect();
+pub fn viewers(game: &Game, replay: &Replay) -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = game.board.seats().map(Viewer::Seat).collect();
     v.push(Viewer::Public);
     if replay.outcome.is_some() {
         v.push(Viewer::Full);
@@ -21,8 +21,8 @@ pub fn viewers(replay: &Replay) -> Vec<Viewer> {
 
 /// Builds the JSON view of one audience.
 pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
-    let board = two_player();
-    let mut k = Knowledge::new(viewer, board.len(), board.seat_names.len());
+    let board = game.board;
+    let mut k = Knowledge::for_game(viewer, board, &game.manifest.rules);
     k.observe_all(&replay.events);
     let history = replay
         .record
@@ -63,8 +63,18 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
             .collect(),
         history,
     };
+    // The signed file of the last move another player made, so the viewer can check it.
     let opponent = match viewer {
-        Viewer::Seat(s) => replay.last_moves.get(1 - s.index()).cloned().flatten(),
+        Viewer::Seat(s) => replay
+            .record
+            .lines
+            .iter()
+            .rev()
+            .find_map(|l| match &l.entry {
+                Entry::Move { seat, .. } if *seat != board.seat_name(s) => board.seat(seat),
+                _ => None,
+            })
+            .and_then(|other| replay.last_moves.get(other.index()).cloned().flatten()),
         _ => None,
     };
     view::build(board, &k, &header, opponent)
@@ -81,7 +91,7 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
         ),
         ("record.jsonl".to_string(), record),
     ];
-    for viewer in viewers(replay) {
+    for viewer in viewers(game, replay) {
         let v = build_view(game, replay, viewer);
         let json = view::to_json(&v);
         let text = view::text::render(&v, view::text::Labels::Letters);

@@ -9,7 +9,7 @@ use super::{load_record, move_path, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
 use crate::protocol::files::*;
 use crate::protocol::signing::namespace;
-use crate::rules::luzhanqi::{two_player, Move, Piece, Position, Seat, Unit};
+use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
 use crate::view::ViewFile;
 use ssh_key::PrivateKey;
@@ -111,7 +111,7 @@ fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &st
     if action == "resign" || action == "accept-draw" {
         return Ok(());
     }
-    let board = two_player();
+    let board = game.board;
     let mut pos = Position::empty(board, game.manifest.rules.clone());
     for p in &view.pieces {
         let (Some(sq), Some(owner)) = (

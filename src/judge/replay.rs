@@ -9,6 +9,7 @@ use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, is_sha256_tagged, sha256_tagged};
 use crate::protocol::record::Record;
 use crate::protocol::signing::{self, namespace};
+use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::options::FirstMover;
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
@@ -27,7 +28,7 @@ pub enum Mode {
 /// The result of a replay.
 pub struct Replay {
     pub record: Record,
-    pub position: Option<Position>,
+    pub position: Option<Position<Wide>>,
     pub events: Vec<Event>,
     /// Per seat, its last accepted move file and signature.
     pub last_moves: Vec<Option<SignedFile>>,
@@ -239,7 +240,7 @@ impl Replayer<'_> {
                 "does not match the published commitment",
             ));
         }
-        let board = two_player();
+        let board = self.game.board;
         let seat_id = Seat(seat as u8);
         let setup = parse_canonical_setup(&file.setup, board, seat_id)
             .map_err(|e| refuse(&path, Some("setup"), e))?;
@@ -275,7 +276,12 @@ impl Replayer<'_> {
     }
 
     /// Records the judge's forfeit of a seat and ends the game (before play begins too).
-    fn forfeit(&mut self, position: Option<&mut Position>, seat: &str, reason: &str) -> Result<()> {
+    fn forfeit(
+        &mut self,
+        position: Option<&mut Position<Wide>>,
+        seat: &str,
+        reason: &str,
+    ) -> Result<()> {
         let seats = self.seat_names();
         let i = seats
             .iter()
@@ -291,9 +297,19 @@ impl Replayer<'_> {
                 "--forfeit: the reason code {reason:?} must be lower-case letters, digits and -"
             )));
         }
+        // On the four-player board the game may go on: with a clock, the next player's time
+        // starts at the forfeit (as recorded, or now).
+        let at = match self.recorded() {
+            Some(Entry::Forfeit { at, .. }) => at.clone(),
+            _ => (self.game.board.has_teams()
+                && self.game.manifest.clock.is_some()
+                && position.is_some())
+            .then(|| self.now.clone()),
+        };
         self.push(Entry::Forfeit {
             seat: seat.to_string(),
             reason: reason.to_string(),
+            at,
         })?;
         let result = match position {
             Some(p) => {
@@ -303,19 +319,38 @@ impl Replayer<'_> {
                 self.out.events.extend(events);
                 p.result()
             }
+            // Before play a forfeit ends the game: the next seat's team wins.
             None => Some(GameResult {
-                winner: Some(Seat(((i + 1) % seats.len()) as u8)),
+                winner: Some(self.game.board.team_of(Seat(((i + 1) % seats.len()) as u8))[0]),
                 reason: EndReason::Forfeit,
             }),
         };
         if let Some(r) = result {
-            self.push(Entry::End {
-                winner: r.winner.map(|w| seats[w.index()].clone()),
-                reason: r.reason,
-            })?;
+            self.push(self.end_entry(r))?;
             self.out.outcome = Some(r);
         }
         Ok(())
+    }
+
+    /// The record's end line: the winner and, on the four-player board, its allies.
+    fn end_entry(&self, r: GameResult) -> Entry {
+        let board = self.game.board;
+        let name = |s: Seat| board.seat_name(s).to_string();
+        Entry::End {
+            winner: r.winner.map(name),
+            allies: r
+                .winner
+                .map(|w| {
+                    board
+                        .team_of(w)
+                        .into_iter()
+                        .filter(|&a| a != w)
+                        .map(name)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            reason: r.reason,
+        }
     }
 
     /// A file that is not yet in the record was refused: keep what was accepted before it and
@@ -456,9 +491,14 @@ impl Replayer<'_> {
 
         // Phase 3: the first mover, by option or by lot from the committed nonces.
         let options = self.game.manifest.rules.clone();
+        let named = options.first_mover.seat_name();
         let (first, lot_nonces) = match options.first_mover {
-            FirstMover::South => (0, Default::default()),
-            FirstMover::North => (1, Default::default()),
+            FirstMover::South | FirstMover::North => (
+                named
+                    .and_then(|n| self.game.board.seat(n))
+                    .map_or(0, Seat::index),
+                Default::default(),
+            ),
             FirstMover::Lot => {
                 let nonces: Vec<[u8; 32]> = setups.iter().map(|(_, n)| *n).collect();
                 let shown = seats
@@ -478,7 +518,7 @@ impl Replayer<'_> {
             lot_nonces,
             at,
         })?;
-        let board = two_player();
+        let board = self.game.board;
         let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
         let (position, events) = Position::start(board, options, &placed, Seat(first as u8));
         self.out.events = events;
@@ -499,15 +539,17 @@ impl Replayer<'_> {
         result
     }
 
-    fn play_moves_on(&mut self, position: &mut Position) -> Result<()> {
+    fn play_moves_on(&mut self, position: &mut Position<Wide>) -> Result<()> {
         let seats = self.seat_names();
         while position.result().is_none() {
             let ply = self.next_ply;
             let recorded = match self.recorded() {
                 Some(Entry::Move { seat, received, .. }) => Some((seat.clone(), received.clone())),
-                Some(Entry::Forfeit { seat, reason }) => {
+                Some(Entry::Forfeit { seat, reason, .. }) => {
                     let (seat, reason) = (seat.clone(), reason.clone());
-                    return self.forfeit(Some(position), &seat, &reason);
+                    self.forfeit(Some(position), &seat, &reason)?;
+                    // On the four-player board the others play on.
+                    continue;
                 }
                 Some(other) => {
                     return Err(refuse(
@@ -618,10 +660,7 @@ impl Replayer<'_> {
         let result = self.out.position.as_ref().and_then(|p| p.result());
         match (result, self.out.outcome) {
             (Some(r), None) => {
-                self.push(Entry::End {
-                    winner: r.winner.map(|w| seats[w.index()].clone()),
-                    reason: r.reason,
-                })?;
+                self.push(self.end_entry(r))?;
                 self.out.outcome = Some(r);
             }
             (None, None) if self.out.refusal.is_none() => {
@@ -667,7 +706,7 @@ impl Replayer<'_> {
     /// one the record already holds).
     fn before_play(&mut self, waiting: &str) -> Result<()> {
         let recorded = match self.recorded() {
-            Some(Entry::Forfeit { seat, reason }) => Some((seat.clone(), reason.clone())),
+            Some(Entry::Forfeit { seat, reason, .. }) => Some((seat.clone(), reason.clone())),
             _ => None,
         };
         let requested = self
@@ -690,7 +729,7 @@ impl Replayer<'_> {
 
     fn one_move(
         &mut self,
-        position: &mut Position,
+        position: &mut Position<Wide>,
         ply: u32,
         seat: usize,
         received: &str,
@@ -739,7 +778,7 @@ impl Replayer<'_> {
                 "fetch the current record and make the move again",
             ));
         }
-        let board = two_player();
+        let board = self.game.board;
         let seat_id = Seat(seat as u8);
         if file.offer_draw && (file.action == "resign" || file.action == "accept-draw") {
             return Err(refuse(
@@ -749,26 +788,37 @@ impl Replayer<'_> {
             ));
         }
         let (events, outcome) = if file.action == "accept-draw" {
-            // Only the opponent's last move can carry the offer, and only the side to move accepts.
-            let offered = self
+            // The side to move accepts when every other player still in offered the draw with
+            // its latest move, and those are the last moves played (two players: the opponent's
+            // last move).
+            let others = board
+                .seats()
+                .filter(|&s| s != seat_id && !position.is_out(s))
+                .count();
+            let latest: Vec<(&String, bool)> = self
                 .out
                 .record
                 .lines
                 .iter()
                 .rev()
-                .find_map(|l| match &l.entry {
+                .filter_map(|l| match &l.entry {
                     Entry::Move {
                         seat: s,
                         draw_offered,
                         ..
-                    } => Some(*draw_offered && *s != seats[seat]),
+                    } => Some((s, *draw_offered)),
                     _ => None,
-                });
-            if position.to_move() != seat_id || offered != Some(true) {
+                })
+                .take(others)
+                .collect();
+            let offered = latest.len() == others
+                && latest.iter().all(|(s, o)| *o && **s != seats[seat])
+                && others > 0;
+            if position.to_move() != seat_id || !offered {
                 return Err(refuse_with(
                     &path,
                     Some("move"),
-                    "there is no draw offer to accept: the opponent's last move did not offer one",
+                    "there is no draw offer to accept: the last moves of the other players did not all offer one",
                     "play a move, or offer a draw with --offer-draw",
                 ));
             }
@@ -887,7 +937,7 @@ fn stray_ply(name: &str) -> Option<u32> {
 }
 
 /// A public fact as a record notice.
-fn notice(board: &Board<u64>, fact: &Fact) -> Option<Notice> {
+fn notice(board: &Board<Wide>, fact: &Fact) -> Option<Notice> {
     let seat = |s: Seat| board.seat_name(s).to_string();
     let sq = |s: Square| board.name_of(s).to_string();
     match *fact {
@@ -902,6 +952,10 @@ fn notice(board: &Board<u64>, fact: &Fact) -> Option<Notice> {
         Fact::FlagReturned { seat: s, square } => Some(Notice::FlagReturned {
             seat: seat(s),
             square: sq(square),
+        }),
+        Fact::Eliminated { seat: s, reason } => Some(Notice::Eliminated {
+            seat: seat(s),
+            reason,
         }),
         _ => None,
     }
@@ -947,14 +1001,26 @@ pub fn describe(entry: &Entry) -> String {
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),
-        Entry::Forfeit { seat, reason } => format!("{seat} forfeits ({reason})"),
+        Entry::Forfeit { seat, reason, .. } => format!("{seat} forfeits ({reason})"),
         Entry::End {
             winner: Some(w),
+            allies,
             reason,
-        } => format!("game over: {w} wins ({})", reason_text(*reason)),
+        } => {
+            let team: Vec<&str> = std::iter::once(w.as_str())
+                .chain(allies.iter().map(String::as_str))
+                .collect();
+            let verb = if team.len() > 1 { "win" } else { "wins" };
+            format!(
+                "game over: {} {verb} ({})",
+                team.join(" and "),
+                reason_text(*reason)
+            )
+        }
         Entry::End {
             winner: None,
             reason,
+            ..
         } => format!("game over: draw ({})", reason_text(*reason)),
     }
 }

@@ -294,7 +294,11 @@ fn apply(
     if let Some(ending) = ending {
         let (winner, reason) = end_of(&ending);
         state.end = Some((winner.clone(), reason));
-        entries.push(Entry::End { winner, reason });
+        entries.push(Entry::End {
+            winner,
+            allies: Vec::new(),
+            reason,
+        });
     }
     entries
 }
@@ -336,7 +340,7 @@ pub fn replay(dir: &GameDir, g: &XiangqiGame, record: &Record) -> Result<State> 
                 let action = check_move_file(g, &state, &path, *ply, seat_index, &signed.file)?;
                 apply(&mut state, *ply, seat_index, &signed, action, received)
             }
-            (Entry::Forfeit { seat, reason }, _) if state.end.is_none() => {
+            (Entry::Forfeit { seat, reason, .. }, _) if state.end.is_none() => {
                 let seat_index = SEATS
                     .iter()
                     .position(|s| s == seat)
@@ -407,9 +411,11 @@ fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
         Entry::Forfeit {
             seat: SEATS[seat].into(),
             reason: reason.into(),
+            at: None,
         },
         Entry::End {
             winner,
+            allies: Vec::new(),
             reason: end_reason,
         },
     ]

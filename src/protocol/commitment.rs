@@ -38,7 +38,7 @@ pub fn lot_draw(game_id: &str, nonces: &[[u8; 32]]) -> usize {
     let mut fields: Vec<&[u8]> = vec![LOT_DRAW_TAG, game_id.as_bytes()];
     fields.extend(nonces.iter().map(|n| n.as_slice()));
     let digest = hash_fields(&fields);
-    (digest[0] as usize & 1) % nonces.len().max(1)
+    digest[0] as usize % nonces.len().max(1)
 }
 
 fn tagged(digest: [u8; 32]) -> String {

@@ -344,11 +344,21 @@ pub enum Entry {
     },
     /// The judge ended the game on its own authority: `seat` forfeits (a missed deadline, a bot
     /// that crashed, hung or answered garbage). `reason` is a reason code.
-    Forfeit { seat: String, reason: String },
+    Forfeit {
+        seat: String,
+        reason: String,
+        /// When the judge recorded it, if the game goes on (four players with a clock): the next
+        /// player's time starts then.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
     /// The game is over.
     End {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         winner: Option<String>,
+        /// The winner's allies, who win with it (the four-player board).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        allies: Vec<String>,
         reason: EndReason,
     },
 }
@@ -363,6 +373,8 @@ pub enum Notice {
     FlagTaken { seat: String, carrier: String },
     /// Flag-carrier variant: the carrier died and the flag went home.
     FlagReturned { seat: String, square: String },
+    /// Four-player board: this seat is out and all its pieces left the board.
+    Eliminated { seat: String, reason: EndReason },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -525,6 +537,7 @@ mod tests {
             prev: format!("sha256:{}", "a".repeat(64)),
             entry: Entry::End {
                 winner: Some("south".into()),
+                allies: Vec::new(),
                 reason: EndReason::FlagCaptured,
             },
         };

@@ -142,6 +142,7 @@ mod tests {
         r.append(
             Entry::End {
                 winner: None,
+                allies: Vec::new(),
                 reason: EndReason::PlyLimit,
             },
             &genesis,

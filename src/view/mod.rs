@@ -6,6 +6,7 @@ pub mod picture;
 pub mod text;
 
 use crate::protocol::files::{Notice, VIEW_FORMAT};
+use crate::rules::luzhanqi::nodeset::NodeSet;
 use crate::rules::luzhanqi::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,9 @@ pub struct ViewFile {
     pub last_move: Option<MoveView>,
     pub revealed_flags: Vec<FlagView>,
     pub carried_flags: Vec<FlagView>,
+    /// Seats out of the game (the four-player board), in seat order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<String>,
     /// Every accepted move so far, as the public record tells it.
     pub history: Vec<HistoryItem>,
     /// The opponent's last signed move file and signature, so players can compare what the
@@ -53,6 +57,9 @@ pub struct SeatName {
 #[serde(deny_unknown_fields)]
 pub struct ResultView {
     pub winner: Option<String>,
+    /// The winner's allies, who win with it (the four-player board).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allies: Vec<String>,
     pub reason: EndReason,
 }
 
@@ -111,7 +118,7 @@ pub struct Header<'a> {
 }
 
 /// The audience name of a viewer.
-pub fn audience_name(board: &Board<u64>, viewer: Viewer) -> String {
+pub fn audience_name<S: NodeSet>(board: &Board<S>, viewer: Viewer) -> String {
     match viewer {
         Viewer::Seat(s) => board.seat_name(s).to_string(),
         Viewer::Public => "public".into(),
@@ -120,8 +127,8 @@ pub fn audience_name(board: &Board<u64>, viewer: Viewer) -> String {
 }
 
 /// Builds a view from one audience's knowledge.
-pub fn build(
-    board: &Board<u64>,
+pub fn build<S: NodeSet>(
+    board: &Board<S>,
     k: &Knowledge,
     header: &Header,
     opponent_last_move: Option<SignedFile>,
@@ -140,6 +147,17 @@ pub fn build(
         to_move: k.to_move.map(seat),
         result: k.result.map(|r| ResultView {
             winner: r.winner.map(seat),
+            allies: r
+                .winner
+                .map(|w| {
+                    board
+                        .team_of(w)
+                        .into_iter()
+                        .filter(|&a| a != w)
+                        .map(seat)
+                        .collect()
+                })
+                .unwrap_or_default(),
             reason: r.reason,
         }),
         pieces: k
@@ -175,6 +193,11 @@ pub fn build(
                 seat: seat(s),
                 square: square(sq),
             })
+            .collect(),
+        out: board
+            .seats()
+            .filter(|s| k.out[s.index()])
+            .map(seat)
             .collect(),
         history: header.history.clone(),
         opponent_last_move,
