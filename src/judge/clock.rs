@@ -30,24 +30,27 @@ fn show(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// The deadline of the next ply: its time starts at the last move's receipt, or when play
-/// began (the `begin` line's `at`). None without a clock or before play.
+/// The deadline of the next ply: its time starts at the last move's receipt, a forfeit that
+/// left the game going (four players), or when play began (the `begin` line's `at`). None without a clock or before play.
 pub fn next_deadline(clock: &Clock, record: &Record, now: &str) -> Option<Deadline> {
-    let mut ply = 1;
+    let mut ply = None;
     let mut started = None;
     for line in record.lines.iter().rev() {
         match &line.entry {
             Entry::End { .. } => return None,
             Entry::Move {
                 ply: p, received, ..
-            } if started.is_none() => {
-                ply = p + 1;
-                started = Some(received.clone());
+            } => {
+                ply = ply.or(Some(p + 1));
+                started = started.or_else(|| Some(received.clone()));
             }
+            // Four players: after a forfeit the next player's time starts then.
+            Entry::Forfeit { at: Some(at), .. } => started = started.or_else(|| Some(at.clone())),
             Entry::Begin { at, .. } if started.is_none() => started = at.clone(),
             _ => {}
         }
     }
+    let ply = ply.unwrap_or(1);
     let start = time(&started?)?;
     let due = start + Duration::minutes(clock.move_minutes as i64);
     let grace = due + Duration::minutes(clock.grace_minutes as i64);

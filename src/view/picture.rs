@@ -6,7 +6,7 @@ use crate::judge::liubo::LiuboView;
 use crate::judge::xiangqi::XiangqiView;
 use crate::rules::liubo::Station;
 use crate::rules::luzhanqi::nodeset::NodeSet;
-use crate::rules::luzhanqi::{two_player, NodeKind};
+use crate::rules::luzhanqi::{cross_four, two_player, NodeKind};
 use crate::view::ViewFile;
 use std::fmt::Write;
 
@@ -123,6 +123,13 @@ impl Svg {
         }
     }
 
+    fn path(&mut self, d: &str, color: &str, width: f64) {
+        let _ = writeln!(
+            self.body,
+            r#"<path d="{d}" fill="none" stroke="{color}" stroke-width="{width:.1}"/>"#
+        );
+    }
+
     fn finish(self) -> String {
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n{}</svg>\n",
@@ -158,6 +165,9 @@ const MARK: &str = "#d62828";
 /// between the halves; own pieces labelled, unknown enemies as blank tiles; the last move's
 /// squares outlined in red.
 pub fn luzhanqi(view: &ViewFile) -> String {
+    if view.board == "cross4" {
+        return luzhanqi_cross(view);
+    }
     let board = two_player();
     let (cell_w, cell_h, margin) = (90.0, 52.0, 40.0);
     let pos = |name: &str| -> (f64, f64) {
@@ -221,6 +231,94 @@ pub fn luzhanqi(view: &ViewFile) -> String {
             let (x, y) = pos(sq);
             svg.rect(x - 25.0, y - 15.0, 50.0, 30.0, "none", Some((MARK, 3.0)));
         }
+    }
+    svg.finish()
+}
+
+/// The four-player cross board on its grid (North at the top): railways thick, the four curves
+/// drawn round the centre's corners, camps and headquarters as on the two-player board; each
+/// seat in its own colour (allies in shades of one hue), unknown pieces as blank tiles.
+fn luzhanqi_cross(view: &ViewFile) -> String {
+    let board = cross_four();
+    let (cell, margin) = (48.0, 50.0);
+    let at = |sq: usize| {
+        let (x, y) = board.nodes[sq].grid.unwrap_or((0, 0));
+        (margin + x as f64 * cell, margin + y as f64 * cell)
+    };
+    let size = (margin * 2.0 + 16.0 * cell) as u32;
+    let mut svg = Svg::new(size, size, PAPER);
+    for i in 0..board.len() {
+        for j in board.adjacent[i].iter().filter(|&j| j > i) {
+            let (a, b) = (at(i), at(j));
+            let rail = board.rail_adjacent[i].contains(j);
+            let curve = (a.0 - b.0).abs() == cell && (a.1 - b.1).abs() == cell && rail;
+            if curve {
+                // Bend round the centre's corner: the control point sits where the two straight
+                // lines the curve joins would meet.
+                let corner = |v: f64, w: f64| {
+                    if (v - margin - 8.0 * cell).abs() > (w - margin - 8.0 * cell).abs() {
+                        w
+                    } else {
+                        v
+                    }
+                };
+                let (cx, cy) = (corner(a.0, b.0), corner(a.1, b.1));
+                let d = format!(
+                    "M{:.1} {:.1}Q{cx:.1} {cy:.1} {:.1} {:.1}",
+                    a.0, a.1, b.0, b.1
+                );
+                svg.path(&d, INK, 4.0);
+            } else {
+                svg.line(a.0, a.1, b.0, b.1, INK, if rail { 4.0 } else { 1.2 });
+            }
+        }
+    }
+    for (sq, node) in board.nodes.iter().enumerate() {
+        let (x, y) = at(sq);
+        match node.kind {
+            NodeKind::Camp => svg.circle(x, y, 16.0, PAPER, Some((INK, 1.5))),
+            NodeKind::Hq => svg.rect(x - 19.0, y - 15.0, 38.0, 30.0, PAPER, Some((INK, 1.5))),
+            _ => svg.rect(x - 17.0, y - 11.0, 34.0, 22.0, PAPER, Some((INK, 1.0))),
+        }
+    }
+    let colour = |seat: &str| match seat {
+        "south" => "#1d4e89",
+        "north" => "#3f8ec9",
+        "east" => "#8c1c13",
+        _ => "#c8581b",
+    };
+    for p in &view.pieces {
+        let Some(sq) = board.square(&p.square) else {
+            continue;
+        };
+        let (x, y) = at(sq);
+        svg.rect(
+            x - 16.0,
+            y - 10.0,
+            32.0,
+            20.0,
+            colour(&p.seat),
+            Some(("#ffffff", 1.0)),
+        );
+        if let Some(piece) = p.piece {
+            svg.label(x, y, piece.code(), 1.6, "#ffffff");
+        }
+    }
+    if let Some(m) = &view.last_move {
+        for name in [&m.from, &m.to] {
+            if let Some(sq) = board.square(name) {
+                let (x, y) = at(sq);
+                svg.rect(x - 21.0, y - 14.0, 42.0, 28.0, "none", Some((MARK, 3.0)));
+            }
+        }
+    }
+    for (seat, x, y) in [
+        ("SOUTH", 8.0, 16.6),
+        ("NORTH", 8.0, -0.6),
+        ("WEST", 2.5, 3.0),
+        ("EAST", 13.5, 3.0),
+    ] {
+        svg.label(margin + x * cell, margin + y * cell, seat, 2.0, INK);
     }
     svg.finish()
 }

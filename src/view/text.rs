@@ -1,7 +1,7 @@
 //! The text view: a board diagram for a terminal or an e-mail, rendered from a JSON view only.
 
 use super::ViewFile;
-use crate::rules::luzhanqi::{two_player, NodeKind, Outcome, Piece};
+use crate::rules::luzhanqi::{cross_four, two_player, NodeKind, Outcome, Piece};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -41,6 +41,9 @@ fn outcome_text(o: Outcome) -> &'static str {
 /// Renders the board and the game state. South's pieces are upper case, North's lower case;
 /// `??`/`xx` is a piece whose rank this audience does not know; `*` marks the last move.
 pub fn render(view: &ViewFile, labels: Labels) -> String {
+    if view.board == "cross4" {
+        return render_cross(view, labels);
+    }
     let b = two_player();
     let pieces: BTreeMap<&str, (&str, Option<Piece>)> = view
         .pieces
@@ -148,6 +151,84 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
     if labels == Labels::Chinese {
         let _ = writeln!(out, "North's known pieces carry a ' mark.");
     }
+    footer(view, &mut out);
+    out
+}
+
+/// The cross board (four players) on its 17 × 17 grid, North at the top. A node is four
+/// characters: its kind (`(` camp, `[` headquarters, `*` the last move's squares), then the
+/// owner's initial and the piece (`sMJ`; `e??` where the rank is unknown), or `===` for an
+/// empty railway post and ` . ` for any other empty node.
+fn render_cross(view: &ViewFile, labels: Labels) -> String {
+    let b = cross_four();
+    let pieces: BTreeMap<&str, (&str, Option<Piece>)> = view
+        .pieces
+        .iter()
+        .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
+        .collect();
+    let marked: Vec<&str> = view
+        .last_move
+        .iter()
+        .flat_map(|m| [m.from.as_str(), m.to.as_str()])
+        .collect();
+    let mut grid = vec![vec!["    ".to_string(); 17]; 17];
+    for node in &b.nodes {
+        let Some((x, y)) = node.grid else { continue };
+        let kind = match node.kind {
+            _ if marked.contains(&node.name.as_str()) => '*',
+            NodeKind::Camp => '(',
+            NodeKind::Hq => '[',
+            _ => ' ',
+        };
+        let body = match pieces.get(node.name.as_str()) {
+            None if node.kind == NodeKind::Rail => "===".to_string(),
+            None => " . ".to_string(),
+            Some((seat, piece)) => {
+                let initial = seat.chars().next().unwrap_or('?');
+                match (piece, labels) {
+                    (Some(p), Labels::Letters) => format!("{initial}{}", p.code()),
+                    (Some(p), Labels::Chinese) => format!("{initial}{}", chinese_label(*p)),
+                    (None, _) => format!("{initial}??"),
+                }
+            }
+        };
+        grid[y as usize][x as usize] = format!("{kind}{body}");
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Luzhanqi (four players) {}  view: {}  ply {}",
+        view.game, view.audience, view.ply
+    );
+    let _ = writeln!(out, "record head {}", view.record_head);
+    let players: Vec<String> = view
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, p.name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "players: {}; south and north against east and west\n",
+        players.join(", ")
+    );
+    for row in &grid {
+        let _ = writeln!(out, "{}", row.concat().trim_end());
+    }
+    let _ = writeln!(
+        out,
+        "\nSquares: arm letter (s, e, n, w), file a-e from that player's left, rank 1 (back) to 6 \
+         (front); centre ma1-me3 as South sees it."
+    );
+    if !view.out.is_empty() {
+        let _ = writeln!(out, "Out of the game: {}.", view.out.join(", "));
+    }
+    footer(view, &mut out);
+    out
+}
+
+/// What follows the board in every text view: the last move, public flags, the result or who
+/// is to move.
+fn footer(view: &ViewFile, out: &mut String) {
     if let Some(m) = &view.last_move {
         let _ = writeln!(
             out,
@@ -184,6 +265,13 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
                 .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
                 .unwrap_or_default();
             match &r.winner {
+                Some(w) if !r.allies.is_empty() => {
+                    let _ = writeln!(
+                        out,
+                        "Game over: {w} and {} win ({reason}).",
+                        r.allies.join(" and ")
+                    );
+                }
                 Some(w) => {
                     let _ = writeln!(out, "Game over: {w} wins ({reason}).");
                 }
@@ -199,5 +287,4 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
             let _ = writeln!(out, "Waiting for setups.");
         }
     }
-    out
 }

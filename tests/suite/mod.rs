@@ -3,6 +3,7 @@ mod bad_input;
 mod cli_game;
 mod crash;
 mod deadlines;
+mod four_player;
 mod git;
 mod helpers;
 mod interop;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Replaces `sha256:<64 hex>` tokens and SSH signature blocks by numbered placeholders.
-fn normalise(text: &str, seen: &mut BTreeMap<String, usize>) -> String {
+pub fn normalise(text: &str, seen: &mut BTreeMap<String, usize>) -> String {
     let mut out = String::new();
     let mut rest = text;
     loop {
