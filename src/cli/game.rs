@@ -298,9 +298,11 @@ pub fn judge(
 
 /// Reads a view and checks the judge's signature on it.
 fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(ViewFile, String)> {
-    if !["south", "north", "public", "full"].contains(&audience) {
+    let seats = &game.board.seat_names;
+    if !(seats.iter().any(|s| s == audience) || ["public", "full"].contains(&audience)) {
         return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience (south, north, public, full)"
+            "--as: {audience:?} is not an audience ({}, public, full)",
+            seats.join(", ")
         )));
     }
     let path = format!("views/{audience}.json");
@@ -372,10 +374,11 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let state_line = match (&v.result, &v.to_move) {
         (Some(r), _) => format!(
             "over: {} ({})",
-            r.winner
-                .as_deref()
-                .map(|w| format!("{w} wins"))
-                .unwrap_or("draw".into()),
+            match (&r.winner, r.allies.as_slice()) {
+                (Some(w), []) => format!("{w} wins"),
+                (Some(w), allies) => format!("{w} and {} win", allies.join(" and ")),
+                (None, _) => "draw".into(),
+            },
             judge::reason_text(r.reason)
         ),
         (None, Some(t)) => format!("{t} to move (ply {})", v.ply + 1),

@@ -183,6 +183,18 @@ fn the_four_player_sample_verifies_and_judging_again_changes_nothing() {
     let record = std::fs::read_to_string(dst.join("record.jsonl")).unwrap();
     assert!(record.contains("\"notice\":\"eliminated\""));
     assert!(record.contains("\"allies\":[\"north\"]"));
+    let east = ok(&["view", &d, "--as", "east"]);
+    assert!(
+        east.stdout.contains("view: east") && east.stdout.contains("Out of the game: east, west.")
+    );
+    let status = ok(&["status", &d]);
+    assert!(
+        status
+            .stdout
+            .contains("over: south and north win (no legal move)"),
+        "{}",
+        status.stdout
+    );
     // The picture of the cross board draws every seat's pieces and the curves.
     let svg = qj(&["view", &d, "--as", "full", "--format", "svg"]);
     assert_eq!(svg.code, 0, "{}", svg.stderr);
