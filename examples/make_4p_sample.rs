@@ -9,8 +9,7 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::rules::luzhanqi::nodeset::Wide;
-use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::rules::luzhanqi::random::{greedy_move, SplitMix64};
 use qijudge::rules::luzhanqi::*;
 use std::path::Path;
 
@@ -34,31 +33,6 @@ fn cli(args: &[&str]) {
     }
 }
 
-fn choose(p: &Position<Wide>, rng: &mut SplitMix64) -> Move {
-    let moves = p.legal_moves();
-    let score = |m: &Move| match (p.at(m.from), p.at(m.to)) {
-        (
-            _,
-            Some(Unit {
-                piece: Piece::Flag, ..
-            }),
-        ) => 3,
-        (Some(a), Some(d))
-            if combat::resolve(a.piece, d.piece, p.options()) == Outcome::AttackerWon =>
-        {
-            2
-        }
-        _ => 0,
-    };
-    let best = moves.iter().map(score).max().unwrap_or(0);
-    let top: Vec<Move> = moves.iter().copied().filter(|m| score(m) == best).collect();
-    if best > 0 && rng.below(4) > 0 {
-        top[rng.below(top.len())]
-    } else {
-        moves[rng.below(moves.len())]
-    }
-}
-
 fn setups() -> Vec<Setup> {
     let b = cross_four();
     SEATS
@@ -79,7 +53,7 @@ fn find_seed(mut seed: u64) -> (u64, Vec<(Seat, Move)>) {
         let mut moves = Vec::new();
         let mut out_before_end = false;
         while p.result().is_none() && p.ply() < 200 {
-            let m = choose(&p, &mut rng);
+            let m = greedy_move(&p, &mut rng);
             moves.push((p.to_move(), m));
             p.play(m).unwrap();
             out_before_end |= p.result().is_none() && cross_four().seats().any(|s| p.is_out(s));

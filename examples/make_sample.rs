@@ -8,7 +8,7 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::rules::luzhanqi::random::{greedy_move, SplitMix64};
 use qijudge::rules::luzhanqi::*;
 use std::path::Path;
 
@@ -20,31 +20,6 @@ fn cli(args: &[&str]) {
     all.extend_from_slice(args);
     if let Err(e) = run(Cli::parse_from(all)) {
         panic!("qijudge {}: {e}", args.join(" "));
-    }
-}
-
-fn choose(p: &Position, rng: &mut SplitMix64) -> Move {
-    let moves = p.legal_moves();
-    let score = |m: &Move| match (p.at(m.from), p.at(m.to)) {
-        (
-            _,
-            Some(Unit {
-                piece: Piece::Flag, ..
-            }),
-        ) => 3,
-        (Some(a), Some(d))
-            if combat::resolve(a.piece, d.piece, p.options()) == Outcome::AttackerWon =>
-        {
-            2
-        }
-        _ => 0,
-    };
-    let best = moves.iter().map(score).max().unwrap_or(0);
-    let top: Vec<Move> = moves.iter().copied().filter(|m| score(m) == best).collect();
-    if best > 0 && rng.below(4) > 0 {
-        top[rng.below(top.len())]
-    } else {
-        moves[rng.below(moves.len())]
     }
 }
 
@@ -66,7 +41,7 @@ fn find_seed(mut seed: u64) -> (u64, Vec<Move>) {
         let (mut p, _) = Position::start(two_player(), Options::default(), &setups(), Seat(0));
         let mut moves = Vec::new();
         while p.result().is_none() && p.ply() < 160 {
-            let m = choose(&p, &mut rng);
+            let m = greedy_move(&p, &mut rng);
             moves.push(m);
             p.play(m).unwrap();
         }

@@ -70,6 +70,20 @@ mod tests {
     }
 
     #[test]
+    fn four_seats_draw_by_the_first_byte_mod_four() {
+        let mut seen = [false; 4];
+        for k in 0..64u8 {
+            let nonces = [[k; 32], [1; 32], [2; 32], [3; 32]];
+            let mut fields: Vec<&[u8]> = vec![LOT_DRAW_TAG, GAME.as_bytes()];
+            fields.extend(nonces.iter().map(|n| n.as_slice()));
+            let expected = hash_fields(&fields)[0] as usize % 4;
+            assert_eq!(lot_draw(GAME, &nonces), expected);
+            seen[expected] = true;
+        }
+        assert_eq!(seen, [true; 4], "every seat can be drawn");
+    }
+
+    #[test]
     fn every_field_is_bound() {
         let base = setup_commitment(GAME, "south", &[1; 32], b"a1:LM");
         assert_ne!(

@@ -45,16 +45,7 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
         return render_cross(view, labels);
     }
     let b = two_player();
-    let pieces: BTreeMap<&str, (&str, Option<Piece>)> = view
-        .pieces
-        .iter()
-        .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
-        .collect();
-    let marked: Vec<&str> = view
-        .last_move
-        .iter()
-        .flat_map(|m| [m.from.as_str(), m.to.as_str()])
-        .collect();
+    let (pieces, marked) = (pieces_by_square(view), last_move_squares(view));
     let name_of = |seat: &str| {
         view.players
             .iter()
@@ -161,16 +152,7 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
 /// empty railway post and ` . ` for any other empty node.
 fn render_cross(view: &ViewFile, labels: Labels) -> String {
     let b = cross_four();
-    let pieces: BTreeMap<&str, (&str, Option<Piece>)> = view
-        .pieces
-        .iter()
-        .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
-        .collect();
-    let marked: Vec<&str> = view
-        .last_move
-        .iter()
-        .flat_map(|m| [m.from.as_str(), m.to.as_str()])
-        .collect();
+    let (pieces, marked) = (pieces_by_square(view), last_move_squares(view));
     let mut grid = vec![vec!["    ".to_string(); 17]; 17];
     for node in &b.nodes {
         let Some((x, y)) = node.grid else { continue };
@@ -224,6 +206,22 @@ fn render_cross(view: &ViewFile, labels: Labels) -> String {
     }
     footer(view, &mut out);
     out
+}
+
+/// Owner and (when known) piece, by square name.
+fn pieces_by_square(view: &ViewFile) -> BTreeMap<&str, (&str, Option<Piece>)> {
+    view.pieces
+        .iter()
+        .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
+        .collect()
+}
+
+/// The squares of the last move, marked on the diagram.
+fn last_move_squares(view: &ViewFile) -> Vec<&str> {
+    view.last_move
+        .iter()
+        .flat_map(|m| [m.from.as_str(), m.to.as_str()])
+        .collect()
 }
 
 /// What follows the board in every text view: the last move, public flags, the result or who

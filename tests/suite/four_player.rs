@@ -512,6 +512,21 @@ fn no_seat_can_tell_another_seats_rearranged_setup() {
 }
 
 #[test]
+fn the_first_mover_is_a_named_seat_or_drawn_among_all_four() {
+    let g = Four::started(&["--rule", "first-mover=north"], None);
+    assert_eq!(g.view("public")["to_move"], "north");
+    let g = Four::started(&["--rule", "first-mover=lot"], None);
+    let begin: serde_json::Value = g
+        .read("record.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["entry"]["kind"] == "begin")
+        .unwrap();
+    assert_eq!(begin["entry"]["lot_nonces"].as_object().unwrap().len(), 4);
+    assert_eq!(g.view("public")["to_move"], begin["entry"]["first"]);
+}
+
+#[test]
 fn allies_visibility_shows_the_ally_and_only_the_ally() {
     let g = Four::started(&["--rule", "visibility=allies"], None);
     let known = |audience: &str, seat: &str| {

@@ -64,6 +64,8 @@ pub struct Board<S> {
     pub halves: Vec<S>,
     /// Per seat, its team (seats of a team are allies); every seat alone when the data names none.
     pub teams: Vec<u8>,
+    /// Some team has more than one seat (the four-player game); decided once, when loaded.
+    teamed: bool,
     /// Number of edges and of railway edges, as loaded.
     pub edge_count: usize,
     pub railway_count: usize,
@@ -253,7 +255,12 @@ impl<S: NodeSet> Board<S> {
                 .collect::<Option<Vec<u8>>>()
                 .ok_or("every seat needs a team")?
         };
+        let teamed = teams
+            .iter()
+            .enumerate()
+            .any(|(s, t)| teams[..s].contains(t));
         Ok(Board {
+            teamed,
             name: file.name,
             seat_names: file.seats,
             nodes,
@@ -312,7 +319,7 @@ impl<S: NodeSet> Board<S> {
 
     /// Whether the board has teams of more than one seat (the four-player game).
     pub fn has_teams(&self) -> bool {
-        (0..self.teams.len()).any(|s| self.seats().any(|t| self.allies(Seat(s as u8), t)))
+        self.teamed
     }
 
     /// The seats of `seat`'s team, itself included, in seat order.
@@ -430,11 +437,7 @@ mod tests {
 
     #[test]
     fn broken_data_is_refused() {
-        let expected = Expected {
-            nodes: 60,
-            edges: 133,
-            railways: 35,
-        };
+        let expected = TWO_PLAYER_SIZE;
         let dropped = TWO_PLAYER_DATA.replacen("\"a1-b1\", ", "", 1);
         assert!(Board::<u64>::from_toml(&dropped, &expected)
             .unwrap_err()

@@ -38,9 +38,7 @@ pub struct Knowledge {
     pub result: Option<GameResult>,
     /// Per seat: out of the game (four-player board).
     pub out: Vec<bool>,
-    seats: usize,
-    /// Turns go round the seats backwards (the clockwise order of the four-player board).
-    backwards: bool,
+    turn_order: TurnOrder,
 }
 
 impl Knowledge {
@@ -56,30 +54,20 @@ impl Knowledge {
             resigned: None,
             result: None,
             out: vec![false; seats],
-            seats,
-            backwards: false,
+            turn_order: TurnOrder::default(),
         }
     }
 
     /// What `viewer` knows at the start of a game on `board` played under `options`.
     pub fn for_game<S: NodeSet>(viewer: Viewer, board: &Board<S>, options: &Options) -> Self {
         let mut k = Knowledge::new(viewer, board.len(), board.seat_names.len());
-        k.backwards = options.turn_order == TurnOrder::Clockwise;
+        k.turn_order = options.turn_order;
         k
     }
 
     /// The next seat still in after `seat`, in the order of play (public facts only).
     fn next_seat(&self, seat: Seat) -> Seat {
-        let n = self.seats;
-        let step = if self.backwards { n - 1 } else { 1 };
-        let mut next = seat.index();
-        for _ in 0..n {
-            next = (next + step) % n;
-            if !self.out[next] {
-                break;
-            }
-        }
-        Seat(next as u8)
+        self.turn_order.next(seat, &self.out)
     }
 
     /// Learns from the events this viewer may see; the others are skipped here, in one place.

@@ -1,5 +1,6 @@
 //! Rule options (rules reference §7). Every option is spelled out in a game's manifest.
 
+use super::board::Seat;
 use serde::{Deserialize, Serialize};
 
 /// All rule options of a Luzhanqi game. `Default` gives the majority rule of every option.
@@ -128,6 +129,24 @@ pub enum TurnOrder {
 impl TurnOrder {
     fn is_default(&self) -> bool {
         *self == TurnOrder::default()
+    }
+
+    /// The seat whose turn follows `seat`'s: the next one not `out`, in this order. Seat indices
+    /// run counter-clockwise on every board.
+    pub fn next(self, seat: Seat, out: &[bool]) -> Seat {
+        let n = out.len();
+        let step = match self {
+            TurnOrder::CounterClockwise => 1,
+            TurnOrder::Clockwise => n - 1,
+        };
+        let mut next = seat.index();
+        for _ in 0..n {
+            next = (next + step) % n;
+            if !out[next] {
+                break;
+            }
+        }
+        Seat(next as u8)
     }
 }
 

@@ -6,7 +6,7 @@ use super::board::{Board, NodeKind, Seat, Square};
 use super::combat;
 use super::event::{EndReason, Event, Fact, GameResult, Outcome};
 use super::nodeset::NodeSet;
-use super::options::{NoLegalMove, Options, RailMovement, TurnOrder, Visibility, WinCondition};
+use super::options::{NoLegalMove, Options, RailMovement, Visibility, WinCondition};
 use super::piece::Piece;
 use super::setup::Setup;
 use std::fmt;
@@ -298,19 +298,7 @@ impl<S: NodeSet> Position<S> {
 
     /// The seat whose turn follows `seat`'s: the next seat still in, in the turn order.
     pub fn next_seat(&self, seat: Seat) -> Seat {
-        let n = self.occupied.len();
-        let step = match self.options.turn_order {
-            TurnOrder::CounterClockwise => 1,
-            TurnOrder::Clockwise => n - 1,
-        };
-        let mut next = seat.index();
-        for _ in 0..n {
-            next = (next + step) % n;
-            if !self.out[next] {
-                break;
-            }
-        }
-        Seat(next as u8)
+        self.options.turn_order.next(seat, &self.out)
     }
 
     /// The pieces a move of `seat` may not end on: its own and its allies'.

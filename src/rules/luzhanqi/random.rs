@@ -1,8 +1,11 @@
 //! Seeded randomness for playouts, tests, benchmarks and bots. Not for anything secret.
 
 use super::board::{Board, NodeKind, Seat};
+use super::combat::resolve;
+use super::event::Outcome;
 use super::nodeset::NodeSet;
 use super::piece::Piece;
+use super::position::{Move, Position};
 use super::setup::Setup;
 
 /// SplitMix64: small, fast and reproducible from a seed.
@@ -31,6 +34,25 @@ impl SplitMix64 {
         for i in (1..v.len()).rev() {
             v.swap(i, self.below(i + 1));
         }
+    }
+}
+
+/// A move chosen with full knowledge of every piece (for sample games, not for play): take a
+/// flag when possible, else win a combat, each three times in four; otherwise any legal move.
+/// Panics on a position without a legal move.
+pub fn greedy_move<S: NodeSet>(p: &Position<S>, rng: &mut SplitMix64) -> Move {
+    let moves = p.legal_moves();
+    let score = |m: &Move| match (p.at(m.from), p.at(m.to)) {
+        (_, Some(d)) if d.piece == Piece::Flag => 3,
+        (Some(a), Some(d)) if resolve(a.piece, d.piece, p.options()) == Outcome::AttackerWon => 2,
+        _ => 0,
+    };
+    let best = moves.iter().map(score).max().unwrap_or(0);
+    let top: Vec<Move> = moves.iter().copied().filter(|m| score(m) == best).collect();
+    if best > 0 && rng.below(4) > 0 {
+        top[rng.below(top.len())]
+    } else {
+        moves[rng.below(moves.len())]
     }
 }
 

@@ -869,19 +869,9 @@ fn random_playouts_conform() {
 
 #[test]
 fn the_wide_set_gives_the_same_moves() {
-    use super::board::Expected;
     use super::nodeset::Wide;
-    let wide: &'static Board<Wide> = Box::leak(Box::new(
-        Board::from_toml(
-            board::TWO_PLAYER_DATA,
-            &Expected {
-                nodes: 60,
-                edges: 133,
-                railways: 35,
-            },
-        )
-        .unwrap(),
-    ));
+    // The board the judge plays two-player games on.
+    let wide = two_player_wide();
     let narrow = two_player();
     let mut rng = SplitMix64::new(11);
     let setups = [

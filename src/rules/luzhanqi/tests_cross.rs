@@ -129,6 +129,11 @@ fn broken_cross_data_is_refused() {
     assert!(Board::<Wide>::from_toml(&bad_team, &size)
         .unwrap_err()
         .contains("two teams"));
+    // Node names are read inside moves (`from-to`): a dash would make them ambiguous.
+    let dashed = board::CROSS_FOUR_DATA.replace("\"sa1\"", "\"s-a1\"");
+    assert!(Board::<Wide>::from_toml(&dashed, &size)
+        .unwrap_err()
+        .contains("letters and digits"));
     // A board too big for the set type is refused, not truncated.
     assert!(Board::<u64>::from_toml(board::CROSS_FOUR_DATA, &size).is_err());
 }
@@ -498,6 +503,16 @@ fn options_are_checked_against_the_board() {
         ..Options::default()
     };
     assert!(clockwise.check_for_board(false).is_err());
+}
+
+#[test]
+fn the_first_mover_option_names_a_seat_of_the_board() {
+    let north = Options {
+        first_mover: FirstMover::North,
+        ..Options::default()
+    };
+    assert_eq!(Position::empty(cross_four(), north.clone()).to_move(), N);
+    assert_eq!(Position::empty(two_player(), north).to_move(), Seat(1));
 }
 
 #[test]
