@@ -740,15 +740,8 @@ impl<S: NodeSet> Position<S> {
     fn settle_teams(&mut self, events: &mut Vec<Event>) {
         loop {
             let live: Vec<Seat> = self.board.seats().filter(|&s| !self.is_out(s)).collect();
-            let teams_left: Vec<u8> =
-                live.iter()
-                    .map(|s| self.board.teams[s.index()])
-                    .fold(Vec::new(), |mut v, t| {
-                        if !v.contains(&t) {
-                            v.push(t);
-                        }
-                        v
-                    });
+            let teams_left: std::collections::BTreeSet<u8> =
+                live.iter().map(|s| self.board.teams[s.index()]).collect();
             if teams_left.len() <= 1 {
                 let reason = events
                     .iter()
