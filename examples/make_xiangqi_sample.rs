@@ -3,7 +3,7 @@
 //!
 //! Usage: cargo run --example make_xiangqi_sample -- DIR
 //! The moves are game ccpd-003 of the Chinese Chess Practical Dataset (© 2026 Yu-Han Tseng,
-//! CC BY 4.0; see shared/data/xiangqi/README.md), which ends in checkmate at ply 97. The
+//! CC BY 4.0; see tests/data/xiangqi/README.md), which ends in checkmate at ply 97. The
 //! players type them in turn as Chinese, WXF and ICCS; the files hold ICCS.
 
 use clap::Parser;

@@ -1,4 +1,4 @@
-//! Fair stick throws for Liubo (`shared/rules/liubo.md` §7): each player commits to the head of a
+//! Fair stick throws for Liubo (`docs/liubo.md`, "Fair throws"): each player commits to the head of a
 //! SHA-256 hash chain before play; throw t combines both players' t-th elements, so nobody (the
 //! judge included) can bias a throw, and anyone can check each revealed element by hashing it
 //! one step back.

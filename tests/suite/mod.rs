@@ -15,5 +15,6 @@ mod pictures;
 mod protocol;
 mod refusals;
 mod schemas;
+mod standalone;
 mod tamper;
 mod xiangqi;

@@ -12,9 +12,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn shared(name: &str) -> String {
+/// A file of the repository's Xiangqi test data (`tests/data/xiangqi/`).
+fn test_data(name: &str) -> String {
     root()
-        .join("../shared/data/xiangqi")
+        .join("tests/data/xiangqi")
         .join(name)
         .to_string_lossy()
         .into_owned()
@@ -410,7 +411,7 @@ struct Illegal {
 
 #[test]
 fn check_reports_every_recorded_game() {
-    let r = qj(&["check", "xiangqi", &shared("games-zh.pgn"), "--json"]);
+    let r = qj(&["check", "xiangqi", &test_data("games-zh.pgn"), "--json"]);
     assert_eq!(
         r.code, 1,
         "three records hold an illegal move: {}",
@@ -431,7 +432,7 @@ fn check_reports_every_recorded_game() {
     assert_eq!(games[2].status, "checkmate");
     assert_eq!(games[2].rule_result.as_deref(), Some("1-0"));
 
-    let ok_run = qj(&["check", "xiangqi", &shared("games.pgn")]);
+    let ok_run = qj(&["check", "xiangqi", &test_data("games.pgn")]);
     assert_eq!(ok_run.code, 0, "{}", ok_run.stderr);
     assert!(
         ok_run

@@ -1,4 +1,4 @@
-//! Liubo rule tests: one per rule and option of `shared/rules/liubo.md`, and the conformance
+//! Liubo rule tests: one per rule, ruling and option of `docs/liubo.md`, and the conformance
 //! property over random playouts.
 
 use super::notation::{parse_turn, write_move, write_turn};

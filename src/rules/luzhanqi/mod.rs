@@ -1,5 +1,5 @@
 //! Luzhanqi (陆战棋): boards, setups, movement, combat, options and events.
-//! Reference: `shared/rules/luzhanqi.md`.
+//! Rules as implemented: `docs/rules.md` and `docs/four-player.md`.
 
 pub mod board;
 pub mod combat;

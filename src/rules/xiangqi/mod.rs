@@ -1,6 +1,6 @@
 //! Xiangqi (象棋) under the Asian Xiangqi Federation rules: the board, legal moves, endings,
 //! perpetual check and chase, and every common notation.
-//! Reference: `shared/rules/xiangqi.md`.
+//! Rules as implemented: `docs/xiangqi.md`.
 
 pub mod board;
 pub mod check;

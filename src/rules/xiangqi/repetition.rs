@@ -1,4 +1,4 @@
-//! Perpetual check and perpetual chase (`shared/rules/xiangqi.md` §3).
+//! Perpetual check and perpetual chase (`docs/xiangqi.md`, "Repetition").
 //!
 //! A move chases a piece when, after it, the mover has a chase-qualifying attack on that piece
 //! that it did not have before. Pieces are followed by identity through the moves of the window,

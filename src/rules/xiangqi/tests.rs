@@ -1,12 +1,13 @@
-//! Data-driven tests against `shared/data/xiangqi/`.
+//! Data-driven tests against the Xiangqi test data in `tests/data/xiangqi/` (see its README for
+//! what each file holds and the game records' licence).
 
 use super::*;
 use std::path::PathBuf;
 
-/// A file of the shared reference data (the repository is checked out beside `shared/`).
-pub(crate) fn shared_data(name: &str) -> String {
+/// A file of the repository's Xiangqi test data.
+pub(crate) fn test_data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/xiangqi")
+        .join("tests/data/xiangqi")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -19,7 +20,7 @@ struct PerftCase {
 
 fn perft_cases() -> Vec<PerftCase> {
     let mut cases: Vec<PerftCase> = Vec::new();
-    for line in shared_data("perft.txt").lines() {
+    for line in test_data("perft.txt").lines() {
         let line = line.trim();
         if let Some(id) = line.strip_prefix("id ") {
             cases.push(PerftCase {
@@ -107,7 +108,7 @@ fn parse_iccs(position: &Position, text: &str) -> Move {
 
 #[test]
 fn repetition_cases() {
-    let data: serde_json::Value = serde_json::from_str(&shared_data("repetition.json")).unwrap();
+    let data: serde_json::Value = serde_json::from_str(&test_data("repetition.json")).unwrap();
     let mut failures = Vec::new();
     for case in data["cases"].as_array().unwrap() {
         let n = case["n"].as_u64().unwrap();
@@ -147,12 +148,12 @@ fn repetition_cases() {
 
 #[test]
 fn recorded_games_replay_as_expected() {
-    let expected: Vec<serde_json::Value> = shared_data("games-expected.jsonl")
+    let expected: Vec<serde_json::Value> = test_data("games-expected.jsonl")
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     for file in ["games.pgn", "games-zh.pgn"] {
-        let games = pgn::read(&shared_data(file)).unwrap();
+        let games = pgn::read(&test_data(file)).unwrap();
         assert_eq!(games.len(), 200, "{file}");
         let mut failures = Vec::new();
         for (i, game) in games.iter().enumerate() {
@@ -239,7 +240,7 @@ fn recorded_games_replay_as_expected() {
 /// notation, then read back, gives the same move.
 #[test]
 fn notation_round_trips_over_recorded_positions() {
-    let games = pgn::read(&shared_data("games.pgn")).unwrap();
+    let games = pgn::read(&test_data("games.pgn")).unwrap();
     let mut checked = 0usize;
     for (i, g) in games.iter().enumerate() {
         let report = check::check_game(i + 1, g, Options::default());
@@ -273,7 +274,7 @@ fn notation_round_trips_over_recorded_positions() {
 /// The Chinese records, written again by us, read the same move by move.
 #[test]
 fn chinese_writer_matches_the_records() {
-    let games = pgn::read(&shared_data("games-zh.pgn")).unwrap();
+    let games = pgn::read(&test_data("games-zh.pgn")).unwrap();
     let mut differences = Vec::new();
     let mut total = 0;
     for g in &games {
@@ -305,7 +306,7 @@ fn chinese_writer_matches_the_records() {
 /// Every recorded game written as PGN in each notation reads back to the same moves.
 #[test]
 fn pgn_round_trips_in_every_notation() {
-    let games = pgn::read(&shared_data("games.pgn")).unwrap();
+    let games = pgn::read(&test_data("games.pgn")).unwrap();
     for (i, g) in games.iter().enumerate().step_by(7) {
         let report = check::check_game(i + 1, g, Options::default());
         let mut game = Game::new(
