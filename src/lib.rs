@@ -1,7 +1,10 @@
 //! qijudge: an auditable judge for board games played by signed turn files.
 
+#[macro_use]
+mod console;
 pub mod cli;
 pub mod error;
+pub mod games;
 pub mod judge;
 pub mod mail;
 pub mod player;

@@ -3,7 +3,6 @@
 
 use crate::error::{Error, Result};
 use crate::judge::ci::{check_changes, github_annotation, Base, GameFacts};
-use crate::judge::load_game;
 use crate::protocol::record::Record;
 use crate::store::{git, GameDir, RECORD_LIMIT};
 use std::path::Path;
@@ -42,17 +41,8 @@ fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
 
 /// Seats and sealing of any game, and its manifest hash (the record's genesis).
 fn game_facts(dir: &Path, g: &GameDir) -> Result<(GameFacts, String)> {
-    let (players, sealed, hash) = if super::liubo::is_liubo(dir) {
-        let game = crate::judge::liubo::load(g)?;
-        (game.manifest.players, game.manifest.sealed, game.hash)
-    } else if super::xiangqi::is_xiangqi(dir) {
-        let game = crate::judge::xiangqi::load(g)?;
-        (game.manifest.players, false, game.hash)
-    } else {
-        let game = load_game(g)?;
-        (game.manifest.players, game.manifest.sealed, game.hash)
-    };
-    let seats = players.into_iter().map(|p| p.seat).collect();
+    let facts = crate::games::of_dir(dir)?.facts(g)?;
+    let (seats, sealed, hash) = (facts.seats, facts.sealed, facts.hash);
     Ok((GameFacts { seats, sealed }, hash))
 }
 
@@ -93,13 +83,7 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
     if staged {
         check_staged(dir, &g)?;
     }
-    if super::liubo::is_liubo(dir) || super::xiangqi::is_xiangqi(dir) {
-        say!("checked what the commit changes; moves are checked by the judge (Luzhanqi moves are also checked here)");
-        return Ok(());
-    }
-    let game = load_game(&g)?;
-    let key = key.map(super::player::load_private_key).transpose()?;
-    for line in crate::judge::precheck::precheck(&g, &game, key.as_ref())? {
+    for line in crate::games::of_dir(dir)?.precheck(dir, key)? {
         say!("{line}");
     }
     Ok(())

@@ -1,29 +1,15 @@
 //! The command line: argument parsing and one function per subcommand. Commands call the
 //! library and print; they decide nothing about rules or trust themselves.
 
-/// Prints a line on standard output (see [`write_stdout`]).
-macro_rules! say {
-    ($($arg:tt)*) => {
-        $crate::cli::write_stdout(&format!("{}\n", format_args!($($arg)*)))?
-    };
-}
-
-/// Prints text on standard output without adding a line feed.
-macro_rules! say_raw {
-    ($($arg:tt)*) => {
-        $crate::cli::write_stdout(&format!($($arg)*))?
-    };
-}
-
 mod ci;
 mod game;
-mod liubo;
 mod mail;
 mod player;
 mod tournament;
 mod xiangqi;
 
-use crate::error::{Error, Result};
+pub(crate) use crate::console::{now_or, read_arg, with_rules};
+use crate::error::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -126,6 +112,10 @@ pub enum Command {
         /// A comment for the opponent.
         #[arg(long)]
         comment: Option<String>,
+        /// Write the file without checking the move against your view (the judge still
+        /// decides): for a view you believe is wrong, or to test a judge.
+        #[arg(long)]
+        no_check: bool,
     },
     /// Verify and replay every file, append what is new to the record, write signed views.
     ///
@@ -366,13 +356,23 @@ pub enum Command {
         #[arg(long, default_value = "iccs", value_parser = ["iccs", "wxf", "chinese"])]
         notation: String,
     },
-    /// Print the legal moves of a position file, one from-to per line, sorted.
+    /// Print legal moves, one per line, sorted: a seat's moves in a game directory, worked out
+    /// from that seat's own view (sealed games: opened with --key), or the moves of a Luzhanqi
+    /// position file.
     ///
+    /// Example: qijudge moves game1 --as south
     /// Example: qijudge moves luzhanqi position.json
     Moves {
-        game: String,
+        /// A game directory, or the game name `luzhanqi` followed by a position file.
+        target: PathBuf,
         /// A position file (JSON, see schemas/luzhanqi-position.schema.json); - for stdin.
-        position: PathBuf,
+        position: Option<PathBuf>,
+        /// The seat whose moves to list (with a game directory).
+        #[arg(long = "as", value_name = "SEAT")]
+        seat: Option<String>,
+        /// The seat's private key, to open its sealed view.
+        #[arg(long)]
+        key: Option<PathBuf>,
     },
 }
 
@@ -451,7 +451,18 @@ pub fn run(cli: Cli) -> Result<()> {
             action,
             offer_draw,
             comment,
-        } => player::make_move(&dir, &seat, &key, &action, offer_draw, comment),
+            no_check,
+        } => player::make_move(
+            &dir,
+            &seat,
+            &key,
+            crate::games::MoveRequest {
+                action: &action,
+                offer_draw,
+                comment,
+                check: !no_check,
+            },
+        ),
         Command::Judge {
             dir,
             key,
@@ -483,7 +494,17 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status { dir, json, now } => game::status(&dir, json, now),
         Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
         Command::Verify { dir } => game::verify(&dir),
-        Command::Moves { game, position } => game::moves(&game, &position),
+        Command::Moves {
+            target,
+            position,
+            seat,
+            key,
+        } => game::moves(
+            &target,
+            position.as_deref(),
+            seat.as_deref(),
+            key.as_deref(),
+        ),
         Command::Perft {
             game,
             depth,
@@ -519,132 +540,4 @@ pub fn run(cli: Cli) -> Result<()> {
             move_limit,
         } => xiangqi::check_records(&game, &files, json, move_limit),
     }
-}
-
-/// Reads a file given on the command line (`-` for stdin), with a size limit.
-pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
-    if path.as_os_str() == "-" {
-        use std::io::Read;
-        let mut s = String::new();
-        std::io::stdin()
-            .take(limit)
-            .read_to_string(&mut s)
-            .map_err(|e| Error::Io(format!("stdin: {e}")))?;
-        return Ok(s);
-    }
-    if std::fs::symlink_metadata(path).is_err() {
-        return Err(Error::Io(format!("{}: no such file", path.display())));
-    }
-    crate::store::read_limited(path, &path.display().to_string(), limit)
-}
-
-/// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
-/// success; any other failure is an I/O error, never a panic.
-pub(crate) fn write_stdout(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        Err(e) => Err(Error::Io(format!("standard output: {e}"))),
-    }
-}
-
-/// Applies `--rule key=value` options on top of `base`.
-pub(crate) fn with_rules(
-    mut base: crate::rules::luzhanqi::Options,
-    rules: &[String],
-) -> Result<crate::rules::luzhanqi::Options> {
-    for r in rules {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        base.set(k, v)
-            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
-    }
-    Ok(base)
-}
-
-/// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
-pub(crate) fn now_or(given: Option<String>) -> Result<String> {
-    match given {
-        Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
-            .map(|d| {
-                d.with_timezone(&chrono::Utc)
-                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            })
-            .map_err(|_| Error::Io(format!("--now: {t:?} is not an RFC 3339 time"))),
-        None => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-    }
-}
-
-/// The clock inputs of `status`.
-pub(crate) struct StatusClock<'a> {
-    pub clock: Option<&'a crate::protocol::files::Clock>,
-    pub record: &'a crate::protocol::record::Record,
-    pub now: &'a str,
-    pub to_move: Option<&'a str>,
-    pub players: &'a [crate::protocol::files::Player],
-}
-
-/// Prints `status`: the game's own `fields` plus `deadline` and `reminders` (a reminder for a
-/// cron job) as JSON, or the deadline line and the game's `lines` as text.
-pub(crate) fn print_status(
-    json: bool,
-    mut fields: serde_json::Value,
-    c: StatusClock,
-    lines: &[String],
-) -> Result<()> {
-    let deadline = match (c.clock, c.to_move) {
-        (Some(clock), Some(seat)) => {
-            crate::judge::clock::next_deadline(clock, c.record, c.now).map(|d| (seat, d))
-        }
-        _ => None,
-    };
-    if json {
-        let (d, reminders) = match &deadline {
-            None => (serde_json::Value::Null, serde_json::json!([])),
-            Some((seat, d)) => {
-                let email = c
-                    .players
-                    .iter()
-                    .find(|p| p.seat == *seat)
-                    .and_then(|p| p.email.clone());
-                let message = match d.state {
-                    "on-time" => format!("{seat}: your move for ply {} is due by {}", d.ply, d.due),
-                    "in-grace" => format!(
-                        "{seat}: your move for ply {} was due by {}; the grace ends {}",
-                        d.ply, d.due, d.grace_until
-                    ),
-                    _ => format!(
-                        "{seat}: the time for ply {} ran out at {}; the judge's next run applies the expiry rule",
-                        d.ply, d.grace_until
-                    ),
-                };
-                (
-                    serde_json::json!(d),
-                    serde_json::json!([{"seat": seat, "email": email, "state": d.state, "due": d.due, "message": message}]),
-                )
-            }
-        };
-        fields["deadline"] = d;
-        fields["reminders"] = reminders;
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&fields).map_err(|e| Error::Io(e.to_string()))?
-        );
-        return Ok(());
-    }
-    if let Some((_, d)) = &deadline {
-        say!(
-            "deadline: {} (grace until {}), {}",
-            d.due,
-            d.grace_until,
-            d.state
-        );
-    }
-    for line in lines {
-        say!("{line}");
-    }
-    Ok(())
 }

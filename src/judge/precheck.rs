@@ -9,6 +9,7 @@ use super::{load_record, move_path, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
 use crate::protocol::files::*;
 use crate::protocol::signing::namespace;
+use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
 use crate::view::ViewFile;
@@ -105,12 +106,23 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
     Ok(lines)
 }
 
-/// Checks a move on a position rebuilt from the mover's own view: its own pieces with their
-/// ranks, every other piece as an obstacle (its rank plays no part in where the mover may go).
+/// Checks a move on a position rebuilt from the mover's own view.
 fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &str) -> Result<()> {
     if action == "resign" || action == "accept-draw" {
         return Ok(());
     }
+    let pos = position_from_view(game, view, seat)?;
+    let mv =
+        Move::parse(action, game.board).map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+    pos.check_move(mv)
+        .map_err(|e| refuse(path, Some("move"), e.to_string()))
+}
+
+/// The position a seat can rebuild from its own view, with that seat to move: its own pieces
+/// with their ranks, every other piece as an obstacle of unknown rank. A seat's legal moves
+/// depend only on its own pieces and on where the others stand, so they are exactly the legal
+/// moves of this position.
+pub fn position_from_view(game: &Game, view: &ViewFile, seat: Seat) -> Result<Position<Wide>> {
     let board = game.board;
     let mut pos = Position::empty(board, game.manifest.rules.clone());
     for p in &view.pieces {
@@ -124,6 +136,7 @@ fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &st
                 "unknown square or seat",
             ));
         };
+        // Any movable rank stands for an unknown piece: only its place and owner matter.
         let piece = match p.piece {
             Some(piece) if owner == seat.index() => piece,
             _ => Piece::Captain,
@@ -139,7 +152,5 @@ fn check_legal(game: &Game, view: &ViewFile, seat: Seat, path: &str, action: &st
         }
     }
     pos.set_to_move(seat);
-    let mv = Move::parse(action, board).map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-    pos.check_move(mv)
-        .map_err(|e| refuse(path, Some("move"), e.to_string()))
+    Ok(pos)
 }

@@ -19,32 +19,8 @@ pub struct Seats {
 
 /// Reads the seats and keys of any game directory.
 pub fn seats(dir: &GameDir) -> Result<Seats> {
-    let (names, keys, judge) = match crate::judge::xiangqi::game_kind(dir)?.as_str() {
-        "xiangqi" => {
-            let g = crate::judge::xiangqi::load(dir)?;
-            (
-                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-                g.player_keys,
-                g.judge_key,
-            )
-        }
-        "liubo" => {
-            let g = crate::judge::liubo::load(dir)?;
-            (
-                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-                g.player_keys,
-                g.judge_key,
-            )
-        }
-        _ => {
-            let g = crate::judge::load_game(dir)?;
-            (
-                g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-                g.player_keys,
-                g.judge_key,
-            )
-        }
-    };
+    let facts = crate::games::of_dir(&dir.root)?.facts(dir)?;
+    let (names, keys, judge) = (facts.seats, facts.player_keys, facts.judge_key);
     Ok(Seats { names, keys, judge })
 }
 

@@ -337,3 +337,63 @@ fn events_show_each_audience_only_its_own_facts() {
     g.send("north", &north);
     assert_eq!(qj(&["events", &g.d(), "--as", "public"]).code, 2);
 }
+
+#[test]
+fn a_seat_lists_its_moves_from_its_own_view_and_move_checks_them() {
+    use qijudge::rules::luzhanqi::{two_player, Position, Seat};
+    let g = TestGame::started(&[]);
+    let listed = ok(&["moves", &g.d(), "--as", "south"]);
+    // The seat's view gives exactly the moves of the whole position: ranks it cannot see play
+    // no part in where its pieces may go.
+    let (position, _) = Position::start(two_player(), Options::default(), &fixed_setups(), Seat(0));
+    let mut expected: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|m| m.display(two_player()))
+        .collect();
+    expected.sort();
+    assert_eq!(listed.stdout.lines().collect::<Vec<_>>(), expected);
+    let north = qj(&["moves", &g.d(), "--as", "north"]);
+    assert_eq!(north.code, 1, "{north:?}");
+    assert!(north.stderr.contains("south's move"), "{}", north.stderr);
+    // `move` refuses what the player's own view shows to be illegal or out of turn, and
+    // writes nothing.
+    let key = g.keys.path("alice");
+    let illegal = qj(&["move", &g.d(), "--as", "south", "--key", &key, "a5-a4"]);
+    assert_eq!(illegal.code, 2, "{illegal:?}");
+    assert!(
+        illegal.stderr.contains("holds a piece of yours"),
+        "{}",
+        illegal.stderr
+    );
+    let bob = g.keys.path("bob");
+    let early = qj(&["move", &g.d(), "--as", "north", "--key", &bob, "a7-a6"]);
+    assert_eq!(early.code, 1, "{early:?}");
+    assert!(
+        !g.dir.join("moves").exists()
+            || std::fs::read_dir(g.dir.join("moves")).unwrap().count() == 0
+    );
+    // A listed move is taken by the judge.
+    ok(&["move", &g.d(), "--as", "south", "--key", &key, &expected[0]]);
+    assert_eq!(g.judge().code, 0);
+}
+
+#[test]
+fn a_sealed_seat_lists_its_moves_with_its_key() {
+    let g = TestGame::sealed();
+    for _ in 0..2 {
+        g.judge();
+    }
+    let without = qj(&["moves", &g.d(), "--as", "south"]);
+    assert_eq!(without.code, 1, "{without:?}");
+    assert!(without.stderr.contains("--key"), "{}", without.stderr);
+    let with = ok(&[
+        "moves",
+        &g.d(),
+        "--as",
+        "south",
+        "--key",
+        &g.keys.path("alice"),
+    ]);
+    assert!(with.stdout.lines().count() > 5, "{}", with.stdout);
+}

@@ -125,6 +125,8 @@ impl Four {
             "--key",
             &key,
             action,
+            // The judge is under test: write what a player sends, legal or not.
+            "--no-check",
         ];
         args.extend(extra);
         qj(&args)
@@ -551,4 +553,22 @@ fn allies_visibility_shows_the_ally_and_only_the_ally() {
         .unwrap()
         .iter()
         .all(|p| p["seat"] == "south" || p["piece"].is_null()));
+}
+
+#[test]
+fn each_seat_lists_its_moves_on_the_cross_board_in_turn() {
+    let g = Four::started(&[], None);
+    let d = g.dir.to_string_lossy().into_owned();
+    for (i, seat) in SEATS.iter().enumerate() {
+        let listed = ok(&["moves", &d, "--as", seat]);
+        let moves: Vec<&str> = listed.stdout.lines().collect();
+        assert!(!moves.is_empty(), "{seat}");
+        assert!(moves.windows(2).all(|w| w[0] < w[1]), "{seat}: not sorted");
+        let later = qj(&["moves", &d, "--as", SEATS[(i + 1) % 4]]);
+        assert_eq!(later.code, 1, "{later:?}");
+        // Play the first listed move through the checked `move` and the judge.
+        let key = g.key(PLAYERS[i]);
+        ok(&["move", &d, "--as", seat, "--key", &key, moves[0]]);
+        assert_eq!(g.judge(NOW).code, 0);
+    }
 }

@@ -527,3 +527,37 @@ fn seeds_stay_secret_until_the_end_and_a_resignation_ends_it() {
         v.stdout
     );
 }
+
+#[test]
+fn the_mover_lists_its_legal_turns_and_precheck_checks_a_turn() {
+    let g = LGame::started(&[]);
+    let s = g.state();
+    let (_, mover, _) = s.throw.unwrap();
+    let (seat, other) = (liubo::SEATS[mover], liubo::SEATS[1 - mover]);
+    let listed = ok(&["moves", &g.d(), "--as", seat]);
+    let mut expected: Vec<String> = s
+        .position
+        .unwrap()
+        .legal_turns()
+        .iter()
+        .map(|t| write_turn(t))
+        .collect();
+    expected.sort();
+    expected.dedup();
+    assert_eq!(listed.stdout.lines().collect::<Vec<_>>(), expected);
+    let not_yours = qj(&["moves", &g.d(), "--as", other]);
+    assert_eq!(not_yours.code, 1, "{not_yours:?}");
+    let first = expected[0].clone();
+    ok(&[
+        "move",
+        &g.d(),
+        "--as",
+        seat,
+        "--key",
+        &g.keys.path(LGame::key_of(mover)),
+        &first,
+    ]);
+    let pre = ok(&["precheck", &g.d()]);
+    assert!(pre.stdout.contains("legal"), "{}", pre.stdout);
+    assert_eq!(g.judge().code, 0);
+}

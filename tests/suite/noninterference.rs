@@ -104,6 +104,7 @@ fn play(
         "--key",
         &keys.path("alice"),
         illegal,
+        "--no-check",
     ]);
     judge(&mut printed);
     for args in [

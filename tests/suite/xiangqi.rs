@@ -565,3 +565,63 @@ fn a_draw_offered_with_a_move_is_accepted_by_the_next() {
     assert_eq!(v["result"]["reason"], "agreement");
     ok(&["verify", &g.d()]);
 }
+
+#[test]
+fn a_seat_lists_its_legal_moves_and_precheck_checks_a_move() {
+    let g = XGame::new(&[]);
+    let red = ok(&["moves", &g.d(), "--as", "red"]);
+    assert_eq!(red.stdout.lines().count(), 44, "{}", red.stdout);
+    assert!(red.stdout.lines().any(|l| l == "h2e2"), "{}", red.stdout);
+    let black = qj(&["moves", &g.d(), "--as", "black"]);
+    assert_eq!(black.code, 1, "{black:?}");
+    assert!(black.stderr.contains("red's move"), "{}", black.stderr);
+    g.play("red", "C2.5");
+    let black = ok(&["moves", &g.d(), "--as", "black"]);
+    let mut position = qijudge::rules::xiangqi::Position::start();
+    position
+        .play(qijudge::rules::xiangqi::notation::parse_iccs("h2e2").unwrap())
+        .unwrap();
+    let mut expected: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    expected.sort();
+    assert_eq!(black.stdout.lines().collect::<Vec<_>>(), expected);
+    // A written move is checked without the judge's key; an illegal one is refused by name.
+    ok(&[
+        "move",
+        &g.d(),
+        "--as",
+        "black",
+        "--key",
+        &g.keys.path("bob"),
+        "h9g7",
+    ]);
+    let pre = ok(&["precheck", &g.d()]);
+    assert!(
+        pre.stdout.contains("moves/0002-black.toml"),
+        "{}",
+        pre.stdout
+    );
+    assert!(pre.stdout.contains("legal"), "{}", pre.stdout);
+    std::fs::remove_file(Path::new(&g.d()).join("moves/0002-black.toml")).unwrap();
+    std::fs::remove_file(Path::new(&g.d()).join("moves/0002-black.toml.sig")).unwrap();
+    ok(&[
+        "move",
+        &g.d(),
+        "--as",
+        "black",
+        "--key",
+        &g.keys.path("bob"),
+        "h9h5",
+        "--no-check",
+    ]);
+    let pre = qj(&["precheck", &g.d()]);
+    assert_eq!(pre.code, 1, "{pre:?}");
+    assert!(
+        pre.stderr.contains("moves/0002-black.toml"),
+        "{}",
+        pre.stderr
+    );
+}

@@ -10,12 +10,7 @@ use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
-/// Whether `dir` holds a Liubo game.
-pub fn is_liubo(dir: &Path) -> bool {
-    crate::judge::xiangqi::game_kind(&GameDir::new(dir)).is_ok_and(|k| k == "liubo")
-}
-
-fn load(dir: &Path) -> Result<(GameDir, LiuboGame)> {
+pub(super) fn load(dir: &Path) -> Result<(GameDir, LiuboGame)> {
     let d = GameDir::new(dir);
     let g = lb::load(&d)?;
     Ok((d, g))
@@ -49,7 +44,7 @@ pub fn new(
     sealed: bool,
 ) -> Result<()> {
     use crate::protocol::files::JudgeEntry;
-    let entries = super::game::player_entries(&lb::SEATS, players, "a first, then b")?;
+    let entries = super::super::player_entries(&lb::SEATS, players, "a first, then b")?;
     let mut options = crate::rules::liubo::Options::default();
     for r in rules {
         let (k, v) = r
@@ -59,7 +54,7 @@ pub fn new(
             .set(k, v)
             .map_err(|e| Error::Io(format!("--rule: {e}")))?;
     }
-    let id = super::game::random_id();
+    let id = super::super::random_id();
     let manifest = lb::new_manifest(
         id,
         created,
@@ -76,10 +71,10 @@ pub fn new(
                 .into(),
         ));
     }
-    super::game::write_manifest(dir, &manifest, |g| lb::load(g).map(|_| ()))?;
+    super::super::write_manifest(dir, &manifest, |g| lb::load(g).map(|_| ()))?;
     if sealed {
         crate::store::GameDir::new(dir)
-            .write(".gitignore", super::game::GAME_GITIGNORE.as_bytes())?;
+            .write(".gitignore", super::super::GAME_GITIGNORE.as_bytes())?;
     }
     say!("created Liubo game {} in {}", manifest.id, dir.display());
     Ok(())
@@ -127,6 +122,7 @@ pub fn make_move(
     key: &ssh_key::PrivateKey,
     action: &str,
     comment: Option<String>,
+    check: bool,
 ) -> Result<()> {
     let (d, g) = load(dir)?;
     seat_of(&g, seat, key)?;
@@ -152,7 +148,7 @@ pub fn make_move(
             format!("throw {t} is {}'s", lb::SEATS[mover]),
         ));
     }
-    let text = if action == "resign" {
+    let text = if action == "resign" || !check {
         action.to_string()
     } else {
         let position = state
@@ -240,14 +236,14 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
         format!("game {} after {} turns", v.game, v.turns),
         v.waiting.clone(),
     ];
-    let clock = super::StatusClock {
+    let clock = crate::console::StatusClock {
         clock: g.manifest.clock.as_ref(),
         record: &state.record,
         now,
         to_move: state.to_move(),
         players: &g.manifest.players,
     };
-    super::print_status(json, fields, clock, &lines)
+    crate::console::print_status(json, fields, clock, &lines)
 }
 
 pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
@@ -326,7 +322,6 @@ fn self_mode_move(
     action: &str,
     comment: Option<String>,
 ) -> Result<()> {
-    use crate::protocol::throws;
     if state.end.is_some() {
         return Err(refuse("record.jsonl", None, "the game is over"));
     }
@@ -361,24 +356,7 @@ fn self_mode_move(
                     format!("throw {t} is {}'s", lb::SEATS[p.to_move]),
                 ));
             }
-            let other = 1 - seat;
-            let theirs = state
-                .known(other)
-                .and_then(|k| lb::element_before(g, other, t, k))
-                .ok_or_else(|| {
-                    refuse(
-                        "record.jsonl",
-                        None,
-                        format!("waiting for {}'s chain element {t}", lb::SEATS[other]),
-                    )
-                })?;
-            let mine = chain[t as usize];
-            let (ea, eb) = if seat == 0 {
-                (mine, theirs)
-            } else {
-                (theirs, mine)
-            };
-            let values = throws::values(&throws::throw_digest(&g.manifest.id, t, &ea, &eb));
+            let values = self_mode_throw(g, state, &chain, seat, t)?;
             if turn == "throw" {
                 // Only show the throw: nothing is written.
                 let mut check = p.clone();
@@ -436,4 +414,45 @@ fn self_mode_move(
     let path = crate::player::write_move(d, &g.manifest.id, &g.hash, name, key, mv)?;
     say!("wrote {path} ({text}) and its signature");
     Ok(())
+}
+
+/// Self mode: the values of throw `t`, made from the player's own element t (from its chain) and
+/// the opponent's published one.
+pub(super) fn self_mode_throw(
+    g: &LiuboGame,
+    state: &lb::State,
+    chain: &[[u8; 32]],
+    seat: usize,
+    t: u32,
+) -> Result<(u8, u8)> {
+    use crate::protocol::throws;
+    let other = 1 - seat;
+    let theirs = state
+        .known(other)
+        .and_then(|k| lb::element_before(g, other, t, k))
+        .ok_or_else(|| {
+            refuse(
+                "record.jsonl",
+                None,
+                format!("waiting for {}'s chain element {t}", lb::SEATS[other]),
+            )
+        })?;
+    let mine = *chain.get(t as usize).ok_or_else(|| {
+        refuse(
+            "record.jsonl",
+            None,
+            format!("throw {t} is beyond this game's chain_length"),
+        )
+    })?;
+    let (ea, eb) = if seat == 0 {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    Ok(throws::values(&throws::throw_digest(
+        &g.manifest.id,
+        t,
+        &ea,
+        &eb,
+    )))
 }

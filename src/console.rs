@@ -1,0 +1,157 @@
+//! What every command shares with the terminal: printing (a closed pipe ends quietly), reading
+//! a file named on the command line (`-` for standard input), the current time, `--rule`
+//! options and the status lines. Used by the command line and by each game's commands.
+
+/// Prints a line on standard output (see [`write_stdout`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::console::write_stdout(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// Prints text on standard output without adding a line feed.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {
+        $crate::console::write_stdout(&format!($($arg)*))?
+    };
+}
+
+use crate::error::{refuse, Error, Result};
+use crate::protocol::signing;
+use crate::store::SMALL_FILE_LIMIT;
+use std::path::Path;
+
+/// Reads a file given on the command line (`-` for stdin), with a size limit.
+pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
+    if path.as_os_str() == "-" {
+        use std::io::Read;
+        let mut s = String::new();
+        std::io::stdin()
+            .take(limit)
+            .read_to_string(&mut s)
+            .map_err(|e| Error::Io(format!("stdin: {e}")))?;
+        return Ok(s);
+    }
+    if std::fs::symlink_metadata(path).is_err() {
+        return Err(Error::Io(format!("{}: no such file", path.display())));
+    }
+    crate::store::read_limited(path, &path.display().to_string(), limit)
+}
+
+/// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
+/// success; any other failure is an I/O error, never a panic.
+pub(crate) fn write_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::Io(format!("standard output: {e}"))),
+    }
+}
+
+/// Applies `--rule key=value` options on top of `base`.
+pub(crate) fn with_rules(
+    mut base: crate::rules::luzhanqi::Options,
+    rules: &[String],
+) -> Result<crate::rules::luzhanqi::Options> {
+    for r in rules {
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        base.set(k, v)
+            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
+    }
+    Ok(base)
+}
+
+/// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
+pub(crate) fn now_or(given: Option<String>) -> Result<String> {
+    match given {
+        Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
+            .map(|d| {
+                d.with_timezone(&chrono::Utc)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            })
+            .map_err(|_| Error::Io(format!("--now: {t:?} is not an RFC 3339 time"))),
+        None => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+    }
+}
+
+/// The clock inputs of `status`.
+pub(crate) struct StatusClock<'a> {
+    pub clock: Option<&'a crate::protocol::files::Clock>,
+    pub record: &'a crate::protocol::record::Record,
+    pub now: &'a str,
+    pub to_move: Option<&'a str>,
+    pub players: &'a [crate::protocol::files::Player],
+}
+
+/// Prints `status`: the game's own `fields` plus `deadline` and `reminders` (a reminder for a
+/// cron job) as JSON, or the deadline line and the game's `lines` as text.
+pub(crate) fn print_status(
+    json: bool,
+    mut fields: serde_json::Value,
+    c: StatusClock,
+    lines: &[String],
+) -> Result<()> {
+    let deadline = match (c.clock, c.to_move) {
+        (Some(clock), Some(seat)) => {
+            crate::judge::clock::next_deadline(clock, c.record, c.now).map(|d| (seat, d))
+        }
+        _ => None,
+    };
+    if json {
+        let (d, reminders) = match &deadline {
+            None => (serde_json::Value::Null, serde_json::json!([])),
+            Some((seat, d)) => {
+                let email = c
+                    .players
+                    .iter()
+                    .find(|p| p.seat == *seat)
+                    .and_then(|p| p.email.clone());
+                let message = match d.state {
+                    "on-time" => format!("{seat}: your move for ply {} is due by {}", d.ply, d.due),
+                    "in-grace" => format!(
+                        "{seat}: your move for ply {} was due by {}; the grace ends {}",
+                        d.ply, d.due, d.grace_until
+                    ),
+                    _ => format!(
+                        "{seat}: the time for ply {} ran out at {}; the judge's next run applies the expiry rule",
+                        d.ply, d.grace_until
+                    ),
+                };
+                (
+                    serde_json::json!(d),
+                    serde_json::json!([{"seat": seat, "email": email, "state": d.state, "due": d.due, "message": message}]),
+                )
+            }
+        };
+        fields["deadline"] = d;
+        fields["reminders"] = reminders;
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&fields).map_err(|e| Error::Io(e.to_string()))?
+        );
+        return Ok(());
+    }
+    if let Some((_, d)) = &deadline {
+        say!(
+            "deadline: {} (grace until {}), {}",
+            d.due,
+            d.grace_until,
+            d.state
+        );
+    }
+    for line in lines {
+        say!("{line}");
+    }
+    Ok(())
+}
+
+/// Reads an OpenSSH private key named on the command line.
+pub(crate) fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
+    let shown = path.display().to_string();
+    let text = read_arg(path, SMALL_FILE_LIMIT)?;
+    signing::parse_private_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))
+}

@@ -1,0 +1,195 @@
+//! Liubo (六博) through the game contract: commands over a game directory, and the pure rules
+//! binding (with throws as chance outcomes) for bots, `moves` and the conformance suite.
+
+pub mod commands;
+pub mod rules;
+
+use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use crate::console::load_private_key;
+use crate::error::{refuse, Error, Result};
+use crate::judge::common::{check_binding, read_signed};
+use crate::judge::liubo as lb;
+use crate::judge::move_path;
+use crate::protocol::files::MoveFile;
+use crate::protocol::signing::namespace;
+use crate::rules::liubo::notation::{parse_turn, write_turn};
+use crate::rules::liubo::DiceMode;
+use crate::store::GameDir;
+use std::path::Path;
+
+pub struct Liubo;
+
+impl Game for Liubo {
+    fn name(&self) -> &'static str {
+        "liubo"
+    }
+
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+        super::one_board("liubo", new.board)?;
+        commands::new(
+            dir,
+            &new.players,
+            new.judge_key,
+            new.rules,
+            new.created,
+            new.sample,
+            new.clock,
+            new.sealed,
+        )
+    }
+
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
+        let g = lb::load(dir)?;
+        Ok(GameFacts {
+            id: g.manifest.id.clone(),
+            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+            sealed: g.manifest.sealed,
+            hash: g.hash,
+            player_keys: g.player_keys,
+            judge_key: g.judge_key,
+        })
+    }
+
+    fn setup(&self, dir: &Path, seat: &str, key: &Path, _: Option<&Path>, _: bool) -> Result<()> {
+        let key = load_private_key(key)?;
+        commands::commit(dir, seat, &key)
+    }
+
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
+        if mv.offer_draw {
+            return Err(Error::Io(
+                "--offer-draw: Liubo has no draw offers (resign, or play on)".into(),
+            ));
+        }
+        let key = load_private_key(key)?;
+        commands::make_move(dir, seat, &key, mv.action, mv.comment, mv.check)
+    }
+
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
+        let key = load_private_key(key)?;
+        commands::judge(dir, &key, run.now, run.forfeit)
+    }
+
+    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
+        commands::view(dir, request.audience, request.format)
+    }
+
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
+        commands::status(dir, json, now)
+    }
+
+    fn events(&self, _: &Path, _: &str) -> Result<()> {
+        Err(Error::Io(
+            "events lists Luzhanqi's hidden-information events; a Liubo view shows every throw and turn (qijudge view)"
+                .into(),
+        ))
+    }
+
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+        let key = key.map(load_private_key).transpose()?;
+        commands::reveal(dir, key.as_ref())
+    }
+
+    fn verify(&self, dir: &Path) -> Result<()> {
+        commands::verify(dir)
+    }
+
+    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
+        let (d, g) = commands::load(dir)?;
+        let state = lb::current(&d, &g)?;
+        let last = state.position.as_ref().map_or(0, |p| p.turns);
+        let pending = super::pending_moves(&d, last)?;
+        if pending.is_empty() {
+            return Ok(vec![format!("no turn beyond throw {last} to check")]);
+        }
+        let frame = g.frame();
+        let self_mode = g.manifest.rules.dice_mode == DiceMode::SelfReveal;
+        let mut lines = Vec::new();
+        for (ply, seat) in pending {
+            let path = move_path(ply, &seat);
+            let i = lb::SEATS
+                .iter()
+                .position(|s| *s == seat)
+                .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
+            let (file, _) = read_signed::<MoveFile>(&d, &frame, &path, i, namespace::MOVE)?;
+            if self_mode {
+                // Reveals answer other heads, and a turn's throw needs the mover's next chain
+                // element: the judge checks those.
+                lines.push(format!(
+                    "{path}: signed by {seat} (self mode: the throw and the turn are checked by the judge)"
+                ));
+                continue;
+            }
+            let Some((t, mover, _)) = state.throw else {
+                return Err(refuse(&path, None, "no throw is waiting for a turn"));
+            };
+            if ply != t {
+                return Err(refuse(&path, Some("ply"), format!("the next throw is {t}")));
+            }
+            if mover != i {
+                return Err(refuse(&path, Some("seat"), "not this seat's throw"));
+            }
+            check_binding(&frame, &path, &file, ply, i, &state.head(&g))?;
+            if file.action != "resign" {
+                let position = state
+                    .position
+                    .as_ref()
+                    .ok_or_else(|| refuse(&path, None, "play has not begun"))?;
+                let moves = parse_turn(position, &file.action)
+                    .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+                position
+                    .clone()
+                    .play_turn(&moves)
+                    .map_err(|(_, e)| refuse(&path, Some("move"), e.to_string()))?;
+            }
+            lines.push(format!(
+                "{path}: signed by {seat}, answers the current record, legal"
+            ));
+        }
+        Ok(lines)
+    }
+
+    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
+        let (d, g) = commands::load(dir)?;
+        let i = super::seat_index(&lb::SEATS, seat)?;
+        // Nothing on the board is hidden: the seat's view is the record's position and throw.
+        let state = lb::current(&d, &g)?;
+        if state.end.is_some() {
+            return Err(refuse("record.jsonl", None, "the game is over"));
+        }
+        let Some(position) = state.position.clone() else {
+            return Err(refuse("record.jsonl", None, "play has not begun"));
+        };
+        let mut position = position;
+        if position.to_move != i {
+            return Err(refuse(
+                "--as",
+                None,
+                format!("it is {}'s turn, not {seat}'s", lb::SEATS[position.to_move]),
+            ));
+        }
+        if position.current_throw().is_none() {
+            // Self mode: the throw comes from the player's own next chain element.
+            if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
+                return Err(refuse(
+                    "record.jsonl",
+                    None,
+                    "no throw is waiting: run the judge",
+                ));
+            }
+            let chain = lb::own_chain(&d, &g, i)?;
+            let values = commands::self_mode_throw(&g, &state, &chain, i, position.turns + 1)?;
+            position
+                .begin_turn(values)
+                .map_err(|e| Error::Io(format!("throw: {e}")))?;
+        }
+        let mut turns: Vec<String> = position
+            .legal_turns()
+            .iter()
+            .map(|t| write_turn(t))
+            .collect();
+        turns.sort();
+        turns.dedup();
+        Ok(turns)
+    }
+}

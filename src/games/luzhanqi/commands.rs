@@ -1,0 +1,551 @@
+//! Luzhanqi game directories: new, setup, move, judge, view, status, events, reveal, verify.
+
+use crate::console::{load_private_key, read_arg, with_rules};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::games::{MoveRequest, NewGame, GAME_GITIGNORE};
+use crate::judge::{self, load_game, load_record, Mode};
+use crate::protocol::files::*;
+use crate::rules::luzhanqi::board::BOARD_NAMES;
+use crate::rules::luzhanqi::{by_name, Options, Placement, Setup};
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use crate::view::{self, ViewFile};
+use std::path::Path;
+
+pub fn new(dir: &Path, new: NewGame) -> Result<()> {
+    let board = by_name(new.board).ok_or_else(|| {
+        Error::Io(format!(
+            "--board: unknown board {:?}; luzhanqi boards: {}",
+            new.board,
+            BOARD_NAMES.join(", ")
+        ))
+    })?;
+    if new.players.len() != board.seat_names.len() {
+        return Err(Error::Io(format!(
+            "--player: give exactly {} players, one per seat in the order {}",
+            board.seat_names.len(),
+            board.seat_names.join(", ")
+        )));
+    }
+    let mut entries = Vec::new();
+    for (seat, (name, key, email)) in board.seat_names.iter().zip(&new.players) {
+        entries.push(Player {
+            seat: seat.clone(),
+            name: name.clone(),
+            key: key.clone(),
+            email: email.clone(),
+        });
+    }
+    let options = with_rules(Options::default(), new.rules)?;
+    options
+        .check_for_board(board.has_teams())
+        .map_err(|e| Error::Io(format!("--rule {e}")))?;
+    let id = super::super::random_id();
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "luzhanqi".into(),
+        id: format!("lzq-{}", hex::encode(id)),
+        created: new.created,
+        sample: new.sample,
+        board: board.name.clone(),
+        rules: options,
+        clock: new.clock,
+        sealed: new.sealed,
+        judge: JudgeEntry { key: new.judge_key },
+        players: entries,
+    };
+    let g = GameDir::new(dir);
+    if g.exists("game.toml") {
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
+    }
+    let text = to_toml(&manifest);
+    g.write("game.toml", text.as_bytes())?;
+    if manifest.sealed {
+        // Played in a repository: the judge's lock and staging never belong in a commit, nor a
+        // setup in clear.
+        g.write(".gitignore", GAME_GITIGNORE.as_bytes())?;
+    }
+    // Refuse what a judge would refuse (for instance the same key twice) before anyone commits.
+    if let Err(e) = load_game(&g) {
+        let _ = std::fs::remove_file(g.path("game.toml"));
+        return Err(e);
+    }
+    say!(
+        "created {} (game {})",
+        g.path("game.toml").display(),
+        manifest.id
+    );
+    Ok(())
+}
+
+pub fn judge(
+    dir: &Path,
+    key_path: &Path,
+    now: String,
+    details: bool,
+    forfeit: Option<(String, String)>,
+) -> Result<()> {
+    let dir = GameDir::new(dir);
+    let _lock = dir.lock()?;
+    // Finish or drop a step an interrupted run left behind, before reading anything.
+    dir.recover()?;
+    let game = load_game(&dir)?;
+    let key = load_private_key(key_path)?;
+    judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
+    let replay = judge::replay_with(&dir, &game, Mode::Judge, &now, forfeit, Some(&key))?;
+    let outputs = judge::outputs(&game, &replay, &key);
+    // A refusal whose details are private goes to its owner only; stale notices go away.
+    let private = match &replay.refusal {
+        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
+        _ => None,
+    };
+    let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
+        let refusal = private.as_ref().map(|(s, t)| (s.as_str(), t.as_str()));
+        judge::sealing::seal_outputs(&dir, &game, &key, outputs, refusal)?
+    } else {
+        outputs
+            .into_iter()
+            .map(|(name, body)| (name, Some(body.into_bytes())))
+            .collect()
+    };
+    // A picture per clear view, drawn from what that audience may see.
+    let mut pictures = Vec::new();
+    for (name, body) in &files {
+        let Some(audience) = name
+            .strip_prefix("views/")
+            .and_then(|n| n.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if let Some(v) = body
+            .as_ref()
+            .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
+        {
+            let svg = crate::view::picture::luzhanqi(&v);
+            pictures.push((
+                format!("views/{audience}.png"),
+                Some(crate::view::picture::png(&svg)),
+            ));
+            pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
+        }
+    }
+    files.extend(pictures);
+    for p in game
+        .manifest
+        .players
+        .iter()
+        .filter(|_| !game.manifest.sealed)
+    {
+        let path = format!("views/{}.refusal.txt", p.seat);
+        let body = match &private {
+            Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
+            _ => None,
+        };
+        files.push((path, body));
+    }
+    dir.commit(&files)?;
+    for line in &replay.accepted {
+        say!("{line}");
+    }
+    if replay.accepted.is_empty() {
+        say!("nothing new");
+    }
+    if let Some(w) = &replay.waiting {
+        say!("{w}");
+    }
+    match replay.refusal {
+        Some(Error::Refused(r)) if details => Err(Error::Refused(r.disclosed())),
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Reads a view and checks the judge's signature on it.
+fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(ViewFile, String)> {
+    let seats = &game.board.seat_names;
+    if !(seats.iter().any(|s| s == audience) || ["public", "full"].contains(&audience)) {
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience ({}, public, full)",
+            seats.join(", ")
+        )));
+    }
+    let path = format!("views/{audience}.json");
+    judge::read_signed_view(dir, game, audience)?.ok_or_else(|| refuse(&path, None, "missing"))
+}
+
+pub fn view(
+    dir: &Path,
+    audience: &str,
+    format: &str,
+    chinese: bool,
+    key: Option<&Path>,
+) -> Result<()> {
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let seat_view = game.manifest.players.iter().any(|p| p.seat == audience);
+    let (v, text) = match key {
+        Some(key_path) if game.manifest.sealed && seat_view => {
+            let key = load_private_key(key_path)?;
+            judge::read_sealed_view(&dir, &game, audience, &key)?
+        }
+        None if game.manifest.sealed && seat_view => {
+            return Err(refuse_with(
+                judge::sealing::sealed_view_path(audience),
+                None,
+                "sealed to its seat",
+                "give your private key with --key to open it",
+            ))
+        }
+        _ => signed_view(&dir, &game, audience)?,
+    };
+    if format == "json" {
+        say_raw!("{text}");
+    } else if format == "svg" {
+        say_raw!("{}", crate::view::picture::luzhanqi(&v));
+    } else {
+        let labels = if chinese {
+            view::text::Labels::Chinese
+        } else {
+            view::text::Labels::Letters
+        };
+        say_raw!("{}", view::text::render(&v, labels));
+    }
+    Ok(())
+}
+
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let (v, _) = signed_view(&dir, &game, "public")?;
+    let record = judge::load_record(&dir, &game)?;
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
+        "last_move": v.last_move, "record_head": v.record_head,
+    });
+    let state_line = match (&v.result, &v.to_move) {
+        (Some(r), _) => format!(
+            "over: {} ({})",
+            match (&r.winner, r.allies.as_slice()) {
+                (Some(w), []) => format!("{w} wins"),
+                (Some(w), allies) => format!("{w} and {} win", allies.join(" and ")),
+                (None, _) => "draw".into(),
+            },
+            judge::reason_text(r.reason)
+        ),
+        (None, Some(t)) => format!("{t} to move (ply {})", v.ply + 1),
+        (None, None) => "waiting for setups".to_string(),
+    };
+    let lines = [format!("game {} after {} plies", v.game, v.ply), state_line];
+    let clock = crate::console::StatusClock {
+        clock: game.manifest.clock.as_ref(),
+        record: &record,
+        now,
+        to_move: v.to_move.as_deref(),
+        players: &game.manifest.players,
+    };
+    crate::console::print_status(json, fields, clock, &lines)
+}
+
+pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
+    let dir = GameDir::new(dir);
+    let _lock = dir.lock()?;
+    let game = load_game(&dir)?;
+    let key =
+        match key {
+            Some(k) => Some(load_private_key(k)?),
+            None if game.manifest.sealed => return Err(Error::Io(
+                "--key: setups of a sealed game are opened with the judge's key (all seats) or \
+                 a seat's own key (its own setup)"
+                    .into(),
+            )),
+            None => None,
+        };
+    let record = judge::load_record(&dir, &game)?;
+    if !record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+    {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "setups are revealed only after the end",
+        ));
+    }
+    // Only setups the judge accepted are revealed (a game forfeited early may lack some).
+    let mut opened = 0;
+    for (i, p) in game.manifest.players.iter().enumerate() {
+        let accepted = record
+            .lines
+            .iter()
+            .any(|l| matches!(&l.entry, Entry::SetupAccepted { seat } if *seat == p.seat));
+        if !accepted {
+            continue;
+        }
+        let text = match &key {
+            Some(key) if game.manifest.sealed => {
+                let (signer, judge) = (&game.player_keys[i], &game.judge_key);
+                match judge::sealing::reveal_sealed_secret(&dir, &p.seat, key, signer, judge)? {
+                    Some(text) => text,
+                    None => continue,
+                }
+            }
+            _ => dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?,
+        };
+        opened += 1;
+        dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
+        say!("wrote reveal/{}.toml", p.seat);
+    }
+    if opened == 0 && key.is_some() {
+        return Err(refuse(
+            "sealed/",
+            None,
+            "this key opens none of the sealed setups",
+        ));
+    }
+    Ok(())
+}
+
+pub fn verify(dir: &Path) -> Result<()> {
+    let a = judge::audit(&GameDir::new(dir))?;
+    say!(
+        "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
+        a.game, a.moves, a.record_lines, a.head, a.views
+    );
+    Ok(())
+}
+
+pub fn events(dir: &Path, audience: &str) -> Result<()> {
+    use crate::rules::luzhanqi::{EventJson, Viewer};
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let board = game.board;
+    let viewer = match audience {
+        "public" => Viewer::Public,
+        "full" => Viewer::Full,
+        seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
+            Error::Io(format!(
+                "--as: {seat:?} is not an audience ({}, public, full)",
+                board.seat_names.join(", ")
+            ))
+        })?),
+    };
+    let replay = judge::replay(&dir, &game, Mode::Judge, &crate::console::now_or(None)?)?;
+    if !replay.accepted.is_empty() || replay.refusal.is_some() {
+        return Err(Error::Io(format!(
+            "{} file(s) are not judged yet: run qijudge judge first",
+            replay.accepted.len()
+        )));
+    }
+    if viewer == Viewer::Full && replay.outcome.is_none() {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "the full event stream is public only after the end",
+        ));
+    }
+    for e in replay.events.iter().filter(|e| e.audience.includes(viewer)) {
+        let line = serde_json::to_string(&EventJson::from_event(board, e))
+            .map_err(|e| Error::Io(e.to_string()))?;
+        say!("{line}");
+    }
+    Ok(())
+}
+
+/// Finds a seat and checks that the key is that seat's key.
+fn seat_and_key(
+    dir: &GameDir,
+    seat: &str,
+    key_path: &Path,
+) -> Result<(crate::judge::Game, usize, ssh_key::PrivateKey)> {
+    let game = load_game(dir)?;
+    let i = game
+        .manifest
+        .players
+        .iter()
+        .position(|p| p.seat == seat)
+        .ok_or_else(|| {
+            Error::Io(format!(
+                "--as: no seat {seat:?} in this game (seats: south, north)"
+            ))
+        })?;
+    let key = load_private_key(key_path)?;
+    if key.public_key().key_data() != game.player_keys[i].key_data() {
+        return Err(refuse_with(
+            key_path.display().to_string(),
+            None,
+            format!("is not the key registered for {seat} in game.toml"),
+            "use the key you gave the organiser",
+        ));
+    }
+    Ok((game, i, key))
+}
+
+pub fn setup(
+    dir: &Path,
+    seat: &str,
+    key_path: &Path,
+    setup_path: Option<&Path>,
+    seal: bool,
+) -> Result<()> {
+    let setup_path = setup_path
+        .ok_or_else(|| Error::Io("give the setup file (TOML; - for standard input)".into()))?;
+    let dir = GameDir::new(dir);
+    let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
+    if seal && !game.manifest.sealed {
+        return Err(Error::Io(
+            "--seal: this game's judge reads setups in clear (game.toml has no `sealed = true`); \
+             hand setups/SEAT.toml over privately"
+                .into(),
+        ));
+    }
+    let shown = setup_path.display().to_string();
+    let text = read_arg(setup_path, SMALL_FILE_LIMIT)?;
+    let board = game.board;
+    let seat_id = crate::rules::luzhanqi::Seat(i as u8);
+    let setup = Placement::from_toml(&text, board, seat_id)
+        .and_then(|p| Setup::validate(board, seat_id, &p))
+        .map_err(|problems| {
+            let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+            refuse(
+                &shown,
+                None,
+                format!(
+                    "the setup breaks {} rule(s):\n{}",
+                    problems.len(),
+                    list.join("\n")
+                ),
+            )
+        })?;
+    crate::player::commit_setup(&dir, &game, seat, &key, &setup)?;
+    let commitment_path = format!("commitments/{seat}.toml");
+    say!("wrote {commitment_path} and its signature: publish them");
+    if game.manifest.sealed {
+        say!(
+            "wrote {}: your setup sealed to the judge (and to you); publish it only after the record lists every commitment",
+            crate::judge::sealed_setup_path(seat)
+        );
+    } else {
+        say!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
+    }
+    Ok(())
+}
+
+pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) -> Result<()> {
+    let MoveRequest {
+        action,
+        offer_draw,
+        comment,
+        check,
+    } = request;
+    let dir = GameDir::new(dir);
+    let (game, _, key) = seat_and_key(&dir, seat, key_path)?;
+    let record = load_record(&dir, &game)?;
+    if record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+    {
+        return Err(refuse("record.jsonl", None, "the game is over"));
+    }
+    if !record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::Begin { .. }))
+    {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "play has not begun",
+            "wait until the judge has both setups",
+        ));
+    }
+    let last_ply = record
+        .lines
+        .iter()
+        .filter_map(|l| match l.entry {
+            Entry::Move { ply, .. } => Some(ply),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let ply = last_ply + 1;
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
+    }
+    let head = record.head_or(&game.hash);
+    if action != "resign" && action != "accept-draw" {
+        crate::rules::luzhanqi::Move::parse(action, game.board)
+            .map_err(|e| Error::Io(format!("move: {e}")))?;
+    }
+    if check && action != "resign" && action != "accept-draw" {
+        check_on_own_view(&dir, &game, seat, key_path, action, &head)?;
+    }
+    let mv = crate::player::NewMove {
+        ply,
+        answers: &head,
+        action,
+        offer_draw,
+        comment,
+        chain: None,
+    };
+    let path = crate::player::write_move(&dir, &game.manifest.id, &game.hash, seat, &key, mv)?;
+    say!("wrote {path} and its signature");
+    Ok(())
+}
+
+/// Refuses what the player can tell is wrong from its own view: a move out of turn, on a stale
+/// view, or illegal where the pieces stand (the ranks of others play no part in legality).
+fn check_on_own_view(
+    dir: &GameDir,
+    game: &judge::Game,
+    seat: &str,
+    key_path: &Path,
+    action: &str,
+    head: &str,
+) -> Result<()> {
+    let mv = crate::rules::luzhanqi::Move::parse(action, game.board)
+        .map_err(|e| Error::Io(format!("move: {e}")))?;
+    // A copy of the game without the seat's view (a player's mail copy), or with a view older
+    // than the record, tells the player nothing to check against: the judge decides.
+    let published = if game.manifest.sealed {
+        dir.exists(&judge::sealing::sealed_view_path(seat))
+    } else {
+        dir.exists(&format!("views/{seat}.json"))
+    };
+    if !published {
+        return Ok(());
+    }
+    let (view, index) = super::own_view(dir, game, seat, Some(key_path))?;
+    if view.record_head != head {
+        return Ok(());
+    }
+    let path = format!("views/{seat}.json");
+    match view.to_move.as_deref() {
+        Some(s) if s == seat => {}
+        Some(s) => {
+            return Err(refuse(
+                "--as",
+                None,
+                format!("it is {s}'s move, not {seat}'s"),
+            ))
+        }
+        None => return Err(refuse(path, Some("to_move"), "nobody is to move")),
+    }
+    let position = judge::precheck::position_from_view(
+        game,
+        &view,
+        crate::rules::luzhanqi::Seat(index as u8),
+    )?;
+    position.check_move(mv).map_err(|e| {
+        Error::Io(format!(
+            "move {action}: {e} (checked on your view; --no-check writes it anyway)"
+        ))
+    })
+}

@@ -1,0 +1,154 @@
+//! Luzhanqi (陆战棋, two players; 四国军棋 on the cross board) through the game contract:
+//! commands over a game directory, and the pure rules binding for bots, `moves` and the
+//! conformance suite.
+
+pub mod commands;
+pub mod rules;
+
+use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use crate::console::load_private_key;
+use crate::error::{refuse, refuse_with, Result};
+use crate::judge::{self, load_game, precheck::position_from_view};
+use crate::rules::luzhanqi::Seat;
+use crate::store::GameDir;
+use crate::view::ViewFile;
+use std::path::Path;
+
+pub struct Luzhanqi;
+
+impl Game for Luzhanqi {
+    fn name(&self) -> &'static str {
+        "luzhanqi"
+    }
+
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+        commands::new(dir, new)
+    }
+
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
+        let g = load_game(dir)?;
+        Ok(GameFacts {
+            id: g.manifest.id.clone(),
+            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+            sealed: g.manifest.sealed,
+            hash: g.hash,
+            player_keys: g.player_keys,
+            judge_key: g.judge_key,
+        })
+    }
+
+    fn setup(
+        &self,
+        dir: &Path,
+        seat: &str,
+        key: &Path,
+        setup: Option<&Path>,
+        seal: bool,
+    ) -> Result<()> {
+        commands::setup(dir, seat, key, setup, seal)
+    }
+
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
+        commands::make_move(dir, seat, key, mv)
+    }
+
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
+        commands::judge(dir, key, run.now, run.details, run.forfeit)
+    }
+
+    fn view(&self, dir: &Path, r: ViewRequest) -> Result<()> {
+        commands::view(dir, r.audience, r.format, r.chinese, r.key)
+    }
+
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
+        commands::status(dir, json, now)
+    }
+
+    fn events(&self, dir: &Path, audience: &str) -> Result<()> {
+        commands::events(dir, audience)
+    }
+
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+        commands::reveal(dir, key)
+    }
+
+    fn verify(&self, dir: &Path) -> Result<()> {
+        commands::verify(dir)
+    }
+
+    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
+        let g = GameDir::new(dir);
+        let game = load_game(&g)?;
+        let key = key.map(load_private_key).transpose()?;
+        judge::precheck::precheck(&g, &game, key.as_ref())
+    }
+
+    fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>> {
+        let g = GameDir::new(dir);
+        let game = load_game(&g)?;
+        let (view, index) = own_view(&g, &game, seat, key)?;
+        if view.result.is_some() {
+            return Err(refuse("record.jsonl", None, "the game is over"));
+        }
+        match view.to_move.as_deref() {
+            Some(s) if s == seat => {}
+            Some(s) => {
+                return Err(refuse(
+                    "--as",
+                    None,
+                    format!("it is {s}'s move, not {seat}'s"),
+                ))
+            }
+            None => {
+                return Err(refuse_with(
+                    "record.jsonl",
+                    None,
+                    "play has not begun",
+                    "wait until the judge has every setup",
+                ))
+            }
+        }
+        let position = position_from_view(&game, &view, Seat(index as u8))?;
+        let mut moves: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .map(|m| m.display(game.board))
+            .collect();
+        moves.sort();
+        Ok(moves)
+    }
+}
+
+/// A seat's own signed view: opened with its key in a sealed game, read in clear otherwise.
+pub(crate) fn own_view(
+    dir: &GameDir,
+    game: &judge::Game,
+    seat: &str,
+    key: Option<&Path>,
+) -> Result<(ViewFile, usize)> {
+    let seats: Vec<&str> = game.board.seat_names.iter().map(String::as_str).collect();
+    let index = super::seat_index(&seats, seat)?;
+    let view = if game.manifest.sealed {
+        let key_path = key.ok_or_else(|| {
+            refuse_with(
+                judge::sealing::sealed_view_path(seat),
+                None,
+                "sealed to its seat",
+                "give your private key with --key to open it",
+            )
+        })?;
+        let key = load_private_key(key_path)?;
+        judge::read_sealed_view(dir, game, seat, &key)?.0
+    } else {
+        judge::read_signed_view(dir, game, seat)?
+            .ok_or_else(|| {
+                refuse(
+                    format!("views/{seat}.json"),
+                    None,
+                    "missing: run the judge first",
+                )
+            })?
+            .0
+    };
+    Ok((view, index))
+}

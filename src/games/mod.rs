@@ -1,0 +1,214 @@
+//! Every game behind one contract. The command line, mail, CI and precheck never ask which game
+//! a folder holds: they ask the [`registry`] for the folder's [`Game`] and call it.
+//!
+//! Two contracts, one per layer:
+//! - [`Game`] (this file): what a game does with a game directory — make one, take a setup or a
+//!   move, judge, show a view, report its status and events, reveal, verify, precheck, and list
+//!   a seat's legal moves from that seat's own view.
+//! - [`rules::Rules`]: the pure rules every game implements (seats, whose turn, legal actions,
+//!   apply, chance, what a seat may see, the outcome), in the manner of OpenSpiel's `State`. It
+//!   is what the conformance suite, bots and `moves` run on.
+//!
+//! Adding a game: a folder `games/NAME/` with a unit struct implementing [`Game`] (its
+//! commands) and a rules type implementing [`rules::Rules`], plus one line in
+//! [`registry::GAMES`].
+
+pub mod liubo;
+pub mod luzhanqi;
+pub mod registry;
+pub mod rules;
+pub mod xiangqi;
+
+#[cfg(test)]
+mod conformance;
+
+use crate::error::{Error, Result};
+use crate::protocol::files::{to_toml, Clock, Player};
+use crate::store::GameDir;
+use rand_core::{OsRng, RngCore};
+use ssh_key::PublicKey;
+use std::path::Path;
+
+pub use registry::{by_name, of_dir};
+
+/// What `new` was told: the players (name, public key line, address), the judge's key line and
+/// the options, in the organiser's words.
+pub struct NewGame<'a> {
+    pub players: Vec<(String, String, Option<String>)>,
+    pub judge_key: String,
+    pub rules: &'a [String],
+    pub created: String,
+    pub sample: bool,
+    pub clock: Option<Clock>,
+    pub sealed: bool,
+    /// The board named by `--board` (`2p` unless given).
+    pub board: &'a str,
+}
+
+/// What `view` was asked for.
+pub struct ViewRequest<'a> {
+    pub audience: &'a str,
+    /// `text`, `json`, `svg` (and `png` where a game draws it).
+    pub format: &'a str,
+    pub chinese: bool,
+    /// A seat's private key, to open a view sealed to it.
+    pub key: Option<&'a Path>,
+}
+
+/// What every game's manifest says about who plays: enough for mail, CI and precheck.
+pub struct GameFacts {
+    pub id: String,
+    /// SHA-256 of the manifest: the record's genesis.
+    pub hash: String,
+    pub seats: Vec<String>,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+    pub sealed: bool,
+}
+
+/// A game's commands over a game directory. Each method is one subcommand; each prints what
+/// the user should read and returns the refusal, if any (exit code 1), or an I/O error (2).
+pub trait Game: Sync {
+    /// The manifest's `game` value.
+    fn name(&self) -> &'static str;
+    /// Writes a new `game.toml`.
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
+    /// The manifest's seats, keys and sealing, read and checked once.
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts>;
+    /// A seat's secret before play: a Luzhanqi setup, a Liubo chain seed.
+    fn setup(
+        &self,
+        dir: &Path,
+        seat: &str,
+        key: &Path,
+        setup: Option<&Path>,
+        seal: bool,
+    ) -> Result<()>;
+    /// Writes and signs a move, after checking what the player can know: the turn, the ply and
+    /// the move's legality on the player's own view.
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()>;
+    /// Judges every new file and writes the signed record and views.
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()>;
+    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()>;
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()>;
+    /// The events one audience may see, as JSON lines.
+    fn events(&self, dir: &Path, audience: &str) -> Result<()>;
+    /// After the end: the secrets into `reveal/`.
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()>;
+    /// The third party's audit.
+    fn verify(&self, dir: &Path) -> Result<()>;
+    /// Checks move files beyond the record without the judge's key; one line per file.
+    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
+    /// The legal moves of `seat`, from what that seat's own view shows, sorted.
+    fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
+}
+
+/// What `move` was asked to write.
+pub struct MoveRequest<'a> {
+    pub action: &'a str,
+    pub offer_draw: bool,
+    pub comment: Option<String>,
+    /// Check the move against the player's own view before writing it (`--no-check`: no).
+    pub check: bool,
+}
+
+/// What `judge` was asked to do.
+pub struct JudgeRequest {
+    pub now: String,
+    /// Show private refusal details on stderr (the judge's own terminal).
+    pub details: bool,
+    /// A seat to forfeit on the judge's authority, with a reason code.
+    pub forfeit: Option<(String, String)>,
+}
+
+/// `.gitignore` of a sealed game's folder.
+pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\n";
+
+/// A new player list: one entry per seat from `--player` specs (name, key line, address).
+pub(crate) fn player_entries(
+    seats: &[&str],
+    players: &[(String, String, Option<String>)],
+    order: &str,
+) -> Result<Vec<Player>> {
+    if players.len() != seats.len() {
+        return Err(Error::Io(format!(
+            "--player: give exactly {} players ({order})",
+            seats.len()
+        )));
+    }
+    Ok(seats
+        .iter()
+        .zip(players)
+        .map(|(seat, (name, key, email))| Player {
+            seat: seat.to_string(),
+            name: name.clone(),
+            key: key.clone(),
+            email: email.clone(),
+        })
+        .collect())
+}
+
+/// 16 random bytes for a new game id.
+pub(crate) fn random_id() -> [u8; 16] {
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    id
+}
+
+/// Writes a new `game.toml` (never over an existing game), then loads it exactly as a judge will.
+pub(crate) fn write_manifest<T: serde::Serialize>(
+    dir: &Path,
+    manifest: &T,
+    load: impl Fn(&GameDir) -> Result<()>,
+) -> Result<()> {
+    let g = GameDir::new(dir);
+    if g.exists("game.toml") {
+        return Err(Error::Io(format!(
+            "{}: already holds a game",
+            dir.display()
+        )));
+    }
+    g.write("game.toml", to_toml(manifest).as_bytes())?;
+    load(&g)
+}
+
+/// Refuses `--board` for games with a single board.
+pub(crate) fn one_board(game: &str, board: &str) -> Result<()> {
+    if board == "2p" {
+        Ok(())
+    } else {
+        Err(Error::Io(format!(
+            "--board: {game} has one board; --board is for luzhanqi (2p, cross4)"
+        )))
+    }
+}
+
+/// The index of `seat` among `seats`, or a usage error that lists them.
+pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
+    seats.iter().position(|s| *s == seat).ok_or_else(|| {
+        Error::Io(format!(
+            "--as: {seat:?} is not a seat ({})",
+            seats.join(", ")
+        ))
+    })
+}
+
+/// The move files beyond ply `last`, as (ply, seat), in ply order: what a precheck checks.
+pub(crate) fn pending_moves(dir: &GameDir, last: u32) -> Result<Vec<(u32, String)>> {
+    let mut pending = Vec::new();
+    for name in dir.list("moves")? {
+        let Some((ply, seat)) = name
+            .strip_suffix(".toml")
+            .and_then(|stem| stem.split_once('-'))
+        else {
+            continue;
+        };
+        if let Ok(ply) = ply.parse::<u32>() {
+            if ply > last {
+                pending.push((ply, seat.to_string()));
+            }
+        }
+    }
+    pending.sort();
+    Ok(pending)
+}

@@ -1,0 +1,61 @@
+//! The one place that maps a manifest's `game` to its implementation.
+
+use super::Game;
+use crate::error::{refuse, Error, Result};
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+
+/// Every game this version judges. A new game is one line here.
+pub static GAMES: [&dyn Game; 3] = [
+    &super::luzhanqi::Luzhanqi,
+    &super::xiangqi::Xiangqi,
+    &super::liubo::Liubo,
+];
+
+/// The names of every game, for messages.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name()).collect()
+}
+
+/// The game called `name` (as `new` and the manifest's `game` spell it).
+pub fn by_name(name: &str) -> Result<&'static dyn Game> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| {
+            Error::Io(format!(
+                "unknown game {name:?}; this version judges: {}",
+                names().join(", ")
+            ))
+        })
+}
+
+/// The game a directory holds, from the `game` field of its `game.toml` (the rest of the
+/// manifest is checked by the game itself).
+pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
+    let text = GameDir::new(dir).read("game.toml", SMALL_FILE_LIMIT)?;
+    let value: toml::Table = toml::from_str(&text).map_err(|e| {
+        refuse(
+            "game.toml",
+            None,
+            format!("not valid TOML: {}", e.message().trim()),
+        )
+    })?;
+    let Some(name) = value.get("game").and_then(|v| v.as_str()) else {
+        return Err(refuse("game.toml", Some("game"), "missing"));
+    };
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| {
+            refuse(
+                "game.toml",
+                Some("game"),
+                format!(
+                    "{name:?} is not a game this version judges ({})",
+                    names().join(", ")
+                ),
+            )
+        })
+}

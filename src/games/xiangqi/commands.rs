@@ -1,0 +1,214 @@
+//! Xiangqi game directories: new, move, judge, view, status and verify.
+
+use crate::error::{refuse, Error, Result};
+use crate::judge::xiangqi::{self as xq, XiangqiGame};
+use crate::store::GameDir;
+use std::path::Path;
+
+pub fn new(
+    dir: &Path,
+    players: &[(String, String, Option<String>)],
+    judge: String,
+    rules: &[String],
+    created: String,
+    sample: bool,
+    clock: Option<crate::protocol::files::Clock>,
+) -> Result<()> {
+    use crate::protocol::files::JudgeEntry;
+    let entries = super::super::player_entries(&xq::SEATS, players, "red first, then black")?;
+    let rules = xq::rules_from(rules)?;
+    let id = super::super::random_id();
+    let manifest = xq::new_manifest(
+        id,
+        created,
+        sample,
+        rules,
+        clock,
+        JudgeEntry { key: judge },
+        entries,
+    );
+    super::super::write_manifest(dir, &manifest, |g| xq::load(g).map(|_| ()))?;
+    say!("created Xiangqi game {} in {}", manifest.id, dir.display());
+    Ok(())
+}
+
+pub(crate) fn load(dir: &Path) -> Result<(GameDir, XiangqiGame)> {
+    let d = GameDir::new(dir);
+    let g = xq::load(&d)?;
+    Ok((d, g))
+}
+
+pub fn make_move(
+    dir: &Path,
+    seat: &str,
+    key: &ssh_key::PrivateKey,
+    request: crate::games::MoveRequest,
+) -> Result<()> {
+    let crate::games::MoveRequest {
+        action,
+        offer_draw,
+        comment,
+        check,
+    } = request;
+    use crate::rules::xiangqi::notation;
+    let (d, g) = load(dir)?;
+    let Some(index) = xq::SEATS.iter().position(|s| *s == seat) else {
+        return Err(Error::Io(format!(
+            "--as: {seat:?} is not a seat (red, black)"
+        )));
+    };
+    if key.public_key().key_data() != g.player_keys[index].key_data() {
+        return Err(refuse(
+            "--key",
+            None,
+            format!("is not {seat}'s key in game.toml"),
+        ));
+    }
+    let state = xq::current(&d, &g)?;
+    if check {
+        check_turn(&state, seat)?;
+    }
+    // Moves are stored in ICCS whatever notation the player typed (unchecked: as typed).
+    let normalised = match action {
+        "resign" | "accept-draw" => action.to_string(),
+        text if !check => text.to_string(),
+        text => notation::parse(state.game.position(), text)
+            .map_err(|e| Error::Io(format!("move: {e}")))?
+            .to_string(),
+    };
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
+    }
+    let head = state.record.head_or(&g.hash);
+    let mv = crate::player::NewMove {
+        ply: state.game.moves().len() as u32 + 1,
+        answers: &head,
+        action: &normalised,
+        offer_draw,
+        comment,
+        chain: None,
+    };
+    let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
+    say!("wrote {path} ({normalised}) and its signature");
+    Ok(())
+}
+
+pub fn judge(
+    dir: &Path,
+    key: &ssh_key::PrivateKey,
+    now: String,
+    forfeit: Option<(String, String)>,
+) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let run = xq::judge(&d, &g, key, &now, forfeit)?;
+    for path in &run.accepted {
+        say!("accepted {path}");
+    }
+    if run.accepted.is_empty() {
+        say!("nothing new");
+    }
+    say!("{}", summary(&run.state));
+    match run.refusal {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn summary(state: &xq::State) -> String {
+    match (state.game.ending(), state.to_move()) {
+        (Some(e), _) => format!("game over: {e}"),
+        (None, Some(seat)) => format!("{seat} to move (ply {})", state.game.moves().len() + 1),
+        (None, None) => String::new(),
+    }
+}
+
+pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
+    use crate::protocol::signing::{self, namespace};
+    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    let (d, g) = load(dir)?;
+    if !xq::SEATS.contains(&audience) && audience != "public" {
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience (red, black, public)"
+        )));
+    }
+    let path = format!(
+        "views/{audience}.{}",
+        if format == "text" { "txt" } else { "json" }
+    );
+    let text = d
+        .read_optional(&path, RECORD_LIMIT)?
+        .ok_or_else(|| refuse(&path, None, "not written yet: run the judge first"))?;
+    let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    if format == "svg" {
+        let v: xq::XiangqiView = serde_json::from_str(&text)
+            .map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+        say_raw!("{}", crate::view::picture::xiangqi(&v));
+    } else {
+        say_raw!("{text}");
+    }
+    Ok(())
+}
+
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = xq::current(&d, &g)?;
+    let v = xq::build_view(&g, &state, "public");
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+        "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+        "fen": v.fen,
+    });
+    let state_line = if state.record.lines.is_empty() {
+        "not opened yet: run the judge".to_string()
+    } else {
+        summary(&state)
+    };
+    let lines = [format!("game {} after {} plies", v.game, v.ply), state_line];
+    let clock = crate::console::StatusClock {
+        clock: g.manifest.clock.as_ref(),
+        record: &state.record,
+        now,
+        to_move: state.to_move(),
+        players: &g.manifest.players,
+    };
+    crate::console::print_status(json, fields, clock, &lines)
+}
+
+pub fn verify(dir: &Path) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = xq::verify(&d, &g)?;
+    say!(
+        "verified Xiangqi game {}: {} plies, every signature, move and view checked",
+        g.manifest.id,
+        state.game.moves().len()
+    );
+    say!("{}", summary(&state));
+    Ok(())
+}
+
+/// Refuses a move before the judge opened the game, after its end, or out of turn.
+pub(super) fn check_turn(state: &xq::State, seat: &str) -> Result<()> {
+    if state.record.lines.is_empty() {
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "the judge has not opened the game yet",
+        ));
+    }
+    match state.to_move() {
+        None => return Err(refuse("record.jsonl", None, "the game is over")),
+        Some(s) if s != seat => {
+            return Err(refuse(
+                "--as",
+                None,
+                format!("it is {s}'s move, not {seat}'s"),
+            ))
+        }
+        Some(_) => {}
+    }
+    Ok(())
+}

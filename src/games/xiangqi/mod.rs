@@ -1,0 +1,152 @@
+//! Xiangqi (象棋) through the game contract: commands over a game directory, and the pure rules
+//! binding for bots, `moves` and the conformance suite.
+
+pub mod commands;
+pub mod rules;
+
+use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use crate::console::load_private_key;
+use crate::error::{refuse, Error, Result};
+use crate::judge::common::{check_binding, read_signed};
+use crate::judge::{move_path, xiangqi as xq};
+use crate::protocol::files::MoveFile;
+use crate::protocol::signing::namespace;
+use crate::rules::xiangqi::notation;
+use crate::store::GameDir;
+use std::path::Path;
+
+pub struct Xiangqi;
+
+impl Game for Xiangqi {
+    fn name(&self) -> &'static str {
+        "xiangqi"
+    }
+
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+        super::one_board("xiangqi", new.board)?;
+        if new.sealed {
+            return Err(Error::Io(
+                "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
+            ));
+        }
+        commands::new(
+            dir,
+            &new.players,
+            new.judge_key,
+            new.rules,
+            new.created,
+            new.sample,
+            new.clock,
+        )
+    }
+
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
+        let g = xq::load(dir)?;
+        Ok(GameFacts {
+            id: g.manifest.id.clone(),
+            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+            hash: g.hash,
+            player_keys: g.player_keys,
+            judge_key: g.judge_key,
+            sealed: false,
+        })
+    }
+
+    fn setup(&self, _: &Path, _: &str, _: &Path, _: Option<&Path>, _: bool) -> Result<()> {
+        Err(Error::Io(
+            "Xiangqi has no secret setup: both players start from the position in game.toml".into(),
+        ))
+    }
+
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
+        let key = load_private_key(key)?;
+        commands::make_move(dir, seat, &key, mv)
+    }
+
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
+        let key = load_private_key(key)?;
+        commands::judge(dir, &key, run.now, run.forfeit)
+    }
+
+    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
+        commands::view(dir, request.audience, request.format)
+    }
+
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
+        commands::status(dir, json, now)
+    }
+
+    fn events(&self, _: &Path, _: &str) -> Result<()> {
+        Err(Error::Io(
+            "events is for hidden-information games; a Xiangqi view shows everything (qijudge view)"
+                .into(),
+        ))
+    }
+
+    fn reveal(&self, _: &Path, _: Option<&Path>) -> Result<()> {
+        Err(Error::Io(
+            "Xiangqi hides nothing: there are no setups to reveal".into(),
+        ))
+    }
+
+    fn verify(&self, dir: &Path) -> Result<()> {
+        commands::verify(dir)
+    }
+
+    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
+        let (d, g) = commands::load(dir)?;
+        let state = xq::current(&d, &g)?;
+        let last = state.game.moves().len() as u32;
+        let pending = super::pending_moves(&d, last)?;
+        if pending.is_empty() {
+            return Ok(vec![format!("no move beyond ply {last} to check")]);
+        }
+        let frame = g.frame();
+        let head = state.record.head_or(&g.hash);
+        let mut lines = Vec::new();
+        for (ply, seat) in pending {
+            let path = move_path(ply, &seat);
+            let i = xq::SEATS
+                .iter()
+                .position(|s| *s == seat)
+                .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
+            if ply != last + 1 {
+                return Err(refuse(
+                    &path,
+                    Some("ply"),
+                    format!("the next ply is {}", last + 1),
+                ));
+            }
+            if state.to_move() != Some(seat.as_str()) {
+                return Err(refuse(&path, Some("seat"), "not this seat's turn"));
+            }
+            let (file, _) = read_signed::<MoveFile>(&d, &frame, &path, i, namespace::MOVE)?;
+            check_binding(&frame, &path, &file, ply, i, &head)?;
+            if !matches!(file.action.as_str(), "resign" | "accept-draw") {
+                notation::parse(state.game.position(), &file.action)
+                    .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+            }
+            lines.push(format!(
+                "{path}: signed by {seat}, answers the current record, legal"
+            ));
+        }
+        Ok(lines)
+    }
+
+    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
+        let (d, g) = commands::load(dir)?;
+        super::seat_index(&xq::SEATS, seat)?;
+        // Nothing is hidden: the seat's view is the whole position, which the record gives.
+        let state = xq::current(&d, &g)?;
+        commands::check_turn(&state, seat)?;
+        let mut moves: Vec<String> = state
+            .game
+            .position()
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        moves.sort();
+        Ok(moves)
+    }
+}
