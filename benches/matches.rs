@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 
 fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig {
     MatchConfig {
+        game: "luzhanqi".into(),
+        board: "2p".into(),
+        rule_texts: Vec::new(),
         bots,
         games,
         concurrency: 1,

@@ -38,10 +38,27 @@ pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
     crate::store::read_limited(path, &path.display().to_string(), limit)
 }
 
+thread_local! {
+    /// Set while a command runs on behalf of another (a match plays through the games'
+    /// commands): what they print is dropped.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with standard output of this thread silenced.
+pub(crate) fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let before = QUIET.with(|q| q.replace(true));
+    let out = f();
+    QUIET.with(|q| q.set(before));
+    out
+}
+
 /// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
 /// success; any other failure is an I/O error, never a panic.
 pub(crate) fn write_stdout(text: &str) -> Result<()> {
     use std::io::Write;
+    if QUIET.with(|q| q.get()) {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),

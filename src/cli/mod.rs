@@ -244,9 +244,14 @@ pub enum Command {
     /// garbage or an illegal move loses that game. Colours alternate; OUT/match.json lets an
     /// interrupted match resume.
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
+    /// Example: qijudge match --game xiangqi --bot builtin:greedy --bot builtin:random --games 4
     Match {
+        /// luzhanqi, xiangqi or liubo.
         #[arg(long, default_value = "luzhanqi")]
         game: String,
+        /// The Luzhanqi board: 2p, or cross4 (four seats; each bot plays a team).
+        #[arg(long, default_value = "2p")]
+        board: String,
         /// Exactly two bots.
         #[arg(long = "bot", required = true)]
         bots: Vec<String>,
@@ -386,6 +391,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => tournament::tournament(&dirs, &format, threads),
         Command::Match {
             game,
+            board,
             bots,
             games,
             concurrency,
@@ -398,6 +404,7 @@ pub fn run(cli: Cli) -> Result<()> {
             bot_logs,
         } => tournament::run(
             &game,
+            &board,
             &bots,
             games,
             concurrency,

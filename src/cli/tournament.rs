@@ -105,6 +105,7 @@ pub fn tournament(dirs: &[PathBuf], format: &str, threads: usize) -> Result<()> 
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     game: &str,
+    board: &str,
     bots: &[String],
     games: u32,
     concurrency: usize,
@@ -116,11 +117,8 @@ pub fn run(
     format: &str,
     logs: bool,
 ) -> Result<()> {
-    if game != "luzhanqi" {
-        return Err(Error::Io(format!(
-            "--game: {game:?} has no bots yet (luzhanqi)"
-        )));
-    }
+    let kind = crate::games::by_name(game)?;
+    kind.seats(board)?;
     let [a, b] = bots else {
         return Err(Error::Io("--bot: give exactly two bots".into()));
     };
@@ -128,13 +126,26 @@ pub fn run(
         .split_once('/')
         .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
         .ok_or_else(|| Error::Io(format!("--shard {shard:?}: expected i/n, like 0/4")))?;
-    // Random bots can wander for ever: matches stop at 1000 plies unless told otherwise.
-    let options = Options {
-        max_plies: 1000,
-        ..Options::default()
+    // Random bots can wander for ever: each game's match defaults bound a game's length
+    // (Luzhanqi: 1000 plies) unless the same option is given.
+    let mut rule_texts: Vec<String> = kind
+        .match_rules()
+        .iter()
+        .filter(|d| {
+            let key = d.split('=').next().unwrap_or("");
+            !rules.iter().any(|r| r.split('=').next() == Some(key))
+        })
+        .map(|d| d.to_string())
+        .collect();
+    rule_texts.extend(rules.iter().cloned());
+    let options = if game == "luzhanqi" {
+        super::with_rules(Options::default(), &rule_texts)?
+    } else {
+        Options::default()
     };
-    let options = super::with_rules(options, rules)?;
     let cfg = MatchConfig {
+        game: game.to_string(),
+        board: board.to_string(),
         bots: [BotEntry::parse(a), BotEntry::parse(b)],
         games,
         concurrency,
@@ -143,6 +154,7 @@ pub fn run(
         out: out.to_path_buf(),
         shard,
         rules: options,
+        rule_texts,
         now: super::now_or(None)?,
         logs,
     };
@@ -152,11 +164,8 @@ pub fn run(
 }
 
 pub fn bot(name: &str, game: &str) -> Result<()> {
-    if game != "luzhanqi" {
-        return Err(Error::Io(format!(
-            "--game: no built-in bots for {game:?} (luzhanqi)"
-        )));
-    }
+    // The built-in bots play every game: they read the game from what they are sent.
+    crate::games::by_name(game)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     crate::tournament::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))

@@ -101,6 +101,40 @@ pub trait Game: Sync {
     fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
     /// The legal moves of `seat`, from what that seat's own view shows, sorted.
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
+    /// Whether players hold secrets that `reveal` publishes after the end.
+    fn has_secrets(&self) -> bool;
+    /// Whether a seat chooses its secret (a Luzhanqi setup file) rather than drawing it (a
+    /// Liubo chain seed).
+    fn setup_is_chosen(&self) -> bool {
+        false
+    }
+    /// Options a bot match sets unless told otherwise, so that games between random bots end
+    /// by rule (`key=value`, as `--rule` takes them).
+    fn match_rules(&self) -> &'static [&'static str];
+    /// The seats of a new game on `board`, in order.
+    fn seats(&self, board: &str) -> Result<Vec<String>>;
+    /// The seat to move (or throw), none once the game is over or before play.
+    fn to_move(&self, dir: &Path) -> Result<Option<String>>;
+    /// A seat's own view as JSON: what a bot playing that seat is shown.
+    fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value>;
+    /// The result of a finished game, after the full audit (`verify`) passed.
+    fn summary(&self, dir: &Path) -> Result<GameSummary>;
+}
+
+/// A finished, audited game's result.
+pub struct GameSummary {
+    pub id: String,
+    /// (seat, player name) in seat order.
+    pub players: Vec<(String, String)>,
+    /// The winning seat (on a board with teams, the first seat of the winning team); none for
+    /// a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+    pub plies: usize,
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
+    serde_json::to_value(value).map_err(|e| Error::Io(e.to_string()))
 }
 
 /// What `move` was asked to write.

@@ -1,9 +1,9 @@
 //! Bots: the built-in ones (in-process, or behind `qijudge bot`), and programs run as child
 //! processes speaking the line protocol, with a time limit on every answer.
 
-use super::protocol::{BotFailure, Reply, Request};
+use super::protocol::{BotFailure, BotView, Reply, Request};
 use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use crate::rules::luzhanqi::{two_player, Piece};
+use crate::rules::luzhanqi::{by_name, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -41,9 +41,12 @@ struct Builtin {
 impl Bot for Builtin {
     fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
         match request {
-            Request::Setup { seat, seed, .. } => {
+            Request::Setup {
+                seat, seed, board, ..
+            } => {
                 self.rng = SplitMix64::new(*seed);
-                let b = two_player();
+                let b =
+                    by_name(board).ok_or(BotFailure::Garbage(format!("unknown board {board}")))?;
                 let s = b
                     .seat(seat)
                     .ok_or(BotFailure::Garbage(format!("unknown seat {seat}")))?;
@@ -65,10 +68,13 @@ impl Bot for Builtin {
                         action: Some("resign".into()),
                     });
                 }
-                let pick = if self.greedy {
-                    self.best(view, legal)
-                } else {
-                    self.rng.below(legal.len())
+                let pick = match (self.greedy, view) {
+                    (false, _) => self.rng.below(legal.len()),
+                    (true, BotView::Luzhanqi(view)) => self.best(view, legal),
+                    (true, BotView::Other(view)) if view.get("fen").is_some() => {
+                        self.best_xiangqi(view, legal)
+                    }
+                    (true, BotView::Other(view)) => self.best_liubo(view, legal),
                 };
                 Ok(Reply {
                     setup: None,
@@ -83,6 +89,74 @@ impl Bot for Builtin {
 }
 
 impl Builtin {
+    /// Xiangqi: the most valuable capture, else any move (ties at random).
+    fn best_xiangqi(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
+        use crate::rules::xiangqi::{fen, notation::parse_iccs, Kind};
+        let Some(position) = view["fen"].as_str().and_then(|f| fen::parse(f).ok()) else {
+            return self.rng.below(legal.len());
+        };
+        let worth = |kind: Kind| match kind {
+            Kind::King => 1000,
+            Kind::Chariot => 90,
+            Kind::Cannon => 45,
+            Kind::Horse => 40,
+            Kind::Advisor | Kind::Elephant => 20,
+            Kind::Pawn => 10,
+        };
+        self.best_by(legal, |m| {
+            parse_iccs(m)
+                .and_then(|m| position.piece_at(m.to))
+                .map_or(0, |p| worth(p.kind))
+        })
+    }
+
+    /// Liubo: take the enemy owl with a stone, take stones with the owl, promote, else move on.
+    fn best_liubo(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
+        let me = view["audience"].as_str().unwrap_or("a");
+        let (enemy_stone, enemy_owl) = if me == "a" { ('b', 'B') } else { ('a', 'A') };
+        let at = |station: &str| -> String {
+            view["stations"][station]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        self.best_by(legal, |turn| {
+            let mut score = 0;
+            for mv in turn.split(',') {
+                let owl = mv.contains("owl:");
+                let end = mv
+                    .rsplit('-')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches('^')
+                    .trim();
+                let there = at(end);
+                if !owl && there.contains(enemy_owl) {
+                    score += 1000;
+                }
+                if owl {
+                    score += 30 * there.chars().filter(|c| *c == enemy_stone).count() as i32;
+                }
+                if mv.ends_with('^') {
+                    score += 20;
+                }
+            }
+            score
+        })
+    }
+
+    /// The index of the highest score, ties broken at random.
+    fn best_by(&mut self, legal: &[String], score: impl Fn(&str) -> i32) -> usize {
+        let mut best = (i32::MIN, 0);
+        for (i, m) in legal.iter().enumerate() {
+            let s = score(m) * 16 + self.rng.below(16) as i32;
+            if s > best.0 {
+                best = (s, i);
+            }
+        }
+        best.1
+    }
+
     /// The index of the best-scored legal move (ties broken at random). It knows only its view:
     /// its own pieces, where enemy pieces stand, and what the public history says.
     fn best(&mut self, view: &crate::view::ViewFile, legal: &[String]) -> usize {

@@ -19,18 +19,42 @@ pub enum Request {
         protocol: String,
         game: String,
         seat: String,
+        /// The Luzhanqi board (`cross4`); absent for the two-player board.
+        #[serde(
+            default = "two_player_board",
+            skip_serializing_if = "is_two_player_board"
+        )]
+        board: String,
         rules: Options,
         seed: u64,
         time_ms: u64,
     },
     /// Answer with `{"move": "a6-a7"}` (one of `legal`) or `{"move": "resign"}`.
     Move {
-        view: Box<ViewFile>,
+        view: BotView,
         legal: Vec<String>,
         time_ms: u64,
     },
     /// The game is over; no answer. Standard input closes next.
-    End { view: Box<ViewFile> },
+    End { view: BotView },
+}
+
+/// The view a bot is shown: its seat's view as the judge writes it for that game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BotView {
+    /// A Luzhanqi view (`schemas/luzhanqi-view.schema.json`).
+    Luzhanqi(Box<ViewFile>),
+    /// Another game's view (Xiangqi, Liubo), as its schema says.
+    Other(serde_json::Value),
+}
+
+fn two_player_board() -> String {
+    "2p".into()
+}
+
+fn is_two_player_board(board: &str) -> bool {
+    board == "2p"
 }
 
 /// What a bot answers.

@@ -4,8 +4,8 @@
 //! directory must pass the audit. A bot is only ever shown its own view.
 
 use super::bots::{builtin, Bot, ProcessBot};
-use super::protocol::{BotFailure, Reply, Request, PROTOCOL};
-use super::standings::{from_audit, GameRecord};
+use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
+use super::standings::{from_audit, from_summary, GameRecord};
 use crate::error::{Error, Result};
 use crate::judge::{self, audit, build_view, load_game, Audit, Session};
 use crate::player::{commit_setup, write_move, NewMove};
@@ -79,6 +79,9 @@ impl BotEntry {
 /// A match between two bots.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The game (`luzhanqi`, `xiangqi`, `liubo`) and, for Luzhanqi, the board (`2p`, `cross4`).
+    pub game: String,
+    pub board: String,
     pub bots: [BotEntry; 2],
     pub games: u32,
     pub concurrency: usize,
@@ -89,6 +92,8 @@ pub struct MatchConfig {
     /// (i, n): play only the games k with (k - 1) mod n = i.
     pub shard: (u32, u32),
     pub rules: Options,
+    /// `--rule` as given, for games other than two-player Luzhanqi (their own options).
+    pub rule_texts: Vec<String>,
     /// Creation time written into every manifest (and receipt time of every move).
     pub now: String,
     /// Keep each process bot's standard error in `OUT/logs/`.
@@ -101,6 +106,13 @@ pub struct MatchConfig {
 #[serde(deny_unknown_fields)]
 struct MatchState {
     format: String,
+    #[serde(default = "luzhanqi", skip_serializing_if = "is_luzhanqi")]
+    game: String,
+    #[serde(
+        default = "two_player_board",
+        skip_serializing_if = "is_two_player_board"
+    )]
+    board: String,
     bots: Vec<String>,
     games: u32,
     seed: u64,
@@ -109,6 +121,20 @@ struct MatchState {
 }
 
 const STATE_FORMAT: &str = "qijudge/match-state/1";
+
+// Matches of two-player Luzhanqi keep the state file they always had.
+fn luzhanqi() -> String {
+    "luzhanqi".into()
+}
+fn is_luzhanqi(game: &str) -> bool {
+    game == "luzhanqi"
+}
+fn two_player_board() -> String {
+    "2p".into()
+}
+fn is_two_player_board(board: &str) -> bool {
+    board == "2p"
+}
 
 /// The games of this shard, 1-based.
 pub fn shard_games(cfg: &MatchConfig) -> Vec<u32> {
@@ -142,8 +168,11 @@ pub fn run_match(
         return Err(Error::Io("--shard: expected i/n with i < n".into()));
     }
     let state_path = cfg.out.join("match.json");
+    let game = crate::games::by_name(&cfg.game)?;
     let fresh = MatchState {
         format: STATE_FORMAT.into(),
+        game: cfg.game.clone(),
+        board: cfg.board.clone(),
         bots: cfg.bots.iter().map(|b| b.name.clone()).collect(),
         games: cfg.games,
         seed: cfg.seed,
@@ -174,9 +203,9 @@ pub fn run_match(
     let mut todo = Vec::new();
     for k in shard_games(cfg) {
         let dir = game_dir(&cfg.out, k);
-        match audit(&GameDir::new(&dir)) {
+        match crate::console::quietly(|| game.summary(&dir)) {
             Ok(a) if state.completed.contains(&k) => {
-                results.insert(k, from_audit(&dir.display().to_string(), &a));
+                results.insert(k, from_summary(&dir.display().to_string(), &a));
             }
             _ => todo.push(k),
         }
@@ -196,10 +225,15 @@ pub fn run_match(
                 let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
-                match play_game(cfg, &keys, k) {
-                    Ok(a) => {
-                        let dir = game_dir(&cfg.out, k).display().to_string();
-                        let record = from_audit(&dir, &a);
+                let played = if cfg.game == "luzhanqi" && cfg.board == "2p" {
+                    // The fast path: an in-process judge session checks each move as it comes.
+                    play_game(cfg, &keys, k)
+                        .map(|a| from_audit(&game_dir(&cfg.out, k).display().to_string(), &a))
+                } else {
+                    crate::console::quietly(|| play_through_contract(cfg, game, &keys, k))
+                };
+                match played {
+                    Ok(record) => {
                         results
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -234,20 +268,23 @@ struct Keys {
     judge: PrivateKey,
 }
 
+/// The key `OUT/keys/NAME`, made on first use.
+fn load_or_make_key(out: &Path, name: &str) -> Result<PrivateKey> {
+    let path = out.join("keys").join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => signing::parse_private_key(&text)
+            .map_err(|e| Error::Io(format!("{}: {e}", path.display()))),
+        Err(_) => {
+            let key = signing::generate(name);
+            crate::store::write_private(&path, signing::private_key_pem(&key).as_bytes())?;
+            Ok(key)
+        }
+    }
+}
+
 impl Keys {
     fn load_or_make(out: &Path, bots: &[BotEntry; 2]) -> Result<Keys> {
-        let one = |name: &str| -> Result<PrivateKey> {
-            let path = out.join("keys").join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(text) => signing::parse_private_key(&text)
-                    .map_err(|e| Error::Io(format!("{}: {e}", path.display()))),
-                Err(_) => {
-                    let key = signing::generate(name);
-                    crate::store::write_private(&path, signing::private_key_pem(&key).as_bytes())?;
-                    Ok(key)
-                }
-            }
-        };
+        let one = |name: &str| load_or_make_key(out, name);
         Ok(Keys {
             bots: [one(&bots[0].name)?, one(&bots[1].name)?],
             judge: one("judge")?,
@@ -336,6 +373,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
             protocol: PROTOCOL.into(),
             game: "luzhanqi".into(),
             seat: seat.to_string(),
+            board: "2p".into(),
             rules: cfg.rules.clone(),
             seed: seed ^ i as u64,
             time_ms,
@@ -384,7 +422,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
                 .collect();
             legal.sort();
             let request = Request::Move {
-                view: Box::new(view),
+                view: BotView::Luzhanqi(Box::new(view)),
                 legal,
                 time_ms,
             };
@@ -444,7 +482,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
     for (i, bot) in bots.iter_mut().enumerate() {
         let view = build_view(&game, session.replay(), Viewer::Seat(Seat(i as u8)));
         bot.tell(&Request::End {
-            view: Box::new(view),
+            view: BotView::Luzhanqi(Box::new(view)),
         });
     }
     drop(bots);
@@ -475,4 +513,191 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
     }
     audit(&dir)
+}
+
+/// Plays game k of any game through the game contract alone: the same commands a person uses
+/// (`new`, `setup`, `move`, `judge`, `reveal`, `verify`), each bot shown only its seat's view
+/// and its legal moves. With two bots on four seats, each bot plays a team.
+fn play_through_contract(
+    cfg: &MatchConfig,
+    game: &dyn crate::games::Game,
+    keys: &Keys,
+    k: u32,
+) -> Result<GameRecord> {
+    use crate::games::{JudgeRequest, MoveRequest, NewGame};
+    let path = game_dir(&cfg.out, k);
+    if path.exists() {
+        std::fs::remove_dir_all(&path)
+            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    }
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    let seats = game.seats(&cfg.board)?;
+    // Colours alternate: bot 0 takes the first seat (and every other one) in odd games.
+    let bot_of = |j: usize| if k % 2 == 1 { j % 2 } else { (j + 1) % 2 };
+    // Every seat signs with a key of its own (a bot playing a team holds two), kept in
+    // `OUT/keys/` so a resumed match signs with the same keys.
+    let mut seat_keys = Vec::new();
+    for (j, seat) in seats.iter().enumerate() {
+        let name = format!("{}@{seat}", cfg.bots[bot_of(j)].name);
+        let key = load_or_make_key(&cfg.out, &name)?;
+        seat_keys.push((cfg.out.join("keys").join(&name), key));
+    }
+    let key_file = |j: usize| seat_keys[j].0.clone();
+    let judge_file = cfg.out.join("keys").join("judge");
+    let new = NewGame {
+        players: (0..seats.len())
+            .map(|j| {
+                let line = signing::public_key_line(seat_keys[j].1.public_key());
+                (cfg.bots[bot_of(j)].name.clone(), line, None)
+            })
+            .collect(),
+        judge_key: signing::public_key_line(keys.judge.public_key()),
+        rules: &cfg.rule_texts,
+        created: cfg.now.clone(),
+        sample: false,
+        clock: None,
+        sealed: false,
+        board: &cfg.board,
+    };
+    game.new_game(&path, new)?;
+    let seed = game_seed(cfg.seed, k);
+    let time_ms = cfg.time.as_millis() as u64;
+    let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
+        .map(|j| start_bot(cfg, &cfg.bots[bot_of(j)], k))
+        .collect::<Result<_>>()?;
+    let judge = |forfeit: Option<(String, String)>| {
+        let run = JudgeRequest {
+            now: cfg.now.clone(),
+            details: false,
+            forfeit,
+        };
+        game.judge(&path, &judge_file, run)
+    };
+    let mut failure: Option<(String, &'static str)> = None;
+    if game.has_secrets() {
+        for (j, seat) in seats.iter().enumerate() {
+            let key = key_file(j);
+            if !game.setup_is_chosen() {
+                game.setup(&path, seat, &key, None, false)?;
+                continue;
+            }
+            let request = Request::Setup {
+                protocol: PROTOCOL.into(),
+                game: cfg.game.clone(),
+                seat: seat.clone(),
+                board: cfg.board.clone(),
+                rules: cfg.rules.clone(),
+                seed: seed ^ j as u64,
+                time_ms,
+            };
+            let text = match bots[j].ask(&request) {
+                Ok(Reply {
+                    setup: Some(map), ..
+                }) => map
+                    .iter()
+                    .map(|(sq, piece)| format!("{} = {}\n", toml_key(sq), toml_string(piece)))
+                    .collect::<String>(),
+                Ok(_) => {
+                    failure = Some((seat.clone(), BotFailure::Garbage(String::new()).code()));
+                    break;
+                }
+                Err(f) => {
+                    failure = Some((seat.clone(), f.code()));
+                    break;
+                }
+            };
+            let file = path.join(format!(".bot-setup-{seat}.toml"));
+            write_atomic(&file, text.as_bytes())?;
+            let taken = game.setup(&path, seat, &key, Some(&file), false);
+            let _ = std::fs::remove_file(&file);
+            if taken.is_err() {
+                failure = Some((seat.clone(), BotFailure::BadSetup(String::new()).code()));
+                break;
+            }
+        }
+    }
+    judge(None)?;
+    if let Some((seat, code)) = failure {
+        judge(Some((seat, code.to_string())))?;
+    }
+    // Every ply is a judge run; a game of the rules' own length ends far below this.
+    for _ in 0..100_000 {
+        let Some(seat) = game.to_move(&path)? else {
+            break;
+        };
+        let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
+        let key = key_file(j);
+        let request = Request::Move {
+            view: bot_view(game.seat_view(&path, &seat, Some(&key))?),
+            legal: game.legal_moves(&path, &seat, Some(&key))?,
+            time_ms,
+        };
+        let Request::Move { legal, .. } = &request else {
+            unreachable!()
+        };
+        let answer = match bots[j].ask(&request) {
+            Ok(Reply {
+                action: Some(a), ..
+            }) if a == "resign" || legal.contains(&a) => Ok(a),
+            Ok(Reply {
+                action: Some(_), ..
+            }) => Err(BotFailure::IllegalMove(String::new())),
+            Ok(_) => Err(BotFailure::Garbage(String::new())),
+            Err(f) => Err(f),
+        };
+        match answer {
+            Ok(action) => {
+                let mv = MoveRequest {
+                    action: &action,
+                    offer_draw: false,
+                    comment: None,
+                    check: true,
+                };
+                game.make_move(&path, &seat, &key, mv)?;
+                judge(None).map_err(|e| {
+                    Error::Io(format!(
+                        "game {k}: the judge refused a move the runner checked: {e}"
+                    ))
+                })?;
+            }
+            Err(f) => judge(Some((seat.clone(), f.code().to_string())))?,
+        }
+    }
+    for (j, seat) in seats.iter().enumerate() {
+        let key = key_file(j);
+        if let Ok(view) = game.seat_view(&path, seat, Some(&key)) {
+            bots[j].tell(&Request::End {
+                view: bot_view(view),
+            });
+        }
+    }
+    drop(bots);
+    if game.has_secrets() {
+        game.reveal(&path, None)?;
+    }
+    let summary = game.summary(&path)?;
+    Ok(from_summary(&path.display().to_string(), &summary))
+}
+
+/// A view as bots receive it: typed when it is a Luzhanqi view.
+fn bot_view(view: serde_json::Value) -> BotView {
+    serde_json::from_value(view.clone()).unwrap_or(BotView::Other(view))
+}
+
+/// A square name as a TOML key (bare when it can be).
+fn toml_key(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        name.to_string()
+    } else {
+        toml_string(name)
+    }
+}
+
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
 }

@@ -2,8 +2,7 @@
 //! Markdown. Everything here is computed from audited game directories alone and sorted, so the
 //! same games give the same bytes whatever the order or the number of threads.
 
-use crate::judge::{audit, reason_text, Audit};
-use crate::store::GameDir;
+use crate::judge::{reason_text, Audit};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -63,13 +62,15 @@ pub fn collect(
     (games, invalid)
 }
 
+/// One directory's result, through its game's own audit.
 fn one(dir: &Path) -> Result<GameRecord, Invalid> {
     let shown = dir.display().to_string();
-    let a = audit(&GameDir::new(dir)).map_err(|e| Invalid {
+    let summary = crate::console::quietly(|| crate::games::of_dir(dir)?.summary(dir));
+    let s = summary.map_err(|e| Invalid {
         dir: shown.clone(),
         error: e.to_string(),
     })?;
-    Ok(from_audit(&shown, &a))
+    Ok(from_summary(&shown, &s))
 }
 
 /// A game's result as the audit of its directory established it.
@@ -87,6 +88,30 @@ pub fn from_audit(dir: &str, a: &Audit) -> GameRecord {
         winner: a.winner.as_deref().and_then(name_of),
         reason: reason_text(a.reason),
         plies: a.moves,
+    }
+}
+
+/// A game's result as the game's own audit (`verify`) established it. A bot playing several
+/// seats (a team) is named once.
+pub fn from_summary(dir: &str, s: &crate::games::GameSummary) -> GameRecord {
+    let mut players: Vec<String> = Vec::new();
+    for (_, name) in &s.players {
+        if !players.contains(name) {
+            players.push(name.clone());
+        }
+    }
+    GameRecord {
+        dir: dir.to_string(),
+        game: s.id.clone(),
+        players,
+        winner: s.winner.as_ref().and_then(|w| {
+            s.players
+                .iter()
+                .find(|(seat, _)| seat == w)
+                .map(|(_, n)| n.clone())
+        }),
+        reason: s.reason.clone(),
+        plies: s.plies,
     }
 }
 

@@ -311,6 +311,9 @@ fn greedy_beats_random() {
     use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
     let tmp = tempfile::tempdir().unwrap();
     let cfg = MatchConfig {
+        game: "luzhanqi".into(),
+        board: "2p".into(),
+        rule_texts: Vec::new(),
         bots: [
             BotEntry::parse("builtin:greedy"),
             BotEntry::parse("builtin:random"),
@@ -335,4 +338,63 @@ fn greedy_beats_random() {
         .filter(|g| g.winner.as_deref() == Some("greedy"))
         .count();
     assert!(greedy >= 11, "greedy won only {greedy} of 16");
+}
+
+/// A match of `game` (with extra arguments) between the built-in bots: every game directory
+/// passes `verify`, and `tournament` counts them all from the files alone.
+fn match_of_every_game_kind(game: &str, extra: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let mut args = vec![
+        "match",
+        "--game",
+        game,
+        "--bot",
+        "g=builtin:greedy",
+        "--bot",
+        "r=builtin:random",
+        "--games",
+        "2",
+        "--out",
+        &out,
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let r = ok(&args);
+    let games = results(&r.stdout);
+    assert_eq!(games.len(), 2, "{}", r.stdout);
+    for k in 1..=2 {
+        let dir = Path::new(&out).join(format!("games/game-{k:05}"));
+        let v = ok(&["verify", &dir.to_string_lossy()]);
+        assert!(v.stdout.starts_with("verified"), "{v:?}");
+    }
+    let t = ok(&[
+        "tournament",
+        &Path::new(&out).join("games").to_string_lossy(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&t.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2, "{}", t.stdout);
+    assert!(v["invalid"].as_array().unwrap().is_empty(), "{}", t.stdout);
+    // Resuming a finished match plays nothing again and gives the same standings.
+    let again = ok(&args);
+    assert_eq!(again.stdout, r.stdout);
+}
+
+#[test]
+fn a_xiangqi_match_between_builtin_bots_verifies() {
+    match_of_every_game_kind("xiangqi", &[]);
+}
+
+#[test]
+fn a_liubo_match_between_builtin_bots_verifies() {
+    match_of_every_game_kind("liubo", &[]);
+}
+
+#[test]
+fn a_four_player_match_between_builtin_bots_verifies() {
+    // Each bot plays a team; a ply limit keeps the test short.
+    match_of_every_game_kind("luzhanqi", &["--board", "cross4", "--rule", "max-plies=40"]);
 }

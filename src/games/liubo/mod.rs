@@ -4,7 +4,7 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{check_binding, read_signed};
@@ -191,5 +191,58 @@ impl Game for Liubo {
         turns.sort();
         turns.dedup();
         Ok(turns)
+    }
+
+    fn match_rules(&self) -> &'static [&'static str] {
+        &["ply_limit=1000"]
+    }
+
+    fn seats(&self, board: &str) -> Result<Vec<String>> {
+        super::one_board(self.name(), board)?;
+        Ok(lb::SEATS.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn has_secrets(&self) -> bool {
+        true
+    }
+
+    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
+        let (d, g) = commands::load(dir)?;
+        let state = lb::current(&d, &g)?;
+        if state.end.is_some() {
+            return Ok(None);
+        }
+        Ok(match (state.throw, &state.position) {
+            (Some((_, seat, _)), _) => Some(lb::SEATS[seat].to_string()),
+            (None, Some(p)) => Some(lb::SEATS[p.to_move].to_string()),
+            (None, None) => None,
+        })
+    }
+
+    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
+        let (d, g) = commands::load(dir)?;
+        super::seat_index(&lb::SEATS, seat)?;
+        let state = lb::current(&d, &g)?;
+        super::to_json(&lb::build_view(&g, &state, seat))
+    }
+
+    fn summary(&self, dir: &Path) -> Result<GameSummary> {
+        let (d, g) = commands::load(dir)?;
+        let state = lb::verify(&d, &g)?;
+        let Some((winner, reason)) = state.end.clone() else {
+            return Err(refuse("record.jsonl", None, "the game is not over"));
+        };
+        Ok(GameSummary {
+            id: g.manifest.id.clone(),
+            players: g
+                .manifest
+                .players
+                .iter()
+                .map(|p| (p.seat.clone(), p.name.clone()))
+                .collect(),
+            winner,
+            reason: crate::judge::reason_text(reason),
+            plies: state.position.as_ref().map_or(0, |p| p.turns as usize),
+        })
     }
 }

@@ -5,7 +5,7 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Result};
 use crate::judge::{self, load_game, precheck::position_from_view};
@@ -116,6 +116,54 @@ impl Game for Luzhanqi {
             .collect();
         moves.sort();
         Ok(moves)
+    }
+
+    fn has_secrets(&self) -> bool {
+        true
+    }
+
+    fn setup_is_chosen(&self) -> bool {
+        true
+    }
+
+    fn match_rules(&self) -> &'static [&'static str] {
+        &["max-plies=1000"]
+    }
+
+    fn seats(&self, board: &str) -> Result<Vec<String>> {
+        let board = crate::rules::luzhanqi::by_name(board).ok_or_else(|| {
+            crate::error::Error::Io(format!(
+                "--board: unknown board {board:?}; luzhanqi boards: {}",
+                crate::rules::luzhanqi::board::BOARD_NAMES.join(", ")
+            ))
+        })?;
+        Ok(board.seat_names.clone())
+    }
+
+    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
+        let g = GameDir::new(dir);
+        let game = load_game(&g)?;
+        let public = judge::read_signed_view(&g, &game, "public")?
+            .ok_or_else(|| refuse("views/public.json", None, "missing: run the judge first"))?
+            .0;
+        Ok(public.to_move)
+    }
+
+    fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value> {
+        let g = GameDir::new(dir);
+        let game = load_game(&g)?;
+        super::to_json(&own_view(&g, &game, seat, key)?.0)
+    }
+
+    fn summary(&self, dir: &Path) -> Result<GameSummary> {
+        let a = judge::audit(&GameDir::new(dir))?;
+        Ok(GameSummary {
+            id: a.game,
+            players: a.players,
+            winner: a.winner,
+            reason: judge::reason_text(a.reason),
+            plies: a.moves,
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{check_binding, read_signed};
@@ -148,5 +148,50 @@ impl Game for Xiangqi {
             .collect();
         moves.sort();
         Ok(moves)
+    }
+
+    fn match_rules(&self) -> &'static [&'static str] {
+        &["move-limit=on"]
+    }
+
+    fn seats(&self, board: &str) -> Result<Vec<String>> {
+        super::one_board(self.name(), board)?;
+        Ok(xq::SEATS.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn has_secrets(&self) -> bool {
+        false
+    }
+
+    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
+        let (d, g) = commands::load(dir)?;
+        Ok(xq::current(&d, &g)?.to_move().map(str::to_string))
+    }
+
+    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
+        let (d, g) = commands::load(dir)?;
+        super::seat_index(&xq::SEATS, seat)?;
+        let state = xq::current(&d, &g)?;
+        super::to_json(&xq::build_view(&g, &state, seat))
+    }
+
+    fn summary(&self, dir: &Path) -> Result<GameSummary> {
+        let (d, g) = commands::load(dir)?;
+        let state = xq::verify(&d, &g)?;
+        let Some((winner, reason)) = state.end.clone() else {
+            return Err(refuse("record.jsonl", None, "the game is not over"));
+        };
+        Ok(GameSummary {
+            id: g.manifest.id.clone(),
+            players: g
+                .manifest
+                .players
+                .iter()
+                .map(|p| (p.seat.clone(), p.name.clone()))
+                .collect(),
+            winner,
+            reason: crate::judge::reason_text(reason),
+            plies: state.game.moves().len(),
+        })
     }
 }
