@@ -1,13 +1,13 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
-use crate::judge::liubo::LiuboView;
-use crate::judge::xiangqi::XiangqiView;
 use crate::protocol::files::{
     ChainCommitmentFile, CommitmentFile, LiuboManifest, Manifest, MoveFile, RecordLine, SeedFile,
     SetupFile, XiangqiManifest,
 };
 use crate::rules::luzhanqi::{EventJson, PositionFile};
 use crate::rules::xiangqi::check::GameCheck;
+use crate::view::liubo::LiuboView;
+use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
 
 fn schema<T: schemars::JsonSchema>() -> String {

@@ -2,8 +2,10 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record;
 //! the text rendering reads nothing but the JSON view.
 
+pub mod liubo;
 pub mod picture;
 pub mod text;
+pub mod xiangqi;
 
 use crate::protocol::files::{Notice, VIEW_FORMAT};
 use crate::rules::luzhanqi::nodeset::NodeSet;

@@ -2,11 +2,11 @@
 //! drawn with a built-in 5 × 7 pixel font as rectangles, so nothing (no font) is loaded from
 //! disk and the bytes are the same on every machine.
 
-use crate::judge::liubo::LiuboView;
-use crate::judge::xiangqi::XiangqiView;
 use crate::rules::liubo::Station;
 use crate::rules::luzhanqi::nodeset::NodeSet;
 use crate::rules::luzhanqi::{cross_four, two_player, NodeKind};
+use crate::view::liubo::LiuboView;
+use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
 use std::fmt::Write;
 
@@ -406,7 +406,7 @@ pub fn xiangqi(view: &XiangqiView) -> String {
 pub fn liubo(view: &LiuboView) -> String {
     let (cell, margin) = (70.0, 45.0);
     let place = |s: Station| {
-        let (c, r) = crate::judge::liubo::grid_place(s);
+        let (c, r) = crate::view::liubo::grid_place(s);
         (margin + c as f64 * cell, margin + r as f64 * cell)
     };
     let mut svg = Svg::new(

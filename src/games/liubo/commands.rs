@@ -219,7 +219,10 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
             serde_json::to_string_pretty(&v).map_err(|e| Error::Io(e.to_string()))?
         );
     } else {
-        say_raw!("{}", lb::render_text(&g, &v));
+        say_raw!(
+            "{}",
+            crate::view::liubo::render_text(&g.manifest.players, &v)
+        );
     }
     Ok(())
 }

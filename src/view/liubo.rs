@@ -1,0 +1,142 @@
+//! The Liubo view model: what the judge publishes for each audience (nothing is hidden but
+//! future throws), and its text form. Built by the judge (`judge::liubo::build_view`).
+
+use crate::protocol::files::Player;
+use crate::rules::liubo::Station;
+use crate::rules::luzhanqi::EndReason;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A published Liubo view: nothing is hidden but future throws, so every audience sees the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiuboView {
+    /// Always `qijudge/liubo-view/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// `a`, `b` or `public`.
+    pub audience: String,
+    pub record_head: String,
+    /// Turns played.
+    pub turns: u32,
+    /// What the game waits for, in words.
+    pub waiting: String,
+    pub to_move: Option<String>,
+    /// The throw to play now, with the chain elements that made it.
+    pub throw: Option<ThrowView>,
+    /// Every occupied station: `a`/`b` a stone, `A`/`B` an owl.
+    pub stations: BTreeMap<String, String>,
+    /// Stones in reserve per seat.
+    pub reserve: BTreeMap<String, u8>,
+    /// Prisoners each seat holds.
+    pub prisoners_held: BTreeMap<String, u8>,
+    /// Stones with a shortcut right usable in their owner's next turn: their stations.
+    pub shortcut_rights: Vec<String>,
+    pub last_turn: Option<LastTurn>,
+    pub result: Option<LiuboResult>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ThrowView {
+    pub t: u32,
+    pub seat: String,
+    pub values: Vec<u8>,
+    /// `e_A[t]` and `e_B[t]`: anyone can hash each back to the signed chain heads.
+    pub elements: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastTurn {
+    pub seat: String,
+    pub turn: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiuboResult {
+    pub winner: Option<String>,
+    pub reason: EndReason,
+}
+
+/// Grid places of the stations in the text diagram (column, row; row 0 at the top): the rim
+/// round a 7 × 7 square with the cardinal stations mid-side, the cross through the middle.
+pub fn grid_place(s: Station) -> (usize, usize) {
+    if let Some(n) = s.rim_number() {
+        let n = n as usize;
+        return match n {
+            19 | 20 => (n - 18, 6),
+            1..=3 => (n + 2, 6),
+            4..=8 => (6, 9 - n),
+            9..=13 => (14 - n, 0),
+            _ => (0, n - 13),
+        };
+    }
+    match s {
+        Station::A => (5, 3),
+        Station::B => (4, 3),
+        Station::X => (3, 3),
+        Station::C => (2, 3),
+        Station::D => (1, 3),
+        Station::R => (3, 1),
+        Station::S => (3, 2),
+        Station::T => (3, 4),
+        _ => (3, 5),
+    }
+}
+
+/// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
+pub fn render_text(players: &[Player], v: &LiuboView) -> String {
+    let mut out = format!("Liubo {} — view for {}\n", v.game, v.audience);
+    for p in players {
+        out.push_str(&format!("{}: {}\n", p.seat, p.name));
+    }
+    out.push('\n');
+    let mut grid = vec![vec![String::new(); 7]; 7];
+    for s in Station::all() {
+        let (c, r) = grid_place(s);
+        let pieces = v.stations.get(&s.to_string()).cloned().unwrap_or_default();
+        grid[r][c] = if pieces.is_empty() {
+            format!("{s}")
+        } else {
+            format!("{s}:{pieces}")
+        };
+    }
+    for row in grid {
+        let cells: Vec<String> = row.iter().map(|c| format!("{c:<9}")).collect();
+        out.push_str(cells.join("").trim_end());
+        out.push('\n');
+    }
+    out.push_str("\na, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
+    for seat in ["a", "b"] {
+        out.push_str(&format!(
+            "{seat}: {} in reserve, holds {} prisoner(s)\n",
+            v.reserve.get(seat).copied().unwrap_or(0),
+            v.prisoners_held.get(seat).copied().unwrap_or(0)
+        ));
+    }
+    if !v.shortcut_rights.is_empty() {
+        out.push_str(&format!(
+            "shortcut rights next turn: {}\n",
+            v.shortcut_rights.join(", ")
+        ));
+    }
+    if let Some(last) = &v.last_turn {
+        out.push_str(&format!("last turn: {} {}\n", last.seat, last.turn));
+    }
+    if let Some(t) = &v.throw {
+        out.push_str(&format!(
+            "throw {} for {}: {} and {} (e_A = {}, e_B = {})\n",
+            t.t,
+            t.seat,
+            t.values[0],
+            t.values[1],
+            t.elements.get("a").map_or("", |s| s.as_str()),
+            t.elements.get("b").map_or("", |s| s.as_str())
+        ));
+    }
+    out.push_str(&format!("{}\n", v.waiting));
+    out
+}
