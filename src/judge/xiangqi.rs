@@ -45,22 +45,6 @@ impl XiangqiGame {
     }
 }
 
-/// The `game` field of `game.toml`, to pick the judge for a directory.
-pub fn game_kind(dir: &GameDir) -> Result<String> {
-    let text = dir.read("game.toml", SMALL_FILE_LIMIT)?;
-    let value: toml::Table = toml::from_str(&text).map_err(|e| {
-        refuse(
-            "game.toml",
-            None,
-            format!("not valid TOML: {}", e.message().trim()),
-        )
-    })?;
-    match value.get("game").and_then(|v| v.as_str()) {
-        Some(kind) => Ok(kind.to_string()),
-        None => Err(refuse("game.toml", Some("game"), "missing")),
-    }
-}
-
 fn seat_of(color: Color) -> &'static str {
     SEATS[color.index()]
 }
