@@ -133,6 +133,14 @@ pub struct GameSummary {
     pub plies: usize,
 }
 
+/// (seat, name) of each player, in seat order.
+fn seats_and_names(players: &[Player]) -> Vec<(String, String)> {
+    players
+        .iter()
+        .map(|p| (p.seat.clone(), p.name.clone()))
+        .collect()
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
     serde_json::to_value(value).map_err(|e| Error::Io(e.to_string()))
 }
@@ -225,24 +233,4 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
             seats.join(", ")
         ))
     })
-}
-
-/// The move files beyond ply `last`, as (ply, seat), in ply order: what a precheck checks.
-pub(crate) fn pending_moves(dir: &GameDir, last: u32) -> Result<Vec<(u32, String)>> {
-    let mut pending = Vec::new();
-    for name in dir.list("moves")? {
-        let Some((ply, seat)) = name
-            .strip_suffix(".toml")
-            .and_then(|stem| stem.split_once('-'))
-        else {
-            continue;
-        };
-        if let Ok(ply) = ply.parse::<u32>() {
-            if ply > last {
-                pending.push((ply, seat.to_string()));
-            }
-        }
-    }
-    pending.sort();
-    Ok(pending)
 }

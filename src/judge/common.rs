@@ -320,3 +320,23 @@ pub fn check_views<V: DeserializeOwned + PartialEq>(
     }
     Ok(())
 }
+
+/// The move files beyond ply `last`, as (ply, seat), in ply order: what a precheck checks.
+pub fn moves_beyond(dir: &GameDir, last: u32) -> Result<Vec<(u32, String)>> {
+    let mut pending = Vec::new();
+    for name in dir.list("moves")? {
+        let Some((ply, seat)) = name
+            .strip_suffix(".toml")
+            .and_then(|stem| stem.split_once('-'))
+        else {
+            continue;
+        };
+        if let Ok(ply) = ply.parse::<u32>() {
+            if ply > last {
+                pending.push((ply, seat.to_string()));
+            }
+        }
+    }
+    pending.sort();
+    Ok(pending)
+}

@@ -28,20 +28,7 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
         })
         .max()
         .unwrap_or(0);
-    let mut pending = Vec::new();
-    for name in dir.list("moves")? {
-        let Some(stem) = name.strip_suffix(".toml") else {
-            continue;
-        };
-        let Some((ply, seat)) = stem.split_once('-') else {
-            continue;
-        };
-        if let Ok(ply) = ply.parse::<u32>() {
-            if ply > last {
-                pending.push((ply, seat.to_string()));
-            }
-        }
-    }
+    let pending = super::common::moves_beyond(dir, last)?;
     if pending.is_empty() {
         return Ok(vec![format!("no move beyond ply {last} to check")]);
     }

@@ -98,7 +98,7 @@ impl Game for Liubo {
         let (d, g) = commands::load(dir)?;
         let state = lb::current(&d, &g)?;
         let last = state.position.as_ref().map_or(0, |p| p.turns);
-        let pending = super::pending_moves(&d, last)?;
+        let pending = crate::judge::common::moves_beyond(&d, last)?;
         if pending.is_empty() {
             return Ok(vec![format!("no turn beyond throw {last} to check")]);
         }
@@ -234,12 +234,7 @@ impl Game for Liubo {
         };
         Ok(GameSummary {
             id: g.manifest.id.clone(),
-            players: g
-                .manifest
-                .players
-                .iter()
-                .map(|p| (p.seat.clone(), p.name.clone()))
-                .collect(),
+            players: super::seats_and_names(&g.manifest.players),
             winner,
             reason: crate::judge::reason_text(reason),
             plies: state.position.as_ref().map_or(0, |p| p.turns as usize),

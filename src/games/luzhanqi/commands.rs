@@ -526,18 +526,7 @@ fn check_on_own_view(
     if view.record_head != head {
         return Ok(());
     }
-    let path = format!("views/{seat}.json");
-    match view.to_move.as_deref() {
-        Some(s) if s == seat => {}
-        Some(s) => {
-            return Err(refuse(
-                "--as",
-                None,
-                format!("it is {s}'s move, not {seat}'s"),
-            ))
-        }
-        None => return Err(refuse(path, Some("to_move"), "nobody is to move")),
-    }
+    super::seat_to_move(&view, seat)?;
     let position = judge::precheck::position_from_view(
         game,
         &view,

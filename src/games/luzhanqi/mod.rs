@@ -87,27 +87,7 @@ impl Game for Luzhanqi {
         let g = GameDir::new(dir);
         let game = load_game(&g)?;
         let (view, index) = own_view(&g, &game, seat, key)?;
-        if view.result.is_some() {
-            return Err(refuse("record.jsonl", None, "the game is over"));
-        }
-        match view.to_move.as_deref() {
-            Some(s) if s == seat => {}
-            Some(s) => {
-                return Err(refuse(
-                    "--as",
-                    None,
-                    format!("it is {s}'s move, not {seat}'s"),
-                ))
-            }
-            None => {
-                return Err(refuse_with(
-                    "record.jsonl",
-                    None,
-                    "play has not begun",
-                    "wait until the judge has every setup",
-                ))
-            }
-        }
+        seat_to_move(&view, seat)?;
         let position = position_from_view(&game, &view, Seat(index as u8))?;
         let mut moves: Vec<String> = position
             .legal_moves()
@@ -165,6 +145,32 @@ impl Game for Luzhanqi {
             plies: a.moves,
         })
     }
+}
+
+/// Refuses unless the view says the game goes on with `seat` to move.
+pub(crate) fn seat_to_move(view: &ViewFile, seat: &str) -> Result<()> {
+    if view.result.is_some() {
+        return Err(refuse("record.jsonl", None, "the game is over"));
+    }
+    match view.to_move.as_deref() {
+        Some(s) if s == seat => {}
+        Some(s) => {
+            return Err(refuse(
+                "--as",
+                None,
+                format!("it is {s}'s move, not {seat}'s"),
+            ))
+        }
+        None => {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                "play has not begun",
+                "wait until the judge has every setup",
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// A seat's own signed view: opened with its key in a sealed game, read in clear otherwise.

@@ -97,7 +97,7 @@ impl Game for Xiangqi {
         let (d, g) = commands::load(dir)?;
         let state = xq::current(&d, &g)?;
         let last = state.game.moves().len() as u32;
-        let pending = super::pending_moves(&d, last)?;
+        let pending = crate::judge::common::moves_beyond(&d, last)?;
         if pending.is_empty() {
             return Ok(vec![format!("no move beyond ply {last} to check")]);
         }
@@ -183,12 +183,7 @@ impl Game for Xiangqi {
         };
         Ok(GameSummary {
             id: g.manifest.id.clone(),
-            players: g
-                .manifest
-                .players
-                .iter()
-                .map(|p| (p.seat.clone(), p.name.clone()))
-                .collect(),
+            players: super::seats_and_names(&g.manifest.players),
             winner,
             reason: crate::judge::reason_text(reason),
             plies: state.game.moves().len(),
