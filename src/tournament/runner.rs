@@ -618,12 +618,18 @@ fn play_through_contract(
         }
     }
     judge(None)?;
-    if let Some((seat, code)) = failure {
-        judge(Some((seat, code.to_string())))?;
+    if let Some((seat, code)) = &failure {
+        judge(Some((seat.clone(), code.to_string())))?;
     }
     // Every ply is a judge run; a game of the rules' own length ends far below this.
-    for _ in 0..100_000 {
+    for ply in 0..100_000 {
         let Some(seat) = game.to_move(&path)? else {
+            if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
+                return Err(Error::Io(format!(
+                    "game {k}: play does not begin by itself: a game that waits for players' \
+                     reveals (Liubo with dice_mode=self) cannot be played by match"
+                )));
+            }
             break;
         };
         let j = seats.iter().position(|s| *s == seat).unwrap_or(0);

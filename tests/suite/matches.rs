@@ -398,3 +398,26 @@ fn a_four_player_match_between_builtin_bots_verifies() {
     // Each bot plays a team; a ply limit keeps the test short.
     match_of_every_game_kind("luzhanqi", &["--board", "cross4", "--rule", "max-plies=40"]);
 }
+
+#[test]
+fn a_liubo_match_in_self_mode_is_refused_with_its_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let r = qj(&[
+        "match",
+        "--game",
+        "liubo",
+        "--bot",
+        "builtin:random",
+        "--bot",
+        "g=builtin:greedy",
+        "--games",
+        "1",
+        "--rule",
+        "dice_mode=self",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("dice_mode=self"), "{}", r.stderr);
+}
