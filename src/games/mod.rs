@@ -57,7 +57,6 @@ pub struct ViewRequest<'a> {
 
 /// What every game's manifest says about who plays: enough for mail, CI and precheck.
 pub struct GameFacts {
-    pub id: String,
     /// SHA-256 of the manifest: the record's genesis.
     pub hash: String,
     pub seats: Vec<String>,

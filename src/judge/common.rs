@@ -340,3 +340,57 @@ pub fn moves_beyond(dir: &GameDir, last: u32) -> Result<Vec<(u32, String)>> {
     pending.sort();
     Ok(pending)
 }
+
+/// Checks every move file beyond the record as the judge would, without its key: a seat of
+/// this game, the next ply (`next`), the seat to move, the signature and every binding field.
+/// `to_move` is asked only when there is a file to check; `legal` adds the game's own check of
+/// a file that passed (for seat index `i`) and returns what to add to its line. One line per
+/// file checked.
+pub fn precheck_moves(
+    dir: &GameDir,
+    f: &Frame,
+    next: u32,
+    head: &str,
+    to_move: impl FnOnce() -> Result<Option<String>>,
+    mut legal: impl FnMut(&str, usize, &MoveFile) -> Result<String>,
+) -> Result<Vec<String>> {
+    let pending = moves_beyond(dir, next - 1)?;
+    if pending.is_empty() {
+        return Ok(vec![format!("no move beyond ply {} to check", next - 1)]);
+    }
+    let to_move = to_move()?;
+    let mut lines = Vec::new();
+    for (ply, seat) in pending {
+        let path = super::move_path(ply, &seat);
+        let i = f
+            .seats
+            .iter()
+            .position(|s| *s == seat)
+            .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
+        if ply != next {
+            return Err(refuse(
+                &path,
+                Some("ply"),
+                format!("the next ply is {next}"),
+            ));
+        }
+        match &to_move {
+            Some(s) if *s == seat => {}
+            Some(_) => return Err(refuse(&path, Some("seat"), "not this seat's turn")),
+            None => {
+                return Err(refuse(
+                    &path,
+                    Some("seat"),
+                    "nobody is to move: the game is over or waits for the judge",
+                ))
+            }
+        }
+        let (file, _) = read_signed::<MoveFile>(dir, f, &path, i, namespace::MOVE)?;
+        check_binding(f, &path, &file, ply, i, head)?;
+        let more = legal(&path, i, &file)?;
+        lines.push(format!(
+            "{path}: signed by {seat}, answers the current record{more}"
+        ));
+    }
+    Ok(lines)
+}

@@ -4,11 +4,10 @@
 //! the player's own view (a seat's moves depend only on its own pieces and on where the others
 //! stand, which the view shows).
 
-use super::common::{check_binding, read_signed, Frame};
-use super::{load_record, move_path, read_sealed_view, read_signed_view, Game};
+use super::common::{precheck_moves, Frame};
+use super::{load_record, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
 use crate::protocol::files::*;
-use crate::protocol::signing::namespace;
 use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
@@ -28,20 +27,6 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
         })
         .max()
         .unwrap_or(0);
-    let pending = super::common::moves_beyond(dir, last)?;
-    if pending.is_empty() {
-        return Ok(vec![format!("no move beyond ply {last} to check")]);
-    }
-    let public = read_signed_view(dir, game, "public")?
-        .ok_or_else(|| refuse("views/public.json", None, "missing: the judge has not run"))?
-        .0;
-    if public.record_head != head {
-        return Err(refuse(
-            "views/public.json",
-            Some("record_head"),
-            "is not the view of the current record",
-        ));
-    }
     let seats: Vec<&str> = game
         .manifest
         .players
@@ -55,42 +40,36 @@ pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<
         seats: &seats,
         player_keys: &game.player_keys,
     };
-    let mut lines = Vec::new();
-    for (ply, seat) in pending {
-        let path = move_path(ply, &seat);
-        let i = seats
-            .iter()
-            .position(|s| *s == seat)
-            .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
-        if ply != last + 1 {
+    // The seat to move, from the judge's signed public view of this very record.
+    let to_move = || -> Result<Option<String>> {
+        let public = read_signed_view(dir, game, "public")?
+            .ok_or_else(|| refuse("views/public.json", None, "missing: the judge has not run"))?
+            .0;
+        if public.record_head != head {
             return Err(refuse(
-                &path,
-                Some("ply"),
-                format!("the next ply is {}", last + 1),
+                "views/public.json",
+                Some("record_head"),
+                "is not the view of the current record",
             ));
         }
-        if public.to_move.as_deref() != Some(seat.as_str()) {
-            return Err(refuse(&path, Some("seat"), "not this seat's turn"));
-        }
-        let (file, _) = read_signed::<MoveFile>(dir, &frame, &path, i, namespace::MOVE)?;
-        check_binding(&frame, &path, &file, ply, i, &head)?;
-        let mut line = format!("{path}: signed by {seat}, answers the current record");
-        if let Some(key) =
-            key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())
-        {
-            let own = if game.manifest.sealed {
-                read_sealed_view(dir, game, &seat, key)?.0
-            } else {
-                read_signed_view(dir, game, &seat)?
-                    .ok_or_else(|| refuse(format!("views/{seat}.json"), None, "missing"))?
-                    .0
-            };
-            check_legal(game, &own, Seat(i as u8), &path, &file.action)?;
-            line.push_str(", legal on your view");
-        }
-        lines.push(line);
-    }
-    Ok(lines)
+        Ok(public.to_move)
+    };
+    precheck_moves(dir, &frame, last + 1, &head, to_move, |path, i, file| {
+        let Some(key) = key.filter(|k| k.public_key().key_data() == game.player_keys[i].key_data())
+        else {
+            return Ok(String::new());
+        };
+        let seat = seats[i];
+        let own = if game.manifest.sealed {
+            read_sealed_view(dir, game, seat, key)?.0
+        } else {
+            read_signed_view(dir, game, seat)?
+                .ok_or_else(|| refuse(format!("views/{seat}.json"), None, "missing"))?
+                .0
+        };
+        check_legal(game, &own, Seat(i as u8), path, &file.action)?;
+        Ok(", legal on your view".into())
+    })
 }
 
 /// Checks a move on a position rebuilt from the mover's own view.

@@ -634,13 +634,11 @@ fn play_through_contract(
         };
         let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
         let key = key_file(j);
+        let legal = game.legal_moves(&path, &seat, Some(&key))?;
         let request = Request::Move {
             view: bot_view(game.seat_view(&path, &seat, Some(&key))?),
-            legal: game.legal_moves(&path, &seat, Some(&key))?,
+            legal: legal.clone(),
             time_ms,
-        };
-        let Request::Move { legal, .. } = &request else {
-            unreachable!()
         };
         let answer = match bots[j].ask(&request) {
             Ok(Reply {

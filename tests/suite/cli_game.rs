@@ -397,3 +397,24 @@ fn a_sealed_seat_lists_its_moves_with_its_key() {
     ]);
     assert!(with.stdout.lines().count() > 5, "{}", with.stdout);
 }
+
+#[test]
+fn a_manifest_naming_an_unknown_game_and_moves_without_a_seat_are_refused() {
+    let g = TestGame::started(&[]);
+    let both = qj(&["moves", &g.d(), "position.json", "--as", "south"]);
+    assert_eq!(both.code, 2, "{both:?}");
+    let neither = qj(&["moves", &g.d()]);
+    assert_eq!(neither.code, 2, "{neither:?}");
+    assert!(neither.stderr.contains("--as SEAT"), "{}", neither.stderr);
+    let manifest = g
+        .read("game.toml")
+        .replace("game = \"luzhanqi\"", "game = \"chess\"");
+    g.write("game.toml", &manifest);
+    let r = qj(&["status", &g.d()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("game.toml") && r.stderr.contains("\"chess\""),
+        "{}",
+        r.stderr
+    );
+}

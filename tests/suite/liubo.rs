@@ -437,6 +437,13 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             .trim()
             .trim_end_matches(')')
             .to_string();
+        // The mover's own chain gives its throw: `moves` lists the turns it allows.
+        let listed = ok(&["moves", &d, "--as", liubo::SEATS[mover]]);
+        assert!(
+            listed.stdout.lines().any(|l| l == example),
+            "{example:?} not in {}",
+            listed.stdout
+        );
         ok(&[
             "move",
             &d,
@@ -446,6 +453,8 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             &keys.path(who(mover)),
             &example,
         ]);
+        let pre = ok(&["precheck", &d]);
+        assert!(pre.stdout.contains("signed by"), "{}", pre.stdout);
         let r = judge();
         assert_eq!(r.code, 0, "{r:?}");
     }
@@ -548,6 +557,19 @@ fn the_mover_lists_its_legal_turns_and_precheck_checks_a_turn() {
     let not_yours = qj(&["moves", &g.d(), "--as", other]);
     assert_eq!(not_yours.code, 1, "{not_yours:?}");
     let first = expected[0].clone();
+    let key = g.keys.path(LGame::key_of(mover));
+    let offer = qj(&[
+        "move",
+        &g.d(),
+        "--as",
+        seat,
+        "--key",
+        &key,
+        &first,
+        "--offer-draw",
+    ]);
+    assert_eq!(offer.code, 2, "{offer:?}");
+    assert!(offer.stderr.contains("no draw offers"), "{}", offer.stderr);
     ok(&[
         "move",
         &g.d(),

@@ -7,7 +7,7 @@ pub mod rules;
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::{check_binding, read_signed};
+use crate::judge::common::{moves_beyond, precheck_moves, read_signed};
 use crate::judge::liubo as lb;
 use crate::judge::move_path;
 use crate::protocol::files::MoveFile;
@@ -41,7 +41,6 @@ impl Game for Liubo {
     fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
         let g = lb::load(dir)?;
         Ok(GameFacts {
-            id: g.manifest.id.clone(),
             seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
             sealed: g.manifest.sealed,
             hash: g.hash,
@@ -97,56 +96,52 @@ impl Game for Liubo {
     fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
         let (d, g) = commands::load(dir)?;
         let state = lb::current(&d, &g)?;
-        let last = state.position.as_ref().map_or(0, |p| p.turns);
-        let pending = crate::judge::common::moves_beyond(&d, last)?;
-        if pending.is_empty() {
-            return Ok(vec![format!("no turn beyond throw {last} to check")]);
-        }
-        let frame = g.frame();
-        let self_mode = g.manifest.rules.dice_mode == DiceMode::SelfReveal;
-        let mut lines = Vec::new();
-        for (ply, seat) in pending {
-            let path = move_path(ply, &seat);
-            let i = lb::SEATS
-                .iter()
-                .position(|s| *s == seat)
-                .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
-            let (file, _) = read_signed::<MoveFile>(&d, &frame, &path, i, namespace::MOVE)?;
-            if self_mode {
-                // Reveals answer other heads, and a turn's throw needs the mover's next chain
-                // element: the judge checks those.
+        let turns = state.position.as_ref().map_or(0, |p| p.turns);
+        if g.manifest.rules.dice_mode == DiceMode::SelfReveal {
+            // Reveals answer other heads, and a turn's throw needs the mover's next chain
+            // element: only the signatures are checked here, the rest by the judge.
+            let mut lines = Vec::new();
+            for (ply, seat) in moves_beyond(&d, turns)? {
+                let path = move_path(ply, &seat);
+                let i = super::seat_index(&lb::SEATS, &seat)
+                    .map_err(|_| refuse(&path, None, "no such seat in this game"))?;
+                read_signed::<MoveFile>(&d, &g.frame(), &path, i, namespace::MOVE)?;
                 lines.push(format!(
                     "{path}: signed by {seat} (self mode: the throw and the turn are checked by the judge)"
                 ));
-                continue;
             }
-            let Some((t, mover, _)) = state.throw else {
-                return Err(refuse(&path, None, "no throw is waiting for a turn"));
-            };
-            if ply != t {
-                return Err(refuse(&path, Some("ply"), format!("the next throw is {t}")));
+            if lines.is_empty() {
+                lines.push(format!("no move beyond ply {turns} to check"));
             }
-            if mover != i {
-                return Err(refuse(&path, Some("seat"), "not this seat's throw"));
-            }
-            check_binding(&frame, &path, &file, ply, i, &state.head(&g))?;
-            if file.action != "resign" {
-                let position = state
-                    .position
-                    .as_ref()
-                    .ok_or_else(|| refuse(&path, None, "play has not begun"))?;
-                let moves = parse_turn(position, &file.action)
-                    .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
-                position
-                    .clone()
-                    .play_turn(&moves)
-                    .map_err(|(_, e)| refuse(&path, Some("move"), e.to_string()))?;
-            }
-            lines.push(format!(
-                "{path}: signed by {seat}, answers the current record, legal"
-            ));
+            return Ok(lines);
         }
-        Ok(lines)
+        let (next, to_move) = match state.throw {
+            Some((t, mover, _)) => (t, Some(lb::SEATS[mover].to_string())),
+            None => (turns + 1, None),
+        };
+        let head = state.head(&g);
+        precheck_moves(
+            &d,
+            &g.frame(),
+            next,
+            &head,
+            || Ok(to_move),
+            |path, _, file| {
+                if file.action != "resign" {
+                    let position = state
+                        .position
+                        .as_ref()
+                        .ok_or_else(|| refuse(path, None, "play has not begun"))?;
+                    let moves = parse_turn(position, &file.action)
+                        .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+                    position
+                        .clone()
+                        .play_turn(&moves)
+                        .map_err(|(_, e)| refuse(path, Some("move"), e.to_string()))?;
+                }
+                Ok(", legal".into())
+            },
+        )
     }
 
     fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {

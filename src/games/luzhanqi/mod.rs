@@ -28,7 +28,6 @@ impl Game for Luzhanqi {
     fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
         let g = load_game(dir)?;
         Ok(GameFacts {
-            id: g.manifest.id.clone(),
             seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
             sealed: g.manifest.sealed,
             hash: g.hash,

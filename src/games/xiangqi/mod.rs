@@ -7,10 +7,8 @@ pub mod rules;
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::{check_binding, read_signed};
-use crate::judge::{move_path, xiangqi as xq};
-use crate::protocol::files::MoveFile;
-use crate::protocol::signing::namespace;
+use crate::judge::common::precheck_moves;
+use crate::judge::xiangqi as xq;
 use crate::rules::xiangqi::notation;
 use crate::store::GameDir;
 use std::path::Path;
@@ -43,7 +41,6 @@ impl Game for Xiangqi {
     fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
         let g = xq::load(dir)?;
         Ok(GameFacts {
-            id: g.manifest.id.clone(),
             seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
             hash: g.hash,
             player_keys: g.player_keys,
@@ -96,41 +93,16 @@ impl Game for Xiangqi {
     fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
         let (d, g) = commands::load(dir)?;
         let state = xq::current(&d, &g)?;
-        let last = state.game.moves().len() as u32;
-        let pending = crate::judge::common::moves_beyond(&d, last)?;
-        if pending.is_empty() {
-            return Ok(vec![format!("no move beyond ply {last} to check")]);
-        }
-        let frame = g.frame();
+        let next = state.game.moves().len() as u32 + 1;
         let head = state.record.head_or(&g.hash);
-        let mut lines = Vec::new();
-        for (ply, seat) in pending {
-            let path = move_path(ply, &seat);
-            let i = xq::SEATS
-                .iter()
-                .position(|s| *s == seat)
-                .ok_or_else(|| refuse(&path, None, "no such seat in this game"))?;
-            if ply != last + 1 {
-                return Err(refuse(
-                    &path,
-                    Some("ply"),
-                    format!("the next ply is {}", last + 1),
-                ));
-            }
-            if state.to_move() != Some(seat.as_str()) {
-                return Err(refuse(&path, Some("seat"), "not this seat's turn"));
-            }
-            let (file, _) = read_signed::<MoveFile>(&d, &frame, &path, i, namespace::MOVE)?;
-            check_binding(&frame, &path, &file, ply, i, &head)?;
+        let to_move = || Ok(state.to_move().map(str::to_string));
+        precheck_moves(&d, &g.frame(), next, &head, to_move, |path, _, file| {
             if !matches!(file.action.as_str(), "resign" | "accept-draw") {
                 notation::parse(state.game.position(), &file.action)
-                    .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
+                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
             }
-            lines.push(format!(
-                "{path}: signed by {seat}, answers the current record, legal"
-            ));
-        }
-        Ok(lines)
+            Ok(", legal".into())
+        })
     }
 
     fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
