@@ -7,7 +7,6 @@
 use super::common::{precheck_moves, Frame};
 use super::{load_record, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
-use crate::protocol::files::*;
 use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
@@ -18,15 +17,7 @@ use ssh_key::PrivateKey;
 pub fn precheck(dir: &GameDir, game: &Game, key: Option<&PrivateKey>) -> Result<Vec<String>> {
     let record = load_record(dir, game)?;
     let head = record.head_or(&game.hash);
-    let last = record
-        .lines
-        .iter()
-        .filter_map(|l| match l.entry {
-            Entry::Move { ply, .. } => Some(ply),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
+    let last = record.last_move_ply();
     let seats: Vec<&str> = game
         .manifest
         .players

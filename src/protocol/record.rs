@@ -72,6 +72,18 @@ impl Record {
             .unwrap_or_else(|| genesis.to_string())
     }
 
+    /// The ply of the last recorded move (0 before the first).
+    pub fn last_move_ply(&self) -> u32 {
+        self.lines
+            .iter()
+            .filter_map(|l| match l.entry {
+                Entry::Move { ply, .. } => Some(ply),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The head after the first `lines` lines (`genesis` for none).
     pub fn head_after(&self, lines: usize, genesis: &str) -> String {
         match lines {

@@ -464,16 +464,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
             "wait until the judge has both setups",
         ));
     }
-    let last_ply = record
-        .lines
-        .iter()
-        .filter_map(|l| match l.entry {
-            Entry::Move { ply, .. } => Some(ply),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
-    let ply = last_ply + 1;
+    let ply = record.last_move_ply() + 1;
     if comment.as_deref().is_some_and(crate::judge::has_control) {
         return Err(Error::Io(
             "--comment: no control or bidirectional-override characters".into(),
