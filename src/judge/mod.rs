@@ -7,6 +7,7 @@ pub mod common;
 mod game;
 pub mod liubo;
 mod outputs;
+pub mod pipeline;
 pub mod precheck;
 mod record;
 mod replay;

@@ -3,6 +3,7 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::common::{self, Frame};
+use super::pipeline::{self, Ctx, Mode, Referee, Run};
 use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
@@ -184,12 +185,6 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     (winner, reason)
 }
 
-/// Loads the signed record, refusing a rolled-back one.
-fn load_record(dir: &GameDir, g: &XiangqiGame) -> Result<Record> {
-    let published = read_view(dir, g, "public")?.map(|v| v.record_head);
-    common::load_record(dir, &g.frame(), published)
-}
-
 /// A move file read, signature-checked and parsed, with its hash.
 struct SignedMove {
     file: MoveFile,
@@ -244,7 +239,7 @@ fn apply(
     seat: usize,
     signed: &SignedMove,
     action: Action,
-    received: &str,
+    received: String,
 ) -> Vec<Entry> {
     let offer = signed.file.offer_draw;
     let (text, ending) = match action {
@@ -270,7 +265,7 @@ fn apply(
         ply,
         seat: SEATS[seat].into(),
         file: signed.hash.clone(),
-        received: received.into(),
+        received,
         action: text,
         outcome: None,
         notices: Vec::new(),
@@ -288,220 +283,156 @@ fn apply(
     entries
 }
 
-/// Replays the record against the files: every recorded move file is re-read, its hash and
-/// signature checked, its move replayed; the recorded ending must be the one the rules give.
-pub fn replay(dir: &GameDir, g: &XiangqiGame, record: &Record) -> Result<State> {
-    let mut state = State {
-        record: Record::new(),
-        game: Game::new(g.start.clone(), g.options),
-        draw_offer: None,
-        end: None,
-    };
-    let wrong =
-        |seq: usize, why: String| refuse("record.jsonl", None, format!("line {}: {why}", seq + 1));
-    for (seq, line) in record.lines.iter().enumerate() {
-        let expected: Vec<Entry> = match (&line.entry, seq) {
-            (Entry::Start { .. }, 0) => vec![start_entry(g)],
-            (Entry::Begin { at, .. }, 1) => vec![begin_entry(g, at.clone())],
-            (
-                Entry::Move {
-                    ply,
-                    seat,
-                    received,
-                    ..
-                },
-                _,
-            ) if state.end.is_none() => {
-                let seat_index = SEATS
-                    .iter()
-                    .position(|s| s == seat)
-                    .ok_or_else(|| wrong(seq, format!("unknown seat {seat:?}")))?;
-                let want_ply = state.game.moves().len() as u32 + 1;
-                if *ply != want_ply || state.to_move() != Some(SEATS[seat_index]) {
-                    return Err(wrong(seq, "a move out of order".into()));
-                }
-                let path = move_path(*ply, seat);
-                let signed = read_move(dir, g, &path, seat_index)?;
-                let action = check_move_file(g, &state, &path, *ply, seat_index, &signed.file)?;
-                apply(&mut state, *ply, seat_index, &signed, action, received)
-            }
-            (Entry::Forfeit { seat, reason, .. }, _) if state.end.is_none() => {
-                let seat_index = SEATS
-                    .iter()
-                    .position(|s| s == seat)
-                    .ok_or_else(|| wrong(seq, format!("unknown seat {seat:?}")))?;
-                forfeit_entries(&mut state, seat_index, reason)
-            }
-            (Entry::End { .. }, _) => Vec::new(),
-            _ => return Err(wrong(seq, "an entry that does not belong here".into())),
-        };
-        // The recorded line must be exactly what the judge would write now (an End line is
-        // checked with the move that caused it).
-        if !matches!(line.entry, Entry::End { .. }) {
-            let mine = expected.first().cloned();
-            if mine.as_ref() != Some(&line.entry) {
-                return Err(wrong(seq, "differs from what the files give".into()));
-            }
-            state.record.append(line.entry.clone(), &g.hash);
-            for extra in expected.into_iter().skip(1) {
-                let Some(next) = record.lines.get(state.record.lines.len()) else {
-                    return Err(wrong(seq, "the record lacks the end of the game".into()));
-                };
-                if next.entry != extra {
-                    return Err(wrong(
-                        seq + 1,
-                        "the recorded end differs from the rules".into(),
-                    ));
-                }
-                state.record.append(extra, &g.hash);
-            }
-        } else if state.record.lines.len() <= seq {
-            return Err(wrong(seq, "an end the moves do not give".into()));
+impl Referee for XiangqiGame {
+    type State = State;
+
+    fn frame(&self) -> Frame<'_> {
+        XiangqiGame::frame(self)
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
+    }
+
+    fn initial(&self) -> State {
+        State {
+            record: Record::new(),
+            game: Game::new(self.start.clone(), self.options),
+            draw_offer: None,
+            end: None,
         }
     }
-    if state.record != *record {
-        return Err(refuse(
-            "record.jsonl",
-            None,
-            "does not match the files it records",
-        ));
+
+    fn record<'s>(&self, state: &'s State) -> &'s Record {
+        &state.record
     }
-    Ok(state)
-}
 
-fn start_entry(g: &XiangqiGame) -> Entry {
-    Entry::Start {
-        format: RECORD_FORMAT.into(),
-        game: g.manifest.id.clone(),
-        manifest: g.hash.clone(),
+    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
+        &mut state.record
+    }
+
+    /// The record opens with the start and begin lines; then one move file per ply.
+    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        match state.record.lines.len() {
+            0 => {
+                return Ok(Some(vec![Entry::Start {
+                    format: RECORD_FORMAT.into(),
+                    game: self.manifest.id.clone(),
+                    manifest: self.hash.clone(),
+                }]))
+            }
+            1 => {
+                let recorded = match cx.recorded() {
+                    Some(Entry::Begin { at, .. }) => Some(at),
+                    _ => None,
+                };
+                return Ok(Some(vec![Entry::Begin {
+                    first: seat_of(self.start.side_to_move()).into(),
+                    lot_nonces: Default::default(),
+                    at: cx.at(recorded, self.manifest.clock.is_some()),
+                }]));
+            }
+            _ => {}
+        }
+        let Some(seat_name) = state.to_move() else {
+            return Ok(None);
+        };
+        let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
+        let ply = state.game.moves().len() as u32 + 1;
+        let path = move_path(ply, seat_name);
+        let other = move_path(ply, SEATS[1 - seat]);
+        if cx.is_new() && cx.dir.exists(&other) {
+            return Err(refuse(
+                &other,
+                Some("seat"),
+                format!("out of turn: {seat_name} moves at ply {ply}"),
+            ));
+        }
+        if cx.is_new() && !cx.dir.exists(&path) {
+            return Ok(None);
+        }
+        let signed = read_move(cx.dir, self, &path, seat)?;
+        let action = check_move_file(self, state, &path, ply, seat, &signed.file)?;
+        Ok(Some(apply(state, ply, seat, &signed, action, cx.received())))
+    }
+
+    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
+        let loser = if seat == 0 { Color::Red } else { Color::Black };
+        let ending = Ending::Forfeit { loser };
+        state.game.end(ending.clone());
+        let (winner, end_reason) = end_of(&ending);
+        state.end = Some((winner.clone(), end_reason));
+        Ok(vec![
+            Entry::Forfeit {
+                seat: SEATS[seat].into(),
+                reason: reason.into(),
+                at: None,
+            },
+            Entry::End {
+                winner,
+                allies: Vec::new(),
+                reason: end_reason,
+            },
+        ])
+    }
+
+    fn is_over(&self, state: &State) -> bool {
+        state.end.is_some()
+    }
+
+    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
+        let seat = state.to_move()?;
+        (state.record.lines.len() >= 2).then(|| {
+            (
+                SEATS.iter().position(|s| *s == seat).unwrap_or(0),
+                state.game.moves().len() as u32 + 1,
+            )
+        })
+    }
+
+    fn waiting(&self, state: &State) -> Option<String> {
+        let seat = state.to_move()?;
+        Some(format!("{seat} to move (ply {})", state.game.moves().len() + 1))
+    }
+
+    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
+        Ok(read_view(dir, self, "public")?.map(|v| v.record_head))
+    }
+
+    fn outputs(
+        &self,
+        _dir: &GameDir,
+        state: &State,
+        key: &PrivateKey,
+        _refusal: Option<&Error>,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        Ok(outputs(self, state, key))
+    }
+
+    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
+        common::check_views(
+            dir,
+            &self.frame(),
+            &[SEATS[0], SEATS[1], "public"],
+            state.record.lines.is_empty(),
+            |a| {
+                let v = build_view(self, state, a);
+                let text = crate::view::xiangqi::render_text(&self.manifest.players, &v);
+                (v, text)
+            },
+        )
     }
 }
 
-/// `at` is when play began: now for the judge (with a clock), the recorded time in a replay.
-fn begin_entry(g: &XiangqiGame, at: Option<String>) -> Entry {
-    Entry::Begin {
-        first: seat_of(g.start.side_to_move()).into(),
-        lot_nonces: Default::default(),
-        at,
-    }
-}
-
-fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
-    let loser = if seat == 0 { Color::Red } else { Color::Black };
-    let ending = Ending::Forfeit { loser };
-    state.game.end(ending.clone());
-    let (winner, end_reason) = end_of(&ending);
-    state.end = Some((winner.clone(), end_reason));
-    vec![
-        Entry::Forfeit {
-            seat: SEATS[seat].into(),
-            reason: reason.into(),
-            at: None,
-        },
-        Entry::End {
-            winner,
-            allies: Vec::new(),
-            reason: end_reason,
-        },
-    ]
-}
-
-/// What one judge run did.
-pub struct JudgeRun {
-    pub state: State,
-    /// Moves accepted in this run.
-    pub accepted: Vec<String>,
-    /// The refusal that stopped this run, after the accepted moves were written.
-    pub refusal: Option<Error>,
-}
-
-/// Judges what is new: opens the record, accepts the next moves in order until a file is
-/// missing or refused, optionally records a forfeit, and writes record and views atomically.
+/// Judges what is new (see [`pipeline::judge`]).
 pub fn judge(
     dir: &GameDir,
     g: &XiangqiGame,
     key: &PrivateKey,
     now: &str,
-    mut forfeit: Option<(String, String)>,
-) -> Result<JudgeRun> {
-    common::check_judge(&g.frame(), key)?;
-    let _lock = dir.lock()?;
-    dir.recover()?;
-    let record = load_record(dir, g)?;
-    let mut state = replay(dir, g, &record)?;
-    if state.record.lines.is_empty() {
-        state.record.append(start_entry(g), &g.hash);
-        let at = g.manifest.clock.as_ref().map(|_| now.to_string());
-        state.record.append(begin_entry(g, at), &g.hash);
-    }
-    let mut accepted = Vec::new();
-    let mut refusal = None;
-    while let Some(seat_name) = state.to_move() {
-        let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
-        let ply = state.game.moves().len() as u32 + 1;
-        let path = move_path(ply, seat_name);
-        let other = move_path(ply, SEATS[1 - seat]);
-        if let Some(late) = super::clock::check(
-            g.manifest.clock.as_ref(),
-            &state.record,
-            now,
-            &path,
-            dir.exists(&path),
-            seat_name,
-            &mut forfeit,
-        ) {
-            refusal = late;
-            break;
-        }
-        if dir.exists(&other) {
-            refusal = Some(refuse(
-                &other,
-                Some("seat"),
-                format!("out of turn: {seat_name} moves at ply {ply}"),
-            ));
-            break;
-        }
-        if !dir.exists(&path) {
-            if let Some(e) = common::stray_move(dir, &g.frame(), ply)? {
-                refusal = Some(e);
-            }
-            break;
-        }
-        let step = read_move(dir, g, &path, seat).and_then(|signed| {
-            check_move_file(g, &state, &path, ply, seat, &signed.file).map(|a| (signed, a))
-        });
-        match step {
-            Ok((signed, action)) => {
-                for entry in apply(&mut state, ply, seat, &signed, action, now) {
-                    state.record.append(entry, &g.hash);
-                }
-                accepted.push(path);
-            }
-            Err(e) => {
-                refusal = Some(e);
-                break;
-            }
-        }
-    }
-    if let Some((seat, reason)) = forfeit {
-        let Some(index) = SEATS.iter().position(|s| *s == seat) else {
-            return Err(Error::Io(format!(
-                "--forfeit: {seat:?} is not a seat (red, black)"
-            )));
-        };
-        if state.end.is_some() {
-            return Err(Error::Io("--forfeit: the game is already over".into()));
-        }
-        for entry in forfeit_entries(&mut state, index, &reason) {
-            state.record.append(entry, &g.hash);
-        }
-    }
-    dir.commit(&outputs(g, &state, key))?;
-    Ok(JudgeRun {
-        state,
-        accepted,
-        refusal,
-    })
+    forfeit: Option<(String, String)>,
+) -> Result<Run<State>> {
+    pipeline::judge(g, dir, key, now, forfeit)
 }
 
 /// Builds one audience's view.
@@ -586,24 +517,10 @@ pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Optio
 /// Audits a game from its files: manifest, record signature and chain, every move file, the
 /// ending, and every published view (each must be exactly what the record gives).
 pub fn verify(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
-    let record = load_record(dir, g)?;
-    let state = replay(dir, g, &record)?;
-    common::check_views(
-        dir,
-        &g.frame(),
-        &[SEATS[0], SEATS[1], "public"],
-        record.lines.is_empty(),
-        |a| {
-            let v = build_view(g, &state, a);
-            let text = crate::view::xiangqi::render_text(&g.manifest.players, &v);
-            (v, text)
-        },
-    )?;
-    Ok(state)
+    pipeline::verify(g, dir)
 }
 
 /// The state of a game from its signed files, for `status` and for players writing moves.
 pub fn current(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
-    let record = load_record(dir, g)?;
-    replay(dir, g, &record)
+    pipeline::current(g, dir, Mode::Judge)
 }

@@ -103,10 +103,10 @@ pub fn judge(
 ) -> Result<()> {
     let (d, g) = load(dir)?;
     let run = xq::judge(&d, &g, key, &now, forfeit)?;
-    for path in &run.accepted {
-        say!("accepted {path}");
+    for line in &run.said {
+        say!("{line}");
     }
-    if run.accepted.is_empty() {
+    if run.said.is_empty() {
         say!("nothing new");
     }
     say!("{}", summary(&run.state));

@@ -1,0 +1,491 @@
+//! The one judge pipeline every game runs through.
+//!
+//! A game supplies a [`Referee`]: a step function that gives the next record entries its files
+//! allow, plus what differs per game (forfeits, the clock's turn, outputs, views). The pipeline
+//! does the rest the same way for every game: it locks the folder and recovers an interrupted
+//! run, reads the signed record (refusing a rolled-back one), replays it line by line through the
+//! same step function (so judge and audit cannot drift apart), takes new files until one is
+//! missing or refused, applies the clock and forfeits, and writes the signed outputs atomically.
+
+use super::common::{self, Frame};
+use super::describe;
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::{Entry, RecordLine};
+use crate::protocol::files::Clock;
+use crate::protocol::record::Record;
+use crate::store::GameDir;
+use ssh_key::PrivateKey;
+
+/// Where the secret inputs come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The judge: secrets from `setups/` (or sealed to the judge), new files taken.
+    Judge,
+    /// The audit: secrets from `reveal/`, only what the record holds.
+    Audit,
+}
+
+/// What a step may read besides the files.
+pub struct Ctx<'a> {
+    pub dir: &'a GameDir,
+    pub mode: Mode,
+    /// When new files are received (the judge's time).
+    pub now: &'a str,
+    /// In a replay, the recorded lines from the one being checked; empty when taking new files.
+    pub recorded: &'a [RecordLine],
+    /// The judge's key, which opens what players sealed to the judge.
+    pub key: Option<&'a PrivateKey>,
+}
+
+impl Ctx<'_> {
+    /// The recorded line the step is checking, if any.
+    pub fn recorded(&self) -> Option<&Entry> {
+        self.recorded.first().map(|l| &l.entry)
+    }
+
+    /// True while taking files the record does not hold yet.
+    pub fn is_new(&self) -> bool {
+        self.recorded.is_empty()
+    }
+
+    /// When a move file was received: now for new files, the recorded time in a replay (the move
+    /// line comes first in its group, or second after a throw line).
+    pub fn received(&self) -> String {
+        self.recorded
+            .iter()
+            .take(2)
+            .find_map(|l| match &l.entry {
+                Entry::Move { received, .. } => Some(received.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.now.to_string())
+    }
+
+    /// The time a judge's line carries (`at` of a begin or forfeit): recorded, or now if the
+    /// game has a clock.
+    pub fn at(&self, recorded: Option<&Option<String>>, clock: bool) -> Option<String> {
+        match recorded {
+            Some(at) => at.clone(),
+            None if self.is_new() && clock => Some(self.now.to_string()),
+            None => None,
+        }
+    }
+}
+
+/// What a game's judge does where its rules differ.
+pub trait Referee {
+    type State;
+
+    /// The game's id, manifest hash, keys and seats.
+    fn frame(&self) -> Frame<'_>;
+    /// The manifest's clock, if the game has one.
+    fn clock(&self) -> Option<&Clock>;
+    /// The state before the record's first line.
+    fn initial(&self) -> Self::State;
+    fn record<'s>(&self, state: &'s Self::State) -> &'s Record;
+    fn record_mut<'s>(&self, state: &'s mut Self::State) -> &'s mut Record;
+
+    /// Before anything is read: refuse folders that hold what no game file is.
+    fn check_folders(&self, _dir: &GameDir) -> Result<()> {
+        Ok(())
+    }
+
+    /// The judge's own preparation after the replay (for instance rebuilding hash chains from
+    /// the seeds only the judge holds).
+    fn prepare(&self, _state: &mut Self::State, _cx: &Ctx) -> Result<()> {
+        Ok(())
+    }
+
+    /// The next record entries the files give, or none while the game waits or is over. A
+    /// refused file is an error; in a replay, `cx.recorded` holds the line being checked.
+    fn step(&self, state: &mut Self::State, cx: &Ctx) -> Result<Option<Vec<Entry>>>;
+
+    /// Bookkeeping once an entry is in the record.
+    fn note(&self, _state: &mut Self::State, _entry: &Entry, _cx: &Ctx) -> Result<()> {
+        Ok(())
+    }
+
+    /// The entries of the judge's forfeit of seat `seat` (the forfeit, and the end if the game
+    /// ends with it). In a replay `cx.recorded` holds the forfeit line.
+    fn forfeit(
+        &self,
+        state: &mut Self::State,
+        seat: usize,
+        reason: &str,
+        cx: &Ctx,
+    ) -> Result<Vec<Entry>>;
+
+    fn is_over(&self, state: &Self::State) -> bool;
+
+    /// Once play has begun and while it goes on: the seat whose clock runs and the ply it owes.
+    fn clock_turn(&self, state: &Self::State) -> Option<(usize, u32)>;
+
+    /// What the game waits for, in words, while it goes on.
+    fn waiting(&self, state: &Self::State) -> Option<String>;
+
+    /// After the judge took what it could with no refusal: a file that can never be taken (a
+    /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
+    fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
+        let next = self.clock_turn(state).map_or(u32::MAX, |(_, ply)| ply);
+        common::stray_move(cx.dir, &self.frame(), next)
+    }
+
+    /// The head of the judge's last signed public view, to catch a rolled-back record.
+    fn published_head(&self, dir: &GameDir) -> Result<Option<String>>;
+
+    /// Everything a judge run writes: record, views, pictures, refusal notes. `refusal` is the
+    /// run's refusal, whose private details go to its owner only.
+    fn outputs(
+        &self,
+        dir: &GameDir,
+        state: &Self::State,
+        key: &PrivateKey,
+        refusal: Option<&Error>,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>>;
+
+    /// The audit of the published views: each must be what the record gives.
+    fn check_views(&self, dir: &GameDir, state: &Self::State) -> Result<()>;
+}
+
+/// What one pass of the judge did.
+pub struct Run<S> {
+    pub state: S,
+    /// One line per new record entry.
+    pub said: Vec<String>,
+    /// The refusal that stopped the pass, after what came before it was accepted.
+    pub refusal: Option<Error>,
+    /// What the game waits for, when nothing was refused and it goes on.
+    pub waiting: Option<String>,
+}
+
+/// Loads the signed record, refusing one that was rolled back behind the published view.
+pub fn load_record<R: Referee>(r: &R, dir: &GameDir) -> Result<Record> {
+    let published = r.published_head(dir)?;
+    common::load_record(dir, &r.frame(), published)
+}
+
+fn seat_of<R: Referee>(r: &R, name: &str) -> Option<usize> {
+    r.frame().seats.iter().position(|s| *s == name)
+}
+
+fn append<R: Referee>(r: &R, state: &mut R::State, entry: Entry, cx: &Ctx) -> Result<()> {
+    let hash = r.frame().hash.to_string();
+    r.record_mut(state).append(entry.clone(), &hash);
+    r.note(state, &entry, cx)
+}
+
+/// Replays a record against the files: every line must be exactly what the step function gives
+/// (a forfeit line is the judge's own act and is replayed as one).
+pub fn replay<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    record: &Record,
+    mode: Mode,
+    key: Option<&PrivateKey>,
+) -> Result<R::State> {
+    r.check_folders(dir)?;
+    let mut state = r.initial();
+    let mut k = 0;
+    while k < record.lines.len() {
+        let cx = Ctx {
+            dir,
+            mode,
+            now: "",
+            recorded: &record.lines[k..],
+            key,
+        };
+        let line = &record.lines[k].entry;
+        let entries = match line {
+            Entry::Forfeit { seat, reason, .. } if !r.is_over(&state) => {
+                let i = seat_of(r, seat).ok_or_else(|| {
+                    refuse(
+                        "record.jsonl",
+                        Some("seat"),
+                        format!("line {}: unknown seat {seat:?}", k + 1),
+                    )
+                })?;
+                r.forfeit(&mut state, i, reason, &cx)?
+            }
+            _ => r.step(&mut state, &cx)?.ok_or_else(|| {
+                refuse_with(
+                    "record.jsonl",
+                    None,
+                    format!(
+                        "line {}: the files do not give this line: {}",
+                        k + 1,
+                        describe(line)
+                    ),
+                    "an accepted file is missing or was changed, or the record was edited",
+                )
+            })?,
+        };
+        for entry in entries {
+            let Some(recorded) = record.lines.get(k) else {
+                return Err(refuse_with(
+                    "record.jsonl",
+                    None,
+                    format!(
+                        "ends at line {} before what the files give: {}",
+                        k,
+                        describe(&entry)
+                    ),
+                    "the record was cut short",
+                ));
+            };
+            if recorded.entry != entry {
+                return Err(refuse_with(
+                    "record.jsonl",
+                    None,
+                    format!(
+                        "line {} disagrees with the files: the record says {:?}, the files give {:?}",
+                        k + 1,
+                        recorded.entry,
+                        entry
+                    ),
+                    "an accepted file was changed, or the record was edited",
+                ));
+            }
+            append(r, &mut state, entry, &cx)?;
+            k += 1;
+        }
+    }
+    if r.record(&state) != record {
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "does not match the files it records",
+        ));
+    }
+    Ok(state)
+}
+
+/// A refused move stays where it is (inputs are never changed): tell its sender what to do.
+fn with_move_hint(e: Error) -> Error {
+    match e {
+        Error::Refused(mut r) if r.file.starts_with("moves/") => {
+            let advice = format!(
+                "remove {} and its .sig, then send a new move",
+                r.file.trim_end_matches(".sig")
+            );
+            r.hint = Some(match r.hint {
+                Some(h) => format!("{h}; {advice}"),
+                None => advice,
+            });
+            Error::Refused(r)
+        }
+        other => other,
+    }
+}
+
+/// Takes new files in order until one is missing or refused; the clock may refuse a late file
+/// and ask for a forfeit. Works on a state that already holds the record.
+pub fn take_new<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    state: &mut R::State,
+    now: &str,
+    key: Option<&PrivateKey>,
+    forfeit: &mut Option<(String, String)>,
+    look_for_leftovers: bool,
+) -> Result<(Vec<String>, Option<Error>)> {
+    let cx = Ctx {
+        dir,
+        mode: Mode::Judge,
+        now,
+        recorded: &[],
+        key,
+    };
+    let mut said = Vec::new();
+    let mut refusal = None;
+    loop {
+        if let Some((seat, ply)) = r.clock_turn(state) {
+            let name = r.frame().seats[seat].to_string();
+            let path = super::move_path(ply, &name);
+            if let Some(late) = super::clock::check(
+                r.clock(),
+                r.record(state),
+                now,
+                &path,
+                dir.exists(&path),
+                &name,
+                forfeit,
+            ) {
+                refusal = late;
+                break;
+            }
+        }
+        match r.step(state, &cx) {
+            Ok(Some(entries)) => {
+                for entry in entries {
+                    said.push(describe(&entry));
+                    append(r, state, entry, &cx)?;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                refusal = Some(with_move_hint(e));
+                break;
+            }
+        }
+    }
+    if refusal.is_none() && look_for_leftovers {
+        refusal = r.leftover(state, &cx)?;
+    }
+    Ok((said, refusal))
+}
+
+/// Records the judge's forfeit of `seat` with a reason code.
+pub fn forfeit_now<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    state: &mut R::State,
+    now: &str,
+    seat: &str,
+    reason: &str,
+) -> Result<Vec<String>> {
+    let seats = r.frame().seats.join(", ");
+    let i = seat_of(r, seat)
+        .ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat ({seats})")))?;
+    let valid = !reason.is_empty()
+        && reason.len() <= 64
+        && reason
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !valid {
+        return Err(Error::Io(format!(
+            "--forfeit: the reason code {reason:?} must be lower-case letters, digits and -"
+        )));
+    }
+    if r.is_over(state) {
+        return Err(Error::Io("--forfeit: the game is already over".into()));
+    }
+    let cx = Ctx {
+        dir,
+        mode: Mode::Judge,
+        now,
+        recorded: &[],
+        key: None,
+    };
+    let mut said = Vec::new();
+    for entry in r.forfeit(state, i, reason, &cx)? {
+        said.push(describe(&entry));
+        append(r, state, entry, &cx)?;
+    }
+    Ok(said)
+}
+
+/// One judge run: checks the key, locks the folder, recovers an interrupted run, replays the
+/// record, takes what is new, records a forfeit (asked for, or by the clock's expiry rule) and
+/// writes everything atomically.
+pub fn judge<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    key: &PrivateKey,
+    now: &str,
+    mut forfeit: Option<(String, String)>,
+) -> Result<Run<R::State>> {
+    common::check_judge(&r.frame(), key)?;
+    let _lock = dir.lock()?;
+    dir.recover()?;
+    let record = load_record(r, dir)?;
+    let mut state = replay(r, dir, &record, Mode::Judge, Some(key))?;
+    let cx = Ctx {
+        dir,
+        mode: Mode::Judge,
+        now,
+        recorded: &[],
+        key: Some(key),
+    };
+    r.prepare(&mut state, &cx)?;
+    let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
+    if let Some((seat, reason)) = forfeit {
+        said.extend(forfeit_now(r, dir, &mut state, now, &seat, &reason)?);
+    }
+    let waiting = match (&refusal, r.is_over(&state)) {
+        (None, false) => r.waiting(&state),
+        _ => None,
+    };
+    let files = r.outputs(dir, &state, key, refusal.as_ref())?;
+    dir.commit(&files)?;
+    Ok(Run {
+        state,
+        said,
+        refusal,
+        waiting,
+    })
+}
+
+/// The state from the signed files (the record replayed), for status and players' commands.
+pub fn current<R: Referee>(r: &R, dir: &GameDir, mode: Mode) -> Result<R::State> {
+    let record = load_record(r, dir)?;
+    replay(r, dir, &record, mode, None)
+}
+
+/// The audit: the record replayed from the files (secrets from `reveal/`), then every
+/// published view checked against what the record gives.
+pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
+    let state = current(r, dir, Mode::Audit)?;
+    r.check_views(dir, &state)?;
+    Ok(state)
+}
+
+/// A judge kept open for in-process play (bot matches): the record is replayed once, then each
+/// `advance` takes only the files written since, with the same checks as a full run. Nothing is
+/// written until `outputs` is asked for.
+pub struct Session<'a, R: Referee> {
+    pub referee: &'a R,
+    pub dir: &'a GameDir,
+    pub state: R::State,
+    pub now: String,
+    /// The refusal of the last pass, if any.
+    pub refusal: Option<Error>,
+}
+
+impl<'a, R: Referee> Session<'a, R> {
+    pub fn open(referee: &'a R, dir: &'a GameDir, now: &str) -> Result<Session<'a, R>> {
+        let record = load_record(referee, dir)?;
+        let state = replay(referee, dir, &record, Mode::Judge, None)?;
+        let mut s = Session {
+            referee,
+            dir,
+            state,
+            now: now.to_string(),
+            refusal: None,
+        };
+        s.advance()?;
+        Ok(s)
+    }
+
+    /// Judges the files written since the last pass.
+    pub fn advance(&mut self) -> Result<Vec<String>> {
+        let mut forfeit = None;
+        let (said, refusal) = take_new(
+            self.referee,
+            self.dir,
+            &mut self.state,
+            &self.now,
+            None,
+            &mut forfeit,
+            // In-process play writes only the files of the next ply: no listing per move.
+            false,
+        )?;
+        self.refusal = refusal;
+        Ok(said)
+    }
+
+    /// Ends the game: `seat` forfeits with a reason code (nothing if it is already over).
+    pub fn forfeit(&mut self, seat: &str, reason: &str) -> Result<()> {
+        if self.referee.is_over(&self.state) {
+            return Ok(());
+        }
+        forfeit_now(
+            self.referee,
+            self.dir,
+            &mut self.state,
+            &self.now,
+            seat,
+            reason,
+        )
+        .map(|_| ())
+    }
+}
