@@ -7,7 +7,8 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use super::common::{self, Frame};
-use super::{check_frame, describe, move_path, Kind};
+use super::pipeline::{self, Ctx, Mode, Referee, Run};
+use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -581,7 +582,7 @@ impl Step<'_> {
         let other_revealed = state.record.lines.iter().any(|l| {
             matches!(&l.entry, Entry::Move { ply, seat: s, action, .. } if *ply == t && *s == SEATS[1 - seat] && action == "reveal")
         });
-        if self.dir.exists(&other) && !other_revealed {
+        if self.recorded.is_empty() && self.dir.exists(&other) && !other_revealed {
             return Err(refuse(
                 &other,
                 Some("seat"),
@@ -589,10 +590,7 @@ impl Step<'_> {
             ));
         }
         if !self.dir.exists(&path) {
-            return match common::stray_move(self.dir, &self.frame(), t)? {
-                Some(e) => Err(e),
-                None => Ok(None),
-            };
+            return Ok(None);
         }
         let (m, hash): (MoveFile, String) =
             common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
@@ -784,209 +782,149 @@ fn note(state: &mut State, entry: &Entry, dir: &GameDir, g: &LiuboGame) -> Resul
     Ok(())
 }
 
-/// Replays the record: every line must be exactly what the files give.
-pub fn replay(dir: &GameDir, g: &LiuboGame, record: &Record) -> Result<State> {
-    let mut state = State::new();
-    let mut k = 0;
-    while k < record.lines.len() {
-        let line = &record.lines[k].entry;
-        let wrong = |why: &str| refuse("record.jsonl", None, format!("line {}: {why}", k + 1));
-        let entries = if let Entry::Forfeit { seat, reason, .. } = line {
-            let i = seat_index(seat).ok_or_else(|| wrong("unknown seat"))?;
-            forfeit_entries(&mut state, i, reason)
-        } else {
-            let step = Step {
-                dir,
-                g,
-                recorded: &record.lines[k..],
-                now: "",
-                opener: None,
-            };
-            step.next(&mut state)?
-                .ok_or_else(|| wrong("the files do not give this line (a file is missing)"))?
-        };
-        for entry in entries {
-            let Some(recorded) = record.lines.get(k) else {
-                return Err(refuse(
-                    "record.jsonl",
-                    None,
-                    "ends before what the files give",
-                ));
-            };
-            if recorded.entry != entry {
-                return Err(refuse(
-                    "record.jsonl",
-                    None,
-                    format!("line {}: differs from what the files give", k + 1),
-                ));
-            }
-            note(&mut state, &entry, dir, g)?;
-            state.record.append(entry, &g.hash);
-            k += 1;
+impl<'a> Step<'a> {
+    fn of(g: &'a LiuboGame, cx: &'a Ctx) -> Step<'a> {
+        Step {
+            dir: cx.dir,
+            g,
+            recorded: cx.recorded,
+            now: cx.now,
+            opener: cx.key,
         }
     }
-    if state.record != *record {
-        return Err(refuse(
-            "record.jsonl",
-            None,
-            "does not match the files it records",
-        ));
+}
+
+impl Referee for LiuboGame {
+    type State = State;
+
+    fn frame(&self) -> Frame<'_> {
+        LiuboGame::frame(self)
     }
-    Ok(state)
-}
 
-fn forfeit_entries(state: &mut State, seat: usize, reason: &str) -> Vec<Entry> {
-    if let Some(p) = state.position.as_mut() {
-        p.concede(seat, LiuboEnd::Forfeit);
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
     }
-    let winner = Some(SEATS[1 - seat].to_string());
-    state.throw = None;
-    vec![
-        Entry::Forfeit {
-            seat: SEATS[seat].into(),
-            reason: reason.into(),
-            at: None,
-        },
-        Entry::End {
-            winner,
-            allies: Vec::new(),
-            reason: EndReason::Forfeit,
-        },
-    ]
+
+    fn initial(&self) -> State {
+        State::new()
+    }
+
+    fn record<'s>(&self, state: &'s State) -> &'s Record {
+        &state.record
+    }
+
+    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
+        &mut state.record
+    }
+
+    /// The judge holds the seeds: it rebuilds the chains a replay could not know about.
+    fn prepare(&self, state: &mut State, cx: &Ctx) -> Result<()> {
+        for seat in 0..2 {
+            if state.chains[seat].is_none() && state.accepted[seat] {
+                if let Some((_, seed)) = Step::of(self, cx).seed(seat)? {
+                    state.chains[seat] = Some(throws::chain(
+                        &self.manifest.id,
+                        throws::letter(seat),
+                        &seed,
+                        self.chain_length(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        Step::of(self, cx).next(state)
+    }
+
+    fn note(&self, state: &mut State, entry: &Entry, cx: &Ctx) -> Result<()> {
+        note(state, entry, cx.dir, self)
+    }
+
+    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
+        if let Some(p) = state.position.as_mut() {
+            p.concede(seat, LiuboEnd::Forfeit);
+        }
+        state.throw = None;
+        Ok(vec![
+            Entry::Forfeit {
+                seat: SEATS[seat].into(),
+                reason: reason.into(),
+                at: None,
+            },
+            Entry::End {
+                winner: Some(SEATS[1 - seat].to_string()),
+                allies: Vec::new(),
+                reason: EndReason::Forfeit,
+            },
+        ])
+    }
+
+    fn is_over(&self, state: &State) -> bool {
+        state.end.is_some()
+    }
+
+    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
+        match (&state.position, &state.end) {
+            (Some(p), None) => Some((p.to_move, p.turns + 1)),
+            _ => None,
+        }
+    }
+
+    fn waiting(&self, state: &State) -> Option<String> {
+        Some(build_view(self, state, "public").waiting)
+    }
+
+    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
+        Ok(common::read_view::<LiuboView>(dir, &self.frame(), "public")?.map(|v| v.record_head))
+    }
+
+    fn outputs(
+        &self,
+        _dir: &GameDir,
+        state: &State,
+        key: &PrivateKey,
+        _refusal: Option<&Error>,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        Ok(outputs(self, state, key))
+    }
+
+    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
+        common::check_views(
+            dir,
+            &self.frame(),
+            &[SEATS[0], SEATS[1], "public"],
+            state.record.lines.is_empty(),
+            |a| {
+                let v = build_view(self, state, a);
+                let text = crate::view::liubo::render_text(&self.manifest.players, &v);
+                (v, text)
+            },
+        )
+    }
 }
 
-/// What one judge run did.
-pub struct JudgeRun {
-    pub state: State,
-    /// One line per new record entry.
-    pub said: Vec<String>,
-    pub refusal: Option<Error>,
-}
-
-/// Judges what is new and writes record and views atomically.
+/// Judges what is new and writes record and views atomically (see [`pipeline::judge`]).
 pub fn judge(
     dir: &GameDir,
     g: &LiuboGame,
     key: &PrivateKey,
     now: &str,
     forfeit: Option<(String, String)>,
-) -> Result<JudgeRun> {
-    common::check_judge(&g.frame(), key)?;
-    let _lock = dir.lock()?;
-    dir.recover()?;
-    let published =
-        common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
-    let record = common::load_record(dir, &g.frame(), published)?;
-    let mut state = replay(dir, g, &record)?;
-    // The judge holds the seeds: rebuild the chains replay could not know about.
-    for seat in 0..2 {
-        if state.chains[seat].is_none() && state.accepted[seat] {
-            let step = Step {
-                dir,
-                g,
-                recorded: &[],
-                now,
-                opener: Some(key),
-            };
-            if let Some((_, seed)) = step.seed(seat)? {
-                state.chains[seat] = Some(throws::chain(
-                    &g.manifest.id,
-                    throws::letter(seat),
-                    &seed,
-                    g.chain_length(),
-                ));
-            }
-        }
-    }
-    let mut said = Vec::new();
-    let mut refusal = None;
-    let mut forfeit = forfeit;
-    loop {
-        // The clock of the seat to move, once play has begun.
-        if let (Some(p), None) = (&state.position, &state.end) {
-            let seat = SEATS[p.to_move];
-            let path = move_path(p.turns + 1, seat);
-            let waiting = dir.exists(&path);
-            if let Some(late) = super::clock::check(
-                g.manifest.clock.as_ref(),
-                &state.record,
-                now,
-                &path,
-                waiting,
-                seat,
-                &mut forfeit,
-            ) {
-                refusal = late;
-                break;
-            }
-        }
-        let step = Step {
-            dir,
-            g,
-            recorded: &[],
-            now,
-            opener: Some(key),
-        };
-        match step.next(&mut state) {
-            Ok(Some(entries)) => {
-                for e in entries {
-                    said.push(describe(&e));
-                    note(&mut state, &e, dir, g)?;
-                    state.record.append(e, &g.hash);
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                refusal = Some(e);
-                break;
-            }
-        }
-    }
-    if let Some((seat, reason)) = forfeit {
-        let i = seat_index(&seat)
-            .ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat (a, b)")))?;
-        if state.end.is_some() {
-            return Err(Error::Io("--forfeit: the game is already over".into()));
-        }
-        for e in forfeit_entries(&mut state, i, &reason) {
-            said.push(describe(&e));
-            note(&mut state, &e, dir, g)?;
-            state.record.append(e, &g.hash);
-        }
-    }
-    dir.commit(&outputs(g, &state, key))?;
-    Ok(JudgeRun {
-        state,
-        said,
-        refusal,
-    })
+) -> Result<Run<State>> {
+    pipeline::judge(g, dir, key, now, forfeit)
 }
 
-/// The state from the signed files, for `status`, `verify` and players writing turns.
+/// The state from the signed files, for `status` and players writing turns.
 pub fn current(dir: &GameDir, g: &LiuboGame) -> Result<State> {
-    let published =
-        common::read_view::<LiuboView>(dir, &g.frame(), "public")?.map(|v| v.record_head);
-    let record = common::load_record(dir, &g.frame(), published)?;
-    replay(dir, g, &record)
+    pipeline::current(g, dir, Mode::Judge)
 }
 
 /// Audits a game: record, every signature, commitment, throw (elements hashed back to the signed
 /// heads, values recomputed), turn and view; with the seeds revealed, the whole chains too.
 pub fn verify(dir: &GameDir, g: &LiuboGame) -> Result<State> {
-    let state = current(dir, g)?;
-    let empty = state.record.lines.is_empty();
-    common::check_views(
-        dir,
-        &g.frame(),
-        &[SEATS[0], SEATS[1], "public"],
-        empty,
-        |a| {
-            let v = build_view(g, &state, a);
-            let text = crate::view::liubo::render_text(&g.manifest.players, &v);
-            (v, text)
-        },
-    )?;
-    Ok(state)
+    pipeline::verify(g, dir)
 }
 
 /// Builds one audience's view.
