@@ -63,10 +63,10 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
         )?;
     }
     // The judge's own incremental session checks every move and keeps the record head.
-    let mut session = Session::open(dir, &game, NOW)?;
+    let mut session = Session::open(&game, dir, NOW)?;
     for ply in 1..=plies {
         let (m, mover, head) = {
-            let replay = session.replay();
+            let replay = session.state();
             let pos = replay
                 .position
                 .as_ref()
@@ -106,12 +106,12 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             mv,
         )?;
         session.advance()?;
-        if let Some(e) = &session.replay().refusal {
+        if let Some(e) = &session.refusal {
             return Err(Error::Io(format!(
                 "the synthetic move of ply {ply} was refused: {e}"
             )));
         }
-        if session.replay().outcome.is_some() {
+        if session.state().outcome.is_some() {
             return Err(Error::Io(format!(
                 "the synthetic game ended at ply {ply}; try another seed"
             )));

@@ -134,7 +134,8 @@ pub enum Command {
         /// details go to views/SEAT.refusal.txt.
         #[arg(long)]
         details: bool,
-        /// End the game now: SEAT forfeits, with a reason code (`north:missed-deadline`).
+        /// End the game now: SEAT forfeits, with a reason code (`north:missed-deadline`); a game
+        /// already over keeps its result.
         #[arg(long, value_name = "SEAT:REASON")]
         forfeit: Option<String>,
         /// CI mode for a game in a git repository (Luzhanqi): first check that the change

@@ -38,35 +38,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
             "verify audits finished games with revealed setups",
         ));
     }
-    let mut views = 0;
-    for viewer in viewers(&game, &replay) {
-        let v = build_view(&game, &replay, viewer);
-        let expected = [
-            ("json", view::to_json(&v)),
-            ("txt", view::text::render(&v, view::text::Labels::Letters)),
-        ];
-        for (ext, body) in expected {
-            let path = format!("views/{}.{ext}", v.audience);
-            let Some(published) = dir.read_optional(&path, RECORD_LIMIT)? else {
-                if matches!(viewer, Viewer::Seat(_)) {
-                    continue; // a seat's view may stay private to that seat
-                }
-                return Err(refuse(&path, None, "missing"));
-            };
-            if published != body {
-                return Err(refuse_with(
-                    &path,
-                    None,
-                    "differs from the view the files give",
-                    "the judge published a view that does not follow from the game",
-                ));
-            }
-            let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-            signing::verify(&game.judge_key, namespace::VIEW, published.as_bytes(), &sig)
-                .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
-            views += 1;
-        }
-    }
+    let views = check_published_views(&game, dir, &replay)?;
     let outcome = replay
         .outcome
         .ok_or_else(|| Error::Io("audit without an outcome".into()))?;
@@ -96,4 +68,39 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         head: replay.record.head_or(&game.hash),
         views,
     })
+}
+
+/// Checks every published view (signature and bytes) against what the replay gives; a seat's
+/// view may be missing (it may stay private to its seat). Returns how many files were checked.
+pub fn check_published_views(game: &Game, dir: &GameDir, replay: &Replay) -> Result<usize> {
+    let mut views = 0;
+    for viewer in viewers(game, replay) {
+        let v = build_view(game, replay, viewer);
+        let expected = [
+            ("json", view::to_json(&v)),
+            ("txt", view::text::render(&v, view::text::Labels::Letters)),
+        ];
+        for (ext, body) in expected {
+            let path = format!("views/{}.{ext}", v.audience);
+            let Some(published) = dir.read_optional(&path, RECORD_LIMIT)? else {
+                if matches!(viewer, Viewer::Seat(_)) {
+                    continue; // a seat's view may stay private to that seat
+                }
+                return Err(refuse(&path, None, "missing"));
+            };
+            if published != body {
+                return Err(refuse_with(
+                    &path,
+                    None,
+                    "differs from the view the files give",
+                    "the judge published a view that does not follow from the game",
+                ));
+            }
+            let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+            signing::verify(&game.judge_key, namespace::VIEW, published.as_bytes(), &sig)
+                .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+            views += 1;
+        }
+    }
+    Ok(views)
 }

@@ -18,6 +18,8 @@ pub struct Game {
     pub judge_key: PublicKey,
     /// The board the manifest names.
     pub board: &'static Board<Wide>,
+    /// The board's seat names, in seat order.
+    pub seats: Vec<&'static str>,
 }
 
 /// Reads and checks `game.toml`.
@@ -37,7 +39,7 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         .rules
         .check_for_board(board.has_teams())
         .map_err(|e| refuse(F, Some("rules"), e))?;
-    let seats: Vec<&str> = board.seat_names.iter().map(String::as_str).collect();
+    let seats: Vec<&'static str> = board.seat_names.iter().map(String::as_str).collect();
     let (player_keys, judge_key) = check_frame(
         &manifest.frame(),
         &Kind {
@@ -53,6 +55,7 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         player_keys,
         judge_key,
         board,
+        seats,
     })
 }
 

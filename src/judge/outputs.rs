@@ -175,3 +175,67 @@ pub fn read_sealed_view(
     let view = check_signed_view(game, audience, &inner, text, sig)?;
     Ok((view, text.to_string()))
 }
+
+/// Everything a Luzhanqi judge run writes: the record and views (sealed to their seats in a
+/// sealed game), a picture per clear view, and each seat's private refusal note (written, or
+/// removed when stale).
+pub fn judge_outputs(
+    game: &Game,
+    dir: &GameDir,
+    replay: &Replay,
+    key: &PrivateKey,
+    refusal: Option<&crate::error::Error>,
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    use crate::error::Error;
+    let outputs = outputs(game, replay, key);
+    // A refusal whose details are private goes to its owner only; stale notices go away.
+    let private = match refusal {
+        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
+        _ => None,
+    };
+    let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
+        let refusal = private.as_ref().map(|(s, t)| (s.as_str(), t.as_str()));
+        super::sealing::seal_outputs(dir, game, key, outputs, refusal)?
+    } else {
+        outputs
+            .into_iter()
+            .map(|(name, body)| (name, Some(body.into_bytes())))
+            .collect()
+    };
+    // A picture per clear view, drawn from what that audience may see.
+    let mut pictures = Vec::new();
+    for (name, body) in &files {
+        let Some(audience) = name
+            .strip_prefix("views/")
+            .and_then(|n| n.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if let Some(v) = body
+            .as_ref()
+            .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
+        {
+            let svg = crate::view::picture::luzhanqi(&v);
+            pictures.push((
+                format!("views/{audience}.png"),
+                Some(crate::view::picture::png(&svg)),
+            ));
+            pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
+        }
+    }
+    files.extend(pictures);
+    for p in game
+        .manifest
+        .players
+        .iter()
+        .filter(|_| !game.manifest.sealed)
+    {
+        let path = format!("views/{}.refusal.txt", p.seat);
+        let body = match &private {
+            Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
+            _ => None,
+        };
+        files.push((path, body));
+    }
+    Ok(files)
+}

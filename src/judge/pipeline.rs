@@ -398,7 +398,9 @@ pub fn judge<R: Referee>(
     };
     r.prepare(&mut state, &cx)?;
     let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
-    if let Some((seat, reason)) = forfeit {
+    // A game that ended meanwhile keeps its result: a late forfeit (say, from a deadline
+    // script) changes nothing.
+    if let Some((seat, reason)) = forfeit.filter(|_| !r.is_over(&state)) {
         said.extend(forfeit_now(r, dir, &mut state, now, &seat, &reason)?);
     }
     let waiting = match (&refusal, r.is_over(&state)) {
@@ -454,6 +456,11 @@ impl<'a, R: Referee> Session<'a, R> {
         };
         s.advance()?;
         Ok(s)
+    }
+
+    /// The game as judged so far.
+    pub fn state(&self) -> &R::State {
+        &self.state
     }
 
     /// Judges the files written since the last pass.

@@ -1,7 +1,9 @@
-//! Replay: every file checked against the manifest, the keys, the commitments and the rules,
-//! the record rebuilt line by line. `judge` may append what is new; `verify` must reproduce the
-//! published record exactly; a [`Session`] advances ply by ply for in-process play.
+//! The Luzhanqi judge as a [`Referee`] of the one pipeline: commitments, then the secret setups
+//! (handed over only after every commitment is recorded), the first mover (by option or by lot
+//! from the committed nonces), then one signed move file per ply. `judge` appends what the files
+//! give; `verify` demands that every recorded line is exactly what they give.
 
+use super::pipeline::{self, Ctx, Referee};
 use super::*;
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
@@ -16,16 +18,9 @@ use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use crate::view::SignedFile;
 use ssh_key::{PrivateKey, PublicKey};
 
-/// Where the secret setups come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The judge: setups from `setups/`, new files appended to the record.
-    Judge,
-    /// The audit: setups from `reveal/`, nothing new allowed.
-    Audit,
-}
+pub use super::pipeline::Mode;
 
-/// The result of a replay.
+/// The game as the record and the files say (the Luzhanqi referee's state).
 pub struct Replay {
     pub record: Record,
     pub position: Option<Position<Wide>>,
@@ -40,70 +35,32 @@ pub struct Replay {
     pub waiting: Option<String>,
     /// The result, once the game is over.
     pub outcome: Option<GameResult>,
+    commitments: Vec<Option<CommitmentFile>>,
+    setups: Vec<Option<(Setup, [u8; 32])>>,
+    /// The ply whose move comes next.
+    next_ply: u32,
 }
 
 /// A folder, the test its file names must pass, and the pattern in words.
 type NameRule<'a> = (&'a str, &'a dyn Fn(&str) -> bool, &'a str);
 
-struct Replayer<'a> {
+/// The files of one game, read the way the mode says.
+struct Files<'a> {
     dir: &'a GameDir,
-    /// A move refused as late (past its deadline's grace): reported after the expiry rule ran.
-    late: Option<Error>,
-    /// Judge mode: a seat to forfeit after the last accepted move, with a reason code.
-    forfeit: Option<(String, String)>,
-    /// The names in `moves/`, listed once per pass.
-    move_names: std::collections::BTreeSet<String>,
-    /// The ply whose move comes next.
-    next_ply: u32,
     game: &'a Game,
     mode: Mode,
     /// The judge's key, to open sealed setups (judge mode of a sealed game).
     opener: Option<&'a PrivateKey>,
-    now: String,
-    old: Record,
-    out: Replay,
 }
 
-impl Replayer<'_> {
-    fn genesis(&self) -> &str {
-        &self.game.hash
-    }
-
-    /// Appends an entry; an existing record line at this place must say exactly the same.
-    fn push(&mut self, entry: Entry) -> Result<()> {
-        let k = self.out.record.len();
-        match self.old.lines.get(k) {
-            Some(old) if old.entry != entry => {
-                return Err(refuse_with(
-                    "record.jsonl",
-                    None,
-                    format!(
-                    "line {} disagrees with the files: the record says {:?}, the files give {:?}",
-                    k + 1,
-                    old.entry,
-                    entry
-                ),
-                    "an accepted file was changed, or the record was edited",
-                ))
-            }
-            Some(_) => {}
-            None if self.mode == Mode::Audit => {
-                return Err(refuse_with(
-                    "record.jsonl",
-                    None,
-                    format!("has no line {} for {entry:?}", k + 1),
-                    "the judge has not judged every file yet",
-                ))
-            }
-            None => self.out.accepted.push(describe(&entry)),
+impl<'a> Files<'a> {
+    fn of(game: &'a Game, cx: &'a Ctx) -> Files<'a> {
+        Files {
+            dir: cx.dir,
+            game,
+            mode: cx.mode,
+            opener: cx.key,
         }
-        self.out.record.append(entry, &self.game.hash);
-        Ok(())
-    }
-
-    /// The entry at the current place of the existing record, if any.
-    fn recorded(&self) -> Option<&Entry> {
-        self.old.lines.get(self.out.record.len()).map(|l| &l.entry)
     }
 
     fn seat_names(&self) -> Vec<String> {
@@ -275,97 +232,8 @@ impl Replayer<'_> {
         super::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
     }
 
-    /// Records the judge's forfeit of a seat and ends the game (before play begins too).
-    fn forfeit(
-        &mut self,
-        position: Option<&mut Position<Wide>>,
-        seat: &str,
-        reason: &str,
-    ) -> Result<()> {
-        let seats = self.seat_names();
-        let i = seats
-            .iter()
-            .position(|s| s == seat)
-            .ok_or_else(|| Error::Io(format!("--forfeit: no seat {seat:?}")))?;
-        let valid = !reason.is_empty()
-            && reason.len() <= 64
-            && reason
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-        if !valid {
-            return Err(Error::Io(format!(
-                "--forfeit: the reason code {reason:?} must be lower-case letters, digits and -"
-            )));
-        }
-        // On the four-player board the game may go on: with a clock, the next player's time
-        // starts at the forfeit (as recorded, or now).
-        let at = match self.recorded() {
-            Some(Entry::Forfeit { at, .. }) => at.clone(),
-            _ => (self.game.board.has_teams()
-                && self.game.manifest.clock.is_some()
-                && position.is_some())
-            .then(|| self.now.clone()),
-        };
-        self.push(Entry::Forfeit {
-            seat: seat.to_string(),
-            reason: reason.to_string(),
-            at,
-        })?;
-        let result = match position {
-            Some(p) => {
-                let events = p
-                    .concede(Seat(i as u8), EndReason::Forfeit)
-                    .map_err(|e| Error::Io(e.to_string()))?;
-                self.out.events.extend(events);
-                p.result()
-            }
-            // Before play a forfeit ends the game: the next seat's team wins.
-            None => Some(GameResult {
-                winner: Some(self.game.board.team_of(Seat(((i + 1) % seats.len()) as u8))[0]),
-                reason: EndReason::Forfeit,
-            }),
-        };
-        if let Some(r) = result {
-            self.push(self.end_entry(r))?;
-            self.out.outcome = Some(r);
-        }
-        Ok(())
-    }
-
-    /// The record's end line: the winner and, on the four-player board, its allies.
-    fn end_entry(&self, r: GameResult) -> Entry {
-        let board = self.game.board;
-        let name = |s: Seat| board.seat_name(s).to_string();
-        Entry::End {
-            winner: r.winner.map(name),
-            allies: r
-                .winner
-                .map(|w| {
-                    board
-                        .team_of(w)
-                        .into_iter()
-                        .filter(|&a| a != w)
-                        .map(name)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            reason: r.reason,
-        }
-    }
-
-    /// A file that is not yet in the record was refused: keep what was accepted before it and
-    /// report the refusal. A refused file the record already holds means tampering: an error.
-    fn refuse_new(&mut self, e: Error) -> Result<()> {
-        if self.mode == Mode::Judge && self.recorded().is_none() {
-            self.out.refusal = Some(e);
-            self.out.waiting = None;
-            return Ok(());
-        }
-        Err(e)
-    }
-
     /// Every file in the game's folders must have a name of its folder's pattern.
-    fn check_names(&mut self) -> Result<()> {
+    fn check_names(&self) -> Result<()> {
         let seats = self.seat_names();
         let is_seat = |s: &str| seats.iter().any(|x| x == s);
         let seat_file = |n: &str, sig: bool| {
@@ -394,9 +262,6 @@ impl Replayer<'_> {
         ];
         for (folder, ok, pattern) in rules {
             let names = self.dir.list(folder)?;
-            if folder == "moves" {
-                self.move_names = names.iter().cloned().collect();
-            }
             if let Some(bad) = names
                 .into_iter()
                 .find(|n| !ok(n) && !n.starts_with(".qijudge"))
@@ -413,327 +278,14 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn run(&mut self) -> Result<()> {
-        self.check_names()?;
-        let seats = self.seat_names();
-        self.push(Entry::Start {
-            format: RECORD_FORMAT.into(),
-            game: self.game.manifest.id.clone(),
-            manifest: self.game.hash.clone(),
-        })?;
-
-        // Phase 1: commitments, in the order they were recorded, then any new ones in seat order.
-        let mut commitments: Vec<Option<CommitmentFile>> = vec![None; seats.len()];
-        loop {
-            let next = match self.recorded() {
-                Some(Entry::Commitment { seat, .. }) => seats.iter().position(|s| s == seat),
-                Some(_) => None,
-                None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
-                    commitments[i].is_none()
-                        && self.dir.exists(&format!("commitments/{}.toml", seats[i]))
-                }),
-                None => None,
-            };
-            let Some(i) = next else { break };
-            if commitments[i].is_some() {
-                return Err(refuse(
-                    "record.jsonl",
-                    None,
-                    format!("commits {} twice", seats[i]),
-                ));
-            }
-            let (file, hash) = match self.commitment(i) {
-                Ok(c) => c,
-                Err(e) => return self.refuse_new(e),
-            };
-            self.push(Entry::Commitment {
-                seat: seats[i].clone(),
-                file: hash,
-            })?;
-            commitments[i] = Some(file);
-        }
-        let Some(commitments) = commitments.into_iter().collect::<Option<Vec<_>>>() else {
-            return self.before_play("waiting for every seat's commitment");
-        };
-
-        // Phase 2: secrets are handed over only after every commitment is recorded.
-        let mut setups: Vec<Option<(Setup, [u8; 32])>> = vec![None; seats.len()];
-        loop {
-            let next = match self.recorded() {
-                Some(Entry::SetupAccepted { seat }) => seats.iter().position(|s| s == seat),
-                Some(_) => None,
-                None if self.mode == Mode::Judge => (0..seats.len()).find(|&i| {
-                    setups[i].is_none() && self.dir.exists(&self.secret_path(&seats[i]))
-                }),
-                None => None,
-            };
-            let Some(i) = next else { break };
-            if setups[i].is_some() {
-                return Err(refuse(
-                    "record.jsonl",
-                    None,
-                    format!("accepts {}'s setup twice", seats[i]),
-                ));
-            }
-            // A refused secret is described to its owner only (in the audit it is public).
-            setups[i] = Some(match (self.setup(i, &commitments[i]), self.mode) {
-                (Ok(s), _) => s,
-                (Err(e), Mode::Judge) => return self.refuse_new(private_to(e, &seats[i])),
-                (Err(e), Mode::Audit) => return Err(e),
-            });
-            self.push(Entry::SetupAccepted {
-                seat: seats[i].clone(),
-            })?;
-        }
-        let Some(setups) = setups.into_iter().collect::<Option<Vec<_>>>() else {
-            return self.before_play("waiting for every seat's setup");
-        };
-
-        // Phase 3: the first mover, by option or by lot from the committed nonces.
-        let options = self.game.manifest.rules.clone();
-        let named = options.first_mover.seat_name();
-        let (first, lot_nonces) = match options.first_mover {
-            FirstMover::South | FirstMover::North => (
-                named
-                    .and_then(|n| self.game.board.seat(n))
-                    .map_or(0, Seat::index),
-                Default::default(),
-            ),
-            FirstMover::Lot => {
-                let nonces: Vec<[u8; 32]> = setups.iter().map(|(_, n)| *n).collect();
-                let shown = seats
-                    .iter()
-                    .cloned()
-                    .zip(nonces.iter().map(hex::encode))
-                    .collect();
-                (lot_draw(&self.game.manifest.id, &nonces), shown)
-            }
-        };
-        let at = match self.recorded() {
-            Some(Entry::Begin { at, .. }) => at.clone(),
-            _ => self.game.manifest.clock.as_ref().map(|_| self.now.clone()),
-        };
-        self.push(Entry::Begin {
-            first: seats[first].clone(),
-            lot_nonces,
-            at,
-        })?;
-        let board = self.game.board;
-        let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
-        let (position, events) = Position::start(board, options, &placed, Seat(first as u8));
-        self.out.events = events;
-
-        self.out.position = Some(position);
-        self.next_ply = 1;
-        self.play_moves()?;
-        self.finish()
-    }
-
-    /// Phase 4: moves from `next_ply` on, while their files are there.
-    fn play_moves(&mut self) -> Result<()> {
-        let Some(mut position) = self.out.position.take() else {
-            return Ok(());
-        };
-        let result = self.play_moves_on(&mut position);
-        self.out.position = Some(position);
-        result
-    }
-
-    fn play_moves_on(&mut self, position: &mut Position<Wide>) -> Result<()> {
-        let seats = self.seat_names();
-        while position.result().is_none() {
-            let ply = self.next_ply;
-            let recorded = match self.recorded() {
-                Some(Entry::Move { seat, received, .. }) => Some((seat.clone(), received.clone())),
-                Some(Entry::Forfeit { seat, reason, .. }) => {
-                    let (seat, reason) = (seat.clone(), reason.clone());
-                    self.forfeit(Some(position), &seat, &reason)?;
-                    // On the four-player board the others play on.
-                    continue;
-                }
-                Some(other) => {
-                    return Err(refuse(
-                        "record.jsonl",
-                        None,
-                        format!("expected the move of ply {ply}, found {}", describe(other)),
-                    ))
-                }
-                None => None,
-            };
-            let candidates: Vec<usize> = (0..seats.len())
-                .filter(|&i| {
-                    let name = move_path(ply, &seats[i]);
-                    self.move_names.contains(name.trim_start_matches("moves/"))
-                })
-                .collect();
-            let (seat, received) = match (recorded, candidates.as_slice()) {
-                (Some((seat, received)), _) => {
-                    let i = seats
-                        .iter()
-                        .position(|s| *s == seat)
-                        .ok_or_else(|| refuse("record.jsonl", Some("seat"), "unknown seat"))?;
-                    (i, received)
-                }
-                (None, []) => {
-                    // Nobody moved: past the grace, the expiry rule applies.
-                    if let (Some(clock), Mode::Judge) = (&self.game.manifest.clock, self.mode) {
-                        let expired =
-                            super::clock::next_deadline(clock, &self.out.record, &self.now)
-                                .is_some_and(|d| d.state == "expired");
-                        if expired && super::clock::forfeits(clock) && self.forfeit.is_none() {
-                            let mover = seats[position.to_move().index()].clone();
-                            self.forfeit = Some((mover, "missed-deadline".into()));
-                        }
-                    }
-                    break;
-                }
-                (None, _) if self.mode == Mode::Audit => break,
-                (None, [only]) => (*only, self.now.clone()),
-                (None, several) => {
-                    // Both seats sent a file for this ply: the one whose turn it is goes first,
-                    // the other is refused as out of turn (unless it resigns).
-                    let turn = several
-                        .iter()
-                        .copied()
-                        .find(|&i| i == position.to_move().index())
-                        .unwrap_or(several[0]);
-                    (turn, self.now.clone())
-                }
-            };
-            let new = self.recorded().is_none();
-            // The judge's clock: a move past its deadline's grace is refused, and the expiry
-            // rule of the manifest applies to the seat to move.
-            if new && self.mode == Mode::Judge {
-                if let Some(clock) = &self.game.manifest.clock {
-                    if let Some(d) = super::clock::next_deadline(clock, &self.out.record, &self.now)
-                    {
-                        if d.state == "expired" {
-                            self.late = Some(refuse_with(
-                                move_path(ply, &seats[seat]),
-                                None,
-                                format!("late: received {}, after the deadline {} and its grace until {}", self.now, d.due, d.grace_until),
-                                "moves must reach the judge before the deadline",
-                            ));
-                            if super::clock::forfeits(clock) {
-                                let mover = seats[position.to_move().index()].clone();
-                                self.forfeit = Some((mover, "missed-deadline".into()));
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            match self.one_move(position, ply, seat, &received) {
-                Ok(()) => {}
-                Err(e) if new => {
-                    self.out.refusal = Some(with_move_hint(e));
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-            self.next_ply += 1;
-        }
-        Ok(())
-    }
-
-    /// After the moves: a requested forfeit, the end entry, what the game waits for, stray files
-    /// and a record longer than the files support.
-    fn finish(&mut self) -> Result<()> {
-        let seats = self.seat_names();
-        let ply = self.next_ply;
-        let live = self
-            .out
-            .position
-            .as_ref()
-            .is_some_and(|p| p.result().is_none());
-        if let (Some((seat, reason)), true, Mode::Judge, None) =
-            (self.forfeit.clone(), live, self.mode, &self.out.refusal)
-        {
-            let mut position = self.out.position.take();
-            let r = self.forfeit(position.as_mut(), &seat, &reason);
-            self.out.position = position;
-            r?;
-        }
-        if let Some(late) = self.late.take() {
-            self.out.refusal = Some(late);
-        }
-        let result = self.out.position.as_ref().and_then(|p| p.result());
-        match (result, self.out.outcome) {
-            (Some(r), None) => {
-                self.push(self.end_entry(r))?;
-                self.out.outcome = Some(r);
-            }
-            (None, None) if self.out.refusal.is_none() => {
-                if let Some(p) = &self.out.position {
-                    self.out.waiting = Some(format!(
-                        "{} to move (ply {ply})",
-                        seats[p.to_move().index()]
-                    ));
-                }
-            }
-            _ => {}
-        }
-        // Files for plies beyond the game are not silently ignored.
-        if self.out.refusal.is_none() && self.mode == Mode::Judge {
-            if let Some(stray) = self
-                .move_names
-                .iter()
-                .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply))
-            {
-                let reason = match self.out.outcome {
-                    Some(_) => "the game is over".to_string(),
-                    None => format!("ply {ply} is next"),
-                };
-                self.out.refusal = Some(refuse(format!("moves/{stray}"), Some("ply"), reason));
-            }
-        }
-        if self.old.len() > self.out.record.len() {
-            return Err(refuse_with(
-                "record.jsonl",
-                None,
-                format!(
-                    "has {} lines but the files support only {}",
-                    self.old.len(),
-                    self.out.record.len()
-                ),
-                "an accepted file is missing or was changed",
-            ));
-        }
-        Ok(())
-    }
-
-    /// Before play begins the game can only wait, or end by a forfeit (a judge's forfeit, or
-    /// one the record already holds).
-    fn before_play(&mut self, waiting: &str) -> Result<()> {
-        let recorded = match self.recorded() {
-            Some(Entry::Forfeit { seat, reason, .. }) => Some((seat.clone(), reason.clone())),
-            _ => None,
-        };
-        let requested = self
-            .forfeit
-            .clone()
-            .filter(|_| self.mode == Mode::Judge && self.out.refusal.is_none());
-        match recorded.or(requested) {
-            Some((seat, reason)) => {
-                self.forfeit(None, &seat, &reason)?;
-                self.finish()
-            }
-            None => {
-                if self.out.refusal.is_none() {
-                    self.out.waiting = Some(waiting.to_string());
-                }
-                self.finish()
-            }
-        }
-    }
-
     fn one_move(
-        &mut self,
+        &self,
+        st: &mut Replay,
         position: &mut Position<Wide>,
         ply: u32,
         seat: usize,
         received: &str,
-    ) -> Result<()> {
+    ) -> Result<Entry> {
         let seats = self.seat_names();
         let path = move_path(ply, &seats[seat]);
         let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
@@ -769,7 +321,7 @@ impl Replayer<'_> {
                 ),
             ));
         }
-        let head = self.out.record.head_or(self.genesis());
+        let head = st.record.head_or(&self.game.hash);
         if file.answers != head {
             return Err(refuse_with(
                 &path,
@@ -795,8 +347,7 @@ impl Replayer<'_> {
                 .seats()
                 .filter(|&s| s != seat_id && !position.is_out(s))
                 .count();
-            let latest: Vec<(&String, bool)> = self
-                .out
+            let latest: Vec<(&String, bool)> = st
                 .record
                 .lines
                 .iter()
@@ -859,7 +410,7 @@ impl Replayer<'_> {
             .filter(|e| e.audience == Audience::Everyone)
             .filter_map(|e| notice(board, &e.fact))
             .collect();
-        self.push(Entry::Move {
+        let entry = Entry::Move {
             ply,
             seat: seats[seat].clone(),
             file: sha256_tagged(text.as_bytes()),
@@ -868,73 +419,427 @@ impl Replayer<'_> {
             outcome,
             notices,
             draw_offered: file.offer_draw,
-        })?;
-        self.out.events.extend(events);
-        self.out.last_moves[seat] = Some(SignedFile {
+        };
+        st.events.extend(events);
+        st.last_moves[seat] = Some(SignedFile {
             file: text,
             signature: sig,
         });
-        Ok(())
+        Ok(entry)
     }
 }
 
-impl<'a> Replayer<'a> {
-    fn new(
-        dir: &'a GameDir,
-        game: &'a Game,
-        mode: Mode,
-        now: &str,
-        forfeit: Option<(String, String)>,
-        opener: Option<&'a PrivateKey>,
-    ) -> Result<Replayer<'a>> {
-        let old = load_record(dir, game)?;
-        let seats = game.manifest.players.len();
-        Ok(Replayer {
-            late: None,
-            dir,
-            forfeit,
-            move_names: Default::default(),
+impl Replay {
+    fn new(seats: usize) -> Replay {
+        Replay {
+            record: Record::new(),
+            position: None,
+            events: Vec::new(),
+            last_moves: vec![None; seats],
+            accepted: Vec::new(),
+            refusal: None,
+            waiting: None,
+            outcome: None,
+            commitments: vec![None; seats],
+            setups: vec![None; seats],
             next_ply: 1,
-            game,
-            mode,
-            opener,
-            now: now.to_string(),
-            old,
-            out: Replay {
-                record: Record::new(),
-                position: None,
-                events: Vec::new(),
-                last_moves: vec![None; seats],
-                accepted: Vec::new(),
-                refusal: None,
-                waiting: None,
-                outcome: None,
-            },
+        }
+    }
+}
+
+/// The seat a recorded line names, or the next seat (in seat order) whose file is there.
+fn next_seat(
+    cx: &Ctx,
+    seats: &[String],
+    recorded: Option<&String>,
+    open: impl Fn(usize) -> bool,
+    file_of: impl Fn(&str) -> String,
+) -> Option<usize> {
+    match (cx.recorded(), recorded) {
+        (_, Some(seat)) => seats.iter().position(|s| s == seat),
+        (Some(_), None) => None,
+        (None, None) => (0..seats.len()).find(|&i| open(i) && cx.dir.exists(&file_of(&seats[i]))),
+    }
+}
+
+impl Game {
+    /// The record's end line: the winner and, on the four-player board, its allies.
+    fn end_entry(&self, r: GameResult) -> Entry {
+        let board = self.board;
+        let name = |s: Seat| board.seat_name(s).to_string();
+        Entry::End {
+            winner: r.winner.map(name),
+            allies: r
+                .winner
+                .map(|w| {
+                    board
+                        .team_of(w)
+                        .into_iter()
+                        .filter(|&a| a != w)
+                        .map(name)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            reason: r.reason,
+        }
+    }
+
+    /// Phase 1: a seat's commitment.
+    fn step_commitment(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let f = Files::of(self, cx);
+        let seats = f.seat_names();
+        let recorded = match cx.recorded() {
+            Some(Entry::Commitment { seat, .. }) => Some(seat),
+            _ => None,
+        };
+        let next = next_seat(
+            cx,
+            &seats,
+            recorded,
+            |i| st.commitments[i].is_none(),
+            |s| format!("commitments/{s}.toml"),
+        );
+        let Some(i) = next else { return Ok(None) };
+        if st.commitments[i].is_some() {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                format!("commits {} twice", seats[i]),
+            ));
+        }
+        let (file, hash) = f.commitment(i)?;
+        st.commitments[i] = Some(file);
+        Ok(Some(vec![Entry::Commitment {
+            seat: seats[i].clone(),
+            file: hash,
+        }]))
+    }
+
+    /// Phase 2: a seat's secret setup, checked against its commitment.
+    fn step_setup(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let f = Files::of(self, cx);
+        let seats = f.seat_names();
+        let recorded = match cx.recorded() {
+            Some(Entry::SetupAccepted { seat }) => Some(seat),
+            _ => None,
+        };
+        let next = next_seat(
+            cx,
+            &seats,
+            recorded,
+            |i| st.setups[i].is_none(),
+            |s| f.secret_path(s),
+        );
+        let Some(i) = next else { return Ok(None) };
+        if st.setups[i].is_some() {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                format!("accepts {}'s setup twice", seats[i]),
+            ));
+        }
+        let Some(commitment) = &st.commitments[i] else {
+            return Ok(None);
+        };
+        // A refused secret is described to its owner only (in the audit it is public).
+        let setup = match f.setup(i, commitment) {
+            Ok(s) => s,
+            Err(e) if cx.mode == Mode::Judge => return Err(private_to(e, &seats[i])),
+            Err(e) => return Err(e),
+        };
+        st.setups[i] = Some(setup);
+        Ok(Some(vec![Entry::SetupAccepted {
+            seat: seats[i].clone(),
+        }]))
+    }
+
+    /// Phase 3: the first mover, by option or by lot from the committed nonces.
+    fn step_begin(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let seats: Vec<String> = Files::of(self, cx).seat_names();
+        let setups: Vec<(Setup, [u8; 32])> = st.setups.iter().flatten().cloned().collect();
+        let options = self.manifest.rules.clone();
+        let named = options.first_mover.seat_name();
+        let (first, lot_nonces) = match options.first_mover {
+            FirstMover::South | FirstMover::North => (
+                named.and_then(|n| self.board.seat(n)).map_or(0, Seat::index),
+                Default::default(),
+            ),
+            FirstMover::Lot => {
+                let nonces: Vec<[u8; 32]> = setups.iter().map(|(_, n)| *n).collect();
+                let shown = seats
+                    .iter()
+                    .cloned()
+                    .zip(nonces.iter().map(hex::encode))
+                    .collect();
+                (lot_draw(&self.manifest.id, &nonces), shown)
+            }
+        };
+        let recorded = match cx.recorded() {
+            Some(Entry::Begin { at, .. }) => Some(at),
+            _ => None,
+        };
+        let mut out = vec![Entry::Begin {
+            first: seats[first].clone(),
+            lot_nonces,
+            at: cx.at(recorded, self.manifest.clock.is_some()),
+        }];
+        let placed: Vec<Setup> = setups.into_iter().map(|(s, _)| s).collect();
+        let (position, events) = Position::start(self.board, options, &placed, Seat(first as u8));
+        st.events = events;
+        if let Some(r) = position.result() {
+            out.push(self.finish(st, r));
+        }
+        st.position = Some(position);
+        Ok(Some(out))
+    }
+
+    /// Phase 4: the move file of the next ply.
+    fn step_move(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let f = Files::of(self, cx);
+        let seats = f.seat_names();
+        let Some(mut position) = st.position.take() else {
+            return Ok(None);
+        };
+        let ply = st.next_ply;
+        let seat = match cx.recorded() {
+            Some(Entry::Move { seat, .. }) => seats.iter().position(|s| s == seat),
+            Some(_) => None,
+            None => {
+                let candidates: Vec<usize> = (0..seats.len())
+                    .filter(|&i| cx.dir.exists(&move_path(ply, &seats[i])))
+                    .collect();
+                // Several seats sent a file for this ply: the one whose turn it is goes first,
+                // the others are refused as out of turn (unless they resign).
+                candidates
+                    .iter()
+                    .copied()
+                    .find(|&i| i == position.to_move().index())
+                    .or(candidates.first().copied())
+            }
+        };
+        let result = match seat {
+            Some(seat) => f
+                .one_move(st, &mut position, ply, seat, &cx.received())
+                .map(Some),
+            None => Ok(None),
+        };
+        let ended = position.result();
+        st.position = Some(position);
+        let Some(entry) = result? else {
+            return Ok(None);
+        };
+        st.next_ply += 1;
+        let mut out = vec![entry];
+        if let Some(r) = ended {
+            out.push(self.finish(st, r));
+        }
+        Ok(Some(out))
+    }
+
+    /// The end line of a result, noted as the outcome.
+    fn finish(&self, st: &mut Replay, r: GameResult) -> Entry {
+        st.outcome = Some(r);
+        self.end_entry(r)
+    }
+
+}
+
+impl Referee for Game {
+    type State = Replay;
+
+    fn frame(&self) -> common::Frame<'_> {
+        common::Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: &self.seats,
+            player_keys: &self.player_keys,
+        }
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
+    }
+
+    fn initial(&self) -> Replay {
+        Replay::new(self.manifest.players.len())
+    }
+
+    fn record<'s>(&self, st: &'s Replay) -> &'s Record {
+        &st.record
+    }
+
+    fn record_mut<'s>(&self, st: &'s mut Replay) -> &'s mut Record {
+        &mut st.record
+    }
+
+    fn check_folders(&self, dir: &GameDir) -> Result<()> {
+        Files {
+            dir,
+            game: self,
+            mode: Mode::Judge,
+            opener: None,
+        }
+        .check_names()
+    }
+
+    fn step(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        if st.outcome.is_some() {
+            return Ok(None);
+        }
+        if st.record.lines.is_empty() {
+            return Ok(Some(vec![Entry::Start {
+                format: RECORD_FORMAT.into(),
+                game: self.manifest.id.clone(),
+                manifest: self.hash.clone(),
+            }]));
+        }
+        if st.commitments.iter().any(Option::is_none) {
+            return self.step_commitment(st, cx);
+        }
+        if st.setups.iter().any(Option::is_none) {
+            return self.step_setup(st, cx);
+        }
+        if st.position.is_none() {
+            return self.step_begin(st, cx);
+        }
+        self.step_move(st, cx)
+    }
+
+    /// Records the judge's forfeit of a seat (before play begins too).
+    fn forfeit(&self, st: &mut Replay, i: usize, reason: &str, cx: &Ctx) -> Result<Vec<Entry>> {
+        let seats = &self.manifest.players;
+        // On the four-player board the game may go on: with a clock, the next player's time
+        // starts at the forfeit (as recorded, or now).
+        let recorded = match cx.recorded() {
+            Some(Entry::Forfeit { at, .. }) => Some(at),
+            _ => None,
+        };
+        let runs_on = self.board.has_teams() && st.position.is_some();
+        let at = cx.at(recorded, runs_on && self.manifest.clock.is_some());
+        let mut out = vec![Entry::Forfeit {
+            seat: seats[i].seat.clone(),
+            reason: reason.to_string(),
+            at,
+        }];
+        let result = match st.position.as_mut() {
+            Some(p) => {
+                let events = p
+                    .concede(Seat(i as u8), EndReason::Forfeit)
+                    .map_err(|e| Error::Io(e.to_string()))?;
+                st.events.extend(events);
+                p.result()
+            }
+            // Before play a forfeit ends the game: the next seat's team wins.
+            None => Some(GameResult {
+                winner: Some(self.board.team_of(Seat(((i + 1) % seats.len()) as u8))[0]),
+                reason: EndReason::Forfeit,
+            }),
+        };
+        if let Some(r) = result {
+            out.push(self.finish(st, r));
+        }
+        Ok(out)
+    }
+
+    fn is_over(&self, st: &Replay) -> bool {
+        st.outcome.is_some()
+    }
+
+    fn clock_turn(&self, st: &Replay) -> Option<(usize, u32)> {
+        let p = st.position.as_ref().filter(|_| st.outcome.is_none())?;
+        Some((p.to_move().index(), st.next_ply))
+    }
+
+    fn waiting(&self, st: &Replay) -> Option<String> {
+        if st.outcome.is_some() {
+            return None;
+        }
+        Some(match &st.position {
+            Some(p) => format!(
+                "{} to move (ply {})",
+                self.manifest.players[p.to_move().index()].seat,
+                st.next_ply
+            ),
+            None if st.commitments.iter().any(Option::is_none) => {
+                "waiting for every seat's commitment".into()
+            }
+            None => "waiting for every seat's setup".into(),
         })
     }
-}
 
-/// A refused move stays where it is (inputs are never changed); tell its sender what to do.
-fn with_move_hint(e: Error) -> Error {
-    match e {
-        Error::Refused(mut r) => {
-            let advice = format!(
-                "remove {} and its .sig, then send a new move",
-                r.file.trim_end_matches(".sig")
-            );
-            r.hint = Some(match r.hint {
-                Some(h) => format!("{h}; {advice}"),
-                None => advice,
-            });
-            Error::Refused(r)
-        }
-        other => other,
+    /// Files for plies beyond the game are not silently ignored.
+    fn leftover(&self, st: &Replay, cx: &Ctx) -> Result<Option<Error>> {
+        let ply = st.next_ply;
+        let stray = cx
+            .dir
+            .list("moves")?
+            .into_iter()
+            .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply));
+        Ok(stray.map(|name| {
+            let reason = match st.outcome {
+                Some(_) => "the game is over".to_string(),
+                None => format!("ply {ply} is next"),
+            };
+            refuse(format!("moves/{name}"), Some("ply"), reason)
+        }))
+    }
+
+    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
+        Ok(read_signed_view(dir, self, "public")?.map(|(v, _)| v.record_head))
+    }
+
+    fn outputs(
+        &self,
+        dir: &GameDir,
+        st: &Replay,
+        key: &PrivateKey,
+        refusal: Option<&Error>,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        judge_outputs(self, dir, st, key, refusal)
+    }
+
+    fn check_views(&self, dir: &GameDir, st: &Replay) -> Result<()> {
+        check_published_views(self, dir, st).map(|_| ())
     }
 }
 
-fn stray_ply(name: &str) -> Option<u32> {
-    name.split('-').next()?.parse().ok()
+/// Replays a game directory; in judge mode the files not yet recorded are taken too (nothing
+/// is written).
+pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Replay> {
+    replay_with(dir, game, mode, now, None, None)
 }
+
+/// Replays, and in judge mode takes the new files and forfeits `forfeit = (seat, reason code)`
+/// if the game is still on; `opener` is the judge's key, which opens the setups of a sealed game.
+pub fn replay_with(
+    dir: &GameDir,
+    game: &Game,
+    mode: Mode,
+    now: &str,
+    mut forfeit: Option<(String, String)>,
+    opener: Option<&PrivateKey>,
+) -> Result<Replay> {
+    let record = pipeline::load_record(game, dir)?;
+    let mut st = pipeline::replay(game, dir, &record, mode, opener)?;
+    if mode == Mode::Judge {
+        let (said, refusal) =
+            pipeline::take_new(game, dir, &mut st, now, opener, &mut forfeit, true)?;
+        st.accepted = said;
+        st.refusal = refusal;
+        if let Some((seat, reason)) = forfeit.filter(|_| st.outcome.is_none()) {
+            let said = pipeline::forfeit_now(game, dir, &mut st, now, &seat, &reason)?;
+            st.accepted.extend(said);
+        }
+    }
+    if st.refusal.is_none() {
+        st.waiting = game.waiting(&st);
+    }
+    Ok(st)
+}
+
+/// An incremental judge for a game played in-process (bot matches).
+pub type Session<'a> = pipeline::Session<'a, Game>;
 
 /// A public fact as a record notice.
 fn notice(board: &Board<Wide>, fact: &Fact) -> Option<Notice> {
@@ -1025,79 +930,7 @@ pub fn describe(entry: &Entry) -> String {
     }
 }
 
-/// An incremental judge for a game being played in-process (bot matches): opened once, then
-/// advanced ply by ply as move files appear, with the same checks as a full replay.
-pub struct Session<'a> {
-    inner: Replayer<'a>,
-}
 
-impl<'a> Session<'a> {
-    /// Replays what is there, as `judge` does.
-    pub fn open(dir: &'a GameDir, game: &'a Game, now: &str) -> Result<Session<'a>> {
-        let mut inner = Replayer::new(dir, game, Mode::Judge, now, None, None)?;
-        inner.run()?;
-        Ok(Session { inner })
-    }
-
-    /// Judges the move files written since the last pass.
-    pub fn advance(&mut self) -> Result<()> {
-        self.inner.out.refusal = None;
-        self.inner.out.waiting = None;
-        // Only the files of the plies to come can be new: look for those instead of listing.
-        let seats = self.inner.seat_names();
-        let mut ply = self.inner.next_ply;
-        loop {
-            let found: Vec<String> = seats
-                .iter()
-                .map(|seat| move_path(ply, seat))
-                .filter(|p| self.inner.dir.exists(p))
-                .map(|p| p.trim_start_matches("moves/").to_string())
-                .collect();
-            if found.is_empty() {
-                break;
-            }
-            for name in found {
-                self.inner.move_names.insert(format!("{name}.sig"));
-                self.inner.move_names.insert(name);
-            }
-            ply += 1;
-        }
-        self.inner.play_moves()?;
-        self.inner.finish()
-    }
-
-    /// Ends the game: `seat` forfeits with a reason code.
-    pub fn forfeit(&mut self, seat: &str, reason: &str) -> Result<()> {
-        if self.inner.out.outcome.is_some() {
-            return Ok(());
-        }
-        let mut position = self.inner.out.position.take();
-        let r = self.inner.forfeit(position.as_mut(), seat, reason);
-        self.inner.out.position = position;
-        r
-    }
-
-    pub fn replay(&self) -> &Replay {
-        &self.inner.out
-    }
-}
-
-/// Replays a game directory.
-pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Replay> {
-    replay_with(dir, game, mode, now, None, None)
-}
-
-/// Replays, and in judge mode forfeits `forfeit = (seat, reason code)` if the game is still on;
-/// `opener` is the judge's key, which opens the setups of a sealed game.
-pub fn replay_with(
-    dir: &GameDir,
-    game: &Game,
-    mode: Mode,
-    now: &str,
-    forfeit: Option<(String, String)>,
-    opener: Option<&PrivateKey>,
-) -> Result<Replay> {
-    let mut r = Replayer::new(dir, game, mode, now, forfeit, opener)?;
-    r.run()?;
-    Ok(r.out)
+fn stray_ply(name: &str) -> Option<u32> {
+    name.split('-').next()?.parse().ok()
 }

@@ -400,15 +400,15 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
             }
         }
     }
-    let mut session = Session::open(&dir, &game, &cfg.now)?;
+    let mut session = Session::open(&game, &dir, &cfg.now)?;
     if let Some((seat, code)) = failure {
         session.forfeit(seat, code)?;
     }
 
     // Moves: the bot to move sees its own view and its legal moves, nothing else.
-    while session.replay().outcome.is_none() {
+    while session.state().outcome.is_none() {
         let (seat_index, request, ply, head, position) = {
-            let replay = session.replay();
+            let replay = session.state();
             let position = replay
                 .position
                 .clone()
@@ -473,14 +473,14 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
             },
         )?;
         session.advance()?;
-        if let Some(e) = session.replay().refusal.clone() {
+        if let Some(e) = session.refusal.clone() {
             return Err(Error::Io(format!(
                 "game {k}: the judge refused a move the runner checked: {e}"
             )));
         }
     }
     for (i, bot) in bots.iter_mut().enumerate() {
-        let view = build_view(&game, session.replay(), Viewer::Seat(Seat(i as u8)));
+        let view = build_view(&game, session.state(), Viewer::Seat(Seat(i as u8)));
         bot.tell(&Request::End {
             view: BotView::Luzhanqi(Box::new(view)),
         });
@@ -489,12 +489,12 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
 
     // Publish as the judge does, reveal, and audit the finished directory.
     let files: Vec<(String, Option<Vec<u8>>)> =
-        judge::outputs(&game, session.replay(), &keys.judge)
+        judge::outputs(&game, session.state(), &keys.judge)
             .into_iter()
             .map(|(n, b)| (n, Some(b.into_bytes())))
             .collect();
     let accepted: Vec<String> = session
-        .replay()
+        .state()
         .record
         .lines
         .iter()

@@ -88,74 +88,20 @@ pub fn judge(
     forfeit: Option<(String, String)>,
 ) -> Result<()> {
     let dir = GameDir::new(dir);
-    let _lock = dir.lock()?;
-    // Finish or drop a step an interrupted run left behind, before reading anything.
-    dir.recover()?;
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
-    let replay = judge::replay_with(&dir, &game, Mode::Judge, &now, forfeit, Some(&key))?;
-    let outputs = judge::outputs(&game, &replay, &key);
-    // A refusal whose details are private goes to its owner only; stale notices go away.
-    let private = match &replay.refusal {
-        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
-        _ => None,
-    };
-    let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
-        let refusal = private.as_ref().map(|(s, t)| (s.as_str(), t.as_str()));
-        judge::sealing::seal_outputs(&dir, &game, &key, outputs, refusal)?
-    } else {
-        outputs
-            .into_iter()
-            .map(|(name, body)| (name, Some(body.into_bytes())))
-            .collect()
-    };
-    // A picture per clear view, drawn from what that audience may see.
-    let mut pictures = Vec::new();
-    for (name, body) in &files {
-        let Some(audience) = name
-            .strip_prefix("views/")
-            .and_then(|n| n.strip_suffix(".json"))
-        else {
-            continue;
-        };
-        if let Some(v) = body
-            .as_ref()
-            .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
-        {
-            let svg = crate::view::picture::luzhanqi(&v);
-            pictures.push((
-                format!("views/{audience}.png"),
-                Some(crate::view::picture::png(&svg)),
-            ));
-            pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
-        }
-    }
-    files.extend(pictures);
-    for p in game
-        .manifest
-        .players
-        .iter()
-        .filter(|_| !game.manifest.sealed)
-    {
-        let path = format!("views/{}.refusal.txt", p.seat);
-        let body = match &private {
-            Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
-            _ => None,
-        };
-        files.push((path, body));
-    }
-    dir.commit(&files)?;
-    for line in &replay.accepted {
+    let run = judge::pipeline::judge(&game, &dir, &key, &now, forfeit)?;
+    for line in &run.said {
         say!("{line}");
     }
-    if replay.accepted.is_empty() {
+    if run.said.is_empty() {
         say!("nothing new");
     }
-    if let Some(w) = &replay.waiting {
+    if let Some(w) = &run.waiting {
         say!("{w}");
     }
-    match replay.refusal {
+    match run.refusal {
         Some(Error::Refused(r)) if details => Err(Error::Refused(r.disclosed())),
         Some(e) => Err(e),
         None => Ok(()),
