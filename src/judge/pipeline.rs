@@ -10,8 +10,8 @@
 use super::common::{self, Frame};
 use super::describe;
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::protocol::files::{Entry, RecordLine};
 use crate::protocol::files::Clock;
+use crate::protocol::files::{Entry, RecordLine};
 use crate::protocol::record::Record;
 use crate::store::GameDir;
 use ssh_key::PrivateKey;

@@ -561,7 +561,9 @@ impl Game {
         let named = options.first_mover.seat_name();
         let (first, lot_nonces) = match options.first_mover {
             FirstMover::South | FirstMover::North => (
-                named.and_then(|n| self.board.seat(n)).map_or(0, Seat::index),
+                named
+                    .and_then(|n| self.board.seat(n))
+                    .map_or(0, Seat::index),
                 Default::default(),
             ),
             FirstMover::Lot => {
@@ -641,7 +643,6 @@ impl Game {
         st.outcome = Some(r);
         self.end_entry(r)
     }
-
 }
 
 impl Referee for Game {
@@ -929,7 +930,6 @@ pub fn describe(entry: &Entry) -> String {
         } => format!("game over: draw ({})", reason_text(*reason)),
     }
 }
-
 
 fn stray_ply(name: &str) -> Option<u32> {
     name.split('-').next()?.parse().ok()

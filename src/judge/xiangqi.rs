@@ -353,7 +353,14 @@ impl Referee for XiangqiGame {
         }
         let signed = read_move(cx.dir, self, &path, seat)?;
         let action = check_move_file(self, state, &path, ply, seat, &signed.file)?;
-        Ok(Some(apply(state, ply, seat, &signed, action, cx.received())))
+        Ok(Some(apply(
+            state,
+            ply,
+            seat,
+            &signed,
+            action,
+            cx.received(),
+        )))
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
@@ -392,7 +399,10 @@ impl Referee for XiangqiGame {
 
     fn waiting(&self, state: &State) -> Option<String> {
         let seat = state.to_move()?;
-        Some(format!("{seat} to move (ply {})", state.game.moves().len() + 1))
+        Some(format!(
+            "{seat} to move (ply {})",
+            state.game.moves().len() + 1
+        ))
     }
 
     fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {

@@ -488,11 +488,10 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
     drop(bots);
 
     // Publish as the judge does, reveal, and audit the finished directory.
-    let files: Vec<(String, Option<Vec<u8>>)> =
-        judge::outputs(&game, session.state(), &keys.judge)
-            .into_iter()
-            .map(|(n, b)| (n, Some(b.into_bytes())))
-            .collect();
+    let files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, session.state(), &keys.judge)
+        .into_iter()
+        .map(|(n, b)| (n, Some(b.into_bytes())))
+        .collect();
     let accepted: Vec<String> = session
         .state()
         .record

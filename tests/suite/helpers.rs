@@ -284,9 +284,14 @@ pub fn setup_text(setup: &Setup) -> String {
 
 /// Copies the shipped sample game into a temporary directory.
 pub fn sample_copy() -> (tempfile::TempDir, PathBuf) {
+    sample_copy_of("games/luzhanqi/sample")
+}
+
+/// Copies a shipped game folder (`games/GAME/sample`) into a temporary directory.
+pub fn sample_copy_of(folder: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dst = tmp.path().join("sample");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/luzhanqi/sample");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     for (rel, bytes) in snapshot(&src) {
         let p = dst.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();

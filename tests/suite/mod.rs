@@ -12,6 +12,7 @@ mod mail;
 mod matches;
 mod noninterference;
 mod pictures;
+mod pipeline;
 mod protocol;
 mod refusals;
 mod schemas;

@@ -1,0 +1,115 @@
+//! One judge pipeline for every game: the same run gives the same answers whatever the game.
+//! Each shipped sample (Luzhanqi, Xiangqi, Liubo) goes through the same checks.
+
+use super::helpers::*;
+use qijudge::protocol::signing::{self, namespace};
+use std::path::Path;
+
+const SAMPLES: [&str; 3] = [
+    "games/luzhanqi/sample",
+    "games/xiangqi/sample",
+    "games/liubo/sample",
+];
+
+fn judge(dir: &Path, extra: &[&str]) -> Run {
+    let key = dir.join("keys/judge");
+    let mut args = vec![
+        "judge",
+        dir.to_str().unwrap(),
+        "--key",
+        key.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    qj(&args)
+}
+
+/// A finished game judged again: nothing new, not a byte changed, and a late forfeit (from a
+/// deadline script, say) leaves the result alone.
+#[test]
+fn every_game_rejudges_byte_for_byte() {
+    for sample in SAMPLES {
+        let (_tmp, dir) = sample_copy_of(sample);
+        let before = snapshot(&dir);
+        let r = judge(&dir, &[]);
+        assert_eq!(r.code, 0, "{sample}: {r:?}");
+        assert!(r.stdout.contains("nothing new"), "{sample}: {r:?}");
+        let r = judge(&dir, &["--forfeit", &forfeit_seat(sample)]);
+        assert_eq!(r.code, 0, "{sample}: {r:?}");
+        assert!(r.stdout.contains("nothing new"), "{sample}: {r:?}");
+        assert!(before == snapshot(&dir), "{sample}: a re-run changed files");
+        ok(&["verify", dir.to_str().unwrap()]);
+    }
+}
+
+fn forfeit_seat(sample: &str) -> String {
+    let seat = match sample {
+        s if s.contains("xiangqi") => "black",
+        s if s.contains("liubo") => "b",
+        _ => "north",
+    };
+    format!("{seat}:missed-deadline")
+}
+
+/// A record cut short and signed again with the judge's own key (a restored backup) is refused
+/// as rolled back, by every game's judge and audit, and nothing is written.
+#[test]
+fn every_game_refuses_a_rolled_back_record() {
+    for sample in SAMPLES {
+        let (_tmp, dir) = sample_copy_of(sample);
+        let text = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let cut: String = lines[..lines.len() - 3]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let key = ssh_key::PrivateKey::read_openssh_file(&dir.join("keys/judge")).unwrap();
+        std::fs::write(dir.join("record.jsonl"), &cut).unwrap();
+        std::fs::write(
+            dir.join("record.sig"),
+            signing::sign(&key, namespace::RECORD, cut.as_bytes()),
+        )
+        .unwrap();
+        let before = snapshot(&dir);
+        let r = judge(&dir, &[]);
+        assert_eq!(r.code, 1, "{sample}: {r:?}");
+        assert!(
+            r.stderr.contains("record.jsonl") && r.stderr.contains("rolled back"),
+            "{sample}: {r:?}"
+        );
+        assert!(
+            before == snapshot(&dir),
+            "{sample}: a refused run wrote files"
+        );
+        let v = qj(&["verify", dir.to_str().unwrap()]);
+        assert_eq!(v.code, 1, "{sample}: {v:?}");
+        assert!(v.stderr.contains("rolled back"), "{sample}: {v:?}");
+    }
+}
+
+/// An accepted move file changed afterwards is refused with its name, by judge and audit alike.
+#[test]
+fn every_game_refuses_a_changed_accepted_move() {
+    for sample in SAMPLES {
+        let (_tmp, dir) = sample_copy_of(sample);
+        let name = std::fs::read_dir(dir.join("moves"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("0003-") && n.ends_with(".toml"))
+            .min()
+            .unwrap_or_else(|| panic!("{sample}: no move file for ply 3"));
+        let path = dir.join("moves").join(&name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen("ply = 3", "ply = 3 ", 1)).unwrap();
+        for cmd in ["judge", "verify"] {
+            let r = match cmd {
+                "judge" => judge(&dir, &[]),
+                _ => qj(&["verify", dir.to_str().unwrap()]),
+            };
+            assert_eq!(r.code, 1, "{sample} {cmd}: {r:?}");
+            assert!(
+                r.stderr.contains(&format!("moves/{name}")),
+                "{sample} {cmd}: {r:?}"
+            );
+        }
+    }
+}
