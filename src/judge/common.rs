@@ -139,13 +139,35 @@ pub fn check_binding(
             "fetch the latest record.jsonl and make the move again",
         ));
     }
-    if m.comment.as_deref().is_some_and(has_control) {
+    if m.comment
+        .as_deref()
+        .is_some_and(|c| has_control(c) || c.chars().count() > COMMENT_LIMIT)
+    {
         return Err(bad(
             "comment",
-            "holds control or bidirectional-override characters".into(),
+            format!("at most {COMMENT_LIMIT} characters, no control or bidirectional-override characters"),
         ));
     }
     Ok(())
+}
+
+/// The longest comment a move may carry: every accepted file must fit in a padded sealed view.
+pub const COMMENT_LIMIT: usize = 1000;
+
+/// Refuses the Liubo-only chain fields in a game that has no hash chains (the fields would
+/// otherwise ride along into views, unchecked).
+pub fn no_chain_fields(path: &str, m: &MoveFile) -> Result<()> {
+    let field = match (&m.chain, m.chain_index) {
+        (Some(_), _) => "chain",
+        (None, Some(_)) => "chain_index",
+        (None, None) => return Ok(()),
+    };
+    Err(refuse_with(
+        path,
+        Some(field),
+        "this game has no hash chains: only Liubo moves carry chain elements",
+        "make the move again without the field",
+    ))
 }
 
 /// A move file for a later ply than `next`, or with a name no move file has.

@@ -248,7 +248,7 @@ impl<'a> Files<'a> {
             let Some((ply, seat)) = stem.split_once('-') else {
                 return false;
             };
-            ply.len() == 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
+            ply.len() >= 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
         };
         let rules: [NameRule; 4] = [
             ("moves", &move_file, "NNNN-SEAT.toml and NNNN-SEAT.toml.sig"),
@@ -303,14 +303,18 @@ impl<'a> Files<'a> {
         if file
             .comment
             .as_deref()
-            .is_some_and(|c| has_control(c) || c.chars().count() > 1000)
+            .is_some_and(|c| has_control(c) || c.chars().count() > common::COMMENT_LIMIT)
         {
             return Err(refuse(
                 &path,
                 Some("comment"),
-                "at most 1000 characters, no control or bidirectional-override characters",
+                format!(
+                    "at most {} characters, no control or bidirectional-override characters",
+                    common::COMMENT_LIMIT
+                ),
             ));
         }
+        common::no_chain_fields(&path, &file)?;
         if file.ply != ply {
             return Err(refuse(
                 &path,
@@ -341,30 +345,28 @@ impl<'a> Files<'a> {
         }
         let (events, outcome) = if file.action == "accept-draw" {
             // The side to move accepts when every other player still in offered the draw with
-            // its latest move, and those are the last moves played (two players: the opponent's
-            // last move).
-            let others = board
+            // its latest move, made since the accepter's own last move (two players: the
+            // opponent's last move). An eliminated seat's old offer counts for nothing.
+            let others: Vec<&str> = board
                 .seats()
                 .filter(|&s| s != seat_id && !position.is_out(s))
-                .count();
-            let latest: Vec<(&String, bool)> = st
-                .record
-                .lines
-                .iter()
-                .rev()
-                .filter_map(|l| match &l.entry {
-                    Entry::Move {
-                        seat: s,
-                        draw_offered,
-                        ..
-                    } => Some((s, *draw_offered)),
-                    _ => None,
-                })
-                .take(others)
+                .map(|s| seats[s.index()].as_str())
                 .collect();
-            let offered = latest.len() == others
-                && latest.iter().all(|(s, o)| *o && **s != seats[seat])
-                && others > 0;
+            let mut latest: std::collections::BTreeMap<&str, bool> = Default::default();
+            for line in st.record.lines.iter().rev() {
+                if let Entry::Move {
+                    seat: s,
+                    draw_offered,
+                    ..
+                } = &line.entry
+                {
+                    if *s == seats[seat] {
+                        break;
+                    }
+                    latest.entry(s.as_str()).or_insert(*draw_offered);
+                }
+            }
+            let offered = !others.is_empty() && others.iter().all(|s| latest.get(s) == Some(&true));
             if position.to_move() != seat_id || !offered {
                 return Err(refuse_with(
                     &path,
@@ -769,8 +771,12 @@ impl Referee for Game {
         })
     }
 
-    /// Files for plies beyond the game are not silently ignored.
+    /// Files that can never be taken are refused, not ignored: a name no game file has (the
+    /// judge refuses it and goes on; only the audit stops on it), a ply beyond the game.
     fn leftover(&self, st: &Replay, cx: &Ctx) -> Result<Option<Error>> {
+        if let Err(e) = self.check_folders(cx.dir) {
+            return Ok(Some(e));
+        }
         let ply = st.next_ply;
         let stray = cx
             .dir

@@ -214,6 +214,7 @@ fn check_move_file(
 ) -> Result<Action> {
     let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
     common::check_binding(&g.frame(), path, m, ply, seat, &state.head(g))?;
+    common::no_chain_fields(path, m)?;
     match m.action.as_str() {
         "resign" => Ok(Action::Resign),
         "accept-draw" => {

@@ -344,6 +344,39 @@ fn a_draw_needs_every_player_still_in() {
     assert_eq!(result["reason"], "agreement");
 }
 
+/// An eliminated seat's old offer counts for nothing: the draw needs the current offer of every
+/// player still in.
+#[test]
+fn an_eliminated_seats_offer_does_not_make_a_draw() {
+    let g = Four::started(&[], None);
+    g.play("south", "sb6-sb5");
+    assert_eq!(g.send("east", "eb6-eb5", &["--offer-draw"]).code, 0);
+    assert_eq!(g.judge(NOW).code, 0);
+    let out = qj(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.key("judge"),
+        "--now",
+        NOW,
+        "--forfeit",
+        "east:left-the-club",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(g.send("north", "nb6-nb5", &["--offer-draw"]).code, 0);
+    assert_eq!(g.judge(NOW).code, 0);
+    // South, still in, never offered: West cannot accept.
+    assert_eq!(g.send("west", "accept-draw", &[]).code, 0);
+    let refused = g.judge(NOW);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused.stderr.contains("no draw offer to accept"),
+        "{}",
+        refused.stderr
+    );
+    assert!(g.view("public")["result"].is_null());
+}
+
 #[test]
 fn a_missed_deadline_puts_the_player_out_and_the_next_clock_starts_then() {
     let g = Four::started(&["--clock", "60:0:forfeit"], None);

@@ -5,6 +5,7 @@ mod crash;
 mod deadlines;
 mod four_player;
 mod git;
+mod going_on;
 mod helpers;
 mod interop;
 mod liubo;

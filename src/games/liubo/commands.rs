@@ -1,7 +1,7 @@
 //! Liubo game directories: new, chain commitments (`setup`), turns (`move`), judge, view,
 //! status, reveal and verify.
 
-use crate::error::{refuse, Error, Result};
+use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::liubo::{self as lb, LiuboGame};
 use crate::protocol::files::to_toml;
 use crate::protocol::signing::{self, namespace};
@@ -331,6 +331,16 @@ fn self_mode_move(
     let chain = lb::own_chain(d, g, seat)?;
     let name = lb::SEATS[seat];
     let (ply, text, index) = match (&state.position, action) {
+        // Element 1 chooses who starts: revealed before the opponent's commitment is on the
+        // record, it would let the opponent pick a seed that chooses the start.
+        (None, "reveal") if state.heads.iter().any(Option::is_none) => {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                "both chain commitments must be on the record before anyone reveals",
+                "wait for the judge to record the opponent's commitment, then reveal",
+            ))
+        }
         (None, "reveal") => (0, "reveal".to_string(), 1),
         (None, _) => {
             return Err(refuse(
