@@ -156,6 +156,10 @@ pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<
             }
             continue;
         }
+        if p.secret {
+            // Setups come unsigned: only the commitment the seat signed says whose they are.
+            check_secret(dir, &seats, index, &f.text, &found, shown)?;
+        }
         files.push((p.path, f.text.as_bytes().to_vec(), p.secret));
     }
     // Never replace what is there: an accepted file stays as it was.
@@ -242,4 +246,111 @@ fn import_record(
         ),
     ])?;
     Ok(Some("record.jsonl".to_string()))
+}
+
+/// A seat's signed commitment: sent in the same message, or already in the game directory.
+fn signed_commitment(
+    dir: &GameDir,
+    seats: &Seats,
+    seat: usize,
+    found: &[inbox::Found],
+) -> Result<Option<String>> {
+    let name = &seats.names[seat];
+    let signed_by_seat = |text: &str, sig: &str| {
+        signing::verify(
+            &seats.keys[seat],
+            namespace::COMMITMENT,
+            text.as_bytes(),
+            sig,
+        )
+        .is_ok()
+    };
+    for f in found {
+        let is_commitment = matches!(
+            field(&f.text, "format").as_deref(),
+            Some(COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT)
+        );
+        if is_commitment && field(&f.text, "seat").as_deref() == Some(name.as_str()) {
+            if f.signature
+                .as_deref()
+                .is_some_and(|sig| signed_by_seat(&f.text, sig))
+            {
+                return Ok(Some(f.text.clone()));
+            }
+        }
+    }
+    let path = format!("commitments/{name}.toml");
+    let (Some(text), Some(sig)) = (
+        dir.read_optional(&path, crate::store::SMALL_FILE_LIMIT)?,
+        dir.read_optional(&format!("{path}.sig"), crate::store::SIGNATURE_LIMIT)?,
+    ) else {
+        return Ok(None);
+    };
+    Ok(signed_by_seat(&text, &sig).then_some(text))
+}
+
+/// Stores a secret (a Luzhanqi setup, a Liubo chain seed) only if it opens the seat's signed
+/// commitment: a stranger's file never takes a seat's place.
+fn check_secret(
+    dir: &GameDir,
+    seats: &Seats,
+    seat: usize,
+    text: &str,
+    found: &[inbox::Found],
+    shown: &str,
+) -> Result<()> {
+    let name = &seats.names[seat];
+    let wrong = |why: &str| {
+        refuse_with(
+            shown,
+            Some("setup"),
+            format!("the secret for {name} {why}"),
+            "send the file `qijudge setup` wrote, with or after your signed commitment",
+        )
+    };
+    let commitment = signed_commitment(dir, seats, seat, found)?
+        .ok_or_else(|| wrong("comes before its seat's signed commitment"))?;
+    let opens = match field(text, "format").as_deref() {
+        Some(SETUP_FORMAT) => {
+            let (Ok(setup), Ok(c)) = (
+                parse_toml::<SetupFile>(text),
+                parse_toml::<CommitmentFile>(&commitment),
+            ) else {
+                return Err(wrong("is not a setup file"));
+            };
+            let hex = |h: &str| crate::protocol::hash::hex32(h);
+            match (hex(&setup.salt), hex(&setup.lot_nonce)) {
+                (Some(salt), Some(nonce)) => {
+                    use crate::protocol::commitment::{lot_commitment, setup_commitment};
+                    setup_commitment(&c.game, name, &salt, setup.setup.as_bytes()) == c.setup
+                        && lot_commitment(&c.game, name, &nonce) == c.lot
+                }
+                _ => false,
+            }
+        }
+        Some(SEED_FORMAT) => {
+            let (Ok(seed), Ok(c)) = (
+                parse_toml::<SeedFile>(text),
+                parse_toml::<ChainCommitmentFile>(&commitment),
+            ) else {
+                return Err(wrong("is not a seed file"));
+            };
+            use crate::protocol::throws;
+            match (
+                throws::parse_element(&seed.seed),
+                throws::parse_element(&c.chain),
+            ) {
+                (Some(seed), Some(head)) if (1..=1 << 20).contains(&c.length) => {
+                    throws::chain(&c.game, throws::letter(seat), &seed, c.length)[0] == head
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    };
+    if opens {
+        Ok(())
+    } else {
+        Err(wrong("does not open the seat's signed commitment"))
+    }
 }

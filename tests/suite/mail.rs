@@ -599,3 +599,48 @@ fn outgoing_mail_needs_the_judges_address() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("--from"), "{}", r.stderr);
 }
+
+/// Setups come unsigned, so a stranger used to be able to mail a parseable `setups/south.toml`
+/// that the inbox stored; the real setup was then refused forever. Now a secret is stored only
+/// if it opens the seat's signed commitment.
+#[test]
+fn a_strangers_setup_never_takes_a_seat() {
+    let g = MailGame::new();
+    let mut made = Vec::new();
+    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
+        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
+        std::fs::write(&file, rows).unwrap();
+        ok(&[
+            "setup",
+            &g.players[seat].to_string_lossy(),
+            "--as",
+            SEATS[seat],
+            "--key",
+            &g.keys.path(WHO[seat]),
+            &file.to_string_lossy(),
+        ]);
+        made.push(g.players[seat].join(format!("setups/{}.toml", SEATS[seat])));
+    }
+    // Before the commitment: refused, nothing stored.
+    let early = g.eml("attach", 0, &made[0], None, None);
+    refused(&g, &early, "commitment");
+    assert!(!g.judge.join("setups/south.toml").exists());
+    // South commits by mail.
+    let commitment = g.players[0].join("commitments/south.toml");
+    let sig = PathBuf::from(format!("{}.sig", commitment.display()));
+    let c = g.eml("attach", 0, &commitment, Some(&sig), None);
+    assert_eq!(g.inbox(&[&c]).code, 0);
+    // A stranger sends a setup for south (here: north's setup relabelled): refused.
+    let forged_text = std::fs::read_to_string(&made[1])
+        .unwrap()
+        .replace("seat = \"north\"", "seat = \"south\"");
+    let forged = g.tmp.path().join("forged.toml");
+    std::fs::write(&forged, forged_text).unwrap();
+    let msg = g.eml("attach", 1, &forged, None, None);
+    refused(&g, &msg, "does not open");
+    assert!(!g.judge.join("setups/south.toml").exists());
+    // South's own setup is taken.
+    let real = g.eml("attach", 0, &made[0], None, None);
+    assert_eq!(g.inbox(&[&real]).code, 0);
+    assert!(g.judge.join("setups/south.toml").exists());
+}
