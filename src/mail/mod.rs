@@ -270,13 +270,13 @@ fn signed_commitment(
             field(&f.text, "format").as_deref(),
             Some(COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT)
         );
-        if is_commitment && field(&f.text, "seat").as_deref() == Some(name.as_str()) {
-            if f.signature
+        if is_commitment
+            && field(&f.text, "seat").as_deref() == Some(name.as_str())
+            && f.signature
                 .as_deref()
                 .is_some_and(|sig| signed_by_seat(&f.text, sig))
-            {
-                return Ok(Some(f.text.clone()));
-            }
+        {
+            return Ok(Some(f.text.clone()));
         }
     }
     let path = format!("commitments/{name}.toml");
