@@ -205,14 +205,14 @@ pub fn element_before(
 
 /// A player's own chain from its seed file (`setups/SEAT.toml`), for self mode.
 pub fn own_chain(dir: &GameDir, g: &LiuboGame, seat: usize) -> Result<Vec<[u8; 32]>> {
-    let step = Step {
+    let cx = Ctx {
         dir,
-        g,
-        recorded: &[],
+        mode: Mode::Judge,
         now: "",
-        opener: None,
+        recorded: &[],
+        key: None,
     };
-    let (_, seed) = step.seed(seat)?.ok_or_else(|| {
+    let (_, seed) = Step { g, cx: &cx }.seed(seat)?.ok_or_else(|| {
         refuse(
             format!("setups/{}.toml", SEATS[seat]),
             None,
@@ -227,18 +227,11 @@ pub fn own_chain(dir: &GameDir, g: &LiuboGame, seat: usize) -> Result<Vec<[u8; 3
     ))
 }
 
-impl State {}
-
-/// Where the step function reads its inputs: the judge reads files and makes throws from the
-/// seeds; a replay also takes times and elements from the recorded line it is checking.
+/// The step function's inputs: the files (through the pipeline's context, which also holds the
+/// recorded line a replay checks) and the game.
 struct Step<'a> {
-    dir: &'a GameDir,
     g: &'a LiuboGame,
-    /// The recorded lines from the one being checked (replay); empty for the judge.
-    recorded: &'a [RecordLine],
-    now: &'a str,
-    /// The judge's key, which opens the sealed seeds of a sealed escrow game.
-    opener: Option<&'a PrivateKey>,
+    cx: &'a Ctx<'a>,
 }
 
 fn seat_index(name: &str) -> Option<usize> {
@@ -254,21 +247,18 @@ impl Step<'_> {
         self.g.frame()
     }
 
-    fn first_recorded(&self) -> Option<&Entry> {
-        self.recorded.first().map(|l| &l.entry)
-    }
-
-    /// When a move file was received: now for the judge, the recorded time in a replay (the
-    /// move line is the first or, after a throw line, the second of its group).
-    fn received(&self) -> String {
-        self.recorded
-            .iter()
-            .take(2)
-            .find_map(|l| match &l.entry {
-                Entry::Move { received, .. } => Some(received.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.now.to_string())
+    /// The seats in the order to look at them: a recorded line's seat first (a replay follows
+    /// the order things came in), else seat order.
+    fn seat_order(&self) -> [usize; 2] {
+        let named = match self.cx.recorded() {
+            Some(Entry::Commitment { seat, .. } | Entry::SetupAccepted { seat })
+            | Some(Entry::Move { seat, .. }) => seat_index(seat),
+            _ => None,
+        };
+        match named {
+            Some(1) => [1, 0],
+            _ => [0, 1],
+        }
     }
 
     fn self_mode(&self) -> bool {
@@ -316,11 +306,11 @@ impl Step<'_> {
     /// bonus throw's element t).
     fn reveal(&self, state: &mut State, seat: usize, ply: u32) -> Result<Option<Vec<Entry>>> {
         let path = move_path(ply, SEATS[seat]);
-        if !self.dir.exists(&path) {
+        if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
         let (m, hash): (MoveFile, String) =
-            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+            common::read_signed(self.cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
         // Both start reveals answer the head at which both commitments stood, so the players
         // need not wait for each other.
         let head = if ply == 0 {
@@ -341,7 +331,7 @@ impl Step<'_> {
             ply,
             seat: SEATS[seat].into(),
             file: hash,
-            received: self.received(),
+            received: self.cx.received(),
             action: "reveal".into(),
             outcome: None,
             notices: Vec::new(),
@@ -349,13 +339,18 @@ impl Step<'_> {
         }]))
     }
 
-    fn commitment(&self, state: &State, seat: usize) -> Result<Option<Vec<Entry>>> {
+    fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
         let path = format!("commitments/{}.toml", SEATS[seat]);
-        if !self.dir.exists(&path) {
+        if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
-        let (c, hash): (ChainCommitmentFile, String) =
-            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::COMMITMENT)?;
+        let (c, hash): (ChainCommitmentFile, String) = common::read_signed(
+            self.cx.dir,
+            &self.frame(),
+            &path,
+            seat,
+            namespace::COMMITMENT,
+        )?;
         let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
         if c.format != CHAIN_COMMITMENT_FORMAT {
             return Err(bad(
@@ -381,8 +376,7 @@ impl Step<'_> {
                 format!("the manifest fixes {}", self.g.chain_length()),
             ));
         }
-        parse_hex32(&path, "chain", &c.chain)?;
-        let _ = state;
+        state.heads[seat] = Some(parse_hex32(&path, "chain", &c.chain)?);
         Ok(Some(vec![Entry::Commitment {
             seat: SEATS[seat].into(),
             file: hash,
@@ -393,10 +387,10 @@ impl Step<'_> {
     /// or `reveal/` (after the game).
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
         let sealed = super::sealed_setup_path(SEATS[seat]);
-        if let (true, Some(key)) = (self.g.manifest.sealed, self.opener) {
-            if self.dir.exists(&sealed) {
+        if let (true, Some(key)) = (self.g.manifest.sealed, self.cx.key) {
+            if self.cx.dir.exists(&sealed) {
                 let text = super::sealing::open_seat_secret(
-                    self.dir,
+                    self.cx.dir,
                     SEATS[seat],
                     key,
                     &self.g.player_keys[seat],
@@ -406,7 +400,7 @@ impl Step<'_> {
         }
         for folder in ["setups", "reveal"] {
             let path = format!("{folder}/{}.toml", SEATS[seat]);
-            let Some(text) = self.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
+            let Some(text) = self.cx.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
                 continue;
             };
             return self.parse_seed(seat, &path, &text).map(Some);
@@ -460,7 +454,7 @@ impl Step<'_> {
             }
             // Someone auditing before the reveal has no seeds: the record's word is taken, and
             // every element it reveals is still checked against the signed head.
-            None if matches!(self.first_recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
+            None if matches!(self.cx.recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
                 Ok(Some(vec![Entry::SetupAccepted {
                     seat: SEATS[seat].into(),
                 }]))
@@ -529,7 +523,7 @@ impl Step<'_> {
     }
 
     fn throw_entry(&self, state: &mut State, t: u32, seat: usize) -> Result<Entry> {
-        let recorded = match self.first_recorded() {
+        let recorded = match self.cx.recorded() {
             Some(Entry::Throw { elements, .. }) => Some(elements.clone()),
             _ => None,
         };
@@ -553,7 +547,7 @@ impl Step<'_> {
     }
 
     fn begin(&self, state: &mut State) -> Result<Vec<Entry>> {
-        let recorded = match self.first_recorded() {
+        let recorded = match self.cx.recorded() {
             Some(Entry::Begin { lot_nonces, .. }) => Some(lot_nonces.clone()),
             _ => None,
         };
@@ -561,9 +555,14 @@ impl Step<'_> {
         let eb = self.element(state, 1, 1, recorded.as_ref().and_then(|m| m.get("b")))?;
         let (_, first) = throws::first_player(&self.g.manifest.id, &ea, &eb);
         state.position = Some(Position::new(self.g.manifest.rules.clone(), first));
-        let at = match self.first_recorded() {
+        let at = match self.cx.recorded() {
             Some(Entry::Begin { at, .. }) => at.clone(),
-            _ => self.g.manifest.clock.as_ref().map(|_| self.now.to_string()),
+            _ => self
+                .g
+                .manifest
+                .clock
+                .as_ref()
+                .map(|_| self.cx.now.to_string()),
         };
         Ok(vec![Entry::Begin {
             at,
@@ -582,18 +581,18 @@ impl Step<'_> {
         let other_revealed = state.record.lines.iter().any(|l| {
             matches!(&l.entry, Entry::Move { ply, seat: s, action, .. } if *ply == t && *s == SEATS[1 - seat] && action == "reveal")
         });
-        if self.recorded.is_empty() && self.dir.exists(&other) && !other_revealed {
+        if self.cx.is_new() && self.cx.dir.exists(&other) && !other_revealed {
             return Err(refuse(
                 &other,
                 Some("seat"),
                 format!("out of turn: {} moves at ply {t}", SEATS[seat]),
             ));
         }
-        if !self.dir.exists(&path) {
+        if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
         let (m, hash): (MoveFile, String) =
-            common::read_signed(self.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+            common::read_signed(self.cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
         common::check_binding(&self.frame(), &path, &m, t, seat, &state.head(self.g))?;
         let mut out = Vec::new();
         if self.self_mode() {
@@ -623,7 +622,7 @@ impl Step<'_> {
             state.last_turn = Some((seat, text.clone(), events));
             (text, position.result.is_some())
         };
-        let received = self.received();
+        let received = self.cx.received();
         out.push(Entry::Move {
             ply: t,
             seat: SEATS[seat].into(),
@@ -676,7 +675,7 @@ impl Step<'_> {
                 manifest: self.g.hash.clone(),
             }]));
         }
-        for seat in 0..2 {
+        for seat in self.seat_order() {
             if state.heads[seat].is_none() {
                 if let Some(e) = self.commitment(state, seat)? {
                     return Ok(Some(e));
@@ -688,7 +687,7 @@ impl Step<'_> {
         }
         if self.self_mode() {
             // Each player reveals element 1 in a signed start file.
-            for seat in 0..2 {
+            for seat in self.seat_order() {
                 if state.known[seat].is_none() {
                     if let Some(e) = self.reveal(state, seat, 0)? {
                         return Ok(Some(e));
@@ -699,7 +698,7 @@ impl Step<'_> {
                 return Ok(None);
             }
         } else {
-            for seat in 0..2 {
+            for seat in self.seat_order() {
                 if !state.accepted[seat] {
                     if let Some(e) = self.accept_seed(state, seat)? {
                         return Ok(Some(e));
@@ -756,42 +755,17 @@ fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
         .collect()
 }
 
-/// Applies one recorded entry's bookkeeping to the state (commitment heads, acceptance, end).
-fn note(state: &mut State, entry: &Entry, dir: &GameDir, g: &LiuboGame) -> Result<()> {
+/// Applies one recorded entry's bookkeeping to the state (acceptance, end).
+fn note(state: &mut State, entry: &Entry) -> Result<()> {
     match entry {
-        Entry::Commitment { seat, .. } => {
-            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
-            let path = format!("commitments/{seat}.toml");
-            let (c, _): (ChainCommitmentFile, String) =
-                common::read_signed(dir, &g.frame(), &path, i, namespace::COMMITMENT)?;
-            state.heads[i] = Some(parse_hex32(&path, "chain", &c.chain)?);
-        }
         Entry::SetupAccepted { seat } => {
             let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
             state.accepted[i] = true;
-        }
-        Entry::Forfeit { seat, .. } => {
-            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
-            if let Some(p) = state.position.as_mut() {
-                p.concede(i, LiuboEnd::Forfeit);
-            }
         }
         Entry::End { winner, reason, .. } => state.end = Some((winner.clone(), *reason)),
         _ => {}
     }
     Ok(())
-}
-
-impl<'a> Step<'a> {
-    fn of(g: &'a LiuboGame, cx: &'a Ctx) -> Step<'a> {
-        Step {
-            dir: cx.dir,
-            g,
-            recorded: cx.recorded,
-            now: cx.now,
-            opener: cx.key,
-        }
-    }
 }
 
 impl Referee for LiuboGame {
@@ -821,7 +795,7 @@ impl Referee for LiuboGame {
     fn prepare(&self, state: &mut State, cx: &Ctx) -> Result<()> {
         for seat in 0..2 {
             if state.chains[seat].is_none() && state.accepted[seat] {
-                if let Some((_, seed)) = Step::of(self, cx).seed(seat)? {
+                if let Some((_, seed)) = (Step { g: self, cx }).seed(seat)? {
                     state.chains[seat] = Some(throws::chain(
                         &self.manifest.id,
                         throws::letter(seat),
@@ -835,11 +809,11 @@ impl Referee for LiuboGame {
     }
 
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        Step::of(self, cx).next(state)
+        Step { g: self, cx }.next(state)
     }
 
-    fn note(&self, state: &mut State, entry: &Entry, cx: &Ctx) -> Result<()> {
-        note(state, entry, cx.dir, self)
+    fn note(&self, state: &mut State, entry: &Entry, _: &Ctx) -> Result<()> {
+        note(state, entry)
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {

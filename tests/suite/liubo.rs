@@ -583,3 +583,37 @@ fn the_mover_lists_its_legal_turns_and_precheck_checks_a_turn() {
     assert!(pre.stdout.contains("legal"), "{}", pre.stdout);
     assert_eq!(g.judge().code, 0);
 }
+
+/// The record keeps commitments and seeds in the order they came: b first, then a. A later
+/// run must replay that order, not seat order.
+#[test]
+fn commitments_and_seeds_replay_in_the_order_they_were_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "liubo",
+        &d,
+        "--player",
+        &format!("alice={}.pub", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+        "--now",
+        NOW,
+    ]);
+    let judge = || ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    ok(&["setup", &d, "--as", "b", "--key", &keys.path("bob")]);
+    judge();
+    ok(&["setup", &d, "--as", "a", "--key", &keys.path("alice")]);
+    judge();
+    let record = std::fs::read_to_string(tmp.path().join("game/record.jsonl")).unwrap();
+    let b = record.find("\"seat\":\"b\"").unwrap();
+    let a = record.find("\"seat\":\"a\"").unwrap();
+    assert!(b < a, "{record}");
+    let again = judge();
+    assert!(again.stdout.contains("nothing new"), "{again:?}");
+    ok(&["verify", &d]);
+}
