@@ -63,15 +63,6 @@ impl<'a> Files<'a> {
         }
     }
 
-    fn seat_names(&self) -> Vec<String> {
-        self.game
-            .manifest
-            .players
-            .iter()
-            .map(|p| p.seat.clone())
-            .collect()
-    }
-
     /// Reads a signed file and its `.sig`, verifying the signature with `key`.
     fn signed(&self, path: &str, key: &PublicKey, ns: &str) -> Result<(String, String)> {
         let text = self.dir.read(path, SMALL_FILE_LIMIT)?;
@@ -234,8 +225,8 @@ impl<'a> Files<'a> {
 
     /// Every file in the game's folders must have a name of its folder's pattern.
     fn check_names(&self) -> Result<()> {
-        let seats = self.seat_names();
-        let is_seat = |s: &str| seats.iter().any(|x| x == s);
+        let seats = &self.game.seats;
+        let is_seat = |s: &str| seats.contains(&s);
         let seat_file = |n: &str, sig: bool| {
             let base = n.strip_suffix(".sig").filter(|_| sig).unwrap_or(n);
             base.strip_suffix(".toml").is_some_and(is_seat)
@@ -286,11 +277,11 @@ impl<'a> Files<'a> {
         seat: usize,
         received: &str,
     ) -> Result<Entry> {
-        let seats = self.seat_names();
-        let path = move_path(ply, &seats[seat]);
+        let seats = &self.game.seats;
+        let path = move_path(ply, seats[seat]);
         let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
         // Details that quote the file or name the mover's pieces go to the mover only.
-        let owner = seats[seat].as_str();
+        let owner = seats[seat];
         let file: MoveFile = parse_toml(&text)
             .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
         self.check_binding(
@@ -298,7 +289,7 @@ impl<'a> Files<'a> {
             (&file.format, MOVE_FORMAT),
             &file.game,
             &file.manifest,
-            (&file.seat, &seats[seat]),
+            (&file.seat, seats[seat]),
         )?;
         if file
             .comment
@@ -350,7 +341,7 @@ impl<'a> Files<'a> {
             let others: Vec<&str> = board
                 .seats()
                 .filter(|&s| s != seat_id && !position.is_out(s))
-                .map(|s| seats[s.index()].as_str())
+                .map(|s| seats[s.index()])
                 .collect();
             let mut latest: std::collections::BTreeMap<&str, bool> = Default::default();
             for line in st.record.lines.iter().rev() {
@@ -414,7 +405,7 @@ impl<'a> Files<'a> {
             .collect();
         let entry = Entry::Move {
             ply,
-            seat: seats[seat].clone(),
+            seat: seats[seat].to_string(),
             file: sha256_tagged(text.as_bytes()),
             received: received.to_string(),
             action: file.action.clone(),
@@ -452,7 +443,7 @@ impl Replay {
 /// The seat a recorded line names, or the next seat (in seat order) whose file is there.
 fn next_seat(
     cx: &Ctx,
-    seats: &[String],
+    seats: &[&str],
     recorded: Option<&String>,
     open: impl Fn(usize) -> bool,
     file_of: impl Fn(&str) -> String,
@@ -460,7 +451,7 @@ fn next_seat(
     match (cx.recorded(), recorded) {
         (_, Some(seat)) => seats.iter().position(|s| s == seat),
         (Some(_), None) => None,
-        (None, None) => (0..seats.len()).find(|&i| open(i) && cx.dir.exists(&file_of(&seats[i]))),
+        (None, None) => (0..seats.len()).find(|&i| open(i) && cx.dir.exists(&file_of(seats[i]))),
     }
 }
 
@@ -489,14 +480,14 @@ impl Game {
     /// Phase 1: a seat's commitment.
     fn step_commitment(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
         let f = Files::of(self, cx);
-        let seats = f.seat_names();
+        let seats = &self.seats;
         let recorded = match cx.recorded() {
             Some(Entry::Commitment { seat, .. }) => Some(seat),
             _ => None,
         };
         let next = next_seat(
             cx,
-            &seats,
+            seats,
             recorded,
             |i| st.commitments[i].is_none(),
             |s| format!("commitments/{s}.toml"),
@@ -512,7 +503,7 @@ impl Game {
         let (file, hash) = f.commitment(i)?;
         st.commitments[i] = Some(file);
         Ok(Some(vec![Entry::Commitment {
-            seat: seats[i].clone(),
+            seat: seats[i].to_string(),
             file: hash,
         }]))
     }
@@ -520,14 +511,14 @@ impl Game {
     /// Phase 2: a seat's secret setup, checked against its commitment.
     fn step_setup(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
         let f = Files::of(self, cx);
-        let seats = f.seat_names();
+        let seats = &self.seats;
         let recorded = match cx.recorded() {
             Some(Entry::SetupAccepted { seat }) => Some(seat),
             _ => None,
         };
         let next = next_seat(
             cx,
-            &seats,
+            seats,
             recorded,
             |i| st.setups[i].is_none(),
             |s| f.secret_path(s),
@@ -546,18 +537,18 @@ impl Game {
         // A refused secret is described to its owner only (in the audit it is public).
         let setup = match f.setup(i, commitment) {
             Ok(s) => s,
-            Err(e) if cx.mode == Mode::Judge => return Err(private_to(e, &seats[i])),
+            Err(e) if cx.mode == Mode::Judge => return Err(private_to(e, seats[i])),
             Err(e) => return Err(e),
         };
         st.setups[i] = Some(setup);
         Ok(Some(vec![Entry::SetupAccepted {
-            seat: seats[i].clone(),
+            seat: seats[i].to_string(),
         }]))
     }
 
     /// Phase 3: the first mover, by option or by lot from the committed nonces.
     fn step_begin(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let seats: Vec<String> = Files::of(self, cx).seat_names();
+        let seats = &self.seats;
         let setups: Vec<(Setup, [u8; 32])> = st.setups.iter().flatten().cloned().collect();
         let options = self.manifest.rules.clone();
         let named = options.first_mover.seat_name();
@@ -572,7 +563,7 @@ impl Game {
                 let nonces: Vec<[u8; 32]> = setups.iter().map(|(_, n)| *n).collect();
                 let shown = seats
                     .iter()
-                    .cloned()
+                    .map(|s| s.to_string())
                     .zip(nonces.iter().map(hex::encode))
                     .collect();
                 (lot_draw(&self.manifest.id, &nonces), shown)
@@ -583,7 +574,7 @@ impl Game {
             _ => None,
         };
         let mut out = vec![Entry::Begin {
-            first: seats[first].clone(),
+            first: seats[first].to_string(),
             lot_nonces,
             at: cx.at(recorded, self.manifest.clock.is_some()),
         }];
@@ -600,7 +591,7 @@ impl Game {
     /// Phase 4: the move file of the next ply.
     fn step_move(&self, st: &mut Replay, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
         let f = Files::of(self, cx);
-        let seats = f.seat_names();
+        let seats = &self.seats;
         let Some(mut position) = st.position.take() else {
             return Ok(None);
         };
@@ -610,7 +601,7 @@ impl Game {
             Some(_) => None,
             None => {
                 let candidates: Vec<usize> = (0..seats.len())
-                    .filter(|&i| cx.dir.exists(&move_path(ply, &seats[i])))
+                    .filter(|&i| cx.dir.exists(&move_path(ply, seats[i])))
                     .collect();
                 // Several seats sent a file for this ply: the one whose turn it is goes first,
                 // the others are refused as out of turn (unless they resign).
