@@ -233,3 +233,23 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
         ))
     })
 }
+
+/// Prints what a judge run did, the same for every game: one line per new record entry (or
+/// "nothing new"), then `last` (what the game waits for, or how it ended); returns the refusal
+/// that stopped the run.
+pub(crate) fn report_run(
+    said: &[String],
+    last: Option<&str>,
+    refusal: Option<Error>,
+) -> Result<()> {
+    for line in said {
+        say!("{line}");
+    }
+    if said.is_empty() {
+        say!("nothing new");
+    }
+    if let Some(last) = last {
+        say!("{last}");
+    }
+    refusal.map_or(Ok(()), Err)
+}

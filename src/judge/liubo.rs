@@ -7,7 +7,7 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use super::common::{self, Frame};
-use super::pipeline::{self, Ctx, Mode, Referee, Run};
+use super::pipeline::{self, Ctx, Mode, Referee};
 use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
@@ -877,17 +877,6 @@ impl Referee for LiuboGame {
             },
         )
     }
-}
-
-/// Judges what is new and writes record and views atomically (see [`pipeline::judge`]).
-pub fn judge(
-    dir: &GameDir,
-    g: &LiuboGame,
-    key: &PrivateKey,
-    now: &str,
-    forfeit: Option<(String, String)>,
-) -> Result<Run<State>> {
-    pipeline::judge(g, dir, key, now, forfeit)
 }
 
 /// The state from the signed files, for `status` and players writing turns.

@@ -3,7 +3,7 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::common::{self, Frame};
-use super::pipeline::{self, Ctx, Mode, Referee, Run};
+use super::pipeline::{self, Ctx, Mode, Referee};
 use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
@@ -433,17 +433,6 @@ impl Referee for XiangqiGame {
             },
         )
     }
-}
-
-/// Judges what is new (see [`pipeline::judge`]).
-pub fn judge(
-    dir: &GameDir,
-    g: &XiangqiGame,
-    key: &PrivateKey,
-    now: &str,
-    forfeit: Option<(String, String)>,
-) -> Result<Run<State>> {
-    pipeline::judge(g, dir, key, now, forfeit)
 }
 
 /// Builds one audience's view.

@@ -74,19 +74,7 @@ fn an_overlong_comment_is_refused_in_xiangqi_too() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let d = tmp.path().join("xq").to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "xiangqi",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-    ]);
+    new_game("xiangqi", d.as_ref(), &keys, &[]);
     let judge = || qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
     assert_eq!(judge().code, 0);
     let long = "x".repeat(1001);
@@ -115,26 +103,7 @@ fn a_self_mode_reveal_waits_for_both_commitments() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let d = tmp.path().join("game").to_string_lossy().into_owned();
-    let (alice, bob, judge) = (
-        format!("alice={}.pub", keys.path("alice")),
-        format!("bob={}.pub", keys.path("bob")),
-        format!("{}.pub", keys.path("judge")),
-    );
-    ok(&[
-        "new",
-        "liubo",
-        &d,
-        "--player",
-        &alice,
-        "--player",
-        &bob,
-        "--judge",
-        &judge,
-        "--now",
-        NOW,
-        "--rule",
-        "dice-mode=self",
-    ]);
+    new_game("liubo", d.as_ref(), &keys, &["--rule", "dice-mode=self"]);
     let judge_run = || ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
     ok(&["setup", &d, "--as", "a", "--key", &keys.path("alice")]);
     judge_run();

@@ -76,22 +76,25 @@ impl Keys {
     }
 }
 
+/// `qijudge new GAME DIR` with alice and bob as players, the judge's key, `--now NOW` and
+/// `extra` arguments (`--rule`, `--clock`, `--sealed`).
+pub fn new_game(game: &str, dir: &Path, keys: &Keys, extra: &[&str]) -> Run {
+    let (alice, bob, judge) = (
+        format!("alice={}.pub", keys.path("alice")),
+        format!("bob={}.pub", keys.path("bob")),
+        format!("{}.pub", keys.path("judge")),
+    );
+    let d = dir.to_string_lossy();
+    let mut args = vec![
+        "new", game, &d, "--player", &alice, "--player", &bob, "--judge", &judge, "--now", NOW,
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
 /// `qijudge new GAME DIR --sealed` with alice and bob as players and the judge's key.
 pub fn new_sealed(game: &str, dir: &Path, keys: &Keys) -> Run {
-    ok(&[
-        "new",
-        game,
-        &dir.to_string_lossy(),
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-        "--sealed",
-    ])
+    new_game(game, dir, keys, &["--sealed"])
 }
 
 /// A game directory with helpers to play it through the binary.

@@ -591,19 +591,7 @@ fn commitments_and_seeds_replay_in_the_order_they_were_recorded() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let d = tmp.path().join("game").to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "liubo",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-    ]);
+    new_game("liubo", d.as_ref(), &keys, &[]);
     let judge = || ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
     ok(&["setup", &d, "--as", "b", "--key", &keys.path("bob")]);
     judge();

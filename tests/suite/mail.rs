@@ -644,3 +644,68 @@ fn a_strangers_setup_never_takes_a_seat() {
     assert_eq!(g.inbox(&[&real]).code, 0);
     assert!(g.judge.join("setups/south.toml").exists());
 }
+
+/// The same for a Liubo chain seed: stored only if its chain reaches the head the seat signed.
+#[test]
+fn a_strangers_chain_seed_never_takes_a_seat() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let judge = tmp.path().join("judge");
+    new_game("liubo", &judge, &keys, &["--rule", "chain-length=16"]);
+    let copy = |who: &str, seat: &str| {
+        let dir = tmp.path().join(who);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(judge.join("game.toml"), dir.join("game.toml")).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        ok(&["setup", &d, "--as", seat, "--key", &keys.path(who)]);
+        dir
+    };
+    let (alice, bob) = (copy("alice", "a"), copy("bob", "b"));
+    let mut n = 0;
+    let mut message = |file: &Path, sig: Option<&Path>| {
+        n += 1;
+        let out = tmp.path().join(format!("m{n}.eml"));
+        let mut args = vec![
+            "make".to_string(),
+            "attach".to_string(),
+            out.to_string_lossy().into_owned(),
+            "alice@example.org".to_string(),
+            file.to_string_lossy().into_owned(),
+        ];
+        args.extend(sig.map(|s| s.to_string_lossy().into_owned()));
+        eml_py(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        out
+    };
+    let inbox = |msg: &Path| {
+        qj(&[
+            "inbox",
+            &judge.to_string_lossy(),
+            &msg.to_string_lossy(),
+            "--key",
+            &keys.path("judge"),
+            "--now",
+            NOW,
+            "--outbox",
+            &tmp.path().join("outbox").to_string_lossy(),
+            "--from",
+            "judge@example.org",
+        ])
+    };
+    let seed_a = alice.join("setups/a.toml");
+    let early = inbox(&message(&seed_a, None));
+    assert_eq!(early.code, 1, "{early:?}");
+    assert!(early.stderr.contains("commitment"), "{early:?}");
+    let commitment = alice.join("commitments/a.toml");
+    let sig = alice.join("commitments/a.toml.sig");
+    assert_eq!(inbox(&message(&commitment, Some(&sig))).code, 0);
+    // Bob's seed relabelled as a's: its chain does not reach a's signed head.
+    let forged = tmp.path().join("forged.toml");
+    let text = std::fs::read_to_string(bob.join("setups/b.toml")).unwrap();
+    std::fs::write(&forged, text.replace("seat = \"b\"", "seat = \"a\"")).unwrap();
+    let r = inbox(&message(&forged, None));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("does not open"), "{r:?}");
+    assert!(!judge.join("setups/a.toml").exists());
+    assert_eq!(inbox(&message(&seed_a, None)).code, 0);
+    assert!(judge.join("setups/a.toml").exists());
+}

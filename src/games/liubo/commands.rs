@@ -188,18 +188,9 @@ pub fn judge(
     forfeit: Option<(String, String)>,
 ) -> Result<()> {
     let (d, g) = load(dir)?;
-    let run = lb::judge(&d, &g, key, &now, forfeit)?;
-    for line in &run.said {
-        say!("{line}");
-    }
-    if run.said.is_empty() {
-        say!("nothing new");
-    }
-    say!("{}", lb::build_view(&g, &run.state, "public").waiting);
-    match run.refusal {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
+    let last = lb::build_view(&g, &run.state, "public").waiting;
+    super::super::report_run(&run.said, Some(&last), run.refusal)
 }
 
 pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {

@@ -92,20 +92,11 @@ pub fn judge(
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
     let run = judge::pipeline::judge(&game, &dir, &key, &now, forfeit)?;
-    for line in &run.said {
-        say!("{line}");
-    }
-    if run.said.is_empty() {
-        say!("nothing new");
-    }
-    if let Some(w) = &run.waiting {
-        say!("{w}");
-    }
-    match run.refusal {
-        Some(Error::Refused(r)) if details => Err(Error::Refused(r.disclosed())),
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    let refusal = match run.refusal {
+        Some(Error::Refused(r)) if details => Some(Error::Refused(r.disclosed())),
+        other => other,
+    };
+    super::super::report_run(&run.said, run.waiting.as_deref(), refusal)
 }
 
 /// Reads a view and checks the judge's signature on it.

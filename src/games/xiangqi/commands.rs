@@ -102,18 +102,9 @@ pub fn judge(
     forfeit: Option<(String, String)>,
 ) -> Result<()> {
     let (d, g) = load(dir)?;
-    let run = xq::judge(&d, &g, key, &now, forfeit)?;
-    for line in &run.said {
-        say!("{line}");
-    }
-    if run.said.is_empty() {
-        say!("nothing new");
-    }
-    say!("{}", summary(&run.state));
-    match run.refusal {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
+    let last = summary(&run.state);
+    super::super::report_run(&run.said, Some(&last), run.refusal)
 }
 
 pub(super) fn summary(state: &xq::State) -> String {
