@@ -113,3 +113,41 @@ fn every_game_refuses_a_changed_accepted_move() {
         }
     }
 }
+
+/// A forfeit with an unknown seat or a reason code that is not lower-case letters, digits and
+/// `-` is a usage error (exit 2) in every game, and nothing is written.
+#[test]
+fn every_game_refuses_a_malformed_forfeit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    for (game, seat) in [("luzhanqi", "north"), ("xiangqi", "black"), ("liubo", "b")] {
+        let dir = tmp.path().join(game);
+        new_game(game, &dir, &keys, &[]);
+        let d = dir.to_string_lossy().into_owned();
+        let judge = |forfeit: &str| {
+            qj(&[
+                "judge",
+                &d,
+                "--key",
+                &keys.path("judge"),
+                "--now",
+                NOW,
+                "--forfeit",
+                forfeit,
+            ])
+        };
+        let before = snapshot(&dir);
+        for (forfeit, needle) in [
+            (format!("{seat}:Bad Reason"), "reason code"),
+            ("nobody:left".to_string(), "not a seat"),
+        ] {
+            let r = judge(&forfeit);
+            assert_eq!(r.code, 2, "{game} {forfeit}: {r:?}");
+            assert!(r.stderr.contains(needle), "{game} {forfeit}: {r:?}");
+            assert!(before == snapshot(&dir), "{game}: a refused forfeit wrote files");
+        }
+        let r = judge(&format!("{seat}:missed-deadline"));
+        assert_eq!(r.code, 0, "{game}: {r:?}");
+        assert!(r.stdout.contains(&format!("{seat} forfeits")), "{game}: {r:?}");
+    }
+}
