@@ -144,10 +144,16 @@ fn every_game_refuses_a_malformed_forfeit() {
             let r = judge(&forfeit);
             assert_eq!(r.code, 2, "{game} {forfeit}: {r:?}");
             assert!(r.stderr.contains(needle), "{game} {forfeit}: {r:?}");
-            assert!(before == snapshot(&dir), "{game}: a refused forfeit wrote files");
+            assert!(
+                before == snapshot(&dir),
+                "{game}: a refused forfeit wrote files"
+            );
         }
         let r = judge(&format!("{seat}:missed-deadline"));
         assert_eq!(r.code, 0, "{game}: {r:?}");
-        assert!(r.stdout.contains(&format!("{seat} forfeits")), "{game}: {r:?}");
+        assert!(
+            r.stdout.contains(&format!("{seat} forfeits")),
+            "{game}: {r:?}"
+        );
     }
 }
