@@ -9,7 +9,7 @@
 use super::common::{self, Frame};
 use super::pipeline::{self, Ctx, Mode, Referee};
 use super::{check_frame, move_path, Kind};
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
@@ -859,7 +859,6 @@ impl Referee for LiuboGame {
         _dir: &GameDir,
         state: &State,
         key: &PrivateKey,
-        _refusal: Option<&Error>,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         Ok(outputs(self, state, key))
     }

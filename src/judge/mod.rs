@@ -1,6 +1,7 @@
 //! The judge: replay protocol files through the rules, keep the record, publish views, audit.
 
 mod audit;
+pub mod candidates;
 pub mod ci;
 pub mod clock;
 pub mod common;

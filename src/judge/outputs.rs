@@ -176,26 +176,17 @@ pub fn read_sealed_view(
     Ok((view, text.to_string()))
 }
 
-/// Everything a Luzhanqi judge run writes: the record and views (sealed to their seats in a
-/// sealed game), a picture per clear view, and each seat's private refusal note (written, or
-/// removed when stale).
+/// Everything a Luzhanqi judge run writes but the refusal notes: the record and views (sealed
+/// to their seats in a sealed game) and a picture per clear view.
 pub fn judge_outputs(
     game: &Game,
     dir: &GameDir,
     replay: &Replay,
     key: &PrivateKey,
-    refusal: Option<&crate::error::Error>,
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
-    use crate::error::Error;
     let outputs = outputs(game, replay, key);
-    // A refusal whose details are private goes to its owner only; stale notices go away.
-    let private = match refusal {
-        Some(Error::Refused(r)) => r.private_to.clone().map(|seat| (seat, r.detailed())),
-        _ => None,
-    };
     let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
-        let refusal = private.as_ref().map(|(s, t)| (s.as_str(), t.as_str()));
-        super::sealing::seal_outputs(dir, game, key, outputs, refusal)?
+        super::sealing::seal_outputs(dir, game, key, outputs)?
     } else {
         outputs
             .into_iter()
@@ -224,18 +215,5 @@ pub fn judge_outputs(
         }
     }
     files.extend(pictures);
-    for p in game
-        .manifest
-        .players
-        .iter()
-        .filter(|_| !game.manifest.sealed)
-    {
-        let path = format!("views/{}.refusal.txt", p.seat);
-        let body = match &private {
-            Some((seat, text)) if *seat == p.seat => Some(format!("{text}\n").into_bytes()),
-            _ => None,
-        };
-        files.push((path, body));
-    }
     Ok(files)
 }

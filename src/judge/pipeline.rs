@@ -7,6 +7,7 @@
 //! same step function (so judge and audit cannot drift apart), takes new files until one is
 //! missing or refused, applies the clock and forfeits, and writes the signed outputs atomically.
 
+use super::candidates;
 use super::common::{self, Frame};
 use super::describe;
 use crate::error::{refuse, refuse_with, Error, Result};
@@ -133,15 +134,29 @@ pub trait Referee {
     /// The head of the judge's last signed public view, to catch a rolled-back record.
     fn published_head(&self, dir: &GameDir) -> Result<Option<String>>;
 
-    /// Everything a judge run writes: record, views, pictures, refusal notes. `refusal` is the
-    /// run's refusal, whose private details go to its owner only.
+    /// Everything a judge run writes but the refusal notes: record, views, pictures.
     fn outputs(
         &self,
         dir: &GameDir,
         state: &Self::State,
         key: &PrivateKey,
-        refusal: Option<&Error>,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>>;
+
+    /// Where seat `seat`'s private refusal note lives.
+    fn refusal_note_path(&self, seat: usize) -> String {
+        format!("views/{}.refusal.txt", self.frame().seats[seat])
+    }
+
+    /// The bytes of seat `seat`'s refusal note saying `text` (a sealed game seals it to the seat).
+    fn refusal_note(
+        &self,
+        _dir: &GameDir,
+        _seat: usize,
+        text: &str,
+        _key: &PrivateKey,
+    ) -> Result<Vec<u8>> {
+        Ok(format!("{text}\n").into_bytes())
+    }
 
     /// The audit of the published views: each must be what the record gives.
     fn check_views(&self, dir: &GameDir, state: &Self::State) -> Result<()>;
@@ -156,6 +171,17 @@ pub struct Run<S> {
     pub refusal: Option<Error>,
     /// What the game waits for, when nothing was refused and it goes on.
     pub waiting: Option<String>,
+}
+
+/// The seat a record entry was made for, if it is a seat's own file.
+fn entry_seat(entry: &Entry) -> Option<&str> {
+    match entry {
+        Entry::Commitment { seat, .. }
+        | Entry::SetupAccepted { seat }
+        | Entry::Move { seat, .. }
+        | Entry::Throw { seat, .. } => Some(seat),
+        _ => None,
+    }
 }
 
 /// Loads the signed record, refusing one that was rolled back behind the published view.
@@ -263,13 +289,14 @@ pub fn replay<R: Referee>(
     Ok(state)
 }
 
-/// A refused move stays where it is (inputs are never changed): tell its sender what to do.
+/// A refused candidate does not hold its place (the judge moves it into `refused/`): tell its
+/// sender what to do.
 fn with_move_hint(e: Error) -> Error {
     match e {
-        Error::Refused(mut r) if r.file.starts_with("moves/") => {
+        Error::Refused(mut r) if candidates::candidate(&r.file).is_some() => {
             let advice = format!(
-                "remove {} and its .sig, then send a new move",
-                r.file.trim_end_matches(".sig")
+                "the judge keeps the refused file apart in {}/ (nothing is lost); send a corrected one",
+                candidates::REFUSED
             );
             r.hint = Some(match r.hint {
                 Some(h) => format!("{h}; {advice}"),
@@ -333,7 +360,7 @@ pub fn take_new<R: Referee>(
         }
     }
     if refusal.is_none() && look_for_leftovers {
-        refusal = r.leftover(state, &cx)?;
+        refusal = r.leftover(state, &cx)?.map(with_move_hint);
     }
     Ok((said, refusal))
 }
@@ -401,7 +428,13 @@ pub fn judge<R: Referee>(
         key: Some(key),
     };
     r.prepare(&mut state, &cx)?;
+    let before = r.record(&state).lines.len();
     let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
+    let moved_on: Vec<usize> = r.record(&state).lines[before..]
+        .iter()
+        .filter_map(|l| entry_seat(&l.entry))
+        .filter_map(|s| seat_of(r, s))
+        .collect();
     // A game that ended meanwhile keeps its result: a late forfeit (say, from a deadline
     // script) changes nothing.
     if let Some((seat, reason)) = forfeit.filter(|_| !r.is_over(&state)) {
@@ -411,8 +444,35 @@ pub fn judge<R: Referee>(
         (None, false) => r.waiting(&state),
         _ => None,
     };
-    let files = r.outputs(dir, &state, key, refusal.as_ref())?;
+    let mut files = r.outputs(dir, &state, key)?;
+    let refused = match &refusal {
+        Some(Error::Refused(refused)) => Some(refused),
+        _ => None,
+    };
+    // The refused seat's note says why; it stays until that seat's next file is accepted.
+    let owner = refused.and_then(|f| {
+        let seats = r.frame().seats;
+        f.private_to
+            .as_deref()
+            .and_then(|s| seats.iter().position(|n| *n == s))
+            .or_else(|| candidates::owner(&f.file, seats))
+    });
+    for seat in 0..r.frame().seats.len() {
+        let path = r.refusal_note_path(seat);
+        match (owner == Some(seat), refused) {
+            (true, Some(f)) => {
+                let text = r.refusal_note(dir, seat, &f.detailed(), key)?;
+                files.push((path, Some(text)));
+            }
+            _ if moved_on.contains(&seat) => files.push((path, None)),
+            _ => {}
+        }
+    }
     dir.commit(&files)?;
+    // Only after the note is out: the refused candidate leaves its place.
+    if let Some(f) = refused {
+        candidates::set_aside(dir, &f.file)?;
+    }
     Ok(Run {
         state,
         said,

@@ -18,6 +18,9 @@ use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use crate::view::SignedFile;
 use ssh_key::{PrivateKey, PublicKey};
 
+/// The forfeit reason of a seat whose committed setup the rules refuse.
+pub const ILLEGAL_SETUP: &str = "illegal-setup";
+
 pub use super::pipeline::Mode;
 
 /// The game as the record and the files say (the Luzhanqi referee's state).
@@ -146,8 +149,9 @@ impl<'a> Files<'a> {
         Ok((file, sha256_tagged(text.as_bytes())))
     }
 
-    /// Reads a seat's secret setup (or its reveal), checks it against the commitment and the rules.
-    fn setup(&self, seat: usize, commitment: &CommitmentFile) -> Result<(Setup, [u8; 32])> {
+    /// Reads a seat's secret setup (or its reveal) and checks it against the commitment; the
+    /// inner result is the rules' verdict on a setup that opens the commitment.
+    fn setup(&self, seat: usize, commitment: &CommitmentFile) -> Result<Result<(Setup, [u8; 32])>> {
         let name = &self.game.manifest.players[seat].seat;
         let path = self.secret_path(name);
         let text = if self.mode == Mode::Judge && self.game.manifest.sealed {
@@ -190,12 +194,14 @@ impl<'a> Files<'a> {
         }
         let board = self.game.board;
         let seat_id = Seat(seat as u8);
-        let setup = parse_canonical_setup(&file.setup, board, seat_id)
-            .map_err(|e| refuse(&path, Some("setup"), e))?;
+        let setup = match parse_canonical_setup(&file.setup, board, seat_id) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(refuse(&path, Some("setup"), e))),
+        };
         if setup.canonical_bytes(board) != file.setup.as_bytes() {
-            return Err(refuse(&path, Some("setup"), "not in canonical form"));
+            return Ok(Err(refuse(&path, Some("setup"), "not in canonical form")));
         }
-        Ok((setup, nonce))
+        Ok(Ok((setup, nonce)))
     }
 
     /// Where a seat's secret setup is read: sealed to the judge (a sealed game), `setups/`
@@ -536,9 +542,14 @@ impl Game {
         };
         // A refused secret is described to its owner only (in the audit it is public).
         let setup = match f.setup(i, commitment) {
-            Ok(s) => s,
-            Err(e) if cx.mode == Mode::Judge => return Err(private_to(e, seats[i])),
-            Err(e) => return Err(e),
+            Ok(Ok(s)) => s,
+            // The seat committed to a setup the rules refuse: no other file can ever open its
+            // commitment, so the game cannot wait for one. The seat forfeits.
+            Ok(Err(_)) if cx.mode == Mode::Judge && cx.is_new() => {
+                return self.forfeit(st, i, ILLEGAL_SETUP, cx).map(Some);
+            }
+            Ok(Err(e)) | Err(e) if cx.mode == Mode::Judge => return Err(private_to(e, seats[i])),
+            Ok(Err(e)) | Err(e) => return Err(e),
         };
         st.setups[i] = Some(setup);
         Ok(Some(vec![Entry::SetupAccepted {
@@ -792,9 +803,28 @@ impl Referee for Game {
         dir: &GameDir,
         st: &Replay,
         key: &PrivateKey,
-        refusal: Option<&Error>,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
-        judge_outputs(self, dir, st, key, refusal)
+        judge_outputs(self, dir, st, key)
+    }
+
+    fn refusal_note_path(&self, seat: usize) -> String {
+        match self.manifest.sealed {
+            true => super::sealing::sealed_refusal_path(self.seats[seat]),
+            false => format!("views/{}.refusal.txt", self.seats[seat]),
+        }
+    }
+
+    fn refusal_note(
+        &self,
+        dir: &GameDir,
+        seat: usize,
+        text: &str,
+        key: &PrivateKey,
+    ) -> Result<Vec<u8>> {
+        match self.manifest.sealed {
+            true => super::sealing::seal_refusal(dir, self, key, seat, text),
+            false => Ok(format!("{text}\n").into_bytes()),
+        }
     }
 
     fn check_views(&self, dir: &GameDir, st: &Replay) -> Result<()> {

@@ -163,14 +163,12 @@ fn seal_stable(
 
 /// The judge's outputs of a sealed game: each seat's view files (JSON and text with their
 /// signatures) become one `views/<seat>.age`, sealed to the seat and the judge and padded to a
-/// size fixed by the public view; a private refusal notice goes to `views/<seat>.refusal.age`.
-/// Everything else is published as it is.
+/// size fixed by the public view. Everything else is published as it is.
 pub fn seal_outputs(
     dir: &GameDir,
     game: &Game,
     judge: &PrivateKey,
     files: Vec<(String, String)>,
-    refusal: Option<(&str, &str)>,
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
     let public_len: usize = files
         .iter()
@@ -207,18 +205,24 @@ pub fn seal_outputs(
             path.clone(),
             Some(seal_stable(dir, &path, &plain, &recipients, judge)?),
         ));
-        let notice = sealed_refusal_path(&p.seat);
-        let body = match refusal {
-            Some((seat, text)) if seat == p.seat => {
-                let plain = refusal_envelope(&p.seat, text)
-                    .map_err(|e| Error::Io(format!("{notice}: {e}")))?;
-                Some(seal_stable(dir, &notice, &plain, &recipients, judge)?)
-            }
-            _ => None,
-        };
-        out.push((notice, body));
     }
     Ok(out)
+}
+
+/// Seat `seat`'s refusal notice saying `text`, sealed to the seat and the judge at the fixed
+/// secret size (kept byte for byte when the text is the same).
+pub fn seal_refusal(
+    dir: &GameDir,
+    game: &Game,
+    judge: &PrivateKey,
+    seat: usize,
+    text: &str,
+) -> Result<Vec<u8>> {
+    let name = &game.manifest.players[seat].seat;
+    let path = sealed_refusal_path(name);
+    let recipients = [&game.player_keys[seat], judge.public_key()];
+    let plain = refusal_envelope(name, text).map_err(|e| Error::Io(format!("{path}: {e}")))?;
+    seal_stable(dir, &path, &plain, &recipients, judge)
 }
 
 /// The envelope of a refusal notice: the text, cut (at a character boundary) to fit the fixed

@@ -415,7 +415,6 @@ impl Referee for XiangqiGame {
         _dir: &GameDir,
         state: &State,
         key: &PrivateKey,
-        _refusal: Option<&Error>,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         Ok(outputs(self, state, key))
     }

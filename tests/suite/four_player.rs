@@ -268,14 +268,12 @@ fn allies_turns_and_players_out_through_the_judge() {
         refusal.contains("nc6 holds a piece of your ally"),
         "{refusal}"
     );
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0001-south.toml");
     g.play("south", "sc6-mc2");
     // Out of turn: North answers before East.
     assert_eq!(g.send("north", "nc6-mc3", &[]).code, 0);
     assert_eq!(g.judge(NOW).code, 1);
-    std::fs::remove_file(g.dir.join("moves/0002-north.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0002-north.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0002-north.toml");
     g.play("east", "ec6-me2");
     // West resigns out of turn: out, its pieces leave, and the turn order skips it.
     g.play("west", "resign");
@@ -299,8 +297,7 @@ fn allies_turns_and_players_out_through_the_judge() {
         record.contains("\"notice\":\"eliminated\",\"seat\":\"west\",\"reason\":\"resignation\"")
     );
     // East resigns too: South and North win as a team.
-    std::fs::remove_file(g.dir.join("moves/0007-west.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0007-west.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0007-west.toml");
     g.play("east", "resign");
     let result = &g.view("public")["result"];
     assert_eq!(result["winner"], "south");
@@ -327,8 +324,7 @@ fn a_draw_needs_every_player_still_in() {
         "{}",
         refused.stderr
     );
-    std::fs::remove_file(g.dir.join("moves/0004-west.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0004-west.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0004-west.toml");
     for (seat, mv) in [
         ("west", "wb6-wb5"),
         ("south", "sd6-sd5"),

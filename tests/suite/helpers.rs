@@ -57,6 +57,64 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The files that changed between two snapshots other than by the judge setting a refused
+/// candidate aside (moved, byte for byte, from `FOLDER/NAME` to `refused/FOLDER/...`). Also
+/// returns how many files were set aside.
+pub fn changed_but_set_aside(
+    before: &BTreeMap<String, Vec<u8>>,
+    after: &BTreeMap<String, Vec<u8>>,
+) -> (Vec<String>, usize) {
+    let mut changed = Vec::new();
+    let mut moved = 0;
+    for (k, v) in before {
+        match after.get(k) {
+            Some(w) if w == v => {}
+            Some(_) => changed.push(k.clone()),
+            None => {
+                let folder = k.rsplit_once('/').map_or("", |(f, _)| f);
+                let stem = k.rsplit('/').next().unwrap().split('.').next().unwrap();
+                let aside = after.iter().any(|(a, w)| {
+                    w == v
+                        && !before.contains_key(a)
+                        && a.starts_with(&format!("refused/{folder}/{stem}."))
+                });
+                match aside {
+                    true => moved += 1,
+                    false => changed.push(k.clone()),
+                }
+            }
+        }
+    }
+    for k in after.keys() {
+        if !before.contains_key(k) && !k.starts_with("refused/") {
+            changed.push(k.clone());
+        }
+    }
+    (changed, moved)
+}
+
+/// Asserts that the judge moved the refused candidate `rel` (and its signature) out of its place
+/// into `refused/`, so its seat can send a corrected file there.
+pub fn assert_set_aside(dir: &Path, rel: &str) {
+    assert!(!dir.join(rel).exists(), "{rel} still holds its place");
+    assert!(
+        !dir.join(format!("{rel}.sig")).exists(),
+        "{rel}.sig is left"
+    );
+    let (folder, name) = rel.split_once('/').unwrap();
+    let stem = name.split('.').next().unwrap();
+    let kept = std::fs::read_dir(dir.join("refused").join(folder))
+        .map(|d| {
+            d.filter_map(|e| e.ok()).any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{stem}."))
+            })
+        })
+        .unwrap_or(false);
+    assert!(kept, "{rel} is not kept in refused/{folder}/");
+}
+
 /// Keys for alice, bob and the judge, made once per test directory.
 pub struct Keys {
     pub dir: PathBuf,

@@ -320,8 +320,7 @@ fn draw_offers_and_acceptance() {
             .contains("field move: there is no draw offer to accept"),
         "{r:?}"
     );
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0001-south.toml");
     // A draw is offered with a move, never with a resignation.
     g.send_with("south", "resign", &["--offer-draw"]);
     let r = g.judge();
@@ -330,8 +329,7 @@ fn draw_offers_and_acceptance() {
         r.stderr.contains("moves/0001-south.toml: field offer_draw"),
         "{r:?}"
     );
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0001-south.toml");
     // An offer that North ignores lapses.
     let legal = random_moves(&fixed_setups(), Options::default(), 3, 9);
     assert_eq!(mv("south", &legal[0], true).code, 0);
@@ -341,8 +339,7 @@ fn draw_offers_and_acceptance() {
     assert_eq!(mv("north", &legal[1], false).code, 0);
     let r = mv("south", "accept-draw", false);
     assert_eq!(r.code, 1, "south cannot accept its own lapsed offer");
-    std::fs::remove_file(g.dir.join("moves/0003-south.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0003-south.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0003-south.toml");
     // Offered and accepted: a draw, recorded and audited.
     assert_eq!(mv("south", &legal[2], true).code, 0);
     let r = mv("north", "accept-draw", false);

@@ -7,7 +7,8 @@ use qijudge::protocol::record::Record;
 use qijudge::protocol::signing::{self, namespace};
 
 /// Judges and expects a refusal naming `file`, whose details (on stderr, or in the owner's
-/// refusal file when they are private) contain every piece of `expect`. No input may change.
+/// refusal file when they are private) contain every piece of `expect`. No input may change,
+/// but a refused candidate is set aside (moved byte for byte into `refused/`).
 fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
     // Inputs only: a refused run still records what came before the refused file.
     let inputs = |g: &TestGame| {
@@ -27,12 +28,7 @@ fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
     for e in expect {
         assert!(details.contains(e), "{e:?} missing from: {details}");
     }
-    let after = inputs(g);
-    let changed: Vec<&String> = after
-        .keys()
-        .chain(before.keys())
-        .filter(|k| after.get(*k) != before.get(*k))
-        .collect();
+    let (changed, _) = changed_but_set_aside(&before, &inputs(g));
     assert!(
         changed.is_empty(),
         "a refused run changed inputs: {changed:?}"
@@ -108,7 +104,7 @@ fn bad_signature() {
         "moves/0001-south.toml.sig",
         &[
             "does not match the file",
-            "remove moves/0001-south.toml and its .sig",
+            "the judge keeps the refused file apart in refused/",
         ],
     );
 }
@@ -232,8 +228,7 @@ fn illegal_move_with_its_reason() {
         r.stderr
     );
     assert!(r.stderr.contains("[move.move]"), "{}", r.stderr);
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
-    std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
+    assert_set_aside(&g.dir, "moves/0001-south.toml");
     g.send("south", "c6-c8");
     refused(
         &g,
@@ -295,21 +290,21 @@ fn illegal_setup_matching_its_commitment() {
     g.write("commitments/north.toml", &text);
     std::fs::create_dir_all(g.dir.join("setups")).unwrap();
     g.write("setups/north.toml", &to_toml(&secret));
-    let r = refused(
-        &g,
-        "setups/north.toml",
-        &["setups/north.toml: field setup: c12: the flag must stand in a headquarters"],
-    );
+    // No other file can open North's commitment, so the game cannot wait for one: North
+    // forfeits, and nothing public describes its setup.
+    let r = g.judge();
+    assert_eq!(r.code, 0, "{r:?}");
     assert!(
-        !r.stderr.contains("c12"),
-        "the public log describes North's setup: {}",
-        r.stderr
+        r.stdout.contains("north forfeits (illegal-setup)")
+            && r.stdout.contains("south wins (forfeit)"),
+        "{r:?}"
     );
-    assert!(!g.dir.join("views/south.refusal.txt").exists());
-    // Once North withdraws the bad secret the refusal file goes away.
-    std::fs::remove_file(g.dir.join("setups/north.toml")).unwrap();
-    assert_eq!(g.judge().code, 0);
-    assert!(!g.dir.join("views/north.refusal.txt").exists());
+    assert!(!format!("{r:?}").contains("c12"), "{r:?}");
+    assert!(!g.read("views/public.txt").contains("c12"));
+    assert!(
+        g.dir.join("setups/north.toml").exists(),
+        "an input was moved"
+    );
 }
 
 #[test]
