@@ -6,7 +6,7 @@ use crate::error::{refuse, Error, Result};
 use crate::games::{self, JudgeRequest, NewGame, ViewRequest};
 use crate::protocol::signing;
 use crate::rules::luzhanqi::PositionFile;
-use crate::store::SMALL_FILE_LIMIT;
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use std::path::Path;
 
 /// The options of `new` besides the players, keys and rules.
@@ -119,12 +119,56 @@ pub fn view(
         chinese,
         key,
     };
-    games::of_dir(dir)?.view(dir, request)
+    let game = games::of_dir(dir)?;
+    game.view(dir, request)?;
+    // A seat's pending refusal, on stderr so that a JSON or SVG view stays what it is.
+    if let Some(text) = pending_refusal(dir, audience, key)? {
+        eprintln!(
+            "your last file was refused and set aside:\n{}",
+            text.trim_end()
+        );
+    }
+    Ok(())
 }
 
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let now = now_or(now)?;
-    games::of_dir(dir)?.status(dir, json, &now)
+    let game = games::of_dir(dir)?;
+    game.status(dir, json, &now)?;
+    // Who has a pending refusal is public (the refused files are); why is for that seat only.
+    let g = GameDir::new(dir);
+    for seat in game.facts(&g)?.seats {
+        let note = ["txt", "age"]
+            .map(|ext| format!("views/{seat}.refusal.{ext}"))
+            .into_iter()
+            .find(|p| g.exists(p));
+        if let Some(note) = note {
+            let line = format!("{seat}: a file was refused and set aside; why: {note}");
+            match json {
+                true => eprintln!("{line}"),
+                false => say!("{line}"),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The text of a seat's pending refusal note: in clear, or sealed and opened with `key`.
+fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<String>> {
+    let g = GameDir::new(dir);
+    let clear = format!("views/{seat}.refusal.txt");
+    if let Some(text) = g.read_optional(&clear, crate::store::SMALL_FILE_LIMIT)? {
+        return Ok(Some(text));
+    }
+    let sealed = crate::judge::sealing::sealed_refusal_path(seat);
+    let (Some(key), true) = (key, g.exists(&sealed)) else {
+        return Ok(None);
+    };
+    let key = signing::parse_private_key(&read_arg(key, crate::store::SMALL_FILE_LIMIT)?)
+        .map_err(|e| Error::Io(format!("{}: {e}", key.display())))?;
+    let bytes = g.read_bytes(&sealed, crate::store::SEALED_LIMIT)?;
+    let files = crate::judge::sealing::open_view(&sealed, &bytes, &key)?;
+    Ok(files.into_iter().find(|(p, _)| *p == clear).map(|(_, t)| t))
 }
 
 pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
