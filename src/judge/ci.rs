@@ -30,6 +30,8 @@ enum Kind {
     Player(PlayerFile),
     /// A file only the judge writes (checked by its signature and by the record's growth).
     Judge,
+    /// A refused candidate the judge set aside (`refused/`), with its original deleted.
+    SetAside,
     /// Anything else.
     Other,
 }
@@ -72,6 +74,8 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
         Kind::Player(PlayerFile::Reveal)
     } else if path == "record.jsonl" || path == "record.sig" || path.starts_with("views/") {
         Kind::Judge
+    } else if path.starts_with("refused/") {
+        Kind::SetAside
     } else {
         Kind::Other
     }
@@ -106,6 +110,9 @@ pub fn check_changes(
                 "a setup in clear in the repository shows it to everyone",
                 "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
             )),
+            // The judge moved a refused candidate aside: allowed for a file no record line
+            // accepted, when the same change keeps it in refused/.
+            Kind::Player(_) if c.status == 'D' && set_aside(path, changes, base.record) => {}
             Kind::Player(_) if c.status != 'A' => {
                 return Err(refuse_with(
                     path,
@@ -139,6 +146,15 @@ pub fn check_changes(
             }
             Kind::Player(_) => {}
             Kind::Judge => {}
+            Kind::SetAside if c.status == 'A' && original_deleted(path, changes) => {}
+            Kind::SetAside => {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    format!("{} a refused file the judge kept", verb(c.status)),
+                    "refused files stay as the judge set them aside",
+                ))
+            }
             // The change that creates the game adds its manifest (and its .gitignore).
             Kind::Other
                 if (path == "game.toml" || path == ".gitignore")
@@ -171,6 +187,39 @@ pub fn check_changes(
         }
     }
     Ok(())
+}
+
+/// Whether deleting `path` is the judge setting a refused candidate aside: the same change adds
+/// it under `refused/`, and the record never accepted it.
+fn set_aside(path: &str, changes: &[Change], record: &Record) -> bool {
+    let base = path.strip_suffix(".sig").unwrap_or(path);
+    let Some((folder, name)) = base.split_once('/') else {
+        return false;
+    };
+    let stem = name.split('.').next().unwrap_or(name);
+    let kept = format!("{}/{folder}/{stem}.", super::candidates::REFUSED);
+    let moved = changes
+        .iter()
+        .any(|c| c.status == 'A' && c.path.starts_with(&kept));
+    let accepted = record.lines.iter().any(|l| match &l.entry {
+        Entry::Move { ply, seat, .. } => base == super::move_path(*ply, seat),
+        Entry::Commitment { seat, .. } => base == format!("commitments/{seat}.toml"),
+        Entry::SetupAccepted { seat } => base.starts_with("sealed/") && stem == seat,
+        _ => false,
+    });
+    moved && !accepted
+}
+
+/// Whether the change deletes the candidate a `refused/FOLDER/STEM.DIGEST.EXT` file was.
+fn original_deleted(path: &str, changes: &[Change]) -> bool {
+    let rest = path.strip_prefix("refused/").unwrap_or_default();
+    let Some((folder, name)) = rest.split_once('/') else {
+        return false;
+    };
+    let stem = name.split('.').next().unwrap_or(name);
+    changes
+        .iter()
+        .any(|c| c.status == 'D' && c.path.starts_with(&format!("{folder}/{stem}.")))
 }
 
 fn verb(status: char) -> &'static str {
@@ -262,6 +311,39 @@ mod tests {
             record: &Record::new(),
         };
         assert!(check_changes(&game, &first, &base, None).is_ok());
+    }
+
+    #[test]
+    fn the_judge_may_set_a_refused_candidate_aside_and_nobody_else_may_touch_it() {
+        let (game, record) = (facts(true), commitments());
+        let aside = [
+            change('D', "moves/0001-south.toml"),
+            change('D', "moves/0001-south.toml.sig"),
+            change('A', "refused/moves/0001-south.0123456789ab.toml"),
+            change('A', "refused/moves/0001-south.0123456789ab.toml.sig"),
+            change('M', "record.jsonl"),
+        ];
+        assert!(check(&game, &record, &aside, Some("OLD\nNEW\n")).is_ok());
+        // Without its copy in refused/, a deletion is a deletion.
+        assert!(check(&game, &record, &aside[..2], Some("OLD\nNEW\n")).is_err());
+        // A file in refused/ that sets nothing aside, or changed later.
+        for c in [
+            change('A', "refused/moves/0003-north.0123456789ab.toml"),
+            change('M', "refused/moves/0001-south.0123456789ab.toml"),
+            change('D', "refused/moves/0001-south.0123456789ab.toml"),
+        ] {
+            assert!(check(&game, &record, &[c], None).is_err());
+        }
+        // An accepted file is never set aside: the base record holds south's commitment.
+        let accepted = [
+            change('D', "commitments/south.toml"),
+            change('A', "refused/commitments/south.0123456789ab.toml"),
+        ];
+        let e = check(&game, &record, &accepted, None).unwrap_err();
+        assert!(
+            e.to_string().contains("deletes a file already published"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -542,3 +542,83 @@ fn precheck_refuses_a_move_out_of_turn_or_for_a_later_ply() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("the next ply is 1"), "{r:?}");
 }
+
+/// An illegal move merged anyway (the pull request check has no key) used to block both
+/// players. Now the judge in CI sets it aside into refused/ and seals the reason to its seat;
+/// the workflow commits that like any output, the judge's commit passes the CI rules, and the
+/// corrected move lands on the same ply.
+#[test]
+fn an_illegal_move_merged_anyway_is_set_aside_and_the_seat_learns_why() {
+    let r = sealed_repo();
+    r.seal_setups();
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "-A"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "s"]);
+    r.land(&base);
+
+    // South's move onto its own piece, merged without the hook.
+    let base = r.head();
+    let key = r.keys.path("alice");
+    ok(&[
+        "move",
+        &r.g(),
+        "--as",
+        "south",
+        "--key",
+        &key,
+        "a6-b6",
+        "--no-check",
+    ]);
+    git(&r.root, &["add", "-A"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "merged"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stdout.contains("::error"), "{refused:?}");
+    assert_set_aside(&r.game, "moves/0001-south.toml");
+    // What the workflow commits: everything the judge wrote, the move set aside included.
+    let before_judge = r.head();
+    git(&r.root, &["add", "-A"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "judge"]);
+    let changed = git(
+        &r.root,
+        &["show", "--name-status", "--no-renames", "--format=", "HEAD"],
+    );
+    assert!(
+        changed.contains("D\tgames/g1/moves/0001-south.toml")
+            && changed.contains("A\tgames/g1/refused/moves/0001-south.")
+            && changed.contains("A\tgames/g1/views/south.refusal.age"),
+        "{changed}"
+    );
+    // The judge's own commit passes the rules (a pre-receive hook checks it too).
+    assert_eq!(r.ci(&before_judge).code, 0);
+    // South reads why, with its key only.
+    let view = ok(&["view", &r.g(), "--as", "south", "--key", &key]);
+    assert!(
+        view.stderr.contains("your last file was refused") && view.stderr.contains("b6"),
+        "{view:?}"
+    );
+    let bob = qj(&[
+        "view",
+        &r.g(),
+        "--as",
+        "north",
+        "--key",
+        &r.keys.path("bob"),
+    ]);
+    assert!(!bob.stderr.contains("refused"), "{bob:?}");
+    // The corrected move takes ply 1.
+    let base = r.head();
+    let (code, out) = r.commit_move("south", "a6-a7");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    assert!(std::fs::read_to_string(r.game.join("record.jsonl"))
+        .unwrap()
+        .contains("\"ply\":1"));
+    assert!(!r.game.join("views/south.refusal.age").exists());
+}
