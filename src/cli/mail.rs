@@ -37,8 +37,12 @@ pub fn inbox(
     }
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
+    let judge_address = out.from.as_deref().map(str::to_ascii_lowercase);
     let mut refusals: Vec<String> = Vec::new();
+    // Intake refusals of files a seat signed: that seat is told why, privately.
+    let mut notices: Vec<(usize, String)> = Vec::new();
     let mut reply_to: Option<String> = None;
+    let mut judged: Option<Result<()>> = None;
     for path in messages {
         let shown = if path.as_os_str() == "-" {
             "<stdin>".to_string()
@@ -54,26 +58,52 @@ pub fn inbox(
             } else {
                 shown.clone()
             };
-            match inbox::extract(message) {
-                Ok(found) => match crate::mail::import(&game, &found.files, &label) {
-                    Ok(paths) => {
-                        say!("{label}: {}", paths.join(", "));
-                        reply_to = found.message_id.clone().or(reply_to);
-                    }
-                    Err(e) => {
-                        eprintln!("{e}");
-                        refusals.push(label);
-                    }
-                },
+            let found = match inbox::extract(message) {
+                // Auto-replies and bounces are never taken nor answered: no loop can start.
+                Err(e @ inbox::InboxError::Automatic(_)) => {
+                    say!("{label}: {e}");
+                    continue;
+                }
                 Err(e) => {
                     eprintln!("refused: {label}: {e}");
+                    refusals.push(label);
+                    continue;
+                }
+                // The judge's own messages coming back (a copy, a loop) and auto-replies:
+                // ignored by the judge, so no loop can start.
+                Ok(f) if key.is_some() && f.from.is_some() && f.from == judge_address => {
+                    say!("{label}: sent by the judge's own address: ignored");
+                    continue;
+                }
+                Ok(f) if key.is_some() && f.automatic.is_some() => {
+                    let why = f.automatic.unwrap_or_default();
+                    say!("{label}: sent by a program ({why}): ignored");
+                    continue;
+                }
+                Ok(f) => f,
+            };
+            match crate::mail::import(&game, &found.files, &label) {
+                Ok(paths) => {
+                    say!("{label}: {}", paths.join(", "));
+                    reply_to = found.message_id.clone().or(reply_to);
+                    // Judged message by message: a refused move is set aside before the next
+                    // message, which may hold its correction.
+                    if let Some(key) = key {
+                        judged = Some(super::game::judge(dir, key, Some(now.clone()), false, None));
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    if let Some(seat) = crate::mail::signed_sender(&game, &found.files) {
+                        notices.push((seat, e.to_string()));
+                        reply_to = found.message_id.clone().or(reply_to);
+                    }
                     refusals.push(label);
                 }
             }
         }
     }
-    // The judge takes what is new; its refusal comes after the outgoing mail. A player's copy
-    // (no key) only takes the files in.
+    // A player's copy (no key) only takes the files in.
     let Some(key) = key else {
         return match refusals.first() {
             None => Ok(()),
@@ -84,7 +114,11 @@ pub fn inbox(
             )),
         };
     };
-    let judged = super::game::judge(dir, key, Some(now.clone()), false, None);
+    // Nothing imported: the judge still runs once (a deadline may have passed).
+    let judged = match judged {
+        Some(j) => j,
+        None => super::game::judge(dir, key, Some(now.clone()), false, None),
+    };
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();
         let recipients = recipients(&game, &out.spectators, from)?;
@@ -95,17 +129,23 @@ pub fn inbox(
             now: &now,
             in_reply_to: reply_to.as_deref(),
         };
-        for (name, bytes) in outbox::messages(&game, &env, &recipients)? {
-            if let Some(folder) = &out.outbox {
-                std::fs::create_dir_all(folder)
-                    .map_err(|e| Error::Io(format!("{}: {e}", folder.display())))?;
-                crate::store::write_atomic(&folder.join(&name), &bytes)?;
-                say!("wrote {}", folder.join(&name).display());
+        let seats = crate::mail::seats(&game)?;
+        for (seat, text) in &notices {
+            let Some(to) = recipients.iter().find(|r| r.audience == seats.names[*seat]) else {
+                continue;
+            };
+            let name = format!("{}.refused.eml", to.audience);
+            deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
+        }
+        let mut sent = SentLog::read(&game)?;
+        for m in outbox::messages(&game, &env, &recipients)? {
+            // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
+            if sent.unchanged(&m.name, &m.digest) {
+                say!("{}: nothing new, not sent", m.name);
+                continue;
             }
-            if let Some(cmd) = &out.sendmail {
-                outbox::send(cmd, &bytes)?;
-                say!("sent {name}");
-            }
+            deliver(&out, &m.name, &m.bytes)?;
+            sent.record(&game, &m.name, &m.digest)?;
         }
     }
     judged?;
@@ -119,6 +159,50 @@ pub fn inbox(
                 refusals.len()
             ),
         )),
+    }
+}
+
+/// Writes a message into the outbox folder and/or pipes it to the mail command.
+fn deliver(out: &Outgoing, name: &str, bytes: &[u8]) -> Result<()> {
+    if let Some(folder) = &out.outbox {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| Error::Io(format!("{}: {e}", folder.display())))?;
+        crate::store::write_atomic(&folder.join(name), bytes)?;
+        say!("wrote {}", folder.join(name).display());
+    }
+    if let Some(cmd) = &out.sendmail {
+        outbox::send(cmd, bytes)?;
+        say!("sent {name}");
+    }
+    Ok(())
+}
+
+/// What was last sent to each recipient (`mail/sent.json` in the game folder, the judge's own
+/// bookkeeping): a digest per message name.
+struct SentLog(std::collections::BTreeMap<String, String>);
+
+const SENT_LOG: &str = "mail/sent.json";
+
+impl SentLog {
+    fn read(game: &GameDir) -> Result<SentLog> {
+        let text = game.read_optional(SENT_LOG, crate::store::SMALL_FILE_LIMIT)?;
+        // A damaged log only means a message may be sent once more.
+        let map = text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        Ok(SentLog(map))
+    }
+
+    fn unchanged(&self, name: &str, digest: &str) -> bool {
+        self.0.get(name).is_some_and(|d| d == digest)
+    }
+
+    fn record(&mut self, game: &GameDir, name: &str, digest: &str) -> Result<()> {
+        self.0.insert(name.to_string(), digest.to_string());
+        let text = serde_json::to_string_pretty(&self.0)
+            .map_err(|e| Error::Io(format!("{SENT_LOG}: {e}")))?;
+        std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;
+        game.write(SENT_LOG, format!("{text}\n").as_bytes())
     }
 }
 
@@ -172,14 +256,24 @@ fn recipients(game: &GameDir, spectators: &[String], from: &str) -> Result<Vec<o
             }
         }
     }
-    out.push(outbox::Recipient {
-        audience: "public".into(),
-        name: "spectators".into(),
-        addresses: if spectators.is_empty() {
-            vec![from.to_string()]
-        } else {
-            spectators.to_vec()
-        },
-    });
+    // Spectators get the public view; without any, nobody does (never the judge's own address,
+    // which would read it back in).
+    let is_judge = |a: &String| a.eq_ignore_ascii_case(from);
+    for r in &mut out {
+        r.addresses.retain(|a| !is_judge(a));
+    }
+    out.retain(|r| !r.addresses.is_empty());
+    let spectators: Vec<String> = spectators
+        .iter()
+        .filter(|a| !is_judge(a))
+        .cloned()
+        .collect();
+    if !spectators.is_empty() {
+        out.push(outbox::Recipient {
+            audience: "public".into(),
+            name: "spectators".into(),
+            addresses: spectators,
+        });
+    }
     Ok(out)
 }

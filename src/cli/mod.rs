@@ -340,7 +340,7 @@ pub enum Command {
         /// The judge's clock (RFC 3339); default now. The sender's Date header never counts.
         #[arg(long)]
         now: Option<String>,
-        /// Write one .eml per player (and public.eml for spectators) into this folder.
+        /// Write one .eml per player (and public.eml when there are spectators) into this folder.
         #[arg(long)]
         outbox: Option<PathBuf>,
         /// The judge's address, for From.

@@ -16,6 +16,11 @@ pub struct Found {
 pub struct Extracted {
     /// The message's Message-ID (to answer it).
     pub message_id: Option<String>,
+    /// The first address of its From header (never trusted as the sender: signatures are).
+    pub from: Option<String>,
+    /// Why it was sent by a program (an auto-reply, a list), if it was: the judge ignores
+    /// such messages; a player's copy takes the judge's own (which are marked so).
+    pub automatic: Option<String>,
     pub files: Vec<Found>,
 }
 
@@ -28,6 +33,9 @@ pub enum InboxError {
     HtmlOnly,
     /// No qijudge file in it.
     Nothing,
+    /// Sent by a program, not a person (RFC 3834 `Auto-Submitted`, a bulk or list
+    /// `Precedence`, a vacation reply): never taken, never answered, so no loop can start.
+    Automatic(String),
 }
 
 impl std::fmt::Display for InboxError {
@@ -42,6 +50,7 @@ impl std::fmt::Display for InboxError {
                 f,
                 "holds no qijudge file (no line `format = \"qijudge/…\"`)"
             ),
+            InboxError::Automatic(why) => write!(f, "sent by a program ({why}): ignored"),
         }
     }
 }
@@ -139,6 +148,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     if message.headers().is_empty() {
         return Err(InboxError::Broken("no headers".into()));
     }
+    let automatic = automatic(&message);
     for part in &message.parts {
         if let Some(ct) = part.content_type() {
             if ct.ctype().eq_ignore_ascii_case("multipart") && ct.attribute("boundary").is_none() {
@@ -219,6 +229,9 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     }
     files.dedup();
     if files.is_empty() {
+        if let Some(why) = automatic {
+            return Err(InboxError::Automatic(why));
+        }
         return Err(if html && !plain_text && attachments == 0 {
             InboxError::HtmlOnly
         } else {
@@ -227,8 +240,36 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     }
     Ok(Extracted {
         message_id: message.message_id().map(str::to_string),
+        from: message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(str::to_ascii_lowercase),
+        automatic,
         files,
     })
+}
+
+/// Why a message was sent by a program rather than a person, if it was (RFC 3834 and the
+/// headers vacation responders and list servers add).
+fn automatic(message: &mail_parser::Message) -> Option<String> {
+    let raw = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|v| v.trim().to_ascii_lowercase())
+    };
+    if let Some(v) = raw("Auto-Submitted").filter(|v| !v.starts_with("no")) {
+        return Some(format!("Auto-Submitted: {v}"));
+    }
+    if let Some(v) =
+        raw("Precedence").filter(|v| ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str()))
+    {
+        return Some(format!("Precedence: {v}"));
+    }
+    ["X-Autoreply", "X-Autorespond"]
+        .into_iter()
+        .find(|h| raw(h).is_some())
+        .map(|h| format!("{h} header"))
 }
 
 #[cfg(test)]

@@ -79,6 +79,20 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
     })
 }
 
+/// The seat that signed a file of a message, if one did: the only sender the judge may answer
+/// (a From header proves nothing).
+pub fn signed_sender(dir: &GameDir, found: &[inbox::Found]) -> Option<usize> {
+    let seats = seats(dir).ok()?;
+    found.iter().find_map(|f| {
+        let p = place(&f.text, "").ok()?;
+        let index = seats.names.iter().position(|s| *s == p.seat)?;
+        let sig = f.signature.as_deref()?;
+        signing::verify(&seats.keys[index], p.namespace?, f.text.as_bytes(), sig)
+            .is_ok()
+            .then_some(index)
+    })
+}
+
 /// Puts the files of one message into the game directory: each signed by the key of the seat
 /// it names (setups are checked against their commitment by the judge), none replacing a
 /// different file, at most one per path. Returns the paths written (or already there).

@@ -57,12 +57,69 @@ fn state_line(view: &serde_json::Value) -> String {
     }
 }
 
-/// Builds the messages for the current views of a judged game directory, as (file name, bytes).
-pub fn messages(
-    dir: &GameDir,
-    env: &Envelope,
-    recipients: &[Recipient],
-) -> Result<Vec<(String, Vec<u8>)>> {
+/// One outgoing message: its file name, its bytes, and a digest of what it says to its
+/// recipient (the view, the refusal note, the addresses; not the date), so that a message that
+/// would say nothing new is not sent again.
+pub struct Outgoing {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub digest: String,
+}
+
+/// RFC 3834: every message the judge sends is marked as sent by a program, so that
+/// well-behaved responders never answer it.
+fn auto_submitted(env: &Envelope) -> &'static str {
+    match env.in_reply_to {
+        Some(_) => "auto-replied",
+        None => "auto-generated",
+    }
+}
+
+/// A private notice to one seat: why the file in its message was refused.
+pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
+    let time = chrono::DateTime::parse_from_rfc3339(env.now)
+        .map_err(|_| Error::Io(format!("{:?} is not an RFC 3339 time", env.now)))?
+        .timestamp();
+    let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+    let domain = env
+        .from
+        .split_once('@')
+        .map_or("qijudge.invalid", |(_, d)| d);
+    let id = format!(
+        "{}.{}.refused.{}@{domain}",
+        env.game,
+        to.audience,
+        &digest.trim_start_matches("sha256:")[..16]
+    );
+    let body = format!(
+        "Your message was refused; nothing from it was taken, and nothing is lost.\n\n{}\n",
+        text.trim_end()
+    );
+    let mut builder = MessageBuilder::new()
+        .from(("qijudge", env.from))
+        .to(to
+            .addresses
+            .iter()
+            .map(|a| (to.name.clone(), a.clone()))
+            .collect::<Vec<_>>())
+        .subject(format!("[qijudge] refused: {}", to.audience))
+        .message_id(id)
+        .date(time)
+        .header(
+            "Auto-Submitted",
+            mail_builder::headers::text::Text::new(auto_submitted(env)),
+        )
+        .text_body(body);
+    if let Some(reply) = env.in_reply_to {
+        builder = builder.in_reply_to(reply.to_string());
+    }
+    builder
+        .write_to_vec()
+        .map_err(|e| Error::Io(format!("building a message: {e}")))
+}
+
+/// Builds the messages for the current views of a judged game directory.
+pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Result<Vec<Outgoing>> {
     let time = chrono::DateTime::parse_from_rfc3339(env.now)
         .map_err(|_| Error::Io(format!("{:?} is not an RFC 3339 time", env.now)))?
         .timestamp();
@@ -95,7 +152,32 @@ pub fn messages(
             .take(env.game.find('-').map_or(12, |i| i + 9))
             .collect();
         let subject = format!("[qijudge {short}] {}", state_line(&view));
-        let message_id = format!("{}.{}.{head}@{domain}", env.game, r.audience);
+        // A seat's pending refusal comes first in its own message, and only there.
+        let note = dir.read_optional(
+            &format!("views/{}.refusal.txt", r.audience),
+            crate::store::SMALL_FILE_LIMIT,
+        )?;
+        let said = [
+            r.audience.as_str(),
+            &r.addresses.join(","),
+            &json,
+            note.as_deref().unwrap_or(""),
+        ]
+        .join("\0");
+        let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+        let text = match &note {
+            Some(n) => format!(
+                "Your last file was refused and set aside; send a corrected one.\n{}\n\n{text}",
+                n.trim_end()
+            ),
+            None => text,
+        };
+        let message_id = format!(
+            "{}.{}.{head}.{}@{domain}",
+            env.game,
+            r.audience,
+            &digest.trim_start_matches("sha256:")[..8]
+        );
         let boundary = format!("qijudge-{head}-{}", r.audience);
         let mut parts = vec![
             MimePart::new("text/plain", text),
@@ -135,6 +217,10 @@ pub fn messages(
             .subject(subject)
             .message_id(message_id)
             .date(time)
+            .header(
+                "Auto-Submitted",
+                mail_builder::headers::text::Text::new(auto_submitted(env)),
+            )
             .body(body);
         if let Some(id) = env.in_reply_to {
             builder = builder.in_reply_to(id.to_string());
@@ -142,7 +228,11 @@ pub fn messages(
         let bytes = builder
             .write_to_vec()
             .map_err(|e| Error::Io(format!("building a message: {e}")))?;
-        out.push((format!("{}.eml", r.audience), bytes));
+        out.push(Outgoing {
+            name: format!("{}.eml", r.audience),
+            bytes,
+            digest,
+        });
     }
     Ok(out)
 }

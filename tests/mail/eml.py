@@ -8,6 +8,8 @@ make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
     html       the same text in an HTML-only body
     conflict   two different files in one message (FILE and QUOTED, each with SIG)
     nosig      the file alone, without its signature
+    chat       a plain message with no file at all
+    vacation   an out-of-office auto-reply (Auto-Submitted) pasting FILE and SIG
 mbox OUT EML...                           join messages into an mbox
 attachments EML OUTDIR NAME...            save the named attachments of a message
 """
@@ -59,6 +61,13 @@ def make(shape, out, sender, file, sig=None, quoted=None):
                       + signature + "\n")
     elif shape == "nosig":
         m.set_content("no signature\n\n" + text + "\n")
+    elif shape == "chat":
+        m.set_content("Nice move! I need a day to think about mine.\n")
+    elif shape == "vacation":
+        # An out-of-office responder answering the judge, pasting what it answers (RFC 3834).
+        m.replace_header("Subject", "Out of office")
+        m["Auto-Submitted"] = "auto-replied"
+        m.set_content("I am away until Monday.\n\n" + text + "\n" + signature + "\n")
     else:
         raise SystemExit("unknown shape " + shape)
     with open(out, "wb") as f:

@@ -460,6 +460,8 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
         NOW,
         "--from",
         "judge@example.org",
+        "--spectator",
+        "club@example.org",
         "--sendmail",
         &format!("cat >> {}", sink.display()),
     ]);
@@ -557,6 +559,8 @@ fn a_players_copy_takes_only_its_own_judges_record() {
         &out.to_string_lossy(),
         "--from",
         "judge@example.org",
+        "--spectator",
+        "club@example.org",
     ]);
     assert_eq!(r.code, 0, "{r:?}");
     let mail = out.join("public.eml");
@@ -708,4 +712,140 @@ fn a_strangers_chain_seed_never_takes_a_seat() {
     assert!(!judge.join("setups/a.toml").exists());
     assert_eq!(inbox(&message(&seed_a, None)).code, 0);
     assert!(judge.join("setups/a.toml").exists());
+}
+
+/// The files in the outbox, by name, and empties it.
+fn take_outbox(g: &MailGame) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(&g.outbox).into_iter().flatten() {
+        let p = e.unwrap().path();
+        out.insert(
+            p.file_name().unwrap().to_string_lossy().into_owned(),
+            std::fs::read_to_string(&p).unwrap(),
+        );
+        std::fs::remove_file(p).unwrap();
+    }
+    out
+}
+
+/// Played the way people mail: a typo, a chat, an out-of-office reply, a confused message, and
+/// the correction. The judge answers the refused seat privately, re-sends nothing when nothing
+/// changed, never mails itself, ignores auto-replies, and takes the corrected move on the same
+/// ply (the refused one no longer holds it).
+#[test]
+fn by_mail_a_refused_seat_learns_why_and_nothing_loops() {
+    let g = started_by_mail();
+    take_outbox(&g);
+    let (seat, file) = first_move(&g);
+    let sig = PathBuf::from(format!("{}.sig", file.display()));
+    let legal = std::fs::read_to_string(&file).unwrap();
+    let legal_sig = std::fs::read_to_string(&sig).unwrap();
+    // The typo: a move onto the seat's own piece, signed (the player skipped the check).
+    let game = load_game(&GameDir::new(&g.judge)).unwrap();
+    let state = replay(&GameDir::new(&g.judge), &game, Mode::Judge, NOW).unwrap();
+    let moves: Vec<String> = state
+        .position
+        .unwrap()
+        .legal_moves()
+        .iter()
+        .map(|m| m.display(two_player()))
+        .collect();
+    let from = moves[0].split('-').next().unwrap();
+    let own = moves
+        .iter()
+        .map(|m| m.split('-').next().unwrap())
+        .find(|f| *f != from)
+        .unwrap();
+    let typo = format!("{from}-{own}");
+    std::fs::remove_file(&file).unwrap();
+    ok(&[
+        "move",
+        &g.players[seat].to_string_lossy(),
+        "--as",
+        SEATS[seat],
+        "--key",
+        &g.keys.path(WHO[seat]),
+        &typo,
+        "--no-check",
+    ]);
+    let msg = g.eml("attach", seat, &file, Some(&sig), None);
+    let r = g.inbox(&[&msg]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let mail = take_outbox(&g);
+    let mine = &mail[&format!("{}.eml", SEATS[seat])];
+    let theirs = &mail[&format!("{}.eml", SEATS[1 - seat])];
+    assert!(
+        mine.contains("Your last file was refused")
+            && mine.contains(&format!("{own} holds a piece of yours")),
+        "{mine}"
+    );
+    assert!(
+        !theirs.contains("refused") && !theirs.contains("holds a piece"),
+        "{theirs}"
+    );
+    assert!(mine.contains("Auto-Submitted: auto-replied"), "{mine}");
+    // No spectators: no public message, and nothing ever goes to the judge's own address.
+    assert!(!mail.contains_key("public.eml"), "{:?}", mail.keys());
+    assert!(mail.values().all(|m| !m.contains("To: \"spectators\"")));
+    assert!(mail
+        .values()
+        .all(|m| !m.contains("<judge@example.org>\r\nSubject") && !m.contains("To: judge@")));
+
+    // A chat brings nothing: refused, and nobody is mailed again.
+    let chat = g.eml("chat", seat, &file, None, None);
+    let r = g.inbox(&[&chat]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("nothing new, not sent"), "{r:?}");
+    assert!(take_outbox(&g).is_empty());
+
+    // An out-of-office reply pasting the legal move is ignored, not taken and not answered.
+    let (legal_file, legal_sig_file) = (
+        g.tmp.path().join("legal.toml"),
+        g.tmp.path().join("legal.sig"),
+    );
+    std::fs::write(&legal_file, &legal).unwrap();
+    std::fs::write(&legal_sig_file, &legal_sig).unwrap();
+    let vacation = g.eml("vacation", seat, &legal_file, Some(&legal_sig_file), None);
+    let r = g.inbox(&[&vacation]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("sent by a program"), "{r:?}");
+    assert!(!g
+        .judge
+        .join(format!("moves/0001-{}.toml", SEATS[seat]))
+        .exists());
+    assert!(take_outbox(&g).is_empty());
+
+    // Two different moves in one signed message: refused at intake, and the seat that signed
+    // is told why, at its own address only.
+    let other = g.tmp.path().join("other.toml");
+    std::fs::write(&other, legal.replace("move = \"", "move = \"x")).unwrap();
+    let confused = g.eml(
+        "conflict",
+        seat,
+        &legal_file,
+        Some(&legal_sig_file),
+        Some(&other),
+    );
+    let r = g.inbox(&[&confused]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let mail = take_outbox(&g);
+    let notice = &mail[&format!("{}.refused.eml", SEATS[seat])];
+    assert!(notice.contains("two different files"), "{notice}");
+    assert!(
+        notice.contains(&format!("{}@example.org", WHO[seat])),
+        "{notice}"
+    );
+    assert!(
+        !notice.contains(&format!("{}@example.org", WHO[1 - seat])),
+        "{notice}"
+    );
+
+    // The correction takes ply 1: the refused file was set aside.
+    let fixed = g.eml("inline", seat, &legal_file, Some(&legal_sig_file), None);
+    let r = g.inbox(&[&fixed]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("ply 1:"), "{r:?}");
+    let mail = take_outbox(&g);
+    let mine = &mail[&format!("{}.eml", SEATS[seat])];
+    assert!(!mine.contains("refused"), "{mine}");
 }
