@@ -17,6 +17,7 @@ mod pipeline;
 mod protocol;
 mod refusals;
 mod schemas;
+mod soak;
 mod standalone;
 mod tamper;
 mod xiangqi;
