@@ -341,8 +341,8 @@ fn play(t: &mut dyn Transport, keys: &Keys, rng: &mut Rng, mail: bool, tally: &m
                 t.deliver(&[signed(keys, signer(&seat), name.clone(), bad)]);
             }
             Some(Fault::Duplicate) => match &last {
-                Some(prev) => t.deliver(&[prev.clone()]),
-                None => t.deliver(&[good.clone()]),
+                Some(prev) => t.deliver(std::slice::from_ref(prev)),
+                None => t.deliver(std::slice::from_ref(&good)),
             },
             Some(Fault::OutOfTurn) => {
                 let theirs = text.replace(
@@ -370,11 +370,11 @@ fn play(t: &mut dyn Transport, keys: &Keys, rng: &mut Rng, mail: bool, tally: &m
             }
             Some(Fault::Late) => {
                 // Sent, but judged after the deadline and its grace (60 + 30 minutes).
-                t.deliver(&[good.clone()]);
+                t.deliver(std::slice::from_ref(&good));
                 late = 120;
             }
             Some(f @ (Fault::Chat | Fault::AutoReply)) => t.noise(f, Some(&good)),
-            None => t.deliver(&[good.clone()]),
+            None => t.deliver(std::slice::from_ref(&good)),
         }
         if let Some(f) = fault {
             *tally.faults.entry(format!("{f:?}")).or_default() += 1;
