@@ -164,8 +164,7 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
     let (Some(key), true) = (key, g.exists(&sealed)) else {
         return Ok(None);
     };
-    let key = signing::parse_private_key(&read_arg(key, crate::store::SMALL_FILE_LIMIT)?)
-        .map_err(|e| Error::Io(format!("{}: {e}", key.display())))?;
+    let key = crate::console::load_private_key(key)?;
     let bytes = g.read_bytes(&sealed, crate::store::SEALED_LIMIT)?;
     let files = crate::judge::sealing::open_view(&sealed, &bytes, &key)?;
     Ok(files.into_iter().find(|(p, _)| *p == clear).map(|(_, t)| t))

@@ -75,58 +75,72 @@ fn auto_submitted(env: &Envelope) -> &'static str {
     }
 }
 
-/// A private notice to one seat: why the file in its message was refused.
-pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
+/// The headers every message of the judge has: From, To, Subject, a Message-ID made of `id` and
+/// the judge's domain, the judge's Date, Auto-Submitted and, when it answers one, In-Reply-To.
+fn headers<'x>(
+    env: &Envelope<'x>,
+    to: &Recipient,
+    subject: String,
+    id: &str,
+) -> Result<MessageBuilder<'x>> {
     let time = chrono::DateTime::parse_from_rfc3339(env.now)
         .map_err(|_| Error::Io(format!("{:?} is not an RFC 3339 time", env.now)))?
         .timestamp();
-    let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
     let domain = env
         .from
         .split_once('@')
         .map_or("qijudge.invalid", |(_, d)| d);
-    let id = format!(
-        "{}.{}.refused.{}@{domain}",
-        env.game,
-        to.audience,
-        &digest.trim_start_matches("sha256:")[..16]
-    );
-    let body = format!(
-        "Your message was refused; nothing from it was taken, and nothing is lost.\n\n{}\n",
-        text.trim_end()
-    );
-    let mut builder = MessageBuilder::new()
+    let addresses: Vec<(String, String)> = to
+        .addresses
+        .iter()
+        .map(|a| (to.name.clone(), a.clone()))
+        .collect();
+    let builder = MessageBuilder::new()
         .from(("qijudge", env.from))
-        .to(to
-            .addresses
-            .iter()
-            .map(|a| (to.name.clone(), a.clone()))
-            .collect::<Vec<_>>())
-        .subject(format!("[qijudge] refused: {}", to.audience))
-        .message_id(id)
+        .to(addresses)
+        .subject(subject)
+        .message_id(format!("{id}@{domain}"))
         .date(time)
         .header(
             "Auto-Submitted",
             mail_builder::headers::text::Text::new(auto_submitted(env)),
-        )
-        .text_body(body);
-    if let Some(reply) = env.in_reply_to {
-        builder = builder.in_reply_to(reply.to_string());
-    }
+        );
+    Ok(match env.in_reply_to {
+        Some(reply) => builder.in_reply_to(reply.to_string()),
+        None => builder,
+    })
+}
+
+fn write(builder: MessageBuilder) -> Result<Vec<u8>> {
     builder
         .write_to_vec()
         .map_err(|e| Error::Io(format!("building a message: {e}")))
 }
 
+/// The first `n` hex digits of a `sha256:` digest.
+fn hex_prefix(digest: &str, n: usize) -> &str {
+    &digest.trim_start_matches("sha256:")[..n]
+}
+
+/// A private notice to one seat: why the file in its message was refused.
+pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
+    let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+    let id = format!(
+        "{}.{}.refused.{}",
+        env.game,
+        to.audience,
+        hex_prefix(&digest, 16)
+    );
+    let subject = format!("[qijudge] refused: {}", to.audience);
+    let body = format!(
+        "Your message was refused; nothing from it was taken, and nothing is lost.\n\n{}\n",
+        text.trim_end()
+    );
+    write(headers(env, to, subject, &id)?.text_body(body))
+}
+
 /// Builds the messages for the current views of a judged game directory.
 pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Result<Vec<Outgoing>> {
-    let time = chrono::DateTime::parse_from_rfc3339(env.now)
-        .map_err(|_| Error::Io(format!("{:?} is not an RFC 3339 time", env.now)))?
-        .timestamp();
-    let domain = env
-        .from
-        .split_once('@')
-        .map_or("qijudge.invalid", |(_, d)| d);
     let mut out = Vec::new();
     for r in recipients {
         let Some(json) = dir.read_optional(&format!("views/{}.json", r.audience), RECORD_LIMIT)?
@@ -173,10 +187,10 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
             None => text,
         };
         let message_id = format!(
-            "{}.{}.{head}.{}@{domain}",
+            "{}.{}.{head}.{}",
             env.game,
             r.audience,
-            &digest.trim_start_matches("sha256:")[..8]
+            hex_prefix(&digest, 8)
         );
         let boundary = format!("qijudge-{head}-{}", r.audience);
         let mut parts = vec![
@@ -206,31 +220,9 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,
         );
-        let to: Vec<(String, String)> = r
-            .addresses
-            .iter()
-            .map(|a| (r.name.clone(), a.clone()))
-            .collect();
-        let mut builder = MessageBuilder::new()
-            .from(("qijudge", env.from))
-            .to(to)
-            .subject(subject)
-            .message_id(message_id)
-            .date(time)
-            .header(
-                "Auto-Submitted",
-                mail_builder::headers::text::Text::new(auto_submitted(env)),
-            )
-            .body(body);
-        if let Some(id) = env.in_reply_to {
-            builder = builder.in_reply_to(id.to_string());
-        }
-        let bytes = builder
-            .write_to_vec()
-            .map_err(|e| Error::Io(format!("building a message: {e}")))?;
         out.push(Outgoing {
             name: format!("{}.eml", r.audience),
-            bytes,
+            bytes: write(headers(env, r, subject, &message_id)?.body(body))?,
             digest,
         });
     }
