@@ -183,6 +183,23 @@ fn sealed_repo() -> Repo {
 }
 
 /// Every blob ever committed, as text.
+/// A sealed repository whose commitments, then sealed setups, have landed: play begins.
+fn started_sealed_repo() -> Repo {
+    let r = sealed_repo();
+    r.seal_setups();
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "-A"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "s"]);
+    r.land(&base);
+    r
+}
+
 fn all_blobs(repo: &Path) -> Vec<(String, Vec<u8>)> {
     let list = git(repo, &["rev-list", "--objects", "--all"]);
     let mut blobs = Vec::new();
@@ -445,18 +462,7 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
 
 #[test]
 fn the_pre_receive_hook_refuses_an_illegal_push_and_takes_a_legal_one() {
-    let r = sealed_repo();
-    r.seal_setups();
-    let base = r.head();
-    let held = r.hold_sealed();
-    git(&r.root, &["add", "games/g1/commitments"]);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
-    r.land(&base);
-    let base = r.head();
-    std::fs::rename(held, r.game.join("sealed")).unwrap();
-    git(&r.root, &["add", "-A"]);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "s"]);
-    r.land(&base);
+    let r = started_sealed_repo();
 
     // The server: a bare clone with the shipped pre-receive hook and the judge's key.
     let server = r._tmp.path().join("server.git");
@@ -549,18 +555,7 @@ fn precheck_refuses_a_move_out_of_turn_or_for_a_later_ply() {
 /// corrected move lands on the same ply.
 #[test]
 fn an_illegal_move_merged_anyway_is_set_aside_and_the_seat_learns_why() {
-    let r = sealed_repo();
-    r.seal_setups();
-    let base = r.head();
-    let held = r.hold_sealed();
-    git(&r.root, &["add", "games/g1/commitments"]);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
-    r.land(&base);
-    let base = r.head();
-    std::fs::rename(held, r.game.join("sealed")).unwrap();
-    git(&r.root, &["add", "-A"]);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "s"]);
-    r.land(&base);
+    let r = started_sealed_repo();
 
     // South's move onto its own piece, merged without the hook.
     let base = r.head();

@@ -2,20 +2,18 @@
 //! game, and what a player can know is wrong is never written.
 
 use super::helpers::*;
-use qijudge::protocol::signing::{self, namespace};
+use qijudge::protocol::signing::namespace;
+use std::path::Path;
 
-fn private_key(g: &TestGame, name: &str) -> ssh_key::PrivateKey {
-    ssh_key::PrivateKey::read_openssh_file(std::path::Path::new(&g.keys.path(name))).unwrap()
-}
-
-/// Writes `text` signed by `signer` as `moves/NAME` and its `.sig`.
-fn plant_signed(g: &TestGame, name: &str, text: &str, signer: &str) {
-    let key = private_key(g, signer);
-    g.write(&format!("moves/{name}"), text);
-    g.write(
-        &format!("moves/{name}.sig"),
-        &signing::sign(&key, namespace::MOVE, text.as_bytes()),
-    );
+/// Writes `text` signed by `signer` as `moves/NAME` and its `.sig`, as a tool that skips the
+/// player's own check would (the judge is what is tried).
+fn plant_signed(dir: &Path, keys: &Keys, name: &str, text: &str, signer: &str) {
+    std::fs::write(dir.join(format!("moves/{name}")), text).unwrap();
+    std::fs::write(
+        dir.join(format!("moves/{name}.sig")),
+        sign_as(keys, signer, namespace::MOVE, text),
+    )
+    .unwrap();
 }
 
 /// A signed move for ply 10000 used to stop every later run ("unexpected file name"), so no
@@ -26,7 +24,8 @@ fn a_far_future_move_does_not_stop_the_game() {
     g.send("south", "a6-a7");
     let real = g.read("moves/0001-south.toml");
     plant_signed(
-        &g,
+        &g.dir,
+        &g.keys,
         "10000-south.toml",
         &real.replace("ply = 1\n", "ply = 10000\n"),
         "alice",
@@ -57,7 +56,7 @@ fn a_luzhanqi_move_with_chain_fields_is_refused() {
     let real = g.read("moves/0001-south.toml");
     let padded = format!("{real}chain = \"{}\"\n", "ab".repeat(30_000));
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
-    plant_signed(&g, "0001-south.toml", &padded, "alice");
+    plant_signed(&g.dir, &g.keys, "0001-south.toml", &padded, "alice");
     let r = g.judge();
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
@@ -134,47 +133,8 @@ fn a_self_mode_reveal_waits_for_both_commitments() {
     assert!(r.stdout.contains("ply 0: a reveal"), "{r:?}");
 }
 
-/// A Xiangqi game on a clock (red starts at 10:00; 60 minutes a move, 30 of grace).
-fn xiangqi_on_a_clock(tmp: &std::path::Path, keys: &Keys) -> String {
-    let d = tmp.join("xq").to_string_lossy().into_owned();
-    let (alice, bob, judge) = (
-        format!("alice={}.pub", keys.path("alice")),
-        format!("bob={}.pub", keys.path("bob")),
-        format!("{}.pub", keys.path("judge")),
-    );
-    ok(&[
-        "new",
-        "xiangqi",
-        &d,
-        "--player",
-        &alice,
-        "--player",
-        &bob,
-        "--judge",
-        &judge,
-        "--now",
-        "2026-11-21T10:00:00Z",
-        "--clock",
-        "60:30",
-    ]);
-    d
-}
-
 fn judge_at(d: &str, keys: &Keys, at: &str) -> Run {
     qj(&["judge", d, "--key", &keys.path("judge"), "--now", at])
-}
-
-/// Writes a signed move the player's own `move` would never write (the judge is what is tried).
-fn plant_move(d: &str, keys: &Keys, name: &str, text: &str, signer: &str) {
-    let key =
-        ssh_key::PrivateKey::read_openssh_file(std::path::Path::new(&keys.path(signer))).unwrap();
-    let dir = std::path::Path::new(d);
-    std::fs::write(dir.join(format!("moves/{name}")), text).unwrap();
-    std::fs::write(
-        dir.join(format!("moves/{name}.sig")),
-        signing::sign(&key, namespace::MOVE, text.as_bytes()),
-    )
-    .unwrap();
 }
 
 /// A refused move used to hold its ply for ever: the corrected move could not be sent, and the
@@ -184,9 +144,12 @@ fn plant_move(d: &str, keys: &Keys, name: &str, text: &str, signer: &str) {
 fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
-    let d = xiangqi_on_a_clock(tmp.path(), &keys);
-    let dir = std::path::Path::new(&d);
-    assert_eq!(judge_at(&d, &keys, "2026-11-21T10:00:00Z").code, 0);
+    // Made at 12:00; 60 minutes a move, 30 of grace.
+    let dir = tmp.path().join("xq");
+    new_game("xiangqi", &dir, &keys, &["--clock", "60:30"]);
+    let d = dir.to_string_lossy().into_owned();
+    let dir = dir.as_path();
+    assert_eq!(judge_at(&d, &keys, "2026-11-21T12:00:00Z").code, 0);
     let mv = |seat: &str, key: &str, m: &str| {
         ok(&["move", &d, "--as", seat, "--key", &keys.path(key), m]);
     };
@@ -194,14 +157,14 @@ fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
     mv("red", "alice", "h2e2");
     let legal = std::fs::read_to_string(dir.join("moves/0001-red.toml")).unwrap();
     std::fs::remove_file(dir.join("moves/0001-red.toml")).unwrap();
-    plant_move(
-        &d,
+    plant_signed(
+        dir,
         &keys,
         "0001-red.toml",
         &legal.replace("h2e2", "a0a5"),
         "alice",
     );
-    let r = judge_at(&d, &keys, "2026-11-21T10:05:00Z");
+    let r = judge_at(&d, &keys, "2026-11-21T12:05:00Z");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("moves/0001-red.toml"), "{r:?}");
     assert_set_aside(dir, "moves/0001-red.toml");
@@ -211,9 +174,9 @@ fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
         "{note}"
     );
     // Judged again with nothing new: the note stays until red's next file is accepted.
-    assert_eq!(judge_at(&d, &keys, "2026-11-21T10:06:00Z").code, 0);
+    assert_eq!(judge_at(&d, &keys, "2026-11-21T12:06:00Z").code, 0);
     assert!(dir.join("views/red.refusal.txt").exists());
-    let status = ok(&["status", &d, "--now", "2026-11-21T10:06:00Z"]);
+    let status = ok(&["status", &d, "--now", "2026-11-21T12:06:00Z"]);
     assert!(
         status
             .stdout
@@ -225,25 +188,25 @@ fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
     assert!(view.stderr.contains("a0a5"), "{view:?}");
     // The corrected move takes the same ply.
     mv("red", "alice", "h2e2");
-    let r = judge_at(&d, &keys, "2026-11-21T10:30:00Z");
+    let r = judge_at(&d, &keys, "2026-11-21T12:30:00Z");
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("ply 1"), "{r:?}");
     assert!(!dir.join("views/red.refusal.txt").exists());
-    // Black's illegal answer is set aside too, and black's time goes on running: due 11:30,
-    // grace until 12:00, then black forfeits.
+    // Black's illegal answer is set aside too, and black's time goes on running: due 13:30,
+    // grace until 14:00, then black forfeits.
     mv("black", "bob", "h9g7");
     let answer = std::fs::read_to_string(dir.join("moves/0002-black.toml")).unwrap();
     std::fs::remove_file(dir.join("moves/0002-black.toml")).unwrap();
-    plant_move(
-        &d,
+    plant_signed(
+        dir,
         &keys,
         "0002-black.toml",
         &answer.replace("h9g7", "h9h5"),
         "bob",
     );
-    assert_eq!(judge_at(&d, &keys, "2026-11-21T10:40:00Z").code, 1);
+    assert_eq!(judge_at(&d, &keys, "2026-11-21T12:40:00Z").code, 1);
     assert_set_aside(dir, "moves/0002-black.toml");
-    let r = judge_at(&d, &keys, "2026-11-21T12:01:00Z");
+    let r = judge_at(&d, &keys, "2026-11-21T14:01:00Z");
     assert!(
         r.stdout.contains("black forfeits (missed-deadline)"),
         "{r:?}"
@@ -260,7 +223,7 @@ fn a_strangers_move_in_a_seats_name_does_not_take_its_place() {
     let real = g.read("moves/0001-south.toml");
     std::fs::remove_file(g.dir.join("moves/0001-south.toml")).unwrap();
     std::fs::remove_file(g.dir.join("moves/0001-south.toml.sig")).unwrap();
-    plant_signed(&g, "0001-south.toml", &real, "mallory");
+    plant_signed(&g.dir, &g.keys, "0001-south.toml", &real, "mallory");
     let r = g.judge();
     assert_eq!(r.code, 1, "{r:?}");
     assert_set_aside(&g.dir, "moves/0001-south.toml");

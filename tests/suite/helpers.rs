@@ -93,6 +93,31 @@ pub fn changed_but_set_aside(
     (changed, moved)
 }
 
+/// `who`'s SSH signature of `text` in namespace `ns`, as a player's (or a forger's) tool makes it.
+pub fn sign_as(keys: &Keys, who: &str, ns: &str, text: &str) -> String {
+    let key = ssh_key::PrivateKey::read_openssh_file(Path::new(&keys.path(who))).unwrap();
+    qijudge::protocol::signing::sign(&key, ns, text.as_bytes())
+}
+
+/// A game folder's inputs: every file but the judge's outputs (views and record), which a
+/// refused run still writes for what came before the refused file.
+pub fn inputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut s = snapshot(dir);
+    s.retain(|k, _| !k.starts_with("views/") && !k.starts_with("record."));
+    s
+}
+
+/// Asserts that no input changed since `before` (taken with [`inputs`]) except refused
+/// candidates set aside, and returns how many were.
+pub fn assert_inputs_kept(before: &BTreeMap<String, Vec<u8>>, dir: &Path) -> usize {
+    let (changed, moved) = changed_but_set_aside(before, &inputs(dir));
+    assert!(
+        changed.is_empty(),
+        "a refused run changed inputs: {changed:?}"
+    );
+    moved
+}
+
 /// Asserts that the judge moved the refused candidate `rel` (and its signature) out of its place
 /// into `refused/`, so its seat can send a corrected file there.
 pub fn assert_set_aside(dir: &Path, rel: &str) {

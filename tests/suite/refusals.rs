@@ -4,19 +4,13 @@ use super::helpers::*;
 use qijudge::protocol::commitment::{lot_commitment, setup_commitment};
 use qijudge::protocol::files::*;
 use qijudge::protocol::record::Record;
-use qijudge::protocol::signing::{self, namespace};
+use qijudge::protocol::signing::namespace;
 
 /// Judges and expects a refusal naming `file`, whose details (on stderr, or in the owner's
 /// refusal file when they are private) contain every piece of `expect`. No input may change,
 /// but a refused candidate is set aside (moved byte for byte into `refused/`).
 fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
-    // Inputs only: a refused run still records what came before the refused file.
-    let inputs = |g: &TestGame| {
-        let mut s = snapshot(&g.dir);
-        s.retain(|k, _| !k.starts_with("views/") && !k.starts_with("record."));
-        s
-    };
-    let before = inputs(g);
+    let before = inputs(&g.dir);
     let r = g.judge();
     assert_eq!(r.code, 1, "expected a refusal: {r:?}");
     assert!(
@@ -28,11 +22,7 @@ fn refused(g: &TestGame, file: &str, expect: &[&str]) -> Run {
     for e in expect {
         assert!(details.contains(e), "{e:?} missing from: {details}");
     }
-    let (changed, _) = changed_but_set_aside(&before, &inputs(g));
-    assert!(
-        changed.is_empty(),
-        "a refused run changed inputs: {changed:?}"
-    );
+    assert_inputs_kept(&before, &g.dir);
     r
 }
 
@@ -53,18 +43,12 @@ fn private_details(g: &TestGame, r: &Run) -> String {
     }
 }
 
-fn sign_as(g: &TestGame, who: &str, ns: &str, text: &str) -> String {
-    let key =
-        signing::parse_private_key(&std::fs::read_to_string(g.keys.path(who)).unwrap()).unwrap();
-    signing::sign(&key, ns, text.as_bytes())
-}
-
 /// Writes a move file with its signature, as a player (or a forger) would.
 fn write_move(g: &TestGame, path: &str, file: &MoveFile, signer: &str) {
     let text = to_toml(file);
     g.write(
         &format!("{path}.sig"),
-        &sign_as(g, signer, namespace::MOVE, &text),
+        &sign_as(&g.keys, signer, namespace::MOVE, &text),
     );
     g.write(path, &text);
 }
@@ -142,7 +126,7 @@ fn signature_for_another_purpose() {
     let text = to_toml(&move_file(&g, 1, "south", "a6-a7"));
     g.write(
         "moves/0001-south.toml.sig",
-        &sign_as(&g, "alice", namespace::COMMITMENT, &text),
+        &sign_as(&g.keys, "alice", namespace::COMMITMENT, &text),
     );
     g.write("moves/0001-south.toml", &text);
     refused(
@@ -285,7 +269,7 @@ fn illegal_setup_matching_its_commitment() {
     let text = to_toml(&commitment);
     g.write(
         "commitments/north.toml.sig",
-        &sign_as(&g, "bob", namespace::COMMITMENT, &text),
+        &sign_as(&g.keys, "bob", namespace::COMMITMENT, &text),
     );
     g.write("commitments/north.toml", &text);
     std::fs::create_dir_all(g.dir.join("setups")).unwrap();
@@ -350,7 +334,7 @@ fn malformed_toml_even_when_signed() {
     let text = "format = \"qijudge/move/1\"\nply = [\n";
     g.write(
         "moves/0001-south.toml.sig",
-        &sign_as(&g, "alice", namespace::MOVE, text),
+        &sign_as(&g.keys, "alice", namespace::MOVE, text),
     );
     g.write("moves/0001-south.toml", text);
     refused(&g, "moves/0001-south.toml", &["not valid"]);
@@ -365,7 +349,7 @@ fn unknown_fields() {
     );
     g.write(
         "moves/0001-south.toml.sig",
-        &sign_as(&g, "alice", namespace::MOVE, &text),
+        &sign_as(&g.keys, "alice", namespace::MOVE, &text),
     );
     g.write("moves/0001-south.toml", &text);
     refused(&g, "moves/0001-south.toml", &["unknown field `extra`"]);
@@ -387,7 +371,7 @@ fn non_canonical_bytes() {
         to_toml(&move_file(&g, 1, "south", "a6-a7")).replace("move = \"a6-a7\"", "move = 'a6-a7'");
     g.write(
         "moves/0001-south.toml.sig",
-        &sign_as(&g, "alice", namespace::MOVE, &text),
+        &sign_as(&g.keys, "alice", namespace::MOVE, &text),
     );
     g.write("moves/0001-south.toml", &text);
     refused(&g, "moves/0001-south.toml", &["canonical form", "line 7"]);

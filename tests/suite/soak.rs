@@ -6,7 +6,7 @@
 //! stuck. `QIJUDGE_SOAK_GAMES` sets the games per transport (default 3).
 
 use super::helpers::*;
-use qijudge::protocol::signing::{self, namespace};
+use qijudge::protocol::signing::namespace;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -50,6 +50,14 @@ trait Transport {
     fn judge(&mut self, now: &str) -> Run;
 }
 
+/// Writes signed files into a game folder's `moves/`.
+fn write_moves(dir: &Path, files: &[Signed]) {
+    for (name, text, sig) in files {
+        std::fs::write(dir.join(format!("moves/{name}.sig")), sig).unwrap();
+        std::fs::write(dir.join(format!("moves/{name}")), text).unwrap();
+    }
+}
+
 /// The players write straight into the game folder.
 struct Folder {
     dir: PathBuf,
@@ -61,10 +69,7 @@ impl Transport for Folder {
         &self.dir
     }
     fn deliver(&mut self, files: &[Signed]) {
-        for (name, text, sig) in files {
-            std::fs::write(self.dir.join(format!("moves/{name}.sig")), sig).unwrap();
-            std::fs::write(self.dir.join(format!("moves/{name}")), text).unwrap();
-        }
+        write_moves(&self.dir, files);
     }
     fn judge(&mut self, now: &str) -> Run {
         let d = self.dir.to_string_lossy().into_owned();
@@ -163,28 +168,29 @@ fn git(root: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Commits everything in the work tree (a duplicate may change nothing: still a commit).
+fn commit_all(root: &Path, message: &str) {
+    git(root, &["add", "-A"]);
+    git(
+        root,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "--no-verify",
+            "-m",
+            message,
+        ],
+    );
+}
+
 impl Transport for Git {
     fn dir(&self) -> &Path {
         &self.dir
     }
     fn deliver(&mut self, files: &[Signed]) {
-        Folder {
-            dir: self.dir.clone(),
-            key: String::new(),
-        }
-        .deliver(files);
-        git(&self.root, &["add", "-A"]);
-        git(
-            &self.root,
-            &[
-                "commit",
-                "-q",
-                "--allow-empty",
-                "--no-verify",
-                "-m",
-                "player",
-            ],
-        );
+        write_moves(&self.dir, files);
+        commit_all(&self.root, "player");
     }
     fn judge(&mut self, now: &str) -> Run {
         let base = git(&self.root, &["rev-parse", "HEAD~1"]);
@@ -201,18 +207,8 @@ impl Transport for Git {
             base.trim(),
         ]);
         assert!(r.code <= 1, "the CI judge failed: {r:?}");
-        git(&self.root, &["add", "-A"]);
-        git(
-            &self.root,
-            &[
-                "commit",
-                "-q",
-                "--allow-empty",
-                "--no-verify",
-                "-m",
-                "judge",
-            ],
-        );
+        // What the example workflow does after exit 0 or 1.
+        commit_all(&self.root, "judge");
         r
     }
 }
@@ -255,8 +251,7 @@ fn make_move(dir: &Path, keys: &Keys, seat: &str, mv: &str) -> Signed {
 
 /// A file signed by `who`, as a hand-written (or hostile) tool would sign it.
 fn signed(keys: &Keys, who: &str, name: String, text: String) -> Signed {
-    let key = ssh_key::PrivateKey::read_openssh_file(Path::new(&keys.path(who))).unwrap();
-    let sig = signing::sign(&key, namespace::MOVE, text.as_bytes());
+    let sig = sign_as(keys, who, namespace::MOVE, &text);
     (name, text, sig)
 }
 
