@@ -131,6 +131,38 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_file_moves_with_its_signature_and_the_same_one_twice_lands_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = crate::store::GameDir::new(tmp.path());
+        let put = |rel: &str, body: &str| {
+            fs::create_dir_all(dir.path(rel).parent().unwrap()).unwrap();
+            fs::write(dir.path(rel), body).unwrap();
+        };
+        put("moves/0007-north.toml", "move");
+        put("moves/0007-north.toml.sig", "sig");
+        // Named by its signature file, as a bad-signature refusal names it.
+        let to = set_aside(&dir, "moves/0007-north.toml.sig")
+            .unwrap()
+            .unwrap();
+        assert!(!dir.exists("moves/0007-north.toml") && !dir.exists("moves/0007-north.toml.sig"));
+        assert_eq!(fs::read_to_string(dir.path(&to)).unwrap(), "move");
+        assert_eq!(
+            fs::read_to_string(dir.path(&format!("{to}.sig"))).unwrap(),
+            "sig"
+        );
+        // Sent again, refused again: the same place, one copy.
+        put("moves/0007-north.toml", "move");
+        put("moves/0007-north.toml.sig", "sig");
+        assert_eq!(set_aside(&dir, "moves/0007-north.toml").unwrap(), Some(to));
+        assert_eq!(fs::read_dir(dir.path("refused/moves")).unwrap().count(), 2);
+        // Nothing there, or not a candidate: nothing moves.
+        assert_eq!(set_aside(&dir, "moves/0007-north.toml").unwrap(), None);
+        put("record.jsonl", "r");
+        assert_eq!(set_aside(&dir, "record.jsonl").unwrap(), None);
+        assert!(dir.exists("record.jsonl"));
+    }
+
+    #[test]
     fn different_files_go_to_different_places() {
         let a = destination("moves/0007-north.toml", b"a", b"s");
         let b = destination("moves/0007-north.toml", b"b", b"s");

@@ -280,6 +280,41 @@ mod tests {
     const SIG: &str = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n";
 
     #[test]
+    fn messages_sent_by_programs_are_marked_and_people_s_are_not() {
+        let with = |header: &str| {
+            let mail = format!(
+                "From: a@example.org\r\nTo: j@example.org\r\nSubject: re\r\n{header}\r\n\r\n{}{}",
+                MOVE.replace('\n', "\r\n"),
+                SIG.replace('\n', "\r\n"),
+            );
+            extract(mail.as_bytes())
+        };
+        for (header, automatic) in [
+            ("Auto-Submitted: auto-replied", true),
+            ("Auto-Submitted: auto-generated", true),
+            ("Auto-Submitted: no", false),
+            ("Precedence: bulk", true),
+            ("Precedence: list", true),
+            ("Precedence: first-class", false),
+            ("X-Autoreply: yes", true),
+            ("X-Autorespond: on", true),
+            ("X-Mailer: Thunderbird", false),
+        ] {
+            let found = with(header).unwrap();
+            assert_eq!(found.automatic.is_some(), automatic, "{header}");
+            assert_eq!(found.files.len(), 1, "{header}");
+            assert_eq!(found.from.as_deref(), Some("a@example.org"));
+        }
+        // A program's message with no file says so, rather than "holds no qijudge file".
+        let bounce =
+            "From: MAILER-DAEMON@x.org\r\nAuto-Submitted: auto-replied\r\n\r\nundeliverable\r\n";
+        assert!(matches!(
+            extract(bounce.as_bytes()),
+            Err(InboxError::Automatic(_))
+        ));
+    }
+
+    #[test]
     fn a_file_pasted_in_plain_text_is_found_and_quotes_are_not() {
         let mail = format!(
             "From: a@example.org\r\nTo: j@example.org\r\nSubject: move\r\nMessage-ID: <1@x>\r\n\r\nHere:\r\n\r\n{}{}\r\n> {}\r\n-- \r\n{}",

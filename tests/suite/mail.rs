@@ -387,10 +387,18 @@ fn unusable_conflicting_html_unsigned_and_forged_messages_are_refused() {
         ),
     )
     .unwrap();
+    // (The conflict above, signed by the seat, was answered to it.)
+    assert!(take_outbox(&g).contains_key(&format!("{}.refused.eml", SEATS[seat])));
     refused(
         &g,
         &g.eml("attach", seat, &file, Some(&forged), None),
         "is not signed by",
+    );
+    // Nobody is answered for a file no seat signed: a From header proves nothing.
+    let sent = take_outbox(&g);
+    assert!(
+        sent.keys().all(|k| !k.ends_with(".refused.eml")),
+        "{sent:?}"
     );
     // A message with no file at all, and a broken one.
     let hello = g.tmp.path().join("hello.txt");
