@@ -10,7 +10,7 @@
 use super::candidates;
 use super::common::{self, Frame};
 use super::describe;
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{refuse, refuse_with, Error, Refusal, Result};
 use crate::protocol::files::Clock;
 use crate::protocol::files::{Entry, RecordLine};
 use crate::protocol::record::Record;
@@ -405,6 +405,31 @@ pub fn forfeit_now<R: Referee>(
     Ok(said)
 }
 
+/// The refused seat's note says why (its seat: the one the refusal is private to, else the one
+/// the refused file is named for); a note stays until that seat's next file is accepted.
+fn refusal_notes<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    key: &PrivateKey,
+    refused: Option<&Refusal>,
+    moved_on: &[usize],
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    let owner = refused.and_then(|f| match &f.private_to {
+        Some(seat) => seat_of(r, seat),
+        None => candidates::owner(&f.file, r.frame().seats),
+    });
+    let mut notes = Vec::new();
+    for seat in 0..r.frame().seats.len() {
+        let path = r.refusal_note_path(seat);
+        if let Some(f) = refused.filter(|_| owner == Some(seat)) {
+            notes.push((path, Some(r.refusal_note(dir, seat, &f.detailed(), key)?)));
+        } else if moved_on.contains(&seat) {
+            notes.push((path, None));
+        }
+    }
+    Ok(notes)
+}
+
 /// One judge run: checks the key, locks the folder, recovers an interrupted run, replays the
 /// record, takes what is new, records a forfeit (asked for, or by the clock's expiry rule) and
 /// writes everything atomically.
@@ -449,25 +474,7 @@ pub fn judge<R: Referee>(
         Some(Error::Refused(refused)) => Some(refused),
         _ => None,
     };
-    // The refused seat's note says why; it stays until that seat's next file is accepted.
-    let owner = refused.and_then(|f| {
-        let seats = r.frame().seats;
-        f.private_to
-            .as_deref()
-            .and_then(|s| seats.iter().position(|n| *n == s))
-            .or_else(|| candidates::owner(&f.file, seats))
-    });
-    for seat in 0..r.frame().seats.len() {
-        let path = r.refusal_note_path(seat);
-        match (owner == Some(seat), refused) {
-            (true, Some(f)) => {
-                let text = r.refusal_note(dir, seat, &f.detailed(), key)?;
-                files.push((path, Some(text)));
-            }
-            _ if moved_on.contains(&seat) => files.push((path, None)),
-            _ => {}
-        }
-    }
+    files.extend(refusal_notes(r, dir, key, refused, &moved_on)?);
     dir.commit(&files)?;
     // Only after the note is out: the refused candidate leaves its place.
     if let Some(f) = refused {
