@@ -25,6 +25,7 @@ fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig
         },
         now: "2026-11-21T12:00:00Z".into(),
         logs: false,
+        sandbox: Default::default(),
     }
 }
 

@@ -37,6 +37,8 @@ pub fn inbox(
     }
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
+    // One message at a time: a second inbox run waits for this one.
+    let _lock = game.lock()?;
     let judge_address = out.from.as_deref().map(str::to_ascii_lowercase);
     let mut refusals: Vec<String> = Vec::new();
     // Intake refusals of files a seat signed: that seat is told why, privately.

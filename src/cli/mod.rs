@@ -280,6 +280,17 @@ pub enum Command {
         /// Keep each process bot's standard error in OUT/logs/.
         #[arg(long)]
         bot_logs: bool,
+        /// A file or folder process bots may read (their own program files are readable
+        /// already); repeat for more. See docs/bots.md.
+        #[arg(long = "bot-read", value_name = "PATH")]
+        bot_read: Vec<PathBuf>,
+        /// A file or folder process bots may read and write; repeat for more.
+        #[arg(long = "bot-write", value_name = "PATH")]
+        bot_write: Vec<PathBuf>,
+        /// `on`: process bots are confined with Landlock (refused where the kernel lacks it);
+        /// `off`: they run in their own folder but can reach what your user can.
+        #[arg(long = "bot-sandbox", default_value = "on", value_parser = ["on", "off"])]
+        bot_sandbox: String,
     },
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
@@ -403,6 +414,9 @@ pub fn run(cli: Cli) -> Result<()> {
             rules,
             format,
             bot_logs,
+            bot_read,
+            bot_write,
+            bot_sandbox,
         } => tournament::run(
             &game,
             &board,
@@ -416,6 +430,11 @@ pub fn run(cli: Cli) -> Result<()> {
             &rules,
             &format,
             bot_logs,
+            crate::tournament::sandbox::Grants {
+                read: bot_read,
+                write: bot_write,
+                off: bot_sandbox == "off",
+            },
         ),
         Command::Bot { name, game } => tournament::bot(&name, &game),
         Command::Events { dir, audience } => game::events(&dir, &audience),

@@ -116,6 +116,7 @@ pub fn run(
     rules: &[String],
     format: &str,
     logs: bool,
+    sandbox: crate::tournament::sandbox::Grants,
 ) -> Result<()> {
     let kind = crate::games::by_name(game)?;
     kind.seats(board)?;
@@ -157,6 +158,7 @@ pub fn run(
         rule_texts,
         now: super::now_or(None)?,
         logs,
+        sandbox,
     };
     let games = run_match(&cfg, &progress("playing"))?;
     say_raw!("{}", render(&report(games, Vec::new()), format_of(format)));

@@ -189,6 +189,44 @@ pub fn check_changes(
     Ok(())
 }
 
+/// The file at the repository's top that lists what a change may touch outside the game
+/// folders, read at the base revision (a change cannot grant itself a permission).
+pub const ALLOW_LIST: &str = ".qijudge-allow";
+
+/// Whether the allow-list `list` permits a change to `path` (relative to the repository's top).
+/// One pattern per line; `#` starts a comment. A pattern ending in `/` is a folder and all below
+/// it; `*` matches within one path segment, `**` across segments; anything else is an exact path.
+pub fn allowed(list: &str, path: &str) -> bool {
+    list.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .any(|pattern| match pattern.strip_suffix('/') {
+            Some(folder) => {
+                glob(folder.as_bytes(), path.as_bytes()) || {
+                    let mut parts = path.match_indices('/').map(|(i, _)| &path[..i]);
+                    parts.any(|prefix| glob(folder.as_bytes(), prefix.as_bytes()))
+                }
+            }
+            None => glob(pattern.as_bytes(), path.as_bytes()),
+        })
+}
+
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    match pattern {
+        [] => text.is_empty(),
+        // `**/` is zero or more whole folders.
+        [b'*', b'*', b'/', rest @ ..] => {
+            glob(rest, text)
+                || (0..text.len()).any(|i| text[i] == b'/' && glob(rest, &text[i + 1..]))
+        }
+        [b'*', b'*', rest @ ..] => (0..=text.len()).any(|i| glob(rest, &text[i..])),
+        [b'*', rest @ ..] => (0..=text.len())
+            .take_while(|&i| i == 0 || text[i - 1] != b'/')
+            .any(|i| glob(rest, &text[i..])),
+        [p, rest @ ..] => text.first() == Some(p) && glob(rest, &text[1..]),
+    }
+}
+
 /// Whether deleting `path` is the judge setting a refused candidate aside: the same change adds
 /// it under `refused/`, and the record never accepted it.
 fn set_aside(path: &str, changes: &[Change], record: &Record) -> bool {
@@ -253,6 +291,32 @@ pub fn github_annotation(level: &str, prefix: &str, file: Option<&str>, message:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_allow_list_permits_only_what_it_names() {
+        let list = "# the site\ndocs/\nREADME.md\nassets/*.png\nsite/**/index.html\n";
+        for ok in [
+            "docs/a.md",
+            "docs/deep/b.md",
+            "README.md",
+            "assets/x.png",
+            "site/index.html",
+            "site/a/b/index.html",
+        ] {
+            assert!(allowed(list, ok), "{ok}");
+        }
+        for not in [
+            ".gitattributes",
+            ".github/workflows/qijudge.yml",
+            "docsx/a.md",
+            "README.md.bak",
+            "assets/sub/x.png",
+            "site/a/other.html",
+        ] {
+            assert!(!allowed(list, not), "{not}");
+        }
+        assert!(!allowed("", "anything"));
+    }
 
     fn facts(sealed: bool) -> GameFacts {
         GameFacts {

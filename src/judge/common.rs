@@ -20,9 +20,10 @@ pub struct Frame<'a> {
     pub player_keys: &'a [PublicKey],
 }
 
-/// Loads the signed record (empty before the first judge run). `published_head` is the record
-/// head of the judge's last signed public view: a record that no longer holds it was rolled back.
-pub fn load_record(dir: &GameDir, f: &Frame, published_head: Option<String>) -> Result<Record> {
+/// Loads the signed record (empty before the first judge run), refusing one that was rolled
+/// back: the judge keeps no state besides its files, so every view it signed is its memory, and
+/// the record must still hold the head of each (the newest signed head wins).
+pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
     let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
         if dir.exists("record.sig") {
             return Err(refuse(
@@ -31,7 +32,7 @@ pub fn load_record(dir: &GameDir, f: &Frame, published_head: Option<String>) -> 
                 "missing, but record.sig exists",
             ));
         }
-        return Ok(Record::new());
+        return check_not_rolled_back(dir, f, Record::new());
     };
     let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
     signing::verify(f.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
@@ -49,17 +50,55 @@ pub fn load_record(dir: &GameDir, f: &Frame, published_head: Option<String>) -> 
             format!("line {line}: {}", e.reason),
         )
     })?;
-    if let Some(head) = published_head {
+    check_not_rolled_back(dir, f, record)
+}
+
+fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Record> {
+    for (view, head) in signed_heads(dir, f)? {
         if head != f.hash && !record.contains_head(&head) {
             return Err(refuse_with(
                 "record.jsonl",
                 None,
-                "does not extend the head of the judge's last signed public view: the record was rolled back",
+                format!(
+                    "does not hold the record head of {view}, which the judge signed: the \
+                     record was rolled back"
+                ),
                 "restore the latest record.jsonl and record.sig",
             ));
         }
     }
     Ok(record)
+}
+
+/// The record head of every JSON view in `views/` that this game's judge signed (views of
+/// another game, unsigned or badly signed files say nothing and are skipped).
+pub fn signed_heads(dir: &GameDir, f: &Frame) -> Result<Vec<(String, String)>> {
+    let mut heads = Vec::new();
+    for name in dir.list("views")? {
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let path = format!("views/{name}");
+        let (Ok(text), Ok(sig)) = (
+            dir.read(&path, RECORD_LIMIT),
+            dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT),
+        ) else {
+            continue;
+        };
+        if signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).is_err() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let field = |k: &str| v.get(k).and_then(|x| x.as_str());
+        if field("game") == Some(f.id) && field("manifest") == Some(f.hash) {
+            if let Some(head) = field("record_head") {
+                heads.push((path, head.to_string()));
+            }
+        }
+    }
+    Ok(heads)
 }
 
 /// A signed player file, read and checked against the seat's key, with its SHA-256.

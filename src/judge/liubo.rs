@@ -850,10 +850,6 @@ impl Referee for LiuboGame {
         Some(build_view(self, state, "public").waiting)
     }
 
-    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
-        Ok(common::read_view::<LiuboView>(dir, &self.frame(), "public")?.map(|v| v.record_head))
-    }
-
     fn outputs(
         &self,
         _dir: &GameDir,

@@ -14,6 +14,7 @@ use crate::error::{refuse, refuse_with, Error, Refusal, Result};
 use crate::protocol::files::Clock;
 use crate::protocol::files::{Entry, RecordLine};
 use crate::protocol::record::Record;
+use crate::protocol::signing::{self, namespace};
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
 
@@ -131,9 +132,6 @@ pub trait Referee {
         common::stray_move(cx.dir, &self.frame(), next)
     }
 
-    /// The head of the judge's last signed public view, to catch a rolled-back record.
-    fn published_head(&self, dir: &GameDir) -> Result<Option<String>>;
-
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
     fn outputs(
         &self,
@@ -147,20 +145,24 @@ pub trait Referee {
         format!("views/{}.refusal.txt", self.frame().seats[seat])
     }
 
-    /// The bytes of seat `seat`'s refusal note saying `text` (a sealed game seals it to the seat).
+    /// The files of seat `seat`'s refusal note saying `text`: the note and the judge's signature
+    /// on it (a sealed game seals it to the seat, with the judge's tag file).
     fn refusal_note(
         &self,
         _dir: &GameDir,
-        _seat: usize,
+        seat: usize,
         text: &str,
-        _key: &PrivateKey,
-    ) -> Result<Vec<u8>> {
-        Ok(format!("{text}\n").into_bytes())
+        key: &PrivateKey,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        Ok(plain_refusal_note(self, seat, text, key))
     }
 
     /// The audit of the published views: each must be what the record gives.
     fn check_views(&self, dir: &GameDir, state: &Self::State) -> Result<()>;
 }
+
+/// Files to write (`None`: delete), by path in the game folder.
+type Files = Vec<(String, Option<Vec<u8>>)>;
 
 /// What one pass of the judge did.
 pub struct Run<S> {
@@ -184,10 +186,9 @@ fn entry_seat(entry: &Entry) -> Option<&str> {
     }
 }
 
-/// Loads the signed record, refusing one that was rolled back behind the published view.
+/// Loads the signed record, refusing one that was rolled back behind a signed view.
 pub fn load_record<R: Referee>(r: &R, dir: &GameDir) -> Result<Record> {
-    let published = r.published_head(dir)?;
-    common::load_record(dir, &r.frame(), published)
+    common::load_record(dir, &r.frame())
 }
 
 fn seat_of<R: Referee>(r: &R, name: &str) -> Option<usize> {
@@ -267,10 +268,10 @@ pub fn replay<R: Referee>(
                     "record.jsonl",
                     None,
                     format!(
-                        "line {} disagrees with the files: the record says {:?}, the files give {:?}",
+                        "line {} disagrees with the files: the record says {}, the files give {}",
                         k + 1,
-                        recorded.entry,
-                        entry
+                        describe(&recorded.entry),
+                        describe(&entry)
                     ),
                     "an accepted file was changed, or the record was edited",
                 ));
@@ -405,29 +406,116 @@ pub fn forfeit_now<R: Referee>(
     Ok(said)
 }
 
+/// Every file the judge writes under `views/` carries its signature (pictures included), so a
+/// file there that is not signed by the judge is known not to be the judge's.
+fn sign_views(
+    mut files: Vec<(String, Option<Vec<u8>>)>,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let has = |files: &[(String, Option<Vec<u8>>)], p: &str| files.iter().any(|(f, _)| f == p);
+    let mut sigs = Vec::new();
+    for (path, bytes) in &files {
+        let signed = path.ends_with(".sig") || path.ends_with(".tag") || path.ends_with(".age");
+        let sig = format!("{path}.sig");
+        if let (false, true, false, Some(bytes)) =
+            (signed, path.starts_with("views/"), has(&files, &sig), bytes)
+        {
+            sigs.push((
+                sig,
+                Some(signing::sign(key, namespace::VIEW, bytes).into_bytes()),
+            ));
+        }
+    }
+    files.extend(sigs);
+    files
+}
+
+/// A refusal note in clear, with the judge's signature.
+pub fn plain_refusal_note<R: Referee + ?Sized>(
+    r: &R,
+    seat: usize,
+    text: &str,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let path = r.refusal_note_path(seat);
+    let body = format!("{text}\n");
+    let sig = signing::sign(key, namespace::VIEW, body.as_bytes());
+    vec![
+        (format!("{path}.sig"), Some(sig.into_bytes())),
+        (path, Some(body.into_bytes())),
+    ]
+}
+
+/// The companion of a refusal note: the judge's signature, or for a sealed note its tag file.
+fn note_companion(path: &str) -> String {
+    match path.ends_with(".age") {
+        true => super::sealing::tag_path(path),
+        false => format!("{path}.sig"),
+    }
+}
+
+/// Whether the refusal note at `path` (and its companion) is one this judge wrote.
+fn note_is_judges<R: Referee>(r: &R, dir: &GameDir, path: &str) -> bool {
+    let judge = r.frame().judge_key;
+    if path.ends_with(".age") {
+        return super::sealing::written_by_judge(dir, path, judge);
+    }
+    let store = crate::store::SMALL_FILE_LIMIT;
+    match (
+        dir.read(path, store),
+        dir.read(&note_companion(path), crate::store::SIGNATURE_LIMIT),
+    ) {
+        (Ok(text), Ok(sig)) => {
+            signing::verify(judge, namespace::VIEW, text.as_bytes(), &sig).is_ok()
+        }
+        _ => false,
+    }
+}
+
 /// The refused seat's note says why (its seat: the one the refusal is private to, else the one
-/// the refused file is named for); a note stays until that seat's next file is accepted.
+/// the refused file is named for); a note stays until that seat's next file is accepted. Returns
+/// the files to write and the pending notes kept as they are.
 fn refusal_notes<R: Referee>(
     r: &R,
     dir: &GameDir,
     key: &PrivateKey,
     refused: Option<&Refusal>,
     moved_on: &[usize],
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<(Files, Vec<String>)> {
     let owner = refused.and_then(|f| match &f.private_to {
         Some(seat) => seat_of(r, seat),
         None => candidates::owner(&f.file, r.frame().seats),
     });
-    let mut notes = Vec::new();
+    let (mut notes, mut kept) = (Vec::new(), Vec::new());
     for seat in 0..r.frame().seats.len() {
         let path = r.refusal_note_path(seat);
         if let Some(f) = refused.filter(|_| owner == Some(seat)) {
-            notes.push((path, Some(r.refusal_note(dir, seat, &f.detailed(), key)?)));
-        } else if moved_on.contains(&seat) {
-            notes.push((path, None));
+            notes.extend(r.refusal_note(dir, seat, &f.detailed(), key)?);
+        } else if !moved_on.contains(&seat) && note_is_judges(r, dir, &path) {
+            kept.push(note_companion(&path));
+            kept.push(path);
         }
     }
-    Ok(notes)
+    Ok((notes, kept))
+}
+
+/// Nothing but the judge writes `views/`: every file there that this run does not write or keep
+/// (someone else's, or a note whose seat moved on) is removed. Folders are left alone.
+fn sweep_views(
+    dir: &GameDir,
+    files: &[(String, Option<Vec<u8>>)],
+    kept: &[String],
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    let mut gone = Vec::new();
+    for name in dir.list("views")? {
+        let path = format!("views/{name}");
+        let ours = files.iter().any(|(p, _)| *p == path) || kept.contains(&path);
+        let is_dir = std::fs::symlink_metadata(dir.path(&path)).is_ok_and(|m| m.is_dir());
+        if !ours && !is_dir && crate::store::is_judge_output(&path) {
+            gone.push((path, None));
+        }
+    }
+    Ok(gone)
 }
 
 /// One judge run: checks the key, locks the folder, recovers an interrupted run, replays the
@@ -469,12 +557,14 @@ pub fn judge<R: Referee>(
         (None, false) => r.waiting(&state),
         _ => None,
     };
-    let mut files = r.outputs(dir, &state, key)?;
+    let mut files = sign_views(r.outputs(dir, &state, key)?, key);
     let refused = match &refusal {
         Some(Error::Refused(refused)) => Some(refused),
         _ => None,
     };
-    files.extend(refusal_notes(r, dir, key, refused, &moved_on)?);
+    let (notes, kept) = refusal_notes(r, dir, key, refused, &moved_on)?;
+    files.extend(notes);
+    files.extend(sweep_views(dir, &files, &kept)?);
     dir.commit(&files)?;
     // Only after the note is out: the refused candidate leaves its place.
     if let Some(f) = refused {

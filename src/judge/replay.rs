@@ -794,10 +794,6 @@ impl Referee for Game {
         }))
     }
 
-    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
-        Ok(read_signed_view(dir, self, "public")?.map(|(v, _)| v.record_head))
-    }
-
     fn outputs(
         &self,
         dir: &GameDir,
@@ -820,10 +816,10 @@ impl Referee for Game {
         seat: usize,
         text: &str,
         key: &PrivateKey,
-    ) -> Result<Vec<u8>> {
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         match self.manifest.sealed {
             true => super::sealing::seal_refusal(dir, self, key, seat, text),
-            false => Ok(format!("{text}\n").into_bytes()),
+            false => Ok(pipeline::plain_refusal_note(self, seat, text, key)),
         }
     }
 

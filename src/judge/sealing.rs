@@ -144,21 +144,87 @@ pub fn open_view(shown: &str, bytes: &[u8], key: &PrivateKey) -> Result<Vec<(Str
         .collect()
 }
 
-/// Encrypts `plain` to `recipients`, unless `path` already holds a sealed file that the judge's
-/// key opens to the same plaintext: then its bytes are kept, so judging twice changes nothing.
+/// Where the judge's signed statement about a sealed output lives.
+pub fn tag_path(path: &str) -> String {
+    format!("{path}.tag")
+}
+
+/// The judge's private tag of a sealed output: HMAC-SHA-256 of its path and plaintext under a
+/// key derived from the judge's private key. Only the judge can compute it, so publishing it says
+/// nothing about the plaintext, and the judge can tell whether a sealed file it wrote still says
+/// what it would say now without opening it.
+fn output_tag(judge: &PrivateKey, path: &str, plain: &[u8]) -> Result<String> {
+    use hmac::Mac;
+    let ed = judge
+        .key_data()
+        .ed25519()
+        .ok_or_else(|| Error::Io("the judge's key must be Ed25519".into()))?;
+    let mut key = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(b"qijudge"), &ed.private.to_bytes())
+        .expand(b"sealed-output tag v1", &mut key)
+        .map_err(|e| Error::Io(format!("tag key: {e}")))?;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&key)
+        .map_err(|e| Error::Io(format!("tag key: {e}")))?;
+    mac.update(path.as_bytes());
+    mac.update(&[0]);
+    mac.update(plain);
+    Ok(hex::encode(mac.finalize().into_bytes()))
+}
+
+/// The statement the judge signs for a sealed output: its path, the digest of its bytes, its tag.
+fn tag_statement(path: &str, sealed: &[u8], tag: &str) -> String {
+    format!(
+        "qijudge sealed output v1\npath {path}\nsealed {}\ntag {tag}\n",
+        crate::protocol::hash::sha256_tagged(sealed)
+    )
+}
+
+/// The tag of the sealed file at `path` with bytes `sealed`, if its tag file is a statement the
+/// judge signed about exactly these bytes; none for anything the judge did not write.
+pub fn judges_tag(dir: &GameDir, path: &str, sealed: &[u8], judge: &PublicKey) -> Option<String> {
+    let text = dir
+        .read(&tag_path(path), crate::store::SIGNATURE_LIMIT)
+        .ok()?;
+    let at = text.find("-----BEGIN SSH SIGNATURE-----")?;
+    let (statement, sig) = text.split_at(at);
+    let tag = statement.lines().find_map(|l| l.strip_prefix("tag "))?;
+    let valid = statement == tag_statement(path, sealed, tag)
+        && signing::verify(judge, namespace::SEALED_OUTPUT, statement.as_bytes(), sig).is_ok();
+    valid.then(|| tag.to_string())
+}
+
+/// Whether the sealed file at `path` and its tag file are as the judge wrote them.
+pub fn written_by_judge(dir: &GameDir, path: &str, judge: &PublicKey) -> bool {
+    dir.read_bytes(path, SEALED_LIMIT)
+        .is_ok_and(|bytes| judges_tag(dir, path, &bytes, judge).is_some())
+}
+
+/// Encrypts `plain` to `recipients` and signs a statement about it (`path.tag`). When `path`
+/// already holds a sealed file whose tag file the judge signed with the same tag, both are kept,
+/// so judging twice changes nothing; the decision never opens a file found in the folder (anyone
+/// may put one there).
 fn seal_stable(
     dir: &GameDir,
     path: &str,
     plain: &[u8],
     recipients: &[&PublicKey],
     judge: &PrivateKey,
-) -> Result<Vec<u8>> {
-    if let Ok(old) = dir.read_bytes(path, SEALED_LIMIT) {
-        if seal::decrypt(&old, judge).is_ok_and(|p| p == plain) {
-            return Ok(old);
-        }
-    }
-    seal::encrypt(plain, recipients).map_err(|e| Error::Io(format!("{path}: {e}")))
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    let tag = output_tag(judge, path, plain)?;
+    let old = dir.read_bytes(path, SEALED_LIMIT).ok();
+    let sealed = match old {
+        Some(old) if judges_tag(dir, path, &old, judge.public_key()).as_ref() == Some(&tag) => old,
+        _ => seal::encrypt(plain, recipients).map_err(|e| Error::Io(format!("{path}: {e}")))?,
+    };
+    let statement = tag_statement(path, &sealed, &tag);
+    let sig = signing::sign(judge, namespace::SEALED_OUTPUT, statement.as_bytes());
+    Ok(vec![
+        (path.to_string(), Some(sealed)),
+        (
+            tag_path(path),
+            Some(format!("{statement}{sig}").into_bytes()),
+        ),
+    ])
 }
 
 /// The judge's outputs of a sealed game: each seat's view files (JSON and text with their
@@ -201,23 +267,20 @@ pub fn seal_outputs(
             .collect();
         // Too large for its padded size: refuse to publish rather than leak by size.
         let plain = seal::pack(&sealed, size).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-        out.push((
-            path.clone(),
-            Some(seal_stable(dir, &path, &plain, &recipients, judge)?),
-        ));
+        out.extend(seal_stable(dir, &path, &plain, &recipients, judge)?);
     }
     Ok(out)
 }
 
 /// Seat `seat`'s refusal notice saying `text`, sealed to the seat and the judge at the fixed
-/// secret size (kept byte for byte when the text is the same).
+/// secret size, with its tag file (both kept byte for byte when the text is the same).
 pub fn seal_refusal(
     dir: &GameDir,
     game: &Game,
     judge: &PrivateKey,
     seat: usize,
     text: &str,
-) -> Result<Vec<u8>> {
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
     let name = &game.manifest.players[seat].seat;
     let path = sealed_refusal_path(name);
     let recipients = [&game.player_keys[seat], judge.public_key()];

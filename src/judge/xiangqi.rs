@@ -406,10 +406,6 @@ impl Referee for XiangqiGame {
         ))
     }
 
-    fn published_head(&self, dir: &GameDir) -> Result<Option<String>> {
-        Ok(read_view(dir, self, "public")?.map(|v| v.record_head))
-    }
-
     fn outputs(
         &self,
         _dir: &GameDir,

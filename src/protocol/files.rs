@@ -438,7 +438,42 @@ pub fn parse_toml<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, Form
             ),
         });
     }
+    if let Ok(table) = text.parse::<toml::Table>() {
+        check_strings(&toml::Value::Table(table), "")?;
+    }
     Ok(value)
+}
+
+/// Refuses a string value with a control character or surrounding white space anywhere in a
+/// file: what a reader trims or a terminal interprets must never differ from what is recorded.
+fn check_strings(value: &toml::Value, at: &str) -> Result<(), FormatError> {
+    match value {
+        toml::Value::String(s) => {
+            let reason = if s.chars().any(char::is_control) {
+                "holds a control character (tab, CR, escape...); write the value alone"
+            } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
+                "has white space around the value; write the value alone"
+            } else {
+                return Ok(());
+            };
+            Err(FormatError {
+                field: Some(at.to_string()),
+                reason: reason.into(),
+            })
+        }
+        toml::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, v)| check_strings(v, &format!("{at}[{i}]"))),
+        toml::Value::Table(t) => t.iter().try_for_each(|(k, v)| {
+            let path = match at {
+                "" => k.clone(),
+                _ => format!("{at}.{k}"),
+            };
+            check_strings(v, &path)
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The canonical TOML of a file.

@@ -169,7 +169,9 @@ pub fn encrypt(plain: &[u8], recipients: &[&PublicKey]) -> Result<Vec<u8>, SealE
         let line = key
             .to_openssh()
             .map_err(|e| SealError::Key(e.to_string()))?;
-        let r: age::ssh::Recipient = line.parse().map_err(|e| SealError::Key(format!("{e:?}")))?;
+        let r: age::ssh::Recipient = line
+            .parse()
+            .map_err(|_| SealError::Key(format!("{line}: not an age ssh-ed25519 recipient")))?;
         keys.push(r);
     }
     let encryptor = age::Encryptor::with_recipients(keys.iter().map(|r| r as &dyn age::Recipient))

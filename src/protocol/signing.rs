@@ -13,6 +13,8 @@ pub mod namespace {
     pub const VIEW: &str = "qijudge-view";
     /// A secret file (setup, seed) inside a sealed envelope, signed before it is encrypted.
     pub const SEALED: &str = "qijudge-sealed";
+    /// The judge's statement that it wrote a sealed output (see `judge::sealing`).
+    pub const SEALED_OUTPUT: &str = "qijudge-sealed-output";
 }
 
 /// Why a key or signature was refused.

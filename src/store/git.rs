@@ -78,6 +78,86 @@ pub fn changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Change>
     parse_name_status(&git(dir, &args)?)
 }
 
+/// Files changed anywhere in the repository between two revisions (`head` none: the index),
+/// with paths relative to the repository's top.
+pub fn repo_changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Change>> {
+    check_rev(base)?;
+    let mut args = vec!["diff", "--name-status", "-z", "--no-renames"];
+    match head {
+        Some(h) => {
+            check_rev(h)?;
+            args.extend([base, h]);
+        }
+        None => args.extend(["--cached", base]),
+    }
+    args.extend(["--", ":/"]);
+    parse_name_status(&git(dir, &args)?)
+}
+
+/// The folders (relative to the repository's top, ending in `/`, or empty for the top) that
+/// hold a `game.toml` at `rev` (none: the index).
+pub fn game_folders(dir: &Path, rev: Option<&str>) -> Result<Vec<String>> {
+    let out = match rev {
+        Some(r) if r == EMPTY_TREE => return Ok(Vec::new()),
+        Some(r) => {
+            check_rev(r)?;
+            git(
+                dir,
+                &["ls-tree", "-r", "-z", "--name-only", "--full-tree", r],
+            )?
+        }
+        None => git(dir, &["ls-files", "-z", "--full-name", "--", ":/"])?,
+    };
+    Ok(out
+        .split(|&b| b == 0)
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .filter_map(|p| match p {
+            "game.toml" => Some(String::new()),
+            _ => p.strip_suffix("/game.toml").map(|f| format!("{f}/")),
+        })
+        .collect())
+}
+
+/// git's empty tree: the base of a repository's first commit.
+pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/// Whether `base` is an ancestor of `head` (the update is a fast-forward).
+pub fn is_ancestor(dir: &Path, base: &str, head: &str) -> Result<bool> {
+    check_rev(base)?;
+    check_rev(head)?;
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["merge-base", "--is-ancestor", base, head])
+        .status()
+        .map_err(|e| Error::Io(format!("git: {e}")))?;
+    match status.code() {
+        Some(0) => Ok(true),
+        Some(1) => Ok(false),
+        _ => Err(Error::Io(format!(
+            "git merge-base --is-ancestor {base} {head} failed ({status})"
+        ))),
+    }
+}
+
+/// A file's bytes at `rev`, its path relative to the repository's top; none when not there.
+pub fn show_top(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
+    check_rev(rev)?;
+    let spec = format!("{rev}:{rel}");
+    let exists = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["cat-file", "-e", &spec])
+        .output()
+        .map_err(|e| Error::Io(format!("git: {e}")))?
+        .status
+        .success();
+    if !exists {
+        return Ok(None);
+    }
+    git(dir, &["cat-file", "-p", &spec]).map(Some)
+}
+
 /// A file's bytes at `rev` (path relative to `dir`); none when it is not there.
 pub fn show(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
     check_rev(rev)?;

@@ -1,11 +1,13 @@
 //! Game directory I/O: bounded reads of regular files, atomic writes, one judge at a time.
 
-use crate::error::{refuse, Error, Result};
+use crate::error::{refuse, refuse_with, Error, Result};
 
 pub mod git;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Largest player file (manifest, commitment, setup, move) read, in bytes.
 pub const SMALL_FILE_LIMIT: u64 = 64 * 1024;
@@ -24,6 +26,29 @@ pub struct GameDir {
     checked: std::cell::RefCell<std::collections::BTreeSet<String>>,
     /// Whether writes are synced to disk before they count (off for scratch directories).
     durable: bool,
+}
+
+/// The game locks this process holds, by folder, with how many callers hold each (a command
+/// that locks the folder may call the judge, which locks it again).
+static HELD: Mutex<Vec<(PathBuf, u32, Option<File>)>> = Mutex::new(Vec::new());
+
+/// Held while a command writes into a game folder; the lock is released when the last guard of
+/// this process is dropped.
+#[derive(Debug)]
+pub struct LockGuard {
+    folder: PathBuf,
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = held.iter().position(|(f, _, _)| *f == self.folder) {
+            held[i].1 -= 1;
+            if held[i].1 == 0 {
+                held.swap_remove(i); // closing the file releases the lock
+            }
+        }
+    }
 }
 
 impl GameDir {
@@ -138,9 +163,16 @@ impl GameDir {
     /// its old or its new version, and the next [`GameDir::recover`] completes or drops the step.
     /// Files whose bytes are unchanged are not touched; `None` deletes a file.
     pub fn commit(&self, files: &[(String, Option<Vec<u8>>)]) -> Result<()> {
+        // A staging folder left here (by a crash, or by someone else) is dealt with first.
+        self.recover()?;
         let staging = self.path(STAGING);
         let mut plan = String::new();
         for (i, (rel, bytes)) in files.iter().enumerate() {
+            if !is_judge_output(rel) {
+                return Err(Error::Io(format!(
+                    "{rel}: not a file a judge commit writes (an error in qijudge)"
+                )));
+            }
             self.check_folders(rel)?;
             if fs::symlink_metadata(self.path(rel)).is_ok_and(|m| !m.file_type().is_file()) {
                 return Err(refuse(
@@ -170,42 +202,86 @@ impl GameDir {
     }
 
     /// Completes a committed step left by an interrupted run, or drops an uncommitted one.
+    ///
+    /// Anyone who can write into the folder can leave a staging folder, so a plan is followed
+    /// only when every line is one the judge writes: `put N PATH` of a staged regular file or
+    /// `delete - PATH`, with PATH a plain path to a file the judge's commits write. Anything else
+    /// is not followed: the staging folder is set aside in `refused/` and the run is refused.
     pub fn recover(&self) -> Result<()> {
         let staging = self.path(STAGING);
-        if fs::symlink_metadata(&staging).is_err() {
+        let Ok(meta) = fs::symlink_metadata(&staging) else {
             return Ok(());
+        };
+        if !meta.is_dir() {
+            return Err(self.foreign_staging("is a link or not a folder"));
         }
-        if let Ok(plan) = fs::read_to_string(staging.join(PLAN)) {
-            for line in plan.lines() {
-                let mut parts = line.splitn(3, ' ');
-                let (op, tmp, rel) = (parts.next(), parts.next(), parts.next());
-                let (Some(op), Some(tmp), Some(rel)) = (op, tmp, rel) else {
-                    continue;
-                };
-                let dest = self.path(rel);
-                slow_commit_for_tests();
-                match op {
-                    "put" => {
-                        let src = staging.join(tmp);
-                        if src.exists() {
-                            if let Some(parent) = dest.parent() {
-                                fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-                            }
-                            fs::rename(&src, &dest).map_err(|e| io(&dest, e))?;
-                        }
-                    }
-                    "delete" => match fs::remove_file(&dest) {
-                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                            return Err(io(&dest, e))
-                        }
-                        _ => {}
-                    },
-                    _ => {}
+        let plan = match read_bytes_limited(&staging.join(PLAN), PLAN, SMALL_FILE_LIMIT) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map_err(|_| self.foreign_staging("PLAN is not UTF-8 text"))?,
+            Err(Error::Refused(r)) if r.reason == "missing" => String::new(),
+            Err(_) => return Err(self.foreign_staging("PLAN is not a small regular file")),
+        };
+        let mut steps = Vec::new();
+        for (n, line) in plan.lines().enumerate() {
+            match parse_plan_line(line, &staging) {
+                Some(step) if self.check_folders(step.1).is_ok() => steps.push(step),
+                _ => {
+                    return Err(self.foreign_staging(&format!(
+                        "PLAN line {} is not a step the judge writes",
+                        n + 1
+                    )))
                 }
             }
-            sync_dir(&self.root);
         }
+        for (staged, rel) in steps {
+            let dest = self.path(rel);
+            slow_commit_for_tests();
+            if fs::symlink_metadata(&dest).is_ok_and(|m| !m.file_type().is_file()) {
+                return Err(refuse(
+                    rel,
+                    None,
+                    "exists and is not a regular file (refused)",
+                ));
+            }
+            match staged {
+                Some(src) => {
+                    if fs::symlink_metadata(&src).is_ok() {
+                        if let Some(parent) = dest.parent() {
+                            fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+                        }
+                        fs::rename(&src, &dest).map_err(|e| io(&dest, e))?;
+                    }
+                }
+                None => match fs::remove_file(&dest) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&dest, e)),
+                    _ => {}
+                },
+            }
+        }
+        sync_dir(&self.root);
         fs::remove_dir_all(&staging).map_err(|e| io(&staging, e))
+    }
+
+    /// Moves a staging folder the judge did not write out of the way (nothing in it is followed
+    /// or lost) and says so.
+    fn foreign_staging(&self, why: &str) -> Error {
+        let to = format!(
+            "refused/{STAGING}.{}-{}",
+            std::process::id(),
+            TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let moved = fs::create_dir_all(self.path("refused"))
+            .and_then(|_| fs::rename(self.path(STAGING), self.path(&to)));
+        let whereto = match moved {
+            Ok(()) => format!("it was set aside in {to} and nothing in it was followed"),
+            Err(e) => format!("nothing in it was followed, and it could not be set aside: {e}"),
+        };
+        refuse_with(
+            STAGING,
+            None,
+            format!("{why}: not written by qijudge; {whereto}"),
+            "run the command again",
+        )
     }
 
     /// Writes a secret file (readable by its owner only).
@@ -214,24 +290,108 @@ impl GameDir {
         write_private(&self.path(rel), bytes)
     }
 
-    /// Takes the game's lock, refusing when another judge holds it.
-    pub fn lock(&self) -> Result<File> {
-        let path = self.path(".qijudge.lock");
+    /// Takes the game's lock, the one every command that writes into the folder holds; waits
+    /// for another qijudge holding it (two messages arriving together are judged one after the
+    /// other), and gives up after `QIJUDGE_LOCK_WAIT` seconds (default 120).
+    pub fn lock(&self) -> Result<LockGuard> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let folder = fs::canonicalize(&self.root).map_err(|e| io(&self.root, e))?;
+        if let Some(entry) = HELD
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+            .find(|(f, _, _)| *f == folder)
+        {
+            entry.1 += 1;
+            return Ok(LockGuard { folder });
+        }
+        let path = self.path(LOCK);
+        // Not through a link: the lock file must be the game's own.
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(&path)
-            .map_err(|e| io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(file),
-            Err(fs::TryLockError::WouldBlock) => Err(Error::Io(format!(
-                "{}: another qijudge is working on this game; try again when it has finished",
-                self.root.display()
-            ))),
-            Err(fs::TryLockError::Error(e)) => Err(io(&path, e)),
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::ELOOP) => refuse(LOCK, None, "is a link (refused)"),
+                _ => io(&path, e),
+            })?;
+        if !file.metadata().map_err(|e| io(&path, e))?.is_file() {
+            return Err(refuse(LOCK, None, "is not a regular file (refused)"));
         }
+        let wait: u64 = std::env::var("QIJUDGE_LOCK_WAIT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(120);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(wait);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(Error::Io(format!(
+                        "{}: another qijudge has been working on this game for {wait} s; \
+                         try again when it has finished",
+                        self.root.display()
+                    )))
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io(&path, e)),
+            }
+        }
+        HELD.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((folder.clone(), 1, Some(file)));
+        Ok(LockGuard { folder })
     }
+}
+
+/// The plan line `put N PATH` (a staged regular file) or `delete - PATH`, if it is one the
+/// judge writes: the staged file (none to delete) and the path.
+fn parse_plan_line<'a>(line: &'a str, staging: &Path) -> Option<(Option<PathBuf>, &'a str)> {
+    let mut parts = line.splitn(3, ' ');
+    let (op, tmp, rel) = (parts.next()?, parts.next()?, parts.next()?);
+    if !is_judge_output(rel) {
+        return None;
+    }
+    match op {
+        "put" if !tmp.is_empty() && tmp.len() <= 6 && tmp.bytes().all(|b| b.is_ascii_digit()) => {
+            let src = staging.join(tmp);
+            // Missing: already moved by the interrupted run.
+            match fs::symlink_metadata(&src) {
+                Ok(m) if !m.file_type().is_file() => None,
+                _ => Some((Some(src), rel)),
+            }
+        }
+        "delete" if tmp == "-" => Some((None, rel)),
+        _ => None,
+    }
+}
+
+/// Whether `rel` is a plain path inside the game folder to a file a judge commit writes: the
+/// record, views, the judge's mail log, or a player file taken from a message.
+pub fn is_judge_output(rel: &str) -> bool {
+    let plain = !rel.is_empty()
+        && rel.len() <= 255
+        && rel.split('/').all(|part| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        });
+    let (top, rest) = rel.split_once('/').unwrap_or((rel, ""));
+    plain
+        && match top {
+            "record.jsonl" | "record.sig" => rest.is_empty(),
+            "views" | "moves" | "commitments" | "sealed" | "mail" => {
+                !rest.is_empty() && !rest.contains('/')
+            }
+            _ => false,
+        }
 }
 
 /// Debug builds only: `QIJUDGE_SLOW_COMMIT_MS` pauses before each file of a commit, so crash
@@ -250,6 +410,10 @@ fn slow_commit_for_tests() {
 /// Where a multi-file step is prepared, inside the game directory (same file system).
 const STAGING: &str = ".qijudge-staging";
 const PLAN: &str = "PLAN";
+/// The lock file every writing command holds.
+const LOCK: &str = ".qijudge.lock";
+/// Makes temporary names unique within a process (the process id makes them unique between).
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
@@ -342,10 +506,14 @@ fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Resul
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = dir.join(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
     let result = (|| {
         use std::os::unix::fs::OpenOptionsExt;
-        // A leftover from a killed run with the same process id would block create_new.
+        // A leftover from a killed run with the same process id and count would block create_new.
         let _ = fs::remove_file(&tmp);
         let mut f = OpenOptions::new()
             .write(true)
@@ -402,33 +570,33 @@ mod tests {
     fn a_commit_interrupted_after_its_plan_is_completed_by_recovery() {
         let t = tempfile::tempdir().unwrap();
         let g = GameDir::new(t.path());
-        g.write("a", b"old a").unwrap();
-        g.write("gone", b"x").unwrap();
+        g.write("views/a", b"old a").unwrap();
+        g.write("views/gone", b"x").unwrap();
         // Simulate a crash right after the plan was written: stage by hand, do not recover.
         let staging = t.path().join(STAGING);
         write_atomic(&staging.join("0"), b"new a").unwrap();
         write_atomic(&staging.join("1"), b"new b").unwrap();
         write_atomic(
             &staging.join(PLAN),
-            b"put 0 a\nput 1 sub/b\ndelete - gone\n",
+            b"put 0 views/a\nput 1 mail/b\ndelete - views/gone\n",
         )
         .unwrap();
-        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"old a");
+        assert_eq!(fs::read(t.path().join("views/a")).unwrap(), b"old a");
         g.recover().unwrap();
-        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"new a");
-        assert_eq!(fs::read(t.path().join("sub/b")).unwrap(), b"new b");
-        assert!(!t.path().join("gone").exists() && !staging.exists());
+        assert_eq!(fs::read(t.path().join("views/a")).unwrap(), b"new a");
+        assert_eq!(fs::read(t.path().join("mail/b")).unwrap(), b"new b");
+        assert!(!t.path().join("views/gone").exists() && !staging.exists());
         // Without a plan the staged files are dropped and nothing changes.
         write_atomic(&staging.join("0"), b"newer a").unwrap();
         g.recover().unwrap();
-        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"new a");
+        assert_eq!(fs::read(t.path().join("views/a")).unwrap(), b"new a");
         // A normal commit.
         g.commit(&[
-            ("a".into(), Some(b"third".to_vec())),
-            ("c".into(), Some(b"c".to_vec())),
+            ("views/a".into(), Some(b"third".to_vec())),
+            ("views/c".into(), Some(b"c".to_vec())),
         ])
         .unwrap();
-        assert_eq!(fs::read(t.path().join("a")).unwrap(), b"third");
+        assert_eq!(fs::read(t.path().join("views/a")).unwrap(), b"third");
         assert!(!staging.exists());
     }
 
@@ -467,16 +635,93 @@ mod tests {
     }
 
     #[test]
-    fn a_second_lock_is_refused() {
+    fn the_lock_is_reentrant_within_a_process() {
         let t = tempfile::tempdir().unwrap();
         let g = GameDir::new(t.path());
-        let held = g.lock().unwrap();
-        assert!(g
+        let outer = g.lock().unwrap();
+        // The judge called by a command that holds the lock takes it again.
+        let inner = GameDir::new(t.path()).lock().unwrap();
+        drop(inner);
+        assert!(HELD.lock().unwrap().iter().any(|(_, n, _)| *n == 1));
+        drop(outer);
+        assert!(!HELD
             .lock()
-            .unwrap_err()
-            .to_string()
-            .contains("another qijudge"));
-        drop(held);
-        assert!(g.lock().is_ok());
+            .unwrap()
+            .iter()
+            .any(|(f, _, _)| *f == fs::canonicalize(t.path()).unwrap()));
+    }
+
+    #[test]
+    fn a_foreign_plan_is_not_followed_and_set_aside() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("precious"), "keep").unwrap();
+        let g = GameDir::new(t.path());
+        let staging = t.path().join(STAGING);
+        let victim = outside.path().join("precious");
+        for plan in [
+            format!("delete - {}\n", victim.display()),
+            "delete - ../precious\n".to_string(),
+            "put 0 ../../etc/x\n".to_string(),
+            "put 0 game.toml\n".to_string(),
+            "put ../0 views/public.json\n".to_string(),
+            "delete - views/../../x\n".to_string(),
+            "chmod - views/public.json\n".to_string(),
+        ] {
+            write_atomic(&staging.join("0"), b"evil").unwrap();
+            write_atomic(&staging.join(PLAN), plan.as_bytes()).unwrap();
+            let e = g.recover().unwrap_err().to_string();
+            assert!(e.contains("not written by qijudge"), "{plan}: {e}");
+            assert!(!staging.exists(), "{plan}: set aside");
+            assert_eq!(fs::read(&victim).unwrap(), b"keep");
+            assert!(!t.path().join("game.toml").exists());
+        }
+        let aside = fs::read_dir(t.path().join("refused")).unwrap().count();
+        assert_eq!(aside, 7, "each foreign staging folder kept apart");
+        // A staged link is not followed either.
+        fs::create_dir(&staging).unwrap();
+        std::os::unix::fs::symlink(&victim, staging.join("0")).unwrap();
+        write_atomic(&staging.join(PLAN), b"put 0 views/public.json\n").unwrap();
+        assert!(g.recover().is_err());
+        assert!(!t.path().join("views/public.json").exists());
+        // A staging folder that is a link is set aside, never written through.
+        std::os::unix::fs::symlink(outside.path(), &staging).unwrap();
+        assert!(g
+            .commit(&[("views/a.txt".into(), Some(b"a".to_vec()))])
+            .is_err());
+        assert!(!outside.path().join("0").exists());
+        g.commit(&[("views/a.txt".into(), Some(b"a".to_vec()))])
+            .unwrap();
+        assert_eq!(fs::read(t.path().join("views/a.txt")).unwrap(), b"a");
+    }
+
+    #[test]
+    fn judge_outputs_are_plain_paths_to_judge_files() {
+        for ok in [
+            "record.jsonl",
+            "record.sig",
+            "views/south.json",
+            "moves/0001-south.toml.sig",
+            "mail/sent.json",
+        ] {
+            assert!(is_judge_output(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "game.toml",
+            "/etc/passwd",
+            "../x",
+            "views/../game.toml",
+            "views/",
+            "views/a/b",
+            "views//a",
+            "keys/judge",
+            "setups/south.toml",
+            "record.jsonl/x",
+            "views/a b",
+            "views/a\nb",
+        ] {
+            assert!(!is_judge_output(bad), "{bad:?}");
+        }
     }
 }

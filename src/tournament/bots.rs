@@ -246,6 +246,8 @@ fn strong_enemies(view: &crate::view::ViewFile) -> BTreeSet<String> {
 /// A program speaking the protocol on its standard input and output, run with `sh -c`.
 pub struct ProcessBot {
     child: Child,
+    /// The bot's own folder and confinement (the folder goes when the bot does).
+    _sandbox: super::sandbox::Sandbox,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String, ()>>,
     time: Duration,
@@ -255,15 +257,38 @@ pub struct ProcessBot {
 const MAX_LINE: usize = 1 << 20;
 
 impl ProcessBot {
-    /// Starts `command` through the shell; its standard error goes to `log` when given.
+    /// Starts `command` through the shell, in its own empty folder and confined (see
+    /// [`super::sandbox`]); its standard error goes to `log` when given.
     pub fn spawn(
         command: &str,
         time: Duration,
         log: Option<std::fs::File>,
+        grants: &super::sandbox::Grants,
     ) -> std::io::Result<ProcessBot> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
+        use std::os::unix::process::CommandExt;
+        let (command, programs) = super::sandbox::program_files(command);
+        let mut sandbox =
+            super::sandbox::prepare(grants, &programs).map_err(std::io::Error::other)?;
+        let mut ruleset = sandbox.ruleset.take();
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(&command)
+            .current_dir(&sandbox.folder)
+            .env("HOME", &sandbox.folder)
+            .env("TMPDIR", &sandbox.folder)
+            // An agent would sign with the organiser's keys.
+            .env_remove("SSH_AUTH_SOCK");
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("QIJUDGE") {
+                cmd.env_remove(name);
+            }
+        }
+        // SAFETY: the closure only makes system calls (prctl, landlock_restrict_self) on a
+        // ruleset prepared before the fork; it allocates nothing and takes no lock.
+        unsafe {
+            cmd.pre_exec(move || super::sandbox::confine(&mut ruleset));
+        }
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log.map(Stdio::from).unwrap_or_else(Stdio::null))
@@ -298,6 +323,7 @@ impl ProcessBot {
         let stdin = child.stdin.take();
         Ok(ProcessBot {
             child,
+            _sandbox: sandbox,
             stdin,
             lines: rx,
             time,
@@ -366,7 +392,7 @@ pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io
         }
         let reply = bot
             .ask(&request)
-            .map_err(|e| std::io::Error::other(format!("{e:?}")))?;
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
         writeln!(output, "{}", serde_json::to_string(&reply)?)?;
         output.flush()?;
     }

@@ -5,4 +5,5 @@
 pub mod bots;
 pub mod protocol;
 pub mod runner;
+pub mod sandbox;
 pub mod standings;

@@ -82,6 +82,18 @@ pub enum BotFailure {
     IllegalMove(String),
 }
 
+impl std::fmt::Display for BotFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            BotFailure::Crashed => f.write_str("the bot exited or closed its output"),
+            BotFailure::Timeout => f.write_str("the bot did not answer in time"),
+            BotFailure::Garbage(why) => write!(f, "the bot's answer is not valid: {why}"),
+            BotFailure::BadSetup(why) => write!(f, "the bot's setup breaks the rules: {why}"),
+            BotFailure::IllegalMove(why) => write!(f, "the bot's move is not legal: {why}"),
+        }
+    }
+}
+
 impl BotFailure {
     /// The reason code written into the record.
     pub fn code(&self) -> &'static str {

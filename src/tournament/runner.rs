@@ -98,6 +98,8 @@ pub struct MatchConfig {
     pub now: String,
     /// Keep each process bot's standard error in `OUT/logs/`.
     pub logs: bool,
+    /// What process bots may reach besides their own folder and the system's.
+    pub sandbox: super::sandbox::Grants,
 }
 
 /// `OUT/match.json`: what this match is and which games are done, so an interrupted match
@@ -312,7 +314,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
                 None
             };
             Ok(Box::new(
-                ProcessBot::spawn(cmd, cfg.time, log)
+                ProcessBot::spawn(cmd, cfg.time, log, &cfg.sandbox)
                     .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?,
             ))
         }

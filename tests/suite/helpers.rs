@@ -385,3 +385,26 @@ pub fn sample_copy_of(folder: &str) -> (tempfile::TempDir, PathBuf) {
     }
     (tmp, dst)
 }
+
+/// Fails when `text` shows a Rust `Debug` dump (a struct, an enum variant, an `Option`) instead
+/// of a sentence.
+pub fn assert_no_debug(what: &str, text: &str) {
+    for pattern in [
+        "Some(",
+        "None,",
+        "Error {",
+        "Refusal {",
+        "FormatError",
+        "Os {",
+        "kind: ",
+        "Entry::",
+        "Move {",
+        "Io(",
+        "Refused(",
+    ] {
+        assert!(
+            !text.contains(pattern),
+            "{what}: a Debug dump ({pattern}) reached the user: {text}"
+        );
+    }
+}

@@ -108,7 +108,8 @@ fn misbehaving_bots_lose_with_the_reason_recorded() {
         ("badsetup", "bot-bad-setup"),
     ] {
         let out = tmp.path().join(mode).to_string_lossy().into_owned();
-        let bad = format!("bad=python3 {script} {mode}");
+        let bad = format!("bad={PYTHON} {script} {mode}");
+        let examples = root().join("examples/bots").to_string_lossy().into_owned();
         let start = Instant::now();
         let r = ok(&match_args(
             &out,
@@ -121,6 +122,9 @@ fn misbehaving_bots_lose_with_the_reason_recorded() {
                 "2",
                 "--time-ms",
                 "2500",
+                // The test bot imports the example bot: a module it is granted to read.
+                "--bot-read",
+                &examples,
             ],
         ));
         assert!(
@@ -229,12 +233,64 @@ fn an_interrupted_match_resumes_to_the_same_result_and_shards_merge() {
     assert_eq!(clash.code, 2, "{clash:?}");
 }
 
+/// The interpreter for Python bots, by its absolute path in a system folder (a sandboxed bot
+/// reads only system folders and what it is granted; `.ci/run` installs it).
+const PYTHON: &str = "/usr/bin/python3";
+
+#[test]
+fn a_process_bot_cannot_reach_the_match_folder_or_any_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let report = tmp.path().join("report");
+    std::fs::create_dir(&report).unwrap();
+    let out = tmp.path().join("m");
+    let bot = format!(
+        "snoop={PYTHON} {} {} {} {}",
+        root().join("tests/bots/snoop.py").display(),
+        report.display(),
+        out.display(),
+        root().join("examples/bots/random_bot.py").display()
+    );
+    let o = out.to_string_lossy().into_owned();
+    ok(&match_args(
+        &o,
+        &[
+            "--bot",
+            "builtin:random",
+            "--bot",
+            &bot,
+            "--games",
+            "2",
+            "--bot-write",
+            &report.to_string_lossy(),
+        ],
+    ));
+    let mut attempts = 0;
+    for f in std::fs::read_dir(&report).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        for line in text.lines() {
+            attempts += 1;
+            if line.starts_with("own folder") {
+                assert!(line.ends_with("SUCCEEDED"), "{line}");
+            } else {
+                assert!(line.contains("denied"), "the bot got through: {line}");
+            }
+        }
+    }
+    assert_eq!(attempts, 2 * 6, "each game's bot reported every attempt");
+    assert!(!out.join("planted.txt").exists());
+    // The match itself went on as usual and verifies.
+    ok(&["verify", &out.join("games/game-00001").to_string_lossy()]);
+}
+
 #[test]
 fn a_bot_never_sees_an_enemy_rank() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("received.jsonl");
+    // The spy writes its log where the organiser lets it (--bot-write).
+    let spy = tmp.path().join("spy");
+    std::fs::create_dir(&spy).unwrap();
+    let log = spy.join("received.jsonl");
     let bot = format!(
-        "spy=python3 {} --log {}",
+        "spy={PYTHON} {} --log {}",
         root().join("examples/bots/random_bot.py").display(),
         log.display()
     );
@@ -250,6 +306,8 @@ fn a_bot_never_sees_an_enemy_rank() {
             "2",
             "--rule",
             "reveal-flag-on-marshal-death=false",
+            "--bot-write",
+            &spy.to_string_lossy(),
         ],
     ));
     let text = std::fs::read_to_string(&log).unwrap();
@@ -330,6 +388,7 @@ fn greedy_beats_random() {
         },
         now: NOW.into(),
         logs: false,
+        sandbox: Default::default(),
     };
     let games = run_match(&cfg, &|_, _| {}).unwrap();
     assert_eq!(games.len(), 16);

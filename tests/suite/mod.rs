@@ -7,6 +7,7 @@ mod four_player;
 mod git;
 mod going_on;
 mod helpers;
+mod hostile;
 mod interop;
 mod liubo;
 mod mail;

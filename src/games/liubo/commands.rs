@@ -83,6 +83,7 @@ pub fn new(
 /// Makes the player's throw chain: a fresh seed (secret) and the signed commitment to its head.
 pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
     let i = seat_of(&g, seat, key)?;
     let commitment_path = format!("commitments/{seat}.toml");
     if d.exists(&commitment_path) {
@@ -125,6 +126,7 @@ pub fn make_move(
     check: bool,
 ) -> Result<()> {
     let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
     seat_of(&g, seat, key)?;
     let state = lb::current(&d, &g)?;
     if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::SelfReveal {
@@ -242,6 +244,7 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
 
 pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
     let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
     let state = lb::current(&d, &g)?;
     if state.end.is_none() {
         return Err(refuse(

@@ -332,6 +332,7 @@ pub fn setup(
     let setup_path = setup_path
         .ok_or_else(|| Error::Io("give the setup file (TOML; - for standard input)".into()))?;
     let dir = GameDir::new(dir);
+    let _lock = dir.lock()?;
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
     if seal && !game.manifest.sealed {
         return Err(Error::Io(
@@ -380,6 +381,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
         check,
     } = request;
     let dir = GameDir::new(dir);
+    let _lock = dir.lock()?;
     let (game, _, key) = seat_and_key(&dir, seat, key_path)?;
     let record = load_record(&dir, &game)?;
     if record

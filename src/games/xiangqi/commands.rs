@@ -52,6 +52,7 @@ pub fn make_move(
     } = request;
     use crate::rules::xiangqi::notation;
     let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
     let Some(index) = xq::SEATS.iter().position(|s| *s == seat) else {
         return Err(Error::Io(format!(
             "--as: {seat:?} is not a seat (red, black)"
