@@ -211,20 +211,37 @@ pub fn allowed(list: &str, path: &str) -> bool {
         })
 }
 
+/// Matches `*` (within a segment), `**` (across segments) and `**/` (zero or more folders).
+/// Each (pattern, text) position is tried once, so the time is at most their product.
 fn glob(pattern: &[u8], text: &[u8]) -> bool {
-    match pattern {
-        [] => text.is_empty(),
-        // `**/` is zero or more whole folders.
-        [b'*', b'*', b'/', rest @ ..] => {
-            glob(rest, text)
-                || (0..text.len()).any(|i| text[i] == b'/' && glob(rest, &text[i + 1..]))
+    fn go(
+        p: &[u8],
+        t: &[u8],
+        (pi, ti): (usize, usize),
+        failed: &mut std::collections::HashSet<(usize, usize)>,
+    ) -> bool {
+        if failed.contains(&(pi, ti)) {
+            return false;
         }
-        [b'*', b'*', rest @ ..] => (0..=text.len()).any(|i| glob(rest, &text[i..])),
-        [b'*', rest @ ..] => (0..=text.len())
-            .take_while(|&i| i == 0 || text[i - 1] != b'/')
-            .any(|i| glob(rest, &text[i..])),
-        [p, rest @ ..] => text.first() == Some(p) && glob(rest, &text[1..]),
+        let (rest, text) = (&p[pi..], &t[ti..]);
+        let matched = match rest {
+            [] => text.is_empty(),
+            [b'*', b'*', b'/', ..] => {
+                go(p, t, (pi + 3, ti), failed)
+                    || (ti..t.len()).any(|i| t[i] == b'/' && go(p, t, (pi + 3, i + 1), failed))
+            }
+            [b'*', b'*', ..] => (ti..=t.len()).any(|i| go(p, t, (pi + 2, i), failed)),
+            [b'*', ..] => (ti..=t.len())
+                .take_while(|&i| i == ti || t[i - 1] != b'/')
+                .any(|i| go(p, t, (pi + 1, i), failed)),
+            [c, ..] => text.first() == Some(c) && go(p, t, (pi + 1, ti + 1), failed),
+        };
+        if !matched {
+            failed.insert((pi, ti));
+        }
+        matched
     }
+    go(pattern, text, (0, 0), &mut Default::default())
 }
 
 /// Whether deleting `path` is the judge setting a refused candidate aside: the same change adds

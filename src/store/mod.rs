@@ -348,9 +348,9 @@ impl GameDir {
     }
 }
 
-/// The plan line `put N PATH` (a staged regular file) or `delete - PATH`, if it is one the
-/// judge writes: the staged file (none to delete) and the path.
-fn parse_plan_line<'a>(line: &'a str, staging: &Path) -> Option<(Option<PathBuf>, &'a str)> {
+/// The plan line `put N PATH` or `delete - PATH`, if it is one the judge writes: the staged
+/// file's name (none to delete) and the path. Pure, so it can be fuzzed.
+pub fn plan_step(line: &str) -> Option<(Option<&str>, &str)> {
     let mut parts = line.splitn(3, ' ');
     let (op, tmp, rel) = (parts.next()?, parts.next()?, parts.next()?);
     if !is_judge_output(rel) {
@@ -358,15 +358,25 @@ fn parse_plan_line<'a>(line: &'a str, staging: &Path) -> Option<(Option<PathBuf>
     }
     match op {
         "put" if !tmp.is_empty() && tmp.len() <= 6 && tmp.bytes().all(|b| b.is_ascii_digit()) => {
+            Some((Some(tmp), rel))
+        }
+        "delete" if tmp == "-" => Some((None, rel)),
+        _ => None,
+    }
+}
+
+/// [`plan_step`], with the staged file in `staging`, which must be a regular file if it is
+/// still there (missing: already moved by the interrupted run).
+fn parse_plan_line<'a>(line: &'a str, staging: &Path) -> Option<(Option<PathBuf>, &'a str)> {
+    match plan_step(line)? {
+        (Some(tmp), rel) => {
             let src = staging.join(tmp);
-            // Missing: already moved by the interrupted run.
             match fs::symlink_metadata(&src) {
                 Ok(m) if !m.file_type().is_file() => None,
                 _ => Some((Some(src), rel)),
             }
         }
-        "delete" if tmp == "-" => Some((None, rel)),
-        _ => None,
+        (None, rel) => Some((None, rel)),
     }
 }
 

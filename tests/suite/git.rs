@@ -617,3 +617,59 @@ fn an_illegal_move_merged_anyway_is_set_aside_and_the_seat_learns_why() {
         .contains("\"ply\":1"));
     assert!(!r.game.join("views/south.refusal.age").exists());
 }
+
+/// What the hostile review pushed past the CI mode: files outside the game folder (a workflow, a
+/// root `.gitattributes` that breaks every checkout), a view in the judge's name, a changed
+/// manifest and a force-push. Each is refused with exit 1 and one sentence.
+#[test]
+fn ci_refuses_what_only_the_owner_or_the_judge_may_change() {
+    let r = started_sealed_repo();
+    let refused = |base: &str, needle: &str| {
+        let run = r.ci(base);
+        assert_eq!(run.code, 1, "{needle}: {run:?}");
+        assert!(run.stderr.contains(needle), "{needle}: {run:?}");
+        assert_no_debug(needle, &run.stderr);
+        assert_no_debug(needle, &run.stdout);
+    };
+    let change = |rel: &str, text: &str| {
+        let path = r.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        git(&r.root, &["add", "-A"]);
+        git(&r.root, &["commit", "-q", "--no-verify", "-m", rel]);
+    };
+    let base = r.head();
+    for (rel, text) in [
+        (".gitattributes", "* text eol=crlf\n"),
+        (".github/workflows/qijudge.yml", "on: push\n"),
+    ] {
+        change(rel, text);
+        refused(&base, "outside every game folder");
+        r.drop_last();
+    }
+    change(
+        "games/g1/views/bob-resigned.txt",
+        "north resigned; south wins\n",
+    );
+    refused(&base, "only the judge writes views/");
+    r.drop_last();
+    let manifest = std::fs::read_to_string(r.game.join("game.toml")).unwrap();
+    change("games/g1/game.toml", &manifest.replace("bob", "eve"));
+    refused(&base, "the manifest never changes");
+    r.drop_last();
+    // A force-push: the new head does not descend from the published one.
+    change("games/g1/notes.txt", "x");
+    let pushed = r.head();
+    git(&r.root, &["reset", "-q", "--hard", "HEAD~2"]);
+    change("games/g1/other.txt", "y");
+    refused(&pushed, "rewrites history");
+    git(&r.root, &["reset", "-q", "--hard", &base]);
+    // The owner's allow-list (committed by the owner, outside any check) lets docs change.
+    change(".qijudge-allow", "# the site\ndocs/\n");
+    let base = r.head();
+    change("docs/rules.md", "# house rules\n");
+    let run = r.ci(&base);
+    assert_eq!(run.code, 0, "{run:?}");
+    change("docs-old/rules.md", "x");
+    refused(&base, "outside every game folder");
+}
