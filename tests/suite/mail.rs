@@ -857,3 +857,76 @@ fn by_mail_a_refused_seat_learns_why_and_nothing_loops() {
     let mine = &mail[&format!("{}.eml", SEATS[seat])];
     assert!(!mine.contains("refused"), "{mine}");
 }
+
+/// Two messages arriving together start two `inbox` runs at once: the second waits for the
+/// first, and both files are taken whole (no swapped or lost file).
+#[test]
+fn two_inbox_runs_at_once_take_both_messages() {
+    for round in 0..3 {
+        let g = MailGame::new();
+        let mut messages = Vec::new();
+        for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
+            let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
+            std::fs::write(&file, rows).unwrap();
+            ok(&[
+                "setup",
+                &g.players[seat].to_string_lossy(),
+                "--as",
+                SEATS[seat],
+                "--key",
+                &g.keys.path(WHO[seat]),
+                &file.to_string_lossy(),
+            ]);
+            let c = g.players[seat].join(format!("commitments/{}.toml", SEATS[seat]));
+            let sig = c.with_extension("toml.sig");
+            messages.push(g.eml("attach", seat, &c, Some(&sig), None));
+        }
+        let run = |m: &Path| {
+            let (j, o, key) = (
+                g.judge.to_string_lossy().into_owned(),
+                g.outbox.to_string_lossy().into_owned(),
+                g.keys.path("judge"),
+            );
+            Command::new(env!("CARGO_BIN_EXE_qijudge"))
+                .args([
+                    "inbox",
+                    &j,
+                    &m.to_string_lossy(),
+                    "--key",
+                    &key,
+                    "--now",
+                    NOW,
+                ])
+                .args(["--outbox", &o, "--from", "judge@example.org"])
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (run(&messages[0]), run(&messages[1]));
+        for out in [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()] {
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        for (seat, player) in g.players.iter().enumerate() {
+            for rel in [
+                format!("commitments/{}.toml", SEATS[seat]),
+                format!("commitments/{}.toml.sig", SEATS[seat]),
+            ] {
+                assert_eq!(
+                    std::fs::read(g.judge.join(&rel)).unwrap(),
+                    std::fs::read(player.join(&rel)).unwrap(),
+                    "round {round}: {rel}"
+                );
+            }
+        }
+        let record = std::fs::read_to_string(g.judge.join("record.jsonl")).unwrap();
+        assert_eq!(
+            record.matches("\"kind\":\"commitment\"").count(),
+            2,
+            "round {round}"
+        );
+    }
+}
