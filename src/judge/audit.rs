@@ -36,6 +36,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         ));
     }
     let views = check_published_views(&game, dir, &replay)?;
+    super::common::check_view_signatures(dir, &super::pipeline::Referee::frame(&game))?;
     let outcome = replay
         .outcome
         .ok_or_else(|| Error::Io("audit without an outcome".into()))?;

@@ -70,6 +70,36 @@ fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Rec
     Ok(record)
 }
 
+/// The audit of everything else in `views/`: each signature there (pictures, notes) is the
+/// judge's over its file, and each sealed file's tag statement is the judge's about its bytes.
+pub fn check_view_signatures(dir: &GameDir, f: &Frame) -> Result<()> {
+    for name in dir.list("views")? {
+        let path = format!("views/{name}");
+        if let Some(file) = path.strip_suffix(".sig") {
+            let bytes = dir.read_bytes(file, RECORD_LIMIT)?;
+            let sig = dir.read(&path, SIGNATURE_LIMIT)?;
+            signing::verify(f.judge_key, namespace::VIEW, &bytes, &sig).map_err(|e| {
+                refuse_with(
+                    &path,
+                    None,
+                    e.to_string(),
+                    "the file was not signed by this game's judge, or was changed",
+                )
+            })?;
+        } else if let Some(file) = path.strip_suffix(".tag") {
+            let bytes = dir.read_bytes(file, crate::store::SEALED_LIMIT)?;
+            if super::sealing::judges_tag(dir, file, &bytes, f.judge_key).is_none() {
+                return Err(refuse(
+                    &path,
+                    None,
+                    "is not the judge's signed statement about this sealed file",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The record head of every JSON view in `views/` that this game's judge signed (views of
 /// another game, unsigned or badly signed files say nothing and are skipped).
 pub fn signed_heads(dir: &GameDir, f: &Frame) -> Result<Vec<(String, String)>> {

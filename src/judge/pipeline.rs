@@ -589,6 +589,7 @@ pub fn current<R: Referee>(r: &R, dir: &GameDir, mode: Mode) -> Result<R::State>
 pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
     let state = current(r, dir, Mode::Audit)?;
     r.check_views(dir, &state)?;
+    common::check_view_signatures(dir, &r.frame())?;
     Ok(state)
 }
 
