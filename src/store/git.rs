@@ -142,30 +142,21 @@ pub fn is_ancestor(dir: &Path, base: &str, head: &str) -> Result<bool> {
 
 /// A file's bytes at `rev`, its path relative to the repository's top; none when not there.
 pub fn show_top(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
-    check_rev(rev)?;
-    let spec = format!("{rev}:{rel}");
-    let exists = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["cat-file", "-e", &spec])
-        .output()
-        .map_err(|e| Error::Io(format!("git: {e}")))?
-        .status
-        .success();
-    if !exists {
-        return Ok(None);
-    }
-    git(dir, &["cat-file", "-p", &spec]).map(Some)
+    blob(dir, rev, &format!("{rev}:{rel}"))
 }
 
 /// A file's bytes at `rev` (path relative to `dir`); none when it is not there.
 pub fn show(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
+    blob(dir, rev, &format!("{rev}:./{rel}"))
+}
+
+/// The blob `spec` (`REV:PATH`) names, if there is one.
+fn blob(dir: &Path, rev: &str, spec: &str) -> Result<Option<Vec<u8>>> {
     check_rev(rev)?;
-    let spec = format!("{rev}:./{rel}");
     let exists = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["cat-file", "-e", &spec])
+        .args(["cat-file", "-e", spec])
         .output()
         .map_err(|e| Error::Io(format!("git: {e}")))?
         .status
@@ -173,7 +164,7 @@ pub fn show(dir: &Path, rev: &str, rel: &str) -> Result<Option<Vec<u8>>> {
     if !exists {
         return Ok(None);
     }
-    git(dir, &["cat-file", "-p", &spec]).map(Some)
+    git(dir, &["cat-file", "-p", spec]).map(Some)
 }
 
 /// Whether `rev` names a commit (false in a repository without commits, for HEAD).

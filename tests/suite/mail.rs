@@ -121,6 +121,23 @@ impl MailGame {
         qj(&args)
     }
 
+    /// Each seat commits to its fixed setup in its own copy (`setup`).
+    fn setups_in_copies(&self) {
+        for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
+            let file = self.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
+            std::fs::write(&file, rows).unwrap();
+            ok(&[
+                "setup",
+                &self.players[seat].to_string_lossy(),
+                "--as",
+                SEATS[seat],
+                "--key",
+                &self.keys.path(WHO[seat]),
+                &file.to_string_lossy(),
+            ]);
+        }
+    }
+
     /// A player takes the judge's last message to them into its own copy (the record comes
     /// attached).
     fn receive(&self, seat: usize) {
@@ -618,21 +635,10 @@ fn outgoing_mail_needs_the_judges_address() {
 #[test]
 fn a_strangers_setup_never_takes_a_seat() {
     let g = MailGame::new();
-    let mut made = Vec::new();
-    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
-        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
-        std::fs::write(&file, rows).unwrap();
-        ok(&[
-            "setup",
-            &g.players[seat].to_string_lossy(),
-            "--as",
-            SEATS[seat],
-            "--key",
-            &g.keys.path(WHO[seat]),
-            &file.to_string_lossy(),
-        ]);
-        made.push(g.players[seat].join(format!("setups/{}.toml", SEATS[seat])));
-    }
+    g.setups_in_copies();
+    let made: Vec<PathBuf> = (0..2)
+        .map(|seat| g.players[seat].join(format!("setups/{}.toml", SEATS[seat])))
+        .collect();
     // Before the commitment: refused, nothing stored.
     let early = g.eml("attach", 0, &made[0], None, None);
     refused(&g, &early, "commitment");
@@ -864,19 +870,9 @@ fn by_mail_a_refused_seat_learns_why_and_nothing_loops() {
 fn two_inbox_runs_at_once_take_both_messages() {
     for round in 0..3 {
         let g = MailGame::new();
+        g.setups_in_copies();
         let mut messages = Vec::new();
-        for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
-            let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
-            std::fs::write(&file, rows).unwrap();
-            ok(&[
-                "setup",
-                &g.players[seat].to_string_lossy(),
-                "--as",
-                SEATS[seat],
-                "--key",
-                &g.keys.path(WHO[seat]),
-                &file.to_string_lossy(),
-            ]);
+        for seat in 0..2 {
             let c = g.players[seat].join(format!("commitments/{}.toml", SEATS[seat]));
             let sig = c.with_extension("toml.sig");
             messages.push(g.eml("attach", seat, &c, Some(&sig), None));
