@@ -871,12 +871,15 @@ fn two_inbox_runs_at_once_take_both_messages() {
     for round in 0..3 {
         let g = MailGame::new();
         g.setups_in_copies();
-        let mut messages = Vec::new();
-        for seat in 0..2 {
-            let c = g.players[seat].join(format!("commitments/{}.toml", SEATS[seat]));
-            let sig = c.with_extension("toml.sig");
-            messages.push(g.eml("attach", seat, &c, Some(&sig), None));
-        }
+        let messages: Vec<PathBuf> = SEATS
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| {
+                let c = g.players[seat].join(format!("commitments/{name}.toml"));
+                let sig = c.with_extension("toml.sig");
+                g.eml("attach", seat, &c, Some(&sig), None)
+            })
+            .collect();
         let run = |m: &Path| {
             let (j, o, key) = (
                 g.judge.to_string_lossy().into_owned(),
