@@ -460,9 +460,8 @@ fn note_is_judges<R: Referee>(r: &R, dir: &GameDir, path: &str) -> bool {
     if path.ends_with(".age") {
         return super::sealing::written_by_judge(dir, path, judge);
     }
-    let store = crate::store::SMALL_FILE_LIMIT;
     match (
-        dir.read(path, store),
+        dir.read(path, crate::store::SMALL_FILE_LIMIT),
         dir.read(&note_companion(path), crate::store::SIGNATURE_LIMIT),
     ) {
         (Ok(text), Ok(sig)) => {

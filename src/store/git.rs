@@ -65,24 +65,26 @@ fn parse_name_status(out: &[u8]) -> Result<Vec<Change>> {
 
 /// Files changed under `dir` between two revisions (`head` none: the index, for pre-commit).
 pub fn changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Change>> {
-    check_rev(base)?;
-    let mut args = vec!["diff", "--name-status", "-z", "--no-renames", "--relative"];
-    match head {
-        Some(h) => {
-            check_rev(h)?;
-            args.extend([base, h]);
-        }
-        None => args.extend(["--cached", base]),
-    }
-    args.extend(["--", "."]);
-    parse_name_status(&git(dir, &args)?)
+    diff(dir, base, head, &["--relative"], ".")
 }
 
 /// Files changed anywhere in the repository between two revisions (`head` none: the index),
 /// with paths relative to the repository's top.
 pub fn repo_changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Change>> {
+    diff(dir, base, head, &[], ":/")
+}
+
+/// `git diff --name-status` from `base` to `head` (or the index) of the paths `spec` names.
+fn diff(
+    dir: &Path,
+    base: &str,
+    head: Option<&str>,
+    options: &[&str],
+    spec: &str,
+) -> Result<Vec<Change>> {
     check_rev(base)?;
     let mut args = vec!["diff", "--name-status", "-z", "--no-renames"];
+    args.extend_from_slice(options);
     match head {
         Some(h) => {
             check_rev(h)?;
@@ -90,7 +92,7 @@ pub fn repo_changes(dir: &Path, base: &str, head: Option<&str>) -> Result<Vec<Ch
         }
         None => args.extend(["--cached", base]),
     }
-    args.extend(["--", ":/"]);
+    args.extend(["--", spec]);
     parse_name_status(&git(dir, &args)?)
 }
 
