@@ -5,9 +5,8 @@ use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::ci::{allowed, check_changes, github_annotation, Base, GameFacts, ALLOW_LIST};
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
 use crate::store::git::{self, Change};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use crate::store::{GameDir, RECORD_LIMIT, SMALL_FILE_LIMIT};
 use ssh_key::PublicKey;
 use std::path::Path;
 
@@ -146,7 +145,7 @@ fn check_judge_files(g: &GameDir, judge: &PublicKey, changes: &[Change]) -> Resu
             .strip_suffix(".sig")
             .or_else(|| name.strip_suffix(".tag"))
             .map_or(c.path.clone(), |f| format!("views/{f}"));
-        if !judge_signed(g, judge, &file) {
+        if !crate::judge::common::judge_signed(g, judge, &file) {
             return Err(refuse_with(
                 c.path.as_str(),
                 None,
@@ -156,20 +155,6 @@ fn check_judge_files(g: &GameDir, judge: &PublicKey, changes: &[Change]) -> Resu
         }
     }
     Ok(())
-}
-
-/// Whether `path` carries the judge's signature (`.sig`), or for a sealed file its signed tag.
-fn judge_signed(g: &GameDir, judge: &PublicKey, path: &str) -> bool {
-    if path.ends_with(".age") {
-        return crate::judge::sealing::written_by_judge(g, path, judge);
-    }
-    match (
-        g.read_bytes(path, RECORD_LIMIT),
-        g.read(&format!("{path}.sig"), SIGNATURE_LIMIT),
-    ) {
-        (Ok(bytes), Ok(sig)) => signing::verify(judge, namespace::VIEW, &bytes, &sig).is_ok(),
-        _ => false,
-    }
 }
 
 /// `precheck`: what a player's pre-commit hook runs.

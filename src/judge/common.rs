@@ -70,31 +70,39 @@ fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Rec
     Ok(record)
 }
 
-/// The audit of everything else in `views/`: each signature there (pictures, notes) is the
-/// judge's over its file, and each sealed file's tag statement is the judge's about its bytes.
+/// Whether the file at `path` is as the judge wrote it: its signature (`path.sig`) is the
+/// judge's, or for a sealed file its tag statement (`path.tag`) is the judge's about its bytes.
+pub fn judge_signed(dir: &GameDir, judge: &PublicKey, path: &str) -> bool {
+    if path.ends_with(".age") {
+        return super::sealing::written_by_judge(dir, path, judge);
+    }
+    match (
+        dir.read_bytes(path, RECORD_LIMIT),
+        dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT),
+    ) {
+        (Ok(bytes), Ok(sig)) => signing::verify(judge, namespace::VIEW, &bytes, &sig).is_ok(),
+        _ => false,
+    }
+}
+
+/// The audit of everything else in `views/`: each signature there (pictures, notes) and each
+/// sealed file's tag statement is the judge's over its file.
 pub fn check_view_signatures(dir: &GameDir, f: &Frame) -> Result<()> {
     for name in dir.list("views")? {
         let path = format!("views/{name}");
-        if let Some(file) = path.strip_suffix(".sig") {
-            let bytes = dir.read_bytes(file, RECORD_LIMIT)?;
-            let sig = dir.read(&path, SIGNATURE_LIMIT)?;
-            signing::verify(f.judge_key, namespace::VIEW, &bytes, &sig).map_err(|e| {
-                refuse_with(
-                    &path,
-                    None,
-                    e.to_string(),
-                    "the file was not signed by this game's judge, or was changed",
-                )
-            })?;
-        } else if let Some(file) = path.strip_suffix(".tag") {
-            let bytes = dir.read_bytes(file, crate::store::SEALED_LIMIT)?;
-            if super::sealing::judges_tag(dir, file, &bytes, f.judge_key).is_none() {
-                return Err(refuse(
-                    &path,
-                    None,
-                    "is not the judge's signed statement about this sealed file",
-                ));
-            }
+        let Some(file) = path
+            .strip_suffix(".sig")
+            .or_else(|| path.strip_suffix(".tag"))
+        else {
+            continue;
+        };
+        if !judge_signed(dir, f.judge_key, file) {
+            return Err(refuse_with(
+                &path,
+                None,
+                format!("is not the judge's signature over {file}"),
+                "the file was not signed by this game's judge, or was changed",
+            ));
         }
     }
     Ok(())

@@ -454,23 +454,6 @@ fn note_companion(path: &str) -> String {
     }
 }
 
-/// Whether the refusal note at `path` (and its companion) is one this judge wrote.
-fn note_is_judges<R: Referee>(r: &R, dir: &GameDir, path: &str) -> bool {
-    let judge = r.frame().judge_key;
-    if path.ends_with(".age") {
-        return super::sealing::written_by_judge(dir, path, judge);
-    }
-    match (
-        dir.read(path, crate::store::SMALL_FILE_LIMIT),
-        dir.read(&note_companion(path), crate::store::SIGNATURE_LIMIT),
-    ) {
-        (Ok(text), Ok(sig)) => {
-            signing::verify(judge, namespace::VIEW, text.as_bytes(), &sig).is_ok()
-        }
-        _ => false,
-    }
-}
-
 /// The refused seat's note says why (its seat: the one the refusal is private to, else the one
 /// the refused file is named for); a note stays until that seat's next file is accepted. Returns
 /// the files to write and the pending notes kept as they are.
@@ -490,7 +473,8 @@ fn refusal_notes<R: Referee>(
         let path = r.refusal_note_path(seat);
         if let Some(f) = refused.filter(|_| owner == Some(seat)) {
             notes.extend(r.refusal_note(dir, seat, &f.detailed(), key)?);
-        } else if !moved_on.contains(&seat) && note_is_judges(r, dir, &path) {
+        } else if !moved_on.contains(&seat) && common::judge_signed(dir, r.frame().judge_key, &path)
+        {
             kept.push(note_companion(&path));
             kept.push(path);
         }

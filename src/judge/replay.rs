@@ -470,14 +470,7 @@ impl Game {
             winner: r.winner.map(name),
             allies: r
                 .winner
-                .map(|w| {
-                    board
-                        .team_of(w)
-                        .into_iter()
-                        .filter(|&a| a != w)
-                        .map(name)
-                        .collect()
-                })
+                .map(|w| board.allies_of(w).into_iter().map(name).collect())
                 .unwrap_or_default(),
             reason: r.reason,
         }

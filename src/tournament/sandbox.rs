@@ -44,13 +44,16 @@ impl Drop for Sandbox {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Whether this kernel enforces Landlock file-system rules.
+/// Whether this kernel enforces Landlock file-system rules (asked once per process).
 pub fn available() -> bool {
-    let probe = Ruleset::default()
-        .set_compatibility(CompatLevel::HardRequirement)
-        .handle_access(AccessFs::from_all(ABI::V1))
-        .and_then(|r| r.create());
-    probe.is_ok()
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        Ruleset::default()
+            .set_compatibility(CompatLevel::HardRequirement)
+            .handle_access(AccessFs::from_all(ABI::V1))
+            .and_then(|r| r.create())
+            .is_ok()
+    })
 }
 
 /// Makes the working folder and the rules for a bot whose program files are `programs`.

@@ -151,14 +151,7 @@ pub fn build<S: NodeSet>(
             winner: r.winner.map(seat),
             allies: r
                 .winner
-                .map(|w| {
-                    board
-                        .team_of(w)
-                        .into_iter()
-                        .filter(|&a| a != w)
-                        .map(seat)
-                        .collect()
-                })
+                .map(|w| board.allies_of(w).into_iter().map(seat).collect())
                 .unwrap_or_default(),
             reason: r.reason,
         }),

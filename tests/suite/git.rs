@@ -639,6 +639,17 @@ fn ci_refuses_what_only_the_owner_or_the_judge_may_change() {
         git(&r.root, &["commit", "-q", "--no-verify", "-m", rel]);
     };
     let base = r.head();
+    // A player's pre-commit check (staged changes) refuses an outside file too.
+    std::fs::write(r.root.join(".gitattributes"), "* text eol=crlf\n").unwrap();
+    git(&r.root, &["add", ".gitattributes"]);
+    let staged = qj(&["precheck", &r.g(), "--staged"]);
+    assert_eq!(staged.code, 1, "{staged:?}");
+    assert!(
+        staged.stderr.contains("outside every game folder"),
+        "{staged:?}"
+    );
+    git(&r.root, &["rm", "-q", "--cached", ".gitattributes"]);
+    std::fs::remove_file(r.root.join(".gitattributes")).unwrap();
     for (rel, text) in [
         (".gitattributes", "* text eol=crlf\n"),
         (".github/workflows/qijudge.yml", "on: push\n"),

@@ -217,3 +217,39 @@ fn a_sealed_guess_of_a_refusal_note_is_never_kept_right_or_wrong() {
     assert_ne!(after_wrong.as_deref(), Some(wrong.as_slice()));
     assert_eq!(after_right.is_some(), after_wrong.is_some());
 }
+
+/// Another process holding the lock makes a command wait, then give up after
+/// `QIJUDGE_LOCK_WAIT` seconds with exit 2 and a sentence; a lock file that is a link is refused.
+#[test]
+fn a_held_lock_makes_commands_wait_then_give_up() {
+    let g = TestGame::started(&[]);
+    let lock = std::fs::File::options()
+        .write(true)
+        .open(g.dir.join(".qijudge.lock"))
+        .unwrap();
+    lock.try_lock().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args([
+            "judge",
+            &g.d(),
+            "--key",
+            &g.keys.path("judge"),
+            "--now",
+            NOW,
+        ])
+        .env("QIJUDGE_LOCK_WAIT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another qijudge has been working"));
+    drop(lock);
+    assert_eq!(g.judge().code, 0);
+    // A planted link in place of the lock file is never followed.
+    let elsewhere = g.tmp.path().join("elsewhere");
+    std::fs::remove_file(g.dir.join(".qijudge.lock")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, g.dir.join(".qijudge.lock")).unwrap();
+    let r = g.judge();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains(".qijudge.lock: is a link"), "{r:?}");
+    assert!(!elsewhere.exists());
+}

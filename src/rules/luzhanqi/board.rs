@@ -323,6 +323,11 @@ impl<S: NodeSet> Board<S> {
     }
 
     /// The seats of `seat`'s team, itself included, in seat order.
+    /// The other seats of `seat`'s team (none on the two-player board).
+    pub fn allies_of(&self, seat: Seat) -> Vec<Seat> {
+        self.seats().filter(|&t| self.allies(seat, t)).collect()
+    }
+
     pub fn team_of(&self, seat: Seat) -> Vec<Seat> {
         self.seats()
             .filter(|&t| self.teams[t.index()] == self.teams[seat.index()])

@@ -105,6 +105,8 @@ fn the_cross_board_matches_the_reference() {
     assert_eq!(b.adjacent[sq("sb6")].count(), 3);
     assert!(b.allies(S, N) && b.allies(E, W) && !b.allies(S, E) && !b.allies(S, S));
     assert_eq!(b.team_of(W), vec![E, W]);
+    assert_eq!(b.allies_of(W), vec![E]);
+    assert!(crate::rules::luzhanqi::two_player().allies_of(S).is_empty());
     for seat in b.seats() {
         assert_eq!(b.halves[seat.index()].count(), 30);
     }
