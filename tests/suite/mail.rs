@@ -154,19 +154,7 @@ impl MailGame {
 fn a_whole_luzhanqi_game_is_played_through_inbox_and_outgoing_mail() {
     let g = MailGame::new();
     // Setups and commitments, made by each player in its own copy.
-    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
-        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
-        std::fs::write(&file, rows).unwrap();
-        ok(&[
-            "setup",
-            &g.players[seat].to_string_lossy(),
-            "--as",
-            SEATS[seat],
-            "--key",
-            &g.keys.path(WHO[seat]),
-            &file.to_string_lossy(),
-        ]);
-    }
+    g.setups_in_copies();
     let commitment =
         |seat: usize| g.players[seat].join(format!("commitments/{}.toml", SEATS[seat]));
     let sig = |p: &Path| PathBuf::from(format!("{}.sig", p.display()));
@@ -253,26 +241,16 @@ fn a_whole_luzhanqi_game_is_played_through_inbox_and_outgoing_mail() {
 
 fn started_by_mail() -> MailGame {
     let g = MailGame::new();
-    for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
-        let file = g.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
-        std::fs::write(&file, rows).unwrap();
-        ok(&[
-            "setup",
-            &g.players[seat].to_string_lossy(),
-            "--as",
-            SEATS[seat],
-            "--key",
-            &g.keys.path(WHO[seat]),
-            &file.to_string_lossy(),
-        ]);
+    g.setups_in_copies();
+    for (player, name) in g.players.iter().zip(SEATS) {
         for rel in [
-            format!("commitments/{}.toml", SEATS[seat]),
-            format!("commitments/{}.toml.sig", SEATS[seat]),
-            format!("setups/{}.toml", SEATS[seat]),
+            format!("commitments/{name}.toml"),
+            format!("commitments/{name}.toml.sig"),
+            format!("setups/{name}.toml"),
         ] {
             let to = g.judge.join(&rel);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::copy(g.players[seat].join(&rel), to).unwrap();
+            std::fs::copy(player.join(&rel), to).unwrap();
         }
     }
     ok(&[
