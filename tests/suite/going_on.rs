@@ -153,17 +153,16 @@ fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
     let mv = |seat: &str, key: &str, m: &str| {
         ok(&["move", &d, "--as", seat, "--key", &keys.path(key), m]);
     };
+    // A legal move written by `move`, then its text replaced and signed again: what a player's
+    // own tool could send.
+    let send_instead = |seat: &str, key: &str, legal: &str, sent: &str, file: &str| {
+        mv(seat, key, legal);
+        let text = std::fs::read_to_string(dir.join("moves").join(file)).unwrap();
+        std::fs::remove_file(dir.join("moves").join(file)).unwrap();
+        plant_signed(dir, &keys, file, &text.replace(legal, sent), key);
+    };
     // Red's typo: the rook cannot pass its own pawn.
-    mv("red", "alice", "h2e2");
-    let legal = std::fs::read_to_string(dir.join("moves/0001-red.toml")).unwrap();
-    std::fs::remove_file(dir.join("moves/0001-red.toml")).unwrap();
-    plant_signed(
-        dir,
-        &keys,
-        "0001-red.toml",
-        &legal.replace("h2e2", "a0a5"),
-        "alice",
-    );
+    send_instead("red", "alice", "h2e2", "a0a5", "0001-red.toml");
     let r = judge_at(&d, &keys, "2026-11-21T12:05:00Z");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("moves/0001-red.toml"), "{r:?}");
@@ -194,16 +193,7 @@ fn a_refused_move_frees_its_ply_and_the_clock_keeps_running() {
     assert!(!dir.join("views/red.refusal.txt").exists());
     // Black's illegal answer is set aside too, and black's time goes on running: due 13:30,
     // grace until 14:00, then black forfeits.
-    mv("black", "bob", "h9g7");
-    let answer = std::fs::read_to_string(dir.join("moves/0002-black.toml")).unwrap();
-    std::fs::remove_file(dir.join("moves/0002-black.toml")).unwrap();
-    plant_signed(
-        dir,
-        &keys,
-        "0002-black.toml",
-        &answer.replace("h9g7", "h9h5"),
-        "bob",
-    );
+    send_instead("black", "bob", "h9g7", "h9h5", "0002-black.toml");
     assert_eq!(judge_at(&d, &keys, "2026-11-21T12:40:00Z").code, 1);
     assert_set_aside(dir, "moves/0002-black.toml");
     let r = judge_at(&d, &keys, "2026-11-21T14:01:00Z");
