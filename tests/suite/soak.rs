@@ -301,27 +301,18 @@ fn play(t: &mut dyn Transport, keys: &Keys, rng: &mut Rng, mail: bool, tally: &m
             legal[rng.below(legal.len())].clone()
         };
         let good = make_move(t.dir(), keys, &seat, &mv);
-        let kinds: &[Fault] = if mail {
-            &[
-                Fault::Typo,
-                Fault::Duplicate,
-                Fault::OutOfTurn,
-                Fault::FarFuture,
-                Fault::Stranger,
-                Fault::Late,
-                Fault::Chat,
-                Fault::AutoReply,
-            ]
-        } else {
-            &[
-                Fault::Typo,
-                Fault::Duplicate,
-                Fault::OutOfTurn,
-                Fault::FarFuture,
-                Fault::Stranger,
-                Fault::Late,
-            ]
-        };
+        // Mail adds the faults only a mailbox has: chat and auto-replies.
+        const FAULTS: [Fault; 8] = [
+            Fault::Typo,
+            Fault::Duplicate,
+            Fault::OutOfTurn,
+            Fault::FarFuture,
+            Fault::Stranger,
+            Fault::Late,
+            Fault::Chat,
+            Fault::AutoReply,
+        ];
+        let kinds = if mail { &FAULTS[..] } else { &FAULTS[..6] };
         // One action in three is a fault; a late move is rare (it ends the game).
         let fault = match rng.below(3) {
             0 => Some(kinds[rng.below(kinds.len())])
