@@ -24,18 +24,32 @@ use std::path::Path;
 /// Reads a file given on the command line (`-` for stdin), with a size limit.
 pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
     if path.as_os_str() == "-" {
-        use std::io::Read;
-        let mut s = String::new();
-        std::io::stdin()
-            .take(limit)
-            .read_to_string(&mut s)
-            .map_err(|e| Error::Io(format!("stdin: {e}")))?;
-        return Ok(s);
+        return String::from_utf8(read_stdin(limit)?)
+            .map_err(|_| crate::error::refuse("<stdin>", None, "not UTF-8 text"));
     }
     if std::fs::symlink_metadata(path).is_err() {
         return Err(Error::Io(format!("{}: no such file", path.display())));
     }
     crate::store::read_limited(path, &path.display().to_string(), limit)
+}
+
+/// Standard input as bytes, refused (never cut) when it holds more than `limit` bytes: the same
+/// limit as a file named on the command line.
+pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Io(format!("<stdin>: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(crate::error::refuse(
+            "<stdin>",
+            None,
+            format!("larger than {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 thread_local! {

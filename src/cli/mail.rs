@@ -1,10 +1,9 @@
 //! `inbox`: moves and setups out of e-mail into a game directory, the judge, and the outgoing
 //! messages.
 
-use super::read_arg;
 use crate::error::{refuse, Error, Result};
 use crate::mail::{inbox, outbox};
-use crate::store::GameDir;
+use crate::store::{GameDir, RECORD_LIMIT};
 use std::path::{Path, PathBuf};
 
 /// Messages and mboxes may be large; views and moves are small.
@@ -18,129 +17,94 @@ pub struct Outgoing {
     pub spectators: Vec<String>,
 }
 
+/// Where `inbox` takes its messages from: files (messages or mboxes, `-` for standard input),
+/// or a Maildir whose new messages are each handled once and then moved to `cur/`.
+pub enum Source<'a> {
+    Files(&'a [PathBuf]),
+    Maildir(&'a Path),
+}
+
 pub fn inbox(
     dir: &Path,
-    messages: &[PathBuf],
+    source: Source,
     key: Option<&Path>,
     now: Option<String>,
     out: Outgoing,
 ) -> Result<()> {
-    if (out.outbox.is_some() || out.sendmail.is_some()) && out.from.is_none() {
-        return Err(Error::Io(
-            "--from: the judge's address is needed for outgoing mail".into(),
-        ));
-    }
-    for a in out.from.iter().chain(&out.spectators) {
-        if !outbox::valid_address(a) {
-            return Err(Error::Io(format!("{a:?} is not a plain e-mail address")));
-        }
-    }
+    check_outgoing(&out)?;
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
     // One message at a time: a second inbox run waits for this one.
     let _lock = game.lock()?;
-    let judge_address = out.from.as_deref().map(str::to_ascii_lowercase);
-    let mut refusals: Vec<String> = Vec::new();
-    // Intake refusals of files a seat signed: that seat is told why, privately.
-    let mut notices: Vec<(usize, String)> = Vec::new();
-    let mut reply_to: Option<String> = None;
-    let mut judged: Option<Result<()>> = None;
-    for path in messages {
-        let shown = if path.as_os_str() == "-" {
-            "<stdin>".to_string()
-        } else {
-            path.display().to_string()
-        };
-        let bytes = read_bytes(path, &shown)?;
-        let all = inbox::split_mbox(&bytes);
-        let count = all.len();
-        for (k, message) in all.iter().enumerate() {
-            let label = if count > 1 {
-                format!("{shown} message {}", k + 1)
-            } else {
-                shown.clone()
-            };
-            let found = match inbox::extract(message) {
-                // Auto-replies and bounces are never taken nor answered: no loop can start.
-                Err(e @ inbox::InboxError::Automatic(_)) => {
-                    say!("{label}: {e}");
-                    continue;
-                }
-                Err(e) => {
-                    eprintln!("refused: {label}: {e}");
-                    refusals.push(label);
-                    continue;
-                }
-                // The judge's own messages coming back (a copy, a loop) and auto-replies:
-                // ignored by the judge, so no loop can start.
-                Ok(f) if key.is_some() && f.from.is_some() && f.from == judge_address => {
-                    say!("{label}: sent by the judge's own address: ignored");
-                    continue;
-                }
-                Ok(f) if key.is_some() && f.automatic.is_some() => {
-                    let why = f.automatic.unwrap_or_default();
-                    say!("{label}: sent by a program ({why}): ignored");
-                    continue;
-                }
-                Ok(f) => f,
-            };
-            match crate::mail::import(&game, &found.files, &label) {
-                Ok(paths) => {
-                    say!("{label}: {}", paths.join(", "));
-                    reply_to = found.message_id.clone().or(reply_to);
-                    // Judged message by message: a refused move is set aside before the next
-                    // message, which may hold its correction.
-                    if let Some(key) = key {
-                        judged = Some(super::game::judge(dir, key, Some(now.clone()), false, None));
+    let mut run = Run::default();
+    match source {
+        Source::Files(paths) => {
+            for path in paths {
+                let shown = if path.as_os_str() == "-" {
+                    "<stdin>".to_string()
+                } else {
+                    path.display().to_string()
+                };
+                let bytes = read_bytes(path, &shown)?;
+                take_file(&game, &bytes, &shown, key, &now, &out, &mut run)?;
+            }
+        }
+        Source::Maildir(maildir) => {
+            for path in maildir_new(maildir)? {
+                let shown = path.display().to_string();
+                // A message too large or unreadable is refused like any other, and moved on.
+                match read_bytes(&path, &shown) {
+                    Ok(bytes) => take_file(&game, &bytes, &shown, key, &now, &out, &mut run)?,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        run.refusals.push(shown);
                     }
                 }
-                Err(e) => {
-                    eprintln!("{e}");
-                    if let Some(seat) = crate::mail::signed_sender(&game, &found.files) {
-                        notices.push((seat, e.to_string()));
-                        reply_to = found.message_id.clone().or(reply_to);
-                    }
-                    refusals.push(label);
-                }
+                maildir_done(maildir, &path)?;
             }
         }
     }
     // A player's copy (no key) only takes the files in.
     let Some(key) = key else {
-        return match refusals.first() {
+        return match run.refusals.first() {
             None => Ok(()),
             Some(first) => Err(refuse(
                 first.clone(),
                 None,
-                format!("{} message(s) refused (reasons above)", refusals.len()),
+                format!("{} message(s) refused (reasons above)", run.refusals.len()),
             )),
         };
     };
     // Nothing imported: the judge still runs once (a deadline may have passed).
-    let judged = match judged {
+    let judged = match run.judged.take() {
         Some(j) => j,
         None => super::game::judge(dir, key, Some(now.clone()), false, None),
     };
+    // After the end the setups are revealed, so that every player can verify the game.
+    let bundle_ready = judged.is_ok() && reveal_when_over(&game, key)?;
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();
         let recipients = recipients(&game, &out.spectators, from)?;
         let id = manifest_id(&game)?;
+        let answers = run
+            .answers
+            .as_ref()
+            .map(|(seat, id)| (seat.as_str(), id.as_str()));
         let env = outbox::Envelope {
             game: &id,
             from,
             now: &now,
-            in_reply_to: reply_to.as_deref(),
+            answers,
         };
-        let seats = crate::mail::seats(&game)?;
-        for (seat, text) in &notices {
-            let Some(to) = recipients.iter().find(|r| r.audience == seats.names[*seat]) else {
+        for (seat, text) in &run.notices {
+            let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
                 continue;
             };
             let name = format!("{}.refused.eml", to.audience);
             deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
         }
         let mut sent = SentLog::read(&game)?;
-        for m in outbox::messages(&game, &env, &recipients)? {
+        for m in outbox::messages(&game, &env, &recipients, bundle_ready)? {
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
             if sent.unchanged(&m.name, &m.digest) {
                 say!("{}: nothing new, not sent", m.name);
@@ -151,17 +115,184 @@ pub fn inbox(
         }
     }
     judged?;
-    match refusals.first() {
+    match run.refusals.first() {
         None => Ok(()),
         Some(first) => Err(refuse(
             first.clone(),
             None,
             format!(
                 "{} message(s) refused (reasons above); nothing was lost, they can be sent again",
-                refusals.len()
+                run.refusals.len()
             ),
         )),
     }
+}
+
+/// The addresses of outgoing mail are checked before anything is read.
+fn check_outgoing(out: &Outgoing) -> Result<()> {
+    if (out.outbox.is_some() || out.sendmail.is_some()) && out.from.is_none() {
+        return Err(Error::Io(
+            "--from: the judge's address is needed for outgoing mail".into(),
+        ));
+    }
+    for a in out.from.iter().chain(&out.spectators) {
+        if !outbox::valid_address(a) {
+            return Err(Error::Io(format!("{a:?} is not a plain e-mail address")));
+        }
+    }
+    Ok(())
+}
+
+/// What one inbox run has done so far.
+#[derive(Default)]
+struct Run {
+    refusals: Vec<String>,
+    /// Intake refusals of files a seat signed: that seat is told why, privately.
+    notices: Vec<(String, String)>,
+    /// The seat whose signed message this run answers, and that message's Message-ID.
+    answers: Option<(String, String)>,
+    judged: Option<Result<()>>,
+}
+
+/// Takes the messages of one file (a message, or an mbox) into the game, in order.
+fn take_file(
+    game: &GameDir,
+    bytes: &[u8],
+    shown: &str,
+    key: Option<&Path>,
+    now: &str,
+    out: &Outgoing,
+    run: &mut Run,
+) -> Result<()> {
+    let judge_address = out.from.as_deref().map(str::to_ascii_lowercase);
+    let all = inbox::split_mbox(bytes);
+    let count = all.len();
+    for (k, message) in all.iter().enumerate() {
+        let label = if count > 1 {
+            format!("{shown} message {}", k + 1)
+        } else {
+            shown.to_string()
+        };
+        let found = match inbox::extract(message) {
+            // Auto-replies and bounces are never taken nor answered: no loop can start.
+            Err(e @ inbox::InboxError::Automatic(_)) => {
+                say!("{label}: {e}");
+                continue;
+            }
+            Err(e) => {
+                eprintln!("refused: {label}: {e}");
+                run.refusals.push(label);
+                continue;
+            }
+            // The judge's own messages coming back (a copy, a loop): ignored by the judge.
+            Ok(f) if key.is_some() && f.from.is_some() && f.from == judge_address => {
+                say!("{label}: sent by the judge's own address: ignored");
+                continue;
+            }
+            Ok(f) if key.is_some() && f.automatic.is_some() => {
+                let why = f.automatic.clone().unwrap_or_default();
+                say!("{label}: sent by a program ({why}): ignored");
+                continue;
+            }
+            Ok(f) => f,
+        };
+        // The seat that signed a file of it: the only sender the judge answers, and only with a
+        // Message-ID that is safe to copy.
+        let sender = crate::mail::signed_sender(game, &found.files)
+            .and_then(|seat| crate::mail::seats(game).ok()?.names.get(seat).cloned());
+        let answer = |sender: &Option<String>| {
+            let id = found
+                .message_id
+                .clone()
+                .filter(|id| outbox::valid_message_id(id));
+            sender.clone().zip(id)
+        };
+        match crate::mail::import(game, &found, &label, key.is_none()) {
+            Ok(paths) => {
+                say!("{label}: {}", paths.join(", "));
+                if sender.is_some() {
+                    run.answers = answer(&sender);
+                }
+                // Judged message by message: a refused move is set aside before the next
+                // message, which may hold its correction.
+                if let Some(key) = key {
+                    run.judged = Some(super::game::judge(
+                        &game.root,
+                        key,
+                        Some(now.to_string()),
+                        false,
+                        None,
+                    ));
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                if let Some(seat) = &sender {
+                    run.notices.push((seat.clone(), e.to_string()));
+                    run.answers = answer(&sender);
+                }
+                run.refusals.push(label);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reveals the setups once the game is over (games with secrets), so that the judge's last
+/// messages carry everything `verify` needs. Whether that is so now.
+fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
+    let Some(view) = game.read_optional("views/public.json", RECORD_LIMIT)? else {
+        return Ok(false);
+    };
+    let over = serde_json::from_str::<serde_json::Value>(&view)
+        .ok()
+        .and_then(|v| v.get("result").cloned())
+        .is_some_and(|r| !r.is_null());
+    if !over {
+        return Ok(false);
+    }
+    let rules = crate::games::of_dir(&game.root)?;
+    if !rules.has_secrets() {
+        return Ok(true);
+    }
+    crate::console::quietly(|| rules.reveal(&game.root, Some(key)))?;
+    Ok(true)
+}
+
+/// The messages waiting in a Maildir's `new/`, oldest name first (names start with the time of
+/// delivery). Only regular files; names starting with a dot are another program's.
+fn maildir_new(maildir: &Path) -> Result<Vec<PathBuf>> {
+    let new = maildir.join("new");
+    let cur = maildir.join("cur");
+    if !new.is_dir() || !cur.is_dir() {
+        return Err(Error::Io(format!(
+            "{}: not a Maildir (it needs new/ and cur/ folders)",
+            maildir.display()
+        )));
+    }
+    let mut paths = Vec::new();
+    let entries =
+        std::fs::read_dir(&new).map_err(|e| Error::Io(format!("{}: {e}", new.display())))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') && e.file_type().is_ok_and(|t| t.is_file()) {
+            paths.push(e.path());
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// Moves a handled message from `new/` to `cur/`, marked seen (`:2,S`), so it is handled once.
+fn maildir_done(maildir: &Path, path: &Path) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let base = name.split(":2,").next().unwrap_or(&name);
+    let to = maildir.join("cur").join(format!("{base}:2,S"));
+    std::fs::rename(path, &to)
+        .map_err(|e| Error::Io(format!("moving {} to cur/: {e}", path.display())))
 }
 
 /// Writes a message into the outbox folder and/or pipes it to the mail command.
@@ -210,7 +341,7 @@ impl SentLog {
 
 fn read_bytes(path: &Path, shown: &str) -> Result<Vec<u8>> {
     if path.as_os_str() == "-" {
-        return read_arg(path, MESSAGE_LIMIT).map(String::into_bytes);
+        return crate::console::read_stdin(MESSAGE_LIMIT);
     }
     let meta =
         std::fs::symlink_metadata(path).map_err(|_| Error::Io(format!("{shown}: no such file")))?;

@@ -342,10 +342,16 @@ pub enum Command {
     Inbox {
         /// The game directory.
         dir: PathBuf,
-        #[arg(required = true)]
+        /// Messages or mboxes (`-` for standard input), at most 32 MiB each.
+        #[arg(required_unless_present = "maildir", conflicts_with = "maildir")]
         messages: Vec<PathBuf>,
+        /// Read the new messages of this Maildir (from procmail, fetchmail or an MTA); each is
+        /// handled once, then moved to cur/.
+        #[arg(long)]
+        maildir: Option<PathBuf>,
         /// The judge's private key. Without it (a player's copy), the files are only taken in:
-        /// the judge's record from its mail, or moves; nothing is judged or sent.
+        /// the judge's record and views from its mail, or a finished game's bundle, or moves;
+        /// nothing is judged or sent.
         #[arg(long)]
         key: Option<PathBuf>,
         /// The judge's clock (RFC 3339); default now. The sender's Date header never counts.
@@ -542,6 +548,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Inbox {
             dir,
             messages,
+            maildir,
             key,
             now,
             outbox,
@@ -550,7 +557,10 @@ pub fn run(cli: Cli) -> Result<()> {
             spectators,
         } => mail::inbox(
             &dir,
-            &messages,
+            match &maildir {
+                Some(m) => mail::Source::Maildir(m),
+                None => mail::Source::Files(&messages),
+            },
             key.as_deref(),
             now,
             mail::Outgoing {

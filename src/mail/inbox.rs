@@ -22,6 +22,8 @@ pub struct Extracted {
     /// such messages; a player's copy takes the judge's own (which are marked so).
     pub automatic: Option<String>,
     pub files: Vec<Found>,
+    /// Game bundles (a finished game, for a player's copy): see [`crate::mail::bundle`].
+    pub archives: Vec<Vec<u8>>,
 }
 
 /// Why a message gives nothing.
@@ -123,6 +125,9 @@ fn scan(text: &str) -> Vec<Block> {
                     break;
                 }
             }
+            // Re-folded armor (64 or 76 columns, indented) is put back in canonical form: the
+            // signature bytes are what is checked.
+            let sig = crate::protocol::signing::canonical_armor(&sig).unwrap_or(sig);
             blocks.push(Block::Signature(sig));
             continue;
         }
@@ -137,10 +142,27 @@ enum Block {
     Signature(String),
 }
 
+/// At most this many lines starting with `--` (MIME delimiters, and a few others) in one
+/// message: a person's message has a handful; a "part bomb" of millions of empty parts is refused
+/// before the MIME parser sees it (it would take hundreds of megabytes).
+pub const MAX_DELIMITERS: usize = 1000;
+
+/// Forwarded messages are read this deep (`message/rfc822` inside `message/rfc822`…).
+pub const MAX_DEPTH: usize = 3;
+
 /// Takes the qijudge files out of one message.
 pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     if bytes.is_empty() {
         return Err(InboxError::Broken("empty".into()));
+    }
+    let delimiters = bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"--"))
+        .count();
+    if delimiters > MAX_DELIMITERS {
+        return Err(InboxError::Broken(format!(
+            "{delimiters} MIME part delimiters; at most {MAX_DELIMITERS} are read"
+        )));
     }
     let message = MessageParser::default()
         .parse(bytes)
@@ -149,6 +171,50 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
         return Err(InboxError::Broken("no headers".into()));
     }
     let automatic = automatic(&message);
+    let mut seen = Seen::default();
+    let mut blocks = Vec::new();
+    collect(&message, 0, &mut blocks, &mut seen)?;
+    let files = pair(blocks);
+    if files.is_empty() && seen.archives.is_empty() {
+        if let Some(why) = automatic {
+            return Err(InboxError::Automatic(why));
+        }
+        return Err(if seen.html && !seen.plain_text && seen.attachments == 0 {
+            InboxError::HtmlOnly
+        } else {
+            InboxError::Nothing
+        });
+    }
+    Ok(Extracted {
+        message_id: message.message_id().map(str::to_string),
+        from: message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(str::to_ascii_lowercase),
+        automatic,
+        files,
+        archives: seen.archives,
+    })
+}
+
+/// What kinds of parts a message had (to say why nothing was found).
+#[derive(Default)]
+struct Seen {
+    archives: Vec<Vec<u8>>,
+    plain_text: bool,
+    html: bool,
+    attachments: usize,
+}
+
+/// The blocks of one message (and of the messages forwarded in it), in order: plain-text bodies
+/// first, then attachments.
+fn collect(
+    message: &mail_parser::Message,
+    depth: usize,
+    blocks: &mut Vec<Block>,
+    seen: &mut Seen,
+) -> Result<(), InboxError> {
     for part in &message.parts {
         if let Some(ct) = part.content_type() {
             if ct.ctype().eq_ignore_ascii_case("multipart") && ct.attribute("boundary").is_none() {
@@ -158,40 +224,150 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
             }
         }
     }
-    let mut blocks = Vec::new();
-    let mut plain_text = false;
-    // Plain-text bodies first, then attachments, each in order.
     for part in message.text_bodies() {
         if part.is_text_html() {
             continue;
         }
-        if let PartType::Text(text) = &part.body {
-            plain_text = true;
-            blocks.extend(scan(&own_text(text)));
+        if let Some(text) = part_text(message, part) {
+            seen.plain_text = true;
+            blocks.extend(scan(&own_text(&text)));
         }
     }
-    let mut attachments = 0;
     for part in message.attachments() {
-        attachments += 1;
-        let text = match &part.body {
-            PartType::Text(t) => t.to_string(),
-            PartType::Binary(b) | PartType::InlineBinary(b) => match std::str::from_utf8(b) {
-                Ok(t) => t.to_string(),
-                Err(_) => continue,
-            },
-            _ => continue,
+        seen.attachments += 1;
+        if let PartType::Message(inner) = &part.body {
+            // A message forwarded as an attachment: its files count as the sender's (the
+            // signatures say whose they are).
+            if depth + 1 < MAX_DEPTH {
+                collect(inner, depth + 1, blocks, seen)?;
+            }
+            continue;
+        }
+        if let Some(bytes) =
+            transfer_decoded(message, part).filter(|b| super::bundle::is_archive(b))
+        {
+            seen.archives.push(bytes);
+            continue;
+        }
+        let Some(text) = part_text(message, part) else {
+            continue;
         };
         // Attachments are whole files: no quoting to strip, but the same scanner. The judge's
-        // record travels as an attachment too (for the players' copies).
-        let text = text.replace("\r\n", "\n");
-        if text.starts_with("{\"seq\":0,") {
+        // record and views travel as attachments too (for the players' copies).
+        if text.starts_with("{\"seq\":0,") || is_json_file(&text) {
             blocks.push(Block::File(text));
         } else {
             blocks.extend(scan(&text));
         }
     }
-    let html = message.html_bodies().any(|p| p.is_text_html());
-    // Pair each file with the signature block that follows it.
+    seen.html |= message.html_bodies().any(|p| p.is_text_html());
+    Ok(())
+}
+
+/// A JSON file of the judge's (a view): an object whose `format` is a qijudge format.
+fn is_json_file(text: &str) -> bool {
+    text.starts_with("{\n  \"format\": \"qijudge/")
+}
+
+/// The text of a part, LF line ends, format=flowed undone. A file is taken by its bytes: when
+/// they are UTF-8 they are used whatever the charset label says (a UTF-8 file labelled
+/// ISO-8859-1 is common); otherwise the label decides.
+fn part_text(message: &mail_parser::Message, part: &mail_parser::MessagePart) -> Option<String> {
+    let labelled = match &part.body {
+        PartType::Text(t) => Some(t.to_string()),
+        PartType::Binary(_) | PartType::InlineBinary(_) => None,
+        _ => return None,
+    };
+    let text = match transfer_decoded(message, part).map(String::from_utf8) {
+        Some(Ok(text)) => text,
+        _ => match (&part.body, labelled) {
+            (_, Some(t)) => t,
+            (PartType::Binary(b) | PartType::InlineBinary(b), None) => {
+                String::from_utf8(b.to_vec()).ok()?
+            }
+            _ => return None,
+        },
+    };
+    let text = text.replace("\r\n", "\n");
+    let ct = part.content_type();
+    let flowed = ct
+        .and_then(|c| c.attribute("format"))
+        .is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
+    if !flowed {
+        return Some(text);
+    }
+    let delsp = ct
+        .and_then(|c| c.attribute("delsp"))
+        .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+    Some(unflow(&text, delsp))
+}
+
+/// The body of a part with only its transfer encoding undone (no charset conversion).
+fn transfer_decoded(
+    message: &mail_parser::Message,
+    part: &mail_parser::MessagePart,
+) -> Option<Vec<u8>> {
+    use mail_parser::decoders::{base64::base64_decode, quoted_printable::quoted_printable_decode};
+    let raw = message
+        .raw_message()
+        .get(part.offset_body as usize..part.offset_end as usize)?;
+    match part.encoding {
+        mail_parser::Encoding::None => Some(raw.to_vec()),
+        mail_parser::Encoding::Base64 => base64_decode(raw),
+        mail_parser::Encoding::QuotedPrintable => quoted_printable_decode(raw),
+    }
+}
+
+/// Undoes RFC 3676 format=flowed: a line ending in a space continues on the next line (the
+/// space removed too with DelSp=yes); a leading space added for stuffing is removed; quoted
+/// lines keep their `>` depth; the signature separator `-- ` is never joined.
+fn unflow(text: &str, delsp: bool) -> String {
+    let mut out = String::new();
+    // A flowed paragraph not yet ended, with its quote depth.
+    let mut open: Option<(usize, String)> = None;
+    for line in text.lines() {
+        let depth = line.bytes().take_while(|&b| b == b'>').count();
+        let content = &line[depth..];
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        let mut paragraph = match open.take() {
+            Some((d, so_far)) if d == depth => so_far,
+            Some((d, so_far)) => {
+                emit(&mut out, d, &so_far);
+                String::new()
+            }
+            None => String::new(),
+        };
+        if content.ends_with(' ') && content != "-- " {
+            let kept = if delsp {
+                &content[..content.len() - 1]
+            } else {
+                content
+            };
+            paragraph.push_str(kept);
+            open = Some((depth, paragraph));
+        } else {
+            paragraph.push_str(content);
+            emit(&mut out, depth, &paragraph);
+        }
+    }
+    if let Some((d, so_far)) = open {
+        emit(&mut out, d, &so_far);
+    }
+    out
+}
+
+fn emit(out: &mut String, depth: usize, line: &str) {
+    if depth > 0 {
+        out.push_str(&">".repeat(depth));
+        out.push(' ');
+    }
+    out.push_str(line);
+    out.push('\n');
+}
+
+/// Pairs each file with the signature block that follows it; a signature attached before its
+/// file (attachment order) goes to an unsigned file.
+fn pair(blocks: Vec<Block>) -> Vec<Found> {
     let mut files: Vec<Found> = Vec::new();
     let mut pending: Option<String> = None;
     let mut signatures: Vec<String> = Vec::new();
@@ -221,33 +397,13 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
             signature: None,
         });
     }
-    // A signature attached before its file (attachment order): give it to an unsigned file.
     for sig in signatures {
         if let Some(f) = files.iter_mut().find(|f| f.signature.is_none()) {
             f.signature = Some(sig);
         }
     }
     files.dedup();
-    if files.is_empty() {
-        if let Some(why) = automatic {
-            return Err(InboxError::Automatic(why));
-        }
-        return Err(if html && !plain_text && attachments == 0 {
-            InboxError::HtmlOnly
-        } else {
-            InboxError::Nothing
-        });
-    }
-    Ok(Extracted {
-        message_id: message.message_id().map(str::to_string),
-        from: message
-            .from()
-            .and_then(|a| a.first())
-            .and_then(|a| a.address())
-            .map(str::to_ascii_lowercase),
-        automatic,
-        files,
-    })
+    files
 }
 
 /// Why a message was sent by a program rather than a person, if it was (RFC 3834 and the

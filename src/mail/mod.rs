@@ -1,6 +1,7 @@
 //! Play by e-mail: files out of incoming messages (`inbox`), views into outgoing ones
 //! (`outbox`). The game directory stays the only state; a message can be processed again.
 
+pub mod bundle;
 pub mod inbox;
 pub mod outbox;
 
@@ -93,20 +94,46 @@ pub fn signed_sender(dir: &GameDir, found: &[inbox::Found]) -> Option<usize> {
     })
 }
 
+/// Whether a found file is one the judge writes (its record or a view), not a player's.
+fn is_judges(f: &inbox::Found) -> bool {
+    f.text.starts_with("{\"seq\":0,") || f.text.starts_with("{\n  \"format\": \"qijudge/")
+}
+
 /// Puts the files of one message into the game directory: each signed by the key of the seat
 /// it names (setups are checked against their commitment by the judge), none replacing a
 /// different file, at most one per path. Returns the paths written (or already there).
-pub fn import(dir: &GameDir, found: &[inbox::Found], shown: &str) -> Result<Vec<String>> {
+///
+/// On a player's copy (`copy`), the judge's files come in too: its record (signed by this game's
+/// judge, extending the one here), the views of the current record head (signed by the judge),
+/// and a finished game's bundle. On the judge's own folder they are ignored: the judge writes
+/// its own.
+pub fn import(
+    dir: &GameDir,
+    message: &inbox::Extracted,
+    shown: &str,
+    copy: bool,
+) -> Result<Vec<String>> {
     let seats = seats(dir)?;
-    // A player's copy takes the judge's record from the judge's mail.
-    let (records, found): (Vec<&inbox::Found>, Vec<&inbox::Found>) = found
-        .iter()
-        .partition(|f| f.text.starts_with("{\"seq\":0,"));
+    let (judges, found): (Vec<&inbox::Found>, Vec<&inbox::Found>) =
+        message.files.iter().partition(|f| is_judges(f));
     let found: Vec<inbox::Found> = found.into_iter().cloned().collect();
     let mut taken = Vec::new();
-    for r in records {
-        if let Some(path) = import_record(dir, &seats, r, shown)? {
-            taken.push(path);
+    if copy {
+        for archive in &message.archives {
+            taken.extend(import_bundle(dir, &seats, archive, shown)?);
+        }
+        let (records, views): (Vec<&inbox::Found>, Vec<&inbox::Found>) = judges
+            .into_iter()
+            .partition(|f| f.text.starts_with("{\"seq\":0,"));
+        for r in records {
+            if let Some(path) = import_record(dir, &seats, r, shown)? {
+                taken.push(path);
+            }
+        }
+        for v in views {
+            if let Some(path) = import_view(dir, &seats, v, shown)? {
+                taken.push(path);
+            }
         }
     }
     // Two different files for one place: refused before anything else.
@@ -260,6 +287,188 @@ fn import_record(
         ),
     ])?;
     Ok(Some("record.jsonl".to_string()))
+}
+
+/// The head of the record in a game folder (the manifest's hash before the first line).
+fn record_head(dir: &GameDir) -> Result<String> {
+    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let genesis = crate::protocol::hash::sha256_tagged(manifest.as_bytes());
+    let here = dir
+        .read_optional("record.jsonl", crate::store::RECORD_LIMIT)?
+        .unwrap_or_default();
+    let record = crate::protocol::record::Record::parse(&here, &genesis)
+        .map_err(|(line, e)| refuse("record.jsonl", None, format!("line {line}: {}", e.reason)))?;
+    Ok(record.head_or(&genesis))
+}
+
+/// A view from the judge's mail, for a player's copy: signed by this game's judge and made for
+/// the record here now (an older view, from a message read late, changes nothing).
+fn import_view(
+    dir: &GameDir,
+    seats: &Seats,
+    found: &inbox::Found,
+    shown: &str,
+) -> Result<Option<String>> {
+    let view: serde_json::Value = serde_json::from_str(&found.text)
+        .map_err(|_| refuse(shown, Some("view"), "not a JSON view"))?;
+    let audience = view
+        .get("audience")
+        .and_then(|a| a.as_str())
+        .filter(|a| !a.is_empty() && a.len() <= 16 && a.bytes().all(|b| b.is_ascii_lowercase()))
+        .ok_or_else(|| refuse(shown, Some("audience"), "missing or not an audience"))?;
+    let path = format!("views/{audience}.json");
+    let sig = found.signature.as_deref().ok_or_else(|| {
+        refuse(
+            shown,
+            Some("view"),
+            format!("{path} comes without the judge's signature"),
+        )
+    })?;
+    if signing::verify(&seats.judge, namespace::VIEW, found.text.as_bytes(), sig).is_err() {
+        return Err(refuse(
+            shown,
+            Some("view"),
+            format!("{path} is not signed by this game's judge"),
+        ));
+    }
+    if view.get("record_head").and_then(|h| h.as_str()) != Some(record_head(dir)?.as_str()) {
+        return Ok(None);
+    }
+    if dir
+        .read_optional(&path, crate::store::RECORD_LIMIT)?
+        .as_deref()
+        == Some(found.text.as_str())
+    {
+        return Ok(None);
+    }
+    dir.commit(&[
+        (path.clone(), Some(found.text.as_bytes().to_vec())),
+        (format!("{path}.sig"), Some(sig.as_bytes().to_vec())),
+    ])?;
+    Ok(Some(path))
+}
+
+/// A finished game's bundle, for a player's copy: the same manifest; the record signed by the
+/// judge and extending the one here; moves and commitments each signed by the seat they name;
+/// revealed setups that open their seat's signed commitment; views signed by the judge (taken
+/// when the bundle's record is the one here). Files already here are never replaced, except
+/// the judge's views.
+fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Result<Vec<String>> {
+    let field = Some("game.tar");
+    let files = bundle::unpack(bytes, crate::store::RECORD_LIMIT)
+        .map_err(|why| refuse(shown, field, why))?;
+    let get = |path: &str| {
+        files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    };
+    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    if get("game.toml").as_deref() != Some(manifest.as_str()) {
+        return Err(refuse(
+            shown,
+            field,
+            "holds another game (its game.toml differs)",
+        ));
+    }
+    let mut taken = Vec::new();
+    let record = get("record.jsonl");
+    if let Some(text) = record.clone() {
+        let found = inbox::Found {
+            text,
+            signature: get("record.sig"),
+        };
+        taken.extend(import_record(dir, seats, &found, shown)?);
+    }
+    let current = dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT)? == record;
+    // The seats' commitments in the bundle, for opening the revealed setups.
+    let commitments: Vec<inbox::Found> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("commitments/") && p.ends_with(".toml"))
+        .map(|(p, b)| inbox::Found {
+            text: String::from_utf8_lossy(b).into_owned(),
+            signature: get(&format!("{p}.sig")),
+        })
+        .collect();
+    let mut public: Vec<(String, Option<Vec<u8>>)> = Vec::new();
+    let mut reveals: Vec<(String, String)> = Vec::new();
+    for (path, bytes) in &files {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Err(refuse(shown, field, format!("{path}: not UTF-8 text")));
+        };
+        let sig_path = format!("{path}.sig");
+        let bad = |why: String| refuse(shown, field, format!("{path}: {why}"));
+        if ["game.toml", "record.jsonl", "record.sig"].contains(&path.as_str())
+            || path.ends_with(".sig")
+        {
+            continue;
+        }
+        if let Some(seat) = path
+            .strip_prefix("reveal/")
+            .and_then(|n| n.strip_suffix(".toml"))
+        {
+            let index = seats
+                .names
+                .iter()
+                .position(|s| s == seat)
+                .ok_or_else(|| bad("no such seat".into()))?;
+            check_secret(dir, seats, index, text, &commitments, shown)?;
+            reveals.push((path.clone(), text.to_string()));
+            continue;
+        }
+        let sig = get(&sig_path).ok_or_else(|| bad("comes without its signature".into()))?;
+        if path.starts_with("views/") {
+            if !current {
+                continue;
+            }
+            if signing::verify(&seats.judge, namespace::VIEW, bytes, &sig).is_err() {
+                return Err(bad("not signed by this game's judge".into()));
+            }
+        } else {
+            let p = place(text, shown)?;
+            if p.path != *path {
+                return Err(bad(format!("holds the file for {}", p.path)));
+            }
+            let index = seats
+                .names
+                .iter()
+                .position(|s| *s == p.seat)
+                .ok_or_else(|| bad("no such seat".into()))?;
+            let ns = p.namespace.ok_or_else(|| bad("not a signed file".into()))?;
+            if signing::verify(&seats.keys[index], ns, bytes, &sig).is_err() {
+                return Err(bad(format!("not signed by {}'s key", p.seat)));
+            }
+            for (rel, content) in [(path.as_str(), text), (sig_path.as_str(), sig.as_str())] {
+                if let Some(existing) = dir.read_optional(rel, crate::store::RECORD_LIMIT)? {
+                    if existing != content {
+                        return Err(bad(format!(
+                            "{rel} exists with other content; a sent file is never replaced"
+                        )));
+                    }
+                }
+            }
+        }
+        public.push((path.clone(), Some(bytes.clone())));
+        public.push((sig_path, Some(sig.into_bytes())));
+        taken.push(path.clone());
+    }
+    for (path, text) in &reveals {
+        if let Some(existing) = dir.read_optional(path, crate::store::SMALL_FILE_LIMIT)? {
+            if existing != *text {
+                return Err(refuse(
+                    shown,
+                    field,
+                    format!("{path} exists with other content; a sent file is never replaced"),
+                ));
+            }
+        }
+    }
+    dir.commit(&public)?;
+    for (path, text) in reveals {
+        dir.write(&path, text.as_bytes())?;
+        taken.push(path);
+    }
+    Ok(taken)
 }
 
 /// A seat's signed commitment: sent in the same message, or already in the game directory.

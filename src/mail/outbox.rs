@@ -33,28 +33,116 @@ pub struct Envelope<'a> {
     pub from: &'a str,
     /// RFC 3339 time of the judging.
     pub now: &'a str,
-    /// The Message-ID of the message that brought the move, when there was one.
-    pub in_reply_to: Option<&'a str>,
+    /// The message this judging answers, when there was one: the audience (the seat) whose
+    /// signed file it brought and its Message-ID, already checked with [`valid_message_id`].
+    /// Only that seat's message refers to it.
+    pub answers: Option<(&'a str, &'a str)>,
 }
 
-/// A short state line from a view: whose turn, or the result.
-fn state_line(view: &serde_json::Value) -> String {
-    let plies = view
-        .get("ply")
-        .or_else(|| view.get("turns"))
-        .and_then(|v| v.as_u64())
-        .unwrap_or(0);
+/// Whether a Message-ID (without its angle brackets) may be copied into a header:
+/// `left@right`, printable ASCII without spaces, brackets, quotes or separators, at most 250
+/// characters. Anything else from a sender is dropped, never copied.
+pub fn valid_message_id(id: &str) -> bool {
+    let ok_char = |c: char| c.is_ascii_graphic() && !"<>()[]\\,;:\"@".contains(c);
+    let Some((left, right)) = id.split_once('@') else {
+        return false;
+    };
+    id.len() <= 250
+        && !left.is_empty()
+        && !right.is_empty()
+        && left.chars().all(ok_char)
+        && right.chars().all(ok_char)
+}
+
+/// What a message says first, in its Subject and again at the top of its body: the result, or
+/// whose turn it is and which ply (or turn, in Liubo) comes next (as `status` says it).
+pub fn headline(view: &serde_json::Value) -> String {
+    let (count, unit) = match view.get("turns").and_then(|v| v.as_u64()) {
+        Some(turns) => (turns, "turn"),
+        None => (view.get("ply").and_then(|v| v.as_u64()).unwrap_or(0), "ply"),
+    };
     if let Some(r) = view.get("result").filter(|r| !r.is_null()) {
-        let winner = r.get("winner").and_then(|w| w.as_str());
-        return match winner {
-            Some(w) => format!("ply {plies}: game over, {w} wins"),
-            None => format!("ply {plies}: game over, draw"),
+        let outcome = match r.get("winner").and_then(|w| w.as_str()) {
+            Some(w) => format!("{w} wins"),
+            None => "draw".to_string(),
         };
+        let unit = if unit == "ply" { "plies" } else { "turns" };
+        return format!("game over after {count} {unit}: {outcome}");
     }
     match view.get("to_move").and_then(|t| t.as_str()) {
-        Some(seat) => format!("ply {plies}: {seat} to move"),
-        None => format!("ply {plies}"),
+        Some(seat) => format!("{seat} to move ({unit} {})", count + 1),
+        None => "waiting for the players' setups".to_string(),
     }
+}
+
+/// The deadline of the next ply, if the game has a clock.
+fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
+    let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let table: toml::Table =
+        toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
+    let Some(clock) = table.get("clock").cloned() else {
+        return Ok(None);
+    };
+    let clock: crate::protocol::files::Clock = clock
+        .try_into()
+        .map_err(|e| Error::Io(format!("game.toml: [clock]: {e}")))?;
+    let genesis = crate::protocol::hash::sha256_tagged(text.as_bytes());
+    let here = dir
+        .read_optional("record.jsonl", RECORD_LIMIT)?
+        .unwrap_or_default();
+    let Ok(record) = crate::protocol::record::Record::parse(&here, &genesis) else {
+        return Ok(None);
+    };
+    Ok(crate::judge::clock::next_deadline(&clock, &record, now))
+}
+
+/// What the recipient of a message can do next, in a few sentences.
+fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, bundled: bool) -> String {
+    let over = view.get("result").is_some_and(|r| !r.is_null());
+    let to_move = view.get("to_move").and_then(|t| t.as_str());
+    let take = "take this message into your copy of the game with \
+        `qijudge inbox YOUR-COPY MESSAGE-FILE`";
+    if over {
+        return if bundled {
+            format!(
+                "The game is over. game.tar holds the whole game with the revealed setups: \
+                 {take}, then `qijudge verify YOUR-COPY` checks every move and combat."
+            )
+        } else {
+            "The game is over; the setups are revealed in the judge's next message.".to_string()
+        };
+    }
+    if audience == "public" {
+        return "You follow this game as a spectator; the judge writes after every move."
+            .to_string();
+    }
+    match to_move {
+        Some(seat) if seat == audience => format!(
+            "Your move: {take} (it takes the record and your view), list your moves with \
+             `qijudge moves YOUR-COPY --as {seat}`, write yours with `qijudge move YOUR-COPY \
+             --as {seat} --key YOUR-KEY MOVE`, and send the move file and its .sig to {judge}, \
+             attached or pasted into a plain-text message."
+        ),
+        Some(seat) => format!("{seat} is to move; nothing to do until the judge writes again."),
+        None => format!(
+            "If you have not yet: make your setup with `qijudge setup YOUR-COPY --as {audience} \
+             --key YOUR-KEY SETUP-FILE`, send the signed commitment (commitments/{audience}.toml \
+             and its .sig) to {judge} first, then the setup file (setups/{audience}.toml)."
+        ),
+    }
+}
+
+/// The deadline sentence for a recipient.
+fn deadline_line(d: &crate::judge::clock::Deadline, to_move: &str, audience: &str) -> String {
+    let whose = if to_move == audience {
+        "Your move".to_string()
+    } else {
+        format!("{to_move}'s move")
+    };
+    format!(
+        "{whose} for ply {} is due by {} (grace until {}; it is {} now).",
+        d.ply, d.due, d.grace_until, d.state
+    )
 }
 
 /// One outgoing message: its file name, its bytes, and a digest of what it says to its
@@ -68,15 +156,17 @@ pub struct Outgoing {
 
 /// RFC 3834: every message the judge sends is marked as sent by a program, so that
 /// well-behaved responders never answer it.
-fn auto_submitted(env: &Envelope) -> &'static str {
-    match env.in_reply_to {
+fn auto_submitted(answers: Option<&str>) -> &'static str {
+    match answers {
         Some(_) => "auto-replied",
         None => "auto-generated",
     }
 }
 
-/// The headers every message of the judge has: From, To, Subject, a Message-ID made of `id` and
-/// the judge's domain, the judge's Date, Auto-Submitted and, when it answers one, In-Reply-To.
+/// The headers every message of the judge has: From, To (spectators in Bcc, so that none sees
+/// another's address), Subject, a Message-ID made of `id` and the judge's domain, the judge's
+/// Date, Auto-Submitted and, in the reply to the seat whose message it answers, In-Reply-To and
+/// References.
 fn headers<'x>(
     env: &Envelope<'x>,
     to: &Recipient,
@@ -95,18 +185,34 @@ fn headers<'x>(
         .iter()
         .map(|a| (to.name.clone(), a.clone()))
         .collect();
-    let builder = MessageBuilder::new()
-        .from(("qijudge", env.from))
-        .to(addresses)
+    let answers = env
+        .answers
+        .filter(|(audience, _)| *audience == to.audience)
+        .map(|(_, id)| id);
+    let builder = MessageBuilder::new().from(("qijudge", env.from));
+    let builder = if to.audience == "public" {
+        let bcc: Vec<String> = to.addresses.clone();
+        builder
+            .to(mail_builder::headers::address::Address::new_group(
+                Some("spectators"),
+                Vec::new(),
+            ))
+            .bcc(bcc)
+    } else {
+        builder.to(addresses)
+    };
+    let builder = builder
         .subject(subject)
         .message_id(format!("{id}@{domain}"))
         .date(time)
         .header(
             "Auto-Submitted",
-            mail_builder::headers::text::Text::new(auto_submitted(env)),
+            mail_builder::headers::text::Text::new(auto_submitted(answers)),
         );
-    Ok(match env.in_reply_to {
-        Some(reply) => builder.in_reply_to(reply.to_string()),
+    Ok(match answers {
+        Some(reply) => builder
+            .in_reply_to(reply.to_string())
+            .references(reply.to_string()),
         None => builder,
     })
 }
@@ -139,16 +245,23 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
     write(headers(env, to, subject, &id)?.text_body(body))
 }
 
-/// Builds the messages for the current views of a judged game directory.
-pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Result<Vec<Outgoing>> {
+/// Builds the messages for the current views of a judged game directory. `bundle_ready`: the
+/// game is over and what `verify` needs is public (the setups revealed), so each message carries
+/// the whole game (`game.tar`).
+pub fn messages(
+    dir: &GameDir,
+    env: &Envelope,
+    recipients: &[Recipient],
+    bundle_ready: bool,
+) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
+    let deadline = deadline(dir, env.now)?;
     for r in recipients {
         let Some(json) = dir.read_optional(&format!("views/{}.json", r.audience), RECORD_LIMIT)?
         else {
             continue;
         };
         let text = dir.read(&format!("views/{}.txt", r.audience), RECORD_LIMIT)?;
-        let json_sig = dir.read(&format!("views/{}.json.sig", r.audience), RECORD_LIMIT)?;
         let view: serde_json::Value =
             serde_json::from_str(&json).map_err(|e| Error::Io(format!("view: {e}")))?;
         let head = view
@@ -165,27 +278,48 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
             .chars()
             .take(env.game.find('-').map_or(12, |i| i + 9))
             .collect();
-        let subject = format!("[qijudge {short}] {}", state_line(&view));
+        let headline = headline(&view);
+        let subject = format!("[qijudge {short}] {headline}");
         // A seat's pending refusal comes first in its own message, and only there.
         let note = dir.read_optional(
             &format!("views/{}.refusal.txt", r.audience),
             crate::store::SMALL_FILE_LIMIT,
         )?;
+        let over = view.get("result").is_some_and(|v| !v.is_null());
+        let bundle = if over && bundle_ready {
+            Some(super::bundle::pack(dir, &r.audience)?)
+        } else {
+            None
+        };
+        let bundle_digest = bundle
+            .as_deref()
+            .map(crate::protocol::hash::sha256_tagged)
+            .unwrap_or_default();
         let said = [
             r.audience.as_str(),
             &r.addresses.join(","),
             &json,
             note.as_deref().unwrap_or(""),
+            &bundle_digest,
         ]
         .join("\0");
         let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
-        let text = match &note {
-            Some(n) => format!(
-                "Your last file was refused and set aside; send a corrected one.\n{}\n\n{text}",
+        let mut body = format!("Game {}: {headline}.\n", env.game);
+        let to_move = view.get("to_move").and_then(|t| t.as_str());
+        if let (Some(d), Some(seat)) = (&deadline, to_move) {
+            body.push_str(&deadline_line(d, seat, &r.audience));
+            body.push('\n');
+        }
+        body.push('\n');
+        body.push_str(&next_steps(&view, &r.audience, env.from, bundle.is_some()));
+        body.push_str("\n\n");
+        if let Some(n) = &note {
+            body.push_str(&format!(
+                "Your last file was refused and set aside; send a corrected one.\n{}\n\n",
                 n.trim_end()
-            ),
-            None => text,
-        };
+            ));
+        }
+        body.push_str(&text);
         let message_id = format!(
             "{}.{}.{head}.{}",
             env.game,
@@ -193,13 +327,29 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
             hex_prefix(&digest, 8)
         );
         let boundary = format!("qijudge-{head}-{}", r.audience);
-        let mut parts = vec![
-            MimePart::new("text/plain", text),
-            MimePart::new("application/json", json.into_bytes())
-                .attachment(format!("{}.json", r.audience)),
-            MimePart::new("application/octet-stream", json_sig.into_bytes())
-                .attachment(format!("{}.json.sig", r.audience)),
-        ];
+        let mut parts = vec![MimePart::new("text/plain", body)];
+        // The seat's own view, and the public one (so that `status` works on a player's copy).
+        let mut audiences = vec![r.audience.as_str()];
+        if r.audience != "public" {
+            audiences.push("public");
+        }
+        for who in audiences {
+            let name = format!("views/{who}.json");
+            let (Some(view), Some(sig)) = (
+                dir.read_optional(&name, RECORD_LIMIT)?,
+                dir.read_optional(&format!("{name}.sig"), RECORD_LIMIT)?,
+            ) else {
+                continue;
+            };
+            parts.push(
+                MimePart::new("application/json", view.into_bytes())
+                    .attachment(format!("{who}.json")),
+            );
+            parts.push(
+                MimePart::new("application/octet-stream", sig.into_bytes())
+                    .attachment(format!("{who}.json.sig")),
+            );
+        }
         // The record, so players' tools can answer its head.
         for name in ["record.jsonl", "record.sig"] {
             if let Some(body) = dir.read_optional(name, RECORD_LIMIT)? {
@@ -216,6 +366,9 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
                 parts.push(MimePart::new(mime, bytes).attachment(format!("board.{ext}")));
             }
         }
+        if let Some(bundle) = bundle {
+            parts.push(MimePart::new("application/x-tar", bundle).attachment("game.tar"));
+        }
         let body = MimePart::new(
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,
@@ -229,29 +382,33 @@ pub fn messages(dir: &GameDir, env: &Envelope, recipients: &[Recipient]) -> Resu
     Ok(out)
 }
 
-/// Pipes a message to a command such as `sendmail -t` or `msmtp -t`.
+/// Pipes a message to a command such as `sendmail -t` or `msmtp -t`. A command that fails is
+/// reported with its exit status (even when it stopped reading the message early).
 pub fn send(command: &str, message: &[u8]) -> Result<()> {
     use std::io::Write;
+    let failed = |why: String| Error::Io(format!("--sendmail {command:?}: {why}"));
     let mut child = std::process::Command::new("sh")
         .arg("-c")
         .arg(command)
         .stdin(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(message)
-            .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
-    }
-    let status = child
-        .wait()
-        .map_err(|e| Error::Io(format!("--sendmail {command:?}: {e}")))?;
+        .map_err(|e| failed(e.to_string()))?;
+    let written = child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(message))
+        .unwrap_or(Ok(()));
+    let status = child.wait().map_err(|e| failed(e.to_string()))?;
     if !status.success() {
-        return Err(Error::Io(format!(
-            "--sendmail {command:?} failed: {status}"
+        let how = match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => format!("was stopped ({status})"),
+        };
+        return Err(failed(format!(
+            "{how}; the message was not sent (it is in the outbox folder, if one was given)"
         )));
     }
-    Ok(())
+    written.map_err(|e| failed(format!("did not read the whole message ({e})")))
 }
 
 #[cfg(test)]

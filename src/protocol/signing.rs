@@ -133,6 +133,39 @@ pub fn sign(key: &PrivateKey, namespace: &str, msg: &[u8]) -> String {
         .expect("signing with an in-memory Ed25519 key does not fail")
 }
 
+/// The canonical armor of a signature whose base64 was re-folded on its way (a mail client
+/// wrapping at 64 or 76 columns, CRLF line ends, indentation): the signature bytes are what
+/// count, so they are decoded and armored again as ssh-keygen writes them. `None` if the text
+/// does not hold a signature.
+pub fn canonical_armor(text: &str) -> Option<String> {
+    const BEGIN: &str = "-----BEGIN SSH SIGNATURE-----";
+    const END: &str = "-----END SSH SIGNATURE-----";
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let (first, rest) = lines.split_first()?;
+    let (last, body) = rest.split_last()?;
+    if *first != BEGIN || *last != END {
+        return None;
+    }
+    let base64: String = body.concat();
+    if !base64
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+    {
+        return None;
+    }
+    let folded: Vec<String> = base64
+        .as_bytes()
+        .chunks(70)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    let pem = format!("{BEGIN}\n{}\n{END}\n", folded.join("\n"));
+    SshSig::from_pem(&pem).ok()?.to_pem(LineEnding::LF).ok()
+}
+
 /// Verifies an armored SSHSIG over `msg` by `key` in `namespace`.
 pub fn verify(
     key: &PublicKey,

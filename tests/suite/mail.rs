@@ -230,11 +230,15 @@ fn a_whole_luzhanqi_game_is_played_through_inbox_and_outgoing_mail() {
     }
     let mail = std::fs::read_to_string(g.outbox.join("north.eml")).unwrap();
     assert!(
-        mail.contains("Subject: [qijudge lzq-") && mail.contains("] ply 11: game over"),
+        mail.contains("Subject: [qijudge lzq-")
+            && mail.contains("] game over after 11 plies: south wins"),
         "{mail}"
     );
     assert!(mail.contains("To: \"bob\" <bob@example.org>"), "{mail}");
+    // Only the seat whose message was answered (north resigned) gets In-Reply-To.
     assert!(mail.contains("In-Reply-To: <"), "{mail}");
+    let south = std::fs::read_to_string(g.outbox.join("south.eml")).unwrap();
+    assert!(!south.contains("In-Reply-To:"), "{south}");
     ok(&["reveal", &g.judge.to_string_lossy()]);
     ok(&["verify", &g.judge.to_string_lossy()]);
 }
@@ -475,7 +479,11 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
         3,
         "south, north, public"
     );
-    assert!(!sent.contains("Bcc:"));
+    // Spectators only in Bcc (sendmail -t drops it), and nobody else anywhere.
+    assert_eq!(sent.matches("Bcc: ").count(), 1, "{sent}");
+    assert!(sent.contains("Bcc: <club@example.org>"), "{sent}");
+    assert!(sent.contains("To: \"spectators\": ;"), "{sent}");
+    assert!(!sent.contains("eve@"), "{sent}");
 }
 
 #[test]
@@ -538,7 +546,7 @@ fn xiangqi_moves_in_any_notation_come_by_mail_too() {
     ]);
     assert_eq!(r.code, 0, "{r:?}");
     let mail = std::fs::read_to_string(out.join("black.eml")).unwrap();
-    assert!(mail.contains("] ply 1: black to move"), "{mail}");
+    assert!(mail.contains("] black to move (ply 2)"), "{mail}");
     assert!(mail.contains("filename=\"board.png\""), "{mail}");
 }
 

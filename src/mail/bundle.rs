@@ -1,0 +1,178 @@
+//! A finished game in one attachment: the public files `verify` needs (manifest, record,
+//! commitments, moves, revealed setups, the judge's views for one audience) packed as a ustar
+//! archive with fixed metadata, so the same game always gives the same bytes.
+
+use crate::error::{Error, Result};
+use crate::store::GameDir;
+
+/// Folders whose files travel in a bundle (never `setups/`, `refused/`, `mail/`, `sealed/`).
+const FOLDERS: [&str; 3] = ["commitments", "moves", "reveal"];
+
+/// At most this many files in a bundle (a long game has a few hundred).
+pub const MAX_FILES: usize = 20_000;
+
+/// Whether a tar archive starts these bytes (the ustar magic at offset 257).
+pub fn is_archive(bytes: &[u8]) -> bool {
+    bytes.len() >= 512 && bytes.get(257..262) == Some(b"ustar")
+}
+
+/// A path a bundle may hold: `game.toml`, the record, a file directly in one of [`FOLDERS`], or
+/// a view's JSON or text (with signatures) in `views/`.
+pub fn allowed_path(path: &str) -> bool {
+    let plain = |name: &str| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    };
+    match path.split_once('/') {
+        None => ["game.toml", "record.jsonl", "record.sig"].contains(&path),
+        Some(("views", name)) => {
+            plain(name)
+                && [".json", ".json.sig", ".txt", ".txt.sig"]
+                    .iter()
+                    .any(|ext| name.ends_with(ext))
+        }
+        Some((folder, name)) => FOLDERS.contains(&folder) && plain(name),
+    }
+}
+
+/// The bundle of a game for one audience: its own view, the public one and the full one.
+pub fn pack(dir: &GameDir, audience: &str) -> Result<Vec<u8>> {
+    let mut paths: Vec<String> = ["game.toml", "record.jsonl", "record.sig"]
+        .map(String::from)
+        .into();
+    for folder in FOLDERS {
+        let Ok(entries) = std::fs::read_dir(dir.path(folder)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().is_ok_and(|t| t.is_file()) {
+                paths.push(format!("{folder}/{name}"));
+            }
+        }
+    }
+    for who in [audience, "public", "full"] {
+        for ext in ["json", "json.sig", "txt", "txt.sig"] {
+            paths.push(format!("views/{who}.{ext}"));
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    let mut builder = tar::Builder::new(Vec::new());
+    for path in paths.iter().filter(|p| allowed_path(p)) {
+        let Ok(bytes) = std::fs::read(dir.path(path)) else {
+            continue;
+        };
+        let mut header = tar::Header::new_ustar();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        builder
+            .append_data(&mut header, path, bytes.as_slice())
+            .map_err(|e| Error::Io(format!("packing {path}: {e}")))?;
+    }
+    builder
+        .into_inner()
+        .map_err(|e| Error::Io(format!("packing the game: {e}")))
+}
+
+/// The files of a bundle, or why it cannot be read: only regular files at allowed paths, each
+/// at most `limit` bytes, at most [`MAX_FILES`].
+pub fn unpack(bytes: &[u8], limit: u64) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
+    use std::io::Read;
+    let mut archive = tar::Archive::new(bytes);
+    let mut files = Vec::new();
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("not a tar archive: {e}"))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
+        let path = entry
+            .path()
+            .map_err(|e| format!("an entry without a readable name: {e}"))?
+            .to_string_lossy()
+            .into_owned();
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            return Err(format!("{path}: not a regular file"));
+        }
+        if !allowed_path(&path) {
+            return Err(format!("{path}: not a file a game bundle holds"));
+        }
+        let size = entry.header().size().map_err(|e| format!("{path}: {e}"))?;
+        if size > limit {
+            return Err(format!("{path}: larger than {limit} bytes"));
+        }
+        if files.len() == MAX_FILES {
+            return Err(format!("more than {MAX_FILES} files"));
+        }
+        let mut content = Vec::new();
+        entry
+            .by_ref()
+            .take(limit)
+            .read_to_end(&mut content)
+            .map_err(|e| format!("{path}: {e}"))?;
+        if files.iter().any(|(p, _)| *p == path) {
+            return Err(format!("{path}: twice in the archive"));
+        }
+        files.push((path, content));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_public_game_files_may_travel_in_a_bundle() {
+        for ok in [
+            "game.toml",
+            "record.jsonl",
+            "moves/0001-south.toml.sig",
+            "reveal/north.toml",
+            "views/public.json",
+            "views/south.txt.sig",
+        ] {
+            assert!(allowed_path(ok), "{ok}");
+        }
+        for bad in [
+            "setups/south.toml",
+            "../game.toml",
+            "moves/../../x",
+            "moves/a/b",
+            "views/public.png",
+            "views/.hidden.json",
+            "mail/sent.json",
+            "/etc/passwd",
+            "moves/",
+        ] {
+            assert!(!allowed_path(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_packed_game_unpacks_to_the_same_files_and_packs_to_the_same_bytes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        std::fs::create_dir_all(tmp.path().join("moves")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("setups")).unwrap();
+        std::fs::write(tmp.path().join("game.toml"), "id = \"x\"\n").unwrap();
+        std::fs::write(tmp.path().join("moves/0001-south.toml"), "m\n").unwrap();
+        std::fs::write(tmp.path().join("setups/south.toml"), "secret\n").unwrap();
+        let packed = pack(&dir, "south").unwrap();
+        assert!(is_archive(&packed));
+        assert_eq!(packed, pack(&dir, "south").unwrap());
+        let files = unpack(&packed, 1024).unwrap();
+        let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(names, ["game.toml", "moves/0001-south.toml"]);
+        assert!(unpack(&packed, 4)
+            .unwrap_err()
+            .contains("larger than 4 bytes"));
+    }
+}
