@@ -295,6 +295,158 @@ fn maildir_done(maildir: &Path, path: &Path) -> Result<()> {
         .map_err(|e| Error::Io(format!("moving {} to cur/: {e}", path.display())))
 }
 
+/// A setup to start from, sent with a Luzhanqi invitation.
+const SETUP_TEMPLATE: &str = include_str!("../../games/luzhanqi/example-setup.toml");
+
+/// `invite`: one message per seat with an address: the manifest, the seat, and the steps to a
+/// first move. Sent once (again only if it would say something else).
+pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
+    check_outgoing(&out)?;
+    if out.outbox.is_none() && out.sendmail.is_none() {
+        return Err(Error::Io(
+            "--outbox or --sendmail: where should the invitations go?".into(),
+        ));
+    }
+    let now = super::now_or(now)?;
+    let game = GameDir::new(dir);
+    let _lock = game.lock()?;
+    let rules = crate::games::of_dir(dir)?;
+    let manifest = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let table: toml::Table =
+        toml::from_str(&manifest).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
+    let clock: Option<crate::protocol::files::Clock> = match table.get("clock") {
+        Some(c) => Some(
+            c.clone()
+                .try_into()
+                .map_err(|e| Error::Io(format!("game.toml: [clock]: {e}")))?,
+        ),
+        None => None,
+    };
+    let seats: Vec<(String, String)> = table
+        .get("players")
+        .and_then(|p| p.as_array())
+        .map(|players| {
+            players
+                .iter()
+                .filter_map(|p| {
+                    Some((
+                        p.get("seat")?.as_str()?.to_string(),
+                        p.get("name")?.as_str()?.to_string(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let from = out.from.as_deref().unwrap_or_default();
+    let recipients = recipients(&game, &[], from)?;
+    if recipients.is_empty() {
+        return Err(refuse(
+            "game.toml",
+            Some("players"),
+            "no player has an e-mail address (qijudge new --player NAME=KEY.pub=ADDRESS)",
+        ));
+    }
+    let id = manifest_id(&game)?;
+    let env = outbox::Envelope {
+        game: &id,
+        from,
+        now: &now,
+        answers: None,
+    };
+    let invitation = outbox::Invitation {
+        kind: rules.name(),
+        manifest: &manifest,
+        seats: &seats,
+        secrets: rules.has_secrets(),
+        chosen: rules.setup_is_chosen(),
+        template: (rules.name() == "luzhanqi").then_some(SETUP_TEMPLATE),
+        clock: clock.as_ref(),
+    };
+    let mut sent = SentLog::read(&game)?;
+    for to in &recipients {
+        let m = outbox::invitation(&env, to, &invitation)?;
+        if sent.unchanged(&m.name, &m.digest) {
+            say!("{}: already invited, not sent again", m.name);
+            continue;
+        }
+        deliver(&out, &m.name, &m.bytes)?;
+        sent.record(&game, &m.name, &m.digest)?;
+    }
+    Ok(())
+}
+
+/// `remind`: a reminder to the seat to move when its deadline is less than `before` minutes
+/// away, or past while the grace runs; once per ply and state. For a cron job, beside `judge`.
+pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Result<()> {
+    check_outgoing(&out)?;
+    if out.outbox.is_none() && out.sendmail.is_none() {
+        return Err(Error::Io(
+            "--outbox or --sendmail: where should the reminders go?".into(),
+        ));
+    }
+    let now = super::now_or(now)?;
+    let game = GameDir::new(dir);
+    let _lock = game.lock()?;
+    let Some(to_move) = crate::games::of_dir(dir)?.to_move(dir)? else {
+        say!("no one is to move: no reminder");
+        return Ok(());
+    };
+    let Some(d) = outbox::deadline(&game, &now)? else {
+        say!("no deadline (the game has no clock, or play has not begun): no reminder");
+        return Ok(());
+    };
+    let due = |t: &str| {
+        chrono::DateTime::parse_from_rfc3339(t)
+            .map_err(|_| Error::Io(format!("{t:?} is not an RFC 3339 time")))
+    };
+    let minutes_left = (due(&d.due)? - due(&now)?).num_minutes();
+    match d.state {
+        "on-time" if minutes_left > i64::from(before) => {
+            say!(
+                "{to_move}: ply {} is due by {}: no reminder yet",
+                d.ply,
+                d.due
+            );
+            return Ok(());
+        }
+        "expired" => {
+            say!(
+                "{to_move}: the time for ply {} ran out at {}; the judge's next run applies the rule",
+                d.ply,
+                d.grace_until
+            );
+            return Ok(());
+        }
+        _ => {}
+    }
+    let from = out.from.as_deref().unwrap_or_default();
+    let recipients = recipients(&game, &[], from)?;
+    let Some(to) = recipients.iter().find(|r| r.audience == to_move) else {
+        say!("{to_move} has no e-mail address: no reminder");
+        return Ok(());
+    };
+    let id = manifest_id(&game)?;
+    let env = outbox::Envelope {
+        game: &id,
+        from,
+        now: &now,
+        answers: None,
+    };
+    let m = outbox::reminder(&env, to, &d)?;
+    let mut sent = SentLog::read(&game)?;
+    if sent.unchanged(&m.name, &m.digest) {
+        say!(
+            "{}: already reminded for ply {} ({})",
+            to_move,
+            d.ply,
+            d.state
+        );
+        return Ok(());
+    }
+    deliver(&out, &m.name, &m.bytes)?;
+    sent.record(&game, &m.name, &m.digest)
+}
+
 /// Writes a message into the outbox folder and/or pipes it to the mail command.
 fn deliver(out: &Outgoing, name: &str, bytes: &[u8]) -> Result<()> {
     if let Some(folder) = &out.outbox {

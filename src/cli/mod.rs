@@ -370,6 +370,49 @@ pub enum Command {
         #[arg(long = "spectator")]
         spectators: Vec<String>,
     },
+    /// Invite the players by e-mail: to each seat with an address, the manifest, its seat and
+    /// the steps to a first move (a setup template for Luzhanqi). Sent once.
+    ///
+    /// Example: qijudge invite game1 --from judge@example.org --outbox out/
+    Invite {
+        /// The game directory.
+        dir: PathBuf,
+        /// The judge's clock (RFC 3339) for the Date header; default now.
+        #[arg(long)]
+        now: Option<String>,
+        /// Write one .eml per seat into this folder.
+        #[arg(long)]
+        outbox: Option<PathBuf>,
+        /// The judge's address, for From (where the players send their files).
+        #[arg(long)]
+        from: Option<String>,
+        /// Pipe each message to this command (`sendmail -t`, `msmtp -t`).
+        #[arg(long)]
+        sendmail: Option<String>,
+    },
+    /// Remind the seat to move by e-mail when its deadline is near or its grace is running;
+    /// once per ply and state. For a cron job, beside `judge`.
+    ///
+    /// Example: qijudge remind game1 --from judge@example.org --sendmail "msmtp -t"
+    Remind {
+        /// The game directory.
+        dir: PathBuf,
+        /// The judge's clock (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
+        /// Remind when the move is due within this many minutes.
+        #[arg(long, default_value_t = 720)]
+        before: u32,
+        /// Write the reminder into this folder.
+        #[arg(long)]
+        outbox: Option<PathBuf>,
+        /// The judge's address, for From.
+        #[arg(long)]
+        from: Option<String>,
+        /// Pipe the reminder to this command (`sendmail -t`, `msmtp -t`).
+        #[arg(long)]
+        sendmail: Option<String>,
+    },
     /// Print a judged Xiangqi game as PGN.
     ///
     /// Example: qijudge pgn game1 --notation chinese > game1.pgn
@@ -568,6 +611,40 @@ pub fn run(cli: Cli) -> Result<()> {
                 from,
                 sendmail,
                 spectators,
+            },
+        ),
+        Command::Invite {
+            dir,
+            now,
+            outbox,
+            from,
+            sendmail,
+        } => mail::invite(
+            &dir,
+            now,
+            mail::Outgoing {
+                outbox,
+                from,
+                sendmail,
+                spectators: Vec::new(),
+            },
+        ),
+        Command::Remind {
+            dir,
+            now,
+            before,
+            outbox,
+            from,
+            sendmail,
+        } => mail::remind(
+            &dir,
+            now,
+            before,
+            mail::Outgoing {
+                outbox,
+                from,
+                sendmail,
+                spectators: Vec::new(),
             },
         ),
         Command::Check {

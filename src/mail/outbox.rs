@@ -76,7 +76,7 @@ pub fn headline(view: &serde_json::Value) -> String {
 }
 
 /// The deadline of the next ply, if the game has a clock.
-fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
+pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
     let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
@@ -380,6 +380,155 @@ pub fn messages(
         });
     }
     Ok(out)
+}
+
+/// The short form of a game id used in subjects (`lzq-1234abcd`).
+fn short_id(game: &str) -> String {
+    game.chars()
+        .take(game.find('-').map_or(12, |i| i + 9))
+        .collect()
+}
+
+/// What an invitation says about a game.
+pub struct Invitation<'a> {
+    /// The manifest's `game` value (`luzhanqi`, `xiangqi`, `liubo`).
+    pub kind: &'a str,
+    pub manifest: &'a str,
+    /// Every seat with its player's name, in order.
+    pub seats: &'a [(String, String)],
+    /// Whether the game starts with secrets, and whether the seat chooses them (a setup file).
+    pub secrets: bool,
+    pub chosen: bool,
+    /// A setup to start from, when the seat chooses one.
+    pub template: Option<&'a str>,
+    pub clock: Option<&'a crate::protocol::files::Clock>,
+}
+
+/// The invitation to one seat: the game, the judge's address, the manifest (attached) and the
+/// steps from an empty folder to the first move.
+pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Outgoing> {
+    let seat = to.audience.as_str();
+    let copy = short_id(env.game);
+    let others: Vec<String> = inv
+        .seats
+        .iter()
+        .filter(|(s, _)| s != seat)
+        .map(|(s, name)| format!("{s} ({name})"))
+        .collect();
+    let mut body = format!(
+        "Hello {},\n\nyou are invited to a game of {} judged by qijudge: game {}, where you play \
+         {seat} against {}. The judge is {}: send everything for this game there, as \
+         attachments or pasted into a plain-text message.\n",
+        to.name,
+        inv.kind,
+        env.game,
+        others.join(", "),
+        env.from
+    );
+    if let Some(c) = inv.clock {
+        body.push_str(&format!(
+            "Each move is due {} minutes after the one before it, with {} minutes of grace.\n",
+            c.move_minutes, c.grace_minutes
+        ));
+    }
+    body.push_str(&format!(
+        "\n1. Make your copy of the game: a folder holding the attached game.toml, e.g.\n\
+         \x20    mkdir {copy} && cp game.toml {copy}/\n\
+         \x20  Check that the key game.toml names for {seat} is yours (an OpenSSH Ed25519 key).\n"
+    ));
+    if inv.secrets {
+        let file = if inv.chosen { " setup.toml" } else { "" };
+        if inv.chosen {
+            body.push_str(
+                "\n2. Choose your setup: edit the attached setup-template.toml (its comments say \
+                 how) and save it as setup.toml.\n",
+            );
+        } else {
+            body.push_str("\n2. Your secret is drawn for you by qijudge setup.\n");
+        }
+        body.push_str(&format!(
+            "\n3. Commit to it:\n\
+             \x20    qijudge setup {copy} --as {seat} --key ~/.ssh/id_ed25519{file}\n\
+             \x20  Send commitments/{seat}.toml and commitments/{seat}.toml.sig to the judge \
+             first. Then send setups/{seat}.toml: only the judge reads it, and it is revealed \
+             to everyone after the end.\n"
+        ));
+    }
+    body.push_str(&format!(
+        "\n{}. When it is your move, the judge's message says so. Take that message into your \
+         copy (qijudge inbox {copy} MESSAGE-FILE), list your moves (qijudge moves {copy} --as \
+         {seat}), write yours (qijudge move {copy} --as {seat} --key ~/.ssh/id_ed25519 MOVE) \
+         and send the move file and its .sig to the judge.\n\
+         \nAfter the end the judge mails the whole game (game.tar); qijudge verify checks it.\n",
+        if inv.secrets { 4 } else { 2 }
+    ));
+    let said = [seat, &to.addresses.join(","), inv.manifest, &body].join("\0");
+    let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+    let id = format!("{}.{seat}.invite.{}", env.game, hex_prefix(&digest, 8));
+    let subject = format!(
+        "[qijudge {}] invitation: you play {seat} at {}",
+        short_id(env.game),
+        inv.kind
+    );
+    let mut parts = vec![
+        MimePart::new("text/plain", body),
+        MimePart::new("application/toml", inv.manifest.as_bytes().to_vec()).attachment("game.toml"),
+    ];
+    if let (Some(t), true) = (inv.template, inv.chosen) {
+        parts.push(
+            MimePart::new("application/toml", t.as_bytes().to_vec())
+                .attachment("setup-template.toml"),
+        );
+    }
+    let body = MimePart::new(
+        ContentType::new("multipart/mixed").attribute("boundary", format!("qijudge-invite-{seat}")),
+        parts,
+    );
+    Ok(Outgoing {
+        name: format!("{seat}.invite.eml"),
+        bytes: write(headers(env, to, subject, &id)?.body(body))?,
+        digest,
+    })
+}
+
+/// A reminder to the seat to move: its deadline and what to do.
+pub fn reminder(
+    env: &Envelope,
+    to: &Recipient,
+    d: &crate::judge::clock::Deadline,
+) -> Result<Outgoing> {
+    let seat = to.audience.as_str();
+    let subject = match d.state {
+        "on-time" => format!(
+            "[qijudge {}] reminder: your move for ply {} is due by {}",
+            short_id(env.game),
+            d.ply,
+            d.due
+        ),
+        _ => format!(
+            "[qijudge {}] reminder: your move for ply {} is late; the grace ends {}",
+            short_id(env.game),
+            d.ply,
+            d.grace_until
+        ),
+    };
+    let body = format!(
+        "Game {}: {seat} to move (ply {}).\n{}\n\nTake the judge's last message into your copy \
+         (qijudge inbox YOUR-COPY MESSAGE-FILE), write your move (qijudge move YOUR-COPY --as \
+         {seat} --key YOUR-KEY MOVE) and send the move file and its .sig to {}.\n",
+        env.game,
+        d.ply,
+        deadline_line(d, seat, seat),
+        env.from
+    );
+    let said = [seat, &to.addresses.join(","), &d.ply.to_string(), d.state].join("\0");
+    let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+    let id = format!("{}.{seat}.reminder.{}", env.game, hex_prefix(&digest, 8));
+    Ok(Outgoing {
+        name: format!("{seat}.reminder.eml"),
+        bytes: write(headers(env, to, subject, &id)?.text_body(body))?,
+        digest,
+    })
 }
 
 /// Pipes a message to a command such as `sendmail -t` or `msmtp -t`. A command that fails is

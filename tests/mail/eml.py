@@ -10,11 +10,23 @@ make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
     nosig      the file alone, without its signature
     chat       a plain message with no file at all
     vacation   an out-of-office auto-reply (Auto-Submitted) pasting FILE and SIG
+  Client shapes (as the named clients write them):
+    thunderbird  pasted into a format=flowed body (RFC 3676, DelSp=no), wrapped at 72 columns
+                 at spaces, lines space-stuffed: Thunderbird's default composition
+    applemail    pasted into format=flowed; delsp=yes, wrapped at 76 columns anywhere (even
+                 inside a word), as Apple Mail does
+    refold64     pasted, the signature armor re-folded at 64 columns (PEM width)
+    refold76     pasted, the signature armor re-folded at 76 columns (MIME width), CRLF
+    latin1       the UTF-8 file attached as text/plain labelled charset=iso-8859-1
+    forward      the "attach" message forwarded as an attachment (message/rfc822)
+    outlook      pasted into an 8-bit windows-1252 body with accented text around it
 mbox OUT EML...                           join messages into an mbox
 attachments EML OUTDIR NAME...            save the named attachments of a message
 """
+import base64
 import mailbox
 import sys
+from email.mime.base import MIMEBase
 from email.message import EmailMessage
 from email import policy
 from email.parser import BytesParser
@@ -33,6 +45,40 @@ def base(sender, subject):
     m["Date"] = "Sat, 01 Jan 2000 00:00:00 +0000"  # a sender's clock: never trusted
     m["Message-ID"] = "<%s.%d@example.org>" % (subject.replace(" ", "-"), abs(hash(subject)) % 100000)
     return m
+
+
+def flow(text, width, delsp):
+    """RFC 3676 format=flowed encoding of TEXT (LF line ends)."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith((" ", ">", "From ")):
+            line = " " + line  # space-stuffing
+        while len(line) > width:
+            if delsp:
+                # Apple Mail: a break anywhere, marked by an added space that the reader deletes.
+                cut = width - 1
+                out.append(line[:cut] + " ")
+                line = line[cut:]
+                if line.startswith((" ", ">", "From ")):
+                    line = " " + line
+            else:
+                # Thunderbird: a break after a space, which stays at the end of the line.
+                cut = line.rfind(" ", 0, width)
+                if cut <= 0:
+                    break
+                out.append(line[:cut + 1])
+                line = line[cut + 1:]
+                if line.startswith((" ", ">", "From ")):
+                    line = " " + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def refold(signature, width):
+    lines = signature.strip().split("\n")
+    body = "".join(lines[1:-1])
+    return "\n".join([lines[0]] + [body[i:i + width] for i in range(0, len(body), width)]
+                     + [lines[-1]]) + "\n"
 
 
 def make(shape, out, sender, file, sig=None, quoted=None):
@@ -68,6 +114,45 @@ def make(shape, out, sender, file, sig=None, quoted=None):
         m.replace_header("Subject", "Out of office")
         m["Auto-Submitted"] = "auto-replied"
         m.set_content("I am away until Monday.\n\n" + text + "\n" + signature + "\n")
+    elif shape in ("thunderbird", "applemail"):
+        delsp = shape == "applemail"
+        m["User-Agent"] = ("Mozilla/5.0 Thunderbird/128.5.0" if not delsp
+                           else "Apple Mail (2.3826.200.121)")
+        body = flow("Hello,\n\nhere is my move, pasted:\n\n" + text + "\n" + signature
+                    + "\nBest wishes\n", 76 if delsp else 72, delsp)
+        # Thunderbird sends UTF-8 text as 8bit; Apple Mail as quoted-printable.
+        m.set_content(body, cte="quoted-printable" if delsp else "8bit")
+        m.set_param("format", "flowed")
+        if delsp:
+            m.set_param("delsp", "yes")
+    elif shape in ("refold64", "refold76"):
+        width = int(shape[-2:])
+        m.set_content("My move:\n\n" + text + "\n" + refold(signature, width) + "\n")
+    elif shape == "latin1":
+        m.set_content("My move is attached.\n")
+        part = MIMEBase("text", "plain", charset="iso-8859-1")
+        part.set_payload(base64.encodebytes(text.encode("utf-8")).decode())
+        part["Content-Transfer-Encoding"] = "base64"
+        part.add_header("Content-Disposition", "attachment", filename="move.toml")
+        m.make_mixed()
+        m.attach(part)
+        m.add_attachment(signature.encode(), maintype="application", subtype="octet-stream",
+                         filename="move.toml.sig")
+    elif shape == "forward":
+        inner = base(sender, "my move")
+        inner.set_content("My move is attached.\n")
+        inner.add_attachment(text.encode(), maintype="application", subtype="octet-stream",
+                             filename="move.toml")
+        inner.add_attachment(signature.encode(), maintype="application",
+                             subtype="octet-stream", filename="move.toml.sig")
+        m.replace_header("Subject", "Fwd: my move")
+        m["User-Agent"] = "Mozilla/5.0 Thunderbird/128.5.0"
+        m.set_content("Forwarding my move as an attachment.\n")
+        m.add_attachment(inner)
+    elif shape == "outlook":
+        m["X-Mailer"] = "Microsoft Outlook 16.0"
+        m.set_content("Grüße aus Köln! Mein Zug:\n\n" + text + "\n" + signature
+                      + "\nViel Glück — bis bald.\n", charset="windows-1252", cte="8bit")
     else:
         raise SystemExit("unknown shape " + shape)
     with open(out, "wb") as f:

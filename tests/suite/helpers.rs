@@ -408,3 +408,53 @@ pub fn assert_no_debug(what: &str, text: &str) {
         );
     }
 }
+
+/// Runs the test's mail maker (`tests/mail/eml.py`, Python's `email` package): see its help.
+pub fn eml_py(args: &[&str]) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/eml.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3 runs (CI installs it)");
+    assert!(
+        out.status.success(),
+        "eml.py {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs the binary with `input` on its standard input.
+pub fn qj_stdin(args: &[&str], input: &[u8]) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run qijudge");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from a thread: the binary may stop reading early (a refusal), which must not
+    // block the test.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("run qijudge");
+    writer.join().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Copies a folder (files and subfolders) to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for (rel, bytes) in snapshot(from) {
+        let p = to.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}

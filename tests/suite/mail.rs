@@ -9,20 +9,6 @@ use qijudge::store::GameDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn eml_py(args: &[&str]) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/eml.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 runs (CI installs it)");
-    assert!(
-        out.status.success(),
-        "eml.py {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 struct MailGame {
     tmp: tempfile::TempDir,
     keys: Keys,

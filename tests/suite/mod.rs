@@ -11,6 +11,7 @@ mod hostile;
 mod interop;
 mod liubo;
 mod mail;
+mod mail_clients;
 mod matches;
 mod noninterference;
 mod pictures;
