@@ -100,8 +100,8 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
 fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, bundled: bool) -> String {
     let over = view.get("result").is_some_and(|r| !r.is_null());
     let to_move = view.get("to_move").and_then(|t| t.as_str());
-    let take = "take this message into your copy of the game with \
-        `qijudge inbox YOUR-COPY MESSAGE-FILE`";
+    let take = "save this message as a file (Save As in most mail clients) and take it into \
+        your copy of the game with `qijudge inbox YOUR-COPY MESSAGE-FILE`";
     if over {
         return if bundled {
             format!(
@@ -307,11 +307,16 @@ pub fn messages(
         let mut body = format!("Game {}: {headline}.\n", env.game);
         let to_move = view.get("to_move").and_then(|t| t.as_str());
         if let (Some(d), Some(seat)) = (&deadline, to_move) {
-            body.push_str(&deadline_line(d, seat, &r.audience));
+            body.push_str(&wrap(&deadline_line(d, seat, &r.audience)));
             body.push('\n');
         }
         body.push('\n');
-        body.push_str(&next_steps(&view, &r.audience, env.from, bundle.is_some()));
+        body.push_str(&wrap(&next_steps(
+            &view,
+            &r.audience,
+            env.from,
+            bundle.is_some(),
+        )));
         body.push_str("\n\n");
         if let Some(n) = &note {
             body.push_str(&format!(
@@ -382,6 +387,42 @@ pub fn messages(
     Ok(out)
 }
 
+/// Prose wrapped at 72 columns for reading in any mail client, continuation lines indented
+/// like their paragraph (three spaces under a numbered step); command lines (indented five
+/// spaces or more) are kept whole, to be copied as they are.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split('\n') {
+        let indent = line.len() - line.trim_start().len();
+        if indent >= 5 || line.len() <= 72 {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let numbered = line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let hang = " ".repeat(if numbered { 3 } else { indent });
+        out.push_str(&line[..indent]);
+        let mut width = indent;
+        for (i, word) in line.trim_start().split(' ').enumerate() {
+            if i > 0 && width + 1 + word.len() > 72 {
+                out.push('\n');
+                out.push_str(&hang);
+                width = hang.len();
+            } else if i > 0 {
+                out.push(' ');
+                width += 1;
+            }
+            out.push_str(word);
+            width += word.len();
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
 /// The short form of a game id used in subjects (`lzq-1234abcd`).
 fn short_id(game: &str) -> String {
     game.chars()
@@ -449,9 +490,9 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
         body.push_str(&format!(
             "\n3. Commit to it:\n\
              \x20    qijudge setup {copy} --as {seat} --key ~/.ssh/id_ed25519{file}\n\
-             \x20  Send commitments/{seat}.toml and commitments/{seat}.toml.sig to the judge \
-             first. Then send setups/{seat}.toml: only the judge reads it, and it is revealed \
-             to everyone after the end.\n"
+             \x20  Send {copy}/commitments/{seat}.toml and its .sig to the judge first. Then \
+             send {copy}/setups/{seat}.toml: only the judge reads it, and it is revealed to \
+             everyone after the end.\n"
         ));
     }
     body.push_str(&format!(
@@ -462,6 +503,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
          \nAfter the end the judge mails the whole game (game.tar); qijudge verify checks it.\n",
         if inv.secrets { 4 } else { 2 }
     ));
+    let body = wrap(&body);
     let said = [seat, &to.addresses.join(","), inv.manifest, &body].join("\0");
     let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
     let id = format!("{}.{seat}.invite.{}", env.game, hex_prefix(&digest, 8));
@@ -521,6 +563,7 @@ pub fn reminder(
         deadline_line(d, seat, seat),
         env.from
     );
+    let body = wrap(&body);
     let said = [seat, &to.addresses.join(","), &d.ply.to_string(), d.state].join("\0");
     let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
     let id = format!("{}.{seat}.reminder.{}", env.game, hex_prefix(&digest, 8));

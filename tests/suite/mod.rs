@@ -1,5 +1,6 @@
 mod age;
 mod bad_input;
+mod by_mail;
 mod cli_game;
 mod crash;
 mod deadlines;

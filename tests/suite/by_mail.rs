@@ -1,0 +1,373 @@
+//! Whole games played only by e-mail, as players do it: the judge invites, each player makes a
+//! copy from the invitation, commits and sends a setup, takes every judge's message into the
+//! copy, finds its moves there, moves and mails the files in the shape its client writes; a
+//! spectator follows the public messages. After the end every copy — each player's and the
+//! spectator's — passes `verify` with what the mail brought.
+
+use super::helpers::*;
+use std::path::{Path, PathBuf};
+
+struct Table {
+    tmp: tempfile::TempDir,
+    judge: PathBuf,
+    outbox: PathBuf,
+    seats: Vec<&'static str>,
+    who: Vec<&'static str>,
+    /// One copy per seat, then the spectator's.
+    copies: Vec<PathBuf>,
+    sent: std::cell::Cell<u32>,
+}
+
+const SPECTATOR: &str = "club@example.org";
+
+impl Table {
+    fn new(seats: &[&'static str], who: &[&'static str], extra: &[&str]) -> Table {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = tmp.path().join("keys");
+        std::fs::create_dir_all(&keys).unwrap();
+        for name in who.iter().chain(&["judge"]) {
+            ok(&["keygen", &keys.join(name).to_string_lossy()]);
+        }
+        let judge = tmp.path().join("judge-copy");
+        let d = judge.to_string_lossy().into_owned();
+        let players: Vec<String> = who
+            .iter()
+            .map(|w| format!("{w}={}.pub={w}@example.org", keys.join(w).display()))
+            .collect();
+        let judge_pub = format!("{}.pub", keys.join("judge").display());
+        let mut args = vec!["new", "luzhanqi", &d];
+        for p in &players {
+            args.extend(["--player", p]);
+        }
+        args.extend(["--judge", &judge_pub, "--now", NOW, "--clock", "2880:1440"]);
+        args.extend(extra);
+        ok(&args);
+        let mut copies: Vec<PathBuf> = who
+            .iter()
+            .map(|w| tmp.path().join(format!("{w}-copy")))
+            .collect();
+        copies.push(tmp.path().join("spectator-copy"));
+        Table {
+            outbox: tmp.path().join("outbox"),
+            tmp,
+            judge,
+            seats: seats.to_vec(),
+            who: who.to_vec(),
+            copies,
+            sent: std::cell::Cell::new(0),
+        }
+    }
+
+    fn key(&self, who: &str) -> String {
+        self.tmp
+            .path()
+            .join("keys")
+            .join(who)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn outgoing(&self) -> Vec<String> {
+        [
+            "--outbox",
+            &self.outbox.to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--now",
+            NOW,
+        ]
+        .map(String::from)
+        .into()
+    }
+
+    /// The judge takes one message.
+    fn judge_takes(&self, message: &Path) {
+        let mut args = vec![
+            "inbox".to_string(),
+            self.judge.to_string_lossy().into_owned(),
+            message.to_string_lossy().into_owned(),
+            "--key".into(),
+            self.key("judge"),
+            "--spectator".into(),
+            SPECTATOR.into(),
+        ];
+        args.extend(self.outgoing());
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&refs);
+    }
+
+    /// A player writes a message holding `file` (and its signature) in a client's shape.
+    fn mail(&self, shape: &str, seat: usize, file: &Path, signed: bool) -> PathBuf {
+        let n = self.sent.get() + 1;
+        self.sent.set(n);
+        let out = self.tmp.path().join(format!("msg{n}.eml"));
+        let sig = format!("{}.sig", file.display());
+        let mut args = vec![
+            "make".to_string(),
+            shape.to_string(),
+            out.to_string_lossy().into_owned(),
+            format!("{}@example.org", self.who[seat]),
+            file.to_string_lossy().into_owned(),
+        ];
+        if signed {
+            args.push(sig);
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        eml_py(&refs);
+        out
+    }
+
+    /// Every copy takes the judge's latest message to it (a player's, or the public one).
+    fn everyone_reads(&self) {
+        for (i, copy) in self.copies.iter().enumerate() {
+            let audience = self.seats.get(i).copied().unwrap_or("public");
+            let eml = self.outbox.join(format!("{audience}.eml"));
+            if eml.exists() {
+                ok(&["inbox", &copy.to_string_lossy(), &eml.to_string_lossy()]);
+            }
+        }
+    }
+
+    fn status(&self, copy: &Path) -> serde_json::Value {
+        let r = ok(&["status", &copy.to_string_lossy(), "--json", "--now", NOW]);
+        serde_json::from_str(&r.stdout).unwrap()
+    }
+}
+
+/// Plays a whole Luzhanqi game by mail; from ply `resign_from` on, the seat to move resigns.
+fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
+    let t = table;
+    // The invitations: one per seat, with the manifest and a setup template.
+    ok(&[
+        "invite",
+        &t.judge.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+        "--outbox",
+        &t.outbox.to_string_lossy(),
+        "--now",
+        NOW,
+    ]);
+    for (i, seat) in t.seats.iter().enumerate() {
+        let invite = t.outbox.join(format!("{seat}.invite.eml"));
+        let text = std::fs::read_to_string(&invite).unwrap();
+        assert!(
+            text.contains(&format!("invitation: you play {seat} at luzhanqi")),
+            "{text}"
+        );
+        assert!(text.contains("qijudge setup") && text.contains("judge@example.org"));
+        std::fs::create_dir_all(&t.copies[i]).unwrap();
+        let mine = t.tmp.path().join(t.who[i]);
+        std::fs::create_dir_all(&mine).unwrap();
+        let inv = invite.to_string_lossy().into_owned();
+        eml_py(&[
+            "attachments",
+            &inv,
+            &t.copies[i].to_string_lossy(),
+            "game.toml",
+        ]);
+        eml_py(&[
+            "attachments",
+            &inv,
+            &mine.to_string_lossy(),
+            "setup-template.toml",
+        ]);
+        // The template, used as it comes: a legal setup.
+        ok(&[
+            "setup",
+            &t.copies[i].to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &t.key(t.who[i]),
+            &mine.join("setup-template.toml").to_string_lossy(),
+        ]);
+    }
+    // Sending the same invitations again sends nothing.
+    let again = ok(&[
+        "invite",
+        &t.judge.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+        "--outbox",
+        &t.outbox.to_string_lossy(),
+    ]);
+    assert!(again.stdout.contains("already invited"), "{again:?}");
+    // The spectator's copy starts from the manifest (published by the organiser).
+    let spectator = t.copies.last().unwrap();
+    std::fs::create_dir_all(spectator).unwrap();
+    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
+    // Commitments first, then the secret setups.
+    for (i, seat) in t.seats.iter().enumerate() {
+        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &c, true));
+    }
+    for (i, seat) in t.seats.iter().enumerate() {
+        let s = t.copies[i].join(format!("setups/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &s, false));
+    }
+    let shapes = [
+        "thunderbird",
+        "applemail",
+        "attach",
+        "forward",
+        "refold76",
+        "latin1",
+        "inline",
+        "outlook",
+        "refold64",
+    ];
+    let mut ply = 0;
+    loop {
+        t.everyone_reads();
+        // Whose turn it is, from the first player's own copy.
+        let status = t.status(&t.copies[0]);
+        if !status["result"].is_null() {
+            break;
+        }
+        ply += 1;
+        assert!(ply < 400, "the game ends");
+        let seat = status["to_move"].as_str().unwrap().to_string();
+        let i = t.seats.iter().position(|s| *s == seat).unwrap();
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        // The seat's deadline is in its message.
+        let mail = std::fs::read_to_string(t.outbox.join(format!("{seat}.eml"))).unwrap();
+        assert!(mail.contains("Your move for ply"), "{mail}");
+        let action = if ply >= resign_from {
+            "resign".to_string()
+        } else {
+            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
+            let moves: Vec<&str> = moves.lines().collect();
+            assert!(!moves.is_empty(), "{seat} has a move at ply {ply}");
+            moves[(ply as usize * 7) % moves.len()].to_string()
+        };
+        ok(&[
+            "move",
+            &copy,
+            "--as",
+            &seat,
+            "--key",
+            &t.key(t.who[i]),
+            &action,
+        ]);
+        let file = t.copies[i].join(format!("moves/{ply:04}-{seat}.toml"));
+        t.judge_takes(&t.mail(shapes[ply as usize % shapes.len()], i, &file, true));
+    }
+    // The end: the setups were revealed and the whole game mailed to everyone.
+    assert!(t.judge.join("reveal").is_dir());
+    for copy in &t.copies {
+        let r = ok(&["verify", &copy.to_string_lossy()]);
+        assert!(r.stdout.contains("verified game"), "{r:?}");
+    }
+    ply
+}
+
+#[test]
+fn a_two_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
+    let plies = play_by_mail(&t, 15);
+    assert_eq!(plies, 15);
+    // Each player's copy holds its own view, the public one, and the final bundle's files.
+    let public = std::fs::read_to_string(t.copies[1].join("views/public.json")).unwrap();
+    assert!(public.contains("\"result\""));
+    assert!(t.copies[1].join("views/north.json").exists());
+    assert!(
+        !t.copies[1].join("views/south.json").exists(),
+        "never another seat's view"
+    );
+    let last = std::fs::read_to_string(t.outbox.join("south.eml")).unwrap();
+    assert!(
+        last.contains("filename=\"game.tar\""),
+        "the game is mailed at the end"
+    );
+    assert!(last.contains("Subject: [qijudge lzq-") && last.contains("game over after"));
+}
+
+#[test]
+fn a_four_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let t = Table::new(
+        &["south", "east", "north", "west"],
+        &["alice", "carol", "bob", "dave"],
+        &["--board", "cross4"],
+    );
+    play_by_mail(&t, 9);
+    for (i, seat) in t.seats.iter().enumerate() {
+        assert!(t.copies[i].join(format!("views/{seat}.json")).exists());
+        for other in &t.seats {
+            if other != seat {
+                assert!(!t.copies[i].join(format!("views/{other}.json")).exists());
+            }
+        }
+    }
+}
+
+#[test]
+fn reminders_go_to_the_seat_to_move_once_per_deadline() {
+    let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
+    // Played up to south's first move by mail.
+    ok(&[
+        "invite",
+        &t.judge.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+        "--outbox",
+        &t.outbox.to_string_lossy(),
+    ]);
+    let rows = [SOUTH_ROWS, NORTH_ROWS];
+    for (i, seat) in t.seats.iter().enumerate() {
+        std::fs::create_dir_all(&t.copies[i]).unwrap();
+        std::fs::copy(t.judge.join("game.toml"), t.copies[i].join("game.toml")).unwrap();
+        let f = t.tmp.path().join(format!("{seat}-rows.toml"));
+        std::fs::write(&f, rows[i]).unwrap();
+        ok(&[
+            "setup",
+            &t.copies[i].to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &t.key(t.who[i]),
+            &f.to_string_lossy(),
+        ]);
+        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &c, true));
+    }
+    for (i, seat) in t.seats.iter().enumerate() {
+        let s = t.copies[i].join(format!("setups/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &s, false));
+    }
+    // The clock: 2880 minutes per move from NOW, 1440 of grace.
+    let remind = |now: &str| {
+        let d = t.judge.to_string_lossy().into_owned();
+        let o = t.outbox.to_string_lossy().into_owned();
+        ok(&[
+            "remind",
+            &d,
+            "--now",
+            now,
+            "--from",
+            "judge@example.org",
+            "--outbox",
+            &o,
+        ])
+    };
+    let reminder = t.outbox.join("south.reminder.eml");
+    let r = remind("2026-11-22T12:00:00Z");
+    assert!(r.stdout.contains("no reminder yet"), "{r:?}");
+    assert!(!reminder.exists());
+    remind("2026-11-23T06:00:00Z");
+    let text = std::fs::read_to_string(&reminder).unwrap();
+    assert!(
+        text.contains("To: \"alice\" <alice@example.org>")
+            && text.contains("is due by 2026-11-23T12:00:00Z"),
+        "{text}"
+    );
+    std::fs::remove_file(&reminder).unwrap();
+    let r = remind("2026-11-23T07:00:00Z");
+    assert!(r.stdout.contains("already reminded"), "{r:?}");
+    assert!(!reminder.exists(), "once per deadline");
+    remind("2026-11-23T18:00:00Z");
+    let late = std::fs::read_to_string(&reminder).unwrap();
+    assert!(late.contains("it is in-grace now"), "{late}");
+    let r = remind("2026-11-25T00:00:00Z");
+    assert!(r.stdout.contains("ran out"), "{r:?}");
+}
