@@ -495,4 +495,33 @@ mod tests {
         assert_eq!(extract(nothing.as_bytes()), Err(InboxError::Nothing));
         assert!(matches!(extract(b""), Err(InboxError::Broken(_))));
     }
+
+    #[test]
+    fn flowed_text_is_joined_unstuffed_and_keeps_its_quotes() {
+        // DelSp=no: the space before the break belongs to the text.
+        let thunderbird =
+            "previous = \r\n\"sha256:ab\"\n From the start\n>> quoted \n>> on\n-- \nsig\n";
+        assert_eq!(
+            unflow(&thunderbird.replace("\r\n", "\n"), false),
+            "previous = \"sha256:ab\"\nFrom the start\n>> quoted on\n-- \nsig\n"
+        );
+        // DelSp=yes: the space before the break was added by the sender, inside a word.
+        let apple = "game = \"lzq-12 \n34\"\nply = 1\n";
+        assert_eq!(unflow(apple, true), "game = \"lzq-1234\"\nply = 1\n");
+        // A paragraph that changes quote depth ends there.
+        assert_eq!(unflow("> a \nb\n", false), "> a \nb\n");
+    }
+
+    #[test]
+    fn a_part_bomb_is_refused_before_parsing() {
+        let mut bomb =
+            b"From: a@x.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n".to_vec();
+        for _ in 0..=MAX_DELIMITERS {
+            bomb.extend_from_slice(b"--b\r\n\r\n");
+        }
+        match extract(&bomb) {
+            Err(InboxError::Broken(why)) => assert!(why.contains("MIME part delimiters"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -621,4 +621,42 @@ mod tests {
             assert!(!valid_address(bad), "{bad:?}");
         }
     }
+
+    #[test]
+    fn only_clean_message_ids_are_copied() {
+        assert!(valid_message_id("CAF=x+y.1234@mail.gmail.com"));
+        for bad in [
+            "",
+            "no-at-sign",
+            "a@",
+            "@b",
+            "a b@example.org",
+            "a\0b@example.org",
+            "a@b@c",
+            "a@example.org>\r\nBcc: eve@example.org",
+            "<a@example.org>",
+        ] {
+            assert!(!valid_message_id(bad), "{bad:?}");
+        }
+        assert!(!valid_message_id(&format!(
+            "{}@example.org",
+            "x".repeat(250)
+        )));
+    }
+
+    #[test]
+    fn prose_is_wrapped_and_commands_are_not() {
+        let long = "word ".repeat(30);
+        let command = format!("     qijudge {}", "x".repeat(80));
+        let wrapped = wrap(&format!("1. {long}\n{command}"));
+        assert!(
+            wrapped.lines().all(|l| l.len() <= 72 || l == command),
+            "{wrapped}"
+        );
+        assert!(
+            wrapped.lines().nth(1).unwrap().starts_with("   word"),
+            "{wrapped}"
+        );
+        assert!(wrapped.ends_with(&command));
+    }
 }

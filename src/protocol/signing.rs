@@ -311,4 +311,34 @@ mod tests {
         );
         assert!(parse_public_key("ssh-rsa AAAA").is_err());
     }
+
+    #[test]
+    fn refolded_armor_is_put_back_in_canonical_form() {
+        let key = generate("t");
+        let sig = sign(&key, "qijudge-move", b"m");
+        let lines: Vec<&str> = sig.lines().collect();
+        let body: String = lines[1..lines.len() - 1].concat();
+        for width in [64, 76] {
+            let folded: Vec<String> = body
+                .as_bytes()
+                .chunks(width)
+                .map(|c| format!("  {}", String::from_utf8_lossy(c)))
+                .collect();
+            let text = format!(
+                "{}\r\n{}\r\n{}\r\n",
+                lines[0],
+                folded.join("\r\n"),
+                lines[lines.len() - 1]
+            );
+            assert!(verify(key.public_key(), "qijudge-move", b"m", &text).is_err());
+            let canonical = canonical_armor(&text).unwrap();
+            assert_eq!(canonical, sig);
+            verify(key.public_key(), "qijudge-move", b"m", &canonical).unwrap();
+        }
+        assert_eq!(
+            canonical_armor("-----BEGIN SSH SIGNATURE-----\n!!\n-----END SSH SIGNATURE-----\n"),
+            None
+        );
+        assert_eq!(canonical_armor("hello"), None);
+    }
 }
