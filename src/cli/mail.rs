@@ -165,7 +165,14 @@ fn take_file(
     run: &mut Run,
 ) -> Result<()> {
     let judge_address = out.from.as_deref().map(str::to_ascii_lowercase);
-    let all = inbox::split_mbox(bytes);
+    let all = match inbox::split_mbox(bytes) {
+        Ok(all) => all,
+        Err(e) => {
+            eprintln!("refused: {shown}: {e}");
+            run.refusals.push(shown.to_string());
+            return Ok(());
+        }
+    };
     let count = all.len();
     for (k, message) in all.iter().enumerate() {
         let label = if count > 1 {

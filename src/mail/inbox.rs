@@ -58,19 +58,28 @@ impl std::fmt::Display for InboxError {
 }
 
 /// Splits an mbox into messages (lines `From ` start one); a single message is returned as is.
-pub fn split_mbox(bytes: &[u8]) -> Vec<Vec<u8>> {
+pub fn split_mbox(bytes: &[u8]) -> Result<Vec<std::borrow::Cow<'_, [u8]>>, InboxError> {
     if !bytes.starts_with(b"From ") {
-        return vec![bytes.to_vec()];
+        return Ok(vec![std::borrow::Cow::Borrowed(bytes)]);
+    }
+    let messages = bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"From "))
+        .count();
+    if messages > MAX_MBOX_MESSAGES {
+        return Err(InboxError::Broken(format!(
+            "an mbox of {messages} messages; at most {MAX_MBOX_MESSAGES} are read at once"
+        )));
     }
     let mut out = Vec::new();
     let reader = std::io::BufReader::new(bytes);
     for m in mail_parser::mailbox::mbox::MessageIterator::new(reader) {
         match m {
-            Ok(m) => out.push(m.unwrap_contents()),
-            Err(_) => out.push(Vec::new()),
+            Ok(m) => out.push(m.unwrap_contents().into()),
+            Err(_) => out.push(Vec::new().into()),
         }
     }
-    out
+    Ok(out)
 }
 
 const SIG_BEGIN: &str = "-----BEGIN SSH SIGNATURE-----";
@@ -147,6 +156,13 @@ enum Block {
 /// before the MIME parser sees it (it would take hundreds of megabytes).
 pub const MAX_DELIMITERS: usize = 1000;
 
+/// At most this many header lines in one message, parts' headers included (a person's
+/// message has a few hundred; each costs the parser about 120 bytes).
+pub const MAX_HEADER_LINES: usize = 20_000;
+
+/// At most this many messages in one mbox (each is judged on its own).
+pub const MAX_MBOX_MESSAGES: usize = 10_000;
+
 /// Forwarded messages are read this deep (`message/rfc822` inside `message/rfc822`…).
 pub const MAX_DEPTH: usize = 3;
 
@@ -155,15 +171,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     if bytes.is_empty() {
         return Err(InboxError::Broken("empty".into()));
     }
-    let delimiters = bytes
-        .split(|&b| b == b'\n')
-        .filter(|line| line.starts_with(b"--"))
-        .count();
-    if delimiters > MAX_DELIMITERS {
-        return Err(InboxError::Broken(format!(
-            "{delimiters} MIME part delimiters; at most {MAX_DELIMITERS} are read"
-        )));
-    }
+    prescan(bytes).map_err(InboxError::Broken)?;
     let message = MessageParser::default()
         .parse(bytes)
         .ok_or_else(|| InboxError::Broken("no header block".into()))?;
@@ -196,6 +204,104 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
         files,
         archives: seen.archives,
     })
+}
+
+/// What the MIME parser would be asked to build, counted in one pass before it runs (without
+/// allocating per line): MIME delimiters and header lines, whose number sets the parser's
+/// memory (about 120 bytes per header, more per part), and whether a `message/*` part comes in
+/// base64 or quoted-printable, which the parser would decode and parse out of sight of these
+/// counts (RFC 2046 allows only 7bit, 8bit or binary there, and no client sends one).
+fn prescan(bytes: &[u8]) -> Result<(), String> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Field {
+        ContentType,
+        Encoding,
+        Other,
+    }
+    // Header blocks: at the start, after a delimiter line (`--…`), and after the header block of
+    // a `message/*` part (the forwarded message's own headers).
+    let mut in_headers = true;
+    let (mut message, mut encoded) = (false, false);
+    let mut field = Field::Other;
+    let mut value: Vec<u8> = Vec::new();
+    let (mut delimiters, mut header_lines) = (0usize, 0usize);
+    let settle = |field: Field, value: &[u8], message: &mut bool, encoded: &mut bool| {
+        let v = String::from_utf8_lossy(value).trim().to_ascii_lowercase();
+        match field {
+            Field::ContentType => *message |= v.starts_with("message/"),
+            Field::Encoding => {
+                *encoded |= v.starts_with("base64") || v.starts_with("quoted-printable")
+            }
+            Field::Other => {}
+        }
+    };
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.starts_with(b"--") {
+            delimiters += 1;
+            if delimiters > MAX_DELIMITERS {
+                break;
+            }
+        }
+        if !in_headers {
+            if line.starts_with(b"--") {
+                in_headers = true;
+                (message, encoded, field) = (false, false, Field::Other);
+                value.clear();
+            }
+            continue;
+        }
+        if line.is_empty() {
+            settle(field, &value, &mut message, &mut encoded);
+            if message && encoded {
+                return Err(
+                    "a forwarded message (message/*) in base64 or quoted-printable, \
+                    which RFC 2046 does not allow: forward it inline or as a plain attachment"
+                        .into(),
+                );
+            }
+            // A message part's body starts with the forwarded message's headers.
+            in_headers = message;
+            (message, encoded, field) = (false, false, Field::Other);
+            value.clear();
+            continue;
+        }
+        header_lines += 1;
+        if header_lines > MAX_HEADER_LINES {
+            break;
+        }
+        if line[0] == b' ' || line[0] == b'\t' {
+            if field != Field::Other && value.len() < 256 {
+                value.extend_from_slice(&line[..line.len().min(256)]);
+            }
+            continue;
+        }
+        settle(field, &value, &mut message, &mut encoded);
+        value.clear();
+        let name_end = line.iter().position(|&b| b == b':');
+        field = match name_end.map(|i| &line[..i]) {
+            Some(n) if n.eq_ignore_ascii_case(b"content-type") => Field::ContentType,
+            Some(n) if n.eq_ignore_ascii_case(b"content-transfer-encoding") => Field::Encoding,
+            _ => Field::Other,
+        };
+        if let (Some(i), true) = (name_end, field != Field::Other) {
+            let rest = &line[i + 1..];
+            value.extend_from_slice(&rest[..rest.len().min(256)]);
+        }
+    }
+    if delimiters > MAX_DELIMITERS {
+        return Err(format!(
+            "more than {MAX_DELIMITERS} MIME part delimiters (lines starting with --)"
+        ));
+    }
+    if header_lines > MAX_HEADER_LINES {
+        return Err(format!("more than {MAX_HEADER_LINES} header lines"));
+    }
+    settle(field, &value, &mut message, &mut encoded);
+    if in_headers && message && encoded {
+        return Err("a forwarded message (message/*) in base64 or quoted-printable".into());
+    }
+    Ok(())
 }
 
 /// What kinds of parts a message had (to say why nothing was found).
@@ -243,10 +349,8 @@ fn collect(
             }
             continue;
         }
-        if let Some(bytes) =
-            transfer_decoded(message, part).filter(|b| super::bundle::is_archive(b))
-        {
-            seen.archives.push(bytes);
+        if let Some(bytes) = part_bytes(message, part).filter(|b| super::bundle::is_archive(b)) {
+            seen.archives.push(bytes.into_owned());
             continue;
         }
         let Some(text) = part_text(message, part) else {
@@ -278,15 +382,10 @@ fn part_text(message: &mail_parser::Message, part: &mail_parser::MessagePart) ->
         PartType::Binary(_) | PartType::InlineBinary(_) => None,
         _ => return None,
     };
-    let text = match transfer_decoded(message, part).map(String::from_utf8) {
-        Some(Ok(text)) => text,
-        _ => match (&part.body, labelled) {
-            (_, Some(t)) => t,
-            (PartType::Binary(b) | PartType::InlineBinary(b), None) => {
-                String::from_utf8(b.to_vec()).ok()?
-            }
-            _ => return None,
-        },
+    let bytes = part_bytes(message, part);
+    let text = match bytes.as_deref().map(std::str::from_utf8) {
+        Some(Ok(text)) => text.to_string(),
+        _ => labelled?,
     };
     let text = text.replace("\r\n", "\n");
     let ct = part.content_type();
@@ -300,6 +399,19 @@ fn part_text(message: &mail_parser::Message, part: &mail_parser::MessagePart) ->
         .and_then(|c| c.attribute("delsp"))
         .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
     Some(unflow(&text, delsp))
+}
+
+/// The bytes of a part: binary parts as the parser decoded them, text parts decoded again from
+/// the raw message without the charset conversion.
+fn part_bytes<'a>(
+    message: &mail_parser::Message,
+    part: &'a mail_parser::MessagePart,
+) -> Option<std::borrow::Cow<'a, [u8]>> {
+    match &part.body {
+        PartType::Binary(b) | PartType::InlineBinary(b) => Some(std::borrow::Cow::Borrowed(b)),
+        PartType::Text(_) => transfer_decoded(message, part).map(std::borrow::Cow::Owned),
+        _ => None,
+    }
 }
 
 /// The body of a part with only its transfer encoding undone (no charset conversion).
@@ -510,6 +622,40 @@ mod tests {
         assert_eq!(unflow(apple, true), "game = \"lzq-1234\"\nply = 1\n");
         // A paragraph that changes quote depth ends there.
         assert_eq!(unflow("> a \nb\n", false), "> a \nb\n");
+    }
+
+    #[test]
+    fn a_message_part_in_base64_is_refused_before_parsing() {
+        for header in [
+            "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: base64",
+            "content-transfer-encoding: BASE64\r\ncontent-type:\r\n\tmessage/global",
+            "Content-Type: Message/RFC822; x=y\r\nContent-Transfer-Encoding:\r\n quoted-printable",
+        ] {
+            let inner = format!("From: a@x.org\r\nTo: b@x.org\r\n{header}\r\n\r\nRnJvbTo=\r\n");
+            // At the top, or inside a forwarded message (its header block after a blank line).
+            let nested = format!(
+                "From: a@x.org\r\nContent-Type: multipart/mixed; boundary=f\r\n\r\n--f\r\n\
+                 Content-Type: message/rfc822\r\n\r\n{inner}--f--\r\n"
+            );
+            for m in [&inner, &nested] {
+                assert!(
+                    prescan(m.as_bytes()).unwrap_err().contains("RFC 2046"),
+                    "{m}"
+                );
+                assert!(matches!(extract(m.as_bytes()), Err(InboxError::Broken(_))));
+            }
+        }
+        let plain = "From: a@x.org\r\nContent-Type: message/rfc822\r\n\r\nFrom: b@x.org\r\n\
+            Content-Transfer-Encoding: base64\r\n\r\nx\r\n";
+        assert_eq!(prescan(plain.as_bytes()), Ok(()));
+        // A header bomb.
+        let many = format!(
+            "From: a@x.org\r\n{}\r\nbody\r\n",
+            "X: y\r\n".repeat(MAX_HEADER_LINES)
+        );
+        assert!(prescan(many.as_bytes())
+            .unwrap_err()
+            .contains("header lines"));
     }
 
     #[test]
