@@ -371,3 +371,61 @@ fn reminders_go_to_the_seat_to_move_once_per_deadline() {
     let r = remind("2026-11-25T00:00:00Z");
     assert!(r.stdout.contains("ran out"), "{r:?}");
 }
+
+#[test]
+fn invitations_say_what_each_game_needs_before_the_first_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    for (game, setup) in [
+        ("xiangqi", None),
+        ("liubo", Some("drawn for you")),
+        ("luzhanqi", Some("setup-template.toml")),
+    ] {
+        let dir = tmp.path().join(game);
+        let d = dir.to_string_lossy().into_owned();
+        ok(&[
+            "new",
+            game,
+            &d,
+            "--player",
+            &format!("alice={}.pub=alice@example.org", keys.path("alice")),
+            "--player",
+            &format!("bob={}.pub", keys.path("bob")),
+            "--judge",
+            &format!("{}.pub", keys.path("judge")),
+        ]);
+        let out = tmp.path().join(format!("out-{game}"));
+        let o = out.to_string_lossy().into_owned();
+        let r = ok(&["invite", &d, "--from", "judge@example.org", "--outbox", &o]);
+        // Only the seat with an address is invited.
+        let sent: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+        assert_eq!(sent.len(), 1, "{r:?}");
+        let path = sent[0].as_ref().unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("filename=\"game.toml\""), "{text}");
+        match setup {
+            None => assert!(!text.contains("qijudge setup"), "{game}: {text}"),
+            Some(says) => assert!(
+                text.contains("qijudge setup") && text.contains(says),
+                "{game}"
+            ),
+        }
+        // Without an address anywhere there is no one to invite: said so.
+        let none = tmp.path().join(format!("{game}-none"));
+        new_game(game, &none, &keys, &[]);
+        let r = qj(&[
+            "invite",
+            &none.to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--outbox",
+            &o,
+        ]);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(
+            r.stderr.contains("no player has an e-mail address"),
+            "{}",
+            r.stderr
+        );
+    }
+}
