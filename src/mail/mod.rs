@@ -11,6 +11,9 @@ use crate::protocol::signing::{self, namespace};
 use crate::store::GameDir;
 use ssh_key::PublicKey;
 
+/// Files for one `GameDir::commit`: each path with its new bytes.
+type Writes = Vec<(String, Option<Vec<u8>>)>;
+
 /// The seats of a game and their keys, whatever the game.
 pub struct Seats {
     pub names: Vec<String>,
@@ -220,7 +223,7 @@ pub fn import(
             dir.write_private(path, bytes)?;
         }
     }
-    let public: Vec<(String, Option<Vec<u8>>)> = files
+    let public: Writes = files
         .iter()
         .filter(|(_, _, secret)| !secret)
         .map(|(p, b, _)| (p.clone(), Some(b.clone())))
@@ -243,6 +246,21 @@ fn import_record(
     found: &inbox::Found,
     shown: &str,
 ) -> Result<Option<String>> {
+    let Some(writes) = check_record(dir, seats, found, shown)? else {
+        return Ok(None);
+    };
+    dir.commit(&writes)?;
+    Ok(Some("record.jsonl".to_string()))
+}
+
+/// The writes that take a record from the judge's mail in (None: nothing new), after the
+/// checks of [`import_record`]; nothing is written.
+fn check_record(
+    dir: &GameDir,
+    seats: &Seats,
+    found: &inbox::Found,
+    shown: &str,
+) -> Result<Option<Writes>> {
     let sig = found.signature.as_deref().ok_or_else(|| {
         refuse(
             shown,
@@ -279,14 +297,13 @@ fn import_record(
             "does not extend the record here: another game's, or a forked record",
         ));
     }
-    dir.commit(&[
+    Ok(Some(vec![
         ("record.sig".to_string(), Some(sig.as_bytes().to_vec())),
         (
             "record.jsonl".to_string(),
             Some(found.text.as_bytes().to_vec()),
         ),
-    ])?;
-    Ok(Some("record.jsonl".to_string()))
+    ]))
 }
 
 /// The head of the record in a game folder (the manifest's hash before the first line).
@@ -371,16 +388,23 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
             "holds another game (its game.toml differs)",
         ));
     }
+    // Everything is checked before anything is written: the record goes in with the files.
     let mut taken = Vec::new();
+    let mut public: Writes = Vec::new();
     let record = get("record.jsonl");
     if let Some(text) = record.clone() {
         let found = inbox::Found {
             text,
             signature: get("record.sig"),
         };
-        taken.extend(import_record(dir, seats, &found, shown)?);
+        if let Some(writes) = check_record(dir, seats, &found, shown)? {
+            public.extend(writes);
+            taken.push("record.jsonl".to_string());
+        }
     }
-    let current = dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT)? == record;
+    // Views are taken when they are of the record the copy will hold.
+    let current = public.iter().any(|(p, _)| p == "record.jsonl")
+        || dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT)? == record;
     // The seats' commitments in the bundle, for opening the revealed setups.
     let commitments: Vec<inbox::Found> = files
         .iter()
@@ -390,7 +414,6 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
             signature: get(&format!("{p}.sig")),
         })
         .collect();
-    let mut public: Vec<(String, Option<Vec<u8>>)> = Vec::new();
     let mut reveals: Vec<(String, String)> = Vec::new();
     for (path, bytes) in &files {
         let Ok(text) = std::str::from_utf8(bytes) else {

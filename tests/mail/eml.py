@@ -21,6 +21,12 @@ make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
     forward      the "attach" message forwarded as an attachment (message/rfc822)
     outlook      pasted into an 8-bit windows-1252 body with accented text around it
 mbox OUT EML...                           join messages into an mbox
+retar IN OUT MODE                         a damaged copy of a game bundle (game.tar):
+    move      the first move's text changed (its signature no longer fits)
+    reveal    a revealed setup changed (it no longer opens its commitment)
+    manifest  another game's manifest
+    traverse  an extra entry named ../escaped
+    symlink   an extra entry that is a symbolic link
 attachments EML OUTDIR NAME...            save the named attachments of a message
 """
 import base64
@@ -183,12 +189,44 @@ def attachments(eml, outdir, names):
         raise SystemExit("missing attachments in " + eml)
 
 
+def retar(src, out, mode):
+    import io
+    import tarfile
+    with tarfile.open(src) as t:
+        members = [(m, t.extractfile(m).read()) for m in t.getmembers()]
+    with tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as o:
+        for m, data in members:
+            if mode == "move" and m.name.startswith("moves/") and m.name.endswith(".toml"):
+                data = data.replace(b"ply = ", b"ply =  ", 1)
+                mode = "done"
+            if mode == "reveal" and m.name.startswith("reveal/"):
+                # Another salt: still a setup file, but not the one committed to.
+                at = data.index(b'salt = "') + len(b'salt = "')
+                data = data[:at] + (b"0" if data[at:at + 1] != b"0" else b"1") + data[at + 1:]
+                mode = "done"
+            if mode == "manifest" and m.name == "game.toml":
+                data = data.replace(b'id = "', b'id = "x', 1)
+            m.size = len(data)
+            o.addfile(m, io.BytesIO(data))
+        if mode == "traverse":
+            info = tarfile.TarInfo("../escaped")
+            info.size = 3
+            o.addfile(info, io.BytesIO(b"hi\n"))
+        if mode == "symlink":
+            info = tarfile.TarInfo("moves/link.toml")
+            info.type = tarfile.SYMTYPE
+            info.linkname = "/etc/passwd"
+            o.addfile(info)
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "make":
         make(*sys.argv[2:])
     elif cmd == "mbox":
         make_mbox(sys.argv[2], sys.argv[3:])
+    elif cmd == "retar":
+        retar(*sys.argv[2:])
     elif cmd == "attachments":
         attachments(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:

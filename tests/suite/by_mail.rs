@@ -429,3 +429,78 @@ fn invitations_say_what_each_game_needs_before_the_first_move() {
         );
     }
 }
+
+#[test]
+fn a_copy_takes_no_bundle_or_view_it_cannot_check() {
+    let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
+    play_by_mail(&t, 3);
+    let last = t.outbox.join("south.eml");
+    let unpacked = t.tmp.path().join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    eml_py(&[
+        "attachments",
+        &last.to_string_lossy(),
+        &unpacked.to_string_lossy(),
+        "game.tar",
+    ]);
+    let tar = unpacked.join("game.tar");
+    for (mode, says) in [
+        ("move", "not signed by south's key"),
+        ("reveal", "does not open the seat's signed commitment"),
+        ("manifest", "holds another game"),
+        ("traverse", "../escaped: not a file a game bundle holds"),
+        ("symlink", "moves/link.toml: not a regular file"),
+    ] {
+        let bad = t.tmp.path().join(format!("{mode}.tar"));
+        eml_py(&[
+            "retar",
+            &tar.to_string_lossy(),
+            &bad.to_string_lossy(),
+            mode,
+        ]);
+        let msg = t.mail("attach", 0, &bad, false);
+        // A fresh copy: the manifest only.
+        let copy = t.tmp.path().join(format!("copy-{mode}"));
+        std::fs::create_dir_all(&copy).unwrap();
+        std::fs::copy(t.judge.join("game.toml"), copy.join("game.toml")).unwrap();
+        let before = snapshot(&copy);
+        let r = qj(&["inbox", &copy.to_string_lossy(), &msg.to_string_lossy()]);
+        assert_eq!(r.code, 1, "{mode}: {r:?}");
+        assert!(r.stderr.contains(says), "{mode}: {}", r.stderr);
+        assert_no_debug(mode, &r.stderr);
+        assert_eq!(snapshot(&copy), before, "{mode}: nothing written");
+        assert!(!t.tmp.path().join("escaped").exists());
+    }
+    // The untouched bundle, alone, makes a copy that verifies.
+    let msg = t.mail("attach", 0, &tar, false);
+    let copy = t.tmp.path().join("copy-good");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(t.judge.join("game.toml"), copy.join("game.toml")).unwrap();
+    ok(&["inbox", &copy.to_string_lossy(), &msg.to_string_lossy()]);
+    ok(&["verify", &copy.to_string_lossy()]);
+    // A view signed by someone else than the judge is refused; one of another head is not taken.
+    let view = copy.join("views/public.json");
+    let text = std::fs::read_to_string(&view).unwrap();
+    let forged = t.tmp.path().join("public.json");
+    std::fs::write(&forged, &text).unwrap();
+    let key = t.key("alice");
+    let sig = qijudge::protocol::signing::sign(
+        &qijudge::protocol::signing::parse_private_key(&std::fs::read_to_string(&key).unwrap())
+            .unwrap(),
+        "qijudge-view",
+        text.as_bytes(),
+    );
+    std::fs::write(format!("{}.sig", forged.display()), sig).unwrap();
+    let msg = t.mail("attach", 0, &forged, true);
+    let fresh = t.tmp.path().join("copy-view");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(t.judge.join("game.toml"), fresh.join("game.toml")).unwrap();
+    let r = qj(&["inbox", &fresh.to_string_lossy(), &msg.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("is not signed by this game's judge"),
+        "{}",
+        r.stderr
+    );
+    assert!(!fresh.join("views").exists());
+}
