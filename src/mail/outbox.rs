@@ -272,14 +272,8 @@ pub fn messages(
             .chars()
             .take(16)
             .collect::<String>();
-        // Short enough to stay one plain header line: game id up to 8 hex digits.
-        let short: String = env
-            .game
-            .chars()
-            .take(env.game.find('-').map_or(12, |i| i + 9))
-            .collect();
         let headline = headline(&view);
-        let subject = format!("[qijudge {short}] {headline}");
+        let subject = format!("[qijudge {}] {headline}", short_id(env.game));
         // A seat's pending refusal comes first in its own message, and only there.
         let note = dir.read_optional(
             &format!("views/{}.refusal.txt", r.audience),
@@ -423,7 +417,8 @@ fn wrap(text: &str) -> String {
     out
 }
 
-/// The short form of a game id used in subjects (`lzq-1234abcd`).
+/// The short form of a game id used in subjects (`lzq-1234abcd`): short enough to keep a
+/// Subject on one plain header line.
 fn short_id(game: &str) -> String {
     game.chars()
         .take(game.find('-').map_or(12, |i| i + 9))
