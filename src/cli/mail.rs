@@ -143,6 +143,16 @@ fn check_outgoing(out: &Outgoing) -> Result<()> {
     Ok(())
 }
 
+/// Commands that only send mail need somewhere to send it.
+fn needs_destination(out: &Outgoing, what: &str) -> Result<()> {
+    if out.outbox.is_none() && out.sendmail.is_none() {
+        return Err(Error::Io(format!(
+            "--outbox or --sendmail: where should the {what} go?"
+        )));
+    }
+    Ok(())
+}
+
 /// What one inbox run has done so far.
 #[derive(Default)]
 struct Run {
@@ -309,11 +319,7 @@ const SETUP_TEMPLATE: &str = include_str!("../../games/luzhanqi/example-setup.to
 /// first move. Sent once (again only if it would say something else).
 pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
     check_outgoing(&out)?;
-    if out.outbox.is_none() && out.sendmail.is_none() {
-        return Err(Error::Io(
-            "--outbox or --sendmail: where should the invitations go?".into(),
-        ));
-    }
+    needs_destination(&out, "invitations")?;
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
@@ -386,11 +392,7 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
 /// away, or past while the grace runs; once per ply and state. For a cron job, beside `judge`.
 pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Result<()> {
     check_outgoing(&out)?;
-    if out.outbox.is_none() && out.sendmail.is_none() {
-        return Err(Error::Io(
-            "--outbox or --sendmail: where should the reminders go?".into(),
-        ));
-    }
+    needs_destination(&out, "reminders")?;
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;

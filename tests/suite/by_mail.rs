@@ -128,6 +128,20 @@ impl Table {
         }
     }
 
+    /// `invite`, into the outbox.
+    fn invite(&self) -> Run {
+        ok(&[
+            "invite",
+            &self.judge.to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--outbox",
+            &self.outbox.to_string_lossy(),
+            "--now",
+            NOW,
+        ])
+    }
+
     fn status(&self, copy: &Path) -> serde_json::Value {
         let r = ok(&["status", &copy.to_string_lossy(), "--json", "--now", NOW]);
         serde_json::from_str(&r.stdout).unwrap()
@@ -138,16 +152,7 @@ impl Table {
 fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
     let t = table;
     // The invitations: one per seat, with the manifest and a setup template.
-    ok(&[
-        "invite",
-        &t.judge.to_string_lossy(),
-        "--from",
-        "judge@example.org",
-        "--outbox",
-        &t.outbox.to_string_lossy(),
-        "--now",
-        NOW,
-    ]);
+    t.invite();
     for (i, seat) in t.seats.iter().enumerate() {
         let invite = t.outbox.join(format!("{seat}.invite.eml"));
         let text = std::fs::read_to_string(&invite).unwrap();
@@ -184,14 +189,7 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
         ]);
     }
     // Sending the same invitations again sends nothing.
-    let again = ok(&[
-        "invite",
-        &t.judge.to_string_lossy(),
-        "--from",
-        "judge@example.org",
-        "--outbox",
-        &t.outbox.to_string_lossy(),
-    ]);
+    let again = t.invite();
     assert!(again.stdout.contains("already invited"), "{again:?}");
     // The spectator's copy starts from the manifest (published by the organiser).
     let spectator = t.copies.last().unwrap();
@@ -305,29 +303,12 @@ fn a_four_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy(
 fn reminders_go_to_the_seat_to_move_once_per_deadline() {
     let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
     // Played up to south's first move by mail.
-    ok(&[
-        "invite",
-        &t.judge.to_string_lossy(),
-        "--from",
-        "judge@example.org",
-        "--outbox",
-        &t.outbox.to_string_lossy(),
-    ]);
+    t.invite();
     let rows = [SOUTH_ROWS, NORTH_ROWS];
     for (i, seat) in t.seats.iter().enumerate() {
         std::fs::create_dir_all(&t.copies[i]).unwrap();
         std::fs::copy(t.judge.join("game.toml"), t.copies[i].join("game.toml")).unwrap();
-        let f = t.tmp.path().join(format!("{seat}-rows.toml"));
-        std::fs::write(&f, rows[i]).unwrap();
-        ok(&[
-            "setup",
-            &t.copies[i].to_string_lossy(),
-            "--as",
-            seat,
-            "--key",
-            &t.key(t.who[i]),
-            &f.to_string_lossy(),
-        ]);
+        setup_with(&t.copies[i], seat, &t.key(t.who[i]), rows[i]);
         let c = t.copies[i].join(format!("commitments/{seat}.toml"));
         t.judge_takes(&t.mail("attach", i, &c, true));
     }

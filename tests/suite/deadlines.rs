@@ -182,17 +182,7 @@ fn luzhanqi_past_the_grace_the_seat_to_move_forfeits() {
         "60",
     ]);
     for (seat, who, rows) in [("south", "alice", SOUTH_ROWS), ("north", "bob", NORTH_ROWS)] {
-        let file = tmp.path().join(format!("{seat}.toml"));
-        std::fs::write(&file, rows).unwrap();
-        ok(&[
-            "setup",
-            &d,
-            "--as",
-            seat,
-            "--key",
-            &keys.path(who),
-            &file.to_string_lossy(),
-        ]);
+        setup_with(std::path::Path::new(&d), seat, &keys.path(who), rows);
     }
     ok(&["judge", &d, "--key", &keys.path("judge"), "--now", T0]);
     let s = json(&ok(&[

@@ -458,3 +458,36 @@ pub fn copy_dir(from: &Path, to: &Path) {
         std::fs::write(p, bytes).unwrap();
     }
 }
+
+/// `qijudge setup DIR --as SEAT --key KEY FILE`, with `text` written to FILE beside DIR.
+pub fn setup_with(dir: &Path, seat: &str, key: &str, text: &str) -> Run {
+    let name = dir.file_name().unwrap().to_string_lossy();
+    let file = dir.with_file_name(format!("{name}-{seat}-setup.toml"));
+    std::fs::write(&file, text).unwrap();
+    ok(&[
+        "setup",
+        &dir.to_string_lossy(),
+        "--as",
+        seat,
+        "--key",
+        key,
+        &file.to_string_lossy(),
+    ])
+}
+
+/// `qijudge new luzhanqi DIR` with alice (south) and bob (north) reachable by mail
+/// (`alice@example.org`, `bob@example.org`), the judge's key and `--now NOW`, plus `extra`.
+pub fn new_game_by_mail(dir: &Path, keys: &Keys, extra: &[&str]) -> Run {
+    let (alice, bob, judge) = (
+        format!("alice={}.pub=alice@example.org", keys.path("alice")),
+        format!("bob={}.pub=bob@example.org", keys.path("bob")),
+        format!("{}.pub", keys.path("judge")),
+    );
+    let d = dir.to_string_lossy();
+    let mut args = vec![
+        "new", "luzhanqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge, "--now",
+        NOW,
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}

@@ -28,19 +28,7 @@ impl MailGame {
         let judge = tmp.path().join("judge-copy");
         let players = [tmp.path().join("alice-copy"), tmp.path().join("bob-copy")];
         let outbox = tmp.path().join("outbox");
-        ok(&[
-            "new",
-            "luzhanqi",
-            &judge.to_string_lossy(),
-            "--player",
-            &format!("alice={}.pub=alice@example.org", keys.path("alice")),
-            "--player",
-            &format!("bob={}.pub=bob@example.org", keys.path("bob")),
-            "--judge",
-            &format!("{}.pub", keys.path("judge")),
-            "--now",
-            NOW,
-        ]);
+        new_game_by_mail(&judge, &keys, &[]);
         for p in &players {
             std::fs::create_dir_all(p).unwrap();
             std::fs::copy(judge.join("game.toml"), p.join("game.toml")).unwrap();
@@ -110,17 +98,12 @@ impl MailGame {
     /// Each seat commits to its fixed setup in its own copy (`setup`).
     fn setups_in_copies(&self) {
         for (seat, rows) in [SOUTH_ROWS, NORTH_ROWS].iter().enumerate() {
-            let file = self.tmp.path().join(format!("{}-setup.toml", SEATS[seat]));
-            std::fs::write(&file, rows).unwrap();
-            ok(&[
-                "setup",
-                &self.players[seat].to_string_lossy(),
-                "--as",
+            setup_with(
+                &self.players[seat],
                 SEATS[seat],
-                "--key",
                 &self.keys.path(WHO[seat]),
-                &file.to_string_lossy(),
-            ]);
+                rows,
+            );
         }
     }
 

@@ -22,32 +22,10 @@ fn started() -> Started {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let judge = tmp.path().join("judge-copy");
-    ok(&[
-        "new",
-        "luzhanqi",
-        &judge.to_string_lossy(),
-        "--player",
-        &format!("alice={}.pub=alice@example.org", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub=bob@example.org", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-    ]);
+    new_game_by_mail(&judge, &keys, &[]);
     let d = judge.to_string_lossy().into_owned();
     for (seat, who, rows) in [("south", "alice", SOUTH_ROWS), ("north", "bob", NORTH_ROWS)] {
-        let f = tmp.path().join(format!("{seat}.toml"));
-        std::fs::write(&f, rows).unwrap();
-        ok(&[
-            "setup",
-            &d,
-            "--as",
-            seat,
-            "--key",
-            &keys.path(who),
-            &f.to_string_lossy(),
-        ]);
+        setup_with(&judge, seat, &keys.path(who), rows);
     }
     ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
     // The player's copy: the manifest and the record, as the judge's mail gives them.

@@ -70,17 +70,7 @@ fn play(
     let d = dir.to_string_lossy().into_owned();
     let mut printed = Vec::new();
     for (setup, (seat, key)) in setups.iter().zip([("south", "alice"), ("north", "bob")]) {
-        let f = root.join(format!("{name}-{seat}.toml"));
-        std::fs::write(&f, setup_text(setup)).unwrap();
-        ok(&[
-            "setup",
-            &d,
-            "--as",
-            seat,
-            "--key",
-            &keys.path(key),
-            &f.to_string_lossy(),
-        ]);
+        setup_with(&dir, seat, &keys.path(key), &setup_text(setup));
     }
     let judge = |printed: &mut Vec<String>| {
         let r = qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
