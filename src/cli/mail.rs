@@ -106,12 +106,9 @@ pub fn inbox(
         let mut sent = SentLog::read(&game)?;
         for m in outbox::messages(&game, &env, &recipients, bundle_ready)? {
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
-            if sent.unchanged(&m.name, &m.digest) {
+            if !sent.send_new(&game, &out, &m)? {
                 say!("{}: nothing new, not sent", m.name);
-                continue;
             }
-            deliver(&out, &m.name, &m.bytes)?;
-            sent.record(&game, &m.name, &m.digest)?;
         }
     }
     judged?;
@@ -378,12 +375,9 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
     let mut sent = SentLog::read(&game)?;
     for to in &recipients {
         let m = outbox::invitation(&env, to, &invitation)?;
-        if sent.unchanged(&m.name, &m.digest) {
+        if !sent.send_new(&game, &out, &m)? {
             say!("{}: already invited, not sent again", m.name);
-            continue;
         }
-        deliver(&out, &m.name, &m.bytes)?;
-        sent.record(&game, &m.name, &m.digest)?;
     }
     Ok(())
 }
@@ -443,17 +437,15 @@ pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Re
     };
     let m = outbox::reminder(&env, to, &d)?;
     let mut sent = SentLog::read(&game)?;
-    if sent.unchanged(&m.name, &m.digest) {
+    if !sent.send_new(&game, &out, &m)? {
         say!(
             "{}: already reminded for ply {} ({})",
             to_move,
             d.ply,
             d.state
         );
-        return Ok(());
     }
-    deliver(&out, &m.name, &m.bytes)?;
-    sent.record(&game, &m.name, &m.digest)
+    Ok(())
 }
 
 /// Writes a message into the outbox folder and/or pipes it to the mail command.
@@ -487,8 +479,15 @@ impl SentLog {
         Ok(SentLog(map))
     }
 
-    fn unchanged(&self, name: &str, digest: &str) -> bool {
-        self.0.get(name).is_some_and(|d| d == digest)
+    /// Delivers a message unless the same was sent before (same name, same digest); whether it
+    /// was sent. Recorded only once delivered, so a failed delivery is tried again next run.
+    fn send_new(&mut self, game: &GameDir, out: &Outgoing, m: &outbox::Outgoing) -> Result<bool> {
+        if self.0.get(&m.name).is_some_and(|d| *d == m.digest) {
+            return Ok(false);
+        }
+        deliver(out, &m.name, &m.bytes)?;
+        self.record(game, &m.name, &m.digest)?;
+        Ok(true)
     }
 
     fn record(&mut self, game: &GameDir, name: &str, digest: &str) -> Result<()> {

@@ -218,8 +218,13 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
     let mut ply = 0;
     loop {
         t.everyone_reads();
-        // Whose turn it is, from the first player's own copy.
+        // Whose turn it is, from the first player's own copy, where its own view reads too.
         let status = t.status(&t.copies[0]);
+        let board = ok(&["view", &t.copies[0].to_string_lossy(), "--as", t.seats[0]]);
+        assert!(
+            board.stdout.contains(&format!("view: {}", t.seats[0])),
+            "{board:?}"
+        );
         if !status["result"].is_null() {
             break;
         }
