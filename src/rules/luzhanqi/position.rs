@@ -301,12 +301,24 @@ impl<S: NodeSet> Position<S> {
         self.options.turn_order.next(seat, &self.out)
     }
 
-    /// The pieces a move of `seat` may not end on: its own and its allies'.
+    /// The pieces a move of `seat` may not end on: its own and its allies'. (A hot path: no
+    /// allocation, unlike `Board::team_of`.)
     fn friendly(&self, seat: Seat) -> S {
-        self.board
-            .team_of(seat)
-            .into_iter()
-            .fold(S::default(), |s, t| s.union(self.occupied[t.index()]))
+        let team = self.board.teams[seat.index()];
+        self.occupied
+            .iter()
+            .zip(&self.board.teams)
+            .filter(|(_, t)| **t == team)
+            .fold(S::default(), |s, (o, _)| s.union(*o))
+    }
+
+    /// Where no move of `seat` may end, given every occupied node `all`: friendly pieces,
+    /// occupied camps and the headquarters reserved for carried flags. The same for every piece
+    /// of the seat, so move generation works it out once.
+    fn blocked_for(&self, seat: Seat, all: S) -> S {
+        self.friendly(seat)
+            .union(self.board.camps.and(all))
+            .union(self.reserved())
     }
 
     fn hq_freezes(&self) -> bool {
@@ -343,11 +355,16 @@ impl<S: NodeSet> Position<S> {
         let Some(unit) = self.cells[from] else {
             return S::default();
         };
+        let all = self.all();
+        self.targets_of(from, unit, all, self.blocked_for(unit.seat, all))
+    }
+
+    /// [`Position::targets`] with the occupied nodes and the seat's blocked nodes given.
+    fn targets_of(&self, from: Square, unit: Unit, all: S, blocked: S) -> S {
         if !self.can_move(from, unit) {
             return S::default();
         }
         let b = self.board;
-        let all = self.all();
         let mut reach = b.adjacent[from];
         if b.rail_nodes.contains(from) {
             reach = reach.union(match self.rail_mode(unit.piece) {
@@ -383,10 +400,6 @@ impl<S: NodeSet> Position<S> {
                 }
             });
         }
-        let blocked = self
-            .friendly(unit.seat)
-            .union(b.camps.and(all))
-            .union(self.reserved());
         reach.minus(blocked)
     }
 
@@ -395,8 +408,14 @@ impl<S: NodeSet> Position<S> {
         if self.result.is_some() {
             return;
         }
-        for from in self.occupied[self.to_move.index()].iter() {
-            for to in self.targets(from).iter() {
+        let seat = self.to_move;
+        let all = self.all();
+        let blocked = self.blocked_for(seat, all);
+        for from in self.occupied[seat.index()].iter() {
+            let Some(unit) = self.cells[from] else {
+                continue;
+            };
+            for to in self.targets_of(from, unit, all, blocked).iter() {
                 out.push(Move { from, to });
             }
         }
@@ -411,9 +430,12 @@ impl<S: NodeSet> Position<S> {
 
     /// Whether `seat` has any legal move (ignoring whose turn it is).
     pub fn has_legal_move(&self, seat: Seat) -> bool {
-        self.occupied[seat.index()]
-            .iter()
-            .any(|from| !self.targets(from).is_empty())
+        let all = self.all();
+        let blocked = self.blocked_for(seat, all);
+        self.occupied[seat.index()].iter().any(|from| {
+            self.cells[from]
+                .is_some_and(|unit| !self.targets_of(from, unit, all, blocked).is_empty())
+        })
     }
 
     /// Checks one move for the side to move, by searching for a path from `from` to `to`.
