@@ -24,6 +24,12 @@ pub trait NodeSet: Copy + Default + Eq + Debug + Send + Sync + 'static {
     fn without(self, i: usize) -> Self {
         self.minus(Self::single(i))
     }
+    /// Removes and returns the lowest index (iteration's step: one bit cleared in place).
+    fn pop_first(&mut self) -> Option<usize> {
+        let i = self.first()?;
+        *self = self.without(i);
+        Some(i)
+    }
     /// Indices in ascending order.
     fn iter(self) -> Indices<Self> {
         Indices(self)
@@ -36,9 +42,7 @@ pub struct Indices<S>(S);
 impl<S: NodeSet> Iterator for Indices<S> {
     type Item = usize;
     fn next(&mut self) -> Option<usize> {
-        let i = self.0.first()?;
-        self.0 = self.0.without(i);
-        Some(i)
+        self.0.pop_first()
     }
 }
 
@@ -67,6 +71,11 @@ impl NodeSet for u64 {
     }
     fn first(self) -> Option<usize> {
         (self != 0).then(|| self.trailing_zeros() as usize)
+    }
+    fn pop_first(&mut self) -> Option<usize> {
+        let i = self.first()?;
+        *self &= *self - 1;
+        Some(i)
     }
 }
 
@@ -109,6 +118,16 @@ impl NodeSet for Wide {
             .enumerate()
             .find(|(_, w)| **w != 0)
             .map(|(k, w)| k * 64 + w.trailing_zeros() as usize)
+    }
+    fn pop_first(&mut self) -> Option<usize> {
+        for (k, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let i = k * 64 + w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(i);
+            }
+        }
+        None
     }
 }
 
