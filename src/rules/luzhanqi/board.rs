@@ -57,6 +57,9 @@ pub struct Board<S> {
     pub rail_adjacent: Vec<S>,
     /// Per node, the straight rays leaving it: nodes in order of distance along a railway line.
     pub rays: Vec<Vec<Vec<Square>>>,
+    /// Per node and ray, the set of the ray's first k+1 nodes at index k: a straight slide
+    /// adds one set once its first occupied node is found.
+    pub ray_prefixes: Vec<Vec<Vec<S>>>,
     pub camps: S,
     pub headquarters: S,
     pub rail_nodes: S,
@@ -259,6 +262,22 @@ impl<S: NodeSet> Board<S> {
             .iter()
             .enumerate()
             .any(|(s, t)| teams[..s].contains(t));
+        let ray_prefixes = rays
+            .iter()
+            .map(|node_rays| {
+                node_rays
+                    .iter()
+                    .map(|ray| {
+                        ray.iter()
+                            .scan(S::default(), |set, &sq| {
+                                *set = set.with(sq);
+                                Some(*set)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Board {
             teamed,
             name: file.name,
@@ -267,6 +286,7 @@ impl<S: NodeSet> Board<S> {
             adjacent,
             rail_adjacent,
             rays,
+            ray_prefixes,
             camps,
             headquarters,
             rail_nodes,

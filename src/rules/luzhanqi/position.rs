@@ -369,14 +369,14 @@ impl<S: NodeSet> Position<S> {
         if b.rail_nodes.contains(from) {
             reach = reach.union(match self.rail_mode(unit.piece) {
                 RailMode::Straight => {
+                    // Each ray up to and including its first occupied node.
                     let mut r = S::default();
-                    for ray in &b.rays[from] {
-                        for &sq in ray {
-                            r = r.with(sq);
-                            if all.contains(sq) {
-                                break;
-                            }
-                        }
+                    for (ray, prefixes) in b.rays[from].iter().zip(&b.ray_prefixes[from]) {
+                        let stop = ray
+                            .iter()
+                            .position(|&sq| all.contains(sq))
+                            .unwrap_or(ray.len() - 1);
+                        r = r.union(prefixes[stop]);
                     }
                     r
                 }
