@@ -42,7 +42,7 @@ fn main() {
         let total_s = t.elapsed().as_secs_f64();
         let per_ply = replay_s / PLIES as f64 * 1e6;
         println!(
-            "judge {label}: {:.1} ms total ({:.1} ms replay + {:.1} ms views and signatures); {per_ply:.1} µs per ply = {:.2}× one verification",
+            "judge {label}: {:.1} ms total ({:.1} ms replay + {:.1} ms views and signatures); {per_ply:.1} µs per ply = {:.2}× one verification (target ≤ 1.0×)",
             total_s * 1e3,
             replay_s * 1e3,
             (total_s - replay_s) * 1e3,

@@ -58,7 +58,7 @@ fn main() {
     let secs = t.elapsed().as_secs_f64();
     let n = plies(&inproc);
     println!(
-        "in-process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply of runner and judge)",
+        "in-process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply of runner and judge; target ≤ 150 µs)",
         games as f64 / secs,
         secs / n as f64 * 1e6
     );
@@ -73,7 +73,7 @@ fn main() {
         let secs = t.elapsed().as_secs_f64();
         let n = plies(&procs);
         println!(
-            "process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply)",
+            "process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply; target ≤ 300 µs)",
             games as f64 / secs,
             secs / n as f64 * 1e6
         );

@@ -16,7 +16,7 @@ fn main() {
         best = best.min(secs);
     }
     println!(
-        "perft 5 (start): {:.2} s, {:.1} M leaves/s",
+        "perft 5 (start): {:.2} s, {:.1} M leaves/s (target: ≤ 1.9 s, faster than Pikafish's 2.4–2.7 s wall on this machine)",
         best,
         133_312_995.0 / best / 1e6
     );
