@@ -166,8 +166,64 @@ pub fn canonical_armor(text: &str) -> Option<String> {
     SshSig::from_pem(&pem).ok()?.to_pem(LineEnding::LF).ok()
 }
 
+/// Signatures this process has verified, by a digest of everything the verification read (key,
+/// namespace, message, armored signature). A pure function's results, remembered so that the
+/// same file checked twice in one process (a match's session, then its audit of the finished
+/// game) costs a hash, not a second verification. Bounded: cleared when full.
+static VERIFIED: std::sync::Mutex<Option<std::collections::HashSet<[u8; 32]>>> =
+    std::sync::Mutex::new(None);
+
+/// At most this many remembered verifications (about 3 MB).
+const VERIFIED_CAPACITY: usize = 100_000;
+
+fn verification_digest(key: &PublicKey, namespace: &str, msg: &[u8], armored: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for part in [
+        key.key_data().ed25519().map_or(&[][..], |k| &k.0[..]),
+        namespace.as_bytes(),
+        &Sha256::digest(msg)[..],
+        armored.as_bytes(),
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    h.finalize().into()
+}
+
+/// Forgets every remembered verification (benchmarks measure the verification itself).
+pub fn forget_verified() {
+    if let Ok(mut set) = VERIFIED.lock() {
+        *set = None;
+    }
+}
+
 /// Verifies an armored SSHSIG over `msg` by `key` in `namespace`.
 pub fn verify(
+    key: &PublicKey,
+    namespace: &str,
+    msg: &[u8],
+    armored: &str,
+) -> Result<(), SignatureError> {
+    let digest = verification_digest(key, namespace, msg, armored);
+    let seen = |set: &Option<std::collections::HashSet<[u8; 32]>>| {
+        set.as_ref().is_some_and(|s| s.contains(&digest))
+    };
+    if VERIFIED.lock().is_ok_and(|set| seen(&set)) {
+        return Ok(());
+    }
+    verify_uncached(key, namespace, msg, armored)?;
+    if let Ok(mut set) = VERIFIED.lock() {
+        let set = set.get_or_insert_with(Default::default);
+        if set.len() >= VERIFIED_CAPACITY {
+            set.clear();
+        }
+        set.insert(digest);
+    }
+    Ok(())
+}
+
+fn verify_uncached(
     key: &PublicKey,
     namespace: &str,
     msg: &[u8],
@@ -340,5 +396,21 @@ mod tests {
             None
         );
         assert_eq!(canonical_armor("hello"), None);
+    }
+
+    #[test]
+    fn a_remembered_verification_counts_only_for_the_same_key_namespace_message_and_signature() {
+        let (key, other) = (generate("a"), generate("b"));
+        let sig = sign(&key, "qijudge-move", b"m");
+        for _ in 0..2 {
+            verify(key.public_key(), "qijudge-move", b"m", &sig).unwrap();
+        }
+        assert!(verify(key.public_key(), "qijudge-move", b"n", &sig).is_err());
+        assert!(verify(key.public_key(), "qijudge-view", b"m", &sig).is_err());
+        assert!(verify(other.public_key(), "qijudge-move", b"m", &sig).is_err());
+        let resigned = sign(&other, "qijudge-move", b"m");
+        assert!(verify(key.public_key(), "qijudge-move", b"m", &resigned).is_err());
+        forget_verified();
+        verify(key.public_key(), "qijudge-move", b"m", &sig).unwrap();
     }
 }
