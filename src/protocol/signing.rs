@@ -126,11 +126,76 @@ pub fn private_key_pem(key: &PrivateKey) -> String {
         .unwrap_or_default()
 }
 
-/// Signs `msg` for a namespace; the armored `-----BEGIN SSH SIGNATURE-----` text.
+/// Ed25519 signing keys this process has expanded, by public key: expanding one from its seed
+/// costs a scalar multiplication, about as much as the signature itself, and a match signs
+/// thousands of moves with a few keys.
+static SIGNING_KEYS: std::sync::Mutex<Vec<([u8; 32], ed25519_dalek::SigningKey)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// At most this many expanded keys are kept (a match has one per bot and the judge's).
+const SIGNING_KEYS_CAPACITY: usize = 64;
+
+fn signing_key(key: &PrivateKey) -> Option<ed25519_dalek::SigningKey> {
+    let pair = key.key_data().ed25519()?;
+    let public = pair.public.0;
+    let mut keys = SIGNING_KEYS.lock().ok()?;
+    if let Some((_, k)) = keys.iter().find(|(p, _)| *p == public) {
+        return Some(k.clone());
+    }
+    let k = ed25519_dalek::SigningKey::from_bytes(&pair.private.to_bytes());
+    // A key file whose halves disagree is not used (ssh-key checks the same).
+    if k.verifying_key().to_bytes() != public {
+        return None;
+    }
+    if keys.len() >= SIGNING_KEYS_CAPACITY {
+        keys.clear();
+    }
+    keys.push((public, k.clone()));
+    Some(k)
+}
+
+/// Ed25519 public keys this process has decompressed (a few per game, used for every move).
+static VERIFYING_KEYS: std::sync::Mutex<Vec<ed25519_dalek::VerifyingKey>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn verifying_key(bytes: &[u8; 32]) -> Option<ed25519_dalek::VerifyingKey> {
+    let mut keys = VERIFYING_KEYS.lock().ok()?;
+    if let Some(k) = keys.iter().find(|k| k.as_bytes() == bytes) {
+        return Some(*k);
+    }
+    let k = ed25519_dalek::VerifyingKey::from_bytes(bytes).ok()?;
+    if keys.len() >= SIGNING_KEYS_CAPACITY {
+        keys.clear();
+    }
+    keys.push(k);
+    Some(k)
+}
+
+/// Signs `msg` for a namespace; the armored `-----BEGIN SSH SIGNATURE-----` text (byte for byte
+/// what `ssh-keygen -Y sign` writes: Ed25519 signatures are deterministic).
 pub fn sign(key: &PrivateKey, namespace: &str, msg: &[u8]) -> String {
-    key.sign(namespace, HashAlg::Sha512, msg)
-        .and_then(|sig| sig.to_pem(LineEnding::LF))
-        .expect("signing with an in-memory Ed25519 key does not fail")
+    use ed25519_dalek::Signer;
+    let fast = || -> Option<String> {
+        let signing = signing_key(key)?;
+        let data = SshSig::signed_data(namespace, HashAlg::Sha512, msg).ok()?;
+        let signature =
+            ssh_key::Signature::new(Algorithm::Ed25519, signing.sign(&data).to_bytes().to_vec())
+                .ok()?;
+        SshSig::new(
+            key.public_key().key_data().clone(),
+            namespace,
+            HashAlg::Sha512,
+            signature,
+        )
+        .ok()?
+        .to_pem(LineEnding::LF)
+        .ok()
+    };
+    fast().unwrap_or_else(|| {
+        key.sign(namespace, HashAlg::Sha512, msg)
+            .and_then(|sig| sig.to_pem(LineEnding::LF))
+            .expect("signing with an in-memory Ed25519 key does not fail")
+    })
 }
 
 /// The canonical armor of a signature whose base64 was re-folded on its way (a mail client
@@ -250,8 +315,7 @@ fn verify_uncached(
         return Err(SignatureError::NotEd25519);
     }
     let ed = key.key_data().ed25519().ok_or(SignatureError::NotEd25519)?;
-    let verifying =
-        ed25519_dalek::VerifyingKey::from_bytes(&ed.0).map_err(|_| SignatureError::WrongKey)?;
+    let verifying = verifying_key(&ed.0).ok_or(SignatureError::WrongKey)?;
     let bytes: [u8; 64] = sig
         .signature_bytes()
         .try_into()
@@ -412,5 +476,22 @@ mod tests {
         assert!(verify(key.public_key(), "qijudge-move", b"m", &resigned).is_err());
         forget_verified();
         verify(key.public_key(), "qijudge-move", b"m", &sig).unwrap();
+    }
+
+    #[test]
+    fn the_fast_signature_is_the_one_ssh_key_makes() {
+        let key = generate("t");
+        for (ns, msg) in [
+            ("qijudge-move", &b"m"[..]),
+            ("qijudge-view", &[0u8; 1000][..]),
+        ] {
+            let expected = key
+                .sign(ns, HashAlg::Sha512, msg)
+                .unwrap()
+                .to_pem(LineEnding::LF)
+                .unwrap();
+            assert_eq!(sign(&key, ns, msg), expected);
+            assert_eq!(sign(&key, ns, msg), expected, "from the expanded-key cache");
+        }
     }
 }
