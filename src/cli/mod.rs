@@ -10,7 +10,7 @@ mod xiangqi;
 
 pub(crate) use crate::console::{now_or, read_arg, with_rules};
 use crate::error::Result;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// qijudge: an auditable judge for board games played by signed turn files.
@@ -357,15 +357,8 @@ pub enum Command {
         /// The judge's clock (RFC 3339); default now. The sender's Date header never counts.
         #[arg(long)]
         now: Option<String>,
-        /// Write one .eml per player (and public.eml when there are spectators) into this folder.
-        #[arg(long)]
-        outbox: Option<PathBuf>,
-        /// The judge's address, for From.
-        #[arg(long)]
-        from: Option<String>,
-        /// Pipe each outgoing message to this command (`sendmail -t`, `msmtp -t`).
-        #[arg(long)]
-        sendmail: Option<String>,
+        #[command(flatten)]
+        mail: MailArgs,
         /// Addresses that get the public view.
         #[arg(long = "spectator")]
         spectators: Vec<String>,
@@ -380,15 +373,8 @@ pub enum Command {
         /// The judge's clock (RFC 3339) for the Date header; default now.
         #[arg(long)]
         now: Option<String>,
-        /// Write one .eml per seat into this folder.
-        #[arg(long)]
-        outbox: Option<PathBuf>,
-        /// The judge's address, for From (where the players send their files).
-        #[arg(long)]
-        from: Option<String>,
-        /// Pipe each message to this command (`sendmail -t`, `msmtp -t`).
-        #[arg(long)]
-        sendmail: Option<String>,
+        #[command(flatten)]
+        mail: MailArgs,
     },
     /// Remind the seat to move by e-mail when its deadline is near or its grace is running;
     /// once per ply and state. For a cron job, beside `judge`.
@@ -403,15 +389,8 @@ pub enum Command {
         /// Remind when the move is due within this many minutes.
         #[arg(long, default_value_t = 720)]
         before: u32,
-        /// Write the reminder into this folder.
-        #[arg(long)]
-        outbox: Option<PathBuf>,
-        /// The judge's address, for From.
-        #[arg(long)]
-        from: Option<String>,
-        /// Pipe the reminder to this command (`sendmail -t`, `msmtp -t`).
-        #[arg(long)]
-        sendmail: Option<String>,
+        #[command(flatten)]
+        mail: MailArgs,
     },
     /// Print a judged Xiangqi game as PGN.
     ///
@@ -594,9 +573,7 @@ pub fn run(cli: Cli) -> Result<()> {
             maildir,
             key,
             now,
-            outbox,
-            from,
-            sendmail,
+            mail: m,
             spectators,
         } => mail::inbox(
             &dir,
@@ -606,52 +583,45 @@ pub fn run(cli: Cli) -> Result<()> {
             },
             key.as_deref(),
             now,
-            mail::Outgoing {
-                outbox,
-                from,
-                sendmail,
-                spectators,
-            },
+            m.outgoing(spectators),
         ),
-        Command::Invite {
-            dir,
-            now,
-            outbox,
-            from,
-            sendmail,
-        } => mail::invite(
-            &dir,
-            now,
-            mail::Outgoing {
-                outbox,
-                from,
-                sendmail,
-                spectators: Vec::new(),
-            },
-        ),
+        Command::Invite { dir, now, mail: m } => mail::invite(&dir, now, m.outgoing(Vec::new())),
         Command::Remind {
             dir,
             now,
             before,
-            outbox,
-            from,
-            sendmail,
-        } => mail::remind(
-            &dir,
-            now,
-            before,
-            mail::Outgoing {
-                outbox,
-                from,
-                sendmail,
-                spectators: Vec::new(),
-            },
-        ),
+            mail: m,
+        } => mail::remind(&dir, now, before, m.outgoing(Vec::new())),
         Command::Check {
             game,
             files,
             json,
             move_limit,
         } => xiangqi::check_records(&game, &files, json, move_limit),
+    }
+}
+
+/// Where the judge's mail goes, as `inbox`, `invite` and `remind` take it.
+#[derive(Args, Debug)]
+pub struct MailArgs {
+    /// Write each outgoing message (.eml) into this folder.
+    #[arg(long)]
+    outbox: Option<PathBuf>,
+    /// The judge's address, for From (where the players send their files).
+    #[arg(long)]
+    from: Option<String>,
+    /// Pipe each outgoing message to this command (`sendmail -t`, `msmtp -t`).
+    #[arg(long)]
+    sendmail: Option<String>,
+}
+
+impl MailArgs {
+    fn outgoing(self, spectators: Vec<String>) -> mail::Outgoing {
+        mail::Outgoing {
+            outbox: self.outbox,
+            from: self.from,
+            sendmail: self.sendmail,
+            spectators,
+        }
     }
 }
