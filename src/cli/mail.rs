@@ -81,7 +81,7 @@ pub fn inbox(
         None => super::game::judge(dir, key, Some(now.clone()), false, None),
     };
     // After the end the setups are revealed, so that every player can verify the game.
-    let bundle_ready = judged.is_ok() && reveal_when_over(&game, key)?;
+    let revealed = judged.is_ok() && reveal_when_over(&game, key)?;
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();
         let recipients = recipients(&game, &out.spectators, from)?;
@@ -104,7 +104,7 @@ pub fn inbox(
             deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
         }
         let mut sent = SentLog::read(&game)?;
-        for m in outbox::messages(&game, &env, &recipients, bundle_ready)? {
+        for m in outbox::messages(&game, &env, &recipients, revealed)? {
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
             if !sent.send_new(&game, &out, &m)? {
                 say!("{}: nothing new, not sent", m.name);

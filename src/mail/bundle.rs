@@ -38,8 +38,9 @@ pub fn allowed_path(path: &str) -> bool {
     }
 }
 
-/// The bundle of a game for one audience: its own view, the public one and the full one.
-pub fn pack(dir: &GameDir, audience: &str) -> Result<Vec<u8>> {
+/// The bundle of a game for the given audiences' views (one seat's, the public and the full one
+/// in a game with secrets; every view in a game of perfect information).
+pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
     let mut paths: Vec<String> = ["game.toml", "record.jsonl", "record.sig"]
         .map(String::from)
         .into();
@@ -54,7 +55,7 @@ pub fn pack(dir: &GameDir, audience: &str) -> Result<Vec<u8>> {
             }
         }
     }
-    for who in [audience, "public", "full"] {
+    for who in audiences {
         for ext in ["json", "json.sig", "txt", "txt.sig"] {
             paths.push(format!("views/{who}.{ext}"));
         }
@@ -165,9 +166,9 @@ mod tests {
         std::fs::write(tmp.path().join("game.toml"), "id = \"x\"\n").unwrap();
         std::fs::write(tmp.path().join("moves/0001-south.toml"), "m\n").unwrap();
         std::fs::write(tmp.path().join("setups/south.toml"), "secret\n").unwrap();
-        let packed = pack(&dir, "south").unwrap();
+        let packed = pack(&dir, &["south", "public", "full"]).unwrap();
         assert!(is_archive(&packed));
-        assert_eq!(packed, pack(&dir, "south").unwrap());
+        assert_eq!(packed, pack(&dir, &["south", "public", "full"]).unwrap());
         let files = unpack(&packed, 1024).unwrap();
         let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(names, ["game.toml", "moves/0001-south.toml"]);

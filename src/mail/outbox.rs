@@ -97,13 +97,13 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
 }
 
 /// What the recipient of a message can do next, in a few sentences.
-fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, bundled: bool) -> String {
+fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, revealed: bool) -> String {
     let over = view.get("result").is_some_and(|r| !r.is_null());
     let to_move = view.get("to_move").and_then(|t| t.as_str());
     let take = "save this message as a file (Save As in most mail clients) and take it into \
         your copy of the game with `qijudge inbox YOUR-COPY MESSAGE-FILE`";
     if over {
-        return if bundled {
+        return if revealed {
             format!(
                 "The game is over. game.tar holds the whole game with the revealed setups: \
                  {take}, then `qijudge verify YOUR-COPY` checks every move and combat."
@@ -118,7 +118,7 @@ fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, bundled: bo
     }
     match to_move {
         Some(seat) if seat == audience => format!(
-            "Your move: {take} (it takes the record and your view), list your moves with \
+            "Your move: {take} (it takes the record, your view and the moves so far), list your moves with \
              `qijudge moves YOUR-COPY --as {seat}`, write yours with `qijudge move YOUR-COPY \
              --as {seat} --key YOUR-KEY MOVE`, and send the move file and its .sig to {judge}, \
              attached or pasted into a plain-text message."
@@ -245,17 +245,22 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
     write(headers(env, to, subject, &id)?.text_body(body))
 }
 
-/// Builds the messages for the current views of a judged game directory. `bundle_ready`: the
-/// game is over and what `verify` needs is public (the setups revealed), so each message carries
-/// the whole game (`game.tar`).
+/// Builds the messages for the current views of a judged game directory. Each carries the
+/// game's public files so far (`game.tar`: record, commitments, moves, the audience's views), so
+/// that a player's copy can replay the game (`status` and `moves` of games whose views do not
+/// say everything, Xiangqi and Liubo, replay the moves). `revealed`: the game is over and the
+/// setups are revealed, so the bundle is the whole game `verify` needs.
 pub fn messages(
     dir: &GameDir,
     env: &Envelope,
     recipients: &[Recipient],
-    bundle_ready: bool,
+    revealed: bool,
 ) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
     let deadline = deadline(dir, env.now)?;
+    // In a game of perfect information every seat's view is public, and `verify` checks them all.
+    let secrets = crate::games::of_dir(&dir.root)?.has_secrets();
+    let seats = super::seats(dir)?.names;
     for r in recipients {
         let Some(json) = dir.read_optional(&format!("views/{}.json", r.audience), RECORD_LIMIT)?
         else {
@@ -280,15 +285,12 @@ pub fn messages(
             crate::store::SMALL_FILE_LIMIT,
         )?;
         let over = view.get("result").is_some_and(|v| !v.is_null());
-        let bundle = if over && bundle_ready {
-            Some(super::bundle::pack(dir, &r.audience)?)
-        } else {
-            None
-        };
-        let bundle_digest = bundle
-            .as_deref()
-            .map(crate::protocol::hash::sha256_tagged)
-            .unwrap_or_default();
+        let mut audiences = vec![r.audience.as_str(), "public", "full"];
+        if !secrets {
+            audiences.extend(seats.iter().map(String::as_str));
+        }
+        let bundle = super::bundle::pack(dir, &audiences)?;
+        let bundle_digest = crate::protocol::hash::sha256_tagged(&bundle);
         let said = [
             r.audience.as_str(),
             &r.addresses.join(","),
@@ -309,7 +311,7 @@ pub fn messages(
             &view,
             &r.audience,
             env.from,
-            bundle.is_some(),
+            over && revealed,
         )));
         body.push_str("\n\n");
         if let Some(n) = &note {
@@ -365,9 +367,7 @@ pub fn messages(
                 parts.push(MimePart::new(mime, bytes).attachment(format!("board.{ext}")));
             }
         }
-        if let Some(bundle) = bundle {
-            parts.push(MimePart::new("application/x-tar", bundle).attachment("game.tar"));
-        }
+        parts.push(MimePart::new("application/x-tar", bundle).attachment("game.tar"));
         let body = MimePart::new(
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,

@@ -22,6 +22,10 @@ const SPECTATOR: &str = "club@example.org";
 
 impl Table {
     fn new(seats: &[&'static str], who: &[&'static str], extra: &[&str]) -> Table {
+        Table::of("luzhanqi", seats, who, extra)
+    }
+
+    fn of(game: &str, seats: &[&'static str], who: &[&'static str], extra: &[&str]) -> Table {
         let tmp = tempfile::tempdir().unwrap();
         let keys = tmp.path().join("keys");
         std::fs::create_dir_all(&keys).unwrap();
@@ -35,7 +39,7 @@ impl Table {
             .map(|w| format!("{w}={}.pub={w}@example.org", keys.join(w).display()))
             .collect();
         let judge_pub = format!("{}.pub", keys.join("judge").display());
-        let mut args = vec!["new", "luzhanqi", &d];
+        let mut args = vec!["new", game, &d];
         for p in &players {
             args.extend(["--player", p]);
         }
@@ -489,4 +493,79 @@ fn a_copy_takes_no_bundle_or_view_it_cannot_check() {
         r.stderr
     );
     assert!(!fresh.join("views").exists());
+}
+
+#[test]
+fn a_xiangqi_game_is_played_by_mail_and_every_copy_replays_it() {
+    let t = Table::of("xiangqi", &["red", "black"], &["alice", "bob"], &[]);
+    t.invite();
+    for (i, seat) in t.seats.iter().enumerate() {
+        let invite = t.outbox.join(format!("{seat}.invite.eml"));
+        std::fs::create_dir_all(&t.copies[i]).unwrap();
+        eml_py(&[
+            "attachments",
+            &invite.to_string_lossy(),
+            &t.copies[i].to_string_lossy(),
+            "game.toml",
+        ]);
+    }
+    let spectator = t.copies.last().unwrap();
+    std::fs::create_dir_all(spectator).unwrap();
+    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
+    // The judge's first run (from cron, an empty Maildir) opens the game and writes to everyone.
+    let maildir = t.tmp.path().join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let mut args = vec![
+        "inbox".to_string(),
+        t.judge.to_string_lossy().into_owned(),
+        "--maildir".into(),
+        maildir.to_string_lossy().into_owned(),
+        "--key".into(),
+        t.key("judge"),
+        "--spectator".into(),
+        SPECTATOR.into(),
+    ];
+    args.extend(t.outgoing());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&refs);
+    let shapes = ["thunderbird", "applemail", "forward", "inline", "latin1"];
+    let mut ply = 0;
+    loop {
+        t.everyone_reads();
+        // Every copy replays the game from what the mail brought (Xiangqi's status replays the
+        // moves): the mover's copy says whose turn it is and lists the moves.
+        let status = t.status(&t.copies[1]);
+        if !status["result"].is_null() {
+            break;
+        }
+        ply += 1;
+        let seat = status["to_move"].as_str().unwrap().to_string();
+        let i = t.seats.iter().position(|s| *s == seat).unwrap();
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        let action = if ply == 9 {
+            "resign".to_string()
+        } else {
+            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
+            let moves: Vec<&str> = moves.lines().collect();
+            moves[(ply as usize * 5) % moves.len()].to_string()
+        };
+        ok(&[
+            "move",
+            &copy,
+            "--as",
+            &seat,
+            "--key",
+            &t.key(t.who[i]),
+            &action,
+        ]);
+        let file = t.copies[i].join(format!("moves/{ply:04}-{seat}.toml"));
+        t.judge_takes(&t.mail(shapes[ply as usize % shapes.len()], i, &file, true));
+    }
+    assert_eq!(ply, 9);
+    for copy in &t.copies {
+        let r = ok(&["verify", &copy.to_string_lossy()]);
+        assert!(r.stdout.contains("verified"), "{r:?}");
+    }
 }

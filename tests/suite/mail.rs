@@ -559,11 +559,13 @@ fn a_players_copy_takes_only_its_own_judges_record() {
         &mail.to_string_lossy(),
     ]);
     assert_eq!(r.code, 1, "{r:?}");
+    // The game's files come bundled; another game's bundle is named as such.
     assert!(
-        r.stderr.contains("not signed by this game's judge"),
+        r.stderr.contains("game.tar: holds another game"),
         "{}",
         r.stderr
     );
+    assert!(!other.players[0].join("record.jsonl").exists());
 }
 
 #[test]
