@@ -258,7 +258,9 @@ pub fn messages(
 ) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
     let deadline = deadline(dir, env.now)?;
-    // In a game of perfect information every seat's view is public, and `verify` checks them all.
+    // In a game of perfect information every seat's view is public, and so is every view once
+    // the setups are revealed: `verify` checks all the views it finds (Xiangqi's and Liubo's
+    // demand every seat's).
     let secrets = crate::games::of_dir(&dir.root)?.has_secrets();
     let seats = super::seats(dir)?.names;
     for r in recipients {
@@ -286,7 +288,7 @@ pub fn messages(
         )?;
         let over = view.get("result").is_some_and(|v| !v.is_null());
         let mut audiences = vec![r.audience.as_str(), "public", "full"];
-        if !secrets {
+        if !secrets || (over && revealed) {
             audiences.extend(seats.iter().map(String::as_str));
         }
         let bundle = super::bundle::pack(dir, &audiences)?;

@@ -237,6 +237,12 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
         let seat = status["to_move"].as_str().unwrap().to_string();
         let i = t.seats.iter().position(|s| *s == seat).unwrap();
         let copy = t.copies[i].to_string_lossy().into_owned();
+        // Until the reveal no copy holds another seat's view.
+        for (k, own) in t.seats.iter().enumerate() {
+            for other in t.seats.iter().filter(|o| *o != own) {
+                assert!(!t.copies[k].join(format!("views/{other}.json")).exists());
+            }
+        }
         // The seat's deadline is in its message.
         let mail = std::fs::read_to_string(t.outbox.join(format!("{seat}.eml"))).unwrap();
         assert!(mail.contains("Your move for ply"), "{mail}");
@@ -274,14 +280,10 @@ fn a_two_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy()
     let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
     let plies = play_by_mail(&t, 15);
     assert_eq!(plies, 15);
-    // Each player's copy holds its own view, the public one, and the final bundle's files.
+    // After the reveal each copy holds every view (until then only its own: see play_by_mail).
     let public = std::fs::read_to_string(t.copies[1].join("views/public.json")).unwrap();
     assert!(public.contains("\"result\""));
-    assert!(t.copies[1].join("views/north.json").exists());
-    assert!(
-        !t.copies[1].join("views/south.json").exists(),
-        "never another seat's view"
-    );
+    assert!(t.copies[1].join("views/south.json").exists());
     let last = std::fs::read_to_string(t.outbox.join("south.eml")).unwrap();
     assert!(
         last.contains("filename=\"game.tar\""),
@@ -298,12 +300,9 @@ fn a_four_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy(
         &["--board", "cross4"],
     );
     play_by_mail(&t, 9);
-    for (i, seat) in t.seats.iter().enumerate() {
-        assert!(t.copies[i].join(format!("views/{seat}.json")).exists());
-        for other in &t.seats {
-            if other != seat {
-                assert!(!t.copies[i].join(format!("views/{other}.json")).exists());
-            }
+    for copy in &t.copies[..4] {
+        for seat in &t.seats {
+            assert!(copy.join(format!("views/{seat}.json")).exists());
         }
     }
 }
@@ -564,6 +563,74 @@ fn a_xiangqi_game_is_played_by_mail_and_every_copy_replays_it() {
         t.judge_takes(&t.mail(shapes[ply as usize % shapes.len()], i, &file, true));
     }
     assert_eq!(ply, 9);
+    for copy in &t.copies {
+        let r = ok(&["verify", &copy.to_string_lossy()]);
+        assert!(r.stdout.contains("verified"), "{r:?}");
+    }
+}
+
+#[test]
+fn a_liubo_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let t = Table::of("liubo", &["a", "b"], &["alice", "bob"], &[]);
+    t.invite();
+    for (i, seat) in t.seats.iter().enumerate() {
+        let invite = t.outbox.join(format!("{seat}.invite.eml"));
+        std::fs::create_dir_all(&t.copies[i]).unwrap();
+        eml_py(&[
+            "attachments",
+            &invite.to_string_lossy(),
+            &t.copies[i].to_string_lossy(),
+            "game.toml",
+        ]);
+        // Liubo's secret is drawn by `setup`: a chain seed, committed to by its chain's head.
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
+    }
+    let spectator = t.copies.last().unwrap();
+    std::fs::create_dir_all(spectator).unwrap();
+    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
+    for (i, seat) in t.seats.iter().enumerate() {
+        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &c, true));
+    }
+    for (i, seat) in t.seats.iter().enumerate() {
+        let s = t.copies[i].join(format!("setups/{seat}.toml"));
+        t.judge_takes(&t.mail("attach", i, &s, false));
+    }
+    let shapes = ["applemail", "attach", "thunderbird", "outlook"];
+    let mut turn = 0;
+    loop {
+        t.everyone_reads();
+        let status = t.status(&t.copies[0]);
+        if !status["result"].is_null() {
+            break;
+        }
+        turn += 1;
+        assert!(turn < 200, "the game ends");
+        let seat = status["to_move"].as_str().unwrap().to_string();
+        let i = t.seats.iter().position(|s| *s == seat).unwrap();
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        let action = if turn == 7 {
+            "resign".to_string()
+        } else {
+            // The mover's own chain gives its throw: its copy lists the turns it allows.
+            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
+            let moves: Vec<&str> = moves.lines().collect();
+            moves[(turn as usize * 3) % moves.len()].to_string()
+        };
+        ok(&[
+            "move",
+            &copy,
+            "--as",
+            &seat,
+            "--key",
+            &t.key(t.who[i]),
+            &action,
+        ]);
+        let file = t.copies[i].join(format!("moves/{turn:04}-{seat}.toml"));
+        t.judge_takes(&t.mail(shapes[turn as usize % shapes.len()], i, &file, true));
+    }
+    assert_eq!(turn, 7);
     for copy in &t.copies {
         let r = ok(&["verify", &copy.to_string_lossy()]);
         assert!(r.stdout.contains("verified"), "{r:?}");
