@@ -1,6 +1,6 @@
-//! A finished game in one attachment: the public files `verify` needs (manifest, record,
-//! commitments, moves, revealed setups, the judge's views for one audience) packed as a ustar
-//! archive with fixed metadata, so the same game always gives the same bytes.
+//! A game in one attachment: its public files (manifest, record, commitments, moves, revealed
+//! setups, the judge's views for one audience) packed as a ustar archive with fixed metadata and
+//! compressed with gzip (no name, no time), so the same game always gives the same bytes.
 
 use crate::error::{Error, Result};
 use crate::store::GameDir;
@@ -11,9 +11,13 @@ const FOLDERS: [&str; 3] = ["commitments", "moves", "reveal"];
 /// At most this many files in a bundle (a long game has a few hundred).
 pub const MAX_FILES: usize = 20_000;
 
-/// Whether a tar archive starts these bytes (the ustar magic at offset 257).
+/// At most this many bytes once decompressed: a small gzip file may inflate a thousandfold.
+pub const MAX_UNPACKED: u64 = 64 * 1024 * 1024;
+
+/// Whether these bytes are a bundle: gzip (magic 1f 8b, deflate) or a plain ustar archive.
 pub fn is_archive(bytes: &[u8]) -> bool {
-    bytes.len() >= 512 && bytes.get(257..262) == Some(b"ustar")
+    bytes.starts_with(&[0x1f, 0x8b, 0x08])
+        || (bytes.len() >= 512 && bytes.get(257..262) == Some(b"ustar"))
 }
 
 /// A path a bundle may hold: `game.toml`, the record, a file directly in one of [`FOLDERS`], or
@@ -78,15 +82,37 @@ pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
             .append_data(&mut header, path, bytes.as_slice())
             .map_err(|e| Error::Io(format!("packing {path}: {e}")))?;
     }
-    builder
+    let tar = builder
         .into_inner()
-        .map_err(|e| Error::Io(format!("packing the game: {e}")))
+        .map_err(|e| Error::Io(format!("packing the game: {e}")))?;
+    use std::io::Write;
+    let mut gz = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::best());
+    gz.write_all(&tar)
+        .and_then(|_| gz.finish())
+        .map_err(|e| Error::Io(format!("compressing the game: {e}")))
 }
 
 /// The files of a bundle, or why it cannot be read: only regular files at allowed paths, each
 /// at most `limit` bytes, at most [`MAX_FILES`].
 pub fn unpack(bytes: &[u8], limit: u64) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
     use std::io::Read;
+    let inflated;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .take(MAX_UNPACKED + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| format!("not a gzip file: {e}"))?;
+        if out.len() as u64 > MAX_UNPACKED {
+            return Err(format!("more than {MAX_UNPACKED} bytes once decompressed"));
+        }
+        inflated = out;
+        &inflated[..]
+    } else {
+        bytes
+    };
     let mut archive = tar::Archive::new(bytes);
     let mut files = Vec::new();
     let entries = archive
@@ -175,5 +201,21 @@ mod tests {
         assert!(unpack(&packed, 4)
             .unwrap_err()
             .contains("larger than 4 bytes"));
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_refused_once_it_passes_the_limit() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..(MAX_UNPACKED >> 20) + 1 {
+            gz.write_all(&zeros).unwrap();
+        }
+        let bomb = gz.finish().unwrap();
+        assert!(bomb.len() < 200_000, "{}", bomb.len());
+        assert!(is_archive(&bomb));
+        assert!(unpack(&bomb, 1024)
+            .unwrap_err()
+            .contains("once decompressed"));
     }
 }

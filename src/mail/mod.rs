@@ -371,7 +371,7 @@ fn import_view(
 /// when the bundle's record is the one here). Files already here are never replaced, except
 /// the judge's views.
 fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Result<Vec<String>> {
-    let field = Some("game.tar");
+    let field = Some("game.tar.gz");
     let files = bundle::unpack(bytes, crate::store::RECORD_LIMIT)
         .map_err(|why| refuse(shown, field, why))?;
     let get = |path: &str| {

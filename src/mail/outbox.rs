@@ -105,7 +105,7 @@ fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, revealed: b
     if over {
         return if revealed {
             format!(
-                "The game is over. game.tar holds the whole game with the revealed setups: \
+                "The game is over. game.tar.gz holds the whole game with the revealed setups: \
                  {take}, then `qijudge verify YOUR-COPY` checks every move and combat."
             )
         } else {
@@ -246,7 +246,7 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
 }
 
 /// Builds the messages for the current views of a judged game directory. Each carries the
-/// game's public files so far (`game.tar`: record, commitments, moves, the audience's views), so
+/// game's public files so far (`game.tar.gz`: record, commitments, moves, the audience's views), so
 /// that a player's copy can replay the game (`status` and `moves` of games whose views do not
 /// say everything, Xiangqi and Liubo, replay the moves). `revealed`: the game is over and the
 /// setups are revealed, so the bundle is the whole game `verify` needs.
@@ -369,7 +369,7 @@ pub fn messages(
                 parts.push(MimePart::new(mime, bytes).attachment(format!("board.{ext}")));
             }
         }
-        parts.push(MimePart::new("application/x-tar", bundle).attachment("game.tar"));
+        parts.push(MimePart::new("application/gzip", bundle).attachment("game.tar.gz"));
         let body = MimePart::new(
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,
@@ -497,7 +497,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
          copy (qijudge inbox {copy} MESSAGE-FILE), list your moves (qijudge moves {copy} --as \
          {seat}), write yours (qijudge move {copy} --as {seat} --key ~/.ssh/id_ed25519 MOVE) \
          and send the move file and its .sig to the judge.\n\
-         \nAfter the end the judge mails the whole game (game.tar); qijudge verify checks it.\n",
+         \nAfter the end the judge mails the whole game (game.tar.gz); qijudge verify checks it.\n",
         if inv.secrets { 4 } else { 2 }
     ));
     let body = wrap(&body);

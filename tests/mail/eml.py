@@ -21,7 +21,7 @@ make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
     forward      the "attach" message forwarded as an attachment (message/rfc822)
     outlook      pasted into an 8-bit windows-1252 body with accented text around it
 mbox OUT EML...                           join messages into an mbox
-retar IN OUT MODE                         a damaged copy of a game bundle (game.tar):
+retar IN OUT MODE                         a damaged copy of a game bundle (game.tar.gz):
     move      the first move's text changed (its signature no longer fits)
     reveal    a revealed setup changed (it no longer opens its commitment)
     manifest  another game's manifest
@@ -88,12 +88,14 @@ def refold(signature, width):
 
 
 def make(shape, out, sender, file, sig=None, quoted=None):
-    text = read(file)
+    with open(file, "rb") as f:
+        raw = f.read()  # attached as it is (a game bundle is binary)
+    text = raw.decode("utf-8", errors="replace")
     signature = read(sig) if sig else ""
     m = base(sender, "move " + file.rsplit("/", 1)[-1])
     if shape == "attach":
         m.set_content("My move is attached.\n")
-        m.add_attachment(text.encode(), maintype="application", subtype="octet-stream",
+        m.add_attachment(raw, maintype="application", subtype="octet-stream",
                          filename="../../etc/passwd")
         if sig:
             m.add_attachment(signature.encode(), maintype="application", subtype="octet-stream",
@@ -194,7 +196,7 @@ def retar(src, out, mode):
     import tarfile
     with tarfile.open(src) as t:
         members = [(m, t.extractfile(m).read()) for m in t.getmembers()]
-    with tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as o:
+    with tarfile.open(out, "w:gz", format=tarfile.USTAR_FORMAT) as o:
         for m, data in members:
             if mode == "move" and m.name.startswith("moves/") and m.name.endswith(".toml"):
                 data = data.replace(b"ply = ", b"ply =  ", 1)

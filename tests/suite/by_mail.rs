@@ -286,7 +286,7 @@ fn a_two_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy()
     assert!(t.copies[1].join("views/south.json").exists());
     let last = std::fs::read_to_string(t.outbox.join("south.eml")).unwrap();
     assert!(
-        last.contains("filename=\"game.tar\""),
+        last.contains("filename=\"game.tar.gz\""),
         "the game is mailed at the end"
     );
     assert!(last.contains("Subject: [qijudge lzq-") && last.contains("game over after"));
@@ -430,9 +430,9 @@ fn a_copy_takes_no_bundle_or_view_it_cannot_check() {
         "attachments",
         &last.to_string_lossy(),
         &unpacked.to_string_lossy(),
-        "game.tar",
+        "game.tar.gz",
     ]);
-    let tar = unpacked.join("game.tar");
+    let tar = unpacked.join("game.tar.gz");
     for (mode, says) in [
         ("move", "not signed by south's key"),
         ("reveal", "does not open the seat's signed commitment"),

@@ -561,7 +561,7 @@ fn a_players_copy_takes_only_its_own_judges_record() {
     assert_eq!(r.code, 1, "{r:?}");
     // The game's files come bundled; another game's bundle is named as such.
     assert!(
-        r.stderr.contains("game.tar: holds another game"),
+        r.stderr.contains("game.tar.gz: holds another game"),
         "{}",
         r.stderr
     );
