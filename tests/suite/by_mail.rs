@@ -146,6 +146,93 @@ impl Table {
         ])
     }
 
+    /// Each player makes a copy from its invitation's `game.toml`; the spectator's copy starts
+    /// from the manifest the organiser publishes.
+    fn copies_from_invitations(&self) {
+        self.invite();
+        for (i, seat) in self.seats.iter().enumerate() {
+            let invite = self.outbox.join(format!("{seat}.invite.eml"));
+            std::fs::create_dir_all(&self.copies[i]).unwrap();
+            eml_py(&[
+                "attachments",
+                &invite.to_string_lossy(),
+                &self.copies[i].to_string_lossy(),
+                "game.toml",
+            ]);
+        }
+        let spectator = self.copies.last().unwrap();
+        std::fs::create_dir_all(spectator).unwrap();
+        std::fs::copy(self.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
+    }
+
+    /// Each seat mails its signed commitment; once all are in, its secret (setup or seed).
+    fn send_secrets(&self) {
+        for (i, seat) in self.seats.iter().enumerate() {
+            let c = self.copies[i].join(format!("commitments/{seat}.toml"));
+            self.judge_takes(&self.mail("attach", i, &c, true));
+        }
+        for (i, seat) in self.seats.iter().enumerate() {
+            let s = self.copies[i].join(format!("setups/{seat}.toml"));
+            self.judge_takes(&self.mail("attach", i, &s, false));
+        }
+    }
+
+    /// Plays by mail until the game ends: every copy reads the judge's mail, the first player's
+    /// copy says whose turn it is, the mover's copy lists its moves (the `step`-th of them is
+    /// played, or from ply `resign_from` on a resignation) and the move goes out in the next
+    /// client shape. `check` looks at the table before each move. Returns the plies played.
+    fn play(
+        &self,
+        resign_from: u32,
+        step: usize,
+        shapes: &[&str],
+        check: impl Fn(&Table, &str),
+    ) -> u32 {
+        let mut ply = 0;
+        loop {
+            self.everyone_reads();
+            let status = self.status(&self.copies[0]);
+            if !status["result"].is_null() {
+                return ply;
+            }
+            ply += 1;
+            assert!(ply < 400, "the game ends");
+            let seat = status["to_move"].as_str().unwrap().to_string();
+            check(self, &seat);
+            let i = self.seats.iter().position(|s| *s == seat).unwrap();
+            let copy = self.copies[i].to_string_lossy().into_owned();
+            let action = if ply >= resign_from {
+                "resign".to_string()
+            } else {
+                let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
+                let moves: Vec<&str> = moves.lines().collect();
+                assert!(!moves.is_empty(), "{seat} has a move at ply {ply}");
+                moves[(ply as usize * step) % moves.len()].to_string()
+            };
+            let key = self.key(self.who[i]);
+            ok(&["move", &copy, "--as", &seat, "--key", &key, &action]);
+            let file = self.copies[i].join(format!("moves/{ply:04}-{seat}.toml"));
+            self.judge_takes(&self.mail(shapes[ply as usize % shapes.len()], i, &file, true));
+        }
+    }
+
+    /// After the end every copy — each player's and the spectator's — passes `verify`.
+    fn verify_every_copy(&self) {
+        let manifest = std::fs::read_to_string(self.judge.join("game.toml")).unwrap();
+        let id = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("id = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .unwrap();
+        for copy in &self.copies {
+            let r = ok(&["verify", &copy.to_string_lossy()]);
+            assert!(
+                r.stdout.starts_with("verified ") && r.stdout.contains(&format!("game {id}")),
+                "{r:?}"
+            );
+        }
+    }
+
     fn status(&self, copy: &Path) -> serde_json::Value {
         let r = ok(&["status", &copy.to_string_lossy(), "--json", "--now", NOW]);
         serde_json::from_str(&r.stdout).unwrap()
@@ -156,7 +243,7 @@ impl Table {
 fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
     let t = table;
     // The invitations: one per seat, with the manifest and a setup template.
-    t.invite();
+    t.copies_from_invitations();
     for (i, seat) in t.seats.iter().enumerate() {
         let invite = t.outbox.join(format!("{seat}.invite.eml"));
         let text = std::fs::read_to_string(&invite).unwrap();
@@ -165,19 +252,11 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
             "{text}"
         );
         assert!(text.contains("qijudge setup") && text.contains("judge@example.org"));
-        std::fs::create_dir_all(&t.copies[i]).unwrap();
         let mine = t.tmp.path().join(t.who[i]);
         std::fs::create_dir_all(&mine).unwrap();
-        let inv = invite.to_string_lossy().into_owned();
         eml_py(&[
             "attachments",
-            &inv,
-            &t.copies[i].to_string_lossy(),
-            "game.toml",
-        ]);
-        eml_py(&[
-            "attachments",
-            &inv,
+            &invite.to_string_lossy(),
             &mine.to_string_lossy(),
             "setup-template.toml",
         ]);
@@ -195,19 +274,7 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
     // Sending the same invitations again sends nothing.
     let again = t.invite();
     assert!(again.stdout.contains("already invited"), "{again:?}");
-    // The spectator's copy starts from the manifest (published by the organiser).
-    let spectator = t.copies.last().unwrap();
-    std::fs::create_dir_all(spectator).unwrap();
-    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
-    // Commitments first, then the secret setups.
-    for (i, seat) in t.seats.iter().enumerate() {
-        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &c, true));
-    }
-    for (i, seat) in t.seats.iter().enumerate() {
-        let s = t.copies[i].join(format!("setups/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &s, false));
-    }
+    t.send_secrets();
     let shapes = [
         "thunderbird",
         "applemail",
@@ -219,24 +286,13 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
         "outlook",
         "refold64",
     ];
-    let mut ply = 0;
-    loop {
-        t.everyone_reads();
-        // Whose turn it is, from the first player's own copy, where its own view reads too.
-        let status = t.status(&t.copies[0]);
+    let plies = t.play(resign_from, 7, &shapes, |t, seat| {
+        // The first player's own view reads in its copy.
         let board = ok(&["view", &t.copies[0].to_string_lossy(), "--as", t.seats[0]]);
         assert!(
             board.stdout.contains(&format!("view: {}", t.seats[0])),
             "{board:?}"
         );
-        if !status["result"].is_null() {
-            break;
-        }
-        ply += 1;
-        assert!(ply < 400, "the game ends");
-        let seat = status["to_move"].as_str().unwrap().to_string();
-        let i = t.seats.iter().position(|s| *s == seat).unwrap();
-        let copy = t.copies[i].to_string_lossy().into_owned();
         // Until the reveal no copy holds another seat's view.
         for (k, own) in t.seats.iter().enumerate() {
             for other in t.seats.iter().filter(|o| *o != own) {
@@ -246,33 +302,11 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
         // The seat's deadline is in its message.
         let mail = std::fs::read_to_string(t.outbox.join(format!("{seat}.eml"))).unwrap();
         assert!(mail.contains("Your move for ply"), "{mail}");
-        let action = if ply >= resign_from {
-            "resign".to_string()
-        } else {
-            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
-            let moves: Vec<&str> = moves.lines().collect();
-            assert!(!moves.is_empty(), "{seat} has a move at ply {ply}");
-            moves[(ply as usize * 7) % moves.len()].to_string()
-        };
-        ok(&[
-            "move",
-            &copy,
-            "--as",
-            &seat,
-            "--key",
-            &t.key(t.who[i]),
-            &action,
-        ]);
-        let file = t.copies[i].join(format!("moves/{ply:04}-{seat}.toml"));
-        t.judge_takes(&t.mail(shapes[ply as usize % shapes.len()], i, &file, true));
-    }
+    });
     // The end: the setups were revealed and the whole game mailed to everyone.
     assert!(t.judge.join("reveal").is_dir());
-    for copy in &t.copies {
-        let r = ok(&["verify", &copy.to_string_lossy()]);
-        assert!(r.stdout.contains("verified game"), "{r:?}");
-    }
-    ply
+    t.verify_every_copy();
+    plies
 }
 
 #[test]
@@ -317,13 +351,8 @@ fn reminders_go_to_the_seat_to_move_once_per_deadline() {
         std::fs::create_dir_all(&t.copies[i]).unwrap();
         std::fs::copy(t.judge.join("game.toml"), t.copies[i].join("game.toml")).unwrap();
         setup_with(&t.copies[i], seat, &t.key(t.who[i]), rows[i]);
-        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &c, true));
     }
-    for (i, seat) in t.seats.iter().enumerate() {
-        let s = t.copies[i].join(format!("setups/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &s, false));
-    }
+    t.send_secrets();
     // The clock: 2880 minutes per move from NOW, 1440 of grace.
     let remind = |now: &str| {
         let d = t.judge.to_string_lossy().into_owned();
@@ -497,20 +526,7 @@ fn a_copy_takes_no_bundle_or_view_it_cannot_check() {
 #[test]
 fn a_xiangqi_game_is_played_by_mail_and_every_copy_replays_it() {
     let t = Table::of("xiangqi", &["red", "black"], &["alice", "bob"], &[]);
-    t.invite();
-    for (i, seat) in t.seats.iter().enumerate() {
-        let invite = t.outbox.join(format!("{seat}.invite.eml"));
-        std::fs::create_dir_all(&t.copies[i]).unwrap();
-        eml_py(&[
-            "attachments",
-            &invite.to_string_lossy(),
-            &t.copies[i].to_string_lossy(),
-            "game.toml",
-        ]);
-    }
-    let spectator = t.copies.last().unwrap();
-    std::fs::create_dir_all(spectator).unwrap();
-    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
+    t.copies_from_invitations();
     // The judge's first run (from cron, an empty Maildir) opens the game and writes to everyone.
     let maildir = t.tmp.path().join("Maildir");
     for sub in ["new", "cur", "tmp"] {
@@ -529,110 +545,25 @@ fn a_xiangqi_game_is_played_by_mail_and_every_copy_replays_it() {
     args.extend(t.outgoing());
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     ok(&refs);
+    // Every copy replays the game from what the mail brought (Xiangqi's `status` and `moves`
+    // replay the moves).
     let shapes = ["thunderbird", "applemail", "forward", "inline", "latin1"];
-    let mut ply = 0;
-    loop {
-        t.everyone_reads();
-        // Every copy replays the game from what the mail brought (Xiangqi's status replays the
-        // moves): the mover's copy says whose turn it is and lists the moves.
-        let status = t.status(&t.copies[1]);
-        if !status["result"].is_null() {
-            break;
-        }
-        ply += 1;
-        let seat = status["to_move"].as_str().unwrap().to_string();
-        let i = t.seats.iter().position(|s| *s == seat).unwrap();
-        let copy = t.copies[i].to_string_lossy().into_owned();
-        let action = if ply == 9 {
-            "resign".to_string()
-        } else {
-            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
-            let moves: Vec<&str> = moves.lines().collect();
-            moves[(ply as usize * 5) % moves.len()].to_string()
-        };
-        ok(&[
-            "move",
-            &copy,
-            "--as",
-            &seat,
-            "--key",
-            &t.key(t.who[i]),
-            &action,
-        ]);
-        let file = t.copies[i].join(format!("moves/{ply:04}-{seat}.toml"));
-        t.judge_takes(&t.mail(shapes[ply as usize % shapes.len()], i, &file, true));
-    }
-    assert_eq!(ply, 9);
-    for copy in &t.copies {
-        let r = ok(&["verify", &copy.to_string_lossy()]);
-        assert!(r.stdout.contains("verified"), "{r:?}");
-    }
+    assert_eq!(t.play(9, 5, &shapes, |_, _| {}), 9);
+    t.verify_every_copy();
 }
 
 #[test]
 fn a_liubo_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
     let t = Table::of("liubo", &["a", "b"], &["alice", "bob"], &[]);
-    t.invite();
+    t.copies_from_invitations();
     for (i, seat) in t.seats.iter().enumerate() {
-        let invite = t.outbox.join(format!("{seat}.invite.eml"));
-        std::fs::create_dir_all(&t.copies[i]).unwrap();
-        eml_py(&[
-            "attachments",
-            &invite.to_string_lossy(),
-            &t.copies[i].to_string_lossy(),
-            "game.toml",
-        ]);
         // Liubo's secret is drawn by `setup`: a chain seed, committed to by its chain's head.
         let copy = t.copies[i].to_string_lossy().into_owned();
         ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
     }
-    let spectator = t.copies.last().unwrap();
-    std::fs::create_dir_all(spectator).unwrap();
-    std::fs::copy(t.judge.join("game.toml"), spectator.join("game.toml")).unwrap();
-    for (i, seat) in t.seats.iter().enumerate() {
-        let c = t.copies[i].join(format!("commitments/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &c, true));
-    }
-    for (i, seat) in t.seats.iter().enumerate() {
-        let s = t.copies[i].join(format!("setups/{seat}.toml"));
-        t.judge_takes(&t.mail("attach", i, &s, false));
-    }
+    t.send_secrets();
+    // The mover's own chain gives its throw: its copy lists the turns it allows.
     let shapes = ["applemail", "attach", "thunderbird", "outlook"];
-    let mut turn = 0;
-    loop {
-        t.everyone_reads();
-        let status = t.status(&t.copies[0]);
-        if !status["result"].is_null() {
-            break;
-        }
-        turn += 1;
-        assert!(turn < 200, "the game ends");
-        let seat = status["to_move"].as_str().unwrap().to_string();
-        let i = t.seats.iter().position(|s| *s == seat).unwrap();
-        let copy = t.copies[i].to_string_lossy().into_owned();
-        let action = if turn == 7 {
-            "resign".to_string()
-        } else {
-            // The mover's own chain gives its throw: its copy lists the turns it allows.
-            let moves = ok(&["moves", &copy, "--as", &seat]).stdout;
-            let moves: Vec<&str> = moves.lines().collect();
-            moves[(turn as usize * 3) % moves.len()].to_string()
-        };
-        ok(&[
-            "move",
-            &copy,
-            "--as",
-            &seat,
-            "--key",
-            &t.key(t.who[i]),
-            &action,
-        ]);
-        let file = t.copies[i].join(format!("moves/{turn:04}-{seat}.toml"));
-        t.judge_takes(&t.mail(shapes[turn as usize % shapes.len()], i, &file, true));
-    }
-    assert_eq!(turn, 7);
-    for copy in &t.copies {
-        let r = ok(&["verify", &copy.to_string_lossy()]);
-        assert!(r.stdout.contains("verified"), "{r:?}");
-    }
+    assert_eq!(t.play(7, 3, &shapes, |_, _| {}), 7);
+    t.verify_every_copy();
 }
