@@ -84,14 +84,14 @@ pub fn inbox(
     let revealed = judged.is_ok() && reveal_when_over(&game, key)?;
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();
-        let recipients = recipients(&game, &out.spectators, from)?;
-        let id = manifest_id(&game)?;
+        let manifest = Manifest::read(&game)?;
+        let recipients = recipients(&manifest, &out.spectators, from);
         let answers = run
             .answers
             .as_ref()
             .map(|(seat, id)| (seat.as_str(), id.as_str()));
         let env = outbox::Envelope {
-            game: &id,
+            game: manifest.id(),
             from,
             now: &now,
             answers,
@@ -321,34 +321,15 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
     let rules = crate::games::of_dir(dir)?;
-    let manifest = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let table: toml::Table =
-        toml::from_str(&manifest).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
-    let clock: Option<crate::protocol::files::Clock> = match table.get("clock") {
-        Some(c) => Some(
-            c.clone()
-                .try_into()
-                .map_err(|e| Error::Io(format!("game.toml: [clock]: {e}")))?,
-        ),
-        None => None,
-    };
-    let seats: Vec<(String, String)> = table
-        .get("players")
-        .and_then(|p| p.as_array())
-        .map(|players| {
-            players
-                .iter()
-                .filter_map(|p| {
-                    Some((
-                        p.get("seat")?.as_str()?.to_string(),
-                        p.get("name")?.as_str()?.to_string(),
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let manifest = Manifest::read(&game)?;
+    let clock = outbox::clock_of(&manifest.table)?;
+    let seats: Vec<(String, String)> = manifest
+        .players()
+        .into_iter()
+        .map(|(seat, name, _)| (seat, name))
+        .collect();
     let from = out.from.as_deref().unwrap_or_default();
-    let recipients = recipients(&game, &[], from)?;
+    let recipients = recipients(&manifest, &[], from);
     if recipients.is_empty() {
         return Err(refuse(
             "game.toml",
@@ -356,16 +337,15 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
             "no player has an e-mail address (qijudge new --player NAME=KEY.pub=ADDRESS)",
         ));
     }
-    let id = manifest_id(&game)?;
     let env = outbox::Envelope {
-        game: &id,
+        game: manifest.id(),
         from,
         now: &now,
         answers: None,
     };
     let invitation = outbox::Invitation {
         kind: rules.name(),
-        manifest: &manifest,
+        manifest: &manifest.text,
         seats: &seats,
         secrets: rules.has_secrets(),
         chosen: rules.setup_is_chosen(),
@@ -423,14 +403,14 @@ pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Re
         _ => {}
     }
     let from = out.from.as_deref().unwrap_or_default();
-    let recipients = recipients(&game, &[], from)?;
+    let manifest = Manifest::read(&game)?;
+    let recipients = recipients(&manifest, &[], from);
     let Some(to) = recipients.iter().find(|r| r.audience == to_move) else {
         say!("{to_move} has no e-mail address: no reminder");
         return Ok(());
     };
-    let id = manifest_id(&game)?;
     let env = outbox::Envelope {
-        game: &id,
+        game: manifest.id(),
         from,
         now: &now,
         answers: None,
@@ -518,37 +498,56 @@ fn read_bytes(path: &Path, shown: &str) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::Io(format!("{shown}: {e}")))
 }
 
-fn manifest_id(game: &GameDir) -> Result<String> {
-    let text = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let t: toml::Table = toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
-    Ok(t.get("id")
-        .and_then(|v| v.as_str())
-        .unwrap_or_default()
-        .to_string())
+/// A game's manifest as mail needs it, whatever the game: its text (attached to invitations)
+/// and its table (id, players, clock), read and parsed once per command.
+struct Manifest {
+    text: String,
+    table: toml::Table,
+}
+
+impl Manifest {
+    fn read(game: &GameDir) -> Result<Manifest> {
+        let text = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+        let table = toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
+        Ok(Manifest { text, table })
+    }
+
+    fn id(&self) -> &str {
+        self.table
+            .get("id")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+    }
+
+    /// Every seat with its player's name and address, in order.
+    fn players(&self) -> Vec<(String, String, Option<String>)> {
+        let field = |p: &toml::Value, name: &str| p.get(name)?.as_str().map(str::to_string);
+        self.table
+            .get("players")
+            .and_then(|p| p.as_array())
+            .map(|players| {
+                players
+                    .iter()
+                    .filter_map(|p| Some((field(p, "seat")?, field(p, "name")?, field(p, "email"))))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }
 
 /// Each seat with an address gets its own view; spectators (or the judge itself) the public one.
-fn recipients(game: &GameDir, spectators: &[String], from: &str) -> Result<Vec<outbox::Recipient>> {
-    let text = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let t: toml::Table = toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
-    let mut out = Vec::new();
-    if let Some(players) = t.get("players").and_then(|p| p.as_array()) {
-        for p in players {
-            let (Some(seat), Some(name)) = (
-                p.get("seat").and_then(|v| v.as_str()),
-                p.get("name").and_then(|v| v.as_str()),
-            ) else {
-                continue;
-            };
-            if let Some(email) = p.get("email").and_then(|v| v.as_str()) {
-                out.push(outbox::Recipient {
-                    audience: seat.to_string(),
-                    name: name.to_string(),
-                    addresses: vec![email.to_string()],
-                });
-            }
-        }
-    }
+fn recipients(manifest: &Manifest, spectators: &[String], from: &str) -> Vec<outbox::Recipient> {
+    let mut out: Vec<outbox::Recipient> = manifest
+        .players()
+        .into_iter()
+        .filter_map(|(seat, name, email)| {
+            Some(outbox::Recipient {
+                audience: seat,
+                name,
+                addresses: vec![email?],
+            })
+        })
+        .collect();
     // Spectators get the public view; without any, nobody does (never the judge's own address,
     // which would read it back in).
     let is_judge = |a: &String| a.eq_ignore_ascii_case(from);
@@ -568,5 +567,5 @@ fn recipients(game: &GameDir, spectators: &[String], from: &str) -> Result<Vec<o
             addresses: spectators,
         });
     }
-    Ok(out)
+    out
 }

@@ -75,17 +75,26 @@ pub fn headline(view: &serde_json::Value) -> String {
     }
 }
 
+/// A manifest's `[clock]` table, whatever the game.
+pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files::Clock>> {
+    manifest
+        .get("clock")
+        .map(|c| {
+            c.clone()
+                .try_into()
+                .map_err(|e| Error::Io(format!("game.toml: [clock]: {e}")))
+        })
+        .transpose()
+}
+
 /// The deadline of the next ply, if the game has a clock.
 pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
     let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
-    let Some(clock) = table.get("clock").cloned() else {
+    let Some(clock) = clock_of(&table)? else {
         return Ok(None);
     };
-    let clock: crate::protocol::files::Clock = clock
-        .try_into()
-        .map_err(|e| Error::Io(format!("game.toml: [clock]: {e}")))?;
     let genesis = crate::protocol::hash::sha256_tagged(text.as_bytes());
     let here = dir
         .read_optional("record.jsonl", RECORD_LIMIT)?
