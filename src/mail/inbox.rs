@@ -670,4 +670,19 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn an_mbox_of_too_many_messages_is_refused_whole() {
+        let one = "From a@x.org Sat Jan  1 00:00:00 2000\nFrom: a@x.org\n\nhi\n";
+        let at_cap = one.repeat(MAX_MBOX_MESSAGES);
+        assert_eq!(
+            split_mbox(at_cap.as_bytes()).unwrap().len(),
+            MAX_MBOX_MESSAGES
+        );
+        let over = one.repeat(MAX_MBOX_MESSAGES + 1);
+        match split_mbox(over.as_bytes()) {
+            Err(InboxError::Broken(why)) => assert!(why.contains("at most 10000"), "{why}"),
+            other => panic!("{:?}", other.map(|m| m.len())),
+        }
+    }
 }

@@ -445,6 +445,16 @@ fn invitations_say_what_each_game_needs_before_the_first_move() {
             "{}",
             r.stderr
         );
+        // Nowhere to send without --outbox or --sendmail: said so, before anything is read.
+        for command in ["invite", "remind"] {
+            let r = qj(&[command, &d, "--from", "judge@example.org"]);
+            assert_eq!(r.code, 2, "{r:?}");
+            assert!(r.stderr.contains("--outbox or --sendmail"), "{}", r.stderr);
+        }
+        // Nothing to remind of in a game without a clock.
+        ok(&["judge", &d, "--key", &keys.path("judge")]);
+        let r = ok(&["remind", &d, "--from", "judge@example.org", "--outbox", &o]);
+        assert!(r.stdout.contains("no reminder"), "{r:?}");
     }
 }
 
