@@ -81,6 +81,30 @@ pub(crate) fn write_stdout(text: &str) -> Result<()> {
     }
 }
 
+/// Prints a view in a picture format: the SVG as text, or the PNG rendered from it as bytes
+/// (refused on a terminal, where the bytes would garble the screen).
+pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
+    use std::io::{IsTerminal, Write};
+    if format != "png" {
+        return write_stdout(svg);
+    }
+    if std::io::stdout().is_terminal() {
+        return Err(Error::Io(
+            "--format png writes binary data: send it to a file, e.g. `> board.png`".into(),
+        ));
+    }
+    if QUIET.with(|q| q.get()) {
+        return Ok(());
+    }
+    let bytes = crate::view::picture::png(svg);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&bytes).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::Io(format!("standard output: {e}"))),
+    }
+}
+
 /// Applies `--rule key=value` options on top of `base`.
 pub(crate) fn with_rules(
     mut base: crate::rules::luzhanqi::Options,

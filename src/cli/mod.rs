@@ -176,13 +176,15 @@ pub enum Command {
     View {
         /// The game directory.
         dir: PathBuf,
-        /// south, north, public or full.
+        /// Whose view: a seat (south, north; east, west on the cross board; red, black; a, b),
+        /// public (spectators) or full (Luzhanqi, after the game).
         #[arg(long = "as")]
         audience: String,
-        /// text, json, or svg (the board picture, drawn from the view).
-        #[arg(long, default_value = "text", value_parser = ["text", "json", "svg"])]
+        /// text, json, svg or png (the board picture, drawn from the view; png as bytes, so
+        /// send it to a file: `> board.png`).
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "svg", "png"])]
         format: String,
-        /// Chinese piece labels in the text view.
+        /// Chinese piece labels (军长, 車) in the text view and in pictures.
         #[arg(long)]
         chinese: bool,
         /// Your private key, to open your sealed view (games created with --sealed).

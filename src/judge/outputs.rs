@@ -77,7 +77,12 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
             .and_then(|other| replay.last_moves.get(other.index()).cloned().flatten()),
         _ => None,
     };
-    view::build(board, &k, &header, opponent)
+    // The last move's comment, from the mover's signed file (public, like the file itself).
+    let comment = k.last_move.and_then(|m| {
+        let file = replay.last_moves.get(m.seat.index())?.as_ref()?;
+        parse_toml::<MoveFile>(&file.file).ok()?.comment
+    });
+    view::build(board, &k, &header, opponent, comment)
 }
 
 /// The files the judge writes: record, record signature, and each view as JSON and text with

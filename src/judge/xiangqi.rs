@@ -423,7 +423,7 @@ impl Referee for XiangqiGame {
             state.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
-                let text = crate::view::xiangqi::render_text(&self.manifest.players, &v);
+                let text = crate::view::xiangqi::render_text(&self.manifest.players, &v, false);
                 (v, text)
             },
         )
@@ -498,7 +498,7 @@ pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String,
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),
-        |v| crate::view::xiangqi::render_text(&g.manifest.players, v),
+        |v| crate::view::xiangqi::render_text(&g.manifest.players, v, false),
         crate::view::picture::xiangqi,
         key,
     )

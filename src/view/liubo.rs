@@ -89,11 +89,22 @@ pub fn grid_place(s: Station) -> (usize, usize) {
 
 /// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
 pub fn render_text(players: &[Player], v: &LiuboView) -> String {
-    let mut out = format!("Liubo {} — view for {}\n", v.game, v.audience);
-    for p in players {
-        out.push_str(&format!("{}: {}\n", p.seat, p.name));
-    }
-    out.push('\n');
+    let clean = crate::view::text::clean;
+    let name = |seat: &str| {
+        players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| format!("{seat} ({})", clean(&p.name)))
+            .unwrap_or_else(|| seat.to_string())
+    };
+    let audience = match v.audience.as_str() {
+        "public" => "public (spectators)".to_string(),
+        seat => name(seat),
+    };
+    let mut out = format!("Liubo {}  turn {}  view for {audience}\n", v.game, v.turns);
+    out.push_str(&format!("record head {}\n", v.record_head));
+    let all: Vec<String> = players.iter().map(|p| name(&p.seat)).collect();
+    out.push_str(&format!("Players: {}\n\n", all.join(", ")));
     let mut grid = vec![vec![String::new(); 7]; 7];
     for s in Station::all() {
         let (c, r) = grid_place(s);
@@ -109,7 +120,10 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
         out.push_str(cells.join("").trim_end());
         out.push('\n');
     }
-    out.push_str("\na, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
+    out.push_str(
+        "\nKey: STATION:PIECES; a, b a stone of seat a or b (aa two stones), A, B an owl.\n",
+    );
+    out.push_str("a, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
     for seat in ["a", "b"] {
         out.push_str(&format!(
             "{seat}: {} in reserve, holds {} prisoner(s)\n",

@@ -2,6 +2,7 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record;
 //! the text rendering reads nothing but the JSON view.
 
+mod cjk_glyphs;
 pub mod liubo;
 pub mod picture;
 pub mod text;
@@ -80,6 +81,9 @@ pub struct MoveView {
     pub from: String,
     pub to: String,
     pub outcome: Outcome,
+    /// The mover's comment in its signed move file (public, like the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -134,6 +138,7 @@ pub fn build<S: NodeSet>(
     k: &Knowledge,
     header: &Header,
     opponent_last_move: Option<SignedFile>,
+    last_comment: Option<String>,
 ) -> ViewFile {
     let seat = |s| board.seat_name(s).to_string();
     let square = |sq| board.name_of(sq).to_string();
@@ -172,6 +177,7 @@ pub fn build<S: NodeSet>(
             from: square(m.from),
             to: square(m.to),
             outcome: m.outcome,
+            comment: last_comment,
         }),
         revealed_flags: k
             .revealed_flags

@@ -1,6 +1,9 @@
 //! Board pictures: SVG drawn from a view, and PNG rendered from that SVG with resvg. Labels are
-//! drawn with a built-in 5 × 7 pixel font as rectangles, so nothing (no font) is loaded from
-//! disk and the bytes are the same on every machine.
+//! drawn with built-in pixel fonts as rectangles (5 × 7 dots for Latin letters, 16 × 16 for the
+//! Chinese characters, from GNU Unifont), so nothing (no font) is loaded from disk and the bytes
+//! are the same on every machine. Every picture carries coordinates, is turned so the viewing
+//! seat sits at the bottom, and has a caption: game, ply, audience, players, last move, and
+//! whose turn it is or the result.
 
 use crate::rules::liubo::Station;
 use crate::rules::luzhanqi::nodeset::NodeSet;
@@ -50,7 +53,33 @@ const GLYPHS: &[(char, [u8; 7])] = &[
     ('Z', [31, 1, 2, 4, 8, 16, 31]),
     ('?', [14, 17, 1, 2, 4, 0, 4]),
     ('-', [0, 0, 0, 31, 0, 0, 0]),
+    (':', [0, 12, 12, 0, 12, 12, 0]),
+    ('.', [0, 0, 0, 0, 0, 12, 12]),
+    (',', [0, 0, 0, 0, 12, 4, 8]),
+    ('(', [2, 4, 8, 8, 8, 4, 2]),
+    (')', [8, 4, 2, 2, 2, 4, 8]),
+    ('/', [1, 1, 2, 4, 8, 16, 16]),
+    ('+', [0, 4, 4, 31, 4, 4, 0]),
+    ('=', [0, 0, 31, 0, 31, 0, 0]),
+    ('\'', [4, 4, 8, 0, 0, 0, 0]),
+    ('!', [4, 4, 4, 4, 4, 0, 4]),
+    ('_', [0, 0, 0, 0, 0, 0, 31]),
+    ('*', [0, 4, 21, 14, 21, 4, 0]),
+    (';', [0, 12, 12, 0, 12, 4, 8]),
 ];
+
+/// How many dots a character advances: Latin 6 (5 and a gap), Chinese 17 at half the dot size.
+fn advance(c: char) -> f64 {
+    if is_wide(c) {
+        17.0 * 0.5
+    } else {
+        6.0
+    }
+}
+
+fn is_wide(c: char) -> bool {
+    (c as u32) >= 0x2e80
+}
 
 /// An SVG document being drawn.
 struct Svg {
@@ -97,30 +126,80 @@ impl Svg {
         );
     }
 
-    /// Text centred on (cx, cy) in the pixel font, `scale` pixels per font dot.
+    /// Text centred on (cx, cy) in the pixel fonts, `scale` pixels per Latin dot (Chinese
+    /// characters at half that per dot, 16 dots high). Letters are drawn in capitals; a
+    /// character neither font has is drawn as `?`.
     fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
         let chars: Vec<char> = text.chars().map(|c| c.to_ascii_uppercase()).collect();
-        let width = chars.len() as f64 * 6.0 - 1.0;
-        let (x0, y0) = (cx - width * scale / 2.0, cy - 3.5 * scale);
+        let width = chars.iter().map(|&c| advance(c)).sum::<f64>() - 1.0;
+        let mut x = cx - width * scale / 2.0;
         let mut path = String::new();
-        for (i, c) in chars.iter().enumerate() {
-            let rows = GLYPHS
-                .iter()
-                .find(|(g, _)| g == c)
-                .map_or([0; 7], |(_, r)| *r);
-            for (row, bits) in rows.iter().enumerate() {
-                for col in 0..5 {
-                    if bits >> (4 - col) & 1 == 1 {
-                        let x = x0 + (i as f64 * 6.0 + col as f64) * scale;
-                        let y = y0 + row as f64 * scale;
-                        let _ = write!(path, "M{x:.1} {y:.1}h{scale:.1}v{scale:.1}h-{scale:.1}z");
+        for &c in &chars {
+            if is_wide(c) {
+                let rows = super::cjk_glyphs::CJK_GLYPHS
+                    .iter()
+                    .find(|(g, _)| *g == c)
+                    .map(|(_, r)| *r);
+                let dot = scale * 0.5;
+                match rows {
+                    Some(rows) => {
+                        for (row, bits) in rows.iter().enumerate() {
+                            let y = cy - 8.0 * dot + row as f64 * dot;
+                            runs(&mut path, x, y, u32::from(*bits), 16, dot);
+                        }
                     }
+                    None => self.dots(&mut path, x + 1.5 * scale, cy - 3.5 * scale, '?', scale),
                 }
+            } else {
+                let shown = if c == ' ' || GLYPHS.iter().any(|(g, _)| *g == c) {
+                    c
+                } else {
+                    '?'
+                };
+                self.dots(&mut path, x, cy - 3.5 * scale, shown, scale);
             }
+            x += advance(c) * scale;
         }
         if !path.is_empty() {
             let _ = writeln!(self.body, r#"<path d="{path}" fill="{color}"/>"#);
         }
+    }
+
+    /// One 5 × 7 glyph with its top left corner at (x0, y0).
+    fn dots(&self, path: &mut String, x0: f64, y0: f64, c: char, scale: f64) {
+        let rows = GLYPHS
+            .iter()
+            .find(|(g, _)| *g == c)
+            .map_or([0; 7], |(_, r)| *r);
+        for (row, bits) in rows.iter().enumerate() {
+            runs(
+                path,
+                x0,
+                y0 + row as f64 * scale,
+                u32::from(*bits),
+                5,
+                scale,
+            );
+        }
+    }
+
+    /// The caption under the board: `lines` in the pixel font, broken to fit the width.
+    fn caption(&mut self, top: f64, lines: &[String]) {
+        let scale = 1.5;
+        let per_line = ((self.width as f64 - 20.0) / (6.0 * scale)).max(10.0) as usize;
+        let mut y = top + 8.0;
+        for line in lines {
+            for part in wrap(line, per_line) {
+                self.label_left(10.0, y, &part, scale, INK);
+                y += 13.0;
+            }
+        }
+    }
+
+    /// Text starting at x, centred on y.
+    fn label_left(&mut self, x: f64, y: f64, text: &str, scale: f64, color: &str) {
+        let width = text.chars().map(advance).sum::<f64>() - 1.0;
+        self.label(x + width * scale / 2.0, y, text, scale, color);
     }
 
     fn path(&mut self, d: &str, color: &str, width: f64) {
@@ -157,22 +236,101 @@ pub fn png(svg: &str) -> Vec<u8> {
         .expect("encoding an in-memory PNG does not fail")
 }
 
+/// One row of a glyph, `width` dots wide (the leftmost the highest bit), as one rectangle per
+/// run of set dots.
+fn runs(path: &mut String, x0: f64, y: f64, bits: u32, width: u32, dot: f64) {
+    let mut col = 0;
+    while col < width {
+        if bits >> (width - 1 - col) & 1 == 0 {
+            col += 1;
+            continue;
+        }
+        let start = col;
+        while col < width && bits >> (width - 1 - col) & 1 == 1 {
+            col += 1;
+        }
+        let (x, w) = (x0 + start as f64 * dot, (col - start) as f64 * dot);
+        let _ = write!(path, "M{x:.1} {y:.1}h{w:.1}v{dot:.1}h-{w:.1}z");
+    }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word alone).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let last = lines.last_mut().expect("one line at least");
+        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines
+}
+
+/// How many caption lines `lines` take in a picture `width` pixels wide.
+fn caption_height(width: f64, lines: &[String]) -> f64 {
+    let per_line = ((width - 20.0) / 9.0).max(10.0) as usize;
+    let n: usize = lines.iter().map(|l| wrap(l, per_line).len()).sum();
+    n as f64 * 13.0 + 12.0
+}
+
 const INK: &str = "#3b2f2f";
 const PAPER: &str = "#f3e3bd";
 const MARK: &str = "#d62828";
 
+/// The caption of a Luzhanqi picture: what the text view says around its board.
+fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
+    let players: Vec<String> = view
+        .players
+        .iter()
+        .map(|p| {
+            let colour = colours
+                .iter()
+                .find(|(s, _)| *s == p.seat)
+                .map_or("", |(_, c)| c);
+            format!("{} ({}) {colour}", p.seat, super::text::clean(&p.name))
+        })
+        .collect();
+    let mut lines = vec![
+        format!("{} ply {}", view.game, view.ply),
+        format!("view for {}", super::text::audience_label(view)),
+        players.join(", "),
+    ];
+    lines.extend(
+        super::text::state_lines(view)
+            .into_iter()
+            .filter(|l| !l.starts_with("Your legal moves")),
+    );
+    lines
+}
+
 /// Luzhanqi: roads, railways (thick), camps (circles), headquarters (boxes), the mountains
-/// between the halves; own pieces labelled, unknown enemies as blank tiles; the last move's
-/// squares outlined in red.
+/// between the halves; known pieces labelled (codes, or Chinese characters), unknown pieces as
+/// blank tiles; the last move's squares outlined in red; files and ranks on all four sides.
 pub fn luzhanqi(view: &ViewFile) -> String {
+    luzhanqi_with(view, false)
+}
+
+/// [`luzhanqi`] with a choice of labels: Chinese characters with `chinese`.
+pub fn luzhanqi_with(view: &ViewFile, chinese: bool) -> String {
     if view.board == "cross4" {
-        return luzhanqi_cross(view);
+        return luzhanqi_cross(view, chinese);
     }
     let board = two_player();
+    let turned = view.audience == "north";
     let (cell_w, cell_h, margin) = (90.0, 52.0, 40.0);
     let pos = |name: &str| -> (f64, f64) {
         let file = name.as_bytes()[0].saturating_sub(b'a') as f64;
         let rank: f64 = name[1..].parse().unwrap_or(1.0);
+        let (file, rank) = if turned {
+            (4.0 - file, 13.0 - rank)
+        } else {
+            (file, rank)
+        };
         // Rank 12 at the top; a gap between ranks 6 and 7 for the mountains.
         let gap = if rank >= 7.0 { 0.0 } else { cell_h * 0.6 };
         (
@@ -180,8 +338,15 @@ pub fn luzhanqi(view: &ViewFile) -> String {
             margin + (12.0 - rank) * cell_h + gap,
         )
     };
-    let height = (margin * 2.0 + 11.0 * cell_h + cell_h * 0.6) as u32;
-    let mut svg = Svg::new((margin * 2.0 + 4.0 * cell_w) as u32, height, PAPER);
+    let colours = [("south", "#1d4e89"), ("north", "#8c1c13")];
+    let caption = luzhanqi_caption(view, &[("south", "blue"), ("north", "red")]);
+    let width = margin * 2.0 + 4.0 * cell_w;
+    let board_height = margin * 2.0 + 11.0 * cell_h + cell_h * 0.6;
+    let mut svg = Svg::new(
+        width as u32,
+        (board_height + caption_height(width, &caption) + 10.0) as u32,
+        PAPER,
+    );
     for (i, node) in board.nodes.iter().enumerate() {
         for j in board.adjacent[i].iter() {
             if j <= i {
@@ -192,11 +357,22 @@ pub fn luzhanqi(view: &ViewFile) -> String {
             svg.line(a.0, a.1, b.0, b.1, INK, if rail { 4.0 } else { 1.2 });
         }
     }
-    let (my, _) = pos("a6");
     let (_, y6) = pos("a6");
     let (_, y7) = pos("a7");
-    let _ = my;
     svg.label(margin + 2.0 * cell_w, (y6 + y7) / 2.0, "FRONT", 2.0, INK);
+    // Coordinates: files above and below, ranks at both sides.
+    for f in ['a', 'b', 'c', 'd', 'e'] {
+        let (x, top) = pos(&format!("{f}{}", if turned { 1 } else { 12 }));
+        let (_, bottom) = pos(&format!("{f}{}", if turned { 12 } else { 1 }));
+        svg.label(x, top - 26.0, &f.to_string(), 1.6, INK);
+        svg.label(x, bottom + 26.0, &f.to_string(), 1.6, INK);
+    }
+    for rank in 1..=12 {
+        let (left, y) = pos(&format!("{}{rank}", if turned { 'e' } else { 'a' }));
+        let (right, _) = pos(&format!("{}{rank}", if turned { 'a' } else { 'e' }));
+        svg.label(left - 32.0, y, &rank.to_string(), 1.6, INK);
+        svg.label(right + 32.0, y, &rank.to_string(), 1.6, INK);
+    }
     for node in &board.nodes {
         let (x, y) = pos(&node.name);
         match node.kind {
@@ -206,11 +382,10 @@ pub fn luzhanqi(view: &ViewFile) -> String {
         }
     }
     let colour = |seat: &str| {
-        if seat == view.players.first().map_or("south", |p| p.seat.as_str()) {
-            "#1d4e89"
-        } else {
-            "#8c1c13"
-        }
+        colours
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map_or(INK, |(_, c)| c)
     };
     for p in &view.pieces {
         let (x, y) = pos(&p.square);
@@ -223,7 +398,12 @@ pub fn luzhanqi(view: &ViewFile) -> String {
             Some(("#ffffff", 1.0)),
         );
         if let Some(piece) = p.piece {
-            svg.label(x, y, piece.code(), 2.0, "#ffffff");
+            if chinese {
+                let glyph = super::text::chinese_label(piece);
+                svg.label(x, y, glyph, 2.2, "#ffffff");
+            } else {
+                svg.label(x, y, piece.code(), 2.0, "#ffffff");
+            }
         }
     }
     if let Some(m) = &view.last_move {
@@ -232,21 +412,52 @@ pub fn luzhanqi(view: &ViewFile) -> String {
             svg.rect(x - 25.0, y - 15.0, 50.0, 30.0, "none", Some((MARK, 3.0)));
         }
     }
+    svg.caption(board_height + 2.0, &caption);
     svg.finish()
 }
 
 /// The four-player cross board on its grid (North at the top): railways thick, the four curves
 /// drawn round the centre's corners, camps and headquarters as on the two-player board; each
 /// seat in its own colour (allies in shades of one hue), unknown pieces as blank tiles.
-fn luzhanqi_cross(view: &ViewFile) -> String {
+fn luzhanqi_cross(view: &ViewFile, chinese: bool) -> String {
     let board = cross_four();
-    let (cell, margin) = (48.0, 50.0);
-    let at = |sq: usize| {
-        let (x, y) = board.nodes[sq].grid.unwrap_or((0, 0));
-        (margin + x as f64 * cell, margin + y as f64 * cell)
+    let (cell, margin) = (48.0, 110.0);
+    // Quarter turns clockwise that bring the viewer's arm to the bottom.
+    let turns = match view.audience.as_str() {
+        "east" => 1,
+        "north" => 2,
+        "west" => 3,
+        _ => 0,
     };
-    let size = (margin * 2.0 + 16.0 * cell) as u32;
-    let mut svg = Svg::new(size, size, PAPER);
+    let turn = |x: f64, y: f64| {
+        let (mut x, mut y) = (x, y);
+        for _ in 0..turns {
+            (x, y) = (16.0 - y, x);
+        }
+        (margin + x * cell, margin + y * cell)
+    };
+    let grid = |sq: usize| {
+        let (x, y) = board.nodes[sq].grid.unwrap_or((0, 0));
+        (x as f64, y as f64)
+    };
+    let at = |sq: usize| {
+        let (x, y) = grid(sq);
+        turn(x, y)
+    };
+    let colours = [
+        ("south", "#1d4e89", "dark blue"),
+        ("north", "#3f8ec9", "light blue"),
+        ("east", "#8c1c13", "dark red"),
+        ("west", "#c8581b", "orange"),
+    ];
+    let names: Vec<(&str, &str)> = colours.iter().map(|(s, _, n)| (*s, *n)).collect();
+    let caption = luzhanqi_caption(view, &names);
+    let size = margin * 2.0 + 16.0 * cell;
+    let mut svg = Svg::new(
+        size as u32,
+        (size + caption_height(size, &caption)) as u32,
+        PAPER,
+    );
     for i in 0..board.len() {
         for j in board.adjacent[i].iter().filter(|&j| j > i) {
             let (a, b) = (at(i), at(j));
@@ -281,12 +492,29 @@ fn luzhanqi_cross(view: &ViewFile) -> String {
             _ => svg.rect(x - 17.0, y - 11.0, 34.0, 22.0, PAPER, Some((INK, 1.0))),
         }
     }
-    let colour = |seat: &str| match seat {
-        "south" => "#1d4e89",
-        "north" => "#3f8ec9",
-        "east" => "#8c1c13",
-        _ => "#c8581b",
+    let colour = |seat: &str| {
+        colours
+            .iter()
+            .find(|(s, ..)| *s == seat)
+            .map_or(INK, |c| c.1)
     };
+    // Coordinates, as in the text view: ranks beside each arm's a-file, files behind rank 1.
+    let beyond = |from: &str, towards: &str| -> Option<(f64, f64)> {
+        let (a, b) = (grid(board.square(from)?), grid(board.square(towards)?));
+        Some(turn(2.0 * a.0 - b.0, 2.0 * a.1 - b.1))
+    };
+    for arm in ["s", "e", "n", "w"] {
+        for rank in 1..=6 {
+            if let Some((x, y)) = beyond(&format!("{arm}a{rank}"), &format!("{arm}b{rank}")) {
+                svg.label(x, y, &format!("{arm}{rank}"), 1.4, INK);
+            }
+        }
+        for file in ['a', 'b', 'c', 'd', 'e'] {
+            if let Some((x, y)) = beyond(&format!("{arm}{file}1"), &format!("{arm}{file}2")) {
+                svg.label(x, y, &file.to_string(), 1.4, INK);
+            }
+        }
+    }
     for p in &view.pieces {
         let Some(sq) = board.square(&p.square) else {
             continue;
@@ -301,7 +529,11 @@ fn luzhanqi_cross(view: &ViewFile) -> String {
             Some(("#ffffff", 1.0)),
         );
         if let Some(piece) = p.piece {
-            svg.label(x, y, piece.code(), 1.6, "#ffffff");
+            if chinese {
+                svg.label(x, y, super::text::chinese_label(piece), 1.8, "#ffffff");
+            } else {
+                svg.label(x, y, piece.code(), 1.6, "#ffffff");
+            }
         }
     }
     if let Some(m) = &view.last_move {
@@ -312,30 +544,59 @@ fn luzhanqi_cross(view: &ViewFile) -> String {
             }
         }
     }
-    for (seat, x, y) in [
-        ("SOUTH", 8.0, 16.6),
-        ("NORTH", 8.0, -0.6),
-        ("WEST", 2.5, 3.0),
-        ("EAST", 13.5, 3.0),
-    ] {
-        svg.label(margin + x * cell, margin + y * cell, seat, 2.0, INK);
+    // Each seat's name behind its files.
+    for (arm, seat) in [("s", "SOUTH"), ("e", "EAST"), ("n", "NORTH"), ("w", "WEST")] {
+        let (Some(a), Some(b)) = (
+            board.square(&format!("{arm}c1")),
+            board.square(&format!("{arm}c2")),
+        ) else {
+            continue;
+        };
+        let (a, b) = (grid(a), grid(b));
+        let (x, y) = turn(a.0 + 1.8 * (a.0 - b.0), a.1 + 1.8 * (a.1 - b.1));
+        svg.label(x, y, seat, 1.5, INK);
     }
+    svg.caption(size - 6.0, &caption);
     svg.finish()
 }
 
-/// Xiangqi: the grid, the river, the palaces' diagonals; every piece labelled with its FEN
-/// letter (red upper case, black lower case); the last move outlined.
+/// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
+/// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four
+/// sides; Black's view turned so Black sits at the bottom.
 pub fn xiangqi(view: &XiangqiView) -> String {
-    let (cell, margin) = (50.0, 40.0);
+    let (cell, margin) = (50.0, 44.0);
+    let turned = view.audience == "black";
     let pos = |file: usize, rank: usize| {
+        let (file, rank) = if turned {
+            (8 - file, 9 - rank)
+        } else {
+            (file, rank)
+        };
         (
             margin + file as f64 * cell,
             margin + (9 - rank) as f64 * cell,
         )
     };
+    let mut caption = vec![
+        format!("{} ply {}", view.game, view.ply),
+        format!("view for {}", view.audience),
+    ];
+    caption.extend(
+        crate::view::xiangqi::render_text(&[], view, false)
+            .lines()
+            .filter(|l| {
+                l.starts_with("Last move")
+                    || l.starts_with("Result")
+                    || l.contains(" to move (ply ")
+                    || l.contains("offers a draw")
+            })
+            .map(str::to_string),
+    );
+    let width = margin * 2.0 + 8.0 * cell;
+    let board_height = margin * 2.0 + 9.0 * cell;
     let mut svg = Svg::new(
-        (margin * 2.0 + 8.0 * cell) as u32,
-        (margin * 2.0 + 9.0 * cell) as u32,
+        width as u32,
+        (board_height + caption_height(width, &caption) + 10.0) as u32,
         PAPER,
     );
     for rank in 0..10 {
@@ -348,70 +609,104 @@ pub fn xiangqi(view: &XiangqiView) -> String {
             svg.line(a.0, a.1, b.0, b.1, INK, 1.2);
         }
     }
-    for (r0, r1) in [(0, 4), (5, 9)] {
-        for file in [0, 8] {
-            let (a, b) = (pos(file, r0), pos(file, r1));
-            svg.line(a.0, a.1, b.0, b.1, INK, 1.2);
-        }
-    }
-    let (_, river) = pos(0, 4);
     for file in [0usize, 8] {
         let (a, b) = (pos(file, 4), pos(file, 5));
         svg.line(a.0, a.1, b.0, b.1, INK, 1.2);
     }
-    svg.label(margin + 4.0 * cell, river - cell / 2.0, "RIVER", 2.0, INK);
+    let (_, y4) = pos(0, 4);
+    let (_, y5) = pos(0, 5);
+    let river = (y4 + y5) / 2.0;
+    svg.label(margin + 2.0 * cell, river, "楚河", 2.4, INK);
+    svg.label(margin + 6.0 * cell, river, "漢界", 2.4, INK);
     for (r0, r1) in [(0, 2), (7, 9)] {
         for (f0, f1) in [(3, 5), (5, 3)] {
             let (a, b) = (pos(f0, r0), pos(f1, r1));
             svg.line(a.0, a.1, b.0, b.1, INK, 1.0);
         }
     }
+    for file in 0..9 {
+        let name = ((b'a' + file as u8) as char).to_string();
+        let (x, y) = pos(file, if turned { 9 } else { 0 });
+        let (_, top) = pos(file, if turned { 0 } else { 9 });
+        svg.label(x, y + 32.0, &name, 1.6, INK);
+        svg.label(x, top - 32.0, &name, 1.6, INK);
+    }
+    for rank in 0..10 {
+        let (left, y) = pos(if turned { 8 } else { 0 }, rank);
+        let (right, _) = pos(if turned { 0 } else { 8 }, rank);
+        svg.label(left - 32.0, y, &rank.to_string(), 1.6, INK);
+        svg.label(right + 32.0, y, &rank.to_string(), 1.6, INK);
+    }
     for (i, row) in view.board.iter().enumerate() {
         let rank = 9 - i;
         for (file, c) in row.chars().enumerate() {
-            if c == '.' {
+            let Some(glyph) = crate::view::xiangqi::chinese_piece(c) else {
                 continue;
-            }
+            };
             let (x, y) = pos(file, rank);
-            let red = c.is_ascii_uppercase();
-            svg.circle(
-                x,
-                y,
-                20.0,
-                "#fff8e7",
-                Some((if red { "#b3001b" } else { "#222222" }, 2.5)),
-            );
-            svg.label(
-                x,
-                y,
-                &c.to_string(),
-                3.0,
-                if red { "#b3001b" } else { "#222222" },
-            );
+            let colour = if c.is_ascii_uppercase() {
+                "#b3001b"
+            } else {
+                "#222222"
+            };
+            svg.circle(x, y, 21.0, "#fff8e7", Some((colour, 2.5)));
+            svg.label(x, y, &glyph.to_string(), 4.0, colour);
         }
     }
     if let Some(m) = &view.last_move {
-        for sq in [&m.iccs[..2], &m.iccs[2..]] {
-            let file = (sq.as_bytes()[0] - b'a') as usize;
-            let rank = (sq.as_bytes()[1] - b'0') as usize;
-            let (x, y) = pos(file, rank);
-            svg.rect(x - 24.0, y - 24.0, 48.0, 48.0, "none", Some((MARK, 3.0)));
+        for sq in [m.iccs.get(..2), m.iccs.get(2..4)].into_iter().flatten() {
+            let b = sq.as_bytes();
+            if b.len() == 2 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit() {
+                let (x, y) = pos((b[0] - b'a') as usize, (b[1] - b'0') as usize);
+                svg.rect(x - 24.0, y - 24.0, 48.0, 48.0, "none", Some((MARK, 3.0)));
+            }
         }
     }
+    svg.caption(board_height - 4.0, &caption);
     svg.finish()
 }
 
 /// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),
 /// owls as larger discs marked O; the count on each station.
 pub fn liubo(view: &LiuboView) -> String {
+    liubo_with(&[], view)
+}
+
+/// [`liubo`] with the players' names in the caption.
+pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) -> String {
     let (cell, margin) = (70.0, 45.0);
     let place = |s: Station| {
         let (c, r) = crate::view::liubo::grid_place(s);
         (margin + c as f64 * cell, margin + r as f64 * cell)
     };
+    let name = |seat: &str| {
+        players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| format!(" ({})", crate::view::text::clean(&p.name)))
+            .unwrap_or_default()
+    };
+    let mut caption = vec![
+        format!("{} turn {}", view.game, view.turns),
+        format!("view for {}", view.audience),
+        format!(
+            "a{} blue, b{} red; O an owl, a number the stones on a station",
+            name("a"),
+            name("b")
+        ),
+    ];
+    // The state of play: the text view's lines below its diagram and key.
+    let text = crate::view::liubo::render_text(players, view);
+    caption.extend(
+        text.lines()
+            .skip_while(|l| !l.starts_with("a, b: stones"))
+            .skip(1)
+            .map(str::to_string),
+    );
+    let width = margin * 2.0 + 6.0 * cell;
     let mut svg = Svg::new(
-        (margin * 2.0 + 6.0 * cell) as u32,
-        (margin * 2.0 + 6.0 * cell) as u32,
+        width as u32,
+        (width + caption_height(width, &caption) + 10.0) as u32,
         PAPER,
     );
     for (a, b) in crate::rules::liubo::board::edges() {
@@ -467,6 +762,7 @@ pub fn liubo(view: &LiuboView) -> String {
             }
         }
     }
+    svg.caption(width - 8.0, &caption);
     svg.finish()
 }
 

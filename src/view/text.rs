@@ -12,7 +12,7 @@ pub enum Labels {
     Chinese,
 }
 
-fn chinese_label(p: Piece) -> &'static str {
+pub fn chinese_label(p: Piece) -> &'static str {
     match p {
         Piece::Marshal => "司",
         Piece::General => "军",
@@ -38,29 +38,90 @@ fn outcome_text(o: Outcome) -> &'static str {
     }
 }
 
-/// Renders the board and the game state. South's pieces are upper case, North's lower case;
-/// `??`/`xx` is a piece whose rank this audience does not know; `*` marks the last move.
+/// Renders the board and the game state, turned so the viewing seat sits at the bottom.
+/// South's pieces are upper case, the others lower case; `??`/`xx` is a piece whose rank this
+/// audience does not know; `*` marks the last move.
 pub fn render(view: &ViewFile, labels: Labels) -> String {
+    let mut out = String::new();
+    let title = if view.board == "cross4" {
+        "Luzhanqi (four players)"
+    } else {
+        "Luzhanqi"
+    };
+    let _ = writeln!(
+        out,
+        "{title} {}  ply {}  view for {}",
+        view.game,
+        view.ply,
+        audience_label(view)
+    );
+    let _ = writeln!(out, "record head {}", view.record_head);
+    let players: Vec<String> = view
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, clean(&p.name)))
+        .collect();
+    let sides = if view.board == "cross4" {
+        "; south and north against east and west"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "Players: {}{sides}\n", players.join(", "));
     if view.board == "cross4" {
-        return render_cross(view, labels);
+        board_cross(view, labels, &mut out);
+    } else {
+        board_two(view, labels, &mut out);
     }
+    legend(view, labels, &mut out);
+    footer(view, &mut out);
+    out
+}
+
+/// `north (bob)`, `public (spectators)` or `full (everything, after the game)`.
+pub fn audience_label(view: &ViewFile) -> String {
+    match view.audience.as_str() {
+        "public" => "public (spectators)".into(),
+        "full" => "full (every piece, after the game)".into(),
+        seat => match view.players.iter().find(|p| p.seat == seat) {
+            Some(p) => format!("{seat} ({})", clean(&p.name)),
+            None => seat.into(),
+        },
+    }
+}
+
+/// A player's text made safe for a terminal: control characters (escape sequences among them)
+/// become spaces, so a name or comment cannot move the cursor or recolour the screen.
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// A piece's label: its two-letter code (upper case for South, lower for the others; the
+/// owner's initial before it on the cross board), its Chinese character, or `??`/`xx`.
+fn piece_label(seat: &str, piece: Option<Piece>, labels: Labels) -> String {
+    let south = seat == "south";
+    match (piece, labels) {
+        (Some(p), Labels::Letters) if south => p.code().to_string(),
+        (Some(p), Labels::Letters) => p.code().to_lowercase(),
+        (Some(p), Labels::Chinese) => chinese_label(p).to_string(),
+        (None, _) if south => "??".into(),
+        (None, _) => "xx".into(),
+    }
+}
+
+/// The two-player board, files across and ranks up, North's side at the top unless North views.
+fn board_two(view: &ViewFile, labels: Labels, out: &mut String) {
     let b = two_player();
     let (pieces, marked) = (pieces_by_square(view), last_move_squares(view));
     let name_of = |seat: &str| {
         view.players
             .iter()
             .find(|p| p.seat == seat)
-            .map(|p| p.name.clone())
+            .map(|p| clean(&p.name))
             .unwrap_or_default()
     };
     let flipped = view.audience == "north";
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Luzhanqi {}  view: {}  ply {}",
-        view.game, view.audience, view.ply
-    );
-    let _ = writeln!(out, "record head {}", view.record_head);
     let files: Vec<char> = if flipped {
         "edcba".chars().collect()
     } else {
@@ -76,9 +137,9 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
     } else {
         ("north", "south")
     };
-    let _ = writeln!(out, "\n      {} ({})", top, name_of(top));
     let header: String = files.iter().map(|f| format!("  {f}  ")).collect();
-    let _ = writeln!(out, "    {header}");
+    let _ = writeln!(out, "      {} ({})", top, name_of(top));
+    let _ = writeln!(out, "    {}", header.trim_end());
     for (i, rank) in ranks.iter().enumerate() {
         let mut line = format!("{rank:>3} ");
         for f in &files {
@@ -93,26 +154,12 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
                 _ => (' ', ' '),
             };
             let label = match pieces.get(sq.as_str()) {
-                None => {
-                    if kind == NodeKind::Rail {
-                        "==".to_string()
-                    } else {
-                        " .".to_string()
-                    }
-                }
-                Some((seat, piece)) => {
-                    let south = *seat == "south";
-                    match (piece, labels) {
-                        (Some(p), Labels::Letters) if south => p.code().to_string(),
-                        (Some(p), Labels::Letters) => p.code().to_lowercase(),
-                        (Some(p), Labels::Chinese) => chinese_label(*p).to_string(),
-                        (None, _) if south => "??".into(),
-                        (None, _) => "xx".into(),
-                    }
-                }
+                None if kind == NodeKind::Rail => "==".to_string(),
+                None => " .".to_string(),
+                Some((seat, piece)) => piece_label(seat, *piece, labels),
             };
             let owner_mark = match (labels, pieces.get(sq.as_str())) {
-                (Labels::Chinese, Some(("north", Some(_)))) => '\'',
+                (Labels::Chinese, Some((seat, Some(_)))) if *seat != "south" => '\'',
                 _ => ' ',
             };
             let mark = if marked.contains(&sq.as_str()) {
@@ -122,7 +169,7 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
             };
             let _ = write!(line, "{l}{label}{r}{mark}");
         }
-        let _ = writeln!(out, "{}", line.trim_end());
+        let _ = writeln!(out, "{}{rank:>3}", pad(&line, 4 + 5 * files.len()));
         if i == 5 {
             // The front line between ranks 6 and 7: railway crossings on a, c, e; mountains on b, d.
             let gap: String = files
@@ -138,24 +185,41 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
             let _ = writeln!(out, "    {}", gap.trim_end());
         }
     }
+    let _ = writeln!(out, "    {}", header.trim_end());
     let _ = writeln!(out, "      {} ({})\n", bottom, name_of(bottom));
-    if labels == Labels::Chinese {
-        let _ = writeln!(out, "North's known pieces carry a ' mark.");
-    }
-    footer(view, &mut out);
-    out
 }
 
-/// The cross board (four players) on its 17 × 17 grid, North at the top. A node is four
-/// characters: its kind (`(` camp, `[` headquarters, `*` the last move's squares), then the
-/// owner's initial and the piece (`sMJ`; `e??` where the rank is unknown), or `===` for an
-/// empty railway post and ` . ` for any other empty node.
-fn render_cross(view: &ViewFile, labels: Labels) -> String {
+/// `line` padded with spaces to `width` display columns (a Chinese character takes two).
+fn pad(line: &str, width: usize) -> String {
+    let shown: usize = line
+        .chars()
+        .map(|c| if (c as u32) >= 0x2e80 { 2 } else { 1 })
+        .sum();
+    format!("{line}{}", " ".repeat(width.saturating_sub(shown)))
+}
+
+/// The cross board on its 17 × 17 grid with a margin for coordinates, turned so the viewing
+/// seat's arm is at the bottom. A node is four characters: its kind (`(` camp, `[`
+/// headquarters, `*` the last move's squares), then the owner's initial and the piece (`sMJ`;
+/// `e??` where the rank is unknown), or `===` for an empty railway post and ` . ` for any other
+/// empty node. Each arm's ranks are numbered beside its a-file and its files lettered behind its
+/// back rank.
+fn board_cross(view: &ViewFile, labels: Labels, out: &mut String) {
+    const N: usize = 19;
     let b = cross_four();
     let (pieces, marked) = (pieces_by_square(view), last_move_squares(view));
-    let mut grid = vec![vec!["    ".to_string(); 17]; 17];
+    let at = |name: &str| -> Option<(i32, i32)> {
+        let (x, y) = b.nodes[b.square(name)?].grid?;
+        Some((x as i32 + 1, y as i32 + 1))
+    };
+    let mut grid = vec![vec!["    ".to_string(); N]; N];
+    let mut put = |(x, y): (i32, i32), text: String| {
+        if (0..N as i32).contains(&x) && (0..N as i32).contains(&y) {
+            grid[y as usize][x as usize] = text;
+        }
+    };
     for node in &b.nodes {
-        let Some((x, y)) = node.grid else { continue };
+        let Some(p) = at(&node.name) else { continue };
         let kind = match node.kind {
             _ if marked.contains(&node.name.as_str()) => '*',
             NodeKind::Camp => '(',
@@ -169,43 +233,89 @@ fn render_cross(view: &ViewFile, labels: Labels) -> String {
                 let initial = seat.chars().next().unwrap_or('?');
                 match (piece, labels) {
                     (Some(p), Labels::Letters) => format!("{initial}{}", p.code()),
-                    (Some(p), Labels::Chinese) => format!("{initial}{}", chinese_label(*p)),
+                    (Some(p), Labels::Chinese) => format!("{initial}{} ", chinese_label(*p)),
                     (None, _) => format!("{initial}??"),
                 }
             }
         };
-        grid[y as usize][x as usize] = format!("{kind}{body}");
+        put(p, format!("{kind}{body}"));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Luzhanqi (four players) {}  view: {}  ply {}",
-        view.game, view.audience, view.ply
-    );
-    let _ = writeln!(out, "record head {}", view.record_head);
-    let players: Vec<String> = view
-        .players
-        .iter()
-        .map(|p| format!("{} ({})", p.seat, p.name))
-        .collect();
-    let _ = writeln!(
-        out,
-        "players: {}; south and north against east and west\n",
-        players.join(", ")
-    );
+    // Coordinates: one step beyond the a-file for ranks, one beyond rank 1 for files.
+    let beyond = |from: &str, towards: &str| -> Option<(i32, i32)> {
+        let (a, b) = (at(from)?, at(towards)?);
+        Some((2 * a.0 - b.0, 2 * a.1 - b.1))
+    };
+    for arm in ["s", "e", "n", "w"] {
+        for rank in 1..=6 {
+            if let Some(p) = beyond(&format!("{arm}a{rank}"), &format!("{arm}b{rank}")) {
+                put(p, format!(" {arm}{rank} "));
+            }
+        }
+        for file in ['a', 'b', 'c', 'd', 'e'] {
+            if let Some(p) = beyond(&format!("{arm}{file}1"), &format!("{arm}{file}2")) {
+                put(p, format!("  {file} "));
+            }
+        }
+    }
+    // Quarter turns clockwise that bring the viewer's arm to the bottom.
+    let turns = match view.audience.as_str() {
+        "east" => 1,
+        "north" => 2,
+        "west" => 3,
+        _ => 0,
+    };
+    for _ in 0..turns {
+        let mut turned = vec![vec![String::new(); N]; N];
+        for (y, row) in grid.iter().enumerate() {
+            for (x, cell) in row.iter().enumerate() {
+                turned[x][N - 1 - y] = cell.clone();
+            }
+        }
+        grid = turned;
+    }
     for row in &grid {
         let _ = writeln!(out, "{}", row.concat().trim_end());
     }
+    out.push('\n');
+}
+
+/// What the marks on the diagram mean.
+fn legend(view: &ViewFile, labels: Labels, out: &mut String) {
+    let cross = view.board == "cross4";
+    let unknown = if cross {
+        "s??, e??, n??, w?? a piece of that seat whose rank this view does not show"
+    } else {
+        "?? (South) and xx (North) a piece whose rank this view does not show"
+    };
+    let owners = match (cross, labels) {
+        (true, _) => "each piece starts with its seat's initial (s, e, n, w)",
+        (false, Labels::Letters) => "South's pieces in upper case, North's in lower case",
+        (false, Labels::Chinese) => "North's known pieces carry a ' mark",
+    };
+    let _ = writeln!(out, "Key: {owners}; {unknown};");
     let _ = writeln!(
         out,
-        "\nSquares: arm letter (s, e, n, w), file a-e from that player's left, rank 1 (back) to 6 \
-         (front); centre ma1-me3 as South sees it."
+        "( ) camp (safe from attack), [ ] headquarters, == or === empty railway post, . empty post, * the last move's squares."
     );
-    if !view.out.is_empty() {
-        let _ = writeln!(out, "Out of the game: {}.", view.out.join(", "));
+    if cross {
+        let _ = writeln!(
+            out,
+            "Squares: arm (s, e, n, w), file a-e from that seat's left, rank 1 (back) to 6 (front); the centre ma1-me3 as South sees it (ma1 touches sa6)."
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Railways: ranks 2, 6, 7, 11 and files a and e from rank 2 to 11; | a railway across the front, /\\ mountains."
+        );
     }
-    footer(view, &mut out);
-    out
+    if labels == Labels::Letters {
+        let codes: Vec<String> = Piece::ALL
+            .iter()
+            .map(|p| format!("{} {}", p.code(), p.english().replace('_', " ")))
+            .collect();
+        let _ = writeln!(out, "Pieces: {}.", codes.join(", "));
+    }
+    out.push('\n');
 }
 
 /// Owner and (when known) piece, by square name.
@@ -224,18 +334,34 @@ fn last_move_squares(view: &ViewFile) -> Vec<&str> {
         .collect()
 }
 
-/// What follows the board in every text view: the last move, public flags, the result or who
-/// is to move.
+/// What follows the board in every text view.
 fn footer(view: &ViewFile, out: &mut String) {
+    for line in state_lines(view) {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// The state of play in sentences: the last move and its comment, public flags, a draw offer,
+/// the result or who is to move (with the command that lists that seat's moves, in its view).
+pub fn state_lines(view: &ViewFile) -> Vec<String> {
+    let mut out = String::new();
+    let out = &mut out;
+    if !view.out.is_empty() {
+        let _ = writeln!(out, "Out of the game: {}.", view.out.join(", "));
+    }
     if let Some(m) = &view.last_move {
         let _ = writeln!(
             out,
-            "Last move: {} {}-{} ({})",
+            "Last move (ply {}): {} {}-{} ({})",
+            view.ply,
             m.seat,
             m.from,
             m.to,
             outcome_text(m.outcome)
         );
+        if let Some(c) = &m.comment {
+            let _ = writeln!(out, "{}'s comment: \"{}\"", m.seat, clean(c));
+        }
     }
     for f in &view.revealed_flags {
         let _ = writeln!(out, "{}'s flag stands on {}.", f.seat, f.square);
@@ -280,9 +406,16 @@ fn footer(view: &ViewFile, out: &mut String) {
         }
         (None, Some(t)) => {
             let _ = writeln!(out, "{t} to move (ply {}).", view.ply + 1);
+            if *t == view.audience {
+                let _ = writeln!(
+                    out,
+                    "Your legal moves: qijudge moves GAME --as {t}; play one with qijudge move GAME --as {t} --key KEY FROM-TO."
+                );
+            }
         }
         (None, None) => {
             let _ = writeln!(out, "Waiting for setups.");
         }
     }
+    out.lines().map(str::to_string).collect()
 }

@@ -60,23 +60,117 @@ pub struct ViewResult {
     pub detail: String,
 }
 
-/// The text form of a view: a board diagram and the state of play.
-pub fn render_text(players: &[Player], v: &XiangqiView) -> String {
-    let mut out = format!("Xiangqi {} — view for {}\n", v.game, v.audience);
-    for p in players {
-        out.push_str(&format!("{}: {}\n", p.seat, p.name));
-    }
-    out.push('\n');
-    for (i, row) in v.board.iter().enumerate() {
-        let rank = 9 - i;
-        let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-        out.push_str(&format!("{rank}  {}\n", cells.join(" ")));
-        if rank == 5 {
-            out.push_str("   ~~~~~ river ~~~~~\n");
+/// A piece's Chinese character, from its FEN letter (red upper case, black lower case).
+pub fn chinese_piece(c: char) -> Option<char> {
+    Some(match c {
+        'K' => '帥',
+        'A' => '仕',
+        'B' => '相',
+        'N' => '傌',
+        'R' => '俥',
+        'C' => '炮',
+        'P' => '兵',
+        'k' => '將',
+        'a' => '士',
+        'b' => '象',
+        'n' => '馬',
+        'r' => '車',
+        'c' => '砲',
+        'p' => '卒',
+        _ => return None,
+    })
+}
+
+/// The text form of a view: a board diagram (Black's view turned so Black sits at the bottom)
+/// and the state of play. With `chinese`, pieces are their characters (full width).
+pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String {
+    let clean = crate::view::text::clean;
+    let name = |seat: &str| {
+        players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| format!("{seat} ({})", clean(&p.name)))
+            .unwrap_or_else(|| seat.to_string())
+    };
+    let audience = match v.audience.as_str() {
+        "public" => "public (spectators)".to_string(),
+        seat => name(seat),
+    };
+    let mut out = format!("Xiangqi {}  ply {}  view for {audience}\n", v.game, v.ply);
+    out.push_str(&format!("record head {}\n", v.record_head));
+    let all: Vec<String> = players.iter().map(|p| name(&p.seat)).collect();
+    out.push_str(&format!("Players: {}\n\n", all.join(", ")));
+    let turned = v.audience == "black";
+    let marked: Vec<&str> = v
+        .last_move
+        .iter()
+        .flat_map(|m| [m.iccs.get(..2).unwrap_or(""), m.iccs.get(2..).unwrap_or("")])
+        .collect();
+    let files: Vec<char> = if turned {
+        "ihgfedcba".chars().collect()
+    } else {
+        "abcdefghi".chars().collect()
+    };
+    let ranks: Vec<usize> = if turned {
+        (0..10).collect()
+    } else {
+        (0..10).rev().collect()
+    };
+    let file_line = |out: &mut String| {
+        let letters: Vec<String> = files
+            .iter()
+            .map(|f| {
+                if chinese {
+                    format!("{f} ")
+                } else {
+                    f.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&format!("   {}\n", letters.join(" ").trim_end()));
+    };
+    let top = if turned { "red" } else { "black" };
+    let bottom = if turned { "black" } else { "red" };
+    out.push_str(&format!("   {}\n", name(top)));
+    file_line(&mut out);
+    for (i, &rank) in ranks.iter().enumerate() {
+        let row: Vec<char> = v
+            .board
+            .get(9 - rank)
+            .map(|r| r.chars().collect())
+            .unwrap_or_default();
+        let mut line = format!("{rank}  ");
+        for f in &files {
+            let c = row.get((*f as u8 - b'a') as usize).copied().unwrap_or('.');
+            let square = format!("{f}{rank}");
+            let mark = if marked.contains(&square.as_str()) {
+                '*'
+            } else {
+                ' '
+            };
+            match chinese_piece(c) {
+                Some(h) if chinese => line.push(h),
+                _ if chinese => line.push('\u{3000}'),
+                _ => line.push(c),
+            }
+            line.push(mark);
+        }
+        out.push_str(&format!("{}  {rank}\n", line.trim_end()));
+        if i == 4 {
+            out.push_str("   ~~~~~~~ river ~~~~~~~\n");
         }
     }
-    out.push_str("   a b c d e f g h i\n\n");
-    out.push_str("Red is upper case (K A B N R C P), black lower case.\n");
+    file_line(&mut out);
+    out.push_str(&format!("   {}\n\n", name(bottom)));
+    if chinese {
+        out.push_str("Key: red 帥仕相傌俥炮兵, black 將士象馬車砲卒; * the last move's points.\n");
+    } else {
+        out.push_str(
+            "Key: red upper case, black lower case: K general, A advisor, B elephant, N horse, \
+             R chariot, C cannon, P soldier; . empty; * the last move's points.\n",
+        );
+    }
+    out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
     if let Some(m) = &v.last_move {
         let captured = m
             .captured
@@ -93,6 +187,11 @@ pub fn render_text(players: &[Player], v: &XiangqiView) -> String {
         (None, Some(seat)) => {
             let check = if v.check { ", in check" } else { "" };
             out.push_str(&format!("{seat} to move (ply {}){check}\n", v.ply + 1));
+            if *seat == v.audience {
+                out.push_str(&format!(
+                    "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
+                ));
+            }
         }
         (None, None) => {}
     }

@@ -290,7 +290,7 @@ fn play_by_mail(table: &Table, resign_from: u32) -> u32 {
         // The first player's own view reads in its copy.
         let board = ok(&["view", &t.copies[0].to_string_lossy(), "--as", t.seats[0]]);
         assert!(
-            board.stdout.contains(&format!("view: {}", t.seats[0])),
+            board.stdout.contains(&format!("view for {}", t.seats[0])),
             "{board:?}"
         );
         // Until the reveal no copy holds another seat's view.

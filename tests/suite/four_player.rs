@@ -187,7 +187,8 @@ fn the_four_player_sample_verifies_and_judging_again_changes_nothing() {
     assert!(record.contains("\"allies\":[\"north\"]"));
     let east = ok(&["view", &d, "--as", "east"]);
     assert!(
-        east.stdout.contains("view: east") && east.stdout.contains("Out of the game: east, west.")
+        east.stdout.contains("view for east")
+            && east.stdout.contains("Out of the game: east, west.")
     );
     let status = ok(&["status", &d]);
     assert!(

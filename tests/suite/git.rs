@@ -393,7 +393,7 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
         "--key",
         &r.keys.path("alice"),
     ]);
-    assert!(view.stdout.contains("view: south"), "{view:?}");
+    assert!(view.stdout.contains("view for south"), "{view:?}");
     let wrong = qj(&[
         "view",
         &r.g(),

@@ -23,4 +23,5 @@ mod schemas;
 mod soak;
 mod standalone;
 mod tamper;
+mod views_shown;
 mod xiangqi;

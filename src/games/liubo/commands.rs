@@ -204,8 +204,9 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     }
     let state = lb::verify(&d, &g)?;
     let v = lb::build_view(&g, &state, audience);
-    if format == "svg" {
-        say_raw!("{}", crate::view::picture::liubo(&v));
+    if format == "svg" || format == "png" {
+        let svg = crate::view::picture::liubo_with(&g.manifest.players, &v);
+        crate::console::write_picture(&svg, format)?;
     } else if format == "json" {
         say_raw!(
             "{}\n",

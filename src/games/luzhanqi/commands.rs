@@ -139,8 +139,8 @@ pub fn view(
     };
     if format == "json" {
         say_raw!("{text}");
-    } else if format == "svg" {
-        say_raw!("{}", crate::view::picture::luzhanqi(&v));
+    } else if format == "svg" || format == "png" {
+        crate::console::write_picture(&crate::view::picture::luzhanqi_with(&v, chinese), format)?;
     } else {
         let labels = if chinese {
             view::text::Labels::Chinese

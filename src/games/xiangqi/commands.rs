@@ -1,6 +1,6 @@
 //! Xiangqi game directories: new, move, judge, view, status and verify.
 
-use crate::error::{refuse, Error, Result};
+use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::xiangqi::{self as xq, XiangqiGame};
 use crate::store::GameDir;
 use std::path::Path;
@@ -116,31 +116,39 @@ pub(super) fn summary(state: &xq::State) -> String {
     }
 }
 
-pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
+pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
     use crate::protocol::signing::{self, namespace};
     use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let (d, g) = load(dir)?;
     if !xq::SEATS.contains(&audience) && audience != "public" {
         return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience (red, black, public)"
+            "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
         )));
     }
-    let path = format!(
-        "views/{audience}.{}",
-        if format == "text" { "txt" } else { "json" }
-    );
-    let text = d
-        .read_optional(&path, RECORD_LIMIT)?
-        .ok_or_else(|| refuse(&path, None, "not written yet: run the judge first"))?;
+    let path = format!("views/{audience}.json");
+    let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
+        refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "run `qijudge judge` on the game first",
+        )
+    })?;
     let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
     signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
         .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
-    if format == "svg" {
-        let v: xq::XiangqiView = serde_json::from_str(&text)
-            .map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
-        say_raw!("{}", crate::view::picture::xiangqi(&v));
-    } else {
+    if format == "json" {
         say_raw!("{text}");
+        return Ok(());
+    }
+    let v: xq::XiangqiView =
+        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+    match format {
+        "svg" | "png" => crate::console::write_picture(&crate::view::picture::xiangqi(&v), format)?,
+        _ => say_raw!(
+            "{}",
+            crate::view::xiangqi::render_text(&g.manifest.players, &v, chinese)
+        ),
     }
     Ok(())
 }

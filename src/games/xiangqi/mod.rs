@@ -66,7 +66,7 @@ impl Game for Xiangqi {
     }
 
     fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
-        commands::view(dir, request.audience, request.format)
+        commands::view(dir, request.audience, request.format, request.chinese)
     }
 
     fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {

@@ -115,8 +115,10 @@ impl Knowledge {
                         *c = *to;
                     }
                 }
+                // A revealed flag stands while its own seat still holds the square.
+                let cells = &self.cells;
                 self.revealed_flags
-                    .retain(|(_, sq)| self.cells[*sq].is_some());
+                    .retain(|(s, sq)| cells[*sq].is_some_and(|c| c.seat == *s));
                 self.plies += 1;
                 self.last_move = Some(LastMove {
                     seat: *seat,
@@ -161,5 +163,38 @@ impl Knowledge {
                 self.to_move = None;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A revealed flag that is captured no longer "stands": the square now holds the captor.
+    #[test]
+    fn a_captured_flag_is_no_longer_said_to_stand() {
+        let (south, north) = (Seat(0), Seat(1));
+        let mut k = Knowledge::new(Viewer::Seat(north), 60, 2);
+        let (flag_square, attacker) = (3, 10);
+        k.observe_all(&[
+            Event::public(Fact::Begin { first: south }),
+            Event::public(Fact::Placed {
+                seat: south,
+                squares: vec![attacker],
+            }),
+            Event::public(Fact::FlagRevealed {
+                seat: north,
+                square: flag_square,
+            }),
+        ]);
+        assert_eq!(k.revealed_flags, vec![(north, flag_square)]);
+        k.observe_all(&[Event::public(Fact::Moved {
+            seat: south,
+            from: attacker,
+            to: flag_square,
+            outcome: Outcome::AttackerWon,
+        })]);
+        assert!(k.revealed_flags.is_empty(), "{:?}", k.revealed_flags);
+        assert_eq!(k.cells[flag_square].map(|c| c.seat), Some(south));
     }
 }

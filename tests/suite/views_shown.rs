@@ -1,0 +1,194 @@
+//! What players see: the text view and the picture of every shipped sample from every seat (the
+//! four-player game from all four), in letters and in Chinese, against snapshots in
+//! `tests/snapshots/views/`; and the parts a reader needs checked one by one: coordinates, the
+//! board turned to the viewer, the key, names, the last move and its comment, whose turn with
+//! the command that lists the moves, the result.
+//! Update the snapshots with `QIJUDGE_WRITE_SNAPSHOTS=1 cargo test views_shown`.
+
+use super::helpers::*;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compares `got` with the snapshot `name`, or writes it when asked to.
+fn check(name: &str, got: &str) {
+    let path = root().join("tests/snapshots/views").join(name);
+    if std::env::var_os("QIJUDGE_WRITE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        want == got,
+        "tests/snapshots/views/{name} is out of date (run QIJUDGE_WRITE_SNAPSHOTS=1 cargo test views_shown):\n{got}"
+    );
+}
+
+const GAMES: [(&str, &str, &[&str]); 4] = [
+    (
+        "luzhanqi",
+        "games/luzhanqi/sample",
+        &["south", "north", "public", "full"],
+    ),
+    (
+        "cross4",
+        "games/luzhanqi/sample-4p",
+        &["south", "east", "north", "west", "public", "full"],
+    ),
+    (
+        "xiangqi",
+        "games/xiangqi/sample",
+        &["red", "black", "public"],
+    ),
+    ("liubo", "games/liubo/sample", &["a", "b", "public"]),
+];
+
+#[test]
+fn every_game_and_seat_has_a_text_view_and_a_picture() {
+    for (name, dir, audiences) in GAMES {
+        let d = root().join(dir).to_string_lossy().into_owned();
+        for audience in audiences {
+            let text = ok(&["view", &d, "--as", audience]).stdout;
+            check(&format!("{name}/{audience}.txt"), &text);
+            let chinese = ok(&["view", &d, "--as", audience, "--chinese"]).stdout;
+            check(&format!("{name}/{audience}.zh.txt"), &chinese);
+            let svg = ok(&["view", &d, "--as", audience, "--format", "svg"]).stdout;
+            check(&format!("{name}/{audience}.svg"), &svg);
+            // Chinese pictures: one seat of each Luzhanqi board (Xiangqi's are always Chinese).
+            if [("luzhanqi", "south"), ("cross4", "north")].contains(&(name, *audience)) {
+                let zh = ok(&["view", &d, "--as", audience, "--format", "svg", "--chinese"]);
+                check(&format!("{name}/{audience}.zh.svg"), &zh.stdout);
+            }
+            // The PNG is the SVG rendered: a real PNG of the SVG's width.
+            let png = std::process::Command::new(env!("CARGO_BIN_EXE_qijudge"))
+                .args(["view", &d, "--as", audience, "--format", "png"])
+                .output()
+                .unwrap();
+            assert!(png.status.success(), "{name} {audience}: {png:?}");
+            let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png.stdout).expect("a PNG");
+            let width: u32 = svg
+                .split("width=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(pixmap.width(), width, "{name} {audience}");
+            // What every view says in words.
+            assert!(text.contains("view for "), "{name} {audience}: {text}");
+            assert!(
+                text.contains("alice") && text.contains("bob"),
+                "{name} {audience}: names"
+            );
+            assert!(text.contains("Key: "), "{name} {audience}: a key\n{text}");
+            assert!(
+                text.contains("ast move") || text.contains("last turn"),
+                "{name} {audience}"
+            );
+        }
+    }
+}
+
+/// The first diagram line that starts with a rank number, and the file letters line.
+fn first_rank(text: &str) -> String {
+    text.lines()
+        .find(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn the_board_is_turned_to_the_viewer() {
+    let d = |dir: &str| root().join(dir).to_string_lossy().into_owned();
+    // Two players: South sees rank 12 at the top, North rank 1, files reversed.
+    let south = ok(&["view", &d("games/luzhanqi/sample"), "--as", "south"]).stdout;
+    let north = ok(&["view", &d("games/luzhanqi/sample"), "--as", "north"]).stdout;
+    assert!(first_rank(&south).starts_with("12"), "{south}");
+    assert!(first_rank(&north).starts_with("1 "), "{north}");
+    assert!(south.contains("      a    b    c    d    e"), "{south}");
+    assert!(north.contains("      e    d    c    b    a"), "{north}");
+    // Xiangqi: Black sees its own back rank (9) at the bottom, files i to a.
+    let red = ok(&["view", &d("games/xiangqi/sample"), "--as", "red"]).stdout;
+    let black = ok(&["view", &d("games/xiangqi/sample"), "--as", "black"]).stdout;
+    assert!(first_rank(&red).starts_with("9 "), "{red}");
+    assert!(first_rank(&black).starts_with("0 "), "{black}");
+    assert!(black.contains("   i h g f e d c b a"), "{black}");
+    // Four players: each seat's own arm (its rank numbers s1…, e1…) in the bottom rows.
+    for seat in ["south", "east", "north", "west"] {
+        let text = ok(&["view", &d("games/luzhanqi/sample-4p"), "--as", seat]).stdout;
+        let board: Vec<&str> = text.lines().take_while(|l| !l.starts_with("Key")).collect();
+        let bottom = board
+            .iter()
+            .rev()
+            .take(8)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n");
+        let own = format!(" {}1 ", &seat[..1]);
+        assert!(
+            bottom.contains(&own),
+            "{seat}: own arm not at the bottom:\n{bottom}"
+        );
+        for other in ["south", "east", "north", "west"]
+            .iter()
+            .filter(|s| **s != seat)
+        {
+            // Each arm is labelled: every seat's ranks 1 to 6 appear once.
+            for rank in 1..=6 {
+                let label = format!("{}{rank}", &other[..1]);
+                let count = board
+                    .iter()
+                    .flat_map(|l| l.split_whitespace())
+                    .filter(|t| *t == label)
+                    .count();
+                assert_eq!(count, 1, "{seat}: {label}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_in_progress_says_whose_turn_and_how_to_find_the_moves() {
+    let g = TestGame::started(&[]);
+    let south = ok(&["view", &g.d(), "--as", "south"]).stdout;
+    assert!(south.contains("south to move (ply 1)."), "{south}");
+    assert!(south.contains("qijudge moves GAME --as south"), "{south}");
+    // The listed command works and gives moves.
+    let moves = ok(&["moves", &g.d(), "--as", "south"]).stdout;
+    assert!(moves.lines().count() > 3, "{moves}");
+    let north = ok(&["view", &g.d(), "--as", "north"]).stdout;
+    assert!(
+        !north.contains("qijudge moves"),
+        "not North's turn: {north}"
+    );
+    // A move with a comment: both players and spectators read it, control characters removed.
+    let first = moves.lines().next().unwrap().to_string();
+    let r = g.send_with("south", &first, &["--comment", "good luck!"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(g.judge().code, 0);
+    for audience in ["north", "public", "south"] {
+        let text = ok(&["view", &g.d(), "--as", audience]).stdout;
+        assert!(
+            text.contains("south's comment: \"good luck!\""),
+            "{audience}: {text}"
+        );
+        assert!(!text.contains('\u{1b}'), "{audience}");
+        assert!(
+            text.contains(&format!("Last move (ply 1): south {first}")),
+            "{text}"
+        );
+    }
+    // The picture says it too, in its caption.
+    let svg = ok(&["view", &g.d(), "--as", "north", "--format", "svg"]).stdout;
+    assert!(svg.contains("<path"), "{svg}");
+}
