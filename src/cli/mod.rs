@@ -79,10 +79,11 @@ pub enum Command {
     Setup {
         /// The game directory.
         dir: PathBuf,
-        /// Your seat.
-        #[arg(long = "as")]
+        /// Your seat (south, north, east, west; red, black; a, b), in any case.
+        #[arg(long = "as", value_parser = seat_name)]
         seat: String,
-        /// Your private key (OpenSSH, unencrypted).
+        /// Your private key (OpenSSH Ed25519; asks for its passphrase on a terminal), or your
+        /// public key (KEY.pub) to sign with the key held in ssh-agent.
         #[arg(long)]
         key: PathBuf,
         /// Your setup in TOML: squares as keys (a1 = "landmine") or rows = [...]; - for stdin.
@@ -99,12 +100,16 @@ pub enum Command {
     Move {
         /// The game directory.
         dir: PathBuf,
-        #[arg(long = "as")]
+        /// Your seat (south, north, east, west; red, black; a, b), in any case.
+        #[arg(long = "as", value_parser = seat_name)]
         seat: String,
+        /// Your private key (OpenSSH Ed25519; asks for its passphrase on a terminal), or your
+        /// public key (KEY.pub) to sign with the key held in ssh-agent.
         #[arg(long)]
         key: PathBuf,
-        /// from-to (a6-a9; Xiangqi in any notation: h2e2, C2.5, 炮二平五), resign, or
-        /// accept-draw (after the opponent offered one).
+        /// from-to (a6-a9, A6-A7 or a6a7; sa6-ma1 on the cross board; Xiangqi in any notation:
+        /// h2e2, C2.5, 炮二平五, annotations like ! and + ignored), resign, or accept-draw
+        /// (after the opponent offered one). `qijudge moves GAME --as SEAT` lists your moves.
         action: String,
         /// Offer a draw with this move; the opponent may answer accept-draw.
         #[arg(long)]
@@ -178,7 +183,7 @@ pub enum Command {
         dir: PathBuf,
         /// Whose view: a seat (south, north; east, west on the cross board; red, black; a, b),
         /// public (spectators) or full (Luzhanqi, after the game).
-        #[arg(long = "as")]
+        #[arg(long = "as", value_parser = seat_name)]
         audience: String,
         /// text, json, svg or png (the board picture, drawn from the view; png as bytes, so
         /// send it to a file: `> board.png`).
@@ -200,8 +205,8 @@ pub enum Command {
     Events {
         /// The game directory.
         dir: PathBuf,
-        /// south, north, public or full.
-        #[arg(long = "as")]
+        /// A seat (south, north; east, west on the cross board), public or full.
+        #[arg(long = "as", value_parser = seat_name)]
         audience: String,
     },
     /// Whose turn it is, and the result when the game is over.
@@ -415,7 +420,7 @@ pub enum Command {
         /// A position file (JSON, see schemas/luzhanqi-position.schema.json); - for stdin.
         position: Option<PathBuf>,
         /// The seat whose moves to list (with a game directory).
-        #[arg(long = "as", value_name = "SEAT")]
+        #[arg(long = "as", value_name = "SEAT", value_parser = seat_name)]
         seat: Option<String>,
         /// The seat's private key, to open its sealed view.
         #[arg(long)]
@@ -424,6 +429,15 @@ pub enum Command {
 }
 
 /// Runs a parsed command line.
+/// A seat or audience name as typed: every game's names are lower case, so `South` is `south`.
+fn seat_name(text: &str) -> std::result::Result<String, String> {
+    let name = text.trim().to_lowercase();
+    if name.is_empty() {
+        return Err("give a seat name (south, north, red, black, a, b, …)".into());
+    }
+    Ok(name)
+}
+
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Tournament {

@@ -419,3 +419,22 @@ fn a_manifest_naming_an_unknown_game_and_moves_without_a_seat_are_refused() {
         r.stderr
     );
 }
+
+/// `--as South` and `A6A7` are what people type: taken, and written in the record's form.
+#[test]
+fn seats_and_moves_are_taken_in_any_case_and_without_the_dash() {
+    let g = TestGame::started(&[]);
+    let moves = ok(&["moves", &g.d(), "--as", "SOUTH"]).stdout;
+    let first = moves.lines().next().unwrap().to_string();
+    let compact = first.replace('-', "").to_uppercase();
+    let key = g.keys.path("alice");
+    ok(&["move", &g.d(), "--as", "South", "--key", &key, &compact]);
+    let file = g.read("moves/0001-south.toml");
+    assert!(file.contains(&format!("move = \"{first}\"")), "{file}");
+    assert_eq!(g.judge().code, 0);
+    let view = ok(&["view", &g.d(), "--as", "North"]).stdout;
+    assert!(
+        view.contains(&format!("Last move (ply 1): south {first}")),
+        "{view}"
+    );
+}

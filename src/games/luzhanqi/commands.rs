@@ -373,6 +373,22 @@ pub fn setup(
     Ok(())
 }
 
+/// A move as a player types it, in the record's form: any case (`A6-A7`), and the compact form
+/// without the dash (`a6a7`, `sa6ma1`) split where a square's digits end.
+fn typed_move(text: &str) -> String {
+    let t = text.trim().to_lowercase();
+    if t.contains('-') || t == "resign" || t == "accept-draw" {
+        return t;
+    }
+    let bytes = t.as_bytes();
+    let split =
+        (1..bytes.len()).find(|&i| bytes[i - 1].is_ascii_digit() && bytes[i].is_ascii_alphabetic());
+    match split {
+        Some(i) => format!("{}-{}", &t[..i], &t[i..]),
+        None => t,
+    }
+}
+
 pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) -> Result<()> {
     let MoveRequest {
         action,
@@ -410,6 +426,8 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
         ));
     }
     let head = record.head_or(&game.hash);
+    let typed = typed_move(action);
+    let action = typed.as_str();
     if action != "resign" && action != "accept-draw" {
         crate::rules::luzhanqi::Move::parse(action, game.board)
             .map_err(|e| Error::Io(format!("move: {e}")))?;
@@ -467,4 +485,24 @@ fn check_on_own_view(
             "move {action}: {e} (checked on your view; --no-check writes it anyway)"
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn moves_are_read_as_players_type_them() {
+        for (typed, read) in [
+            ("a6-a7", "a6-a7"),
+            ("A6-A7", "a6-a7"),
+            ("a6a7", "a6-a7"),
+            (" A10a11 ", "a10-a11"),
+            ("sa6ma1", "sa6-ma1"),
+            ("SA6-MA1", "sa6-ma1"),
+            ("Resign", "resign"),
+            ("ACCEPT-DRAW", "accept-draw"),
+            ("a6", "a6"),
+        ] {
+            assert_eq!(super::typed_move(typed), read, "{typed}");
+        }
+    }
 }

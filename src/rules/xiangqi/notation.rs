@@ -75,8 +75,9 @@ pub fn write(position: &Position, m: Move, notation: Notation) -> String {
 
 /// Reads a move in any notation (ICCS, WXF or Chinese) and checks it is legal.
 pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
-    let t = text.trim();
-    if let Some(m) = parse_iccs(t) {
+    let t = without_annotations(text.trim());
+    let iccs = parse_iccs(t).or_else(|| parse_iccs(t.strip_suffix('+')?));
+    if let Some(m) = iccs {
         return position
             .check_move(m)
             .map(|()| m)
@@ -86,11 +87,22 @@ pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
             });
     }
     let parsed = if !t.is_ascii() {
-        Description::parse_chinese(t)?
+        Description::parse_chinese(t.strip_suffix('+').unwrap_or(t))?
+    } else if t.chars().count() == 5 && t.ends_with('+') {
+        // A check mark after a WXF move (`R4+6+`).
+        Description::parse_wxf(&t[..4])?
     } else {
         Description::parse_wxf(t)?
     };
     parsed.resolve(position, t)
+}
+
+/// The move without the marks annotators add after it: `!`, `?`, `!!`, `?!`, `#` (mate), in
+/// ASCII or full width (`！`, `？`). A check mark `+` is left to each notation, where `+` can
+/// also be part of the move.
+fn without_annotations(text: &str) -> &str {
+    text.trim_end_matches(['!', '?', '#', '！', '？'])
+        .trim_end()
 }
 
 /// Reads `h2e2`, `H2-E2` or `h2-e2` (context-free; legality is checked by the caller).
@@ -230,11 +242,15 @@ pub fn describe(position: &Position, m: Move) -> Description {
         (c, i) if i == c - 1 => Some(Mark::Last),
         _ => Some(Mark::Minus),
     };
+    let two_tandem_files = piece.kind == Kind::Pawn && tandem_pawn_files(position, color).len() > 1;
     let locator = match (piece.kind, mark) {
-        (Kind::Advisor | Kind::Elephant, _) | (_, None) => Locator::File(file),
-        (Kind::Pawn, Some(mark)) if tandem_pawn_files(position, color).len() > 1 => {
-            Locator::FileMark(file, mark)
+        // WXF writes the middle one of three by its file twice (`33.4`) when two files hold
+        // tandem pawns.
+        (Kind::Pawn, None) if count >= 3 && two_tandem_files => {
+            Locator::FileMark(file, Mark::Middle)
         }
+        (Kind::Advisor | Kind::Elephant, _) | (_, None) => Locator::File(file),
+        (Kind::Pawn, Some(mark)) if two_tandem_files => Locator::FileMark(file, mark),
         (_, Some(mark)) => Locator::Mark(mark),
     };
     Description {
@@ -330,6 +346,7 @@ impl Description {
             Locator::Mark(Mark::Nth(_)) => "++".to_string(),
             Locator::Mark(Mark::Last) => "--".to_string(),
             Locator::Mark(Mark::Middle) => format!("{letter}."),
+            Locator::FileMark(f, Mark::Middle) => format!("{f}{f}"),
             Locator::FileMark(f, mark) => {
                 let c = match mark {
                     Mark::Plus | Mark::Nth(_) => '+',
@@ -365,6 +382,7 @@ impl Description {
             {
                 format!("中{piece}")
             }
+            Locator::FileMark(_, Mark::Middle) => format!("中{piece}"),
             Locator::File(f) => format!("{piece}{}", number_char(self.color, f)),
             Locator::Mark(mark) => format!("{}{piece}", mark_char(mark)),
             Locator::FileMark(f, mark) => {
@@ -381,7 +399,11 @@ impl Description {
 
     /// Parses WXF (context-free).
     pub fn parse_wxf(text: &str) -> Result<Parsed, NotationError> {
-        let chars: Vec<char> = text.chars().collect();
+        let mut chars: Vec<char> = text.chars().collect();
+        // The tandem mark written before the piece (`+R.8` for `R+.8`).
+        if chars.len() == 4 && matches!(chars[0], '+' | '-') && chars[1].is_ascii_alphabetic() {
+            chars.swap(0, 1);
+        }
         if chars.len() != 4 {
             return Err(syntax(
                 text,
@@ -409,6 +431,10 @@ impl Description {
             (_, '+', Some(kind), _) => (kind, Locator::Mark(Mark::Plus)),
             (_, '-', Some(kind), _) => (kind, Locator::Mark(Mark::Minus)),
             (_, _, Some(kind), Some(file)) => (kind, Locator::File(file)),
+            // Tandem pawns on two files, the middle one of three: its file twice (`33.4`).
+            (f, g, None, Some(file)) if f == g => {
+                (Kind::Pawn, Locator::FileMark(file, Mark::Middle))
+            }
             (f, '+', None, _) if digit(f).is_some() => (
                 Kind::Pawn,
                 Locator::FileMark(digit(f).unwrap_or(1), Mark::Plus),
@@ -442,7 +468,14 @@ impl Description {
 
     /// Parses Chinese notation (context-free).
     pub fn parse_chinese(text: &str) -> Result<Parsed, NotationError> {
-        let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // The tandem mark written after the piece (`車前平八` for `前車平八`).
+        if chars.len() == 4
+            && chinese_kind(chars[0]).is_some()
+            && matches!(chars[1], '前' | '後' | '后' | '中')
+        {
+            chars.swap(0, 1);
+        }
         let bad = |why: &str| syntax(text, why);
         let mut i = 0;
         let mark = match chars.first() {

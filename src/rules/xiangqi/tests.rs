@@ -421,3 +421,61 @@ fn the_move_limit_draws_after_120_plies_without_a_capture() {
     assert_eq!(limited.ending(), Some(&Ending::MoveLimit));
     assert_eq!(free.ending(), None);
 }
+
+/// Annotation marks, WXF's two-file tandem pawns and the tandem mark on the other side of the
+/// piece, as players and records write them.
+#[test]
+fn notation_forms_players_write() {
+    let start = Position::start();
+    let cannon = parse_iccs(&start, "h2e2");
+    for text in [
+        "C2.5!",
+        "c2.5?!",
+        "H2-E2+",
+        "h2e2!!",
+        "炮二平五！",
+        "炮二平五？",
+        "C2=5#",
+    ] {
+        assert_eq!(notation::parse(&start, text), Ok(cannon), "{text}");
+    }
+    // Three red pawns on file 3 (column g) and two on file 7 (column c), all across the river.
+    let pawns = fen::parse("3k5/9/6P2/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1").unwrap();
+    for (text, iccs) in [
+        ("33.4", "g6f6"),
+        ("3+.4", "g7f7"),
+        ("3-.4", "g5f5"),
+        ("7+.6", "c6d6"),
+        ("7-.6", "c5d5"),
+        ("中兵平四", "g6f6"),
+    ] {
+        let m = parse_iccs(&pawns, iccs);
+        assert_eq!(notation::parse(&pawns, text), Ok(m), "{text}");
+    }
+    let middle = parse_iccs(&pawns, "g6f6");
+    assert_eq!(
+        notation::write(&pawns, middle, notation::Notation::Wxf),
+        "33.4"
+    );
+    assert_eq!(
+        notation::write(&pawns, middle, notation::Notation::Chinese),
+        "中兵平四"
+    );
+    // Two red chariots on file 2 (column h): the front one, its mark before or after the piece.
+    let chariots = fen::parse("3k5/9/9/9/9/9/7R1/9/9/4K2R1 w - - 0 1").unwrap();
+    let front = parse_iccs(&chariots, "h3e3");
+    for text in [
+        "R+.5",
+        "+R.5",
+        "r+.5",
+        "前俥平五",
+        "俥前平五",
+        "車前平五",
+        "+R.5!",
+    ] {
+        assert_eq!(notation::parse(&chariots, text), Ok(front), "{text}");
+    }
+    // Still refused: a digit pair that names two different files, or nonsense after the move.
+    assert!(notation::parse(&pawns, "37.4").is_err());
+    assert!(notation::parse(&start, "C2.5x").is_err());
+}
