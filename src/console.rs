@@ -16,7 +16,7 @@ macro_rules! say_raw {
     };
 }
 
-use crate::error::{refuse, Error, Result};
+use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::signing;
 use crate::store::SMALL_FILE_LIMIT;
 use std::path::Path;
@@ -204,9 +204,114 @@ pub(crate) fn print_status(
     Ok(())
 }
 
-/// Reads an OpenSSH private key named on the command line.
+/// Reads an OpenSSH private key named on the command line; a passphrase-protected one is opened
+/// with the passphrase asked on the terminal.
 pub(crate) fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
-    signing::parse_private_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))
+    if looks_public(&text) {
+        return Err(refuse_with(
+            &shown,
+            None,
+            "is a public key, and this needs your private key",
+            format!(
+                "give the private key file ({}), not the .pub",
+                shown
+                    .strip_suffix(".pub")
+                    .unwrap_or("the file without .pub")
+            ),
+        ));
+    }
+    open_private_key(&shown, &text)
+}
+
+/// A key that signs a player's files: a private key file (asking for its passphrase on the
+/// terminal if it has one), or a public key (`KEY.pub`) whose private half ssh-agent holds.
+pub(crate) fn load_signer(path: &Path) -> Result<signing::Signer> {
+    let shown = path.display().to_string();
+    let text = read_arg(path, SMALL_FILE_LIMIT)?;
+    if !looks_public(&text) {
+        return Ok(signing::Signer::Key(open_private_key(&shown, &text)?));
+    }
+    let public =
+        signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
+    match std::env::var_os("SSH_AUTH_SOCK") {
+        Some(socket) if !socket.is_empty() => Ok(signing::Signer::Agent(
+            crate::protocol::agent::AgentKey::new(public, Path::new(&socket)),
+        )),
+        _ => Err(refuse_with(
+            &shown,
+            None,
+            "is a public key, and no ssh-agent is running (SSH_AUTH_SOCK is not set)",
+            "give your private key file, or start ssh-agent and load the key with ssh-add",
+        )),
+    }
+}
+
+/// Whether a key file holds a public key line rather than a private key.
+fn looks_public(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("ssh-") || t.starts_with("ecdsa-") || t.starts_with("sk-")
+}
+
+/// Parses a private key, decrypting it with a passphrase asked on the terminal if it has one.
+fn open_private_key(shown: &str, text: &str) -> Result<ssh_key::PrivateKey> {
+    match signing::parse_private_key(text) {
+        Err(signing::SignatureError::Encrypted) => {}
+        other => return other.map_err(|e| refuse(shown, None, e.to_string())),
+    }
+    let key =
+        ssh_key::PrivateKey::from_openssh(text).map_err(|e| refuse(shown, None, e.to_string()))?;
+    let passphrase = ask_passphrase(shown)?;
+    let open = key.decrypt(passphrase.as_bytes()).map_err(|_| {
+        refuse_with(
+            shown,
+            None,
+            "the passphrase does not open this key",
+            "try again, or check with ssh-keygen -y -f KEY",
+        )
+    })?;
+    signing::check_key(open.public_key()).map_err(|e| refuse(shown, None, e.to_string()))?;
+    Ok(open)
+}
+
+/// Asks for a key's passphrase on the controlling terminal, without echo. With no terminal
+/// (a script, a CI job) there is no one to ask: refused, with the ways that work there.
+fn ask_passphrase(shown: &str) -> Result<String> {
+    use std::io::{BufRead, Write};
+    use std::os::fd::AsRawFd;
+    let no_terminal = || {
+        refuse_with(
+            shown,
+            None,
+            "is protected by a passphrase and there is no terminal to ask for it",
+            "load the key into ssh-agent (ssh-add KEY) and give KEY.pub, or run the command on a terminal",
+        )
+    };
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|_| no_terminal())?;
+    let fd = tty.as_raw_fd();
+    // SAFETY: termios is plain data filled by tcgetattr on an open descriptor.
+    let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is the open terminal; saved is a valid termios to fill.
+    if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
+        return Err(no_terminal());
+    }
+    let mut quiet = saved;
+    quiet.c_lflag &= !libc::ECHO;
+    quiet.c_lflag |= libc::ECHONL;
+    let mut writer = &tty;
+    let _ = write!(writer, "Enter passphrase for {shown}: ");
+    let _ = writer.flush();
+    // SAFETY: as above; the settings are restored below whatever the read gives.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &quiet) };
+    let mut line = String::new();
+    let read = std::io::BufReader::new(&tty).read_line(&mut line);
+    // SAFETY: restores the settings read above on the same descriptor.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &saved) };
+    read.map_err(|e| Error::Io(format!("reading the passphrase: {e}")))?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }

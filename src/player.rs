@@ -5,7 +5,8 @@ use crate::error::{Error, Result};
 use crate::judge::{move_path, Game};
 use crate::protocol::commitment::{lot_commitment, setup_commitment};
 use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing::namespace;
+use crate::protocol::signing::Sign;
 use crate::rules::luzhanqi::Setup;
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
@@ -24,7 +25,7 @@ pub fn commit_setup(
     dir: &GameDir,
     game: &Game,
     seat: &str,
-    key: &PrivateKey,
+    key: &(impl Sign + ?Sized),
     setup: &Setup,
 ) -> Result<()> {
     let commitment_path = format!("commitments/{seat}.toml");
@@ -57,15 +58,39 @@ pub fn commit_setup(
     let secret_text = to_toml(&secret);
     if game.manifest.sealed {
         // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
-        crate::judge::sealing::write_sealed_secret(dir, seat, &secret_text, key, &game.judge_key)?;
+        let owner = key_for_sealing(key)?;
+        crate::judge::sealing::write_sealed_secret(
+            dir,
+            seat,
+            &secret_text,
+            owner,
+            &game.judge_key,
+        )?;
     } else {
         dir.write_private(&format!("setups/{seat}.toml"), secret_text.as_bytes())?;
     }
     dir.write(
         &format!("{commitment_path}.sig"),
-        signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),
+        signed(key, namespace::COMMITMENT, text.as_bytes())?.as_bytes(),
     )?;
     dir.write(&commitment_path, text.as_bytes())
+}
+
+/// A player's signature on a file's bytes, by its key or through ssh-agent.
+pub fn signed(key: &(impl Sign + ?Sized), namespace: &str, bytes: &[u8]) -> Result<String> {
+    key.sign_file(namespace, bytes)
+        .map_err(|e| Error::Io(format!("--key: {e}")))
+}
+
+/// The private key a sealed secret is signed and sealed with: the agent cannot open sealed
+/// files, so a sealed game needs the key file.
+pub fn key_for_sealing(key: &(impl Sign + ?Sized)) -> Result<&PrivateKey> {
+    key.private().ok_or_else(|| {
+        Error::Io(
+            "--key: a sealed game needs your private key file (ssh-agent cannot open sealed files)"
+                .into(),
+        )
+    })
 }
 
 /// A move about to be signed.
@@ -88,7 +113,7 @@ pub fn write_move(
     id: &str,
     manifest: &str,
     seat: &str,
-    key: &PrivateKey,
+    key: &(impl Sign + ?Sized),
     mv: NewMove,
 ) -> Result<String> {
     let NewMove {
@@ -121,7 +146,7 @@ pub fn write_move(
     let text = to_toml(&file);
     dir.write(
         &format!("{path}.sig"),
-        signing::sign(key, namespace::MOVE, text.as_bytes()).as_bytes(),
+        signed(key, namespace::MOVE, text.as_bytes())?.as_bytes(),
     )?;
     dir.write(&path, text.as_bytes())?;
     Ok(path)

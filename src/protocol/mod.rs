@@ -1,5 +1,6 @@
 //! The trust protocol: hashes, commitments, signatures, canonical file formats and the record.
 
+pub mod agent;
 pub mod commitment;
 pub mod files;
 pub mod hash;

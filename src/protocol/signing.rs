@@ -34,6 +34,8 @@ pub enum SignatureError {
     WeakKey,
     /// A public key whose encoding is not the canonical one for its point.
     NonCanonicalKey,
+    /// ssh-agent could not sign.
+    Agent(String),
 }
 
 impl fmt::Display for SignatureError {
@@ -43,9 +45,10 @@ impl fmt::Display for SignatureError {
             SignatureError::NotEd25519 => write!(f, "only ssh-ed25519 keys are accepted"),
             SignatureError::Encrypted => write!(
                 f,
-                "the private key is protected by a passphrase; remove it on a copy (ssh-keygen -p -f COPY) \
-                 or sign with ssh-keygen -Y sign"
+                "the private key is protected by a passphrase: run the command on a terminal to be asked \
+                 for it, or load the key into ssh-agent (ssh-add KEY) and give KEY.pub"
             ),
+            SignatureError::Agent(e) => write!(f, "ssh-agent: {e}"),
             SignatureError::Malformed(e) => write!(f, "not an SSH signature: {e}"),
             SignatureError::WrongNamespace { expected, found } => {
                 write!(f, "signature is for namespace {found:?}, expected {expected:?}")
@@ -109,6 +112,56 @@ pub fn parse_private_key(pem: &str) -> Result<PrivateKey, SignatureError> {
     }
     check_key(key.public_key())?;
     Ok(key)
+}
+
+/// A player's signing key: a private key file (opened with its passphrase if it has one), or a
+/// public key whose private half ssh-agent holds.
+#[derive(Clone, Debug)]
+pub enum Signer {
+    Key(PrivateKey),
+    Agent(super::agent::AgentKey),
+}
+
+/// What signs a player's file: a private key in memory, or the agent.
+pub trait Sign {
+    fn public(&self) -> &PublicKey;
+    /// An armored SSHSIG signature of `msg` in `namespace`.
+    fn sign_file(&self, namespace: &str, msg: &[u8]) -> Result<String, SignatureError>;
+    /// The private key itself, where there is one (opening sealed files needs it).
+    fn private(&self) -> Option<&PrivateKey>;
+}
+
+impl Sign for PrivateKey {
+    fn public(&self) -> &PublicKey {
+        self.public_key()
+    }
+    fn sign_file(&self, namespace: &str, msg: &[u8]) -> Result<String, SignatureError> {
+        Ok(sign(self, namespace, msg))
+    }
+    fn private(&self) -> Option<&PrivateKey> {
+        Some(self)
+    }
+}
+
+impl Sign for Signer {
+    fn public(&self) -> &PublicKey {
+        match self {
+            Signer::Key(k) => k.public_key(),
+            Signer::Agent(a) => &a.public,
+        }
+    }
+    fn sign_file(&self, namespace: &str, msg: &[u8]) -> Result<String, SignatureError> {
+        match self {
+            Signer::Key(k) => Ok(sign(k, namespace, msg)),
+            Signer::Agent(a) => a.sign(namespace, msg),
+        }
+    }
+    fn private(&self) -> Option<&PrivateKey> {
+        match self {
+            Signer::Key(k) => Some(k),
+            Signer::Agent(_) => None,
+        }
+    }
 }
 
 /// A new key pair.

@@ -4,7 +4,7 @@
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::liubo::{self as lb, LiuboGame};
 use crate::protocol::files::to_toml;
-use crate::protocol::signing::{self, namespace};
+use crate::protocol::signing::{namespace, Sign, Signer};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
@@ -16,12 +16,12 @@ pub(super) fn load(dir: &Path) -> Result<(GameDir, LiuboGame)> {
     Ok((d, g))
 }
 
-fn seat_of(g: &LiuboGame, seat: &str, key: &ssh_key::PrivateKey) -> Result<usize> {
+fn seat_of(g: &LiuboGame, seat: &str, key: &Signer) -> Result<usize> {
     let i = lb::SEATS
         .iter()
         .position(|s| *s == seat)
         .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat (a, b)")))?;
-    if key.public_key().key_data() != g.player_keys[i].key_data() {
+    if key.public().key_data() != g.player_keys[i].key_data() {
         return Err(refuse(
             "--key",
             None,
@@ -81,7 +81,7 @@ pub fn new(
 }
 
 /// Makes the player's throw chain: a fresh seed (secret) and the signed commitment to its head.
-pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
+pub fn commit(dir: &Path, seat: &str, key: &Signer) -> Result<()> {
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
     let i = seat_of(&g, seat, key)?;
@@ -97,13 +97,20 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
     let text = to_toml(&commitment);
     let sealed_path = crate::judge::sealed_setup_path(seat);
     if g.manifest.sealed {
-        crate::judge::sealing::write_sealed_secret(&d, seat, &to_toml(&secret), key, &g.judge_key)?;
+        let owner = crate::player::key_for_sealing(key)?;
+        crate::judge::sealing::write_sealed_secret(
+            &d,
+            seat,
+            &to_toml(&secret),
+            owner,
+            &g.judge_key,
+        )?;
     } else {
         d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
     }
     d.write(
         &format!("{commitment_path}.sig"),
-        signing::sign(key, namespace::COMMITMENT, text.as_bytes()).as_bytes(),
+        crate::player::signed(key, namespace::COMMITMENT, text.as_bytes())?.as_bytes(),
     )?;
     d.write(&commitment_path, text.as_bytes())?;
     say!("wrote {commitment_path} and its signature: publish them");
@@ -120,7 +127,7 @@ pub fn commit(dir: &Path, seat: &str, key: &ssh_key::PrivateKey) -> Result<()> {
 pub fn make_move(
     dir: &Path,
     seat: &str,
-    key: &ssh_key::PrivateKey,
+    key: &Signer,
     action: &str,
     comment: Option<String>,
     check: bool,
@@ -316,7 +323,7 @@ fn self_mode_move(
     g: &LiuboGame,
     state: &lb::State,
     seat: usize,
-    key: &ssh_key::PrivateKey,
+    key: &Signer,
     action: &str,
     comment: Option<String>,
 ) -> Result<()> {

@@ -50,7 +50,7 @@ impl Game for Liubo {
     }
 
     fn setup(&self, dir: &Path, seat: &str, key: &Path, _: Option<&Path>, _: bool) -> Result<()> {
-        let key = load_private_key(key)?;
+        let key = crate::console::load_signer(key)?;
         commands::commit(dir, seat, &key)
     }
 
@@ -60,7 +60,7 @@ impl Game for Liubo {
                 "--offer-draw: Liubo has no draw offers (resign, or play on)".into(),
             ));
         }
-        let key = load_private_key(key)?;
+        let key = crate::console::load_signer(key)?;
         commands::make_move(dir, seat, &key, mv.action, mv.comment, mv.check)
     }
 

@@ -298,7 +298,7 @@ fn seat_and_key(
     dir: &GameDir,
     seat: &str,
     key_path: &Path,
-) -> Result<(crate::judge::Game, usize, ssh_key::PrivateKey)> {
+) -> Result<(crate::judge::Game, usize, crate::protocol::signing::Signer)> {
     let game = load_game(dir)?;
     let i = game
         .manifest
@@ -310,8 +310,9 @@ fn seat_and_key(
                 "--as: no seat {seat:?} in this game (seats: south, north)"
             ))
         })?;
-    let key = load_private_key(key_path)?;
-    if key.public_key().key_data() != game.player_keys[i].key_data() {
+    let key = crate::console::load_signer(key_path)?;
+    let public = crate::protocol::signing::Sign::public(&key);
+    if public.key_data() != game.player_keys[i].key_data() {
         return Err(refuse_with(
             key_path.display().to_string(),
             None,

@@ -41,7 +41,7 @@ pub(crate) fn load(dir: &Path) -> Result<(GameDir, XiangqiGame)> {
 pub fn make_move(
     dir: &Path,
     seat: &str,
-    key: &ssh_key::PrivateKey,
+    key: &crate::protocol::signing::Signer,
     request: crate::games::MoveRequest,
 ) -> Result<()> {
     let crate::games::MoveRequest {
@@ -58,7 +58,7 @@ pub fn make_move(
             "--as: {seat:?} is not a seat (red, black)"
         )));
     };
-    if key.public_key().key_data() != g.player_keys[index].key_data() {
+    if crate::protocol::signing::Sign::public(key).key_data() != g.player_keys[index].key_data() {
         return Err(refuse(
             "--key",
             None,

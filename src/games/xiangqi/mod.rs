@@ -56,7 +56,7 @@ impl Game for Xiangqi {
     }
 
     fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
-        let key = load_private_key(key)?;
+        let key = crate::console::load_signer(key)?;
         commands::make_move(dir, seat, &key, mv)
     }
 
