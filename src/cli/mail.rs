@@ -310,7 +310,6 @@ fn maildir_done(maildir: &Path, path: &Path) -> Result<()> {
 }
 
 /// A setup to start from, sent with a Luzhanqi invitation.
-const SETUP_TEMPLATE: &str = include_str!("../../games/luzhanqi/example-setup.toml");
 
 /// `invite`: one message per seat with an address: the manifest, the seat, and the steps to a
 /// first move. Sent once (again only if it would say something else).
@@ -349,7 +348,7 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
         seats: &seats,
         secrets: rules.has_secrets(),
         chosen: rules.setup_is_chosen(),
-        template: (rules.name() == "luzhanqi").then_some(SETUP_TEMPLATE),
+        template: (rules.name() == "luzhanqi").then_some(crate::games::luzhanqi::SETUP_TEMPLATE),
         clock: clock.as_ref(),
     };
     let mut sent = SentLog::read(&game)?;

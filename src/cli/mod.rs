@@ -84,11 +84,20 @@ pub enum Command {
         seat: String,
         /// Your private key (OpenSSH Ed25519; asks for its passphrase on a terminal), or your
         /// public key (KEY.pub) to sign with the key held in ssh-agent.
-        #[arg(long)]
-        key: PathBuf,
+        #[arg(long, required_unless_present = "template")]
+        key: Option<PathBuf>,
         /// Your setup in TOML: squares as keys (a1 = "landmine") or rows = [...]; - for stdin.
         /// Not for Liubo, where `setup` makes the throw chain and its signed commitment.
+        #[arg(conflicts_with_all = ["random", "template"])]
         setup: Option<PathBuf>,
+        /// Print a commented setup to start from (Luzhanqi), and write nothing:
+        /// `qijudge setup GAME --as south --template > my-setup.toml`.
+        #[arg(long, conflicts_with = "random")]
+        template: bool,
+        /// Commit to a random legal setup (Luzhanqi), printed for you. With SEED the setup is
+        /// reproducible, and so anyone who guesses SEED can rebuild it: for tests and bots only.
+        #[arg(long, value_name = "SEED", num_args = 0..=1, default_missing_value = "")]
+        random: Option<String>,
         /// Seal the setup to the judge's key (sealed/SEAT.age) instead of writing it in clear;
         /// the default in a game created with `new --sealed`.
         #[arg(long)]
@@ -514,7 +523,23 @@ pub fn run(cli: Cli) -> Result<()> {
             key,
             setup,
             seal,
-        } => player::setup(&dir, &seat, &key, setup.as_deref(), seal),
+            template,
+            random,
+        } => {
+            let source = match (&setup, random.as_deref()) {
+                (Some(file), _) => crate::games::SetupSource::File(file),
+                (None, Some("")) => crate::games::SetupSource::Random(None),
+                (None, Some(seed)) => {
+                    crate::games::SetupSource::Random(Some(seed.parse().map_err(|_| {
+                        crate::error::Error::Io(format!(
+                            "--random: {seed:?} is not a seed (a whole number from 0 to 2^64-1)"
+                        ))
+                    })?))
+                }
+                (None, None) => crate::games::SetupSource::None,
+            };
+            player::setup(&dir, &seat, key.as_deref(), source, seal, template)
+        }
         Command::Move {
             dir,
             seat,

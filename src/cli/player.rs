@@ -40,11 +40,29 @@ pub fn keygen(name: &Path) -> Result<()> {
 pub fn setup(
     dir: &Path,
     seat: &str,
-    key_path: &Path,
-    setup_path: Option<&Path>,
+    key_path: Option<&Path>,
+    source: crate::games::SetupSource,
     seal: bool,
+    template: bool,
 ) -> Result<()> {
-    crate::games::of_dir(dir)?.setup(dir, seat, key_path, setup_path, seal)
+    let game = crate::games::of_dir(dir)?;
+    if template {
+        if !game.setup_is_chosen() {
+            return Err(crate::error::Error::Io(format!(
+                "--template: a {} game has no setup to choose",
+                game.name()
+            )));
+        }
+        say_raw!("{}", crate::games::luzhanqi::SETUP_TEMPLATE);
+        return Ok(());
+    }
+    let key_path = key_path.ok_or_else(|| {
+        crate::error::Error::Io(
+            "--key: give your private key (or KEY.pub with ssh-agent) to sign the commitment"
+                .into(),
+        )
+    })?;
+    game.setup(dir, seat, key_path, source, seal)
 }
 
 pub fn make_move(

@@ -46,6 +46,18 @@ pub struct NewGame<'a> {
 }
 
 /// What `view` was asked for.
+/// Where a chosen setup comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum SetupSource<'a> {
+    /// Nothing given (games whose setup is drawn, not chosen, need nothing).
+    None,
+    /// A setup file; `-` for standard input.
+    File(&'a Path),
+    /// A random legal setup: from the system's random source, or from a seed (reproducible,
+    /// so only for tests and bots: anyone who guesses the seed can rebuild the setup).
+    Random(Option<u64>),
+}
+
 pub struct ViewRequest<'a> {
     pub audience: &'a str,
     /// `text`, `json`, `svg` (and `png` where a game draws it).
@@ -80,7 +92,7 @@ pub trait Game: Sync {
         dir: &Path,
         seat: &str,
         key: &Path,
-        setup: Option<&Path>,
+        setup: SetupSource,
         seal: bool,
     ) -> Result<()>;
     /// Writes and signs a move, after checking what the player can know: the turn, the ply and

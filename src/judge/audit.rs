@@ -26,6 +26,31 @@ pub struct Audit {
 /// commitments, every move and combat, the record, and every published view byte for byte.
 pub fn audit(dir: &GameDir) -> Result<Audit> {
     let game = load_game(dir)?;
+    // Too early to audit: say so (and what comes next) before reading files that come later.
+    let record = super::load_record(dir, &game)?;
+    let over = record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, crate::protocol::files::Entry::End { .. }));
+    if !over {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "verify audits finished games with revealed setups",
+        ));
+    }
+    for p in &game.manifest.players {
+        let path = format!("reveal/{}.toml", p.seat);
+        if !dir.exists(&path) {
+            return Err(refuse_with(
+                path,
+                None,
+                "missing: the setups are not revealed yet",
+                "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
+            ));
+        }
+    }
     let replay = replay(dir, &game, Mode::Audit, "")?;
     if replay.outcome.is_none() {
         return Err(refuse_with(

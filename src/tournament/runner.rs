@@ -580,7 +580,7 @@ fn play_through_contract(
         for (j, seat) in seats.iter().enumerate() {
             let key = key_file(j);
             if !game.setup_is_chosen() {
-                game.setup(&path, seat, &key, None, false)?;
+                game.setup(&path, seat, &key, crate::games::SetupSource::None, false)?;
                 continue;
             }
             let request = Request::Setup {
@@ -610,7 +610,13 @@ fn play_through_contract(
             };
             let file = path.join(format!(".bot-setup-{seat}.toml"));
             write_atomic(&file, text.as_bytes())?;
-            let taken = game.setup(&path, seat, &key, Some(&file), false);
+            let taken = game.setup(
+                &path,
+                seat,
+                &key,
+                crate::games::SetupSource::File(&file),
+                false,
+            );
             let _ = std::fs::remove_file(&file);
             if taken.is_err() {
                 failure = Some((seat.clone(), BotFailure::BadSetup(String::new()).code()));

@@ -438,3 +438,91 @@ fn seats_and_moves_are_taken_in_any_case_and_without_the_dash() {
         "{view}"
     );
 }
+
+/// Help to start: the template, a random setup, and what `setup`, `view --as full` and `verify`
+/// say when it is too early.
+#[test]
+fn a_new_player_is_shown_the_way_to_a_setup() {
+    let g = TestGame::new(&[]);
+    let key = g.keys.path("alice");
+    let r = qj(&["setup", &g.d(), "--as", "south", "--key", &key]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("--template") && r.stderr.contains("--random"),
+        "{r:?}"
+    );
+    // The template, written to a file, is a setup the judge takes.
+    let template = ok(&["setup", &g.d(), "--as", "south", "--template"]).stdout;
+    assert!(
+        template.starts_with('#') && template.contains("rows = ["),
+        "{template}"
+    );
+    let file = g.tmp.path().join("mine.toml");
+    std::fs::write(&file, &template).unwrap();
+    ok(&[
+        "setup",
+        &g.d(),
+        "--as",
+        "south",
+        "--key",
+        &key,
+        &file.to_string_lossy(),
+    ]);
+    // A random setup for north, printed to its player, is the setup the judge plays.
+    let drawn = ok(&[
+        "setup",
+        &g.d(),
+        "--as",
+        "north",
+        "--key",
+        &g.keys.path("bob"),
+        "--random",
+        "7",
+    ])
+    .stdout;
+    assert!(drawn.contains("rows = ["), "{drawn}");
+    let r = qj(&[
+        "setup",
+        &g.d(),
+        "--as",
+        "north",
+        "--key",
+        &g.keys.path("bob"),
+        "--random",
+        "x",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--random: \"x\" is not a seed"), "{r:?}");
+    // Too early for the full view and for verify: one sentence and a hint, no Debug text.
+    assert_eq!(g.judge().code, 0);
+    let full = qj(&["view", &g.d(), "--as", "full"]);
+    assert_eq!(full.code, 1);
+    assert!(
+        full.stderr.contains("written when the game is over"),
+        "{full:?}"
+    );
+    let verify = qj(&["verify", &g.d()]);
+    assert_eq!(verify.code, 1);
+    assert!(verify.stderr.contains("hint:"), "{verify:?}");
+    for r in [&full, &verify] {
+        assert!(
+            !r.stderr.contains("Some(") && !r.stderr.contains("{ "),
+            "{r:?}"
+        );
+    }
+    // North's view shows the drawn setup, row by row from its front row.
+    let rows: Vec<String> = drawn
+        .lines()
+        .filter(|l| l.starts_with("  \""))
+        .map(|l| l.trim().trim_matches(|c| c == '"' || c == ',').to_string())
+        .collect();
+    let north: serde_json::Value = serde_json::from_str(&g.read("views/north.json")).unwrap();
+    let known = north["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["piece"].is_null())
+        .count();
+    assert_eq!(known, 25);
+    assert_eq!(rows.len(), 6, "{drawn}");
+}

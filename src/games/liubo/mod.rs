@@ -49,7 +49,14 @@ impl Game for Liubo {
         })
     }
 
-    fn setup(&self, dir: &Path, seat: &str, key: &Path, _: Option<&Path>, _: bool) -> Result<()> {
+    fn setup(
+        &self,
+        dir: &Path,
+        seat: &str,
+        key: &Path,
+        _: crate::games::SetupSource,
+        _: bool,
+    ) -> Result<()> {
         let key = crate::console::load_signer(key)?;
         commands::commit(dir, seat, &key)
     }

@@ -109,7 +109,20 @@ fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(Vie
         )));
     }
     let path = format!("views/{audience}.json");
-    judge::read_signed_view(dir, game, audience)?.ok_or_else(|| refuse(&path, None, "missing"))
+    judge::read_signed_view(dir, game, audience)?.ok_or_else(|| match audience {
+        "full" => refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "the full view, every piece shown, is written when the game is over",
+        ),
+        _ => refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "run `qijudge judge` on the game first",
+        ),
+    })
 }
 
 pub fn view(
@@ -327,11 +340,10 @@ pub fn setup(
     dir: &Path,
     seat: &str,
     key_path: &Path,
-    setup_path: Option<&Path>,
+    source: crate::games::SetupSource,
     seal: bool,
 ) -> Result<()> {
-    let setup_path = setup_path
-        .ok_or_else(|| Error::Io("give the setup file (TOML; - for standard input)".into()))?;
+    use crate::games::SetupSource;
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
@@ -342,10 +354,31 @@ pub fn setup(
                 .into(),
         ));
     }
-    let shown = setup_path.display().to_string();
-    let text = read_arg(setup_path, SMALL_FILE_LIMIT)?;
     let board = game.board;
     let seat_id = crate::rules::luzhanqi::Seat(i as u8);
+    let (shown, text) = match source {
+        SetupSource::File(path) => (path.display().to_string(), read_arg(path, SMALL_FILE_LIMIT)?),
+        SetupSource::Random(seed) => {
+            use rand_core::RngCore;
+            let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
+            let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
+            let drawn = crate::rules::luzhanqi::random::random_setup(board, seat_id, &mut rng);
+            let rows = drawn.to_rows_toml(board, seat_id);
+            say_raw!("your random setup (keep it to yourself):\n{rows}");
+            ("--random".to_string(), rows)
+        }
+        SetupSource::None => {
+            return Err(refuse_with(
+                "setup",
+                None,
+                "no setup given",
+                format!(
+                    "start from the template (qijudge setup GAME --as {seat} --template > my-setup.toml), \
+                     or let qijudge draw one (--random)"
+                ),
+            ))
+        }
+    };
     let setup = Placement::from_toml(&text, board, seat_id)
         .and_then(|p| Setup::validate(board, seat_id, &p))
         .map_err(|problems| {

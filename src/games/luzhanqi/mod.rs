@@ -3,6 +3,9 @@
 //! conformance suite.
 
 pub mod commands;
+
+/// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
+pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
 pub mod rules;
 
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
@@ -41,7 +44,7 @@ impl Game for Luzhanqi {
         dir: &Path,
         seat: &str,
         key: &Path,
-        setup: Option<&Path>,
+        setup: crate::games::SetupSource,
         seal: bool,
     ) -> Result<()> {
         commands::setup(dir, seat, key, setup, seal)

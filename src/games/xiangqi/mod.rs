@@ -49,7 +49,14 @@ impl Game for Xiangqi {
         })
     }
 
-    fn setup(&self, _: &Path, _: &str, _: &Path, _: Option<&Path>, _: bool) -> Result<()> {
+    fn setup(
+        &self,
+        _: &Path,
+        _: &str,
+        _: &Path,
+        _: crate::games::SetupSource,
+        _: bool,
+    ) -> Result<()> {
         Err(Error::Io(
             "Xiangqi has no secret setup: both players start from the position in game.toml".into(),
         ))

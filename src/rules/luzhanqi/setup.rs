@@ -152,6 +152,26 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The setup in the `rows = [...]` form players write (front row first, left to right as
+    /// the seat sees its half, `.` for a camp), which [`Placement::from_toml`] reads back.
+    pub fn to_rows_toml<S: NodeSet>(&self, board: &Board<S>, seat: Seat) -> String {
+        let mut out = String::from("rows = [\n");
+        for row in half_rows(board, seat) {
+            let names: Vec<&str> = row
+                .iter()
+                .map(|sq| {
+                    self.pieces
+                        .iter()
+                        .find(|(s, _)| s == sq)
+                        .map_or(".", |(_, p)| p.code())
+                })
+                .collect();
+            out.push_str(&format!("  \"{}\",\n", names.join(" ")));
+        }
+        out.push_str("]\n");
+        out
+    }
+
     /// Checks a placement and reports every violated constraint, each with its square.
     pub fn validate<S: NodeSet>(
         board: &Board<S>,

@@ -889,3 +889,25 @@ fn the_wide_set_gives_the_same_moves() {
     }
     assert_eq!(a.result(), w.result());
 }
+
+/// `setup --random` prints the drawn setup as rows: for every seat of both boards the rows read
+/// back to the same, valid setup.
+#[test]
+fn random_setups_written_as_rows_read_back_the_same() {
+    fn check<S: NodeSet>(board: &Board<S>) {
+        for seat in board.seats() {
+            for seed in 0..50 {
+                let drawn = random_setup(board, seat, &mut SplitMix64::new(seed));
+                let rows = drawn.to_rows_toml(board, seat);
+                let read = Placement::from_toml(&rows, board, seat)
+                    .and_then(|p| Setup::validate(board, seat, &p))
+                    .unwrap_or_else(|e| {
+                        panic!("{} seed {seed}: {e:?}\n{rows}", board.seat_name(seat))
+                    });
+                assert_eq!(read, drawn, "{rows}");
+            }
+        }
+    }
+    check(two_player());
+    check(cross_four());
+}
