@@ -309,8 +309,6 @@ fn maildir_done(maildir: &Path, path: &Path) -> Result<()> {
         .map_err(|e| Error::Io(format!("moving {} to cur/: {e}", path.display())))
 }
 
-/// A setup to start from, sent with a Luzhanqi invitation.
-
 /// `invite`: one message per seat with an address: the manifest, the seat, and the steps to a
 /// first move. Sent once (again only if it would say something else).
 pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
