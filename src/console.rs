@@ -303,11 +303,12 @@ fn ask_passphrase(shown: &str) -> Result<String> {
     let mut quiet = saved;
     quiet.c_lflag &= !libc::ECHO;
     quiet.c_lflag |= libc::ECHONL;
+    // Echo goes off before the prompt is shown, so nothing typed after the prompt is echoed.
+    // SAFETY: as above; the settings are restored below whatever the read gives.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &quiet) };
     let mut writer = &tty;
     let _ = write!(writer, "Enter passphrase for {shown}: ");
     let _ = writer.flush();
-    // SAFETY: as above; the settings are restored below whatever the read gives.
-    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &quiet) };
     let mut line = String::new();
     let read = std::io::BufReader::new(&tty).read_line(&mut line);
     // SAFETY: restores the settings read above on the same descriptor.

@@ -131,6 +131,18 @@ pub fn view(
     Ok(())
 }
 
+pub fn html(dir: &Path, audience: &str, chinese: bool, out: Option<&Path>) -> Result<()> {
+    let page = games::of_dir(dir)?.html(dir, audience, chinese)?;
+    match out {
+        Some(path) => {
+            crate::store::write_atomic(path, page.as_bytes())?;
+            say!("wrote {} ({} bytes)", path.display(), page.len());
+        }
+        None => say_raw!("{page}"),
+    }
+    Ok(())
+}
+
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let now = now_or(now)?;
     let game = games::of_dir(dir)?;

@@ -205,6 +205,25 @@ pub enum Command {
         #[arg(long)]
         key: Option<PathBuf>,
     },
+    /// Write the replay page: one self-contained HTML file that steps through the game move by
+    /// move as one audience saw it (board, move list, what happened), for a browser.
+    ///
+    /// Made after the game from the revealed setups (or by the judge from its own folder).
+    /// Example: qijudge html game1 --as public --out replay.html
+    Html {
+        /// The game directory.
+        dir: PathBuf,
+        /// Whose replay: a seat, public (spectators) or full (after the game).
+        #[arg(long = "as", value_parser = seat_name, default_value = "public")]
+        audience: String,
+        /// Chinese piece labels.
+        #[arg(long)]
+        chinese: bool,
+        /// Where to write the page (written whole, then renamed into place); default: standard
+        /// output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print the events one audience may see, one JSON object per line (qijudge/luzhanqi-event/1).
     ///
     /// A judge's tool for disputes and bot authors: it replays the game from the judge's files
@@ -587,6 +606,12 @@ pub fn run(cli: Cli) -> Result<()> {
             chinese,
             key,
         } => game::view(&dir, &audience, &format, chinese, key.as_deref()),
+        Command::Html {
+            dir,
+            audience,
+            chinese,
+            out,
+        } => game::html(&dir, &audience, chinese, out.as_deref()),
         Command::Status { dir, json, now } => game::status(&dir, json, now),
         Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
         Command::Verify { dir } => game::verify(&dir),

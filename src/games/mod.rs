@@ -110,6 +110,13 @@ pub trait Game: Sync {
     fn verify(&self, dir: &Path) -> Result<()>;
     /// Checks move files beyond the record without the judge's key; one line per file.
     fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
+    /// The replay page of one audience (`qijudge html`), as one self-contained HTML document.
+    fn html(&self, _dir: &Path, _audience: &str, _chinese: bool) -> Result<String> {
+        Err(crate::error::Error::Io(format!(
+            "html: no replay page for {} games yet (view shows the current position)",
+            self.name()
+        )))
+    }
     /// The legal moves of `seat`, from what that seat's own view shows, sorted.
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
     /// Whether players hold secrets that `reveal` publishes after the end.

@@ -40,18 +40,16 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
             "verify audits finished games with revealed setups",
         ));
     }
-    for p in &game.manifest.players {
-        let path = format!("reveal/{}.toml", p.seat);
-        if !dir.exists(&path) {
-            return Err(refuse_with(
-                path,
-                None,
-                "missing: the setups are not revealed yet",
-                "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
-            ));
-        }
-    }
-    let replay = replay(dir, &game, Mode::Audit, "")?;
+    // A setup that was committed but not revealed: say what publishes it.
+    let replay = replay(dir, &game, Mode::Audit, "").map_err(|e| match e {
+        Error::Refused(r) if r.file.starts_with("reveal/") && r.reason == "missing" => refuse_with(
+            r.file,
+            None,
+            "missing: the setups are not revealed yet",
+            "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
+        ),
+        other => other,
+    })?;
     if replay.outcome.is_none() {
         return Err(refuse_with(
             "record.jsonl",

@@ -19,13 +19,9 @@ pub fn viewers(game: &Game, replay: &Replay) -> Vec<Viewer> {
     v
 }
 
-/// Builds the JSON view of one audience.
-pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
-    let board = game.board;
-    let mut k = Knowledge::for_game(viewer, board, &game.manifest.rules);
-    k.observe_all(&replay.events);
-    let history = replay
-        .record
+/// The accepted moves of a record, as views list them.
+fn history_items(record: &crate::protocol::record::Record) -> Vec<HistoryItem> {
+    record
         .lines
         .iter()
         .filter_map(|l| match &l.entry {
@@ -47,7 +43,60 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
             }),
             _ => None,
         })
+        .collect()
+}
+
+/// One audience's view before the first move and after every ply, folded from the events that
+/// audience may see (the same fold as its published view), for the replay page. Comments come
+/// from the move files, which are public.
+pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer) -> Vec<ViewFile> {
+    let board = game.board;
+    let history = history_items(&replay.record);
+    let head = replay.record.head_or(&game.hash);
+    let players: Vec<SeatName> = game
+        .manifest
+        .players
+        .iter()
+        .map(|p| SeatName {
+            seat: p.seat.clone(),
+            name: p.name.clone(),
+        })
         .collect();
+    let snapshot = |k: &Knowledge| {
+        let played = (k.plies as usize).min(history.len());
+        let comment = history[..played].last().and_then(|h| {
+            let text = dir
+                .read_optional(&move_path(h.ply, &h.seat), RECORD_LIMIT)
+                .ok()??;
+            parse_toml::<MoveFile>(&text).ok()?.comment
+        });
+        let header = view::Header {
+            game: &game.manifest.id,
+            manifest: &game.hash,
+            record_head: &head,
+            players: players.clone(),
+            history: history[..played].to_vec(),
+        };
+        view::build(board, k, &header, None, comment)
+    };
+    let mut k = Knowledge::for_game(viewer, board, &game.manifest.rules);
+    let mut views = Vec::new();
+    for e in &replay.events {
+        if matches!(e.fact, Fact::Moved { .. }) {
+            views.push(snapshot(&k));
+        }
+        k.observe_all(std::iter::once(e));
+    }
+    views.push(snapshot(&k));
+    views
+}
+
+/// Builds the JSON view of one audience.
+pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
+    let board = game.board;
+    let mut k = Knowledge::for_game(viewer, board, &game.manifest.rules);
+    k.observe_all(&replay.events);
+    let history = history_items(&replay.record);
     let header = view::Header {
         game: &game.manifest.id,
         manifest: &game.hash,

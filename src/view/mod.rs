@@ -3,6 +3,7 @@
 //! the text rendering reads nothing but the JSON view.
 
 mod cjk_glyphs;
+pub mod html;
 pub mod liubo;
 pub mod picture;
 pub mod text;

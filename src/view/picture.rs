@@ -11,6 +11,7 @@ use crate::rules::luzhanqi::{cross_four, two_player, NodeKind};
 use crate::view::liubo::LiuboView;
 use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// 5 × 7 glyphs: seven rows, the low five bits of each from left (bit 4) to right (bit 0).
@@ -81,11 +82,26 @@ fn is_wide(c: char) -> bool {
     (c as u32) >= 0x2e80
 }
 
-/// An SVG document being drawn.
+/// An SVG document being drawn. Each distinct label is drawn once, as a path in `<defs>`, and
+/// placed with `<use>`: a board repeats the same few labels many times.
 struct Svg {
     width: u32,
     height: u32,
     body: String,
+    /// Label paths by id.
+    defs: BTreeMap<String, String>,
+    /// Where the pieces begin in `body` (what changes from move to move), once drawn.
+    pieces_at: Option<usize>,
+}
+
+/// A picture in parts, for a page that shows many positions on one board: the labels, the
+/// board that stays, and the pieces of this position.
+pub struct Layers {
+    pub width: u32,
+    pub height: u32,
+    pub defs: BTreeMap<String, String>,
+    pub board: String,
+    pub pieces: String,
 }
 
 impl Svg {
@@ -94,6 +110,8 @@ impl Svg {
             width,
             height,
             body: String::new(),
+            defs: BTreeMap::new(),
+            pieces_at: None,
         };
         s.rect(0.0, 0.0, width as f64, height as f64, background, None);
         s
@@ -130,57 +148,23 @@ impl Svg {
     /// characters at half that per dot, 16 dots high). Letters are drawn in capitals; a
     /// character neither font has is drawn as `?`.
     fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
-        let chars: Vec<char> = text.chars().map(|c| c.to_ascii_uppercase()).collect();
-        let width = chars.iter().map(|&c| advance(c)).sum::<f64>() - 1.0;
-        let mut x = cx - width * scale / 2.0;
-        let mut path = String::new();
-        for &c in &chars {
-            if is_wide(c) {
-                let rows = super::cjk_glyphs::CJK_GLYPHS
-                    .iter()
-                    .find(|(g, _)| *g == c)
-                    .map(|(_, r)| *r);
-                let dot = scale * 0.5;
-                match rows {
-                    Some(rows) => {
-                        for (row, bits) in rows.iter().enumerate() {
-                            let y = cy - 8.0 * dot + row as f64 * dot;
-                            runs(&mut path, x, y, u32::from(*bits), 16, dot);
-                        }
-                    }
-                    None => self.dots(&mut path, x + 1.5 * scale, cy - 3.5 * scale, '?', scale),
-                }
-            } else {
-                let shown = if c == ' ' || GLYPHS.iter().any(|(g, _)| *g == c) {
-                    c
-                } else {
-                    '?'
-                };
-                self.dots(&mut path, x, cy - 3.5 * scale, shown, scale);
-            }
-            x += advance(c) * scale;
+        if text.trim().is_empty() {
+            return;
         }
-        if !path.is_empty() {
-            let _ = writeln!(self.body, r#"<path d="{path}" fill="{color}"/>"#);
-        }
-    }
-
-    /// One 5 × 7 glyph with its top left corner at (x0, y0).
-    fn dots(&self, path: &mut String, x0: f64, y0: f64, c: char, scale: f64) {
-        let rows = GLYPHS
-            .iter()
-            .find(|(g, _)| *g == c)
-            .map_or([0; 7], |(_, r)| *r);
-        for (row, bits) in rows.iter().enumerate() {
-            runs(
-                path,
-                x0,
-                y0 + row as f64 * scale,
-                u32::from(*bits),
-                5,
-                scale,
+        let key = format!("{text}\u{0}{scale}\u{0}{color}");
+        let digest = crate::protocol::hash::sha256_tagged(key.as_bytes());
+        let id = format!("t{}", &digest.trim_start_matches("sha256:")[..12]);
+        if !self.defs.contains_key(&id) {
+            let path = label_path(text, scale);
+            self.defs.insert(
+                id.clone(),
+                format!(r#"<path id="{id}" d="{path}" fill="{color}"/>"#),
             );
         }
+        let _ = writeln!(
+            self.body,
+            r##"<use href="#{id}" x="{cx:.1}" y="{cy:.1}"/>"##
+        );
     }
 
     /// The caption under the board: `lines` in the pixel font, broken to fit the width.
@@ -209,13 +193,31 @@ impl Svg {
         );
     }
 
+    /// Marks where the pieces begin: what is drawn before is the board.
+    fn pieces_start(&mut self) {
+        self.pieces_at = Some(self.body.len());
+    }
+
     fn finish(self) -> String {
+        let defs: Vec<&str> = self.defs.values().map(String::as_str).collect();
         format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n{}</svg>\n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<defs>\n{}\n</defs>\n{}</svg>\n",
+            defs.join("\n"),
             self.body,
             w = self.width,
             h = self.height
         )
+    }
+
+    fn layers(self) -> Layers {
+        let at = self.pieces_at.unwrap_or(self.body.len());
+        Layers {
+            width: self.width,
+            height: self.height,
+            defs: self.defs,
+            board: self.body[..at].to_string(),
+            pieces: self.body[at..].to_string(),
+        }
     }
 }
 
@@ -234,6 +236,41 @@ pub fn png(svg: &str) -> Vec<u8> {
     pixmap
         .encode_png()
         .expect("encoding an in-memory PNG does not fail")
+}
+
+/// The dots of a label centred on (0, 0), as one path.
+fn label_path(text: &str, scale: f64) -> String {
+    let chars: Vec<char> = text.chars().map(|c| c.to_ascii_uppercase()).collect();
+    let width = chars.iter().map(|&c| advance(c)).sum::<f64>() - 1.0;
+    let mut x = -width * scale / 2.0;
+    let mut path = String::new();
+    for &c in &chars {
+        let cjk = super::cjk_glyphs::CJK_GLYPHS.iter().find(|(g, _)| *g == c);
+        match cjk {
+            Some((_, rows)) => {
+                let dot = scale * 0.5;
+                for (row, bits) in rows.iter().enumerate() {
+                    let y = -8.0 * dot + row as f64 * dot;
+                    runs(&mut path, x, y, u32::from(*bits), 16, dot);
+                }
+            }
+            None => {
+                let known = c == ' ' || GLYPHS.iter().any(|(g, _)| *g == c);
+                let shown = if known { c } else { '?' };
+                let left = if is_wide(c) { x + 1.5 * scale } else { x };
+                let rows = GLYPHS
+                    .iter()
+                    .find(|(g, _)| *g == shown)
+                    .map_or([0; 7], |(_, r)| *r);
+                for (row, bits) in rows.iter().enumerate() {
+                    let y = -3.5 * scale + row as f64 * scale;
+                    runs(&mut path, left, y, u32::from(*bits), 5, scale);
+                }
+            }
+        }
+        x += advance(c) * scale;
+    }
+    path
 }
 
 /// One row of a glyph, `width` dots wide (the leftmost the highest bit), as one rectangle per
@@ -273,6 +310,9 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// How many caption lines `lines` take in a picture `width` pixels wide.
 fn caption_height(width: f64, lines: &[String]) -> f64 {
+    if lines.is_empty() {
+        return 0.0;
+    }
     let per_line = ((width - 20.0) / 9.0).max(10.0) as usize;
     let n: usize = lines.iter().map(|l| wrap(l, per_line).len()).sum();
     n as f64 * 13.0 + 12.0
@@ -317,8 +357,17 @@ pub fn luzhanqi(view: &ViewFile) -> String {
 
 /// [`luzhanqi`] with a choice of labels: Chinese characters with `chinese`.
 pub fn luzhanqi_with(view: &ViewFile, chinese: bool) -> String {
+    draw_luzhanqi(view, chinese, true).finish()
+}
+
+/// The Luzhanqi picture in layers (no caption), for the replay page.
+pub fn luzhanqi_layers(view: &ViewFile, chinese: bool) -> Layers {
+    draw_luzhanqi(view, chinese, false).layers()
+}
+
+fn draw_luzhanqi(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     if view.board == "cross4" {
-        return luzhanqi_cross(view, chinese);
+        return luzhanqi_cross(view, chinese, with_caption);
     }
     let board = two_player();
     let turned = view.audience == "north";
@@ -339,7 +388,10 @@ pub fn luzhanqi_with(view: &ViewFile, chinese: bool) -> String {
         )
     };
     let colours = [("south", "#1d4e89"), ("north", "#8c1c13")];
-    let caption = luzhanqi_caption(view, &[("south", "blue"), ("north", "red")]);
+    let caption = match with_caption {
+        true => luzhanqi_caption(view, &[("south", "blue"), ("north", "red")]),
+        false => Vec::new(),
+    };
     let width = margin * 2.0 + 4.0 * cell_w;
     let board_height = margin * 2.0 + 11.0 * cell_h + cell_h * 0.6;
     let mut svg = Svg::new(
@@ -387,6 +439,7 @@ pub fn luzhanqi_with(view: &ViewFile, chinese: bool) -> String {
             .find(|(s, _)| *s == seat)
             .map_or(INK, |(_, c)| c)
     };
+    svg.pieces_start();
     for p in &view.pieces {
         let (x, y) = pos(&p.square);
         svg.rect(
@@ -413,13 +466,13 @@ pub fn luzhanqi_with(view: &ViewFile, chinese: bool) -> String {
         }
     }
     svg.caption(board_height + 2.0, &caption);
-    svg.finish()
+    svg
 }
 
 /// The four-player cross board on its grid (North at the top): railways thick, the four curves
 /// drawn round the centre's corners, camps and headquarters as on the two-player board; each
 /// seat in its own colour (allies in shades of one hue), unknown pieces as blank tiles.
-fn luzhanqi_cross(view: &ViewFile, chinese: bool) -> String {
+fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     let board = cross_four();
     let (cell, margin) = (48.0, 110.0);
     // Quarter turns clockwise that bring the viewer's arm to the bottom.
@@ -451,7 +504,10 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool) -> String {
         ("west", "#c8581b", "orange"),
     ];
     let names: Vec<(&str, &str)> = colours.iter().map(|(s, _, n)| (*s, *n)).collect();
-    let caption = luzhanqi_caption(view, &names);
+    let caption = match with_caption {
+        true => luzhanqi_caption(view, &names),
+        false => Vec::new(),
+    };
     let size = margin * 2.0 + 16.0 * cell;
     let mut svg = Svg::new(
         size as u32,
@@ -515,6 +571,7 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool) -> String {
             }
         }
     }
+    svg.pieces_start();
     for p in &view.pieces {
         let Some(sq) = board.square(&p.square) else {
             continue;
@@ -557,13 +614,22 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool) -> String {
         svg.label(x, y, seat, 1.5, INK);
     }
     svg.caption(size - 6.0, &caption);
-    svg.finish()
+    svg
 }
 
 /// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
 /// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four
 /// sides; Black's view turned so Black sits at the bottom.
 pub fn xiangqi(view: &XiangqiView) -> String {
+    draw_xiangqi(view, true).finish()
+}
+
+/// The Xiangqi picture in layers (no caption), for the replay page.
+pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
+    draw_xiangqi(view, false).layers()
+}
+
+fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
     let (cell, margin) = (50.0, 44.0);
     let turned = view.audience == "black";
     let pos = |file: usize, rank: usize| {
@@ -592,6 +658,9 @@ pub fn xiangqi(view: &XiangqiView) -> String {
             })
             .map(str::to_string),
     );
+    if !with_caption {
+        caption.clear();
+    }
     let width = margin * 2.0 + 8.0 * cell;
     let board_height = margin * 2.0 + 9.0 * cell;
     let mut svg = Svg::new(
@@ -637,6 +706,7 @@ pub fn xiangqi(view: &XiangqiView) -> String {
         svg.label(left - 32.0, y, &rank.to_string(), 1.6, INK);
         svg.label(right + 32.0, y, &rank.to_string(), 1.6, INK);
     }
+    svg.pieces_start();
     for (i, row) in view.board.iter().enumerate() {
         let rank = 9 - i;
         for (file, c) in row.chars().enumerate() {
@@ -663,7 +733,7 @@ pub fn xiangqi(view: &XiangqiView) -> String {
         }
     }
     svg.caption(board_height - 4.0, &caption);
-    svg.finish()
+    svg
 }
 
 /// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),

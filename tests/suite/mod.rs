@@ -20,6 +20,7 @@ mod pictures;
 mod pipeline;
 mod protocol;
 mod refusals;
+mod replay_page;
 mod schemas;
 mod soak;
 mod standalone;

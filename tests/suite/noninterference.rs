@@ -1,6 +1,6 @@
 //! Non-interference: rearranging North's unrevealed pieces (every event South may see stays the
-//! same) must leave South's view files, every public file, everything the judge prints and
-//! South's refusal messages byte-identical.
+//! same) must leave South's view files, every public file, everything the judge prints, South's
+//! refusal messages and South's and the spectators' replay pages byte-identical.
 //!
 //! Two things legitimately differ between the two games: North's salted commitment, and so every
 //! hash and signature that chains from it. Those are replaced by placeholders numbered in order
@@ -101,6 +101,9 @@ fn play(
         vec!["view", d.as_str(), "--as", "south"],
         vec!["status", d.as_str()],
         vec!["view", d.as_str(), "--as", "public", "--format", "json"],
+        // The replay pages South and spectators may be given.
+        vec!["html", d.as_str(), "--as", "south"],
+        vec!["html", d.as_str(), "--as", "public"],
     ] {
         let r = qj(&args);
         printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
@@ -250,7 +253,13 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             a.printed.last().unwrap().starts_with("0 |"),
             "the game went on"
         );
-        let refusal = &a.printed[a.printed.len() - 4];
+        for page in &a.printed[a.printed.len() - 2..] {
+            assert!(
+                page.starts_with("0 | <!DOCTYPE html>"),
+                "the replay page was made"
+            );
+        }
+        let refusal = &a.printed[a.printed.len() - 6];
         assert!(
             refusal.starts_with("1 |"),
             "South's illegal move was refused: {refusal}"

@@ -268,6 +268,109 @@ pub fn verify(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The replay page of one audience: every position that audience saw, move by move. Made from
+/// the revealed setups after the game, or from the judge's own folder (its setups) at any time.
+pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
+    use crate::rules::luzhanqi::Viewer;
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let board = game.board;
+    let viewer = match audience {
+        "public" => Viewer::Public,
+        "full" => Viewer::Full,
+        seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
+            Error::Io(format!(
+                "--as: {seat:?} is not an audience ({}, public, full)",
+                board.seat_names.join(", ")
+            ))
+        })?),
+    };
+    let revealed = game
+        .manifest
+        .players
+        .iter()
+        .all(|p| dir.exists(&format!("reveal/{}.toml", p.seat)));
+    let mode = if revealed { Mode::Audit } else { Mode::Judge };
+    let replay = judge::replay(&dir, &game, mode, &crate::console::now_or(None)?).map_err(|e| {
+        match e {
+            Error::Refused(r) if r.file.starts_with("setups/") || r.file.starts_with("sealed/") => {
+                refuse_with(
+                    r.file,
+                    None,
+                    "the setups are not at hand",
+                    "the replay page is made after the game, once `qijudge reveal` has published the setups, or by the judge from its own folder",
+                )
+            }
+            other => other,
+        }
+    })?;
+    if !replay.accepted.is_empty() || replay.refusal.is_some() {
+        return Err(refuse_with(
+            "moves/",
+            None,
+            "holds files the judge has not judged yet",
+            "run `qijudge judge` first",
+        ));
+    }
+    if viewer == Viewer::Full && replay.outcome.is_none() {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "the full replay, every piece shown, is for after the game",
+        ));
+    }
+    let views = judge::views_by_ply(&dir, &game, &replay, viewer);
+    let frames: Vec<view::html::Frame> = views
+        .iter()
+        .map(|v| view::html::Frame {
+            ply: v.ply,
+            heading: match &v.last_move {
+                Some(m) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
+                None => "before the first move".to_string(),
+            },
+            lines: view::text::state_lines(v)
+                .into_iter()
+                .filter(|l| !l.starts_with("Your legal moves"))
+                .collect(),
+            picture: crate::view::picture::luzhanqi_layers(v, chinese),
+        })
+        .collect();
+    let last = views
+        .last()
+        .ok_or_else(|| Error::Io("a replay has one position at least".into()))?;
+    let moves: Vec<String> = last
+        .history
+        .iter()
+        .map(|h| {
+            let outcome = h
+                .outcome
+                .and_then(|o| serde_json::to_value(o).ok())
+                .and_then(|v| v.as_str().map(|s| format!(" ({})", s.replace('_', " "))))
+                .unwrap_or_default();
+            format!("{} {}{outcome}", h.seat, h.action)
+        })
+        .collect();
+    let players: Vec<String> = last
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, p.name))
+        .collect();
+    let title = format!(
+        "Luzhanqi {}: replay for {}",
+        game.manifest.id,
+        view::text::audience_label(last)
+    );
+    let about = vec![
+        format!("Players: {}.", players.join(", ")),
+        format!(
+            "Made by qijudge from the signed record (head {}); it shows what {} saw, move by move. Keys: arrows, Home, End.",
+            last.record_head, audience
+        ),
+    ];
+    Ok(view::html::page(&title, &about, &frames, &moves))
+}
+
 pub fn events(dir: &Path, audience: &str) -> Result<()> {
     use crate::rules::luzhanqi::{EventJson, Viewer};
     let dir = GameDir::new(dir);

@@ -54,6 +54,10 @@ impl Game for Luzhanqi {
         commands::make_move(dir, seat, key, mv)
     }
 
+    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String> {
+        commands::html(dir, audience, chinese)
+    }
+
     fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
         commands::judge(dir, key, run.now, run.details, run.forfeit)
     }

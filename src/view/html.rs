@@ -1,0 +1,188 @@
+//! The replay page: one self-contained HTML file (no network, no external script, a Content
+//! Security Policy that forbids both) that steps through a game move by move for one audience.
+//! The board is drawn once; each position adds only its pieces, which reuse the board's label
+//! paths. Everything a player wrote (names, comments) is escaped.
+
+use super::picture::Layers;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// One position of the replay: after `ply` plies (0: before the first move).
+pub struct Frame {
+    pub ply: u32,
+    /// What happened, in one line (`ply 12: north c9-c8 (moved)`).
+    pub heading: String,
+    /// The state of play in sentences, as the text view says it.
+    pub lines: Vec<String>,
+    pub picture: Layers,
+}
+
+/// Text safe inside HTML elements and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1em;background:#faf6ec;color:#3b2f2f}\
+main{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\
+#board svg{max-width:100%;height:auto;border:1px solid #3b2f2f}\
+#controls{margin:.6em 0}button{font-size:1.1em;margin-right:.3em}\
+#moves{max-height:70vh;overflow:auto;font-family:monospace;padding-left:3em}\
+#moves li.current{background:#f3d27a}#moves a{color:inherit;text-decoration:none}\
+.state h2{font-size:1.1em}.hidden{display:none}";
+
+const SCRIPT: &str = r#"(function () {
+  var frames = document.querySelectorAll('g.frame');
+  var states = document.querySelectorAll('div.state');
+  var moves = document.querySelectorAll('#moves li');
+  var last = frames.length - 1, current = 0;
+  function show(n) {
+    n = Math.max(0, Math.min(last, n | 0));
+    frames[current].classList.add('hidden');
+    states[current].classList.add('hidden');
+    if (current > 0) moves[current - 1].classList.remove('current');
+    current = n;
+    frames[n].classList.remove('hidden');
+    states[n].classList.remove('hidden');
+    if (n > 0) moves[n - 1].classList.add('current');
+    document.getElementById('where').textContent = 'ply ' + n + ' of ' + last;
+    document.body.setAttribute('data-ply', String(n));
+    if (history.replaceState) history.replaceState(null, '', '#ply=' + n);
+  }
+  function go(id, f) { document.getElementById(id).addEventListener('click', f); }
+  go('first', function () { show(0); });
+  go('prev', function () { show(current - 1); });
+  go('next', function () { show(current + 1); });
+  go('last', function () { show(last); });
+  for (var i = 0; i < moves.length; i++) {
+    (function (n) {
+      moves[n - 1].addEventListener('click', function (e) { e.preventDefault(); show(n); });
+    })(i + 1);
+  }
+  document.addEventListener('keydown', function (e) {
+    if (e.key === 'ArrowRight') show(current + 1);
+    else if (e.key === 'ArrowLeft') show(current - 1);
+    else if (e.key === 'Home') show(0);
+    else if (e.key === 'End') show(last);
+  });
+  function fromAddress() {
+    var m = /ply=(\d+)/.exec(location.hash);
+    show(m ? parseInt(m[1], 10) : 0);
+  }
+  window.addEventListener('hashchange', fromAddress);
+  fromAddress();
+})();"#;
+
+/// The page: `title` and `about` at the top, the frames in order, `moves[i]` the label of ply
+/// i + 1 in the move list.
+pub fn page(title: &str, about: &[String], frames: &[Frame], moves: &[String]) -> String {
+    let mut defs: BTreeMap<&str, &str> = BTreeMap::new();
+    for f in frames {
+        for (id, body) in &f.picture.defs {
+            defs.insert(id, body);
+        }
+    }
+    let (width, height) = frames
+        .first()
+        .map_or((0, 0), |f| (f.picture.width, f.picture.height));
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body data-ply=\"0\">\n<h1>{}</h1>\n",
+        escape(title),
+        escape(title)
+    );
+    for line in about {
+        let _ = writeln!(out, "<p>{}</p>", escape(line));
+    }
+    let _ = writeln!(
+        out,
+        "<main>\n<div>\n<div id=\"board\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" \
+         height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n<defs>"
+    );
+    for body in defs.values() {
+        let _ = writeln!(out, "{body}");
+    }
+    out.push_str("</defs>\n<g id=\"static\">\n");
+    if let Some(f) = frames.first() {
+        out.push_str(&f.picture.board);
+    }
+    out.push_str("</g>\n");
+    for (i, f) in frames.iter().enumerate() {
+        let hidden = if i == 0 { "" } else { " hidden" };
+        let _ = write!(
+            out,
+            "<g class=\"frame{hidden}\" id=\"f{}\">\n{}</g>\n",
+            f.ply, f.picture.pieces
+        );
+    }
+    out.push_str("</svg></div>\n<div id=\"controls\">");
+    for (id, label) in [("first", "⏮"), ("prev", "◀")] {
+        let _ = write!(out, "<button id=\"{id}\" type=\"button\">{label}</button>");
+    }
+    let _ = write!(
+        out,
+        "<span id=\"where\">ply 0 of {}</span> ",
+        frames.len().saturating_sub(1)
+    );
+    for (id, label) in [("next", "▶"), ("last", "⏭")] {
+        let _ = write!(out, "<button id=\"{id}\" type=\"button\">{label}</button>");
+    }
+    out.push_str("</div>\n<div id=\"states\">\n");
+    for (i, f) in frames.iter().enumerate() {
+        let hidden = if i == 0 { "" } else { " hidden" };
+        let _ = writeln!(
+            out,
+            "<div class=\"state{hidden}\" id=\"s{}\"><h2>{}</h2><ul>",
+            f.ply,
+            escape(&f.heading)
+        );
+        for line in &f.lines {
+            let _ = writeln!(out, "<li>{}</li>", escape(line));
+        }
+        out.push_str("</ul></div>\n");
+    }
+    out.push_str("</div>\n</div>\n<ol id=\"moves\">\n");
+    for (i, m) in moves.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<li id=\"m{}\"><a href=\"#ply={}\">{}</a></li>",
+            i + 1,
+            i + 1,
+            escape(m)
+        );
+    }
+    let _ = write!(
+        out,
+        "</ol>\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_players_write_is_escaped() {
+        assert_eq!(
+            escape("<script>alert('x')</script> & \"q\"\u{1b}"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot; "
+        );
+    }
+}

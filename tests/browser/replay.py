@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Drives a real headless Chromium (through chromedriver's WebDriver protocol, standard library
+only) over a qijudge replay page: loads it, steps forward and back with the buttons, the keyboard,
+the move list and the address, and takes screenshots.
+
+Usage: replay.py PAGE.html OUTDIR NAME
+Prints one JSON object (what it saw); exits 1 on the first check that fails.
+"""
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+page, outdir, name = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+os.makedirs(outdir, exist_ok=True)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+port = free_port()
+driver = subprocess.Popen(
+    ["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+)
+base = f"http://127.0.0.1:{port}"
+
+
+def call(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read() or b"null")["value"]
+
+
+def fail(what):
+    print(json.dumps({"failed": what}))
+    sys.exit(1)
+
+
+session = None
+try:
+    for _ in range(100):
+        try:
+            call("GET", "/status")
+            break
+        except OSError:
+            time.sleep(0.1)
+    profile = tempfile.mkdtemp()
+    args = [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}", "--window-size=1400,1300",
+    ]
+    caps = {"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+    }}}
+    session = call("POST", "/session", caps)["sessionId"]
+    s = f"/session/{session}"
+
+    def run(script, *a):
+        return call("POST", f"{s}/execute/sync", {"script": script, "args": list(a)})
+
+    def element(css):
+        found = call("POST", f"{s}/element", {"using": "css selector", "value": css})
+        return list(found.values())[0]
+
+    def click(css):
+        call("POST", f"{s}/element/{element(css)}/click", {})
+
+    def ply():
+        return int(run("return document.body.getAttribute('data-ply');"))
+
+    def shown():
+        return run("return Array.from(document.querySelectorAll('g.frame'))"
+                   ".filter(g => !g.classList.contains('hidden')).map(g => g.id);")
+
+    def screenshot(label):
+        png = base64.b64decode(call("GET", f"{s}/screenshot"))
+        path = os.path.join(outdir, f"{name}-{label}.png")
+        with open(path, "wb") as f:
+            f.write(png)
+        return path
+
+    url = "file://" + page
+    call("POST", f"{s}/url", {"url": url})
+    last = int(run("return document.querySelectorAll('g.frame').length;")) - 1
+    seen = {"frames": last + 1, "title": run("return document.title;"), "screenshots": []}
+    if last < 1:
+        fail("fewer than two positions")
+    if ply() != 0 or shown() != ["f0"]:
+        fail(f"start: ply {ply()}, shown {shown()}")
+    seen["screenshots"].append(screenshot("start"))
+    for _ in range(3):
+        click("#next")
+    if ply() != 3 or shown() != ["f3"]:
+        fail(f"after three steps forward: ply {ply()}, shown {shown()}")
+    if "ply 3 of" not in run("return document.getElementById('where').textContent;"):
+        fail("the counter does not say ply 3")
+    click("#prev")
+    if ply() != 2 or shown() != ["f2"]:
+        fail(f"after a step back: ply {ply()}")
+    # The keyboard: ArrowRight twice, ArrowLeft once.
+    body = element("body")
+    call("POST", f"{s}/element/{body}/value", {"text": "\ue014\ue014\ue012"})
+    if ply() != 3:
+        fail(f"keyboard: ply {ply()}")
+    seen["screenshots"].append(screenshot("ply3"))
+    state3 = run("return document.getElementById('s3').textContent;")
+    if "ply 3" not in state3:
+        fail(f"the state of ply 3 says {state3!r}")
+    click("#last")
+    if ply() != last or shown() != [f"f{last}"]:
+        fail(f"last: ply {ply()}")
+    seen["end"] = run(f"return document.getElementById('s{last}').textContent;")
+    seen["screenshots"].append(screenshot("end"))
+    click("#first")
+    if ply() != 0:
+        fail("first")
+    # A move in the list, and an address that names a ply.
+    pick = min(5, last)
+    click(f"#m{pick} a")
+    if ply() != pick or run("return location.hash;") != f"#ply={pick}":
+        fail(f"move list: ply {ply()}")
+    call("POST", f"{s}/url", {"url": url + "#ply=" + str(last - 1)})
+    if ply() != last - 1:
+        fail(f"address #ply={last - 1}: ply {ply()}")
+    # Nothing was fetched: the page is whole.
+    fetched = run("return performance.getEntriesByType('resource').map(e => e.name);")
+    if fetched:
+        fail(f"the page fetched {fetched}")
+    seen["fetched"] = fetched
+    print(json.dumps(seen))
+finally:
+    if session:
+        try:
+            call("DELETE", f"/session/{session}")
+        except OSError:
+            pass
+    driver.terminate()
+    driver.wait()

@@ -1,0 +1,124 @@
+//! The replay page (`qijudge html`) in a real headless Chromium (tests/browser/replay.py drives
+//! it through chromedriver): it loads with nothing fetched, steps forward and back by button,
+//! keyboard, move list and address, and shows the end. Screenshots are kept in
+//! `target/replay-screenshots/` for a person to look at.
+//! What a seat's page may hold is checked in `noninterference` (the same page whatever the
+//! opponent's unrevealed pieces) and here (no enemy rank the seat's view does not show).
+
+use super::helpers::*;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn drive(page: &Path, name: &str) -> serde_json::Value {
+    let shots = root().join("target/replay-screenshots");
+    let out = std::process::Command::new("python3")
+        .arg(root().join("tests/browser/replay.py"))
+        .arg(page)
+        .arg(&shots)
+        .arg(name)
+        .output()
+        .expect("python3 runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{name}: {said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(said.trim()).unwrap()
+}
+
+#[test]
+fn replay_pages_step_through_the_game_in_a_real_browser() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (sample, audience, end) in [
+        (
+            "games/luzhanqi/sample",
+            "public",
+            "south wins (flag captured)",
+        ),
+        (
+            "games/luzhanqi/sample",
+            "south",
+            "south wins (flag captured)",
+        ),
+        (
+            "games/luzhanqi/sample",
+            "full",
+            "south wins (flag captured)",
+        ),
+        ("games/luzhanqi/sample-4p", "east", "south and north win"),
+    ] {
+        let dir = root().join(sample).to_string_lossy().into_owned();
+        let name = format!("{}-{audience}", sample.rsplit('/').next().unwrap());
+        let page = tmp.path().join(format!("{name}.html"));
+        ok(&[
+            "html",
+            &dir,
+            "--as",
+            audience,
+            "--out",
+            &page.to_string_lossy(),
+        ]);
+        let html = std::fs::read_to_string(&page).unwrap();
+        // Self-contained: no address to fetch anything from.
+        for outside in ["src=", "http://", "https://", "<link", "@import", "url("] {
+            let allowed = outside == "http://"
+                && html.matches(outside).count()
+                    == html.matches("http://www.w3.org/2000/svg").count();
+            assert!(allowed || !html.contains(outside), "{name}: {outside}");
+        }
+        let seen = drive(&page, &name);
+        assert!(
+            seen["end"].as_str().unwrap().contains(end),
+            "{name}: {seen}"
+        );
+        // Two runs, byte-identical pages.
+        let again = ok(&["html", &dir, "--as", audience]).stdout;
+        assert_eq!(again, html, "{name}: the page is deterministic");
+    }
+}
+
+/// South's page never labels a North piece that South's own view of that position leaves
+/// unknown: every position's North tiles carry no label unless South's view knows the rank.
+#[test]
+fn a_seats_page_holds_only_its_views() {
+    let dir = root()
+        .join("games/luzhanqi/sample")
+        .to_string_lossy()
+        .into_owned();
+    let south = ok(&["html", &dir, "--as", "south"]).stdout;
+    let public = ok(&["html", &dir, "--as", "public"]).stdout;
+    // The labels drawn on pieces, by the label they use, over every position.
+    let piece_labels = |page: &str| -> std::collections::BTreeMap<String, usize> {
+        let mut used = std::collections::BTreeMap::new();
+        for frame in page.split("<g class=\"frame").skip(1) {
+            let body = frame.split("</g>").next().unwrap();
+            for id in body.split("<use href=\"#").skip(1) {
+                let id = id.split('"').next().unwrap().to_string();
+                *used.entry(id).or_insert(0) += 1;
+            }
+        }
+        used
+    };
+    // Spectators see no rank but a flag made public when its marshal fell: one label at most.
+    let public_labels = piece_labels(&public);
+    assert!(public_labels.len() <= 1, "{public_labels:?}");
+    // South sees its own 25 ranks from the start: its twelve kinds labelled in every position.
+    let south_labels = piece_labels(&south);
+    assert!(south_labels.len() >= 12, "{south_labels:?}");
+    assert!(
+        south_labels.values().sum::<usize>() >= 25 * 10,
+        "{south_labels:?}"
+    );
+    // The full page is for after the game only.
+    let g = TestGame::started(&[]);
+    let r = qj(&["html", &g.d(), "--as", "full"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("for after the game"), "{r:?}");
+    // A seat's page mid-game, made by the judge from its folder.
+    let r = ok(&["html", &g.d(), "--as", "north"]);
+    assert!(r.stdout.contains("before the first move"));
+}
