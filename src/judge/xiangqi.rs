@@ -432,7 +432,15 @@ impl Referee for XiangqiGame {
 
 /// Builds one audience's view.
 pub fn build_view(g: &XiangqiGame, state: &State, audience: &str) -> XiangqiView {
-    let position = state.game.position();
+    view_at(g, state, audience, state.game.moves().len())
+}
+
+/// The view after the first `ply` moves (the replay page); the result and a standing draw
+/// offer belong to the last position only.
+pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> XiangqiView {
+    let ply = ply.min(state.game.moves().len());
+    let latest = ply == state.game.moves().len();
+    let position = &state.game.positions()[ply];
     let board = (0..10u8)
         .rev()
         .map(|rank| {
@@ -445,8 +453,8 @@ pub fn build_view(g: &XiangqiGame, state: &State, audience: &str) -> XiangqiView
                 .collect()
         })
         .collect();
-    let last_move = state.game.moves().last().map(|&m| {
-        let before = &state.game.positions()[state.game.moves().len() - 1];
+    let last_move = state.game.moves()[..ply].last().map(|&m| {
+        let before = &state.game.positions()[ply - 1];
         LastMove {
             seat: seat_of(before.side_to_move()).into(),
             iccs: m.to_string(),
@@ -455,38 +463,51 @@ pub fn build_view(g: &XiangqiGame, state: &State, audience: &str) -> XiangqiView
             captured: before.piece_at(m.to).map(|p| p.fen_char().to_string()),
         }
     });
-    let result = state.end.as_ref().map(|(winner, reason)| {
-        let score = match winner.as_deref() {
-            Some("red") => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        };
-        let detail = state
-            .game
-            .ending()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        ViewResult {
-            winner: winner.clone(),
-            score: score.into(),
-            reason: *reason,
-            detail,
-        }
-    });
+    let result = state
+        .end
+        .as_ref()
+        .filter(|_| latest)
+        .map(|(winner, reason)| {
+            let score = match winner.as_deref() {
+                Some("red") => "1-0",
+                Some(_) => "0-1",
+                None => "1/2-1/2",
+            };
+            let detail = state
+                .game
+                .ending()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            ViewResult {
+                winner: winner.clone(),
+                score: score.into(),
+                reason: *reason,
+                detail,
+            }
+        });
     XiangqiView {
         format: XIANGQI_VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
         manifest: g.hash.clone(),
         audience: audience.into(),
         record_head: state.head(g),
-        ply: state.game.moves().len() as u32,
-        to_move: state.to_move().map(str::to_string),
+        ply: ply as u32,
+        to_move: match latest {
+            true => state.to_move().map(str::to_string),
+            false => Some(seat_of(position.side_to_move()).to_string()),
+        },
         check: position.is_check(),
         fen: fen::write(position),
         board,
-        moves: state.game.moves().iter().map(|m| m.to_string()).collect(),
+        moves: state.game.moves()[..ply]
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
         last_move,
-        draw_offer: state.draw_offer.map(|s| SEATS[s].to_string()),
+        draw_offer: state
+            .draw_offer
+            .filter(|_| latest)
+            .map(|s| SEATS[s].to_string()),
         result,
     }
 }

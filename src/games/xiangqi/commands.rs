@@ -153,6 +153,69 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     Ok(())
 }
 
+/// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any
+/// copy of the game can make it at any time.
+pub fn html(dir: &Path, audience: &str) -> Result<String> {
+    use crate::view::{html, picture, xiangqi::render_text};
+    let (d, g) = load(dir)?;
+    if !xq::SEATS.contains(&audience) && audience != "public" {
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
+        )));
+    }
+    let state = xq::current(&d, &g)?;
+    let plies = state.game.moves().len();
+    let frames: Vec<html::Frame> = (0..=plies)
+        .map(|ply| {
+            let v = xq::view_at(&g, &state, audience, ply);
+            let heading = match &v.last_move {
+                Some(m) => format!(
+                    "ply {ply}: {} {} = {} = {}",
+                    m.seat, m.iccs, m.wxf, m.chinese
+                ),
+                None => "before the first move".to_string(),
+            };
+            let lines = render_text(&g.manifest.players, &v, false)
+                .lines()
+                .filter(|l| {
+                    l.starts_with("Last move")
+                        || l.starts_with("Result")
+                        || l.contains(" to move (ply ")
+                        || l.contains("offers a draw")
+                })
+                .map(str::to_string)
+                .collect();
+            html::Frame {
+                ply: ply as u32,
+                heading,
+                lines,
+                picture: picture::xiangqi_layers(&v),
+            }
+        })
+        .collect();
+    let moves: Vec<String> = (1..=plies)
+        .filter_map(|ply| {
+            let m = xq::view_at(&g, &state, audience, ply).last_move?;
+            Some(format!("{} {} {}", m.seat, m.iccs, m.chinese))
+        })
+        .collect();
+    let players: Vec<String> = g
+        .manifest
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, p.name))
+        .collect();
+    let title = format!("Xiangqi {}: replay for {audience}", g.manifest.id);
+    let about = vec![
+        format!("Players: {}.", players.join(", ")),
+        format!(
+            "Made by qijudge from the signed record (head {}). Keys: arrows, Home, End.",
+            state.record.head_or(&g.hash)
+        ),
+    ];
+    Ok(html::page(&title, &about, &frames, &moves))
+}
+
 pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = xq::current(&d, &g)?;

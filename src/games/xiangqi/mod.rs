@@ -72,6 +72,10 @@ impl Game for Xiangqi {
         commands::judge(dir, &key, run.now, run.forfeit)
     }
 
+    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
+        commands::html(dir, audience)
+    }
+
     fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
         commands::view(dir, request.audience, request.format, request.chinese)
     }
