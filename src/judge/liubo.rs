@@ -146,6 +146,8 @@ pub struct State {
     /// The throw being played: t, seat, values.
     pub throw: Option<(u32, usize, (u8, u8))>,
     pub last_turn: Option<(usize, String, Vec<String>)>,
+    /// The comment in the last turn's move file (public, like the file).
+    pub last_comment: Option<String>,
     pub end: Option<(Option<String>, EndReason)>,
 }
 
@@ -160,6 +162,7 @@ impl State {
             known: [None, None],
             throw: None,
             last_turn: None,
+            last_comment: None,
             end: None,
         }
     }
@@ -620,6 +623,7 @@ impl Step<'_> {
             let text = write_turn(&moves);
             let events = describe_events(position, &moves);
             state.last_turn = Some((seat, text.clone(), events));
+            state.last_comment = m.comment.clone();
             (text, position.result.is_some())
         };
         let received = self.cx.received();
@@ -904,7 +908,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                             (_, true) => 'B',
                         };
                         stations.entry(s.to_string()).or_default().push(c);
-                        if stone.right_turn == Some(p.own_turns[seat] + 1) && !stone.owl {
+                        if stone.right_turn == Some(p.usable_turn(seat)) && !stone.owl {
                             rights.push(s.to_string());
                         }
                     }
@@ -998,6 +1002,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
         last_turn: state.last_turn.as_ref().map(|(seat, turn, _)| LastTurn {
             seat: SEATS[*seat].into(),
             turn: turn.clone(),
+            comment: state.last_comment.clone(),
         }),
         result: state.end.as_ref().map(|(w, r)| LiuboResult {
             winner: w.clone(),

@@ -151,6 +151,8 @@ pub struct State {
     pub draw_offer: Option<usize>,
     /// How the game ended, as recorded (resignation and forfeits included).
     pub end: Option<(Option<String>, EndReason)>,
+    /// The comment of each move played on the board, in order (public, like the move files).
+    pub comments: Vec<Option<String>>,
 }
 
 impl State {
@@ -247,6 +249,7 @@ fn apply(
         Action::Play(m) => {
             let text = m.to_string();
             let ending = state.game.play(m).ok().flatten().cloned();
+            state.comments.push(signed.file.comment.clone());
             (text, ending)
         }
         Action::Resign => {
@@ -301,6 +304,7 @@ impl Referee for XiangqiGame {
             game: Game::new(self.start.clone(), self.options),
             draw_offer: None,
             end: None,
+            comments: Vec::new(),
         }
     }
 
@@ -461,6 +465,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
             wxf: notation::write(before, m, Notation::Wxf),
             chinese: notation::write(before, m, Notation::Chinese),
             captured: before.piece_at(m.to).map(|p| p.fen_char().to_string()),
+            comment: state.comments.get(ply - 1).cloned().flatten(),
         }
     });
     let result = state

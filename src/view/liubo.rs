@@ -52,6 +52,9 @@ pub struct ThrowView {
 pub struct LastTurn {
     pub seat: String,
     pub turn: String,
+    /// The mover's comment in its signed move file (public, like the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -139,6 +142,9 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
     }
     if let Some(last) = &v.last_turn {
         out.push_str(&format!("last turn: {} {}\n", last.seat, last.turn));
+        if let Some(c) = &last.comment {
+            out.push_str(&format!("{}'s comment: \"{}\"\n", last.seat, clean(c)));
+        }
     }
     if let Some(t) = &v.throw {
         out.push_str(&format!(

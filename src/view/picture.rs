@@ -655,6 +655,7 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
                     || l.starts_with("Result")
                     || l.contains(" to move (ply ")
                     || l.contains("offers a draw")
+                    || l.contains("'s comment: ")
             })
             .map(str::to_string),
     );

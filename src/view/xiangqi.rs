@@ -44,6 +44,9 @@ pub struct LastMove {
     pub chinese: String,
     /// The captured piece's FEN letter.
     pub captured: Option<String>,
+    /// The mover's comment in its signed move file (public, like the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 /// How the game ended.
@@ -181,6 +184,9 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
             "Last move (ply {}): {} {} = {} = {}{captured}\n",
             v.ply, m.seat, m.iccs, m.wxf, m.chinese
         ));
+        if let Some(c) = &m.comment {
+            out.push_str(&format!("{}'s comment: \"{}\"\n", m.seat, clean(c)));
+        }
     }
     match (&v.result, &v.to_move) {
         (Some(r), _) => out.push_str(&format!("Result: {} ({})\n", r.score, r.detail)),

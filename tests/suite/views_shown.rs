@@ -192,3 +192,45 @@ fn a_game_in_progress_says_whose_turn_and_how_to_find_the_moves() {
     let svg = ok(&["view", &g.d(), "--as", "north", "--format", "svg"]).stdout;
     assert!(svg.contains("<path"), "{svg}");
 }
+
+/// Xiangqi: a move typed with an annotation and a comment; both players and spectators read the
+/// comment in the text view, in the picture's caption and on the replay page (escaped there).
+#[test]
+fn xiangqi_comments_reach_every_view_and_the_replay_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("xq");
+    let d = dir.to_string_lossy().into_owned();
+    new_game("xiangqi", &dir, &keys, &[]);
+    let judge = || ok(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
+    judge();
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "Red",
+        "--key",
+        &keys.path("alice"),
+        "C2.5!",
+        "--comment",
+        "<b>hello</b>",
+    ]);
+    judge();
+    for audience in ["red", "black", "public"] {
+        let text = ok(&["view", &d, "--as", audience]).stdout;
+        assert!(
+            text.contains("red's comment: \"<b>hello</b>\""),
+            "{audience}: {text}"
+        );
+        assert!(
+            text.contains("Last move (ply 1): red h2e2 = C2.5 = 炮二平五"),
+            "{text}"
+        );
+    }
+    let page = ok(&["html", &d, "--as", "public"]).stdout;
+    assert!(
+        page.contains("red&#39;s comment: &quot;&lt;b&gt;hello&lt;/b&gt;&quot;"),
+        "escaped"
+    );
+    assert!(!page.contains("<b>hello"), "never raw");
+}

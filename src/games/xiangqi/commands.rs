@@ -182,6 +182,7 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
                         || l.starts_with("Result")
                         || l.contains(" to move (ply ")
                         || l.contains("offers a draw")
+                        || l.contains("'s comment: ")
                 })
                 .map(str::to_string)
                 .collect();

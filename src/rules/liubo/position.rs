@@ -231,6 +231,15 @@ impl Position {
             .count()
     }
 
+    /// The own-turn number in which `seat` plays next: the turn in progress once its throw is
+    /// made (a right earned for that turn is usable now), else the one after its last.
+    pub fn usable_turn(&self, seat: usize) -> u32 {
+        match self.turn.is_some() && self.to_move == seat {
+            true => self.own_turns[seat],
+            false => self.own_turns[seat] + 1,
+        }
+    }
+
     fn right_valid(&self, seat: usize, stone: &Stone) -> bool {
         stone.right_turn == Some(self.own_turns[seat]) && !stone.owl
     }

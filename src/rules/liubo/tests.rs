@@ -544,3 +544,16 @@ fn random_playouts_conform() {
     eprintln!("{ended} of 300 playouts ended by the rules");
     assert!(ended > 100, "{ended} of 300 games ended by the rules");
 }
+
+/// The view lists a stone's shortcut right while its owner can use it: the same own-turn number
+/// before the owner's throw and after it (the escrow judge throws before the player moves, and
+/// the right earned for that turn must still show).
+#[test]
+fn a_usable_right_shows_before_and_after_the_throw() {
+    let mut p = Position::new(Options::default(), 0);
+    let before = p.usable_turn(0);
+    assert_eq!(p.usable_turn(1), 1);
+    p.begin_turn((1, 2)).unwrap();
+    assert_eq!(p.usable_turn(0), before, "the mover's turn in progress");
+    assert_eq!(p.usable_turn(1), 1, "the other seat's next turn");
+}
