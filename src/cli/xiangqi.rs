@@ -137,6 +137,13 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 
 pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
     use crate::rules::xiangqi::notation::Notation;
+    let kind = crate::games::of_dir(dir)?.name();
+    if kind != "xiangqi" {
+        return Err(Error::Io(format!(
+            "pgn prints Xiangqi games, and {} holds a {kind} game (its record: qijudge view, or record.jsonl)",
+            dir.display()
+        )));
+    }
     let (d, g) = load(dir)?;
     let state = xq::current(&d, &g)?;
     let notation = match notation {

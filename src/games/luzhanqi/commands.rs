@@ -306,10 +306,10 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
     })?;
     if !replay.accepted.is_empty() || replay.refusal.is_some() {
         return Err(refuse_with(
-            "moves/",
+            "record.jsonl",
             None,
-            "holds files the judge has not judged yet",
-            "run `qijudge judge` first",
+            "does not yet hold everything in the game's folder",
+            "run `qijudge judge` on the game first",
         ));
     }
     if viewer == Viewer::Full && replay.outcome.is_none() {

@@ -130,7 +130,14 @@ impl Game for Luzhanqi {
         let g = GameDir::new(dir);
         let game = load_game(&g)?;
         let public = judge::read_signed_view(&g, &game, "public")?
-            .ok_or_else(|| refuse("views/public.json", None, "missing: run the judge first"))?
+            .ok_or_else(|| {
+                refuse_with(
+                    "views/public.json",
+                    None,
+                    "not written yet",
+                    "run `qijudge judge` on the game first",
+                )
+            })?
             .0;
         Ok(public.to_move)
     }
@@ -202,10 +209,11 @@ pub(crate) fn own_view(
     } else {
         judge::read_signed_view(dir, game, seat)?
             .ok_or_else(|| {
-                refuse(
+                refuse_with(
                     format!("views/{seat}.json"),
                     None,
-                    "missing: run the judge first",
+                    "not written yet",
+                    "run `qijudge judge` on the game first",
                 )
             })?
             .0
