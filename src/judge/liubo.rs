@@ -895,6 +895,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
     let mut reserve = BTreeMap::new();
     let mut prisoners_held = BTreeMap::new();
     let mut rights = Vec::new();
+    let mut on_x = Vec::new();
     if let Some(p) = &state.position {
         for seat in 0..2 {
             let mut in_reserve = 0u8;
@@ -908,6 +909,16 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                             (_, true) => 'B',
                         };
                         stations.entry(s.to_string()).or_default().push(c);
+                        if s == crate::rules::liubo::Station::X {
+                            let line = stone
+                                .heading
+                                .unwrap_or(crate::rules::liubo::board::Line::SixToSixteen);
+                            let end = line.stations()[6];
+                            on_x.push(crate::view::liubo::OnX {
+                                piece: c.to_string(),
+                                towards: end.to_string(),
+                            });
+                        }
                         if stone.right_turn == Some(p.usable_turn(seat)) && !stone.owl {
                             rights.push(s.to_string());
                         }
@@ -999,6 +1010,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
         reserve,
         prisoners_held,
         shortcut_rights: rights,
+        on_x,
         last_turn: state.last_turn.as_ref().map(|(seat, turn, _)| LastTurn {
             seat: SEATS[*seat].into(),
             turn: turn.clone(),

@@ -33,6 +33,10 @@ pub struct LiuboView {
     pub prisoners_held: BTreeMap<String, u8>,
     /// Stones with a shortcut right usable in their owner's next turn: their stations.
     pub shortcut_rights: Vec<String>,
+    /// Pieces on X and the line each goes on along (it arrived by it): `a` / `A` and the
+    /// line's far end, `16` (6-X-16) or `1` (11-X-1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_x: Vec<OnX>,
     pub last_turn: Option<LastTurn>,
     pub result: Option<LiuboResult>,
 }
@@ -45,6 +49,15 @@ pub struct ThrowView {
     pub values: Vec<u8>,
     /// `e_A[t]` and `e_B[t]`: anyone can hash each back to the signed chain heads.
     pub elements: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnX {
+    /// `a`/`b` a stone, `A`/`B` an owl.
+    pub piece: String,
+    /// Where its line ends: `16` or `1`.
+    pub towards: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -132,6 +145,17 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
             "{seat}: {} in reserve, holds {} prisoner(s)\n",
             v.reserve.get(seat).copied().unwrap_or(0),
             v.prisoners_held.get(seat).copied().unwrap_or(0)
+        ));
+    }
+    for x in &v.on_x {
+        let line = if x.towards == "16" {
+            "6-X-16"
+        } else {
+            "11-X-1"
+        };
+        out.push_str(&format!(
+            "on X: {} goes on towards {} (line {line})\n",
+            x.piece, x.towards
         ));
     }
     if !v.shortcut_rights.is_empty() {

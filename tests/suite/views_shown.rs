@@ -234,3 +234,23 @@ fn xiangqi_comments_reach_every_view_and_the_replay_page() {
     );
     assert!(!page.contains("<b>hello"), "never raw");
 }
+
+/// Liubo: a piece on X says which line it goes on along, in the text and the picture's caption.
+#[test]
+fn liubo_views_say_where_a_piece_on_x_goes() {
+    use qijudge::view::liubo::{render_text, LiuboView, OnX};
+    let path = root().join("games/liubo/sample/views/public.json");
+    let mut v: LiuboView = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v.stations.insert("X".into(), "A".into());
+    v.on_x.push(OnX {
+        piece: "A".into(),
+        towards: "1".into(),
+    });
+    let text = render_text(&[], &v);
+    assert!(
+        text.contains("on X: A goes on towards 1 (line 11-X-1)"),
+        "{text}"
+    );
+    let svg = qijudge::view::picture::liubo(&v);
+    assert!(svg.contains("<use"), "drawn");
+}
