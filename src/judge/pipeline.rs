@@ -210,6 +210,19 @@ pub fn replay<R: Referee>(
     mode: Mode,
     key: Option<&PrivateKey>,
 ) -> Result<R::State> {
+    replay_observed(r, dir, record, mode, key, &mut |_, _| {})
+}
+
+/// [`replay`], showing `observe` the state after each record entry is applied (the replay
+/// page's positions).
+pub fn replay_observed<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    record: &Record,
+    mode: Mode,
+    key: Option<&PrivateKey>,
+    observe: &mut dyn FnMut(&R::State, &Entry),
+) -> Result<R::State> {
     // The audit stops on a file no game has; the judge refuses it after taking what it can
     // (`leftover`), so a stranger's file never stops a game.
     if mode == Mode::Audit {
@@ -277,6 +290,7 @@ pub fn replay<R: Referee>(
                 ));
             }
             append(r, &mut state, entry, &cx)?;
+            observe(&state, &record.lines[k].entry);
             k += 1;
         }
     }

@@ -56,7 +56,8 @@ const SCRIPT: &str = r#"(function () {
     frames[n].classList.remove('hidden');
     states[n].classList.remove('hidden');
     if (n > 0) moves[n - 1].classList.add('current');
-    document.getElementById('where').textContent = 'ply ' + n + ' of ' + last;
+    var where = document.getElementById('where');
+    where.textContent = where.getAttribute('data-unit') + ' ' + n + ' of ' + last;
     document.body.setAttribute('data-ply', String(n));
     if (history.replaceState) history.replaceState(null, '', '#ply=' + n);
   }
@@ -85,8 +86,14 @@ const SCRIPT: &str = r#"(function () {
 })();"#;
 
 /// The page: `title` and `about` at the top, the frames in order, `moves[i]` the label of ply
-/// i + 1 in the move list.
-pub fn page(title: &str, about: &[String], frames: &[Frame], moves: &[String]) -> String {
+/// (or turn: `unit`) i + 1 in the move list.
+pub fn page(
+    title: &str,
+    about: &[String],
+    frames: &[Frame],
+    moves: &[String],
+    unit: &str,
+) -> String {
     let mut defs: BTreeMap<&str, &str> = BTreeMap::new();
     for f in frames {
         for (id, body) in &f.picture.defs {
@@ -137,7 +144,7 @@ pub fn page(title: &str, about: &[String], frames: &[Frame], moves: &[String]) -
     }
     let _ = write!(
         out,
-        "<span id=\"where\">ply 0 of {}</span> ",
+        "<span id=\"where\" data-unit=\"{unit}\">{unit} 0 of {}</span> ",
         frames.len().saturating_sub(1)
     );
     for (id, label) in [("next", "▶"), ("last", "⏭")] {
@@ -152,7 +159,7 @@ pub fn page(title: &str, about: &[String], frames: &[Frame], moves: &[String]) -
             f.ply,
             escape(&f.heading)
         );
-        for line in &f.lines {
+        for line in f.lines.iter().filter(|l| !l.trim().is_empty()) {
             let _ = writeln!(out, "<li>{}</li>", escape(line));
         }
         out.push_str("</ul></div>\n");

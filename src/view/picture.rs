@@ -745,6 +745,19 @@ pub fn liubo(view: &LiuboView) -> String {
 
 /// [`liubo`] with the players' names in the caption.
 pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) -> String {
+    draw_liubo(players, view, true).finish()
+}
+
+/// The Liubo picture in layers (no caption), for the replay page.
+pub fn liubo_layers(players: &[crate::protocol::files::Player], view: &LiuboView) -> Layers {
+    draw_liubo(players, view, false).layers()
+}
+
+fn draw_liubo(
+    players: &[crate::protocol::files::Player],
+    view: &LiuboView,
+    with_caption: bool,
+) -> Svg {
     let (cell, margin) = (70.0, 45.0);
     let place = |s: Station| {
         let (c, r) = crate::view::liubo::grid_place(s);
@@ -774,6 +787,9 @@ pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) 
             .skip(1)
             .map(str::to_string),
     );
+    if !with_caption {
+        caption.clear();
+    }
     let width = margin * 2.0 + 6.0 * cell;
     let mut svg = Svg::new(
         width as u32,
@@ -805,6 +821,10 @@ pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) 
             PAPER,
             Some((INK, if cardinal { 2.5 } else { 1.5 })),
         );
+    }
+    svg.pieces_start();
+    for s in Station::all() {
+        let (x, y) = place(s);
         let pieces = view.stations.get(&s.to_string());
         match pieces {
             None => svg.label(x, y, &s.to_string(), 2.0, INK),
@@ -834,7 +854,7 @@ pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) 
         }
     }
     svg.caption(width - 8.0, &caption);
-    svg.finish()
+    svg
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ fn replay_pages_step_through_the_game_in_a_real_browser() {
         ),
         ("games/luzhanqi/sample-4p", "east", "south and north win"),
         ("games/xiangqi/sample", "black", "checkmate: black is mated"),
+        ("games/liubo/sample", "a", "a wins (owl captured)"),
     ] {
         let dir = root().join(sample).to_string_lossy().into_owned();
         let name = format!("{}-{audience}", sample.rsplit('/').next().unwrap());

@@ -228,6 +228,80 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     Ok(())
 }
 
+/// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
+/// time; each position is the view after a turn.
+pub fn html(dir: &Path, audience: &str) -> Result<String> {
+    use crate::judge::pipeline::{self, Mode};
+    use crate::protocol::files::Entry;
+    use crate::view::{html, picture};
+    let (d, g) = load(dir)?;
+    if !lb::SEATS.contains(&audience) && audience != "public" {
+        return Err(Error::Io(format!(
+            "--as: {audience:?} is not an audience (a, b, public)"
+        )));
+    }
+    let record = pipeline::load_record(&g, &d)?;
+    let mut start = None;
+    let mut after_turns = Vec::new();
+    pipeline::replay_observed(&g, &d, &record, Mode::Judge, None, &mut |state, entry| {
+        let v = lb::build_view(&g, state, audience);
+        match entry {
+            Entry::Move { .. } => after_turns.push(v),
+            _ if after_turns.is_empty() => start = Some(v),
+            _ => {}
+        }
+    })?;
+    let views: Vec<_> = start.into_iter().chain(after_turns).collect();
+    let frames: Vec<html::Frame> = views
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let text = crate::view::liubo::render_text(&g.manifest.players, v);
+            html::Frame {
+                ply: i as u32,
+                heading: match &v.last_turn {
+                    Some(t) if i > 0 => format!("turn {i}: {} {}", t.seat, t.turn),
+                    _ => "before the first turn".to_string(),
+                },
+                lines: text
+                    .lines()
+                    .skip_while(|l| !l.starts_with("a, b: stones"))
+                    .skip(1)
+                    .map(str::to_string)
+                    .collect(),
+                picture: picture::liubo_layers(&g.manifest.players, v),
+            }
+        })
+        .collect();
+    let moves: Vec<String> = views
+        .iter()
+        .skip(1)
+        .filter_map(|v| {
+            v.last_turn
+                .as_ref()
+                .map(|t| format!("{} {}", t.seat, t.turn))
+        })
+        .collect();
+    let players: Vec<String> = g
+        .manifest
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, p.name))
+        .collect();
+    let title = format!("Liubo {}: replay for {audience}", g.manifest.id);
+    let about = vec![
+        format!(
+            "Players: {}. Seat a's pieces blue, b's red; O an owl.",
+            players.join(", ")
+        ),
+        format!(
+            "Made by qijudge from the signed record (head {}). Keys: arrows, Home, End.",
+            record.head_or(&g.hash)
+        ),
+    ];
+    Ok(html::page(&title, &about, &frames, &moves, "turn"))
+}
+
 pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::current(&d, &g)?;

@@ -76,6 +76,10 @@ impl Game for Liubo {
         commands::judge(dir, &key, run.now, run.forfeit)
     }
 
+    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
+        commands::html(dir, audience)
+    }
+
     fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
         commands::view(dir, request.audience, request.format)
     }

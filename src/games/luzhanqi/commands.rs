@@ -368,7 +368,7 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
             last.record_head, audience
         ),
     ];
-    Ok(view::html::page(&title, &about, &frames, &moves))
+    Ok(view::html::page(&title, &about, &frames, &moves, "ply"))
 }
 
 pub fn events(dir: &Path, audience: &str) -> Result<()> {

@@ -214,7 +214,7 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
             state.record.head_or(&g.hash)
         ),
     ];
-    Ok(html::page(&title, &about, &frames, &moves))
+    Ok(html::page(&title, &about, &frames, &moves, "ply"))
 }
 
 pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
