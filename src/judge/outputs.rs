@@ -19,6 +19,18 @@ pub fn viewers(game: &Game, replay: &Replay) -> Vec<Viewer> {
     v
 }
 
+/// The players by seat, as views name them.
+fn seat_names(game: &Game) -> Vec<SeatName> {
+    game.manifest
+        .players
+        .iter()
+        .map(|p| SeatName {
+            seat: p.seat.clone(),
+            name: p.name.clone(),
+        })
+        .collect()
+}
+
 /// The accepted moves of a record, as views list them.
 fn history_items(record: &crate::protocol::record::Record) -> Vec<HistoryItem> {
     record
@@ -53,15 +65,7 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
     let board = game.board;
     let history = history_items(&replay.record);
     let head = replay.record.head_or(&game.hash);
-    let players: Vec<SeatName> = game
-        .manifest
-        .players
-        .iter()
-        .map(|p| SeatName {
-            seat: p.seat.clone(),
-            name: p.name.clone(),
-        })
-        .collect();
+    let players = seat_names(game);
     let snapshot = |k: &Knowledge| {
         let played = (k.plies as usize).min(history.len());
         let comment = history[..played].last().and_then(|h| {
@@ -101,15 +105,7 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
         game: &game.manifest.id,
         manifest: &game.hash,
         record_head: &replay.record.head_or(&game.hash),
-        players: game
-            .manifest
-            .players
-            .iter()
-            .map(|p| SeatName {
-                seat: p.seat.clone(),
-                name: p.name.clone(),
-            })
-            .collect(),
+        players: seat_names(game),
         history,
     };
     // The signed file of the last move another player made, so the viewer can check it.

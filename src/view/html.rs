@@ -17,6 +17,19 @@ pub struct Frame {
     pub picture: Layers,
 }
 
+/// The lines under a page's title: the players (and what else the game needs said), and where
+/// the page comes from.
+pub fn about(players: &[crate::protocol::files::Player], note: &str, head: &str) -> Vec<String> {
+    let names: Vec<String> = players
+        .iter()
+        .map(|p| format!("{} ({})", p.seat, p.name))
+        .collect();
+    vec![
+        format!("Players: {}.{note}", names.join(", ")),
+        format!("Made by qijudge from the signed record (head {head}). Keys: arrows, Home, End."),
+    ]
+}
+
 /// Text safe inside HTML elements and attribute values.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -106,21 +106,8 @@ pub fn grid_place(s: Station) -> (usize, usize) {
 /// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
 pub fn render_text(players: &[Player], v: &LiuboView) -> String {
     let clean = crate::view::text::clean;
-    let name = |seat: &str| {
-        players
-            .iter()
-            .find(|p| p.seat == seat)
-            .map(|p| format!("{seat} ({})", clean(&p.name)))
-            .unwrap_or_else(|| seat.to_string())
-    };
-    let audience = match v.audience.as_str() {
-        "public" => "public (spectators)".to_string(),
-        seat => name(seat),
-    };
-    let mut out = format!("Liubo {}  turn {}  view for {audience}\n", v.game, v.turns);
-    out.push_str(&format!("record head {}\n", v.record_head));
-    let all: Vec<String> = players.iter().map(|p| name(&p.seat)).collect();
-    out.push_str(&format!("Players: {}\n\n", all.join(", ")));
+    let title = format!("Liubo {}  turn {}", v.game, v.turns);
+    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
     let mut grid = vec![vec![String::new(); 7]; 7];
     for s in Station::all() {
         let (c, r) = grid_place(s);

@@ -647,18 +647,7 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
         format!("{} ply {}", view.game, view.ply),
         format!("view for {}", view.audience),
     ];
-    caption.extend(
-        crate::view::xiangqi::render_text(&[], view, false)
-            .lines()
-            .filter(|l| {
-                l.starts_with("Last move")
-                    || l.starts_with("Result")
-                    || l.contains(" to move (ply ")
-                    || l.contains("offers a draw")
-                    || l.contains("'s comment: ")
-            })
-            .map(str::to_string),
-    );
+    caption.extend(crate::view::xiangqi::state_lines(&[], view));
     if !with_caption {
         caption.clear();
     }

@@ -89,6 +89,37 @@ pub fn audience_label(view: &ViewFile) -> String {
     }
 }
 
+/// `seat (name)`, as the manifest's players name it.
+pub fn seat_label(players: &[crate::protocol::files::Player], seat: &str) -> String {
+    players
+        .iter()
+        .find(|p| p.seat == seat)
+        .map(|p| format!("{seat} ({})", clean(&p.name)))
+        .unwrap_or_else(|| seat.to_string())
+}
+
+/// The opening lines of a Xiangqi or Liubo text view: `title  view for AUDIENCE`, the record
+/// head, the players, a blank line.
+pub fn header(
+    title: &str,
+    players: &[crate::protocol::files::Player],
+    audience: &str,
+    record_head: &str,
+) -> String {
+    let shown = match audience {
+        "public" => "public (spectators)".to_string(),
+        seat => seat_label(players, seat),
+    };
+    let all: Vec<String> = players
+        .iter()
+        .map(|p| seat_label(players, &p.seat))
+        .collect();
+    format!(
+        "{title}  view for {shown}\nrecord head {record_head}\nPlayers: {}\n\n",
+        all.join(", ")
+    )
+}
+
 /// A player's text made safe for a terminal: control characters (escape sequences among them)
 /// become spaces, so a name or comment cannot move the cursor or recolour the screen.
 pub fn clean(text: &str) -> String {

@@ -84,25 +84,29 @@ pub fn chinese_piece(c: char) -> Option<char> {
     })
 }
 
+/// The state of play in the text view's sentences (last move, comment, whose turn or the
+/// result, a draw offer), for captions and the replay page.
+pub fn state_lines(players: &[Player], v: &XiangqiView) -> Vec<String> {
+    render_text(players, v, false)
+        .lines()
+        .filter(|l| {
+            l.starts_with("Last move")
+                || l.starts_with("Result")
+                || l.contains(" to move (ply ")
+                || l.contains("offers a draw")
+                || l.contains("'s comment: ")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// The text form of a view: a board diagram (Black's view turned so Black sits at the bottom)
 /// and the state of play. With `chinese`, pieces are their characters (full width).
 pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String {
     let clean = crate::view::text::clean;
-    let name = |seat: &str| {
-        players
-            .iter()
-            .find(|p| p.seat == seat)
-            .map(|p| format!("{seat} ({})", clean(&p.name)))
-            .unwrap_or_else(|| seat.to_string())
-    };
-    let audience = match v.audience.as_str() {
-        "public" => "public (spectators)".to_string(),
-        seat => name(seat),
-    };
-    let mut out = format!("Xiangqi {}  ply {}  view for {audience}\n", v.game, v.ply);
-    out.push_str(&format!("record head {}\n", v.record_head));
-    let all: Vec<String> = players.iter().map(|p| name(&p.seat)).collect();
-    out.push_str(&format!("Players: {}\n\n", all.join(", ")));
+    let name = |seat: &str| crate::view::text::seat_label(players, seat);
+    let title = format!("Xiangqi {}  ply {}", v.game, v.ply);
+    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
     let turned = v.audience == "black";
     let marked: Vec<&str> = v
         .last_move

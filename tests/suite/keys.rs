@@ -25,6 +25,22 @@ fn protected_copy(g: &TestGame, name: &str, passphrase: &str) -> String {
     copy.to_string_lossy().into_owned()
 }
 
+/// Runs qijudge on a pseudo-terminal that answers `passphrase` when asked; its status and what
+/// it wrote to the terminal.
+fn at_terminal(args: &[&str], passphrase: &str) -> (std::process::ExitStatus, String) {
+    let out = Command::new("python3")
+        .arg(answer_script())
+        .arg(passphrase)
+        .arg(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 fn first_move(g: &TestGame) -> String {
     ok(&["moves", &g.d(), "--as", "south"])
         .stdout
@@ -80,23 +96,11 @@ fn a_passphrase_protected_key_signs_after_the_passphrase_is_typed() {
     let mv = first_move(&g);
     let bin = env!("CARGO_BIN_EXE_qijudge");
     // A wrong passphrase: refused, nothing written.
-    let wrong = Command::new("python3")
-        .args([
-            &answer_script(),
-            "wrong",
-            bin,
-            "move",
-            &g.d(),
-            "--as",
-            "south",
-            "--key",
-            &key,
-            &mv,
-        ])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&wrong.stdout);
-    assert_eq!(wrong.status.code(), Some(1), "{said}");
+    let (wrong, said) = at_terminal(
+        &["move", &g.d(), "--as", "south", "--key", &key, &mv],
+        "wrong",
+    );
+    assert_eq!(wrong.code(), Some(1), "{said}");
     assert!(
         said.contains("Enter passphrase for") && said.contains("does not open this key"),
         "{said}"
@@ -129,23 +133,11 @@ fn a_passphrase_protected_key_signs_after_the_passphrase_is_typed() {
         "{err}"
     );
     // The right one: the move is signed and the judge takes it.
-    let right = Command::new("python3")
-        .args([
-            &answer_script(),
-            "correct horse",
-            bin,
-            "move",
-            &g.d(),
-            "--as",
-            "south",
-            "--key",
-            &key,
-            &mv,
-        ])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&right.stdout);
-    assert_eq!(right.status.code(), Some(0), "{said}");
+    let (right, said) = at_terminal(
+        &["move", &g.d(), "--as", "south", "--key", &key, &mv],
+        "correct horse",
+    );
+    assert_eq!(right.code(), Some(0), "{said}");
     assert!(!said.contains("correct horse"), "not echoed: {said}");
     let r = g.judge();
     assert_eq!(r.code, 0, "{r:?}");
@@ -212,7 +204,7 @@ fn a_key_held_in_ssh_agent_signs_moves_and_commitments() {
     let setup = g.tmp.path().join("south-setup.toml");
     std::fs::write(&setup, SOUTH_ROWS).unwrap();
     let setup_s = setup.to_string_lossy().into_owned();
-    let r = run(&[
+    let commit = [
         "setup",
         &g.d(),
         "--as",
@@ -220,21 +212,14 @@ fn a_key_held_in_ssh_agent_signs_moves_and_commitments() {
         "--key",
         &alice_pub,
         &setup_s,
-    ]);
+    ];
+    let r = run(&commit);
     let err = String::from_utf8_lossy(&r.stderr);
     assert_ne!(r.status.code(), Some(0), "{err}");
     assert!(err.contains("ssh-add -l"), "{err}");
     assert!(!g.dir.join("commitments/south.toml").exists());
     agent.add(&g.keys.path("alice"));
-    let r = run(&[
-        "setup",
-        &g.d(),
-        "--as",
-        "south",
-        "--key",
-        &alice_pub,
-        &setup_s,
-    ]);
+    let r = run(&commit);
     assert!(r.status.success(), "{r:?}");
     g.setup("north", NORTH_ROWS);
     assert_eq!(g.judge().code, 0);

@@ -14,6 +14,17 @@ fn sample_view<T: serde::de::DeserializeOwned>(game: &str) -> T {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The width an SVG made here declares.
+pub fn svg_width(svg: &str) -> u32 {
+    let attribute = svg.split("width=\"").nth(1).expect("a width");
+    attribute
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a whole number")
+}
+
 fn check(name: &str, svg: String) {
     let snapshot = root().join(format!("tests/snapshots/{name}.svg"));
     if std::env::var_os("QIJUDGE_WRITE_SNAPSHOTS").is_some() {
@@ -36,16 +47,7 @@ fn check(name: &str, svg: String) {
     let png = picture::png(&svg);
     assert_eq!(png, picture::png(&svg), "deterministic PNG bytes");
     let decoded = resvg::tiny_skia::Pixmap::decode_png(&png).expect("the PNG decodes");
-    let width: u32 = svg
-        .split("width=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert_eq!(decoded.width(), width);
+    assert_eq!(decoded.width(), svg_width(&svg));
     // Not a blank page: the board's ink is there.
     assert!(decoded
         .pixels()

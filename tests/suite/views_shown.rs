@@ -68,16 +68,11 @@ fn every_game_and_seat_has_a_text_view_and_a_picture() {
                 .unwrap();
             assert!(png.status.success(), "{name} {audience}: {png:?}");
             let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png.stdout).expect("a PNG");
-            let width: u32 = svg
-                .split("width=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
-            assert_eq!(pixmap.width(), width, "{name} {audience}");
+            assert_eq!(
+                pixmap.width(),
+                super::pictures::svg_width(&svg),
+                "{name} {audience}"
+            );
             // What every view says in words.
             assert!(text.contains("view for "), "{name} {audience}: {text}");
             assert!(

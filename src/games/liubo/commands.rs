@@ -282,23 +282,12 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
                 .map(|t| format!("{} {}", t.seat, t.turn))
         })
         .collect();
-    let players: Vec<String> = g
-        .manifest
-        .players
-        .iter()
-        .map(|p| format!("{} ({})", p.seat, p.name))
-        .collect();
     let title = format!("Liubo {}: replay for {audience}", g.manifest.id);
-    let about = vec![
-        format!(
-            "Players: {}. Seat a's pieces blue, b's red; O an owl.",
-            players.join(", ")
-        ),
-        format!(
-            "Made by qijudge from the signed record (head {}). Keys: arrows, Home, End.",
-            record.head_or(&g.hash)
-        ),
-    ];
+    let about = html::about(
+        &g.manifest.players,
+        " Seat a's pieces blue, b's red; O an owl.",
+        &record.head_or(&g.hash),
+    );
     Ok(html::page(&title, &about, &frames, &moves, "turn"))
 }
 

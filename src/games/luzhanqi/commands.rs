@@ -268,14 +268,13 @@ pub fn verify(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The replay page of one audience: every position that audience saw, move by move. Made from
-/// the revealed setups after the game, or from the judge's own folder (its setups) at any time.
-pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
+/// The viewer an `--as` names: a seat, `public` or `full`.
+fn viewer_of<S: crate::rules::luzhanqi::nodeset::NodeSet>(
+    board: &crate::rules::luzhanqi::Board<S>,
+    audience: &str,
+) -> Result<crate::rules::luzhanqi::Viewer> {
     use crate::rules::luzhanqi::Viewer;
-    let dir = GameDir::new(dir);
-    let game = load_game(&dir)?;
-    let board = game.board;
-    let viewer = match audience {
+    Ok(match audience {
         "public" => Viewer::Public,
         "full" => Viewer::Full,
         seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
@@ -284,7 +283,17 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
                 board.seat_names.join(", ")
             ))
         })?),
-    };
+    })
+}
+
+/// The replay page of one audience: every position that audience saw, move by move. Made from
+/// the revealed setups after the game, or from the judge's own folder (its setups) at any time.
+pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
+    use crate::rules::luzhanqi::Viewer;
+    let dir = GameDir::new(dir);
+    let game = load_game(&dir)?;
+    let board = game.board;
+    let viewer = viewer_of(board, audience)?;
     let revealed = game
         .manifest
         .players
@@ -376,16 +385,7 @@ pub fn events(dir: &Path, audience: &str) -> Result<()> {
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let board = game.board;
-    let viewer = match audience {
-        "public" => Viewer::Public,
-        "full" => Viewer::Full,
-        seat => Viewer::Seat(board.seat(seat).ok_or_else(|| {
-            Error::Io(format!(
-                "--as: {seat:?} is not an audience ({}, public, full)",
-                board.seat_names.join(", ")
-            ))
-        })?),
-    };
+    let viewer = viewer_of(board, audience)?;
     let replay = judge::replay(&dir, &game, Mode::Judge, &crate::console::now_or(None)?)?;
     if !replay.accepted.is_empty() || replay.refusal.is_some() {
         return Err(Error::Io(format!(

@@ -156,7 +156,7 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
 /// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any
 /// copy of the game can make it at any time.
 pub fn html(dir: &Path, audience: &str) -> Result<String> {
-    use crate::view::{html, picture, xiangqi::render_text};
+    use crate::view::{html, picture};
     let (d, g) = load(dir)?;
     if !xq::SEATS.contains(&audience) && audience != "public" {
         return Err(Error::Io(format!(
@@ -175,17 +175,7 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
                 ),
                 None => "before the first move".to_string(),
             };
-            let lines = render_text(&g.manifest.players, &v, false)
-                .lines()
-                .filter(|l| {
-                    l.starts_with("Last move")
-                        || l.starts_with("Result")
-                        || l.contains(" to move (ply ")
-                        || l.contains("offers a draw")
-                        || l.contains("'s comment: ")
-                })
-                .map(str::to_string)
-                .collect();
+            let lines = crate::view::xiangqi::state_lines(&g.manifest.players, &v);
             html::Frame {
                 ply: ply as u32,
                 heading,
@@ -200,20 +190,8 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
             Some(format!("{} {} {}", m.seat, m.iccs, m.chinese))
         })
         .collect();
-    let players: Vec<String> = g
-        .manifest
-        .players
-        .iter()
-        .map(|p| format!("{} ({})", p.seat, p.name))
-        .collect();
     let title = format!("Xiangqi {}: replay for {audience}", g.manifest.id);
-    let about = vec![
-        format!("Players: {}.", players.join(", ")),
-        format!(
-            "Made by qijudge from the signed record (head {}). Keys: arrows, Home, End.",
-            state.record.head_or(&g.hash)
-        ),
-    ];
+    let about = html::about(&g.manifest.players, "", &state.record.head_or(&g.hash));
     Ok(html::page(&title, &about, &frames, &moves, "ply"))
 }
 
