@@ -231,6 +231,30 @@ fn position_moves(game: &str, path: &Path) -> Result<Vec<String>> {
     }
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
+    // A player's view is not a position (it hides ranks): point to the command that uses it.
+    if let Ok(view) = serde_json::from_str::<crate::view::ViewFile>(&text) {
+        let game = path
+            .parent()
+            .and_then(Path::parent)
+            .filter(|d| d.join("game.toml").exists())
+            .map_or("GAME".to_string(), |d| {
+                let shown = d.display().to_string();
+                if shown.is_empty() {
+                    ".".into()
+                } else {
+                    shown
+                }
+            });
+        return Err(crate::error::refuse_with(
+            &shown,
+            None,
+            "is a view, not a position file",
+            format!(
+                "list your moves from your view with `qijudge moves {game} --as {}`",
+                view.audience
+            ),
+        ));
+    }
     let file: PositionFile = serde_json::from_str(&text)
         .map_err(|e| refuse(&shown, None, format!("not a position file: {e}")))?;
     let pos = file.to_position().map_err(|e| refuse(&shown, None, e))?;

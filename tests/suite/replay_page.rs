@@ -54,7 +54,10 @@ fn replay_pages_step_through_the_game_in_a_real_browser() {
         ("games/liubo/sample", "a", "a wins (owl captured)"),
     ] {
         let dir = root().join(sample).to_string_lossy().into_owned();
-        let name = format!("{}-{audience}", sample.rsplit('/').next().unwrap());
+        let name = format!(
+            "{}-{audience}",
+            sample.trim_start_matches("games/").replace('/', "-")
+        );
         let page = tmp.path().join(format!("{name}.html"));
         ok(&[
             "html",

@@ -463,6 +463,12 @@ pub fn setup(
         SetupSource::File(path) => (path.display().to_string(), read_arg(path, SMALL_FILE_LIMIT)?),
         SetupSource::Random(seed) => {
             use rand_core::RngCore;
+            if seed.is_some() {
+                eprintln!(
+                    "note: a setup drawn from a seed can be rebuilt by anyone who guesses the seed; \
+                     for a real game use --random without one"
+                );
+            }
             let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
             let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
             let drawn = crate::rules::luzhanqi::random::random_setup(board, seat_id, &mut rng);
