@@ -160,10 +160,18 @@ fn a_game_in_progress_says_whose_turn_and_how_to_find_the_moves() {
     assert!(south.contains("qijudge moves GAME --as south"), "{south}");
     // The listed command works and gives moves; a view given as a position points to it.
     let moves = ok(&["moves", &g.d(), "--as", "south"]).stdout;
-    let view_file = g.dir.join("views/south.json").to_string_lossy().into_owned();
+    let view_file = g
+        .dir
+        .join("views/south.json")
+        .to_string_lossy()
+        .into_owned();
     let r = qj(&["moves", "luzhanqi", &view_file]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stderr.contains(&format!("qijudge moves {} --as south", g.d())), "{r:?}");
+    assert!(
+        r.stderr
+            .contains(&format!("qijudge moves {} --as south", g.d())),
+        "{r:?}"
+    );
     assert!(moves.lines().count() > 3, "{moves}");
     let north = ok(&["view", &g.d(), "--as", "north"]).stdout;
     assert!(
