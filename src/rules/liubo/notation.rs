@@ -93,9 +93,11 @@ fn parse_move(text: &str) -> Result<Written, TurnError> {
         .ok()
         .filter(|v| (1..=4).contains(v))
         .ok_or_else(|| bad("the value must be 1 to 4"))?;
-    let (owl, body) = match body.strip_prefix("owl:") {
-        Some(rest) => (true, rest),
-        None => (false, body),
+    // Keywords in any case (`IN`, `Owl:`), as stations already are.
+    let body = body.trim();
+    let (owl, body) = match body.get(..4) {
+        Some(prefix) if prefix.eq_ignore_ascii_case("owl:") => (true, &body[4..]),
+        _ => (false, body),
     };
     let (body, promote) = match body.strip_suffix('^') {
         Some(rest) => (rest, true),
@@ -106,7 +108,7 @@ fn parse_move(text: &str) -> Result<Written, TurnError> {
         return Err(bad("a path needs a start and an end, like 6-9"));
     }
     let from = match parts[0].trim() {
-        "in" => None,
+        s if s.eq_ignore_ascii_case("in") => None,
         s => Some(
             Station::parse(s).ok_or_else(|| bad("unknown station (1-20, A B X C D R S T U)"))?,
         ),

@@ -557,3 +557,18 @@ fn a_usable_right_shows_before_and_after_the_throw() {
     assert_eq!(p.usable_turn(0), before, "the mover's turn in progress");
     assert_eq!(p.usable_turn(1), 1, "the other seat's next turn");
 }
+
+/// Keywords are read in any case, as stations are: `IN-2`, `Owl:x-c`.
+#[test]
+fn turns_are_read_in_any_case() {
+    let mut p = Position::new(Options::default(), 0);
+    p.begin_turn((3, 1)).unwrap();
+    let lower = parse_turn(&p, "3:in-3, 1:in-1").unwrap();
+    assert_eq!(parse_turn(&p, "3:IN-3, 1:In-1").unwrap(), lower);
+    let mut q = position(Options::default(), 0, &["owl:X"], &[], [0, 0]);
+    q.begin_turn((1, 2)).unwrap();
+    assert_eq!(
+        parse_turn(&q, "1:OWL:x-c").unwrap(),
+        parse_turn(&q, "1:owl:X-C").unwrap()
+    );
+}
