@@ -51,7 +51,7 @@ const STYLE: &str = "body{font-family:sans-serif;margin:1em;background:#faf6ec;c
 main{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\
 #board svg{max-width:100%;height:auto;border:1px solid #3b2f2f}\
 #controls{margin:.6em 0}button{font-size:1.1em;margin-right:.3em}\
-#moves{max-height:70vh;overflow:auto;font-family:monospace;padding-left:3em}\
+#moves{position:relative;max-height:70vh;overflow:auto;font-family:monospace;padding-left:3em}\
 #moves li.current{background:#f3d27a}#moves a{color:inherit;text-decoration:none}\
 .state h2{font-size:1.1em}.hidden{display:none}";
 
@@ -68,7 +68,14 @@ const SCRIPT: &str = r#"(function () {
     current = n;
     frames[n].classList.remove('hidden');
     states[n].classList.remove('hidden');
-    if (n > 0) moves[n - 1].classList.add('current');
+    if (n > 0) {
+      moves[n - 1].classList.add('current');
+      // Keep the current move in sight within the list (not the page).
+      var list = document.getElementById('moves'), li = moves[n - 1];
+      if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+      else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+    }
     var where = document.getElementById('where');
     where.textContent = where.getAttribute('data-unit') + ' ' + n + ' of ' + last;
     document.body.setAttribute('data-ply', String(n));

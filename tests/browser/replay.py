@@ -124,6 +124,11 @@ try:
     click("#last")
     if ply() != last or shown() != [f"f{last}"]:
         fail(f"last: ply {ply()}")
+    in_sight = run("var l = document.getElementById('moves'), c = l.querySelector('li.current');"
+                   "return c.offsetTop >= l.scrollTop && "
+                   "c.offsetTop + c.offsetHeight <= l.scrollTop + l.clientHeight + 1;")
+    if not in_sight:
+        fail("the last move is out of sight in the move list")
     seen["end"] = run(f"return document.getElementById('s{last}').textContent;")
     seen["screenshots"].append(screenshot("end"))
     click("#first")

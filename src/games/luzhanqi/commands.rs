@@ -373,8 +373,13 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
     let about = vec![
         format!("Players: {}.", players.join(", ")),
         format!(
-            "Made by qijudge from the signed record (head {}); it shows what {} saw, move by move. Keys: arrows, Home, End.",
-            last.record_head, audience
+            "Made by qijudge from the signed record (head {}); it shows {}, move by move. Keys: arrows, Home, End.",
+            last.record_head,
+            match audience {
+                "full" => "every piece".to_string(),
+                "public" => "what spectators saw".to_string(),
+                seat => format!("what {seat} saw"),
+            }
         ),
     ];
     Ok(view::html::page(&title, &about, &frames, &moves, "ply"))
