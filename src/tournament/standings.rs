@@ -140,11 +140,81 @@ pub struct Report {
     pub crosstable: BTreeMap<String, BTreeMap<String, (f64, u32)>>,
     pub games: Vec<GameRecord>,
     pub invalid: Vec<Invalid>,
+    /// Copies of a game already counted (same game id and result), counted once.
+    pub duplicates: Vec<Duplicate>,
 }
 
-/// Computes the report. Games are sorted by directory first.
+/// A directory holding a game already counted from another directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Duplicate {
+    pub dir: String,
+    pub game: String,
+    /// The directory the game is counted from (the first by name).
+    pub counted: String,
+}
+
+/// Counts each game once. Copies of a game (a hand-merged shard, a backup) share its id and its
+/// result: the first directory by name counts, the others are listed. Copies whose results
+/// differ cannot both come from one honest judge: none of them counts, each is invalid.
+fn count_once(
+    games: Vec<GameRecord>,
+    invalid: &mut Vec<Invalid>,
+) -> (Vec<GameRecord>, Vec<Duplicate>) {
+    let mut kept: Vec<GameRecord> = Vec::new();
+    let mut first: BTreeMap<String, usize> = BTreeMap::new();
+    let mut duplicates = Vec::new();
+    let mut conflicting = std::collections::BTreeSet::new();
+    let result = |g: &GameRecord| {
+        (
+            g.players.clone(),
+            g.winner.clone(),
+            g.reason.clone(),
+            g.plies,
+        )
+    };
+    for g in games {
+        match first.get(&g.game) {
+            None => {
+                first.insert(g.game.clone(), kept.len());
+                kept.push(g);
+            }
+            Some(&i) if result(&kept[i]) == result(&g) => duplicates.push(Duplicate {
+                dir: g.dir,
+                game: g.game,
+                counted: kept[i].dir.clone(),
+            }),
+            Some(&i) => {
+                conflicting.insert(g.game.clone());
+                invalid.push(Invalid {
+                    error: format!(
+                        "game {}: this copy's result differs from the copy in {}; neither counts",
+                        g.game, kept[i].dir
+                    ),
+                    dir: g.dir,
+                });
+            }
+        }
+    }
+    let (bad, kept): (Vec<_>, Vec<_>) = kept
+        .into_iter()
+        .partition(|g| conflicting.contains(&g.game));
+    for g in bad {
+        invalid.push(Invalid {
+            error: format!(
+                "game {}: another copy's result differs from this one; neither counts",
+                g.game
+            ),
+            dir: g.dir,
+        });
+    }
+    duplicates.retain(|d| !conflicting.contains(&d.game));
+    (kept, duplicates)
+}
+
+/// Computes the report. Games are sorted by directory first, and each game counts once.
 pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
     games.sort_by(|a, b| a.dir.cmp(&b.dir));
+    let (games, duplicates) = count_once(games, &mut invalid);
     invalid.sort_by(|a, b| a.dir.cmp(&b.dir));
     let mut cross: BTreeMap<String, BTreeMap<String, (f64, u32)>> = BTreeMap::new();
     let mut lines: BTreeMap<String, Standing> = BTreeMap::new();
@@ -217,6 +287,7 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
         crosstable: cross,
         games,
         invalid,
+        duplicates,
     }
 }
 
@@ -352,10 +423,30 @@ pub fn render(r: &Report, format: Format) -> String {
                     s.push_str(&format!("- `{}`: {}\n", i.dir, i.error.replace('\n', " ")));
                 }
             }
+            if !r.duplicates.is_empty() {
+                s.push_str(&format!(
+                    "\n{} duplicate cop(ies), counted once:\n\n",
+                    r.duplicates.len()
+                ));
+                for d in &r.duplicates {
+                    s.push_str(&format!(
+                        "- `{}`: game {}, counted from `{}`\n",
+                        d.dir, d.game, d.counted
+                    ));
+                }
+            }
             s
         }
         Format::Text => {
-            let mut s = format!("{} games, {} invalid\n\n", r.games.len(), r.invalid.len());
+            let mut s = format!("{} games, {} invalid", r.games.len(), r.invalid.len());
+            if !r.duplicates.is_empty() {
+                s.push_str(&format!(
+                    ", {} duplicate cop{} counted once",
+                    r.duplicates.len(),
+                    if r.duplicates.len() == 1 { "y" } else { "ies" }
+                ));
+            }
+            s.push_str("\n\n");
             s.push_str(&format!(
                 "{:>3}  {:<20} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
                 "#", "player", "games", "W", "D", "L", "points", "SB", "Elo"
@@ -380,6 +471,12 @@ pub fn render(r: &Report, format: Format) -> String {
                     "invalid: {}: {}\n",
                     i.dir,
                     i.error.lines().next().unwrap_or("")
+                ));
+            }
+            for d in &r.duplicates {
+                s.push_str(&format!(
+                    "duplicate: {} holds game {}, counted from {}\n",
+                    d.dir, d.game, d.counted
                 ));
             }
             s
@@ -440,12 +537,52 @@ mod tests {
     fn g(dir: &str, a: &str, b: &str, winner: Option<&str>) -> GameRecord {
         GameRecord {
             dir: dir.into(),
-            game: "lzq-x".into(),
+            game: format!("lzq-{dir}"),
             players: vec![a.into(), b.into()],
             winner: winner.map(str::to_string),
             reason: "flag captured".into(),
             plies: 10,
         }
+    }
+
+    #[test]
+    fn a_game_copied_counts_once_and_conflicting_copies_not_at_all() {
+        let copy = |dir: &str, game: &str, winner: &str| GameRecord {
+            game: game.into(),
+            ..g(dir, "alice", "bob", Some(winner))
+        };
+        let r = report(
+            vec![
+                copy("shard-b/g1", "lzq-1", "alice"),
+                copy("shard-a/g1", "lzq-1", "alice"),
+                copy("shard-a/g2", "lzq-2", "bob"),
+                copy("shard-b/g2", "lzq-2", "alice"),
+                copy("shard-a/g3", "lzq-3", "bob"),
+            ],
+            Vec::new(),
+        );
+        // lzq-1 from shard-a (first by name), its copy listed; lzq-2's copies disagree.
+        let counted: Vec<&str> = r.games.iter().map(|g| g.dir.as_str()).collect();
+        assert_eq!(counted, ["shard-a/g1", "shard-a/g3"]);
+        assert_eq!(
+            r.duplicates,
+            [Duplicate {
+                dir: "shard-b/g1".into(),
+                game: "lzq-1".into(),
+                counted: "shard-a/g1".into()
+            }]
+        );
+        let invalid: Vec<&str> = r.invalid.iter().map(|i| i.dir.as_str()).collect();
+        assert_eq!(invalid, ["shard-a/g2", "shard-b/g2"]);
+        assert!(r.invalid[0].error.contains("neither counts"));
+        let alice = r.standings.iter().find(|s| s.name == "alice").unwrap();
+        assert_eq!((alice.games, alice.wins), (2, 1));
+        let text = render(&r, Format::Text);
+        assert!(
+            text.starts_with("2 games, 2 invalid, 1 duplicate copy counted once\n"),
+            "{text}"
+        );
+        assert!(text.contains("duplicate: shard-b/g1 holds game lzq-1, counted from shard-a/g1"));
     }
 
     #[test]

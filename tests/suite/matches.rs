@@ -348,6 +348,24 @@ fn tournaments_count_invalid_games_and_ignore_thread_count() {
     let one = ok(&["tournament", &games, "--threads", "1", "--format", "json"]);
     let three = ok(&["tournament", &games, "--threads", "3", "--format", "json"]);
     assert_eq!(one.stdout, three.stdout);
+    // A copy of a game (a hand-merged shard) counts once, and the report says so.
+    let copy = Path::new(&games).join("game-00001-copy");
+    copy_dir(&Path::new(&games).join("game-00001"), &copy);
+    let merged = ok(&["tournament", &games, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    let once: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
+    assert_eq!(
+        v["standings"], once["standings"],
+        "the copy changes no standing"
+    );
+    assert_eq!(v["duplicates"].as_array().unwrap().len(), 1, "{v}");
+    assert!(v["duplicates"][0]["dir"]
+        .as_str()
+        .unwrap()
+        .ends_with("game-00001-copy"));
+    let text = ok(&["tournament", &games]).stdout;
+    assert!(text.contains("1 duplicate copy counted once"), "{text}");
+    std::fs::remove_dir_all(&copy).unwrap();
     // Tamper with one game: it is listed as invalid, the others still count, exit code 1.
     let victim = Path::new(&games).join("game-00002/record.jsonl");
     let text = std::fs::read_to_string(&victim).unwrap();
