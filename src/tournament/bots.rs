@@ -330,6 +330,20 @@ impl ProcessBot {
         })
     }
 
+    /// The bot's exit status if it stops within `wait` (a command that cannot run, say).
+    pub fn exited_within(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn send(&mut self, request: &Request) -> Result<(), BotFailure> {
         let line =
             serde_json::to_string(request).map_err(|e| BotFailure::Garbage(e.to_string()))?;

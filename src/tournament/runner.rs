@@ -185,20 +185,19 @@ pub fn run_match(
         Ok(text) => {
             let old: MatchState = serde_json::from_str(&text)
                 .map_err(|e| Error::Io(format!("{}: {e}", state_path.display())))?;
-            if (MatchState {
-                completed: BTreeSet::new(),
-                ..old.clone()
-            }) != fresh
-            {
+            let differs = settings_differ(&old, &fresh);
+            if !differs.is_empty() {
                 return Err(Error::Io(format!(
-                    "{}: holds a different match; use another --out",
-                    cfg.out.display()
+                    "{}: holds a different match ({}); resume with the same settings, or use another --out",
+                    cfg.out.display(),
+                    differs.join("; ")
                 )));
             }
             old
         }
         Err(_) => fresh,
     };
+    check_bots(cfg)?;
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -292,6 +291,74 @@ impl Keys {
             judge: one("judge")?,
         })
     }
+}
+
+/// The settings of a stored match that differ from this one, each as `name: stored, given`.
+fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut compare = |name: &str, a: String, b: String| {
+        if a != b {
+            out.push(format!("{name}: {a} there, {b} now"));
+        }
+    };
+    compare("--game", old.game.clone(), new.game.clone());
+    compare("--board", old.board.clone(), new.board.clone());
+    compare(
+        "--bot names",
+        old.bots.join(" and "),
+        new.bots.join(" and "),
+    );
+    compare("--games", old.games.to_string(), new.games.to_string());
+    compare("--seed", old.seed.to_string(), new.seed.to_string());
+    compare("--shard", old.shard.clone(), new.shard.clone());
+    compare("format", old.format.clone(), new.format.clone());
+    out
+}
+
+/// Before the first game: each program bot must start, and in Luzhanqi answer the first
+/// request a game sends (its setup) within the time per answer; otherwise the match would be
+/// a series of losses by `bot-crashed` with no word of why. Xiangqi's and Liubo's first request
+/// needs a game in progress: there the bot must still be running, waiting for it.
+fn check_bots(cfg: &MatchConfig) -> Result<()> {
+    for entry in &cfg.bots {
+        let BotSpec::Command(cmd) = &entry.spec else {
+            continue;
+        };
+        let refused = |why: String| {
+            Error::Io(format!(
+                "--bot {}: {why}; try the command by hand: {cmd}",
+                entry.name
+            ))
+        };
+        let mut bot = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
+            .map_err(|e| refused(format!("does not start ({e})")))?;
+        if cfg.game == "luzhanqi" {
+            let request = Request::Setup {
+                protocol: PROTOCOL.into(),
+                game: cfg.game.clone(),
+                seat: "south".into(),
+                board: cfg.board.clone(),
+                rules: cfg.rules.clone(),
+                seed: cfg.seed,
+                time_ms: cfg.time.as_millis() as u64,
+            };
+            match bot.ask(&request) {
+                Ok(Reply { setup: Some(_), .. }) => {}
+                Ok(_) => return Err(refused("answered its setup request without a setup".into())),
+                Err(f) => {
+                    return Err(refused(format!(
+                        "did not answer its setup request ({})",
+                        f.code()
+                    )))
+                }
+            }
+        } else if let Some(status) = bot.exited_within(Duration::from_millis(300)) {
+            return Err(refused(format!(
+                "stopped before its first request ({status})"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>> {

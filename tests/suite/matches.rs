@@ -276,7 +276,12 @@ fn a_process_bot_cannot_reach_the_match_folder_or_any_key() {
             }
         }
     }
-    assert_eq!(attempts, 2 * 6, "each game's bot reported every attempt");
+    // Started three times: the check before the first game, then once per game.
+    assert_eq!(
+        attempts,
+        3 * 6,
+        "each start of the bot reported every attempt"
+    );
     assert!(!out.join("planted.txt").exists());
     // The match itself went on as usual and verifies.
     ok(&["verify", &out.join("games/game-00001").to_string_lossy()]);
@@ -497,4 +502,53 @@ fn a_liubo_match_in_self_mode_is_refused_with_its_reason() {
     ]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("dice_mode=self"), "{}", r.stderr);
+}
+
+/// A bot that cannot run is refused before the first game, with the command to try by hand;
+/// no game is played. A resume with other settings names the settings that differ.
+#[test]
+fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dead = format!("dead={PYTHON} /nonexistent/bot.py");
+    for (game, why) in [
+        ("luzhanqi", "did not answer its setup request (bot-crashed)"),
+        ("xiangqi", "stopped before its first request"),
+    ] {
+        let out = tmp.path().join(game).to_string_lossy().into_owned();
+        let r = qj(&[
+            "match",
+            "--game",
+            game,
+            "--out",
+            &out,
+            "--bot",
+            "builtin:random",
+            "--bot",
+            &dead,
+        ]);
+        assert_eq!(r.code, 2, "{game}: {r:?}");
+        assert!(
+            r.stderr.contains(&format!("--bot dead: {why}"))
+                && r.stderr.contains("try the command by hand"),
+            "{game}: {r:?}"
+        );
+        assert!(
+            !Path::new(&out).join("games").exists(),
+            "{game}: no game played"
+        );
+    }
+    // A match, then the same folder with another seed and game count.
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let bots = ["--bot", "builtin:random", "--bot", "builtin:greedy"];
+    let mut first = match_args(&out, &bots);
+    first.extend(["--games", "1", "--seed", "7"]);
+    ok(&first);
+    let mut other = match_args(&out, &bots);
+    other.extend(["--games", "2", "--seed", "8"]);
+    let r = qj(&other);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("--games: 1 there, 2 now") && r.stderr.contains("--seed: 7 there, 8 now"),
+        "{r:?}"
+    );
 }
