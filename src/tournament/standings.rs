@@ -142,6 +142,36 @@ pub struct Report {
     pub invalid: Vec<Invalid>,
     /// Copies of a game already counted (same game id and result), counted once.
     pub duplicates: Vec<Duplicate>,
+    /// How each player's games ended, by result and reason.
+    pub endings: BTreeMap<String, Endings>,
+}
+
+/// How one player's games ended: reason → count, for its wins, draws and losses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Endings {
+    pub won: BTreeMap<String, u32>,
+    pub drawn: BTreeMap<String, u32>,
+    pub lost: BTreeMap<String, u32>,
+}
+
+impl Endings {
+    /// `won 3 (flag captured 2, no legal move 1); lost 1 (resignation 1)`.
+    fn describe(&self) -> String {
+        let part = |word: &str, m: &BTreeMap<String, u32>| {
+            let total: u32 = m.values().sum();
+            let each: Vec<String> = m.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            (total > 0).then(|| format!("{word} {total} ({})", each.join(", ")))
+        };
+        [
+            part("won", &self.won),
+            part("drew", &self.drawn),
+            part("lost", &self.lost),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ")
+    }
 }
 
 /// A directory holding a game already counted from another directory.
@@ -218,6 +248,7 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
     invalid.sort_by(|a, b| a.dir.cmp(&b.dir));
     let mut cross: BTreeMap<String, BTreeMap<String, (f64, u32)>> = BTreeMap::new();
     let mut lines: BTreeMap<String, Standing> = BTreeMap::new();
+    let mut endings: BTreeMap<String, Endings> = BTreeMap::new();
     for g in &games {
         for (i, me) in g.players.iter().enumerate() {
             let opp = &g.players[1 - i.min(1)];
@@ -247,6 +278,13 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
             });
             s.games += 1;
             s.points += score;
+            let e = endings.entry(me.clone()).or_default();
+            let tally = match score {
+                1.0 => &mut e.won,
+                0.0 => &mut e.lost,
+                _ => &mut e.drawn,
+            };
+            *tally.entry(g.reason.clone()).or_insert(0) += 1;
             match score {
                 1.0 => s.wins += 1,
                 0.0 => s.losses += 1,
@@ -288,6 +326,7 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
         games,
         invalid,
         duplicates,
+        endings,
     }
 }
 
@@ -417,6 +456,7 @@ pub fn render(r: &Report, format: Format) -> String {
                 ));
             }
             s.push_str(&crosstable_text(r, true));
+            s.push_str(&endings_text(r, "- "));
             if !r.invalid.is_empty() {
                 s.push_str(&format!("\n{} invalid game(s):\n\n", r.invalid.len()));
                 for i in &r.invalid {
@@ -466,6 +506,7 @@ pub fn render(r: &Report, format: Format) -> String {
                 ));
             }
             s.push_str(&crosstable_text(r, false));
+            s.push_str(&endings_text(r, "  "));
             for i in &r.invalid {
                 s.push_str(&format!(
                     "invalid: {}: {}\n",
@@ -482,6 +523,20 @@ pub fn render(r: &Report, format: Format) -> String {
             s
         }
     }
+}
+
+/// How each player's games ended, in standings order, one line each after `bullet`.
+fn endings_text(r: &Report, bullet: &str) -> String {
+    let mut s = String::from("\nEndings:\n");
+    if bullet == "- " {
+        s.push('\n');
+    }
+    for x in &r.standings {
+        if let Some(e) = r.endings.get(&x.name) {
+            s.push_str(&format!("{bullet}{}: {}\n", x.name, e.describe()));
+        }
+    }
+    s
 }
 
 fn crosstable_text(r: &Report, markdown: bool) -> String {
@@ -583,6 +638,12 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("duplicate: shard-b/g1 holds game lzq-1, counted from shard-a/g1"));
+        // How each player's games ended.
+        assert!(
+            text.contains("Endings:\n  alice: won 1 (flag captured 1); lost 1 (flag captured 1)\n"),
+            "{text}"
+        );
+        assert_eq!(r.endings["bob"].won["flag captured"], 1);
     }
 
     #[test]
