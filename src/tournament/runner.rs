@@ -197,7 +197,7 @@ pub fn run_match(
         }
         Err(_) => fresh,
     };
-    check_bots(cfg)?;
+    check_bots(cfg, game)?;
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -315,11 +315,11 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     out
 }
 
-/// Before the first game: each program bot must start, and in Luzhanqi answer the first
-/// request a game sends (its setup) within the time per answer; otherwise the match would be
-/// a series of losses by `bot-crashed` with no word of why. Xiangqi's and Liubo's first request
-/// needs a game in progress: there the bot must still be running, waiting for it.
-fn check_bots(cfg: &MatchConfig) -> Result<()> {
+/// Before the first game: each program bot must start, and where players choose a setup
+/// (Luzhanqi) answer the first request a game sends, its setup, within the time per answer;
+/// otherwise the match would be a series of losses by `bot-crashed` with no word of why.
+/// Elsewhere the first request needs a game in progress: the bot must still be running.
+fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
     for entry in &cfg.bots {
         let BotSpec::Command(cmd) = &entry.spec else {
             continue;
@@ -332,7 +332,7 @@ fn check_bots(cfg: &MatchConfig) -> Result<()> {
         };
         let mut bot = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
             .map_err(|e| refused(format!("does not start ({e})")))?;
-        if cfg.game == "luzhanqi" {
+        if game.setup_is_chosen() {
             let request = Request::Setup {
                 protocol: PROTOCOL.into(),
                 game: cfg.game.clone(),

@@ -105,7 +105,6 @@ pub fn grid_place(s: Station) -> (usize, usize) {
 
 /// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
 pub fn render_text(players: &[Player], v: &LiuboView) -> String {
-    let clean = crate::view::text::clean;
     let title = format!("Liubo {}  turn {}", v.game, v.turns);
     let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
     let mut grid = vec![vec![String::new(); 7]; 7];
@@ -127,6 +126,19 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
         "\nKey: STATION:PIECES; a, b a stone of seat a or b (aa two stones), A, B an owl.\n",
     );
     out.push_str("a, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
+    for line in state_lines(v) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The state of play in the text view's sentences (reserves, prisoners, pieces on X, shortcut
+/// rights, the last turn and its comment, the throw, what the game waits for), for the text
+/// view, captions and the replay page.
+pub fn state_lines(v: &LiuboView) -> Vec<String> {
+    let clean = crate::view::text::clean;
+    let mut out = String::new();
     for seat in ["a", "b"] {
         out.push_str(&format!(
             "{seat}: {} in reserve, holds {} prisoner(s)\n",
@@ -169,5 +181,5 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
         ));
     }
     out.push_str(&format!("{}\n", v.waiting));
-    out
+    out.lines().map(str::to_string).collect()
 }

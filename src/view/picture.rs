@@ -340,11 +340,7 @@ fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
         format!("view for {}", super::text::audience_label(view)),
         players.join(", "),
     ];
-    lines.extend(
-        super::text::state_lines(view)
-            .into_iter()
-            .filter(|l| !l.starts_with("Your legal moves")),
-    );
+    lines.extend(super::text::state_lines(view));
     lines
 }
 
@@ -647,7 +643,7 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
         format!("{} ply {}", view.game, view.ply),
         format!("view for {}", view.audience),
     ];
-    caption.extend(crate::view::xiangqi::state_lines(&[], view));
+    caption.extend(crate::view::xiangqi::state_lines(view));
     if !with_caption {
         caption.clear();
     }
@@ -768,14 +764,7 @@ fn draw_liubo(
             name("b")
         ),
     ];
-    // The state of play: the text view's lines below its diagram and key.
-    let text = crate::view::liubo::render_text(players, view);
-    caption.extend(
-        text.lines()
-            .skip_while(|l| !l.starts_with("a, b: stones"))
-            .skip(1)
-            .map(str::to_string),
-    );
+    caption.extend(crate::view::liubo::state_lines(view));
     if !with_caption {
         caption.clear();
     }

@@ -370,10 +370,19 @@ fn footer(view: &ViewFile, out: &mut String) {
     for line in state_lines(view) {
         let _ = writeln!(out, "{line}");
     }
+    // The seat to move is told how to find and play its moves.
+    if let (None, Some(t)) = (&view.result, &view.to_move) {
+        if *t == view.audience {
+            let _ = writeln!(
+                out,
+                "Your legal moves: qijudge moves GAME --as {t}; play one with qijudge move GAME --as {t} --key KEY FROM-TO."
+            );
+        }
+    }
 }
 
 /// The state of play in sentences: the last move and its comment, public flags, a draw offer,
-/// the result or who is to move (with the command that lists that seat's moves, in its view).
+/// the result or who is to move.
 pub fn state_lines(view: &ViewFile) -> Vec<String> {
     let mut out = String::new();
     let out = &mut out;
@@ -437,12 +446,6 @@ pub fn state_lines(view: &ViewFile) -> Vec<String> {
         }
         (None, Some(t)) => {
             let _ = writeln!(out, "{t} to move (ply {}).", view.ply + 1);
-            if *t == view.audience {
-                let _ = writeln!(
-                    out,
-                    "Your legal moves: qijudge moves GAME --as {t}; play one with qijudge move GAME --as {t} --key KEY FROM-TO."
-                );
-            }
         }
         (None, None) => {
             let _ = writeln!(out, "Waiting for setups.");

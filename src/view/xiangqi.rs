@@ -84,26 +84,46 @@ pub fn chinese_piece(c: char) -> Option<char> {
     })
 }
 
-/// The state of play in the text view's sentences (last move, comment, whose turn or the
-/// result, a draw offer), for captions and the replay page.
-pub fn state_lines(players: &[Player], v: &XiangqiView) -> Vec<String> {
-    render_text(players, v, false)
-        .lines()
-        .filter(|l| {
-            l.starts_with("Last move")
-                || l.starts_with("Result")
-                || l.contains(" to move (ply ")
-                || l.contains("offers a draw")
-                || l.contains("'s comment: ")
-        })
-        .map(str::to_string)
-        .collect()
+/// The state of play in sentences: the last move in every notation and its comment, whose turn
+/// it is (and check) or the result, a standing draw offer. For the text view, captions and the
+/// replay page.
+pub fn state_lines(v: &XiangqiView) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(m) = &v.last_move {
+        let captured = m
+            .captured
+            .as_ref()
+            .map(|c| format!(", takes {c}"))
+            .unwrap_or_default();
+        out.push(format!(
+            "Last move (ply {}): {} {} = {} = {}{captured}",
+            v.ply, m.seat, m.iccs, m.wxf, m.chinese
+        ));
+        if let Some(c) = &m.comment {
+            out.push(format!(
+                "{}'s comment: \"{}\"",
+                m.seat,
+                crate::view::text::clean(c)
+            ));
+        }
+    }
+    match (&v.result, &v.to_move) {
+        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
+        (None, Some(seat)) => {
+            let check = if v.check { ", in check" } else { "" };
+            out.push(format!("{seat} to move (ply {}){check}", v.ply + 1));
+        }
+        (None, None) => {}
+    }
+    if let Some(seat) = &v.draw_offer {
+        out.push(format!("{seat} offers a draw."));
+    }
+    out
 }
 
 /// The text form of a view: a board diagram (Black's view turned so Black sits at the bottom)
 /// and the state of play. With `chinese`, pieces are their characters (full width).
 pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String {
-    let clean = crate::view::text::clean;
     let name = |seat: &str| crate::view::text::seat_label(players, seat);
     let title = format!("Xiangqi {}  ply {}", v.game, v.ply);
     let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
@@ -178,35 +198,16 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
         );
     }
     out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
-    if let Some(m) = &v.last_move {
-        let captured = m
-            .captured
-            .as_ref()
-            .map(|c| format!(", takes {c}"))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "Last move (ply {}): {} {} = {} = {}{captured}\n",
-            v.ply, m.seat, m.iccs, m.wxf, m.chinese
-        ));
-        if let Some(c) = &m.comment {
-            out.push_str(&format!("{}'s comment: \"{}\"\n", m.seat, clean(c)));
-        }
+    for line in state_lines(v) {
+        out.push_str(&line);
+        out.push('\n');
     }
-    match (&v.result, &v.to_move) {
-        (Some(r), _) => out.push_str(&format!("Result: {} ({})\n", r.score, r.detail)),
-        (None, Some(seat)) => {
-            let check = if v.check { ", in check" } else { "" };
-            out.push_str(&format!("{seat} to move (ply {}){check}\n", v.ply + 1));
-            if *seat == v.audience {
-                out.push_str(&format!(
-                    "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
-                ));
-            }
+    if let (None, Some(seat)) = (&v.result, &v.to_move) {
+        if *seat == v.audience {
+            out.push_str(&format!(
+                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
+            ));
         }
-        (None, None) => {}
-    }
-    if let Some(seat) = &v.draw_offer {
-        out.push_str(&format!("{seat} offers a draw.\n"));
     }
     out.push_str(&format!("FEN: {}\n", v.fen));
     out

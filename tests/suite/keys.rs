@@ -237,3 +237,33 @@ fn a_key_held_in_ssh_agent_signs_moves_and_commitments() {
     let r = run(&["move", &g.d(), "--as", "south", "--key", &bob_pub, &mv]);
     assert_eq!(r.status.code(), Some(1), "{r:?}");
 }
+
+/// ssh-agent cannot open sealed files: a sealed game asks for the key file, and says why.
+#[test]
+fn a_sealed_game_needs_the_key_file_not_the_agent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("sealed");
+    new_sealed("luzhanqi", &dir, &keys);
+    let agent = Agent::start(tmp.path());
+    agent.add(&keys.path("alice"));
+    let setup = tmp.path().join("south.toml");
+    std::fs::write(&setup, SOUTH_ROWS).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(["setup", &dir.to_string_lossy(), "--as", "south", "--key"])
+        .arg(format!("{}.pub", keys.path("alice")))
+        .arg(&setup)
+        .env("SSH_AUTH_SOCK", &agent.socket)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a sealed game needs your private key file"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("commitments/south.toml").exists(),
+        "nothing written"
+    );
+}

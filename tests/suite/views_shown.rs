@@ -261,3 +261,52 @@ fn liubo_views_say_where_a_piece_on_x_goes() {
     let svg = qijudge::view::picture::liubo(&v);
     assert!(svg.contains("<use"), "drawn");
 }
+
+/// Error paths a player reaches, each with its hint: a PNG asked for on a terminal, `pgn` on a
+/// game that is not Xiangqi, and a replay page asked of a copy that holds no setups before the
+/// reveal.
+#[test]
+fn refusals_around_views_say_what_to_do() {
+    let sample = root()
+        .join("games/luzhanqi/sample")
+        .to_string_lossy()
+        .into_owned();
+    // On a terminal (a pseudo-terminal from tests/tty/answer.py), PNG bytes are refused.
+    let out = std::process::Command::new("python3")
+        .arg(root().join("tests/tty/answer.py"))
+        .args([
+            "",
+            env!("CARGO_BIN_EXE_qijudge"),
+            "view",
+            &sample,
+            "--as",
+            "public",
+            "--format",
+            "png",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("send it to a file") && !said.contains("PNG"),
+        "{said}"
+    );
+    let r = qj(&["pgn", &sample]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("pgn prints Xiangqi games") && r.stderr.contains("luzhanqi"),
+        "{r:?}"
+    );
+    // A player's copy mid-game: no setups, no reveal.
+    let g = TestGame::started(&[]);
+    let copy = g.tmp.path().join("copy");
+    copy_dir(&g.dir, &copy);
+    std::fs::remove_dir_all(copy.join("setups")).unwrap();
+    let r = qj(&["html", &copy.to_string_lossy(), "--as", "public"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("setups are not at hand") && r.stderr.contains("qijudge reveal"),
+        "{r:?}"
+    );
+}

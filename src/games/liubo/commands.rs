@@ -204,11 +204,7 @@ pub fn judge(
 
 pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     let (d, g) = load(dir)?;
-    if !lb::SEATS.contains(&audience) && audience != "public" {
-        return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience (a, b, public)"
-        )));
-    }
+    check_audience(audience)?;
     let state = lb::verify(&d, &g)?;
     let v = lb::build_view(&g, &state, audience);
     if format == "svg" || format == "png" {
@@ -228,6 +224,16 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     Ok(())
 }
 
+/// Refuses an `--as` that is neither a seat nor `public`.
+fn check_audience(audience: &str) -> Result<()> {
+    if lb::SEATS.contains(&audience) || audience == "public" {
+        return Ok(());
+    }
+    Err(Error::Io(format!(
+        "--as: {audience:?} is not an audience (a, b, public)"
+    )))
+}
+
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
 /// time; each position is the view after a turn.
 pub fn html(dir: &Path, audience: &str) -> Result<String> {
@@ -235,19 +241,15 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
     use crate::protocol::files::Entry;
     use crate::view::{html, picture};
     let (d, g) = load(dir)?;
-    if !lb::SEATS.contains(&audience) && audience != "public" {
-        return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience (a, b, public)"
-        )));
-    }
+    check_audience(audience)?;
     let record = pipeline::load_record(&g, &d)?;
     let mut start = None;
     let mut after_turns = Vec::new();
     pipeline::replay_observed(&g, &d, &record, Mode::Judge, None, &mut |state, entry| {
-        let v = lb::build_view(&g, state, audience);
+        // The view after each turn, and the last one before the first turn.
         match entry {
-            Entry::Move { .. } => after_turns.push(v),
-            _ if after_turns.is_empty() => start = Some(v),
+            Entry::Move { .. } => after_turns.push(lb::build_view(&g, state, audience)),
+            _ if after_turns.is_empty() => start = Some(lb::build_view(&g, state, audience)),
             _ => {}
         }
     })?;
@@ -255,22 +257,14 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
     let frames: Vec<html::Frame> = views
         .iter()
         .enumerate()
-        .map(|(i, v)| {
-            let text = crate::view::liubo::render_text(&g.manifest.players, v);
-            html::Frame {
-                ply: i as u32,
-                heading: match &v.last_turn {
-                    Some(t) if i > 0 => format!("turn {i}: {} {}", t.seat, t.turn),
-                    _ => "before the first turn".to_string(),
-                },
-                lines: text
-                    .lines()
-                    .skip_while(|l| !l.starts_with("a, b: stones"))
-                    .skip(1)
-                    .map(str::to_string)
-                    .collect(),
-                picture: picture::liubo_layers(&g.manifest.players, v),
-            }
+        .map(|(i, v)| html::Frame {
+            ply: i as u32,
+            heading: match &v.last_turn {
+                Some(t) if i > 0 => format!("turn {i}: {} {}", t.seat, t.turn),
+                _ => "before the first turn".to_string(),
+            },
+            lines: crate::view::liubo::state_lines(v),
+            picture: picture::liubo_layers(&g.manifest.players, v),
         })
         .collect();
     let moves: Vec<String> = views

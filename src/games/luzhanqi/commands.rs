@@ -338,10 +338,7 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
                 Some(m) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
                 None => "before the first move".to_string(),
             },
-            lines: view::text::state_lines(v)
-                .into_iter()
-                .filter(|l| !l.starts_with("Your legal moves"))
-                .collect(),
+            lines: view::text::state_lines(v),
             picture: crate::view::picture::luzhanqi_layers(v, chinese),
         })
         .collect();

@@ -120,11 +120,7 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     use crate::protocol::signing::{self, namespace};
     use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let (d, g) = load(dir)?;
-    if !xq::SEATS.contains(&audience) && audience != "public" {
-        return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
-        )));
-    }
+    check_audience(audience)?;
     let path = format!("views/{audience}.json");
     let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
         refuse_with(
@@ -153,42 +149,45 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     Ok(())
 }
 
+/// Refuses an `--as` that is neither a seat nor `public`.
+fn check_audience(audience: &str) -> Result<()> {
+    if xq::SEATS.contains(&audience) || audience == "public" {
+        return Ok(());
+    }
+    Err(Error::Io(format!(
+        "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
+    )))
+}
+
 /// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any
 /// copy of the game can make it at any time.
 pub fn html(dir: &Path, audience: &str) -> Result<String> {
     use crate::view::{html, picture};
     let (d, g) = load(dir)?;
-    if !xq::SEATS.contains(&audience) && audience != "public" {
-        return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
-        )));
-    }
+    check_audience(audience)?;
     let state = xq::current(&d, &g)?;
-    let plies = state.game.moves().len();
-    let frames: Vec<html::Frame> = (0..=plies)
-        .map(|ply| {
-            let v = xq::view_at(&g, &state, audience, ply);
-            let heading = match &v.last_move {
+    let views: Vec<_> = (0..=state.game.moves().len())
+        .map(|ply| xq::view_at(&g, &state, audience, ply))
+        .collect();
+    let frames: Vec<html::Frame> = views
+        .iter()
+        .map(|v| html::Frame {
+            ply: v.ply,
+            heading: match &v.last_move {
                 Some(m) => format!(
-                    "ply {ply}: {} {} = {} = {}",
-                    m.seat, m.iccs, m.wxf, m.chinese
+                    "ply {}: {} {} = {} = {}",
+                    v.ply, m.seat, m.iccs, m.wxf, m.chinese
                 ),
                 None => "before the first move".to_string(),
-            };
-            let lines = crate::view::xiangqi::state_lines(&g.manifest.players, &v);
-            html::Frame {
-                ply: ply as u32,
-                heading,
-                lines,
-                picture: picture::xiangqi_layers(&v),
-            }
+            },
+            lines: crate::view::xiangqi::state_lines(v),
+            picture: picture::xiangqi_layers(v),
         })
         .collect();
-    let moves: Vec<String> = (1..=plies)
-        .filter_map(|ply| {
-            let m = xq::view_at(&g, &state, audience, ply).last_move?;
-            Some(format!("{} {} {}", m.seat, m.iccs, m.chinese))
-        })
+    let moves: Vec<String> = views
+        .iter()
+        .filter_map(|v| v.last_move.as_ref())
+        .map(|m| format!("{} {} {}", m.seat, m.iccs, m.chinese))
         .collect();
     let title = format!("Xiangqi {}: replay for {audience}", g.manifest.id);
     let about = html::about(&g.manifest.players, "", &state.record.head_or(&g.hash));
