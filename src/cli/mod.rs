@@ -281,52 +281,7 @@ pub enum Command {
     /// interrupted match resume.
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
     /// Example: qijudge match --game xiangqi --bot builtin:greedy --bot builtin:random --games 4
-    Match {
-        /// luzhanqi, xiangqi or liubo.
-        #[arg(long, default_value = "luzhanqi")]
-        game: String,
-        /// The Luzhanqi board: 2p, or cross4 (four seats; each bot plays a team).
-        #[arg(long, default_value = "2p")]
-        board: String,
-        /// Exactly two bots.
-        #[arg(long = "bot", required = true)]
-        bots: Vec<String>,
-        #[arg(long, default_value_t = 2)]
-        games: u32,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Time for each answer of a bot, in milliseconds.
-        #[arg(long, default_value_t = 5000)]
-        time_ms: u64,
-        /// Where the games, keys and state go.
-        #[arg(long, default_value = "match")]
-        out: PathBuf,
-        /// Play only part of the match: i/n plays games k with (k-1) mod n = i.
-        #[arg(long, default_value = "0/1")]
-        shard: String,
-        /// A rule option as key=value (matches default to max-plies=1000).
-        #[arg(long = "rule")]
-        rules: Vec<String>,
-        #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]
-        format: String,
-        /// Keep each process bot's standard error in OUT/logs/.
-        #[arg(long)]
-        bot_logs: bool,
-        /// A file or folder process bots may read (their own program files are readable
-        /// already); repeat for more. See docs/bots.md.
-        #[arg(long = "bot-read", value_name = "PATH")]
-        bot_read: Vec<PathBuf>,
-        /// A file or folder process bots may read and write; repeat for more.
-        #[arg(long = "bot-write", value_name = "PATH")]
-        bot_write: Vec<PathBuf>,
-        /// `on`: process bots are confined with Landlock (refused where the kernel lacks it);
-        /// `off`: they run in their own folder but can reach what your user can.
-        #[arg(long = "bot-sandbox", default_value = "on", value_parser = ["on", "off"])]
-        bot_sandbox: String,
-    },
+    Match(MatchArgs),
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
@@ -473,41 +428,7 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             threads,
         } => tournament::tournament(&dirs, &format, threads),
-        Command::Match {
-            game,
-            board,
-            bots,
-            games,
-            concurrency,
-            seed,
-            time_ms,
-            out,
-            shard,
-            rules,
-            format,
-            bot_logs,
-            bot_read,
-            bot_write,
-            bot_sandbox,
-        } => tournament::run(
-            &game,
-            &board,
-            &bots,
-            games,
-            concurrency,
-            seed,
-            time_ms,
-            &out,
-            &shard,
-            &rules,
-            &format,
-            bot_logs,
-            crate::tournament::sandbox::Grants {
-                read: bot_read,
-                write: bot_write,
-                off: bot_sandbox == "off",
-            },
-        ),
+        Command::Match(args) => tournament::run(&args),
         Command::Bot { name, game } => tournament::bot(&name, &game),
         Command::Events { dir, audience } => game::events(&dir, &audience),
         Command::Keygen { name } => player::keygen(&name),
@@ -690,4 +611,59 @@ impl MailArgs {
             spectators,
         }
     }
+}
+
+/// `qijudge match`: bots, games and where they go.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// luzhanqi, xiangqi or liubo.
+    #[arg(long, default_value = "luzhanqi")]
+    pub game: String,
+    /// The Luzhanqi board: 2p, or cross4 (four seats: four bots a table, or two bots
+    /// each playing a team).
+    #[arg(long, default_value = "2p")]
+    pub board: String,
+    /// A bot: builtin:random, builtin:greedy, or a command ([NAME=]COMMAND); two or more.
+    /// With more than two, every pair meets (round-robin) unless --gauntlet.
+    #[arg(long = "bot", required = true)]
+    pub bots: Vec<String>,
+    /// Games per encounter: per pair of bots, or per table of four on the cross board.
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// The first bot meets each of the others, who do not meet each other.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Time for each answer of a bot, in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub time_ms: u64,
+    /// Where the games, keys and state go.
+    #[arg(long, default_value = "match")]
+    pub out: PathBuf,
+    /// Play only part of the match: i/n plays games k with (k-1) mod n = i.
+    #[arg(long, default_value = "0/1")]
+    pub shard: String,
+    /// A rule option as key=value (matches default to max-plies=1000).
+    #[arg(long = "rule")]
+    pub rules: Vec<String>,
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]
+    pub format: String,
+    /// Keep each process bot's standard error in OUT/logs/.
+    #[arg(long)]
+    pub bot_logs: bool,
+    /// A file or folder process bots may read (their own program files are readable
+    /// already); repeat for more. See docs/bots.md.
+    #[arg(long = "bot-read", value_name = "PATH")]
+    pub bot_read: Vec<PathBuf>,
+    /// A file or folder process bots may read and write; repeat for more.
+    #[arg(long = "bot-write", value_name = "PATH")]
+    pub bot_write: Vec<PathBuf>,
+    /// `on`: process bots are confined with Landlock (refused where the kernel lacks it);
+    /// `off`: they run in their own folder but can reach what your user can.
+    #[arg(long = "bot-sandbox", default_value = "on", value_parser = ["on", "off"])]
+    pub bot_sandbox: String,
 }

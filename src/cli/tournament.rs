@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::rules::luzhanqi::Options;
 use crate::tournament::runner::{run_match, BotEntry, MatchConfig};
+use crate::tournament::schedule::Pairing;
 use crate::tournament::standings::{collect, render, report, Format};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -102,31 +103,17 @@ pub fn tournament(dirs: &[PathBuf], format: &str, threads: usize) -> Result<()> 
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    game: &str,
-    board: &str,
-    bots: &[String],
-    games: u32,
-    concurrency: usize,
-    seed: u64,
-    time_ms: u64,
-    out: &Path,
-    shard: &str,
-    rules: &[String],
-    format: &str,
-    logs: bool,
-    sandbox: crate::tournament::sandbox::Grants,
-) -> Result<()> {
-    let kind = crate::games::by_name(game)?;
-    kind.seats(board)?;
-    let [a, b] = bots else {
-        return Err(Error::Io("--bot: give exactly two bots".into()));
-    };
-    let shard = shard
+pub fn run(args: &super::MatchArgs) -> Result<()> {
+    let kind = crate::games::by_name(&args.game)?;
+    kind.seats(&args.board)?;
+    if args.bots.len() < 2 {
+        return Err(Error::Io("--bot: give two bots or more".into()));
+    }
+    let shard = args
+        .shard
         .split_once('/')
         .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
-        .ok_or_else(|| Error::Io(format!("--shard {shard:?}: expected i/n, like 0/4")))?;
+        .ok_or_else(|| Error::Io(format!("--shard {:?}: expected i/n, like 0/4", args.shard)))?;
     // Random bots can wander for ever: each game's match defaults bound a game's length
     // (Luzhanqi: 1000 plies) unless the same option is given.
     let mut rule_texts: Vec<String> = kind
@@ -134,34 +121,46 @@ pub fn run(
         .iter()
         .filter(|d| {
             let key = d.split('=').next().unwrap_or("");
-            !rules.iter().any(|r| r.split('=').next() == Some(key))
+            !args.rules.iter().any(|r| r.split('=').next() == Some(key))
         })
         .map(|d| d.to_string())
         .collect();
-    rule_texts.extend(rules.iter().cloned());
-    let options = if game == "luzhanqi" {
+    rule_texts.extend(args.rules.iter().cloned());
+    let options = if args.game == "luzhanqi" {
         super::with_rules(Options::default(), &rule_texts)?
     } else {
         Options::default()
     };
     let cfg = MatchConfig {
-        game: game.to_string(),
-        board: board.to_string(),
-        bots: [BotEntry::parse(a), BotEntry::parse(b)],
-        games,
-        concurrency,
-        seed,
-        time: Duration::from_millis(time_ms),
-        out: out.to_path_buf(),
+        game: args.game.clone(),
+        board: args.board.clone(),
+        bots: args.bots.iter().map(|b| BotEntry::parse(b)).collect(),
+        pairing: if args.gauntlet {
+            Pairing::Gauntlet
+        } else {
+            Pairing::RoundRobin
+        },
+        games: args.games,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        time: Duration::from_millis(args.time_ms),
+        out: args.out.clone(),
         shard,
         rules: options,
         rule_texts,
         now: super::now_or(None)?,
-        logs,
-        sandbox,
+        logs: args.bot_logs,
+        sandbox: crate::tournament::sandbox::Grants {
+            read: args.bot_read.clone(),
+            write: args.bot_write.clone(),
+            off: args.bot_sandbox == "off",
+        },
     };
     let games = run_match(&cfg, &progress("playing"))?;
-    say_raw!("{}", render(&report(games, Vec::new()), format_of(format)));
+    say_raw!(
+        "{}",
+        render(&report(games, Vec::new()), format_of(&args.format))
+    );
     Ok(())
 }
 

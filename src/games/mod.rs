@@ -149,6 +149,14 @@ pub struct GameSummary {
     pub winner: Option<String>,
     pub reason: String,
     pub plies: usize,
+    /// The sides, each a list of seats that win or lose together: one seat each, but for
+    /// the teams of the four-player board.
+    pub sides: Vec<Vec<String>>,
+}
+
+/// One side per seat, for games without teams.
+fn one_side_each(players: &[Player]) -> Vec<Vec<String>> {
+    players.iter().map(|p| vec![p.seat.clone()]).collect()
 }
 
 /// (seat, name) of each player, in seat order.

@@ -6,4 +6,5 @@ pub mod bots;
 pub mod protocol;
 pub mod runner;
 pub mod sandbox;
+pub mod schedule;
 pub mod standings;

@@ -5,6 +5,7 @@
 
 use super::bots::{builtin, Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
+use super::schedule::{self, Pairing};
 use super::standings::{from_audit, from_summary, GameRecord};
 use crate::error::{Error, Result};
 use crate::judge::{self, audit, build_view, load_game, Audit, Session};
@@ -76,13 +77,16 @@ impl BotEntry {
     }
 }
 
-/// A match between two bots.
+/// A match between bots.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The game (`luzhanqi`, `xiangqi`, `liubo`) and, for Luzhanqi, the board (`2p`, `cross4`).
     pub game: String,
     pub board: String,
-    pub bots: [BotEntry; 2],
+    pub bots: Vec<BotEntry>,
+    /// Round-robin or gauntlet.
+    pub pairing: Pairing,
+    /// Games per encounter (per pair of bots, or per table of four).
     pub games: u32,
     pub concurrency: usize,
     pub seed: u64,
@@ -116,6 +120,8 @@ struct MatchState {
     )]
     board: String,
     bots: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    gauntlet: bool,
     games: u32,
     seed: u64,
     shard: String,
@@ -131,6 +137,9 @@ fn luzhanqi() -> String {
 fn is_luzhanqi(game: &str) -> bool {
     game == "luzhanqi"
 }
+fn is_false(b: &bool) -> bool {
+    !*b
+}
 fn two_player_board() -> String {
     "2p".into()
 }
@@ -138,9 +147,17 @@ fn is_two_player_board(board: &str) -> bool {
     board == "2p"
 }
 
-/// The games of this shard, 1-based.
-pub fn shard_games(cfg: &MatchConfig) -> Vec<u32> {
-    (1..=cfg.games)
+/// The seating of every game of the match (game k at index k - 1): bot indices by seat.
+pub fn seatings(cfg: &MatchConfig) -> Result<Vec<Vec<usize>>> {
+    let seats = crate::games::by_name(&cfg.game)?.seats(&cfg.board)?.len();
+    let encounters = schedule::encounters(cfg.bots.len(), seats, cfg.pairing)
+        .map_err(|e| Error::Io(format!("--bot: {e}")))?;
+    Ok(schedule::games(&encounters, seats, cfg.games))
+}
+
+/// The games of this shard, 1-based, of `total`.
+pub fn shard_games(cfg: &MatchConfig, total: usize) -> Vec<u32> {
+    (1..=total as u32)
         .filter(|k| (k - 1) % cfg.shard.1 == cfg.shard.0)
         .collect()
 }
@@ -160,12 +177,15 @@ pub fn run_match(
     cfg: &MatchConfig,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<GameRecord>> {
-    if cfg.bots[0].name == cfg.bots[1].name {
-        return Err(Error::Io(format!(
-            "--bot: both bots are named {:?}; name them with NAME=…",
-            cfg.bots[0].name
-        )));
+    for (i, bot) in cfg.bots.iter().enumerate() {
+        if cfg.bots[..i].iter().any(|b| b.name == bot.name) {
+            return Err(Error::Io(format!(
+                "--bot: two bots are named {:?}; name them with NAME=…",
+                bot.name
+            )));
+        }
     }
+    let seatings = seatings(cfg)?;
     if cfg.shard.1 == 0 || cfg.shard.0 >= cfg.shard.1 {
         return Err(Error::Io("--shard: expected i/n with i < n".into()));
     }
@@ -176,6 +196,7 @@ pub fn run_match(
         game: cfg.game.clone(),
         board: cfg.board.clone(),
         bots: cfg.bots.iter().map(|b| b.name.clone()).collect(),
+        gauntlet: cfg.pairing == Pairing::Gauntlet,
         games: cfg.games,
         seed: cfg.seed,
         shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
@@ -202,7 +223,7 @@ pub fn run_match(
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
     let mut todo = Vec::new();
-    for k in shard_games(cfg) {
+    for k in shard_games(cfg, seatings.len()) {
         let dir = game_dir(&cfg.out, k);
         match crate::console::quietly(|| game.summary(&dir)) {
             Ok(a) if state.completed.contains(&k) => {
@@ -212,7 +233,7 @@ pub fn run_match(
         }
     }
     let results = Mutex::new(results);
-    let total = shard_games(cfg).len();
+    let total = shard_games(cfg, seatings.len()).len();
     let state = Mutex::new(state);
     let next = AtomicUsize::new(0);
     let failed: Mutex<Option<Error>> = Mutex::new(None);
@@ -226,12 +247,13 @@ pub fn run_match(
                 let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
+                let seating = &seatings[k as usize - 1];
                 let played = if cfg.game == "luzhanqi" && cfg.board == "2p" {
                     // The fast path: an in-process judge session checks each move as it comes.
-                    play_game(cfg, &keys, k)
+                    play_game(cfg, &keys, k, seating)
                         .map(|a| from_audit(&game_dir(&cfg.out, k).display().to_string(), &a))
                 } else {
-                    crate::console::quietly(|| play_through_contract(cfg, game, &keys, k))
+                    crate::console::quietly(|| play_through_contract(cfg, game, &keys, k, seating))
                 };
                 match played {
                     Ok(record) => {
@@ -265,7 +287,7 @@ pub fn run_match(
 /// The match's keys: one per bot and the judge's, kept in `OUT/keys/` so a resumed match
 /// signs with the same keys.
 struct Keys {
-    bots: [PrivateKey; 2],
+    bots: Vec<PrivateKey>,
     judge: PrivateKey,
 }
 
@@ -284,10 +306,10 @@ fn load_or_make_key(out: &Path, name: &str) -> Result<PrivateKey> {
 }
 
 impl Keys {
-    fn load_or_make(out: &Path, bots: &[BotEntry; 2]) -> Result<Keys> {
+    fn load_or_make(out: &Path, bots: &[BotEntry]) -> Result<Keys> {
         let one = |name: &str| load_or_make_key(out, name);
         Ok(Keys {
-            bots: [one(&bots[0].name)?, one(&bots[1].name)?],
+            bots: bots.iter().map(|b| one(&b.name)).collect::<Result<_>>()?,
             judge: one("judge")?,
         })
     }
@@ -303,11 +325,9 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     };
     compare("--game", old.game.clone(), new.game.clone());
     compare("--board", old.board.clone(), new.board.clone());
-    compare(
-        "--bot names",
-        old.bots.join(" and "),
-        new.bots.join(" and "),
-    );
+    compare("--bot names", old.bots.join(", "), new.bots.join(", "));
+    let pairing = |g: bool| if g { "gauntlet" } else { "round-robin" }.to_string();
+    compare("pairing", pairing(old.gauntlet), pairing(new.gauntlet));
     compare("--games", old.games.to_string(), new.games.to_string());
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());
@@ -388,16 +408,15 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
     }
 }
 
-/// Plays game k from scratch into its directory.
-fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
+/// Plays game k from scratch into its directory, `seating[s]` the bot in seat s.
+fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32, seating: &[usize]) -> Result<Audit> {
     let path = game_dir(&cfg.out, k);
     if path.exists() {
         std::fs::remove_dir_all(&path)
             .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     }
     let dir = GameDir::scratch(&path);
-    // Colours alternate: bot 0 is South in odd games.
-    let order: [usize; 2] = if k % 2 == 1 { [0, 1] } else { [1, 0] };
+    let order = seating;
     let seats = ["south", "north"];
     let mut id = [0u8; 16];
     OsRng.fill_bytes(&mut id);
@@ -416,7 +435,7 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32) -> Result<Audit> {
         },
         players: seats
             .iter()
-            .zip(order)
+            .zip(order.iter().copied())
             .map(|(seat, b)| Player {
                 seat: seat.to_string(),
                 name: cfg.bots[b].name.clone(),
@@ -591,6 +610,7 @@ fn play_through_contract(
     game: &dyn crate::games::Game,
     keys: &Keys,
     k: u32,
+    seating: &[usize],
 ) -> Result<GameRecord> {
     use crate::games::{JudgeRequest, MoveRequest, NewGame};
     let path = game_dir(&cfg.out, k);
@@ -601,8 +621,7 @@ fn play_through_contract(
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     let seats = game.seats(&cfg.board)?;
-    // Colours alternate: bot 0 takes the first seat (and every other one) in odd games.
-    let bot_of = |j: usize| if k % 2 == 1 { j % 2 } else { (j + 1) % 2 };
+    let bot_of = |j: usize| seating[j];
     // Every seat signs with a key of its own (a bot playing a team holds two), kept in
     // `OUT/keys/` so a resumed match signs with the same keys.
     let mut seat_keys = Vec::new();

@@ -14,10 +14,13 @@ use std::sync::Mutex;
 pub struct GameRecord {
     pub dir: String,
     pub game: String,
-    /// Names in seat order (south, north).
+    /// Names in seat order (south, north), each once.
     pub players: Vec<String>,
-    /// The winner's name, or none for a draw.
+    /// The winner's name (on a team, the first seat's), or none for a draw.
     pub winner: Option<String>,
+    /// The names on each side, who win or lose together: one name per side, but for teams of
+    /// different bots on the four-player board.
+    pub sides: Vec<Vec<String>>,
     pub reason: String,
     pub plies: usize,
 }
@@ -86,6 +89,7 @@ pub fn from_audit(dir: &str, a: &Audit) -> GameRecord {
         game: a.game.clone(),
         players: a.players.iter().map(|(_, n)| n.clone()).collect(),
         winner: a.winner.as_deref().and_then(name_of),
+        sides: a.players.iter().map(|(_, n)| vec![n.clone()]).collect(),
         reason: reason_text(a.reason),
         plies: a.moves,
     }
@@ -100,7 +104,24 @@ pub fn from_summary(dir: &str, s: &crate::games::GameSummary) -> GameRecord {
             players.push(name.clone());
         }
     }
+    let name_of = |seat: &String| {
+        s.players
+            .iter()
+            .find(|(x, _)| x == seat)
+            .map(|(_, n)| n.clone())
+    };
+    let mut sides: Vec<Vec<String>> = Vec::new();
+    for side in &s.sides {
+        let mut names: Vec<String> = Vec::new();
+        for name in side.iter().filter_map(name_of) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        sides.push(names);
+    }
     GameRecord {
+        sides,
         dir: dir.to_string(),
         game: s.id.clone(),
         players,
@@ -250,20 +271,23 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
     let mut lines: BTreeMap<String, Standing> = BTreeMap::new();
     let mut endings: BTreeMap<String, Endings> = BTreeMap::new();
     for g in &games {
-        for (i, me) in g.players.iter().enumerate() {
-            let opp = &g.players[1 - i.min(1)];
-            let score = match &g.winner {
-                Some(w) if w == me => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
+        for me in &g.players {
+            let mine = g.sides.iter().find(|side| side.contains(me));
+            let score = match (&g.winner, mine) {
+                (None, _) => 0.5,
+                (Some(w), Some(side)) if side.contains(w) => 1.0,
+                (Some(_), _) => 0.0,
             };
-            let e = cross
-                .entry(me.clone())
-                .or_default()
-                .entry(opp.clone())
-                .or_default();
-            e.0 += score;
-            e.1 += 1;
+            // A team game counts against each opponent; partners do not meet.
+            for opp in g.sides.iter().filter(|s| Some(*s) != mine).flatten() {
+                let e = cross
+                    .entry(me.clone())
+                    .or_default()
+                    .entry(opp.clone())
+                    .or_default();
+                e.0 += score;
+                e.1 += 1;
+            }
             let s = lines.entry(me.clone()).or_insert_with(|| Standing {
                 rank: 0,
                 name: me.clone(),
@@ -487,13 +511,21 @@ pub fn render(r: &Report, format: Format) -> String {
                 ));
             }
             s.push_str("\n\n");
+            // Columns as wide as the longest name; numbers with fixed decimals.
+            let w = r
+                .standings
+                .iter()
+                .map(|x| x.name.chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(20);
             s.push_str(&format!(
-                "{:>3}  {:<20} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
+                "{:>3}  {:<w$} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
                 "#", "player", "games", "W", "D", "L", "points", "SB", "Elo"
             ));
             for x in &r.standings {
                 s.push_str(&format!(
-                    "{:>3}  {:<20} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>15}\n",
+                    "{:>3}  {:<w$} {:>5} {:>4} {:>4} {:>4} {:>7.1} {:>7.2} {:>15}\n",
                     x.rank,
                     x.name,
                     x.games,
@@ -502,7 +534,7 @@ pub fn render(r: &Report, format: Format) -> String {
                     x.losses,
                     x.points,
                     x.sonneborn_berger,
-                    format!("{} ± {}", x.elo, x.elo_error)
+                    format!("{:.1} ± {:.1}", x.elo, x.elo_error)
                 ));
             }
             s.push_str(&crosstable_text(r, false));
@@ -562,15 +594,27 @@ fn crosstable_text(r: &Report, markdown: bool) -> String {
         }
         return s;
     }
-    s.push_str(&format!("{:<20}", ""));
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(20);
+    let cw = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
+    s.push_str(&format!("{:<w$}", ""));
     for n in &names {
-        s.push_str(&format!(" {n:>12}"));
+        s.push_str(&format!(" {n:>cw$}"));
     }
     s.push('\n');
     for a in &names {
-        s.push_str(&format!("{a:<20}"));
+        s.push_str(&format!("{a:<w$}"));
         for b in &names {
-            s.push_str(&format!(" {:>12}", cell(a, b)));
+            s.push_str(&format!(" {:>cw$}", cell(a, b)));
         }
         s.push('\n');
     }
@@ -595,6 +639,7 @@ mod tests {
             game: format!("lzq-{dir}"),
             players: vec![a.into(), b.into()],
             winner: winner.map(str::to_string),
+            sides: vec![vec![a.into()], vec![b.into()]],
             reason: "flag captured".into(),
             plies: 10,
         }
@@ -678,6 +723,33 @@ mod tests {
         );
         assert!(render(&r, Format::Csv).starts_with("rank,name,"));
         assert!(render(&r, Format::Markdown).contains("| 1 | ann | 3 | 2 | 1 | 0 | 2.5 |"));
+    }
+
+    #[test]
+    fn a_team_game_counts_against_each_opponent_and_not_the_partner() {
+        let mut game = g("1", "ann", "bob", Some("ann"));
+        game.players = vec!["ann".into(), "bob".into(), "cat".into(), "dan".into()];
+        game.sides = vec![
+            vec!["ann".into(), "cat".into()],
+            vec!["bob".into(), "dan".into()],
+        ];
+        let r = report(vec![game], vec![]);
+        let line = |n: &str| r.standings.iter().find(|s| s.name == n).unwrap().clone();
+        assert_eq!((line("cat").wins, line("cat").points), (1, 1.0));
+        assert_eq!((line("dan").losses, line("dan").points), (1, 0.0));
+        assert_eq!(r.crosstable["cat"]["bob"], (1.0, 1));
+        assert_eq!(r.crosstable["cat"]["dan"], (1.0, 1));
+        assert!(!r.crosstable["cat"].contains_key("ann"));
+        // Long names keep the columns aligned.
+        let mut long = g("2", "a-very-long-bot-name-indeed", "b", None);
+        long.dir = "2".into();
+        let text = render(&report(vec![long], vec![]), Format::Text);
+        let rows: Vec<&str> = text.lines().skip(2).take(3).collect();
+        let width = |row: &str| row.chars().count();
+        assert!(
+            width(rows[0]) == width(rows[1]) && width(rows[1]) == width(rows[2]),
+            "{text}"
+        );
     }
 
     #[test]

@@ -244,6 +244,7 @@ impl Game for Liubo {
             winner,
             reason: crate::judge::reason_text(reason),
             plies: state.position.as_ref().map_or(0, |p| p.turns as usize),
+            sides: super::one_side_each(&g.manifest.players),
         })
     }
 }

@@ -149,8 +149,22 @@ impl Game for Luzhanqi {
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let a = judge::audit(&GameDir::new(dir))?;
+        let g = GameDir::new(dir);
+        let a = judge::audit(&g)?;
+        let board = load_game(&g)?.board;
+        let mut sides: Vec<Vec<String>> = Vec::new();
+        for (seat, _) in &a.players {
+            let Some(s) = board.seat(seat) else { continue };
+            match sides.iter_mut().find(|side| {
+                side.iter()
+                    .any(|other| board.seat(other).is_some_and(|o| board.allies(o, s)))
+            }) {
+                Some(side) => side.push(seat.clone()),
+                None => sides.push(vec![seat.clone()]),
+            }
+        }
         Ok(GameSummary {
+            sides,
             id: a.game,
             players: a.players,
             winner: a.winner,

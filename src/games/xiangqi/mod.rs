@@ -170,6 +170,7 @@ impl Game for Xiangqi {
             winner,
             reason: crate::judge::reason_text(reason),
             plies: state.game.moves().len(),
+            sides: super::one_side_each(&g.manifest.players),
         })
     }
 }
