@@ -59,9 +59,13 @@ fn combinations(
 pub fn seating(encounter: &[usize], seats: usize, round: u32) -> Vec<usize> {
     match (encounter, seats) {
         ([a, b], _) => {
-            let (first, second) = if round % 2 == 0 { (*a, *b) } else { (*b, *a) };
+            let (first, second) = if round.is_multiple_of(2) {
+                (*a, *b)
+            } else {
+                (*b, *a)
+            };
             (0..seats)
-                .map(|j| if j % 2 == 0 { first } else { second })
+                .map(|j| if j.is_multiple_of(2) { first } else { second })
                 .collect()
         }
         ([a, b, c, d], 4) => {
