@@ -3,30 +3,15 @@
 //! nothing, so the in-process time per ply is the runner and judge overhead).
 //! Run with `cargo bench --bench matches` (builds the release binary first).
 
-use qijudge::rules::luzhanqi::Options;
 use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
 use std::time::{Duration, Instant};
 
 fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig {
-    MatchConfig {
-        game: "luzhanqi".into(),
-        board: "2p".into(),
-        rule_texts: Vec::new(),
-        bots,
-        games,
-        concurrency: 1,
-        seed: 3,
-        time: Duration::from_secs(5),
-        out: out.to_path_buf(),
-        shard: (0, 1),
-        rules: Options {
-            max_plies: 1000,
-            ..Options::default()
-        },
-        now: "2026-11-21T12:00:00Z".into(),
-        logs: false,
-        sandbox: Default::default(),
-    }
+    let mut cfg = MatchConfig::new("luzhanqi", bots.to_vec(), out).unwrap();
+    cfg.games = games;
+    cfg.seed = 3;
+    cfg.now = "2026-11-21T12:00:00Z".into();
+    cfg
 }
 
 fn plies(games: &[qijudge::tournament::standings::GameRecord]) -> usize {

@@ -106,6 +106,41 @@ pub struct MatchConfig {
     pub sandbox: super::sandbox::Grants,
 }
 
+impl MatchConfig {
+    /// A match of `game` on its first board between `bots`, into `out`, with the defaults of
+    /// `qijudge match` (two games an encounter, round-robin, one at a time, seed 1, 5 s an
+    /// answer, the game's match rules); set the fields to change them.
+    pub fn new(game: &str, bots: Vec<BotEntry>, out: &Path) -> Result<MatchConfig> {
+        let kind = crate::games::by_name(game)?;
+        let rule_texts: Vec<String> = kind.match_rules().iter().map(|r| r.to_string()).collect();
+        let rules = if game == "luzhanqi" {
+            crate::rules::luzhanqi::Options {
+                max_plies: 1000,
+                ..Options::default()
+            }
+        } else {
+            Options::default()
+        };
+        Ok(MatchConfig {
+            game: game.to_string(),
+            board: "2p".into(),
+            bots,
+            pairing: Pairing::RoundRobin,
+            games: 2,
+            concurrency: 1,
+            seed: 1,
+            time: Duration::from_secs(5),
+            out: out.to_path_buf(),
+            shard: (0, 1),
+            rules,
+            rule_texts,
+            now: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            logs: false,
+            sandbox: Default::default(),
+        })
+    }
+}
+
 /// `OUT/match.json`: what this match is and which games are done, so an interrupted match
 /// continues where it stopped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

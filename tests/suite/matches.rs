@@ -388,31 +388,17 @@ fn tournaments_count_invalid_games_and_ignore_thread_count() {
 
 #[test]
 fn greedy_beats_random() {
-    use qijudge::rules::luzhanqi::Options;
     use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = MatchConfig {
-        game: "luzhanqi".into(),
-        board: "2p".into(),
-        rule_texts: Vec::new(),
-        bots: [
-            BotEntry::parse("builtin:greedy"),
-            BotEntry::parse("builtin:random"),
-        ],
-        games: 16,
-        concurrency: 2,
-        seed: 11,
-        time: Duration::from_secs(5),
-        out: tmp.path().to_path_buf(),
-        shard: (0, 1),
-        rules: Options {
-            max_plies: 1000,
-            ..Options::default()
-        },
-        now: NOW.into(),
-        logs: false,
-        sandbox: Default::default(),
-    };
+    let bots = vec![
+        BotEntry::parse("builtin:greedy"),
+        BotEntry::parse("builtin:random"),
+    ];
+    let mut cfg = MatchConfig::new("luzhanqi", bots, tmp.path()).unwrap();
+    cfg.games = 16;
+    cfg.concurrency = 2;
+    cfg.seed = 11;
+    cfg.now = NOW.into();
     let games = run_match(&cfg, &|_, _| {}).unwrap();
     assert_eq!(games.len(), 16);
     let greedy = games
