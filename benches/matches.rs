@@ -4,7 +4,7 @@
 //! Run with `cargo bench --bench matches` (builds the release binary first).
 
 use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn config(out: &std::path::Path, bots: [BotEntry; 2], games: u32) -> MatchConfig {
     let mut cfg = MatchConfig::new("luzhanqi", bots.to_vec(), out).unwrap();
