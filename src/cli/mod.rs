@@ -259,6 +259,18 @@ pub enum Command {
     /// Re-checks the manifest, every signature and commitment, every move and combat, the
     /// record, and every published view.
     Verify { dir: PathBuf },
+    /// Pack finished games, each into one file DIR.tar.gz that `verify` and `tournament` read.
+    ///
+    /// Each game is verified, packed, and read back from the archive with the same result
+    /// before anything else happens; the folder is kept unless --remove.
+    /// Example: qijudge pack match/games/game-00001 --remove
+    Pack {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Remove each folder once its archive is written and checked.
+        #[arg(long)]
+        remove: bool,
+    },
     /// Audit many game directories and print standings, crosstable and Elo.
     ///
     /// Each DIR is a game directory or a folder of them (e.g. a match's OUT/games). Games are
@@ -536,6 +548,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status { dir, json, now } => game::status(&dir, json, now),
         Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
         Command::Verify { dir } => game::verify(&dir),
+        Command::Pack { dirs, remove } => tournament::pack(&dirs, remove),
         Command::Moves {
             target,
             position,
@@ -633,6 +646,10 @@ pub struct MatchArgs {
     /// The first bot meets each of the others, who do not meet each other.
     #[arg(long)]
     pub gauntlet: bool,
+    /// Keep each finished game as one file, OUT/games/game-NNNNN.tar.gz, instead of a folder
+    /// (`verify` and `tournament` read it as it is).
+    #[arg(long)]
+    pub pack: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::rules::luzhanqi::Options;
+use crate::store::packed::{self, is_packed};
 use crate::tournament::runner::{run_match, BotEntry, MatchConfig};
 use crate::tournament::schedule::Pairing;
 use crate::tournament::standings::{collect, render, report, Format};
@@ -37,25 +38,26 @@ fn format_of(name: &str) -> Format {
     }
 }
 
-/// Game directories: each DIR that holds a game.toml, else every folder below it (two levels
-/// deep) that does; sorted.
+/// Whether `path` is a game: a folder with a game.toml, or a packed game file.
+fn is_game(path: &Path) -> bool {
+    path.join("game.toml").is_file() || (is_packed(path) && path.is_file())
+}
+
+/// Games: each DIR that is a game (a folder with a game.toml, or a packed `.tar.gz`), else every
+/// game below it (two levels deep); sorted.
 fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for d in dirs {
-        if d.join("game.toml").is_file() {
+        if is_game(d) {
             out.push(d.clone());
             continue;
         }
         let mut found = Vec::new();
-        for level1 in read_dirs(d)? {
-            if level1.join("game.toml").is_file() {
+        for level1 in read_entries(d)? {
+            if is_game(&level1) {
                 found.push(level1);
-            } else {
-                found.extend(
-                    read_dirs(&level1)?
-                        .into_iter()
-                        .filter(|p| p.join("game.toml").is_file()),
-                );
+            } else if level1.is_dir() {
+                found.extend(read_entries(&level1)?.into_iter().filter(|p| is_game(p)));
             }
         }
         if found.is_empty() {
@@ -71,12 +73,13 @@ fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn read_dirs(d: &Path) -> Result<Vec<PathBuf>> {
+/// The folders and packed games in `d`.
+fn read_entries(d: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(d).map_err(|e| Error::Io(format!("{}: {e}", d.display())))?;
     let mut v: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
+        .filter(|p| p.is_dir() || is_packed(p))
         .collect();
     v.sort();
     Ok(v)
@@ -146,6 +149,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         time: Duration::from_millis(args.time_ms),
         out: args.out.clone(),
         shard,
+        pack: args.pack,
         rules: options,
         rule_texts,
         now: super::now_or(None)?,
@@ -161,6 +165,34 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         "{}",
         render(&report(games, Vec::new()), format_of(&args.format))
     );
+    Ok(())
+}
+
+/// `qijudge pack`: each finished game verified, packed into DIR.tar.gz, read back with the same
+/// result; the folder removed only then, and only with `remove`.
+pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
+    for dir in dirs {
+        let shown = dir.display().to_string().trim_end_matches('/').to_string();
+        let game = crate::games::of_dir(dir)?;
+        let before = crate::console::quietly(|| game.summary(dir))?;
+        let file = PathBuf::from(format!("{shown}{}", packed::EXTENSION));
+        crate::store::write_atomic(&file, &packed::pack(dir)?)?;
+        let after = crate::console::quietly(|| game.summary(&file))?;
+        if (&after.id, &after.winner, after.plies) != (&before.id, &before.winner, before.plies) {
+            let _ = std::fs::remove_file(&file);
+            return Err(Error::Io(format!(
+                "{shown}: the packed game does not read back the same; nothing was removed"
+            )));
+        }
+        if remove {
+            std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{shown}: {e}")))?;
+        }
+        say!(
+            "packed {} ({} bytes)",
+            file.display(),
+            std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0)
+        );
+    }
     Ok(())
 }
 

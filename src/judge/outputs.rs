@@ -256,6 +256,11 @@ pub fn judge_outputs(
             .as_ref()
             .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
         {
+            if !super::pictures() {
+                pictures.push((format!("views/{audience}.png"), None));
+                pictures.push((format!("views/{audience}.svg"), None));
+                continue;
+            }
             let svg = crate::view::picture::luzhanqi(&v);
             pictures.push((
                 format!("views/{audience}.png"),

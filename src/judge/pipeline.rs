@@ -431,13 +431,12 @@ fn sign_views(
     for (path, bytes) in &files {
         let signed = path.ends_with(".sig") || path.ends_with(".tag") || path.ends_with(".age");
         let sig = format!("{path}.sig");
-        if let (false, true, false, Some(bytes)) =
-            (signed, path.starts_with("views/"), has(&files, &sig), bytes)
-        {
-            sigs.push((
-                sig,
-                Some(signing::sign(key, namespace::VIEW, bytes).into_bytes()),
-            ));
+        if let (false, true, false) = (signed, path.starts_with("views/"), has(&files, &sig)) {
+            // A file deleted takes its signature with it.
+            let signature = bytes
+                .as_ref()
+                .map(|b| signing::sign(key, namespace::VIEW, b).into_bytes());
+            sigs.push((sig, signature));
         }
     }
     files.extend(sigs);

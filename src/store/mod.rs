@@ -3,6 +3,7 @@
 use crate::error::{refuse, refuse_with, Error, Result};
 
 pub mod git;
+pub mod packed;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +27,8 @@ pub struct GameDir {
     checked: std::cell::RefCell<std::collections::BTreeSet<String>>,
     /// Whether writes are synced to disk before they count (off for scratch directories).
     durable: bool,
+    /// A packed game (`game.tar.gz`): its files, read once, or why they cannot be read.
+    packed: Option<std::sync::Arc<std::result::Result<packed::Files, String>>>,
 }
 
 /// The game locks this process holds, by folder, with how many callers hold each (a command
@@ -52,12 +55,59 @@ impl Drop for LockGuard {
 }
 
 impl GameDir {
+    /// The game at `root`: a folder, or a packed game (a regular file named `*.tar.gz`), which
+    /// is read whole and then only read from.
     pub fn new(root: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        let packed = (packed::is_packed(&root)
+            && fs::symlink_metadata(&root).is_ok_and(|m| m.is_file()))
+        .then(|| std::sync::Arc::new(packed::read(&root)));
         GameDir {
-            root: root.into(),
+            root,
             checked: Default::default(),
             durable: true,
+            packed,
         }
+    }
+
+    /// The files of a packed game; none for a folder.
+    fn packed_files(&self) -> Option<Result<&packed::Files>> {
+        self.packed.as_ref().map(|p| {
+            p.as_ref().as_ref().map_err(|why| {
+                refuse_with(
+                    self.root.display().to_string(),
+                    None,
+                    format!("cannot be read as a packed game: {why}"),
+                    "a packed game is a .tar.gz file written by `qijudge match --pack` or `qijudge pack`",
+                )
+            })
+        })
+    }
+
+    /// Refuses to write into a packed game.
+    fn writable(&self) -> Result<()> {
+        if self.packed.is_some() {
+            return Err(refuse_with(
+                self.root.display().to_string(),
+                None,
+                "is a packed game, which is only read",
+                "unpack it into a folder first: mkdir DIR && tar -xzf GAME.tar.gz -C DIR",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A packed game's file, within `limit` bytes.
+    fn packed_read(&self, files: &packed::Files, rel: &str, limit: u64) -> Result<Vec<u8>> {
+        let bytes = files.get(rel).ok_or_else(|| refuse(rel, None, "missing"))?;
+        if bytes.len() as u64 > limit {
+            return Err(refuse(
+                rel,
+                None,
+                format!("too large: {} bytes, the limit is {limit}", bytes.len()),
+            ));
+        }
+        Ok(bytes.clone())
     }
 
     /// A directory whose writes are not synced one by one: for games a bot match writes and
@@ -75,6 +125,15 @@ impl GameDir {
 
     /// Whether a regular file exists at `rel`.
     pub fn exists(&self, rel: &str) -> bool {
+        if let Some(files) = self.packed_files() {
+            let folder = format!("{rel}/");
+            return files.is_ok_and(|f| {
+                f.contains_key(rel)
+                    || f.range(folder.clone()..)
+                        .next()
+                        .is_some_and(|(k, _)| k.starts_with(&folder))
+            });
+        }
         fs::symlink_metadata(self.path(rel)).is_ok()
     }
 
@@ -82,6 +141,10 @@ impl GameDir {
     /// (in the file and in every folder on its way) before opening, and checks the size before
     /// reading.
     pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
+        if let Some(files) = self.packed_files() {
+            let bytes = self.packed_read(files?, rel, limit)?;
+            return String::from_utf8(bytes).map_err(|_| refuse(rel, None, "not UTF-8 text"));
+        }
         self.check_folders(rel)?;
         read_limited(&self.path(rel), rel, limit)
     }
@@ -89,6 +152,9 @@ impl GameDir {
     /// Reads a binary file (a sealed one) of at most `limit` bytes, with the checks of
     /// [`GameDir::read`].
     pub fn read_bytes(&self, rel: &str, limit: u64) -> Result<Vec<u8>> {
+        if let Some(files) = self.packed_files() {
+            return self.packed_read(files?, rel, limit);
+        }
         self.check_folders(rel)?;
         read_bytes_limited(&self.path(rel), rel, limit)
     }
@@ -96,6 +162,9 @@ impl GameDir {
     /// Refuses a path below the game folder whose folders are links or not folders, so nothing
     /// is read from or written to outside the game.
     pub fn check_folders(&self, rel: &str) -> Result<()> {
+        if self.packed.is_some() {
+            return Ok(()); // an archive holds plain paths only
+        }
         let folder = rel.rsplit_once('/').map_or("", |(f, _)| f);
         if self.checked.borrow().contains(folder) {
             return Ok(());
@@ -134,6 +203,16 @@ impl GameDir {
 
     /// File names in a sub-directory, sorted; none when it does not exist.
     pub fn list(&self, sub: &str) -> Result<Vec<String>> {
+        if let Some(files) = self.packed_files() {
+            let folder = format!("{sub}/");
+            let mut names: Vec<String> = files?
+                .range(folder.clone()..)
+                .take_while(|(k, _)| k.starts_with(&folder))
+                .filter_map(|(k, _)| k[folder.len()..].split('/').next().map(str::to_string))
+                .collect();
+            names.dedup();
+            return Ok(names);
+        }
         self.check_folders(&format!("{sub}/x"))?;
         let dir = self.path(sub);
         match fs::symlink_metadata(&dir) {
@@ -156,6 +235,7 @@ impl GameDir {
     /// Writes a file atomically (temporary file, sync, rename); does nothing when the bytes are
     /// already there, so a second run leaves every file untouched.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.writable()?;
         write_file(&self.path(rel), bytes, self.durable)
     }
 
@@ -163,6 +243,7 @@ impl GameDir {
     /// its old or its new version, and the next [`GameDir::recover`] completes or drops the step.
     /// Files whose bytes are unchanged are not touched; `None` deletes a file.
     pub fn commit(&self, files: &[(String, Option<Vec<u8>>)]) -> Result<()> {
+        self.writable()?;
         // A staging folder left here (by a crash, or by someone else) is dealt with first.
         self.recover()?;
         let staging = self.path(STAGING);
@@ -208,6 +289,9 @@ impl GameDir {
     /// `delete - PATH`, with PATH a plain path to a file the judge's commits write. Anything else
     /// is not followed: the staging folder is set aside in `refused/` and the run is refused.
     pub fn recover(&self) -> Result<()> {
+        if self.packed.is_some() {
+            return Ok(()); // nothing is ever staged in an archive
+        }
         let staging = self.path(STAGING);
         let Ok(meta) = fs::symlink_metadata(&staging) else {
             return Ok(());
@@ -286,6 +370,7 @@ impl GameDir {
 
     /// Writes a secret file (readable by its owner only).
     pub fn write_private(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.writable()?;
         self.check_folders(rel)?;
         write_private(&self.path(rel), bytes)
     }
@@ -295,6 +380,7 @@ impl GameDir {
     /// other), and gives up after `QIJUDGE_LOCK_WAIT` seconds (default 120).
     pub fn lock(&self) -> Result<LockGuard> {
         use std::os::unix::fs::OpenOptionsExt;
+        self.writable()?;
         let folder = fs::canonicalize(&self.root).map_err(|e| io(&self.root, e))?;
         if let Some(entry) = HELD
             .lock()

@@ -104,6 +104,8 @@ pub struct MatchConfig {
     pub logs: bool,
     /// What process bots may reach besides their own folder and the system's.
     pub sandbox: super::sandbox::Grants,
+    /// Pack each finished game into one file (`game-NNNNN.tar.gz`) instead of a folder.
+    pub pack: bool,
 }
 
 impl MatchConfig {
@@ -137,6 +139,7 @@ impl MatchConfig {
             now: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             logs: false,
             sandbox: Default::default(),
+            pack: false,
         })
     }
 }
@@ -157,6 +160,8 @@ struct MatchState {
     bots: Vec<String>,
     #[serde(default, skip_serializing_if = "is_false")]
     gauntlet: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pack: bool,
     games: u32,
     seed: u64,
     shard: String,
@@ -206,6 +211,40 @@ pub fn game_dir(out: &Path, k: u32) -> PathBuf {
     out.join("games").join(format!("game-{k:05}"))
 }
 
+/// Where game k is kept once finished: its folder, or its packed file.
+pub fn finished_game(out: &Path, k: u32, pack: bool) -> PathBuf {
+    if pack {
+        out.join("games")
+            .join(format!("game-{k:05}{}", crate::store::packed::EXTENSION))
+    } else {
+        game_dir(out, k)
+    }
+}
+
+/// Packs game k's folder into its file (written atomically), then removes the folder.
+fn pack_game(out: &Path, k: u32) -> Result<PathBuf> {
+    let dir = game_dir(out, k);
+    let bytes = crate::store::packed::pack(&dir)?;
+    let file = finished_game(out, k, true);
+    write_atomic(&file, &bytes)?;
+    std::fs::remove_dir_all(&dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+    Ok(file)
+}
+
+/// Removes what an unfinished game k left: its folder, and a packed file the match state
+/// does not count.
+fn clear_game(out: &Path, k: u32) -> Result<()> {
+    let dir = game_dir(out, k);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+    }
+    let file = finished_game(out, k, true);
+    if file.exists() {
+        std::fs::remove_file(&file).map_err(|e| Error::Io(format!("{}: {e}", file.display())))?;
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) a match; returns the results of this shard's games in order, each as
 /// the audit of its finished directory established it.
 pub fn run_match(
@@ -232,6 +271,7 @@ pub fn run_match(
         board: cfg.board.clone(),
         bots: cfg.bots.iter().map(|b| b.name.clone()).collect(),
         gauntlet: cfg.pairing == Pairing::Gauntlet,
+        pack: cfg.pack,
         games: cfg.games,
         seed: cfg.seed,
         shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
@@ -254,12 +294,14 @@ pub fn run_match(
         Err(_) => fresh,
     };
     check_bots(cfg, game)?;
+    // Nobody looks at a picture of every ply of a bot match.
+    crate::judge::set_pictures(false);
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
     let mut todo = Vec::new();
     for k in shard_games(cfg, seatings.len()) {
-        let dir = game_dir(&cfg.out, k);
+        let dir = finished_game(&cfg.out, k, cfg.pack);
         match crate::console::quietly(|| game.summary(&dir)) {
             Ok(a) if state.completed.contains(&k) => {
                 results.insert(k, from_summary(&dir.display().to_string(), &a));
@@ -283,12 +325,24 @@ pub fn run_match(
                     break;
                 };
                 let seating = &seatings[k as usize - 1];
-                let played = if cfg.game == "luzhanqi" && cfg.board == "2p" {
-                    // The fast path: an in-process judge session checks each move as it comes.
-                    play_game(cfg, &keys, k, seating)
-                        .map(|a| from_audit(&game_dir(&cfg.out, k).display().to_string(), &a))
-                } else {
-                    crate::console::quietly(|| play_through_contract(cfg, game, &keys, k, seating))
+                let played = clear_game(&cfg.out, k).and_then(|()| {
+                    if cfg.game == "luzhanqi" && cfg.board == "2p" {
+                        // The fast path: an in-process judge session checks each move.
+                        play_game(cfg, &keys, k, seating)
+                            .map(|a| from_audit(&game_dir(&cfg.out, k).display().to_string(), &a))
+                    } else {
+                        crate::console::quietly(|| {
+                            play_through_contract(cfg, game, &keys, k, seating)
+                        })
+                    }
+                });
+                // Packed, the game is named by its file; the result was audited from the folder.
+                let played = match played {
+                    Ok(mut record) if cfg.pack => pack_game(&cfg.out, k).map(|file| {
+                        record.dir = file.display().to_string();
+                        record
+                    }),
+                    other => other,
                 };
                 match played {
                     Ok(record) => {
@@ -363,6 +417,8 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     compare("--bot names", old.bots.join(", "), new.bots.join(", "));
     let pairing = |g: bool| if g { "gauntlet" } else { "round-robin" }.to_string();
     compare("pairing", pairing(old.gauntlet), pairing(new.gauntlet));
+    let store = |p: bool| if p { "--pack" } else { "folders" }.to_string();
+    compare("storage", store(old.pack), store(new.pack));
     compare("--games", old.games.to_string(), new.games.to_string());
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());

@@ -1,0 +1,221 @@
+//! A finished game packed into one file: every regular file of its folder in a ustar archive
+//! with fixed metadata, compressed with gzip (no name, no time), so the same folder always gives
+//! the same bytes. `tar -xzf game.tar.gz -C DIR` unpacks it with standard tools; qijudge reads it
+//! in place (`verify`, `tournament`), as read-only, from memory.
+
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The file name ending of a packed game.
+pub const EXTENSION: &str = ".tar.gz";
+
+/// At most this many bytes in the file and once decompressed (a gzip stream may inflate a
+/// thousandfold).
+pub const MAX_UNPACKED: u64 = 512 * 1024 * 1024;
+
+/// At most this many files in a packed game (a 1 000-ply game has a few thousand).
+pub const MAX_FILES: usize = 200_000;
+
+/// The files of a packed game, by path inside the game folder.
+pub type Files = BTreeMap<String, Vec<u8>>;
+
+/// Whether `path` names a packed game (by its name: it is not read).
+pub fn is_packed(path: &Path) -> bool {
+    path.to_str().is_some_and(|p| p.ends_with(EXTENSION))
+}
+
+/// A path an archive may hold: relative, plain parts, no hidden or temporary files.
+fn plain_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.split('/').all(|part| {
+            !part.is_empty()
+                && !part.starts_with('.')
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-@+".contains(&b))
+        })
+}
+
+/// Packs the game folder `dir`: every regular file below it but hidden ones (locks, temporary
+/// files), in path order. Links and other special files are refused.
+pub fn pack(dir: &Path) -> Result<Vec<u8>> {
+    let mut paths = Vec::new();
+    walk(dir, "", &mut paths)?;
+    paths.sort();
+    let mut builder = tar::Builder::new(Vec::new());
+    for rel in &paths {
+        let bytes = std::fs::read(dir.join(rel)).map_err(|e| Error::Io(format!("{rel}: {e}")))?;
+        let mut header = tar::Header::new_ustar();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        builder
+            .append_data(&mut header, rel, bytes.as_slice())
+            .map_err(|e| Error::Io(format!("packing {rel}: {e}")))?;
+    }
+    let tar = builder
+        .into_inner()
+        .map_err(|e| Error::Io(format!("packing {}: {e}", dir.display())))?;
+    let mut gz = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    gz.write_all(&tar)
+        .and_then(|_| gz.finish())
+        .map_err(|e| Error::Io(format!("compressing {}: {e}", dir.display())))
+}
+
+fn walk(root: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
+    let at = root.join(prefix);
+    let entries =
+        std::fs::read_dir(&at).map_err(|e| Error::Io(format!("{}: {e}", at.display())))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::Io(format!("{}: {e}", at.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let kind = entry
+            .file_type()
+            .map_err(|e| Error::Io(format!("{rel}: {e}")))?;
+        if kind.is_dir() {
+            walk(root, &rel, out)?;
+        } else if kind.is_file() && plain_path(&rel) {
+            out.push(rel);
+        } else {
+            return Err(Error::Io(format!(
+                "{}: {rel} is not a plain file; a game folder to pack holds only files and folders",
+                root.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The files of a packed game, or why it cannot be read. Only regular files at plain paths,
+/// each once, within [`MAX_UNPACKED`] bytes and [`MAX_FILES`] files.
+pub fn unpack(bytes: &[u8]) -> std::result::Result<Files, String> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Err("not a gzip file".into());
+    }
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .take(MAX_UNPACKED + 1)
+        .read_to_end(&mut tar)
+        .map_err(|e| format!("not a gzip file: {e}"))?;
+    if tar.len() as u64 > MAX_UNPACKED {
+        return Err(format!("more than {MAX_UNPACKED} bytes once decompressed"));
+    }
+    let mut archive = tar::Archive::new(tar.as_slice());
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("not a tar archive: {e}"))?;
+    let mut files = Files::new();
+    for entry in entries {
+        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
+        let path = entry
+            .path()
+            .map_err(|e| format!("an entry without a readable name: {e}"))?
+            .to_string_lossy()
+            .into_owned();
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            return Err(format!("{path}: not a regular file"));
+        }
+        if !plain_path(&path) {
+            return Err(format!("{path}: not a plain path inside a game folder"));
+        }
+        if files.len() == MAX_FILES {
+            return Err(format!("more than {MAX_FILES} files"));
+        }
+        let mut content = Vec::new();
+        entry
+            .read_to_end(&mut content)
+            .map_err(|e| format!("{path}: {e}"))?;
+        if files.insert(path.clone(), content).is_some() {
+            return Err(format!("{path}: twice in the archive"));
+        }
+    }
+    if !files.contains_key("game.toml") {
+        return Err("holds no game.toml: not a packed game".into());
+    }
+    Ok(files)
+}
+
+/// Reads and unpacks the packed game at `path`.
+pub fn read(path: &Path) -> std::result::Result<Files, String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_UNPACKED + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_UNPACKED {
+        return Err(format!("larger than {MAX_UNPACKED} bytes"));
+    }
+    unpack(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_a_folder_deterministically_and_reads_it_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g");
+        std::fs::create_dir_all(dir.join("moves")).unwrap();
+        std::fs::write(dir.join("game.toml"), "game = \"x\"\n").unwrap();
+        std::fs::write(dir.join("moves/001-south.toml"), "ply = 1\n").unwrap();
+        std::fs::write(dir.join(".lock"), "").unwrap();
+        let a = pack(&dir).unwrap();
+        assert_eq!(pack(&dir).unwrap(), a, "same folder, same bytes");
+        let files = unpack(&a).unwrap();
+        let names: Vec<&str> = files.keys().map(String::as_str).collect();
+        assert_eq!(names, ["game.toml", "moves/001-south.toml"]);
+        assert_eq!(files["moves/001-south.toml"], b"ply = 1\n");
+    }
+
+    #[test]
+    fn refuses_what_a_packed_game_cannot_hold() {
+        let gz = |tar: Vec<u8>| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(&tar).unwrap();
+            e.finish().unwrap()
+        };
+        let archive = |entries: &[(&str, tar::EntryType)]| {
+            let mut b = tar::Builder::new(Vec::new());
+            for (name, kind) in entries {
+                let mut h = tar::Header::new_gnu();
+                h.set_entry_type(*kind);
+                h.set_size(0);
+                // Names are written raw: the builder's own checks would refuse `..`.
+                h.as_gnu_mut().unwrap().name[..name.len()].copy_from_slice(name.as_bytes());
+                h.set_cksum();
+                b.append(&h, std::io::empty()).unwrap();
+            }
+            gz(b.into_inner().unwrap())
+        };
+        let reg = tar::EntryType::Regular;
+        assert!(unpack(b"plain text").unwrap_err().contains("gzip"));
+        assert!(unpack(&archive(&[("game.toml", reg), ("../x", reg)]))
+            .unwrap_err()
+            .contains("not a plain path"));
+        assert!(unpack(&archive(&[("game.toml", tar::EntryType::Symlink)]))
+            .unwrap_err()
+            .contains("not a regular file"));
+        assert!(unpack(&archive(&[("game.toml", reg), ("game.toml", reg)]))
+            .unwrap_err()
+            .contains("twice"));
+        assert!(unpack(&archive(&[("record.jsonl", reg)]))
+            .unwrap_err()
+            .contains("no game.toml"));
+        assert!(unpack(&archive(&[("game.toml", reg)])).is_ok());
+    }
+}
