@@ -18,6 +18,41 @@ fn plies(games: &[qijudge::tournament::standings::GameRecord]) -> usize {
     games.iter().map(|g| g.plies).sum()
 }
 
+/// (apparent bytes, bytes on disk) of everything below `dir`: file sizes, and the blocks the
+/// file system gave them (what `du` counts).
+fn disk_use(dir: &std::path::Path) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    let mut total = (0, 0);
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let meta = entry.metadata().unwrap();
+        let (a, b) = if meta.is_dir() {
+            let (a, b) = disk_use(&entry.path());
+            (a, b + meta.blocks() * 512)
+        } else {
+            (meta.len(), meta.blocks() * 512)
+        };
+        total = (total.0 + a, total.1 + b);
+    }
+    total
+}
+
+/// Plays `cfg` and prints games/s, time per ply, and the bytes each game keeps.
+fn measure(label: &str, cfg: &MatchConfig, target: &str) {
+    let t = Instant::now();
+    let played = run_match(cfg, &|_| false).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let n = plies(&played.games);
+    let games = played.games.len().max(1);
+    let (apparent, disk) = disk_use(&cfg.out.join("games"));
+    println!(
+        "{label}: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply{target}); per game {:.1} KB of data, {:.1} KB on disk",
+        games as f64 / secs,
+        secs / n.max(1) as f64 * 1e6,
+        apparent as f64 / games as f64 / 1000.0,
+        disk as f64 / games as f64 / 1000.0,
+    );
+}
+
 fn main() {
     let exe = std::env::current_exe().unwrap();
     let qijudge = exe
@@ -27,40 +62,36 @@ fn main() {
         .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let games = 20;
-    let t = Instant::now();
-    let inproc = run_match(
-        &config(
-            &tmp.path().join("a"),
-            [
-                BotEntry::parse("a=builtin:random"),
-                BotEntry::parse("b=builtin:random"),
-            ],
-            games,
-        ),
-        &|_, _| {},
-    )
-    .unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    let n = plies(&inproc);
-    println!(
-        "in-process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply of runner and judge; target ≤ 150 µs)",
-        games as f64 / secs,
-        secs / n as f64 * 1e6
+    let random = || {
+        [
+            BotEntry::parse("a=builtin:random"),
+            BotEntry::parse("b=builtin:random"),
+        ]
+    };
+    let unpacked = config(&tmp.path().join("a"), random(), games);
+    measure(
+        "in-process random vs random, folders",
+        &unpacked,
+        "; target ≤ 150 µs",
+    );
+    let mut packed = config(&tmp.path().join("p"), random(), games);
+    packed.pack = true;
+    measure("in-process random vs random, --pack", &packed, "");
+    let mut xiangqi =
+        MatchConfig::new("xiangqi", random().to_vec(), &tmp.path().join("x")).unwrap();
+    xiangqi.games = 2;
+    measure(
+        "xiangqi, in-process random vs random, folders",
+        &xiangqi,
+        "",
     );
     if qijudge.exists() {
         let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
-        let t = Instant::now();
-        let procs = run_match(
-            &config(&tmp.path().join("b"), [cmd("a"), cmd("b")], games),
-            &|_, _| {},
-        )
-        .unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        let n = plies(&procs);
-        println!(
-            "process random vs random: {:.2} games/s ({games} games, {n} plies, {:.0} µs per ply; target ≤ 300 µs)",
-            games as f64 / secs,
-            secs / n as f64 * 1e6
+        let procs = config(&tmp.path().join("b"), [cmd("a"), cmd("b")], games);
+        measure(
+            "process random vs random, folders",
+            &procs,
+            "; target ≤ 300 µs",
         );
     } else {
         println!("process bots: build the binary first (cargo build --release)");

@@ -1,4 +1,5 @@
-//! Errors the command line maps to exit codes: 1 for refused input, 2 for usage or I/O trouble.
+//! Errors the command line maps to exit codes: 1 for refused input, 2 for usage or I/O trouble,
+//! 130 for a command stopped by Ctrl-C.
 
 use std::fmt;
 
@@ -98,6 +99,8 @@ pub enum Error {
     Refused(Refusal),
     /// Bad usage or an I/O failure (exit code 2).
     Io(String),
+    /// Stopped by an interrupt (Ctrl-C) after saving what was done (exit code 130).
+    Interrupted(String),
 }
 
 impl Error {
@@ -105,6 +108,7 @@ impl Error {
         match self {
             Error::Refused(_) => 1,
             Error::Io(_) => 2,
+            Error::Interrupted(_) => 130,
         }
     }
 }
@@ -114,6 +118,7 @@ impl fmt::Display for Error {
         match self {
             Error::Refused(r) => write!(f, "refused: {r}"),
             Error::Io(m) => write!(f, "error: {m}"),
+            Error::Interrupted(m) => write!(f, "stopped: {m}"),
         }
     }
 }

@@ -28,7 +28,7 @@ pub fn judge(
             Error::Refused(r) => {
                 github_annotation("error", &prefix, Some(&r.file), &format!("refused: {r}"))
             }
-            Error::Io(m) => github_annotation("error", &prefix, None, m),
+            Error::Io(m) | Error::Interrupted(m) => github_annotation("error", &prefix, None, m),
         };
         say!("{line}");
     }

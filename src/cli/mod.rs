@@ -3,6 +3,7 @@
 
 mod ci;
 mod game;
+mod interrupt;
 mod mail;
 mod player;
 mod tournament;

@@ -3,7 +3,8 @@
 use crate::error::{Error, Result};
 use crate::rules::luzhanqi::Options;
 use crate::store::packed::{self, is_packed};
-use crate::tournament::runner::{run_match, BotEntry, MatchConfig};
+use crate::tournament::live::Live;
+use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::tournament::schedule::Pairing;
 use crate::tournament::standings::{collect, render, report, Format};
 use std::io::IsTerminal;
@@ -150,6 +151,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         out: args.out.clone(),
         shard,
         pack: args.pack,
+        interrupts: Some(super::interrupt::catch()),
         rules: options,
         rule_texts,
         now: super::now_or(None)?,
@@ -160,12 +162,54 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             off: args.bot_sandbox == "off",
         },
     };
-    let games = run_match(&cfg, &progress("playing"))?;
+    let live = std::sync::Mutex::new(Live::new(std::io::stderr().is_terminal()));
+    let observe = |event: Event| -> bool {
+        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+        let text = match event {
+            Event::Started {
+                done,
+                total,
+                earlier,
+            } => {
+                live.start(done, total, earlier);
+                match done {
+                    0 => format!("playing {total} games\n"),
+                    _ => format!("resuming: {done} of {total} games were played before\n"),
+                }
+            }
+            Event::Finished { k, record } => live.finished(k, record),
+            Event::Stopping {
+                in_flight,
+                dropping: false,
+            } => format!(
+                "\ninterrupted: no game starts any more; finishing the {in_flight} in flight \
+                 (interrupt again to drop them)\n"
+            ),
+            Event::Stopping { dropping: true, .. } => {
+                "\ninterrupted again: dropping the games in flight\n".to_string()
+            }
+        };
+        // Progress is a courtesy: a closed standard error must not stop the match.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        false
+    };
+    let played = run_match(&cfg, &observe)?;
+    if std::io::stderr().is_terminal() {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), b"\n");
+    }
+    let done = played.games.len();
     say_raw!(
         "{}",
-        render(&report(games, Vec::new()), format_of(&args.format))
+        render(&report(played.games, Vec::new()), format_of(&args.format))
     );
-    Ok(())
+    match played.stopped {
+        Some(Stopped::Interrupted) => Err(Error::Interrupted(format!(
+            "{done} of {} games played and kept; run the same command again to play the other {}",
+            played.total,
+            played.total - done
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `qijudge pack`: each finished game verified, packed into DIR.tar.gz, read back with the same
@@ -187,11 +231,8 @@ pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
         if remove {
             std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{shown}: {e}")))?;
         }
-        say!(
-            "packed {} ({} bytes)",
-            file.display(),
-            std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0)
-        );
+        let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+        say!("packed {} ({size} bytes)", file.display());
     }
     Ok(())
 }

@@ -283,6 +283,9 @@ impl ProcessBot {
                 cmd.env_remove(name);
             }
         }
+        // A group of its own: Ctrl-C at the terminal reaches the match runner, which finishes
+        // the games in flight, and not the bots playing them.
+        cmd.process_group(0);
         // SAFETY: the closure only makes system calls (prctl, landlock_restrict_self) on a
         // ruleset prepared before the fork; it allocates nothing and takes no lock.
         unsafe {

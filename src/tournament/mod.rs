@@ -3,6 +3,7 @@
 //! directories alone.
 
 pub mod bots;
+pub mod live;
 pub mod protocol;
 pub mod runner;
 pub mod sandbox;

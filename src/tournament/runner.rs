@@ -106,6 +106,9 @@ pub struct MatchConfig {
     pub sandbox: super::sandbox::Grants,
     /// Pack each finished game into one file (`game-NNNNN.tar.gz`) instead of a folder.
     pub pack: bool,
+    /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
+    /// flight are finished, at 2 they are dropped.
+    pub interrupts: Option<&'static std::sync::atomic::AtomicU8>,
 }
 
 impl MatchConfig {
@@ -140,6 +143,7 @@ impl MatchConfig {
             logs: false,
             sandbox: Default::default(),
             pack: false,
+            interrupts: None,
         })
     }
 }
@@ -245,12 +249,58 @@ fn clear_game(out: &Path, k: u32) -> Result<()> {
     Ok(())
 }
 
-/// Runs (or resumes) a match; returns the results of this shard's games in order, each as
-/// the audit of its finished directory established it.
-pub fn run_match(
-    cfg: &MatchConfig,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<GameRecord>> {
+/// What the runner tells its caller as the match goes.
+pub enum Event<'a> {
+    /// Play begins: `done` of `total` games were finished before (their records given).
+    Started {
+        done: usize,
+        total: usize,
+        earlier: &'a [GameRecord],
+    },
+    /// Game k is finished and counted.
+    Finished { k: u32, record: &'a GameRecord },
+    /// An interrupt was seen: no game starts any more; the `in_flight` ones are finished, or,
+    /// with `dropping`, stopped and removed.
+    Stopping { in_flight: usize, dropping: bool },
+}
+
+/// What a run of the match did.
+pub struct Played {
+    /// The finished games of this shard, in game order.
+    pub games: Vec<GameRecord>,
+    /// How many games this shard has in all.
+    pub total: usize,
+    /// Why play stopped before every game was played, if it did.
+    pub stopped: Option<Stopped>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// Ctrl-C (SIGINT) or SIGTERM.
+    Interrupted,
+    /// The caller's observer said the result is decided (a sequential test).
+    Decided,
+}
+
+/// Play goes on (0), finishes the games in flight and starts none (1), or drops them (2).
+struct StopLevel<'a> {
+    level: std::sync::atomic::AtomicU8,
+    interrupts: Option<&'a std::sync::atomic::AtomicU8>,
+}
+
+impl StopLevel<'_> {
+    fn get(&self) -> u8 {
+        let asked = self
+            .interrupts
+            .map_or(0, |i| i.load(Ordering::SeqCst).min(2));
+        self.level.load(Ordering::SeqCst).max(asked)
+    }
+}
+
+/// Runs (or resumes) a match; `observe` hears each event and may answer `true` to start no
+/// more games (the result is decided). Returns the results of this shard's finished games, each
+/// as the audit of its finished directory established it.
+pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) -> Result<Played> {
     for (i, bot) in cfg.bots.iter().enumerate() {
         if cfg.bots[..i].iter().any(|b| b.name == bot.name) {
             return Err(Error::Io(format!(
@@ -309,68 +359,134 @@ pub fn run_match(
             _ => todo.push(k),
         }
     }
-    let results = Mutex::new(results);
     let total = shard_games(cfg, seatings.len()).len();
+    let earlier: Vec<GameRecord> = results.values().cloned().collect();
+    observe(Event::Started {
+        done: total - todo.len(),
+        total,
+        earlier: &earlier,
+    });
+    let results = Mutex::new(results);
     let state = Mutex::new(state);
     let next = AtomicUsize::new(0);
     let failed: Mutex<Option<Error>> = Mutex::new(None);
-    progress(total - todo.len(), total);
+    let stop = StopLevel {
+        level: Default::default(),
+        interrupts: cfg.interrupts,
+    };
+    let decided = std::sync::atomic::AtomicBool::new(false);
+    let in_flight = AtomicUsize::new(0);
+    let workers = AtomicUsize::new(cfg.concurrency.max(1));
+    let dropped = || stop.get() >= 2;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
-            scope.spawn(|| loop {
-                if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
-                    break;
-                }
-                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let seating = &seatings[k as usize - 1];
-                let played = clear_game(&cfg.out, k).and_then(|()| {
-                    if cfg.game == "luzhanqi" && cfg.board == "2p" {
-                        // The fast path: an in-process judge session checks each move.
-                        play_game(cfg, &keys, k, seating)
-                            .map(|a| from_audit(&game_dir(&cfg.out, k).display().to_string(), &a))
-                    } else {
-                        crate::console::quietly(|| {
-                            play_through_contract(cfg, game, &keys, k, seating)
-                        })
+            scope.spawn(|| {
+                loop {
+                    if failed.lock().map(|f| f.is_some()).unwrap_or(true) || stop.get() > 0 {
+                        break;
                     }
-                });
-                // Packed, the game is named by its file; the result was audited from the folder.
-                let played = match played {
-                    Ok(mut record) if cfg.pack => pack_game(&cfg.out, k).map(|file| {
-                        record.dir = file.display().to_string();
-                        record
-                    }),
-                    other => other,
-                };
-                match played {
-                    Ok(record) => {
-                        results
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .insert(k, record);
-                        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-                        s.completed.insert(k);
-                        let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
-                        if let Err(e) = write_atomic(&state_path, text.as_bytes()) {
-                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                    in_flight.fetch_add(1, Ordering::SeqCst);
+                    let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                        in_flight.fetch_sub(1, Ordering::SeqCst);
+                        break;
+                    };
+                    let outcome =
+                        play_one(cfg, game, &keys, k, &seatings[k as usize - 1], &dropped);
+                    in_flight.fetch_sub(1, Ordering::SeqCst);
+                    match outcome {
+                        Ok(record) => {
+                            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                            s.completed.insert(k);
+                            let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
+                            if let Err(e) = write_atomic(&state_path, text.as_bytes()) {
+                                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            }
+                            if observe(Event::Finished { k, record: &record }) {
+                                decided.store(true, Ordering::SeqCst);
+                                stop.level.fetch_max(1, Ordering::SeqCst);
+                            }
+                            drop(s);
+                            results
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .insert(k, record);
                         }
-                        progress(s.completed.len().min(total), total);
+                        // A game dropped on a second interrupt leaves nothing behind.
+                        Err(_) if dropped() => {
+                            let _ = clear_game(&cfg.out, k);
+                        }
+                        Err(e) => *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
                     }
-                    Err(e) => *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
                 }
+                workers.fetch_sub(1, Ordering::SeqCst);
             });
+        }
+        // Watch for interrupts while the workers play, and say what happens to the games in
+        // flight once, for each level.
+        let mut said = 0;
+        while workers.load(Ordering::SeqCst) > 0 {
+            let asked = cfg
+                .interrupts
+                .map_or(0, |i| i.load(Ordering::SeqCst).min(2));
+            if asked > said {
+                said = asked;
+                observe(Event::Stopping {
+                    in_flight: in_flight.load(Ordering::SeqCst),
+                    dropping: asked >= 2,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
     });
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    Ok(results
+    let games: Vec<GameRecord> = results
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_values()
-        .collect())
+        .collect();
+    let stopped = (games.len() < total).then(|| {
+        if decided.load(Ordering::SeqCst) {
+            Stopped::Decided
+        } else {
+            Stopped::Interrupted
+        }
+    });
+    Ok(Played {
+        games,
+        total,
+        stopped,
+    })
+}
+
+/// Plays game k from its start and keeps it (packed, with `--pack`); `dropped` says when to give
+/// up the game at once.
+fn play_one(
+    cfg: &MatchConfig,
+    game: &dyn crate::games::Game,
+    keys: &Keys,
+    k: u32,
+    seating: &[usize],
+    dropped: &dyn Fn() -> bool,
+) -> Result<GameRecord> {
+    clear_game(&cfg.out, k)?;
+    let record = if cfg.game == "luzhanqi" && cfg.board == "2p" {
+        // The fast path: an in-process judge session checks each move as it comes.
+        let audit = play_game(cfg, keys, k, seating, dropped)?;
+        from_audit(&game_dir(&cfg.out, k).display().to_string(), &audit)
+    } else {
+        crate::console::quietly(|| play_through_contract(cfg, game, keys, k, seating, dropped))?
+    };
+    if !cfg.pack {
+        return Ok(record);
+    }
+    // Packed, the game is named by its file; the result was audited from the folder.
+    let file = pack_game(&cfg.out, k)?;
+    Ok(GameRecord {
+        dir: file.display().to_string(),
+        ..record
+    })
 }
 
 /// The match's keys: one per bot and the judge's, kept in `OUT/keys/` so a resumed match
@@ -500,12 +616,14 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
 }
 
 /// Plays game k from scratch into its directory, `seating[s]` the bot in seat s.
-fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32, seating: &[usize]) -> Result<Audit> {
+fn play_game(
+    cfg: &MatchConfig,
+    keys: &Keys,
+    k: u32,
+    seating: &[usize],
+    dropped: &dyn Fn() -> bool,
+) -> Result<Audit> {
     let path = game_dir(&cfg.out, k);
-    if path.exists() {
-        std::fs::remove_dir_all(&path)
-            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    }
     let dir = GameDir::scratch(&path);
     let order = seating;
     let seats = ["south", "north"];
@@ -586,6 +704,9 @@ fn play_game(cfg: &MatchConfig, keys: &Keys, k: u32, seating: &[usize]) -> Resul
 
     // Moves: the bot to move sees its own view and its legal moves, nothing else.
     while session.state().outcome.is_none() {
+        if dropped() {
+            return Err(Error::Io(format!("game {k}: dropped")));
+        }
         let (seat_index, request, ply, head, position) = {
             let replay = session.state();
             let position = replay
@@ -702,13 +823,10 @@ fn play_through_contract(
     keys: &Keys,
     k: u32,
     seating: &[usize],
+    dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
     use crate::games::{JudgeRequest, MoveRequest, NewGame};
     let path = game_dir(&cfg.out, k);
-    if path.exists() {
-        std::fs::remove_dir_all(&path)
-            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    }
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     let seats = game.seats(&cfg.board)?;
@@ -807,6 +925,9 @@ fn play_through_contract(
     }
     // Every ply is a judge run; a game of the rules' own length ends far below this.
     for ply in 0..100_000 {
+        if dropped() {
+            return Err(Error::Io(format!("game {k}: dropped")));
+        }
         let Some(seat) = game.to_move(&path)? else {
             if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
                 return Err(Error::Io(format!(

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Test bots that misbehave on purpose: python3 misbehave.py crash|hang|garbage|illegal|badsetup.
-They answer the setup request properly (except badsetup), then misbehave on their first move."""
+They answer the setup request properly (except badsetup), then misbehave on their first move.
+`slow` plays legal random moves, 20 ms each (a game long enough to interrupt)."""
 import json
 import os
 import sys
@@ -18,6 +19,11 @@ for line in sys.stdin:
             placed = {sq: "flag" for sq in placed}
         print(json.dumps({"setup": placed}), flush=True)
     elif msg["type"] == "move":
+        if mode == "slow":
+            time.sleep(0.02)
+            rng = random_bot.random.Random(len(msg["view"].get("history", [])))
+            print(json.dumps({"move": rng.choice(msg["legal"]) if msg["legal"] else "resign"}), flush=True)
+            continue
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":

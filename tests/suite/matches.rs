@@ -399,7 +399,7 @@ fn greedy_beats_random() {
     cfg.concurrency = 2;
     cfg.seed = 11;
     cfg.now = NOW.into();
-    let games = run_match(&cfg, &|_, _| {}).unwrap();
+    let games = run_match(&cfg, &|_| false).unwrap().games;
     assert_eq!(games.len(), 16);
     let greedy = games
         .iter()
@@ -408,31 +408,28 @@ fn greedy_beats_random() {
     assert!(greedy >= 11, "greedy won only {greedy} of 16");
 }
 
-/// A match of `game` (with extra arguments) between the built-in bots: every game directory
-/// passes `verify`, and `tournament` counts them all from the files alone.
-fn match_of_every_game_kind(game: &str, extra: &[&str]) {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("m").to_string_lossy().into_owned();
-    let mut args = vec![
-        "match",
-        "--game",
-        game,
-        "--bot",
-        "g=builtin:greedy",
-        "--bot",
-        "r=builtin:random",
-        "--games",
-        "2",
-        "--out",
-        &out,
-        "--format",
-        "json",
-    ];
+/// A match of `game` (with extra arguments) between built-in bots, one game per encounter:
+/// every game passes `verify`, `tournament` counts them all from the files alone, and a resume
+/// of the finished match plays nothing again. Returns the match's JSON report and its folder.
+fn match_of_every_game_kind(
+    tmp: &Path,
+    game: &str,
+    bots: &[&str],
+    extra: &[&str],
+) -> (serde_json::Value, PathBuf) {
+    let out = tmp.join("m").to_string_lossy().into_owned();
+    let mut args = vec!["match", "--game", game, "--out", &out, "--format", "json"];
+    if !extra.contains(&"--games") {
+        args.extend(["--games", "1"]);
+    }
+    for b in bots {
+        args.extend(["--bot", b]);
+    }
     args.extend_from_slice(extra);
     let r = ok(&args);
-    let games = results(&r.stdout);
-    assert_eq!(games.len(), 2, "{}", r.stdout);
-    for k in 1..=2 {
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let n = report["games"].as_array().unwrap().len();
+    for k in 1..=n {
         let dir = Path::new(&out).join(format!("games/game-{k:05}"));
         let v = ok(&["verify", &dir.to_string_lossy()]);
         assert!(v.stdout.starts_with("verified"), "{v:?}");
@@ -444,27 +441,146 @@ fn match_of_every_game_kind(game: &str, extra: &[&str]) {
         "json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&t.stdout).unwrap();
-    assert_eq!(v["games"].as_array().unwrap().len(), 2, "{}", t.stdout);
+    assert_eq!(v["games"].as_array().unwrap().len(), n, "{}", t.stdout);
     assert!(v["invalid"].as_array().unwrap().is_empty(), "{}", t.stdout);
+    assert_eq!(standings(&t.stdout), standings(&r.stdout));
     // Resuming a finished match plays nothing again and gives the same standings.
     let again = ok(&args);
     assert_eq!(again.stdout, r.stdout);
+    (report, PathBuf::from(out))
+}
+
+/// The players of each game, as (seat, name) in seat order, from the manifests.
+fn seatings(out: &Path, n: usize) -> Vec<Vec<(String, String)>> {
+    (1..=n)
+        .map(|k| {
+            let text =
+                std::fs::read_to_string(out.join(format!("games/game-{k:05}/game.toml"))).unwrap();
+            let m: toml::Table = toml::from_str(&text).unwrap();
+            m["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p["seat"].as_str().unwrap().to_string(),
+                        p["name"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Three bots, every pair meeting once: three games, each bot in two of them.
+fn round_robin_of_three(game: &str, extra: &[&str]) {
+    let bots = ["a=builtin:greedy", "b=builtin:random", "c=builtin:greedy"];
+    let tmp = tempfile::tempdir().unwrap();
+    let (report, out) = match_of_every_game_kind(tmp.path(), game, &bots, extra);
+    let pairs: Vec<Vec<String>> = seatings(&out, 3)
+        .into_iter()
+        .map(|s| {
+            let mut names: Vec<String> = s.into_iter().map(|(_, n)| n).collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [vec!["a", "b"], vec!["a", "c"], vec!["b", "c"]],
+        "{game}"
+    );
+    for s in report["standings"].as_array().unwrap() {
+        assert_eq!(s["games"], 2, "{game}: {s}");
+    }
 }
 
 #[test]
-fn a_xiangqi_match_between_builtin_bots_verifies() {
-    match_of_every_game_kind("xiangqi", &[]);
+fn a_round_robin_of_three_bots_at_xiangqi_verifies() {
+    round_robin_of_three("xiangqi", &[]);
 }
 
 #[test]
-fn a_liubo_match_between_builtin_bots_verifies() {
-    match_of_every_game_kind("liubo", &[]);
+fn a_round_robin_of_three_bots_at_liubo_verifies() {
+    round_robin_of_three("liubo", &[]);
 }
 
 #[test]
-fn a_four_player_match_between_builtin_bots_verifies() {
-    // Each bot plays a team; a ply limit keeps the test short.
-    match_of_every_game_kind("luzhanqi", &["--board", "cross4", "--rule", "max-plies=40"]);
+fn a_round_robin_of_three_bots_at_luzhanqi_verifies() {
+    round_robin_of_three("luzhanqi", &[]);
+}
+
+#[test]
+fn a_four_player_match_of_two_teams_verifies() {
+    // Each of two bots plays a team; a ply limit keeps the test short.
+    let bots = ["g=builtin:greedy", "r=builtin:random"];
+    let args = ["--board", "cross4", "--rule", "max-plies=40"];
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = match_of_every_game_kind(tmp.path(), "luzhanqi", &bots, &args);
+    let seats = &seatings(&out, 1)[0];
+    let names: Vec<&str> = seats.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["g", "r", "g", "r"], "opposite seats are one team");
+}
+
+#[test]
+fn a_four_player_table_rotates_seats_and_partners() {
+    let bots = [
+        "a=builtin:greedy",
+        "b=builtin:random",
+        "c=builtin:random",
+        "d=builtin:greedy",
+    ];
+    let args = [
+        "--board",
+        "cross4",
+        "--rule",
+        "max-plies=24",
+        "--games",
+        "3",
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let (report, out) = match_of_every_game_kind(tmp.path(), "luzhanqi", &bots, &args);
+    // --games 3: three games of the one table of four.
+    assert_eq!(report["games"].as_array().unwrap().len(), 3);
+    let tables = seatings(&out, 3);
+    let order = |t: &Vec<(String, String)>| t.iter().map(|(_, n)| n.as_str()).collect::<String>();
+    // Each game turns the table one seat (south, east, north, west).
+    assert_eq!(
+        tables.iter().map(order).collect::<Vec<_>>(),
+        ["abcd", "bcda", "cdab"]
+    );
+    for s in report["standings"].as_array().unwrap() {
+        assert_eq!(s["games"], 3, "{s}");
+    }
+    // A team game counts against both opponents and not against the partner: a and c hold
+    // opposite seats (partners) in the first three games, and never meet.
+    let cross = &report["crosstable"];
+    assert!(cross["a"].get("c").is_none(), "{cross}");
+    assert_eq!(cross["a"]["b"][1], 3, "{cross}");
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_bot_against_each_other_only() {
+    let bots = [
+        "champion=builtin:greedy",
+        "x=builtin:random",
+        "y=builtin:random",
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["--gauntlet", "--games", "2"];
+    let (report, out) = match_of_every_game_kind(tmp.path(), "luzhanqi", &bots, &args);
+    let games = seatings(&out, 4);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(g.iter().any(|(_, n)| n == "champion"), "{g:?}");
+    }
+    // Colours alternate within each encounter: the champion is South in games 1 and 2, North
+    // in 3 and 4 (round by round).
+    let south: Vec<&str> = games.iter().map(|g| g[0].1.as_str()).collect();
+    assert_eq!(south, ["champion", "champion", "x", "y"]);
+    let cross = &report["crosstable"];
+    assert!(cross["x"].get("y").is_none(), "x and y never meet: {cross}");
 }
 
 #[test]
@@ -535,6 +651,234 @@ fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
         r.stderr.contains("--games: 1 there, 2 now") && r.stderr.contains("--seed: 7 there, 8 now"),
+        "{r:?}"
+    );
+}
+
+/// The game folders and packed games a match left in OUT/games, by name.
+fn kept_games(out: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(out.join("games"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The games OUT/match.json counts as finished.
+fn completed(out: &Path) -> Vec<u64> {
+    std::fs::read_to_string(out.join("match.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| {
+            v["completed"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+        })
+        .unwrap_or_default()
+}
+
+/// Starts a match in a process group of its own, as a terminal runs a command, interrupts it
+/// like Ctrl-C (SIGINT to the whole group, the bots included, unless they have their own) once
+/// a game is done, `times` times 100 ms apart, and returns its exit code and standard error.
+fn interrupted_match(args: &[&str], out: &Path, times: usize) -> (i32, String) {
+    use std::os::unix::process::CommandExt;
+    let child = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(args)
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while completed(out).is_empty() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for _ in 0..times {
+        // SAFETY: a plain kill(2) on the child's process group.
+        unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let done = child.wait_with_output().unwrap();
+    (
+        done.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&done.stderr).into_owned(),
+    )
+}
+
+fn slow_match_args(out: &str) -> Vec<String> {
+    let slow = format!(
+        "slow={PYTHON} {} slow",
+        root().join("tests/bots/misbehave.py").display()
+    );
+    let examples = root().join("examples/bots").to_string_lossy().into_owned();
+    [
+        "match",
+        "--out",
+        out,
+        "--format",
+        "json",
+        "--bot",
+        "builtin:greedy",
+        "--bot",
+        &slow,
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--seed",
+        "5",
+        "--bot-read",
+        &examples,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Ctrl-C lets the games in flight finish (their bots, in a process group of their own, do not
+/// receive it), keeps every finished game and nothing half-written, exits 130 saying how to go
+/// on; running the same command again completes the match with the result of a run never
+/// interrupted.
+#[test]
+fn ctrl_c_finishes_the_games_in_flight_and_a_resume_equals_an_uninterrupted_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole").to_string_lossy().into_owned();
+    let args = slow_match_args(&whole);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let a = ok(&args);
+
+    let cut = tmp.path().join("cut");
+    let args = slow_match_args(&cut.to_string_lossy());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stderr) = interrupted_match(&args, &cut, 1);
+    assert_eq!(code, 130, "{stderr}");
+    assert!(
+        stderr.contains("interrupted: no game starts any more; finishing the")
+            && stderr.contains("run the same command again to play the other"),
+        "{stderr}"
+    );
+    let done = completed(&cut);
+    assert!(done.len() < 4, "interrupted before the end: {done:?}");
+    let names: Vec<String> = done.iter().map(|k| format!("game-{k:05}")).collect();
+    assert_eq!(kept_games(&cut), names, "only finished games are kept");
+    // No game lost by a bot killed by the interrupt.
+    let partial: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("match.json")).unwrap()).unwrap();
+    assert!(partial["completed"].is_array());
+
+    let b = ok(&args);
+    assert_eq!(results(&b.stdout), results(&a.stdout));
+    assert_eq!(standings(&b.stdout), standings(&a.stdout));
+    assert!(b.stderr.contains("resuming:"), "{}", b.stderr);
+}
+
+/// A second Ctrl-C drops the games in flight: their folders are removed, the finished ones
+/// kept, and the match resumes from there.
+#[test]
+fn a_second_ctrl_c_drops_the_games_in_flight() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let args = slow_match_args(&out.to_string_lossy());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stderr) = interrupted_match(&args, &out, 2);
+    assert_eq!(code, 130, "{stderr}");
+    assert!(
+        stderr.contains("interrupted again: dropping the games in flight"),
+        "{stderr}"
+    );
+    let names: Vec<String> = completed(&out)
+        .iter()
+        .map(|k| format!("game-{k:05}"))
+        .collect();
+    assert_eq!(kept_games(&out), names, "dropped games leave nothing");
+    let r = ok(&args);
+    assert_eq!(results(&r.stdout).len(), 4);
+}
+
+/// `--pack` keeps each game as one .tar.gz that `verify` and `tournament` read as it is; the
+/// standings equal those of the same match in folders; a game both packed and unpacked is
+/// counted once; a packed game is never written to.
+#[test]
+fn packed_and_unpacked_games_give_equal_standings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = [
+        "--bot",
+        "builtin:random",
+        "--bot",
+        "builtin:greedy",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+    ];
+    let folders = tmp.path().join("f").to_string_lossy().into_owned();
+    let packed = tmp.path().join("p").to_string_lossy().into_owned();
+    let a = ok(&match_args(&folders, &bots));
+    let mut with_pack = bots.to_vec();
+    with_pack.push("--pack");
+    let b = ok(&match_args(&packed, &with_pack));
+    assert_eq!(standings(&a.stdout), standings(&b.stdout));
+    assert_eq!(results(&a.stdout), results(&b.stdout));
+    let files = kept_games(Path::new(&packed));
+    assert_eq!(
+        files,
+        (1..=4)
+            .map(|k| format!("game-{k:05}.tar.gz"))
+            .collect::<Vec<_>>()
+    );
+    let one = format!("{packed}/games/game-00001.tar.gz");
+    let v = ok(&["verify", &one]);
+    assert!(v.stdout.starts_with("verified game"), "{v:?}");
+    // The archive is an ordinary gzip-compressed tar file.
+    let listing = Command::new("tar").args(["-tzf", &one]).output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    assert!(
+        listing.lines().any(|l| l == "game.toml") && listing.contains("moves/"),
+        "{listing}"
+    );
+    // tournament reads packed games, alone or beside folders.
+    let t = ok(&["tournament", &format!("{packed}/games"), "--format", "json"]);
+    assert_eq!(standings(&t.stdout), standings(&a.stdout));
+    // `qijudge pack` on a folder: the copy and its archive count once.
+    let g1 = Path::new(&folders).join("games/game-00001");
+    let g1_copy = tmp.path().join("g1");
+    copy_dir(&g1, &g1_copy);
+    let p = ok(&["pack", &g1_copy.to_string_lossy()]);
+    assert!(p.stdout.starts_with("packed "), "{p:?}");
+    let both = ok(&[
+        "tournament",
+        &g1_copy.to_string_lossy(),
+        &format!("{}.tar.gz", g1_copy.display()),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&both.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 1, "{}", both.stdout);
+    assert_eq!(
+        v["duplicates"].as_array().unwrap().len(),
+        1,
+        "{}",
+        both.stdout
+    );
+    // Written to, a packed game refuses and stays as it was.
+    let before = std::fs::read(&one).unwrap();
+    let j = qj(&["judge", &one, "--key", &format!("{packed}/keys/judge")]);
+    assert_eq!(j.code, 1, "{j:?}");
+    assert!(
+        j.stderr.contains("is a packed game, which is only read"),
+        "{j:?}"
+    );
+    assert_eq!(std::fs::read(&one).unwrap(), before);
+    // A damaged archive is refused by name.
+    let bad = tmp.path().join("bad.tar.gz");
+    std::fs::write(&bad, &before[..before.len() / 2]).unwrap();
+    let r = qj(&["verify", &bad.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("cannot be read as a packed game"),
         "{r:?}"
     );
 }
