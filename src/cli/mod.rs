@@ -637,7 +637,8 @@ pub struct MatchArgs {
     /// each playing a team).
     #[arg(long, default_value = "2p")]
     pub board: String,
-    /// A bot: builtin:random, builtin:greedy, or a command ([NAME=]COMMAND); two or more.
+    /// A bot: builtin:random, builtin:greedy, a command speaking qijudge-bot/1
+    /// ([NAME=]COMMAND), or a Xiangqi engine speaking UCI ([NAME=]uci:COMMAND); two or more.
     /// With more than two, every pair meets (round-robin) unless --gauntlet.
     #[arg(long = "bot", required = true)]
     pub bots: Vec<String>,
@@ -659,6 +660,11 @@ pub struct MatchArgs {
     /// Time for each answer of a bot, in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
+    /// A clock per seat and game: BASE+INCREMENT in seconds (`60+0.5`); a bot whose clock
+    /// runs out loses on time (bot-timeout). Bots are told every clock; UCI engines get
+    /// `go wtime … btime … winc … binc …`.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<String>,
     /// Where the games, keys and state go.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,

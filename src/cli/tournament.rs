@@ -151,6 +151,12 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         out: args.out.clone(),
         shard,
         pack: args.pack,
+        tc: args
+            .tc
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(Error::Io)?,
         interrupts: Some(super::interrupt::catch()),
         rules: options,
         rule_texts,

@@ -350,6 +350,11 @@ impl ProcessBot {
     fn send(&mut self, request: &Request) -> Result<(), BotFailure> {
         let line =
             serde_json::to_string(request).map_err(|e| BotFailure::Garbage(e.to_string()))?;
+        self.send_line(&line)
+    }
+
+    /// Writes one line to the bot.
+    pub fn send_line(&mut self, line: &str) -> Result<(), BotFailure> {
         let stdin = self.stdin.as_mut().ok_or(BotFailure::Crashed)?;
         stdin
             .write_all(line.as_bytes())
@@ -357,14 +362,11 @@ impl ProcessBot {
             .and_then(|_| stdin.flush())
             .map_err(|_| BotFailure::Crashed)
     }
-}
 
-impl Bot for ProcessBot {
-    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
-        self.send(request)?;
-        match self.lines.recv_timeout(self.time) {
-            Ok(Ok(line)) => serde_json::from_str(line.trim_end())
-                .map_err(|e| BotFailure::Garbage(e.to_string())),
+    /// The bot's next line, within `wait`; past it the bot is stopped and it is a timeout.
+    pub fn read_line(&mut self, wait: Duration) -> Result<String, BotFailure> {
+        match self.lines.recv_timeout(wait) {
+            Ok(Ok(line)) => Ok(line),
             Ok(Err(())) => Err(BotFailure::Garbage(
                 "an answer that is not UTF-8 or longer than 1 MiB".into(),
             )),
@@ -374,6 +376,22 @@ impl Bot for ProcessBot {
             }
             Err(RecvTimeoutError::Disconnected) => Err(BotFailure::Crashed),
         }
+    }
+}
+
+impl Bot for ProcessBot {
+    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
+        self.send(request)?;
+        // The request says how long this answer may take (a clock may leave less than the
+        // time per move).
+        let wait = match request {
+            Request::Move { time_ms, .. } | Request::Setup { time_ms, .. } => {
+                Duration::from_millis(*time_ms)
+            }
+            Request::End { .. } => self.time,
+        };
+        let line = self.read_line(wait)?;
+        serde_json::from_str(line.trim_end()).map_err(|e| BotFailure::Garbage(e.to_string()))
     }
 
     fn tell(&mut self, request: &Request) {

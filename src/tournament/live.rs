@@ -113,7 +113,8 @@ impl Live {
         }
         let (name, [w, d, l]) = self.tally.iter().next()?;
         let (diff, err) = elo_of(*w, *d, *l)?;
-        Some(format!("Elo {name} {diff:+.0} ± {err:.0}"))
+        // Rounded first, and `+ 0.0` turns -0 into 0.
+        Some(format!("Elo {name} {:+} ± {err:.0}", diff.round() + 0.0))
     }
 
     /// Games per second and the time left, once a game of this run has finished.
@@ -181,14 +182,14 @@ mod tests {
         live.start(0, 4, &[]);
         let line = live.finished(1, &record("g", "r", Some("g")));
         assert!(
-            line.starts_with(
-                "game 1 (g vs r): g won (flag captured), 12 plies; 1/4  g 1 r 0  Elo g "
-            ),
+            line.starts_with("game 1 (g vs r): g won (flag captured), 12 plies; 1/4  g 1 r 0  "),
             "{line}"
         );
         assert!(line.ends_with('\n') && line.contains("ETA"), "{line}");
+        // No Elo while the score is 100%; then the first bot's, by name.
+        assert!(!line.contains("Elo"), "{line}");
         let line = live.finished(2, &record("r", "g", None));
-        assert!(line.contains("2/4  g 1.5 r 0.5"), "{line}");
+        assert!(line.contains("2/4  g 1.5 r 0.5  Elo g +191 ± "), "{line}");
     }
 
     #[test]

@@ -9,3 +9,5 @@ pub mod runner;
 pub mod sandbox;
 pub mod schedule;
 pub mod standings;
+pub mod timecontrol;
+pub mod uci;

@@ -33,10 +33,24 @@ pub enum Request {
     Move {
         view: BotView,
         legal: Vec<String>,
+        /// Time for this answer: the time per move, or what is left on the bot's clock if less.
         time_ms: u64,
+        /// Every seat's clock, in a match with a time control (`--tc`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockInfo>,
     },
     /// The game is over; no answer. Standard input closes next.
     End { view: BotView },
+}
+
+/// The clocks of a game played with a time control.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockInfo {
+    /// Time left by seat, in milliseconds.
+    pub remaining_ms: BTreeMap<String, u64>,
+    /// Time added after each move.
+    pub increment_ms: u64,
 }
 
 /// The view a bot is shown: its seat's view as the judge writes it for that game.

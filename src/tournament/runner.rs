@@ -7,6 +7,8 @@ use super::bots::{builtin, Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
 use super::schedule::{self, Pairing};
 use super::standings::{from_audit, from_summary, GameRecord};
+use super::timecontrol::{Clocks, TimeControl};
+use super::uci::UciBot;
 use crate::error::{Error, Result};
 use crate::judge::{self, audit, build_view, load_game, Audit, Session};
 use crate::player::{commit_setup, write_move, NewMove};
@@ -31,6 +33,8 @@ pub enum BotSpec {
     Builtin(String),
     /// A program, run with `sh -c`.
     Command(String),
+    /// A Xiangqi engine speaking UCI, run with `sh -c`.
+    Uci(String),
 }
 
 /// A bot and the name it plays under.
@@ -53,13 +57,14 @@ impl BotEntry {
             }
             _ => (None, text),
         };
-        let spec = match spec.strip_prefix("builtin:") {
-            Some(b) => BotSpec::Builtin(b.to_string()),
-            None => BotSpec::Command(spec.to_string()),
+        let spec = match (spec.strip_prefix("builtin:"), spec.strip_prefix("uci:")) {
+            (Some(b), _) => BotSpec::Builtin(b.to_string()),
+            (_, Some(c)) => BotSpec::Uci(c.to_string()),
+            _ => BotSpec::Command(spec.to_string()),
         };
         let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
             BotSpec::Builtin(b) => b.clone(),
-            BotSpec::Command(c) => {
+            BotSpec::Command(c) | BotSpec::Uci(c) => {
                 let first = c
                     .split_whitespace()
                     .find(|w| !w.contains('='))
@@ -106,6 +111,8 @@ pub struct MatchConfig {
     pub sandbox: super::sandbox::Grants,
     /// Pack each finished game into one file (`game-NNNNN.tar.gz`) instead of a folder.
     pub pack: bool,
+    /// A clock per seat and game (`--tc`), besides the time per answer.
+    pub tc: Option<TimeControl>,
     /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
     /// flight are finished, at 2 they are dropped.
     pub interrupts: Option<&'static std::sync::atomic::AtomicU8>,
@@ -143,6 +150,7 @@ impl MatchConfig {
             logs: false,
             sandbox: Default::default(),
             pack: false,
+            tc: None,
             interrupts: None,
         })
     }
@@ -166,6 +174,8 @@ struct MatchState {
     gauntlet: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pack: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tc: Option<String>,
     games: u32,
     seed: u64,
     shard: String,
@@ -322,6 +332,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         bots: cfg.bots.iter().map(|b| b.name.clone()).collect(),
         gauntlet: cfg.pairing == Pairing::Gauntlet,
         pack: cfg.pack,
+        tc: cfg.tc.map(|t| t.to_string()),
         games: cfg.games,
         seed: cfg.seed,
         shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
@@ -535,6 +546,8 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     compare("pairing", pairing(old.gauntlet), pairing(new.gauntlet));
     let store = |p: bool| if p { "--pack" } else { "folders" }.to_string();
     compare("storage", store(old.pack), store(new.pack));
+    let tc = |t: &Option<String>| t.clone().unwrap_or_else(|| "none".into());
+    compare("--tc", tc(&old.tc), tc(&new.tc));
     compare("--games", old.games.to_string(), new.games.to_string());
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());
@@ -548,8 +561,10 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
 /// Elsewhere the first request needs a game in progress: the bot must still be running.
 fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
     for entry in &cfg.bots {
-        let BotSpec::Command(cmd) = &entry.spec else {
-            continue;
+        let (cmd, uci) = match &entry.spec {
+            BotSpec::Builtin(_) => continue,
+            BotSpec::Command(cmd) => (cmd, false),
+            BotSpec::Uci(cmd) => (cmd, true),
         };
         let refused = |why: String| {
             Error::Io(format!(
@@ -557,6 +572,25 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
                 entry.name
             ))
         };
+        if uci {
+            if cfg.game != "xiangqi" {
+                return Err(Error::Io(format!(
+                    "--bot {}: UCI engines play xiangqi; bots of other games speak qijudge-bot/1 \
+                     (docs/bots.md)",
+                    entry.name
+                )));
+            }
+            let process = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
+                .map_err(|e| refused(format!("does not start ({e})")))?;
+            let mut engine = UciBot::new(process, cfg.time);
+            engine
+                .handshake()
+                .map_err(|f| refused(format!("did not answer uci and isready ({})", f.code())))?;
+            engine.tell(&Request::End {
+                view: BotView::Other(serde_json::Value::Null),
+            });
+            continue;
+        }
         let mut bot = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
             .map_err(|e| refused(format!("does not start ({e})")))?;
         if game.setup_is_chosen() {
@@ -592,7 +626,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
     match &entry.spec {
         BotSpec::Builtin(name) => builtin(name)
             .ok_or_else(|| Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))),
-        BotSpec::Command(cmd) => {
+        BotSpec::Command(cmd) | BotSpec::Uci(cmd) => {
             let log = if cfg.logs {
                 let path = cfg
                     .out
@@ -607,10 +641,12 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
             } else {
                 None
             };
-            Ok(Box::new(
-                ProcessBot::spawn(cmd, cfg.time, log, &cfg.sandbox)
-                    .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?,
-            ))
+            let process = ProcessBot::spawn(cmd, cfg.time, log, &cfg.sandbox)
+                .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
+            Ok(match entry.spec {
+                BotSpec::Uci(_) => Box::new(UciBot::new(process, cfg.time)),
+                _ => Box::new(process),
+            })
         }
     }
 }
@@ -703,6 +739,7 @@ fn play_game(
     }
 
     // Moves: the bot to move sees its own view and its legal moves, nothing else.
+    let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats.map(String::from)));
     while session.state().outcome.is_none() {
         if dropped() {
             return Err(Error::Io(format!("game {k}: dropped")));
@@ -721,11 +758,7 @@ fn play_game(
                 .map(|m| m.display(board))
                 .collect();
             legal.sort();
-            let request = Request::Move {
-                view: BotView::Luzhanqi(Box::new(view)),
-                legal,
-                time_ms,
-            };
+            let request = (BotView::Luzhanqi(Box::new(view)), legal);
             (
                 seat.index(),
                 request,
@@ -735,7 +768,16 @@ fn play_game(
             )
         };
         let seat = seats[seat_index];
-        let action = match bots[seat_index].ask(&request) {
+        let (view, legal) = request;
+        let asked = ask_move(
+            &mut *bots[seat_index],
+            view,
+            legal,
+            cfg.time,
+            &mut clocks,
+            seat_index,
+        );
+        let action = match asked {
             Ok(Reply {
                 action: Some(a), ..
             }) => a,
@@ -923,6 +965,7 @@ fn play_through_contract(
     if let Some((seat, code)) = &failure {
         judge(Some((seat.clone(), code.to_string())))?;
     }
+    let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
     // Every ply is a judge run; a game of the rules' own length ends far below this.
     for ply in 0..100_000 {
         if dropped() {
@@ -940,12 +983,9 @@ fn play_through_contract(
         let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
         let key = key_file(j);
         let legal = game.legal_moves(&path, &seat, Some(&key))?;
-        let request = Request::Move {
-            view: bot_view(game.seat_view(&path, &seat, Some(&key))?),
-            legal: legal.clone(),
-            time_ms,
-        };
-        let answer = match bots[j].ask(&request) {
+        let view = bot_view(game.seat_view(&path, &seat, Some(&key))?);
+        let asked = ask_move(&mut *bots[j], view, legal.clone(), cfg.time, &mut clocks, j);
+        let answer = match asked {
             Ok(Reply {
                 action: Some(a), ..
             }) if a == "resign" || legal.contains(&a) => Ok(a),
@@ -987,6 +1027,37 @@ fn play_through_contract(
     }
     let summary = game.summary(&path)?;
     Ok(from_summary(&path.display().to_string(), &summary))
+}
+
+/// Asks seat `seat`'s bot for its move, within the time per move or what its clock has left,
+/// and charges the time it took to its clock: a bot whose clock runs out loses on time.
+fn ask_move(
+    bot: &mut dyn Bot,
+    view: BotView,
+    legal: Vec<String>,
+    per_move: Duration,
+    clocks: &mut Option<Clocks>,
+    seat: usize,
+) -> std::result::Result<Reply, BotFailure> {
+    let allowed = clocks
+        .as_ref()
+        .map_or(per_move, |c| c.allowed(seat, per_move));
+    let request = Request::Move {
+        view,
+        legal,
+        time_ms: allowed.as_millis() as u64,
+        clock: clocks.as_ref().map(Clocks::info),
+    };
+    let started = std::time::Instant::now();
+    let reply = bot.ask(&request)?;
+    let in_time = clocks
+        .as_mut()
+        .is_none_or(|c| c.spend(seat, started.elapsed()));
+    if in_time {
+        Ok(reply)
+    } else {
+        Err(BotFailure::Timeout)
+    }
 }
 
 /// A view as bots receive it: typed when it is a Luzhanqi view.

@@ -121,9 +121,10 @@ pub fn prepare(grants: &Grants, programs: &[PathBuf]) -> Result<Sandbox, String>
     })
 }
 
-/// The files a bot command names (words that are paths of existing files, made absolute), so
+/// The files a bot command names (words that are paths of existing files, links followed), so
 /// the bot may read its own program; the command with those words made absolute, since the bot
-/// starts in its own folder.
+/// starts in its own folder. Links stay links in the command: a virtual environment's
+/// `bin/python` is a link whose name tells Python where its environment is.
 pub fn program_files(command: &str) -> (String, Vec<PathBuf>) {
     let mut files = Vec::new();
     let words: Vec<String> = command
@@ -134,9 +135,9 @@ pub fn program_files(command: &str) -> (String, Vec<PathBuf>) {
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"/._-+:=@".contains(&b));
             let path = Path::new(word);
-            match std::fs::canonicalize(path) {
-                Ok(abs) if plain && word.contains('/') && abs.is_file() => {
-                    files.push(abs.clone());
+            match (std::fs::canonicalize(path), std::path::absolute(path)) {
+                (Ok(real), Ok(abs)) if plain && word.contains('/') && real.is_file() => {
+                    files.push(real);
                     abs.to_string_lossy().into_owned()
                 }
                 _ => word.to_string(),
@@ -153,4 +154,24 @@ pub fn confine(ruleset: &mut Option<RulesetCreated>) -> std::io::Result<()> {
             .map_err(|_| std::io::Error::from_raw_os_error(libc::EPERM))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_keeps_its_links_and_grants_their_targets() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("python3.11");
+        std::fs::write(&real, "").unwrap();
+        let link = tmp.path().join("venv-python");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let command = format!("{} -u bot.py", link.display());
+        let (text, files) = program_files(&command);
+        // The link is named as given (a virtual environment finds itself by it) and its target
+        // may be read.
+        assert_eq!(text, command);
+        assert_eq!(files, [std::fs::canonicalize(&real).unwrap()]);
+    }
 }

@@ -882,3 +882,135 @@ fn packed_and_unpacked_games_give_equal_standings() {
         "{r:?}"
     );
 }
+
+/// The ICCS moves of the shipped Xiangqi sample game, in a file a test engine plays from.
+fn sample_xiangqi_script(dir: &Path) -> (PathBuf, Vec<String>) {
+    let record = std::fs::read_to_string(root().join("games/xiangqi/sample/record.jsonl")).unwrap();
+    let moves: Vec<String> = record
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["entry"]["kind"] == "move")
+        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
+        .collect();
+    let path = dir.join("script.txt");
+    std::fs::write(&path, moves.join("\n") + "\n").unwrap();
+    (path, moves)
+}
+
+/// Two UCI engines, one naming squares as Fairy-Stockfish does (ranks 1-10, after
+/// `UCI_Variant xiangqi`), one as Pikafish does (ranks 0-9), play the sample game move for
+/// move through the adapter with a clock; the judge's record is that game and it verifies.
+#[test]
+fn uci_engines_play_xiangqi_through_the_adapter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (script, moves) = sample_xiangqi_script(tmp.path());
+    let engine = root().join("tests/bots/uci_engine.py");
+    let fsf = format!(
+        "fsf=uci:{PYTHON} {} one {} clock",
+        engine.display(),
+        script.display()
+    );
+    let pika = format!(
+        "pika=uci:{PYTHON} {} zero {} clock",
+        engine.display(),
+        script.display()
+    );
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--tc",
+        "60+1", "--out", &out, "--format", "json",
+    ]);
+    let games = results(&r.stdout);
+    assert_eq!(
+        games,
+        [("fsf".into(), "checkmate".into(), moves.len().into())],
+        "{}",
+        r.stdout
+    );
+    let dir = Path::new(&out).join("games/game-00001");
+    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+    let played: Vec<String> = record
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["entry"]["kind"] == "move")
+        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(played, moves);
+    ok(&["verify", &dir.to_string_lossy()]);
+}
+
+/// An engine that thinks past its clock loses on time; one that does not answer `uci` is
+/// refused before the match; UCI is for Xiangqi only.
+#[test]
+fn a_uci_engine_loses_on_time_and_a_broken_one_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (script, _) = sample_xiangqi_script(tmp.path());
+    let engine = root().join("tests/bots/uci_engine.py");
+    let slow = format!(
+        "slow=uci:{PYTHON} {} slow {}",
+        engine.display(),
+        script.display()
+    );
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &slow,
+        "--bot",
+        "builtin:random",
+        "--games",
+        "1",
+        "--tc",
+        "1+0",
+        "--out",
+        &out,
+        "--format",
+        "json",
+    ]);
+    let record =
+        std::fs::read_to_string(Path::new(&out).join("games/game-00001/record.jsonl")).unwrap();
+    assert!(
+        record.contains("\"kind\":\"forfeit\"") && record.contains("\"reason\":\"bot-timeout\""),
+        "{record}"
+    );
+    assert_eq!(results(&r.stdout)[0].0, "random");
+    // Not an engine at all: the example bot waits for JSON and never says uciok.
+    let mute = format!(
+        "mute=uci:{PYTHON} {}",
+        root().join("examples/bots/random_bot.py").display()
+    );
+    let r = qj(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &mute,
+        "--bot",
+        "builtin:random",
+        "--time-ms",
+        "500",
+        "--out",
+        &tmp.path().join("n").to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--bot mute: did not answer uci and isready"),
+        "{r:?}"
+    );
+    let r = qj(&[
+        "match",
+        "--game",
+        "luzhanqi",
+        "--bot",
+        &slow,
+        "--bot",
+        "builtin:random",
+        "--out",
+        &tmp.path().join("o").to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("UCI engines play xiangqi"), "{r:?}");
+}

@@ -1,0 +1,127 @@
+//! Time controls for bot games: each seat's clock starts at a base time, runs while its bot
+//! thinks, and gains an increment after each move; a bot whose clock runs out loses on time.
+
+use super::protocol::ClockInfo;
+use std::time::Duration;
+
+/// `BASE+INCREMENT` in seconds (`60+0.5`), or `BASE` alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let seconds = |s: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e7)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    format!("--tc {text:?}: expected seconds as BASE+INCREMENT, like 60+0.5")
+                })
+        };
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let tc = TimeControl {
+            base: seconds(base)?,
+            increment: seconds(increment)?,
+        };
+        if tc.base.is_zero() {
+            return Err(format!("--tc {text:?}: the base time must be more than 0"));
+        }
+        Ok(tc)
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// The clocks of one game, by seat.
+pub struct Clocks {
+    tc: TimeControl,
+    seats: Vec<String>,
+    left: Vec<Duration>,
+}
+
+impl Clocks {
+    pub fn new(tc: TimeControl, seats: &[String]) -> Clocks {
+        Clocks {
+            tc,
+            seats: seats.to_vec(),
+            left: vec![tc.base; seats.len()],
+        }
+    }
+
+    /// How long seat `seat` may take for its next answer: the time per move, or its clock if
+    /// that has less.
+    pub fn allowed(&self, seat: usize, per_move: Duration) -> Duration {
+        per_move.min(self.left[seat])
+    }
+
+    /// Charges `used` to seat `seat`'s clock; false when it ran out (a loss on time), else the
+    /// increment is added.
+    pub fn spend(&mut self, seat: usize, used: Duration) -> bool {
+        match self.left[seat].checked_sub(used) {
+            Some(left) => {
+                self.left[seat] = left + self.tc.increment;
+                true
+            }
+            None => {
+                self.left[seat] = Duration::ZERO;
+                false
+            }
+        }
+    }
+
+    /// Every clock, as bots are told.
+    pub fn info(&self) -> ClockInfo {
+        ClockInfo {
+            remaining_ms: self
+                .seats
+                .iter()
+                .zip(&self.left)
+                .map(|(s, d)| (s.clone(), d.as_millis() as u64))
+                .collect(),
+            increment_ms: self.tc.increment.as_millis() as u64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_and_clocks_run() {
+        let tc: TimeControl = "2+0.5".parse().unwrap();
+        assert_eq!(tc.base, Duration::from_secs(2));
+        assert_eq!(tc.increment, Duration::from_millis(500));
+        assert_eq!(
+            "10".parse::<TimeControl>().unwrap().increment,
+            Duration::ZERO
+        );
+        for bad in ["", "0", "x+1", "1+y", "-1+0", "1+2+3"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        let seats = ["red".to_string(), "black".to_string()];
+        let mut c = Clocks::new(tc, &seats);
+        assert_eq!(c.allowed(0, Duration::from_secs(5)), Duration::from_secs(2));
+        assert!(c.spend(0, Duration::from_millis(1500)));
+        // 2 - 1.5 + 0.5 = 1 s left.
+        assert_eq!(c.info().remaining_ms["red"], 1000);
+        assert_eq!(c.info().remaining_ms["black"], 2000);
+        assert_eq!(c.info().increment_ms, 500);
+        assert!(!c.spend(0, Duration::from_millis(1001)), "flag fell");
+    }
+}

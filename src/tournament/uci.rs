@@ -1,0 +1,220 @@
+//! Xiangqi engines as bots, over UCI as Pikafish and Fairy-Stockfish speak it. The engine is
+//! told the game from its start (`position fen … moves …`), so it sees the whole history, and
+//! its clock (`go wtime … btime … winc … binc …`) or its time for the move (`go movetime`); the
+//! judge, not the engine, decides repetitions (perpetual check and chase by the AXF rules).
+//!
+//! Square names: Pikafish counts ranks from 0 as ICCS does (`h2e2`); Fairy-Stockfish, which
+//! plays many variants and offers the option `UCI_Variant`, counts them from 1 (`h3e3`, `a10`).
+//! An engine that offers `UCI_Variant` is set to `xiangqi` and spoken to with ranks from 1.
+
+use super::bots::{Bot, ProcessBot};
+use super::protocol::{BotFailure, BotView, Reply, Request};
+use crate::rules::xiangqi::fen::START;
+use std::time::{Duration, Instant};
+
+/// Time an engine has to start and answer `uci` and `isready`: at least this, or the time per
+/// answer when longer (loading a network takes a moment).
+const START_TIME: Duration = Duration::from_secs(10);
+
+/// A UCI engine playing one Xiangqi game.
+pub struct UciBot {
+    process: ProcessBot,
+    /// Time for the handshake.
+    start_time: Duration,
+    ready: bool,
+    /// Ranks counted from 1 (Fairy-Stockfish) rather than 0 (Pikafish, ICCS).
+    ranks_from_one: bool,
+    new_game_sent: bool,
+}
+
+impl UciBot {
+    pub fn new(process: ProcessBot, time: Duration) -> UciBot {
+        UciBot {
+            process,
+            start_time: time.max(START_TIME),
+            ready: false,
+            ranks_from_one: false,
+            new_game_sent: false,
+        }
+    }
+
+    /// `uci` … `uciok`, the variant where the engine has the option, `isready` … `readyok`.
+    pub fn handshake(&mut self) -> Result<(), BotFailure> {
+        if self.ready {
+            return Ok(());
+        }
+        let deadline = Instant::now() + self.start_time;
+        self.process.send_line("uci")?;
+        loop {
+            let line = self.line_before(deadline)?;
+            if line.starts_with("option name UCI_Variant ") {
+                self.ranks_from_one = true;
+            }
+            if line == "uciok" {
+                break;
+            }
+        }
+        if self.ranks_from_one {
+            self.process
+                .send_line("setoption name UCI_Variant value xiangqi")?;
+        }
+        self.wait_ready(deadline)?;
+        self.ready = true;
+        Ok(())
+    }
+
+    fn wait_ready(&mut self, deadline: Instant) -> Result<(), BotFailure> {
+        self.process.send_line("isready")?;
+        while self.line_before(deadline)? != "readyok" {}
+        Ok(())
+    }
+
+    /// The engine's next line, trimmed; a timeout once `deadline` passes.
+    fn line_before(&mut self, deadline: Instant) -> Result<String, BotFailure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.process.read_line(left).map(|l| l.trim().to_string())
+    }
+
+    /// Our ICCS square (`h2`) as the engine names it.
+    fn iccs_to_engine(&self, iccs: &str) -> Option<String> {
+        let (from, to) = split_move(iccs)?;
+        let shift =
+            |(file, rank): (char, u32)| format!("{file}{}", rank + u32::from(self.ranks_from_one));
+        Some(format!("{}{}", shift(from), shift(to)))
+    }
+
+    /// The engine's move as ICCS, or none when it is not a move on the board.
+    fn engine_to_iccs(&self, text: &str) -> Option<String> {
+        let (from, to) = split_move(text)?;
+        let shift = |(file, rank): (char, u32)| {
+            let rank = rank.checked_sub(u32::from(self.ranks_from_one))?;
+            (rank <= 9).then(|| format!("{file}{rank}"))
+        };
+        Some(format!("{}{}", shift(from)?, shift(to)?))
+    }
+
+    fn play(
+        &mut self,
+        view: &serde_json::Value,
+        legal: &[String],
+        time_ms: u64,
+        clock: Option<&super::protocol::ClockInfo>,
+    ) -> Result<Reply, BotFailure> {
+        let deadline = Instant::now() + Duration::from_millis(time_ms);
+        self.handshake()?;
+        if !self.new_game_sent {
+            self.process.send_line("ucinewgame")?;
+            self.wait_ready(deadline)?;
+            self.new_game_sent = true;
+        }
+        let moves: Vec<String> = view
+            .get("moves")
+            .and_then(|m| m.as_array())
+            .ok_or_else(|| BotFailure::Garbage("a view without moves (not Xiangqi)".into()))?
+            .iter()
+            .filter_map(|m| m.as_str().and_then(|m| self.iccs_to_engine(m)))
+            .collect();
+        let mut position = format!("position fen {START}");
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        self.process.send_line(&position)?;
+        let go = match clock {
+            Some(c) => {
+                let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
+                format!(
+                    "go wtime {} btime {} winc {inc} binc {inc}",
+                    ms("red"),
+                    ms("black"),
+                    inc = c.increment_ms
+                )
+            }
+            // Keep a tenth (at most 100 ms) for the engine to answer and us to read it.
+            None => format!("go movetime {}", time_ms - (time_ms / 10).min(100)),
+        };
+        self.process.send_line(&go)?;
+        loop {
+            let line = self.line_before(deadline)?;
+            let Some(best) = line.strip_prefix("bestmove") else {
+                continue;
+            };
+            let best = best.split_whitespace().next().unwrap_or("");
+            if best == "(none)" || best == "0000" || legal.is_empty() {
+                return Ok(Reply {
+                    setup: None,
+                    action: Some("resign".into()),
+                });
+            }
+            let iccs = self.engine_to_iccs(best).ok_or_else(|| {
+                BotFailure::Garbage(format!("bestmove {best:?} is not a move on the board"))
+            })?;
+            return Ok(Reply {
+                setup: None,
+                action: Some(iccs),
+            });
+        }
+    }
+}
+
+/// `h2e2` (or `a10a9`) as ((file, rank), (file, rank)); none when it is not two squares.
+fn split_move(text: &str) -> Option<((char, u32), (char, u32))> {
+    let mut chars = text.char_indices().peekable();
+    let mut square = || -> Option<(char, u32)> {
+        let (_, file) = chars.next()?;
+        if !('a'..='i').contains(&file) {
+            return None;
+        }
+        let mut digits = String::new();
+        while let Some((_, c)) = chars.peek().filter(|(_, c)| c.is_ascii_digit()) {
+            digits.push(*c);
+            chars.next();
+        }
+        (!digits.is_empty() && digits.len() <= 2)
+            .then(|| digits.parse().ok())
+            .flatten()
+            .map(|rank| (file, rank))
+    };
+    let from = square()?;
+    let to = square()?;
+    chars.next().is_none().then_some((from, to))
+}
+
+impl Bot for UciBot {
+    fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
+        match request {
+            Request::Move {
+                view: BotView::Other(view),
+                legal,
+                time_ms,
+                clock,
+            } => self.play(view, legal, *time_ms, clock.as_ref()),
+            Request::Move { .. } => Err(BotFailure::Garbage(
+                "a UCI engine is shown a Luzhanqi view: it plays Xiangqi only".into(),
+            )),
+            Request::Setup { .. } => Err(BotFailure::Garbage(
+                "a UCI engine is asked for a setup: it plays Xiangqi only".into(),
+            )),
+            Request::End { .. } => Ok(Reply::default()),
+        }
+    }
+
+    fn tell(&mut self, _: &Request) {
+        let _ = self.process.send_line("quit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_are_read_with_one_or_two_digit_ranks() {
+        assert_eq!(split_move("h2e2"), Some((('h', 2), ('e', 2))));
+        assert_eq!(split_move("a10a9"), Some((('a', 10), ('a', 9))));
+        assert_eq!(split_move("e1e10"), Some((('e', 1), ('e', 10))));
+        for bad in ["", "h2", "h2e", "j2e2", "h2e2x", "h123e2", "0000"] {
+            assert_eq!(split_move(bad), None, "{bad}");
+        }
+    }
+}
