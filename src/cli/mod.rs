@@ -665,6 +665,10 @@ pub struct MatchArgs {
     /// `go wtime … btime … winc … binc …`.
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
+    /// Stop once a sequential test decides between the first bot being elo0 or elo1 Elo
+    /// stronger than the second (two bots only): elo0=0,elo1=10[,alpha=0.05][,beta=0.05].
+    #[arg(long, value_name = "SETTINGS")]
+    pub sprt: Option<String>,
     /// Where the games, keys and state go.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,

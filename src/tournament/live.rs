@@ -132,22 +132,22 @@ impl Live {
 }
 
 /// The Elo difference a score of w wins, d draws and l losses shows, and the half-width of its
-/// 95% interval (from the score's standard error); none while the score is 0 or 100% (no
-/// finite estimate).
+/// 95% interval (the score's standard error carried through the logistic curve); none while
+/// the score is 0 or 100% (no finite estimate).
 pub fn elo_of(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
     let n = (w + d + l) as f64;
     if w as f64 == n || l as f64 == n {
         return None;
     }
     let score = (w as f64 + d as f64 / 2.0) / n;
-    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     let var = (w as f64 * (1.0 - score).powi(2)
         + d as f64 * (0.5 - score).powi(2)
         + l as f64 * score.powi(2))
         / n;
-    let margin = 1.96 * (var / n).sqrt();
-    let (lo, hi) = (elo(score - margin), elo(score + margin));
-    Some((elo(score), (hi - lo) / 2.0))
+    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    // d(Elo)/d(score) = 400 / (ln 10 · s · (1 − s)).
+    let slope = 400.0 / (std::f64::consts::LN_10 * score * (1.0 - score));
+    Some((elo, 1.96 * slope * (var / n).sqrt()))
 }
 
 /// `1h02m`, `3m05s`, `12s`.
@@ -208,7 +208,7 @@ mod tests {
     fn elo_and_its_interval_follow_the_logistic_formula() {
         let (e, err) = elo_of(30, 0, 10).unwrap();
         assert!((e - 190.8).abs() < 0.1, "{e}");
-        assert!(err > 100.0 && err < 250.0, "{err}");
+        assert!((err - 124.3).abs() < 0.5, "{err}");
         assert_eq!(elo_of(5, 0, 5).unwrap().0, 0.0);
         assert!(elo_of(0, 0, 0).is_none());
         assert!(elo_of(4, 0, 0).is_none() && elo_of(0, 0, 3).is_none());

@@ -8,6 +8,7 @@ pub mod protocol;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
+pub mod sprt;
 pub mod standings;
 pub mod timecontrol;
 pub mod uci;

@@ -372,7 +372,8 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     }
     let total = shard_games(cfg, seatings.len()).len();
     let earlier: Vec<GameRecord> = results.values().cloned().collect();
-    observe(Event::Started {
+    // The observer may find the result decided by the games already played.
+    let decided_before = observe(Event::Started {
         done: total - todo.len(),
         total,
         earlier: &earlier,
@@ -385,7 +386,10 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         level: Default::default(),
         interrupts: cfg.interrupts,
     };
-    let decided = std::sync::atomic::AtomicBool::new(false);
+    let decided = std::sync::atomic::AtomicBool::new(decided_before);
+    if decided_before {
+        stop.level.store(1, Ordering::SeqCst);
+    }
     let in_flight = AtomicUsize::new(0);
     let workers = AtomicUsize::new(cfg.concurrency.max(1));
     let dropped = || stop.get() >= 2;

@@ -1014,3 +1014,58 @@ fn a_uci_engine_loses_on_time_and_a_broken_one_is_refused() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("UCI engines play xiangqi"), "{r:?}");
 }
+
+/// A sequential test stops a long match once it is decided; run again, the match sees the test
+/// decided by the games it kept and plays no more.
+#[test]
+fn a_sequential_test_stops_the_match_once_decided() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let o = out.to_string_lossy().into_owned();
+    let args = match_args(
+        &o,
+        &[
+            "--bot",
+            "builtin:greedy",
+            "--bot",
+            "builtin:random",
+            "--games",
+            "200",
+            "--sprt",
+            "elo0=0,elo1=100",
+        ],
+    );
+    let r = ok(&args);
+    let n = results(&r.stdout).len();
+    assert!(n < 200, "decided early: {n}");
+    assert!(
+        r.stderr.contains(&format!(
+            "H1 accepted: greedy is 100 Elo stronger or more; stopped after {n} of 200 games"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(kept_games(&out).len(), n);
+    let again = ok(&args);
+    assert_eq!(results(&again.stdout).len(), n, "nothing more played");
+    // Three bots cannot be tested so.
+    let r = qj(&match_args(
+        &tmp.path().join("x").to_string_lossy(),
+        &[
+            "--bot",
+            "builtin:greedy",
+            "--bot",
+            "builtin:random",
+            "--bot",
+            "r2=builtin:random",
+            "--sprt",
+            "elo0=0,elo1=5",
+        ],
+    ));
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--sprt: a sequential test compares two bots"),
+        "{r:?}"
+    );
+}
