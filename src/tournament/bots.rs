@@ -15,6 +15,10 @@ pub trait Bot: Send {
     fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure>;
     /// Tells the end of the game; no answer is read.
     fn tell(&mut self, request: &Request);
+    /// Gets ready for a game, before any clock runs (an engine's handshake).
+    fn prepare(&mut self) -> Result<(), BotFailure> {
+        Ok(())
+    }
 }
 
 /// The built-in bots by name: `random`, `greedy`.

@@ -965,6 +965,14 @@ fn play_through_contract(
             }
         }
     }
+    // Engines start before the clocks do; one that cannot forfeits.
+    for (j, seat) in seats.iter().enumerate() {
+        if failure.is_none() {
+            if let Err(f) = bots[j].prepare() {
+                failure = Some((seat.clone(), f.code()));
+            }
+        }
+    }
     judge(None)?;
     if let Some((seat, code)) = &failure {
         judge(Some((seat.clone(), code.to_string())))?;

@@ -101,12 +101,7 @@ impl UciBot {
         clock: Option<&super::protocol::ClockInfo>,
     ) -> Result<Reply, BotFailure> {
         let deadline = Instant::now() + Duration::from_millis(time_ms);
-        self.handshake()?;
-        if !self.new_game_sent {
-            self.process.send_line("ucinewgame")?;
-            self.wait_ready(deadline)?;
-            self.new_game_sent = true;
-        }
+        self.prepare()?;
         let moves: Vec<String> = view
             .get("moves")
             .and_then(|m| m.as_array())
@@ -201,6 +196,17 @@ impl Bot for UciBot {
 
     fn tell(&mut self, _: &Request) {
         let _ = self.process.send_line("quit");
+    }
+
+    /// The handshake and `ucinewgame`, within the start time.
+    fn prepare(&mut self) -> Result<(), BotFailure> {
+        self.handshake()?;
+        if !self.new_game_sent {
+            self.process.send_line("ucinewgame")?;
+            self.wait_ready(Instant::now() + self.start_time)?;
+            self.new_game_sent = true;
+        }
+        Ok(())
     }
 }
 
