@@ -6,6 +6,8 @@ use crate::protocol::files::{
 };
 use crate::rules::luzhanqi::{EventJson, PositionFile};
 use crate::rules::xiangqi::check::GameCheck;
+use crate::tournament::protocol::{Reply, Request};
+use crate::tournament::runner::MatchState;
 use crate::view::liubo::LiuboView;
 use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
@@ -46,5 +48,8 @@ pub fn all() -> Vec<(String, String)> {
         ),
         ("liubo-seed.schema.json".into(), schema::<SeedFile>()),
         ("liubo-view.schema.json".into(), schema::<LiuboView>()),
+        ("bot-request.schema.json".into(), schema::<Request>()),
+        ("bot-reply.schema.json".into(), schema::<Reply>()),
+        ("match-state.schema.json".into(), schema::<MatchState>()),
     ]
 }

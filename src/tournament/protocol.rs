@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub const PROTOCOL: &str = "qijudge-bot/1";
 
 /// What the judge sends.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
     /// Answer with `{"setup": {"a1": "landmine", …}}` for your seat's half.
@@ -44,7 +44,7 @@ pub enum Request {
 }
 
 /// The clocks of a game played with a time control.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClockInfo {
     /// Time left by seat, in milliseconds.
@@ -54,7 +54,7 @@ pub struct ClockInfo {
 }
 
 /// The view a bot is shown: its seat's view as the judge writes it for that game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum BotView {
     /// A Luzhanqi view (`schemas/luzhanqi-view.schema.json`).
@@ -72,7 +72,7 @@ fn is_two_player_board(board: &str) -> bool {
 }
 
 /// What a bot answers.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reply {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -158,9 +158,9 @@ impl MatchConfig {
 
 /// `OUT/match.json`: what this match is and which games are done, so an interrupted match
 /// continues where it stopped.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct MatchState {
+pub struct MatchState {
     format: String,
     #[serde(default = "luzhanqi", skip_serializing_if = "is_luzhanqi")]
     game: String,

@@ -313,9 +313,37 @@ fn a_bot_never_sees_an_enemy_rank() {
             "reveal-flag-on-marshal-death=false",
             "--bot-write",
             &spy.to_string_lossy(),
+            "--tc",
+            "600+1",
         ],
     ));
     let text = std::fs::read_to_string(&log).unwrap();
+    // Every request follows the published schema (the clock included), and so does the
+    // match state.
+    let compiled = |name: &str| {
+        let text = qijudge::schemas::all()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .unwrap()
+            .1;
+        jsonschema::JSONSchema::compile(&serde_json::from_str(&text).unwrap()).unwrap()
+    };
+    let requests = compiled("bot-request.schema.json");
+    for line in text.lines() {
+        let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(requests.is_valid(&msg), "{line}");
+    }
+    assert!(
+        text.contains("\"clock\":{\"remaining_ms\":{\"north\":"),
+        "{text}"
+    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(&out).join("match.json")).unwrap())
+            .unwrap();
+    assert!(
+        compiled("match-state.schema.json").is_valid(&state),
+        "{state}"
+    );
     let mut moves = 0;
     for line in text.lines() {
         let msg: serde_json::Value = serde_json::from_str(line).unwrap();
