@@ -2,7 +2,7 @@
 //! setups, the judge's views for one audience) packed as a ustar archive with fixed metadata and
 //! compressed with gzip (no name, no time), so the same game always gives the same bytes.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::GameDir;
 
 /// Folders whose files travel in a bundle (never `setups/`, `refused/`, `mail/`, `sealed/`).
@@ -66,90 +66,23 @@ pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
     }
     paths.sort();
     paths.dedup();
-    let mut builder = tar::Builder::new(Vec::new());
-    for path in paths.iter().filter(|p| allowed_path(p)) {
-        let Ok(bytes) = std::fs::read(dir.path(path)) else {
-            continue;
-        };
-        let mut header = tar::Header::new_ustar();
-        header.set_size(bytes.len() as u64);
-        header.set_mode(0o644);
-        header.set_mtime(0);
-        header.set_uid(0);
-        header.set_gid(0);
-        header.set_entry_type(tar::EntryType::Regular);
-        builder
-            .append_data(&mut header, path, bytes.as_slice())
-            .map_err(|e| Error::Io(format!("packing {path}: {e}")))?;
-    }
-    let tar = builder
-        .into_inner()
-        .map_err(|e| Error::Io(format!("packing the game: {e}")))?;
-    use std::io::Write;
-    let mut gz = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::best());
-    gz.write_all(&tar)
-        .and_then(|_| gz.finish())
-        .map_err(|e| Error::Io(format!("compressing the game: {e}")))
+    let files: Vec<(String, Vec<u8>)> = paths
+        .into_iter()
+        .filter(|p| allowed_path(p))
+        .filter_map(|p| std::fs::read(dir.path(&p)).ok().map(|b| (p, b)))
+        .collect();
+    crate::store::archive::write(&files, flate2::Compression::best())
 }
 
 /// The files of a bundle, or why it cannot be read: only regular files at allowed paths, each
 /// at most `limit` bytes, at most [`MAX_FILES`].
 pub fn unpack(bytes: &[u8], limit: u64) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
-    use std::io::Read;
-    let inflated;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(bytes)
-            .take(MAX_UNPACKED + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("not a gzip file: {e}"))?;
-        if out.len() as u64 > MAX_UNPACKED {
-            return Err(format!("more than {MAX_UNPACKED} bytes once decompressed"));
-        }
-        inflated = out;
-        &inflated[..]
-    } else {
-        bytes
+    let limits = crate::store::archive::Limits {
+        unpacked: MAX_UNPACKED,
+        file: limit,
+        files: MAX_FILES,
     };
-    let mut archive = tar::Archive::new(bytes);
-    let mut files = Vec::new();
-    let entries = archive
-        .entries()
-        .map_err(|e| format!("not a tar archive: {e}"))?;
-    for entry in entries {
-        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
-        let path = entry
-            .path()
-            .map_err(|e| format!("an entry without a readable name: {e}"))?
-            .to_string_lossy()
-            .into_owned();
-        if entry.header().entry_type() != tar::EntryType::Regular {
-            return Err(format!("{path}: not a regular file"));
-        }
-        if !allowed_path(&path) {
-            return Err(format!("{path}: not a file a game bundle holds"));
-        }
-        let size = entry.header().size().map_err(|e| format!("{path}: {e}"))?;
-        if size > limit {
-            return Err(format!("{path}: larger than {limit} bytes"));
-        }
-        if files.len() == MAX_FILES {
-            return Err(format!("more than {MAX_FILES} files"));
-        }
-        let mut content = Vec::new();
-        entry
-            .by_ref()
-            .take(limit)
-            .read_to_end(&mut content)
-            .map_err(|e| format!("{path}: {e}"))?;
-        if files.iter().any(|(p, _)| *p == path) {
-            return Err(format!("{path}: twice in the archive"));
-        }
-        files.push((path, content));
-    }
-    Ok(files)
+    crate::store::archive::read(bytes, &limits, allowed_path, "a game bundle holds")
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use crate::error::{refuse, refuse_with, Error, Result};
 
+pub mod archive;
 pub mod git;
 pub mod packed;
 use std::fs::{self, File, OpenOptions};

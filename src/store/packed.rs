@@ -3,9 +3,10 @@
 //! the same bytes. `tar -xzf game.tar.gz -C DIR` unpacks it with standard tools; qijudge reads it
 //! in place (`verify`, `tournament`), as read-only, from memory.
 
+use super::archive;
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 /// The file name ending of a packed game.
@@ -44,29 +45,12 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>> {
     let mut paths = Vec::new();
     walk(dir, "", &mut paths)?;
     paths.sort();
-    let mut builder = tar::Builder::new(Vec::new());
-    for rel in &paths {
-        let bytes = std::fs::read(dir.join(rel)).map_err(|e| Error::Io(format!("{rel}: {e}")))?;
-        let mut header = tar::Header::new_ustar();
-        header.set_size(bytes.len() as u64);
-        header.set_mode(0o644);
-        header.set_mtime(0);
-        header.set_uid(0);
-        header.set_gid(0);
-        header.set_entry_type(tar::EntryType::Regular);
-        builder
-            .append_data(&mut header, rel, bytes.as_slice())
-            .map_err(|e| Error::Io(format!("packing {rel}: {e}")))?;
+    let mut files = Vec::with_capacity(paths.len());
+    for rel in paths {
+        let bytes = std::fs::read(dir.join(&rel)).map_err(|e| Error::Io(format!("{rel}: {e}")))?;
+        files.push((rel, bytes));
     }
-    let tar = builder
-        .into_inner()
-        .map_err(|e| Error::Io(format!("packing {}: {e}", dir.display())))?;
-    let mut gz = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::default());
-    gz.write_all(&tar)
-        .and_then(|_| gz.finish())
-        .map_err(|e| Error::Io(format!("compressing {}: {e}", dir.display())))
+    archive::write(&files, flate2::Compression::default())
 }
 
 fn walk(root: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
@@ -107,43 +91,14 @@ pub fn unpack(bytes: &[u8]) -> std::result::Result<Files, String> {
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Err("not a gzip file".into());
     }
-    let mut tar = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
-        .take(MAX_UNPACKED + 1)
-        .read_to_end(&mut tar)
-        .map_err(|e| format!("not a gzip file: {e}"))?;
-    if tar.len() as u64 > MAX_UNPACKED {
-        return Err(format!("more than {MAX_UNPACKED} bytes once decompressed"));
-    }
-    let mut archive = tar::Archive::new(tar.as_slice());
-    let entries = archive
-        .entries()
-        .map_err(|e| format!("not a tar archive: {e}"))?;
-    let mut files = Files::new();
-    for entry in entries {
-        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
-        let path = entry
-            .path()
-            .map_err(|e| format!("an entry without a readable name: {e}"))?
-            .to_string_lossy()
-            .into_owned();
-        if entry.header().entry_type() != tar::EntryType::Regular {
-            return Err(format!("{path}: not a regular file"));
-        }
-        if !plain_path(&path) {
-            return Err(format!("{path}: not a plain path inside a game folder"));
-        }
-        if files.len() == MAX_FILES {
-            return Err(format!("more than {MAX_FILES} files"));
-        }
-        let mut content = Vec::new();
-        entry
-            .read_to_end(&mut content)
-            .map_err(|e| format!("{path}: {e}"))?;
-        if files.insert(path.clone(), content).is_some() {
-            return Err(format!("{path}: twice in the archive"));
-        }
-    }
+    let limits = archive::Limits {
+        unpacked: MAX_UNPACKED,
+        file: MAX_UNPACKED,
+        files: MAX_FILES,
+    };
+    let files: Files = archive::read(bytes, &limits, plain_path, "a packed game holds")?
+        .into_iter()
+        .collect();
     if !files.contains_key("game.toml") {
         return Err("holds no game.toml: not a packed game".into());
     }
@@ -165,6 +120,7 @@ pub fn read(path: &Path) -> std::result::Result<Files, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn packs_a_folder_deterministically_and_reads_it_back() {
@@ -206,7 +162,7 @@ mod tests {
         assert!(unpack(b"plain text").unwrap_err().contains("gzip"));
         assert!(unpack(&archive(&[("game.toml", reg), ("../x", reg)]))
             .unwrap_err()
-            .contains("not a plain path"));
+            .contains("../x: not a file a packed game holds"));
         assert!(unpack(&archive(&[("game.toml", tar::EntryType::Symlink)]))
             .unwrap_err()
             .contains("not a regular file"));

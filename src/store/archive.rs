@@ -1,0 +1,109 @@
+//! Deterministic tar.gz archives of a game's files, and their careful reading: the mail bundle
+//! and the packed game are both made and read here. Written archives are ustar with fixed
+//! metadata, compressed with gzip without name or time, so the same files give the same bytes.
+//! Read archives may come from anyone: only regular files at allowed paths, each once, within
+//! the limits.
+
+use crate::error::{Error, Result};
+use std::io::{Read, Write};
+
+/// What an archive may hold.
+pub struct Limits {
+    /// Bytes once decompressed (a small gzip stream may inflate a thousandfold).
+    pub unpacked: u64,
+    /// Bytes of one file.
+    pub file: u64,
+    /// Number of files.
+    pub files: usize,
+}
+
+/// A gzip-compressed ustar archive of `files` (path, bytes), in the order given.
+pub fn write(files: &[(String, Vec<u8>)], level: flate2::Compression) -> Result<Vec<u8>> {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (path, bytes) in files {
+        let mut header = tar::Header::new_ustar();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        builder
+            .append_data(&mut header, path, bytes.as_slice())
+            .map_err(|e| Error::Io(format!("packing {path}: {e}")))?;
+    }
+    let tar = builder
+        .into_inner()
+        .map_err(|e| Error::Io(format!("packing the game: {e}")))?;
+    let mut gz = flate2::GzBuilder::new().mtime(0).write(Vec::new(), level);
+    gz.write_all(&tar)
+        .and_then(|_| gz.finish())
+        .map_err(|e| Error::Io(format!("compressing the game: {e}")))
+}
+
+/// The files of an archive (gzip-compressed or plain tar), in archive order, or why it cannot
+/// be read; `holder` names the archive in the refusal of a path it may not hold ("a game
+/// bundle holds").
+pub fn read(
+    bytes: &[u8],
+    limits: &Limits,
+    allowed: impl Fn(&str) -> bool,
+    holder: &str,
+) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
+    let inflated;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .take(limits.unpacked + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| format!("not a gzip file: {e}"))?;
+        if out.len() as u64 > limits.unpacked {
+            return Err(format!(
+                "more than {} bytes once decompressed",
+                limits.unpacked
+            ));
+        }
+        inflated = out;
+        &inflated[..]
+    } else {
+        bytes
+    };
+    let mut archive = tar::Archive::new(bytes);
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("not a tar archive: {e}"))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
+        let path = entry
+            .path()
+            .map_err(|e| format!("an entry without a readable name: {e}"))?
+            .to_string_lossy()
+            .into_owned();
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            return Err(format!("{path}: not a regular file"));
+        }
+        if !allowed(&path) {
+            return Err(format!("{path}: not a file {holder}"));
+        }
+        let size = entry.header().size().map_err(|e| format!("{path}: {e}"))?;
+        if size > limits.file {
+            return Err(format!("{path}: larger than {} bytes", limits.file));
+        }
+        if files.len() == limits.files {
+            return Err(format!("more than {} files", limits.files));
+        }
+        let mut content = Vec::new();
+        entry
+            .by_ref()
+            .take(limits.file)
+            .read_to_end(&mut content)
+            .map_err(|e| format!("{path}: {e}"))?;
+        if !seen.insert(path.clone()) {
+            return Err(format!("{path}: twice in the archive"));
+        }
+        files.push((path, content));
+    }
+    Ok(files)
+}
