@@ -6,8 +6,7 @@ use crate::store::packed::{self, is_packed};
 use crate::tournament::live::Live;
 use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::tournament::schedule::Pairing;
-use crate::tournament::sprt::{Sprt, Verdict};
-use crate::tournament::standings::GameRecord;
+use crate::tournament::sprt::{Sprt, Tally};
 use crate::tournament::standings::{collect, render, report, Format};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -181,65 +180,22 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             "--sprt: a sequential test compares two bots; give two".into(),
         ));
     }
-    let first = cfg.bots[0].name.clone();
-    // The first bot's wins, draws and losses, for the sequential test.
-    let score = std::sync::Mutex::new([0u32; 3]);
-    let count = |r: &GameRecord| {
-        let mut s = score.lock().unwrap_or_else(|e| e.into_inner());
-        match &r.winner {
-            None => s[1] += 1,
-            Some(w) if *w == first => s[0] += 1,
-            Some(_) => s[2] += 1,
-        }
-        let [w, d, l] = *s;
-        sprt.is_some_and(|t| t.verdict(w, d, l) != Verdict::Continue)
-    };
+    let tally = std::sync::Mutex::new(sprt.map(|t| Tally::new(t, &cfg.bots[0].name)));
     let live = std::sync::Mutex::new(Live::new(std::io::stderr().is_terminal()));
     let observe = |event: Event| -> bool {
-        let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
-        let mut decided = false;
-        let text = match event {
-            Event::Started {
-                done,
-                total,
-                earlier,
-            } => {
-                for r in earlier {
-                    decided = count(r);
-                }
-                live.start(done, total, earlier);
-                match done {
-                    0 => format!("playing {total} games\n"),
-                    _ => format!("resuming: {done} of {total} games were played before\n"),
-                }
-            }
-            Event::Finished { k, record } => {
-                decided = count(record);
-                live.finished(k, record)
-            }
-            Event::Stopping {
-                in_flight,
-                dropping: false,
-            } => format!(
-                "\ninterrupted: no game starts any more; finishing the {in_flight} in flight \
-                 (interrupt again to drop them)\n"
-            ),
-            Event::Stopping { dropping: true, .. } => {
-                "\ninterrupted again: dropping the games in flight\n".to_string()
-            }
-        };
+        let text = live.lock().unwrap_or_else(|e| e.into_inner()).on(&event);
         // Progress is a courtesy: a closed standard error must not stop the match.
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
-        decided
+        let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+        tally.as_mut().is_some_and(|t| t.on(&event))
     };
     let played = run_match(&cfg, &observe)?;
     if std::io::stderr().is_terminal() {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), b"\n");
     }
     let done = played.games.len();
-    if let Some(t) = sprt {
-        let [w, d, l] = *score.lock().unwrap_or_else(|e| e.into_inner());
-        let mut line = t.describe(&cfg.bots[0].name, w, d, l);
+    if let Some(t) = tally.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let mut line = t.describe();
         if played.stopped == Some(Stopped::Decided) {
             line.push_str(&format!("; stopped after {done} of {} games", played.total));
         }

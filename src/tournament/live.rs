@@ -2,6 +2,7 @@
 //! games done, the running score, Elo with its error for two bots, games per second, the time
 //! left); elsewhere one plain line per finished game, which logs and CI keep.
 
+use super::runner::Event;
 use super::standings::GameRecord;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -46,6 +47,34 @@ impl Live {
                 _ => 2,
             };
             self.tally.entry(me.clone()).or_default()[i] += 1;
+        }
+    }
+
+    /// What to show of an event of the match.
+    pub fn on(&mut self, event: &Event) -> String {
+        match event {
+            Event::Started {
+                done,
+                total,
+                earlier,
+            } => {
+                self.start(*done, *total, earlier);
+                match done {
+                    0 => format!("playing {total} games\n"),
+                    _ => format!("resuming: {done} of {total} games were played before\n"),
+                }
+            }
+            Event::Finished { k, record } => self.finished(*k, record),
+            Event::Stopping {
+                in_flight,
+                dropping: false,
+            } => format!(
+                "\ninterrupted: no game starts any more; finishing the {in_flight} in flight \
+                 (interrupt again to drop them)\n"
+            ),
+            Event::Stopping { dropping: true, .. } => {
+                "\ninterrupted again: dropping the games in flight\n".to_string()
+            }
         }
     }
 

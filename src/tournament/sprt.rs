@@ -5,6 +5,9 @@
 //! approximation of the generalised SPRT (the score's mean and variance per game); the test
 //! stops when it leaves the interval (ln(β/(1−α)), ln((1−β)/α)).
 
+use super::runner::Event;
+use super::standings::GameRecord;
+
 /// The test's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -66,6 +69,49 @@ impl std::str::FromStr for Sprt {
             return Err(bad("alpha and beta lie between 0 and 0.5"));
         }
         Ok(s)
+    }
+}
+
+/// The test run on a match: the first bot's wins, draws and losses as games finish.
+pub struct Tally {
+    test: Sprt,
+    first: String,
+    wdl: [u32; 3],
+}
+
+impl Tally {
+    pub fn new(test: Sprt, first: &str) -> Tally {
+        Tally {
+            test,
+            first: first.to_string(),
+            wdl: [0; 3],
+        }
+    }
+
+    /// Counts what the match reports; true once the test is decided.
+    pub fn on(&mut self, event: &Event) -> bool {
+        match event {
+            Event::Started { earlier, .. } => earlier.iter().for_each(|r| self.count(r)),
+            Event::Finished { record, .. } => self.count(record),
+            Event::Stopping { .. } => {}
+        }
+        let [w, d, l] = self.wdl;
+        self.test.verdict(w, d, l) != Verdict::Continue
+    }
+
+    fn count(&mut self, r: &GameRecord) {
+        let i = match &r.winner {
+            None => 1,
+            Some(w) if *w == self.first => 0,
+            Some(_) => 2,
+        };
+        self.wdl[i] += 1;
+    }
+
+    /// The test's state in one line.
+    pub fn describe(&self) -> String {
+        let [w, d, l] = self.wdl;
+        self.test.describe(&self.first, w, d, l)
     }
 }
 
