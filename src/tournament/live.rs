@@ -128,11 +128,18 @@ impl Live {
             .map(|(n, [w, d, _])| (*w as f64 + *d as f64 / 2.0, n))
             .collect();
         points.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        points
+        // A redrawn line must fit the terminal: the four leaders there.
+        let shown = if self.tty { 4 } else { usize::MAX };
+        let mut text = points
             .iter()
+            .take(shown)
             .map(|(p, n)| format!("{n} {p}"))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" ");
+        if points.len() > shown {
+            text.push_str(&format!(" (+{} more)", points.len() - shown));
+        }
+        text
     }
 
     /// For two bots: the first's Elo difference with a 95% interval, from its score.
@@ -231,6 +238,17 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains('\n'));
+    }
+
+    #[test]
+    fn a_terminal_line_names_the_four_leaders() {
+        let mut live = Live::new(true);
+        live.start(0, 9, &[]);
+        let mut line = String::new();
+        for (k, (a, b)) in [("a", "b"), ("c", "d"), ("e", "f")].iter().enumerate() {
+            line = live.finished(k as u32 + 1, &record(a, b, Some(a)));
+        }
+        assert!(line.contains("a 1 c 1 e 1 b 0 (+2 more)"), "{line}");
     }
 
     #[test]
