@@ -288,12 +288,17 @@ pub enum Command {
     },
     /// Play bots against each other; every game is written as an ordinary signed game directory.
     ///
-    /// A bot is `[NAME=]builtin:random`, `[NAME=]builtin:greedy` or `[NAME=]COMMAND` (run with
-    /// sh -c; it speaks qijudge-bot/1, see docs/bots.md). A bot that crashes, hangs, answers
-    /// garbage or an illegal move loses that game. Colours alternate; OUT/match.json lets an
-    /// interrupted match resume.
+    /// A bot is `[NAME=]builtin:random`, `[NAME=]builtin:greedy`, `[NAME=]COMMAND` (run with
+    /// sh -c; it speaks qijudge-bot/1) or `[NAME=]uci:COMMAND` (a Xiangqi engine); see
+    /// docs/bots.md. Two bots meet --games times; more meet pair by pair (or --gauntlet); on
+    /// the cross board, four or more play tables of four. Seats change every game. A bot that
+    /// crashes, hangs, answers garbage or an illegal move, or runs out of its --tc clock loses
+    /// that game. Progress goes to standard error; Ctrl-C finishes the games in flight (twice:
+    /// drops them) and exits 130; the same command again resumes from OUT/match.json.
+    ///
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
-    /// Example: qijudge match --game xiangqi --bot builtin:greedy --bot builtin:random --games 4
+    ///
+    /// Example: qijudge match --game xiangqi --bot a=builtin:greedy --bot b=builtin:random --bot c=builtin:random --games 4 --pack
     Match(MatchArgs),
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
