@@ -1,7 +1,10 @@
 //! Bot matches: games per second for random-vs-random with in-process bots and with process
 //! bots (`qijudge bot random`), and the judge's own cost per ply (in-process bots cost next to
 //! nothing, so the in-process time per ply is the runner and judge overhead).
-//! Run with `cargo bench --bench matches` (builds the release binary first).
+//! Also the bytes each finished game keeps, as a folder and packed (`--pack`), and a Xiangqi
+//! match through the game contract. Run with `cargo build --release && TMPDIR=/dev/shm cargo
+//! bench --bench matches`: on a disk, file-system noise moves the in-process figure by half
+//! between two runs of the same binary.
 
 use qijudge::tournament::runner::{run_match, BotEntry, MatchConfig};
 use std::time::Instant;
