@@ -860,6 +860,9 @@ fn packed_and_unpacked_games_give_equal_standings() {
     let one = format!("{packed}/games/game-00001.tar.gz");
     let v = ok(&["verify", &one]);
     assert!(v.stdout.starts_with("verified game"), "{v:?}");
+    // Commands that only read take it too.
+    let view = ok(&["view", &one, "--as", "public"]);
+    assert!(view.stdout.contains("view for public"), "{view:?}");
     // The archive is an ordinary gzip-compressed tar file.
     let listing = Command::new("tar").args(["-tzf", &one]).output().unwrap();
     let listing = String::from_utf8_lossy(&listing.stdout);
