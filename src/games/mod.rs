@@ -261,6 +261,18 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
     })
 }
 
+/// Refuses an `--as` that is none of `seats` and none of `others` (`public`, `full`).
+pub(crate) fn check_audience(seats: &[&str], others: &[&str], audience: &str) -> Result<()> {
+    if seats.contains(&audience) || others.contains(&audience) {
+        return Ok(());
+    }
+    let all: Vec<&str> = seats.iter().chain(others).copied().collect();
+    Err(Error::Io(format!(
+        "--as: {audience:?} is not an audience ({})",
+        all.join(", ")
+    )))
+}
+
 /// Prints what a judge run did, the same for every game: one line per new record entry (or
 /// "nothing new"), then `last` (what the game waits for, or how it ended); returns the refusal
 /// that stopped the run.

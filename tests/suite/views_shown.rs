@@ -310,3 +310,24 @@ fn refusals_around_views_say_what_to_do() {
         "{r:?}"
     );
 }
+
+/// An `--as` that is no audience of the game is refused, naming the audiences there are.
+#[test]
+fn an_unknown_audience_is_refused_with_the_ones_there_are() {
+    for (game, audiences) in [
+        ("luzhanqi/sample", "south, north, public, full"),
+        ("xiangqi/sample", "red, black, public"),
+        ("liubo/sample", "a, b, public"),
+    ] {
+        let dir = root().join("games").join(game);
+        for command in ["view", "html"] {
+            let r = qj(&[command, &dir.to_string_lossy(), "--as", "green"]);
+            assert_eq!(r.code, 2, "{game} {command}: {r:?}");
+            assert!(
+                r.stderr
+                    .contains(&format!("--as: \"green\" is not an audience ({audiences})")),
+                "{game} {command}: {r:?}"
+            );
+        }
+    }
+}

@@ -204,7 +204,7 @@ pub fn judge(
 
 pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     let (d, g) = load(dir)?;
-    check_audience(audience)?;
+    crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
     let state = lb::verify(&d, &g)?;
     let v = lb::build_view(&g, &state, audience);
     if format == "svg" || format == "png" {
@@ -224,16 +224,6 @@ pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     Ok(())
 }
 
-/// Refuses an `--as` that is neither a seat nor `public`.
-fn check_audience(audience: &str) -> Result<()> {
-    if lb::SEATS.contains(&audience) || audience == "public" {
-        return Ok(());
-    }
-    Err(Error::Io(format!(
-        "--as: {audience:?} is not an audience (a, b, public)"
-    )))
-}
-
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
 /// time; each position is the view after a turn.
 pub fn html(dir: &Path, audience: &str) -> Result<String> {
@@ -241,7 +231,7 @@ pub fn html(dir: &Path, audience: &str) -> Result<String> {
     use crate::protocol::files::Entry;
     use crate::view::{html, picture};
     let (d, g) = load(dir)?;
-    check_audience(audience)?;
+    crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
     let record = pipeline::load_record(&g, &d)?;
     let mut start = None;
     let mut after_turns = Vec::new();

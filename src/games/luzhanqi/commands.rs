@@ -101,13 +101,8 @@ pub fn judge(
 
 /// Reads a view and checks the judge's signature on it.
 fn signed_view(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<(ViewFile, String)> {
-    let seats = &game.board.seat_names;
-    if !(seats.iter().any(|s| s == audience) || ["public", "full"].contains(&audience)) {
-        return Err(Error::Io(format!(
-            "--as: {audience:?} is not an audience ({}, public, full)",
-            seats.join(", ")
-        )));
-    }
+    let seats: Vec<&str> = game.board.seat_names.iter().map(String::as_str).collect();
+    crate::games::check_audience(&seats, &["public", "full"], audience)?;
     let path = format!("views/{audience}.json");
     judge::read_signed_view(dir, game, audience)?.ok_or_else(|| match audience {
         "full" => refuse_with(

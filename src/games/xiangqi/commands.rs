@@ -120,7 +120,7 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     use crate::protocol::signing::{self, namespace};
     use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let (d, g) = load(dir)?;
-    check_audience(audience)?;
+    crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
     let path = format!("views/{audience}.json");
     let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
         refuse_with(
@@ -149,22 +149,12 @@ pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<(
     Ok(())
 }
 
-/// Refuses an `--as` that is neither a seat nor `public`.
-fn check_audience(audience: &str) -> Result<()> {
-    if xq::SEATS.contains(&audience) || audience == "public" {
-        return Ok(());
-    }
-    Err(Error::Io(format!(
-        "--as: {audience:?} is not an audience of a Xiangqi game (red, black or public)"
-    )))
-}
-
 /// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any
 /// copy of the game can make it at any time.
 pub fn html(dir: &Path, audience: &str) -> Result<String> {
     use crate::view::{html, picture};
     let (d, g) = load(dir)?;
-    check_audience(audience)?;
+    crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
     let state = xq::current(&d, &g)?;
     let views: Vec<_> = (0..=state.game.moves().len())
         .map(|ply| xq::view_at(&g, &state, audience, ply))
