@@ -254,7 +254,6 @@ pub struct ProcessBot {
     _sandbox: super::sandbox::Sandbox,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String, ()>>,
-    time: Duration,
 }
 
 /// The longest answer line read.
@@ -265,7 +264,6 @@ impl ProcessBot {
     /// [`super::sandbox`]); its standard error goes to `log` when given.
     pub fn spawn(
         command: &str,
-        time: Duration,
         log: Option<std::fs::File>,
         grants: &super::sandbox::Grants,
     ) -> std::io::Result<ProcessBot> {
@@ -333,7 +331,6 @@ impl ProcessBot {
             _sandbox: sandbox,
             stdin,
             lines: rx,
-            time,
         })
     }
 
@@ -385,15 +382,18 @@ impl ProcessBot {
 
 impl Bot for ProcessBot {
     fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
-        self.send(request)?;
         // The request says how long this answer may take (a clock may leave less than the
-        // time per move).
+        // time per move); the end of the game has no answer.
         let wait = match request {
             Request::Move { time_ms, .. } | Request::Setup { time_ms, .. } => {
                 Duration::from_millis(*time_ms)
             }
-            Request::End { .. } => self.time,
+            Request::End { .. } => {
+                self.tell(request);
+                return Ok(Reply::default());
+            }
         };
+        self.send(request)?;
         let line = self.read_line(wait)?;
         serde_json::from_str(line.trim_end()).map_err(|e| BotFailure::Garbage(e.to_string()))
     }

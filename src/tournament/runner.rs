@@ -584,7 +584,7 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
                     entry.name
                 )));
             }
-            let process = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
+            let process = ProcessBot::spawn(cmd, None, &cfg.sandbox)
                 .map_err(|e| refused(format!("does not start ({e})")))?;
             let mut engine = UciBot::new(process, cfg.time);
             engine
@@ -595,7 +595,7 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
             });
             continue;
         }
-        let mut bot = ProcessBot::spawn(cmd, cfg.time, None, &cfg.sandbox)
+        let mut bot = ProcessBot::spawn(cmd, None, &cfg.sandbox)
             .map_err(|e| refused(format!("does not start ({e})")))?;
         if game.setup_is_chosen() {
             let request = Request::Setup {
@@ -645,7 +645,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>
             } else {
                 None
             };
-            let process = ProcessBot::spawn(cmd, cfg.time, log, &cfg.sandbox)
+            let process = ProcessBot::spawn(cmd, log, &cfg.sandbox)
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             Ok(match entry.spec {
                 BotSpec::Uci(_) => Box::new(UciBot::new(process, cfg.time)),
