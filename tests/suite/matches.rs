@@ -879,6 +879,13 @@ fn packed_and_unpacked_games_give_equal_standings() {
     copy_dir(&g1, &g1_copy);
     let p = ok(&["pack", &g1_copy.to_string_lossy()]);
     assert!(p.stdout.starts_with("packed "), "{p:?}");
+    // A folder that is no finished game is not packed.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let r = qj(&["pack", &empty.to_string_lossy()]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("game.toml"), "{r:?}");
+    assert!(!tmp.path().join("empty.tar.gz").exists());
     let both = ok(&[
         "tournament",
         &g1_copy.to_string_lossy(),
