@@ -5,10 +5,11 @@ use crate::error::{refuse, Error, Result};
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 
 /// Every game this version judges. A new game is one line here.
-pub static GAMES: [&dyn Game; 3] = [
+pub static GAMES: [&dyn Game; 4] = [
     &super::luzhanqi::Luzhanqi,
     &super::xiangqi::Xiangqi,
     &super::liubo::Liubo,
+    &super::jieqi::Jieqi,
 ];
 
 /// The names of every game, for messages.

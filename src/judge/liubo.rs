@@ -339,6 +339,7 @@ impl Step<'_> {
             outcome: None,
             notices: Vec::new(),
             draw_offered: false,
+            revealed: None,
         }]))
     }
 
@@ -636,6 +637,7 @@ impl Step<'_> {
             outcome: None,
             notices: Vec::new(),
             draw_offered: false,
+            revealed: None,
         });
         state.throw = None;
         if ended {

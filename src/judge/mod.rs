@@ -6,6 +6,7 @@ pub mod ci;
 pub mod clock;
 pub mod common;
 mod game;
+pub mod jieqi;
 pub mod liubo;
 mod outputs;
 pub mod pipeline;

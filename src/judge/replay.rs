@@ -418,6 +418,7 @@ impl<'a> Files<'a> {
             outcome,
             notices,
             draw_offered: file.offer_draw,
+            revealed: None,
         };
         st.events.extend(events);
         st.last_moves[seat] = Some(SignedFile {
@@ -900,8 +901,13 @@ pub fn describe(entry: &Entry) -> String {
             seat,
             action,
             outcome,
+            revealed,
             ..
         } => {
+            let turned = revealed
+                .as_ref()
+                .map(|r| format!(" (turned up {r})"))
+                .unwrap_or_default();
             let o = outcome.map(|o| {
                 format!(
                     " ({})",
@@ -911,7 +917,10 @@ pub fn describe(entry: &Entry) -> String {
                         .unwrap_or_default()
                 )
             });
-            format!("ply {ply}: {seat} {action}{}", o.unwrap_or_default())
+            format!(
+                "ply {ply}: {seat} {action}{turned}{}",
+                o.unwrap_or_default()
+            )
         }
         Entry::Throw {
             t, seat, values, ..

@@ -274,6 +274,7 @@ fn apply(
         outcome: None,
         notices: Vec::new(),
         draw_offered: offer,
+        revealed: None,
     }];
     if let Some(ending) = ending {
         let (winner, reason) = end_of(&ending);

@@ -195,7 +195,69 @@ macro_rules! manifest_frame {
     )*};
 }
 
-manifest_frame!(Manifest, XiangqiManifest, LiuboManifest);
+manifest_frame!(Manifest, XiangqiManifest, LiuboManifest, JieqiManifest);
+
+/// `game.toml` of a Jieqi game: the same frame as [`Manifest`], with Jieqi's options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JieqiManifest {
+    /// Always `qijudge/manifest/1`.
+    pub format: String,
+    /// Always `jieqi`.
+    pub game: String,
+    /// Random game id: `jq-` and 32 hex digits (128 random bits).
+    pub id: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created: String,
+    /// True only for the shipped sample games, whose keys are public.
+    pub sample: bool,
+    /// The board: `9x10`.
+    pub board: String,
+    pub rules: crate::rules::jieqi::Options,
+    /// Deadlines, when the game has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// Played in public (git): nonces come sealed to the judge (`sealed/<seat>.age`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sealed: bool,
+    pub judge: JudgeEntry,
+    /// Red, then black.
+    pub players: Vec<Player>,
+}
+
+/// `commitments/<seat>.toml` of a Jieqi game, signed by the player (namespace
+/// `qijudge-commitment`): the hash of the player's shuffle nonce.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NonceCommitmentFile {
+    /// Always `qijudge/nonce-commitment/1`.
+    pub format: String,
+    pub game: String,
+    /// SHA-256 of `game.toml`, `sha256:<hex>`.
+    pub manifest: String,
+    pub seat: String,
+    /// SHA-256 over the fields `qijudge/nonce/1`, the game id, the seat and the nonce (each
+    /// preceded by its length as 8 bytes big-endian): 64 hex digits.
+    pub commitment: String,
+}
+
+/// `setups/<seat>.toml` of a Jieqi game: the nonce handed to the judge only, published as
+/// `reveal/<seat>.toml` after the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NonceFile {
+    /// Always `qijudge/nonce/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// 32 random bytes, 64 hex digits.
+    pub nonce: String,
+}
+
+pub const NONCE_COMMITMENT_FORMAT: &str = "qijudge/nonce-commitment/1";
+pub const NONCE_FORMAT: &str = "qijudge/nonce/1";
+pub const JIEQI_VIEW_FORMAT: &str = "qijudge/jieqi-view/1";
 
 /// The judge's public key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -334,6 +396,9 @@ pub enum Entry {
         /// The move offered a draw.
         #[serde(default, skip_serializing_if = "is_false")]
         draw_offered: bool,
+        /// Jieqi: what the face-down piece that moved turned out to be (its FEN letter).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        revealed: Option<String>,
     },
     /// Liubo: throw `t` of `seat`'s turn, its two values, and the chain elements that made it.
     Throw {
@@ -373,6 +438,9 @@ pub enum Notice {
     FlagTaken { seat: String, carrier: String },
     /// Flag-carrier variant: the carrier died and the flag went home.
     FlagReturned { seat: String, square: String },
+    /// Jieqi with `captured = "both"`: the face-down piece taken on `square` was `piece` (its
+    /// FEN letter).
+    Uncovered { square: String, piece: String },
     /// Four-player board: this seat is out and all its pieces left the board.
     Eliminated { seat: String, reason: EndReason },
 }

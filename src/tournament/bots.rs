@@ -36,6 +36,19 @@ pub fn builtin(name: &str) -> Option<Box<dyn Bot>> {
     }
 }
 
+/// What a greedy bot thinks a Xiangqi piece is worth.
+fn xiangqi_worth(kind: crate::rules::xiangqi::Kind) -> i32 {
+    use crate::rules::xiangqi::Kind;
+    match kind {
+        Kind::King => 1000,
+        Kind::Chariot => 90,
+        Kind::Cannon => 45,
+        Kind::Horse => 40,
+        Kind::Advisor | Kind::Elephant => 20,
+        Kind::Pawn => 10,
+    }
+}
+
 /// Random moves, or greedy ones: take a revealed flag, attack with officers, advance.
 struct Builtin {
     greedy: bool,
@@ -78,6 +91,9 @@ impl Bot for Builtin {
                     (true, BotView::Other(view)) if view.get("fen").is_some() => {
                         self.best_xiangqi(view, legal)
                     }
+                    (true, BotView::Other(view)) if view.get("position").is_some() => {
+                        self.best_jieqi(view, legal)
+                    }
                     (true, BotView::Other(view)) => self.best_liubo(view, legal),
                 };
                 Ok(Reply {
@@ -95,22 +111,32 @@ impl Bot for Builtin {
 impl Builtin {
     /// Xiangqi: the most valuable capture, else any move (ties at random).
     fn best_xiangqi(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
-        use crate::rules::xiangqi::{fen, notation::parse_iccs, Kind};
+        use crate::rules::xiangqi::{fen, notation::parse_iccs};
         let Some(position) = view["fen"].as_str().and_then(|f| fen::parse(f).ok()) else {
             return self.rng.below(legal.len());
-        };
-        let worth = |kind: Kind| match kind {
-            Kind::King => 1000,
-            Kind::Chariot => 90,
-            Kind::Cannon => 45,
-            Kind::Horse => 40,
-            Kind::Advisor | Kind::Elephant => 20,
-            Kind::Pawn => 10,
         };
         self.best_by(legal, |m| {
             parse_iccs(m)
                 .and_then(|m| position.piece_at(m.to))
-                .map_or(0, |p| worth(p.kind))
+                .map_or(0, |p| xiangqi_worth(p.kind))
+        })
+    }
+
+    /// Jieqi: the most valuable capture (a face-down piece is worth an average piece), else
+    /// any move.
+    fn best_jieqi(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
+        use crate::rules::jieqi::Position;
+        use crate::rules::xiangqi::notation::parse_iccs;
+        let Some(position) = view["position"]
+            .as_str()
+            .and_then(|p| Position::parse(p, true).ok())
+        else {
+            return self.rng.below(legal.len());
+        };
+        self.best_by(legal, |m| {
+            parse_iccs(m)
+                .and_then(|m| position.cell(m.to))
+                .map_or(0, |c| if c.hidden { 30 } else { xiangqi_worth(c.kind) })
         })
     }
 

@@ -4,6 +4,7 @@
 
 mod cjk_glyphs;
 pub mod html;
+pub mod jieqi;
 pub mod liubo;
 pub mod picture;
 pub mod text;

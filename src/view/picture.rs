@@ -8,6 +8,7 @@
 use crate::rules::liubo::Station;
 use crate::rules::luzhanqi::nodeset::NodeSet;
 use crate::rules::luzhanqi::{cross_four, two_player, NodeKind};
+use crate::view::jieqi::JieqiView;
 use crate::view::liubo::LiuboView;
 use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
@@ -626,8 +627,50 @@ pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
 }
 
 fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
+    let mut caption = vec![
+        format!("{} ply {}", view.game, view.ply),
+        format!("view for {}", view.audience),
+    ];
+    caption.extend(crate::view::xiangqi::state_lines(view));
+    if !with_caption {
+        caption.clear();
+    }
+    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
+    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
+}
+
+/// Jieqi: the Xiangqi board, face-down pieces as plain discs of their side's colour.
+pub fn jieqi(view: &JieqiView) -> String {
+    draw_jieqi(view, true).finish()
+}
+
+pub fn jieqi_layers(view: &JieqiView) -> Layers {
+    draw_jieqi(view, false).layers()
+}
+
+fn draw_jieqi(view: &JieqiView, with_caption: bool) -> Svg {
+    let mut caption = vec![
+        format!("{} ply {}", view.game, view.ply),
+        format!("view for {}", view.audience),
+    ];
+    caption.extend(crate::view::jieqi::state_lines(view));
+    if !with_caption {
+        caption.clear();
+    }
+    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
+    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
+}
+
+/// The 9 × 10 board of Xiangqi and Jieqi with its pieces (`board`: ranks 9 to 0 of FEN
+/// letters, `X`/`x` face down), the last move's points marked, and a caption.
+fn draw_nine_by_ten(
+    audience: &str,
+    board: &[String],
+    last: Option<&str>,
+    caption: &[String],
+) -> Svg {
     let (cell, margin) = (50.0, 44.0);
-    let turned = view.audience == "black";
+    let turned = audience == "black";
     let pos = |file: usize, rank: usize| {
         let (file, rank) = if turned {
             (8 - file, 9 - rank)
@@ -639,19 +682,11 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
             margin + (9 - rank) as f64 * cell,
         )
     };
-    let mut caption = vec![
-        format!("{} ply {}", view.game, view.ply),
-        format!("view for {}", view.audience),
-    ];
-    caption.extend(crate::view::xiangqi::state_lines(view));
-    if !with_caption {
-        caption.clear();
-    }
     let width = margin * 2.0 + 8.0 * cell;
     let board_height = margin * 2.0 + 9.0 * cell;
     let mut svg = Svg::new(
         width as u32,
-        (board_height + caption_height(width, &caption) + 10.0) as u32,
+        (board_height + caption_height(width, caption) + 10.0) as u32,
         PAPER,
     );
     for rank in 0..10 {
@@ -693,24 +728,30 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
         svg.label(right + 32.0, y, &rank.to_string(), 1.6, INK);
     }
     svg.pieces_start();
-    for (i, row) in view.board.iter().enumerate() {
+    for (i, row) in board.iter().enumerate() {
         let rank = 9 - i;
         for (file, c) in row.chars().enumerate() {
-            let Some(glyph) = crate::view::xiangqi::chinese_piece(c) else {
-                continue;
-            };
-            let (x, y) = pos(file, rank);
             let colour = if c.is_ascii_uppercase() {
                 "#b3001b"
             } else {
                 "#222222"
             };
+            let (x, y) = pos(file, rank);
+            if c.eq_ignore_ascii_case(&'x') {
+                // Face down: the back of a piece, in its side's colour.
+                svg.circle(x, y, 21.0, colour, Some(("#fff8e7", 2.5)));
+                svg.circle(x, y, 12.0, "none", Some(("#fff8e7", 1.5)));
+                continue;
+            }
+            let Some(glyph) = crate::view::xiangqi::chinese_piece(c) else {
+                continue;
+            };
             svg.circle(x, y, 21.0, "#fff8e7", Some((colour, 2.5)));
             svg.label(x, y, &glyph.to_string(), 4.0, colour);
         }
     }
-    if let Some(m) = &view.last_move {
-        for sq in [m.iccs.get(..2), m.iccs.get(2..4)].into_iter().flatten() {
+    if let Some(m) = last {
+        for sq in [m.get(..2), m.get(2..4)].into_iter().flatten() {
             let b = sq.as_bytes();
             if b.len() == 2 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit() {
                 let (x, y) = pos((b[0] - b'a') as usize, (b[1] - b'0') as usize);
@@ -718,7 +759,7 @@ fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
             }
         }
     }
-    svg.caption(board_height - 4.0, &caption);
+    svg.caption(board_height - 4.0, caption);
     svg
 }
 

@@ -124,15 +124,56 @@ pub fn state_lines(v: &XiangqiView) -> Vec<String> {
 /// The text form of a view: a board diagram (Black's view turned so Black sits at the bottom)
 /// and the state of play. With `chinese`, pieces are their characters (full width).
 pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String {
-    let name = |seat: &str| crate::view::text::seat_label(players, seat);
     let title = format!("Xiangqi {}  ply {}", v.game, v.ply);
     let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
-    let turned = v.audience == "black";
     let marked: Vec<&str> = v
         .last_move
         .iter()
         .flat_map(|m| [m.iccs.get(..2).unwrap_or(""), m.iccs.get(2..).unwrap_or("")])
         .collect();
+    out.push_str(&board_diagram(
+        players,
+        &v.board,
+        &v.audience,
+        &marked,
+        chinese,
+    ));
+    if chinese {
+        out.push_str("Key: red 帥仕相傌俥炮兵, black 將士象馬車砲卒; * the last move's points.\n");
+    } else {
+        out.push_str(
+            "Key: red upper case, black lower case: K general, A advisor, B elephant, N horse, \
+             R chariot, C cannon, P soldier; . empty; * the last move's points.\n",
+        );
+    }
+    out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
+    for line in state_lines(v) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let (None, Some(seat)) = (&v.result, &v.to_move) {
+        if *seat == v.audience {
+            out.push_str(&format!(
+                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
+            ));
+        }
+    }
+    out.push_str(&format!("FEN: {}\n", v.fen));
+    out
+}
+
+/// The 9 × 10 board as text lines (black's audience sees it turned), with the seats' names
+/// above and below and `*` beside the `marked` points. Xiangqi's and Jieqi's views share it.
+pub fn board_diagram(
+    players: &[Player],
+    board: &[String],
+    audience: &str,
+    marked: &[&str],
+    chinese: bool,
+) -> String {
+    let name = |seat: &str| crate::view::text::seat_label(players, seat);
+    let mut out = String::new();
+    let turned = audience == "black";
     let files: Vec<char> = if turned {
         "ihgfedcba".chars().collect()
     } else {
@@ -161,8 +202,7 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
     out.push_str(&format!("   {}\n", name(top)));
     file_line(&mut out);
     for (i, &rank) in ranks.iter().enumerate() {
-        let row: Vec<char> = v
-            .board
+        let row: Vec<char> = board
             .get(9 - rank)
             .map(|r| r.chars().collect())
             .unwrap_or_default();
@@ -177,6 +217,7 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
             };
             match chinese_piece(c) {
                 Some(h) if chinese => line.push(h),
+                None if chinese && c.eq_ignore_ascii_case(&'x') => line.push('暗'),
                 _ if chinese => line.push('\u{3000}'),
                 _ => line.push(c),
             }
@@ -189,26 +230,5 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
     }
     file_line(&mut out);
     out.push_str(&format!("   {}\n\n", name(bottom)));
-    if chinese {
-        out.push_str("Key: red 帥仕相傌俥炮兵, black 將士象馬車砲卒; * the last move's points.\n");
-    } else {
-        out.push_str(
-            "Key: red upper case, black lower case: K general, A advisor, B elephant, N horse, \
-             R chariot, C cannon, P soldier; . empty; * the last move's points.\n",
-        );
-    }
-    out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
-    for line in state_lines(v) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let (None, Some(seat)) = (&v.result, &v.to_move) {
-        if *seat == v.audience {
-            out.push_str(&format!(
-                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
-            ));
-        }
-    }
-    out.push_str(&format!("FEN: {}\n", v.fen));
     out
 }

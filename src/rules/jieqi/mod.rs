@@ -20,7 +20,9 @@ pub use shuffle::Layout;
 use serde::{Deserialize, Serialize};
 
 /// How far revealed advisors and elephants may go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum AdvisorsElephants {
     /// Anywhere on the board once revealed (the common rules): advisors one point diagonally,
@@ -32,7 +34,9 @@ pub enum AdvisorsElephants {
 }
 
 /// Who learns what a face-down piece was when it is captured face down.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Captured {
     /// Everyone: the captured piece is turned over for all to see.
@@ -56,7 +60,9 @@ impl Captured {
 }
 
 /// The rule options of a Jieqi game (the manifest's `[rules]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Options {
     /// How far revealed advisors and elephants may go: `free` or `confined`.

@@ -246,9 +246,9 @@ impl Position {
                         },
                         _ => {
                             return Err(bad(format!(
-                                "a face-down {} piece on {s}, which is not one of its start squares",
-                                color.name()
-                            )))
+                            "a face-down {} piece on {s}, which is not one of its start squares",
+                            color.name()
+                        )))
                         }
                     }
                 } else {
@@ -436,9 +436,8 @@ impl Position {
         let other = self.king_square(color.other());
         if k.file() == other.file() {
             let (lo, hi) = (k.rank().min(other.rank()), k.rank().max(other.rank()));
-            let open = (lo + 1..hi).all(|r| {
-                Square::new(k.file(), r).is_some_and(|s| self.cell(s).is_none())
-            });
+            let open = (lo + 1..hi)
+                .all(|r| Square::new(k.file(), r).is_some_and(|s| self.cell(s).is_none()));
             if open {
                 return true;
             }
@@ -511,7 +510,9 @@ impl Position {
     pub fn make(&mut self, m: Move, revealed: Option<Kind>) -> Option<Cell> {
         let was_hidden = self.cell(m.from).is_some_and(|c| c.hidden);
         let captured = self.put(m);
-        if let (true, Some(kind), Some(cell)) = (was_hidden, revealed, &mut self.board[m.to.index()]) {
+        if let (true, Some(kind), Some(cell)) =
+            (was_hidden, revealed, &mut self.board[m.to.index()])
+        {
             cell.kind = kind;
             cell.hidden = false;
         }

@@ -71,19 +71,31 @@ fn every_face_down_move_needs_its_identity_and_only_those() {
     let mut g = Game::new(Options::default());
     let err = g.play(mv("h2e2"), None).unwrap_err().to_string();
     assert!(err.contains("face down"), "{err}");
-    let err = g.play(mv("e0e1"), Some(Kind::Pawn)).unwrap_err().to_string();
+    let err = g
+        .play(mv("e0e1"), Some(Kind::Pawn))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("already face up"), "{err}");
-    let err = g.play(mv("h2e2"), Some(Kind::King)).unwrap_err().to_string();
+    let err = g
+        .play(mv("h2e2"), Some(Kind::King))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("king"), "{err}");
     // Two advisors at most per side.
     g.play(mv("a3a4"), Some(Kind::Advisor)).unwrap();
     g.play(mv("a6a5"), Some(Kind::Pawn)).unwrap();
     g.play(mv("c3c4"), Some(Kind::Advisor)).unwrap();
     g.play(mv("c6c5"), Some(Kind::Pawn)).unwrap();
-    let err = g.play(mv("e3e4"), Some(Kind::Advisor)).unwrap_err().to_string();
+    let err = g
+        .play(mv("e3e4"), Some(Kind::Advisor))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("only 2 advisors"), "{err}");
     // An illegal move is refused whatever identity comes with it.
-    let err = g.play(mv("b0b5"), Some(Kind::Chariot)).unwrap_err().to_string();
+    let err = g
+        .play(mv("b0b5"), Some(Kind::Chariot))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("cannot move"), "{err}");
 }
 
@@ -119,7 +131,11 @@ fn a_free_advisor_gives_check_in_the_enemy_palace() {
 fn the_generator_agrees_with_the_single_move_check_in_random_games() {
     let mut rng = SplitMix64::new(7);
     for game in 0..60 {
-        let options = if game % 2 == 0 { Options::default() } else { confined() };
+        let options = if game % 2 == 0 {
+            Options::default()
+        } else {
+            confined()
+        };
         let layout = shuffle("jq-rules", &[game as u8; 32], &[1; 32]);
         let mut g = Game::new(options);
         for _ in 0..300 {
@@ -134,11 +150,7 @@ fn the_generator_agrees_with_the_single_move_check_in_random_games() {
                         from: Square::from_index(i).unwrap(),
                         to: Square::from_index(j).unwrap(),
                     };
-                    assert_eq!(
-                        p.check_move(m).is_ok(),
-                        legal.contains(&m),
-                        "{m} in {p:?}"
-                    );
+                    assert_eq!(p.check_move(m).is_ok(), legal.contains(&m), "{m} in {p:?}");
                 }
             }
             let m = legal[rng.below(legal.len())];
@@ -158,12 +170,22 @@ fn mate_and_stalemate_lose() {
     // Chariots on b8 (rank 8) and e1 (the e-file) box the black king on d9; a8-a9 mates.
     let mut g = from("3k5/RR7/9/9/9/9/9/9/4R4/4K4 w", Options::default());
     let ending = g.play(mv("a8a9"), None).unwrap().cloned();
-    assert_eq!(ending, Some(Ending::Checkmate { loser: Color::Black }));
+    assert_eq!(
+        ending,
+        Some(Ending::Checkmate {
+            loser: Color::Black
+        })
+    );
     assert!(g.play(mv("d9d8"), None).is_err());
     // Black to move, not in check, and every point it could go to attacked: it loses.
     let mut g = from("3k5/9/4R4/9/9/9/9/9/9/4K4 w", Options::default());
     let ending = g.play(mv("e7e8"), None).unwrap().cloned();
-    assert_eq!(ending, Some(Ending::Stalemate { loser: Color::Black }));
+    assert_eq!(
+        ending,
+        Some(Ending::Stalemate {
+            loser: Color::Black
+        })
+    );
 }
 
 #[test]
@@ -174,7 +196,11 @@ fn a_third_occurrence_draws_unless_one_side_checked_throughout() {
     for m in ["e0e1", "e9e8", "e1e0", "e8e9"].iter().cycle().take(8) {
         let before = g.position().clone();
         let played = g.play(mv(m), None);
-        endings.push(played.unwrap_or_else(|e| panic!("{m}: {e} in {before:?}")).cloned());
+        endings.push(
+            played
+                .unwrap_or_else(|e| panic!("{m}: {e} in {before:?}"))
+                .cloned(),
+        );
     }
     assert!(endings[..7].iter().all(Option::is_none));
     assert_eq!(endings[7], Some(Ending::Repetition));
@@ -262,8 +288,8 @@ fn chi_squared_per_square(layouts: &[[[Kind; 15]; 2]]) -> Vec<(Square, f64)> {
         for (k, &square) in squares.iter().enumerate() {
             let mut stat = 0.0;
             for kind in Kind::ALL.into_iter().filter(|k| *k != Kind::King) {
-                let share = standard.kinds[side].iter().filter(|x| **x == kind).count() as f64
-                    / 15.0;
+                let share =
+                    standard.kinds[side].iter().filter(|x| **x == kind).count() as f64 / 15.0;
                 let expected = share * layouts.len() as f64;
                 let seen = layouts.iter().filter(|l| l[side][k] == kind).count() as f64;
                 stat += (seen - expected).powi(2) / expected;

@@ -1,0 +1,390 @@
+//! Jieqi game directories: new, nonce commitments (`setup`), moves, judge, view, replay page,
+//! status, reveal and verify.
+
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::jieqi::{self as jq, JieqiGame};
+use crate::protocol::files::to_toml;
+use crate::protocol::signing::{namespace, Sign, Signer};
+use crate::rules::xiangqi::notation::parse_iccs;
+use crate::store::GameDir;
+use rand_core::{OsRng, RngCore};
+use std::path::Path;
+
+pub(super) fn load(dir: &Path) -> Result<(GameDir, JieqiGame)> {
+    let d = GameDir::new(dir);
+    let g = jq::load(&d)?;
+    Ok((d, g))
+}
+
+fn seat_of(g: &JieqiGame, seat: &str, key: &Signer) -> Result<usize> {
+    let i = crate::games::seat_index(&jq::SEATS, seat)?;
+    if key.public().key_data() != g.player_keys[i].key_data() {
+        return Err(refuse(
+            "--key",
+            None,
+            format!("is not {seat}'s key in game.toml"),
+        ));
+    }
+    Ok(i)
+}
+
+// One argument per `new` option.
+#[allow(clippy::too_many_arguments)]
+pub fn new(
+    dir: &Path,
+    players: &[(String, String, Option<String>)],
+    judge: String,
+    rules: &[String],
+    created: String,
+    sample: bool,
+    clock: Option<crate::protocol::files::Clock>,
+    sealed: bool,
+) -> Result<()> {
+    use crate::protocol::files::JudgeEntry;
+    let entries = super::super::player_entries(&jq::SEATS, players, "red first, then black")?;
+    let mut items = rules.to_vec();
+    // A sealed game publishes every view: unless told otherwise, captured pieces stay unknown.
+    if sealed && !rules.iter().any(|r| r.starts_with("captured=")) {
+        items.push("captured=nobody".into());
+    }
+    let options = jq::rules_from(&items)?;
+    let manifest = jq::new_manifest(
+        super::super::random_id(),
+        created,
+        sample,
+        options,
+        clock,
+        JudgeEntry { key: judge },
+        entries,
+    );
+    let manifest = crate::protocol::files::JieqiManifest { sealed, ..manifest };
+    super::super::write_manifest(dir, &manifest, |g| jq::load(g).map(|_| ()))?;
+    if sealed {
+        GameDir::new(dir).write(".gitignore", super::super::GAME_GITIGNORE.as_bytes())?;
+    }
+    say!("created Jieqi game {} in {}", manifest.id, dir.display());
+    Ok(())
+}
+
+/// Draws the player's shuffle nonce: the nonce itself (for the judge only) and the signed
+/// commitment to it (for everyone).
+pub fn commit(dir: &Path, seat: &str, key: &Signer) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
+    let i = seat_of(&g, seat, key)?;
+    let commitment_path = format!("commitments/{seat}.toml");
+    if d.exists(&commitment_path) {
+        return Err(Error::Io(format!(
+            "{commitment_path}: already exists; a seat commits once"
+        )));
+    }
+    let mut nonce = [0u8; 32];
+    OsRng.fill_bytes(&mut nonce);
+    let (commitment, secret) = jq::new_nonce(&g, i, nonce);
+    let text = to_toml(&commitment);
+    if g.manifest.sealed {
+        let owner = crate::player::key_for_sealing(key)?;
+        crate::judge::sealing::write_sealed_secret(
+            &d,
+            seat,
+            &to_toml(&secret),
+            owner,
+            &g.judge_key,
+        )?;
+    } else {
+        d.write_private(&format!("setups/{seat}.toml"), to_toml(&secret).as_bytes())?;
+    }
+    d.write(
+        &format!("{commitment_path}.sig"),
+        crate::player::signed(key, namespace::COMMITMENT, text.as_bytes())?.as_bytes(),
+    )?;
+    d.write(&commitment_path, text.as_bytes())?;
+    say!("wrote {commitment_path} and its signature: publish them");
+    if g.manifest.sealed {
+        say!(
+            "wrote {}: your nonce sealed to the judge (and to you); publish it once the record lists both commitments",
+            crate::judge::sealed_setup_path(seat)
+        );
+    } else {
+        say!("wrote setups/{seat}.toml: your nonce; hand it to the judge only, once the record lists both commitments");
+    }
+    Ok(())
+}
+
+pub fn make_move(
+    dir: &Path,
+    seat: &str,
+    key: &Signer,
+    request: crate::games::MoveRequest,
+) -> Result<()> {
+    let crate::games::MoveRequest {
+        action,
+        offer_draw,
+        comment,
+        check,
+    } = request;
+    let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
+    seat_of(&g, seat, key)?;
+    let state = jq::current(&d, &g)?;
+    if check {
+        check_turn(&state, seat)?;
+    }
+    // Moves are stored in ICCS as `h2e2` (unchecked: as typed).
+    let normalised = match action {
+        "resign" | "accept-draw" => action.to_string(),
+        text if !check => text.to_string(),
+        text => {
+            let m = parse_iccs(text).ok_or_else(|| {
+                Error::Io(format!(
+                    "move: {text:?} is not a move; write ICCS coordinates like h2e2 (from, to), or resign"
+                ))
+            })?;
+            state
+                .game
+                .position()
+                .check_move(m)
+                .map_err(|e| Error::Io(format!("move {m}: {e}")))?;
+            m.to_string()
+        }
+    };
+    if comment.as_deref().is_some_and(crate::judge::has_control) {
+        return Err(Error::Io(
+            "--comment: no control or bidirectional-override characters".into(),
+        ));
+    }
+    let head = state.head(&g);
+    let mv = crate::player::NewMove {
+        ply: state.plies() + 1,
+        answers: &head,
+        action: &normalised,
+        offer_draw,
+        comment,
+        chain: None,
+    };
+    let path = crate::player::write_move(&d, &g.manifest.id, &g.hash, seat, key, mv)?;
+    say!("wrote {path} ({normalised}) and its signature");
+    Ok(())
+}
+
+/// Refuses a move before play has begun, after the end, or out of turn.
+pub(super) fn check_turn(state: &jq::State, seat: &str) -> Result<()> {
+    if state.end.is_some() {
+        return Err(refuse("record.jsonl", None, "the game is over"));
+    }
+    match state.to_move() {
+        None => Err(refuse(
+            "record.jsonl",
+            None,
+            "play has not begun: both nonces must be committed and handed to the judge",
+        )),
+        Some(s) if s != seat => Err(refuse(
+            "--as",
+            None,
+            format!("it is {s}'s move, not {seat}'s"),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+pub fn judge(
+    dir: &Path,
+    key: &ssh_key::PrivateKey,
+    now: String,
+    forfeit: Option<(String, String)>,
+) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
+    let last = summary(&g, &run.state);
+    super::super::report_run(&run.said, Some(&last), run.refusal)
+}
+
+pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
+    use crate::judge::pipeline::Referee;
+    match (state.game.ending(), g.waiting(state)) {
+        (Some(e), _) => format!("game over: {e}"),
+        (None, Some(w)) => w,
+        (None, None) => String::new(),
+    }
+}
+
+/// Shows the judge's signed view of an audience (a seat's view may hold what only that seat
+/// was shown, so it is read, never recomputed).
+pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
+    use crate::protocol::signing;
+    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    let (d, g) = load(dir)?;
+    crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
+    let path = format!("views/{audience}.json");
+    let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
+        refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "run `qijudge judge` on the game first",
+        )
+    })?;
+    let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    if format == "json" {
+        say_raw!("{text}");
+        return Ok(());
+    }
+    let v: jq::JieqiView =
+        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
+    match format {
+        "svg" | "png" => crate::console::write_picture(&crate::view::picture::jieqi(&v), format)?,
+        _ => say_raw!(
+            "{}",
+            crate::view::jieqi::render_text(&g.manifest.players, &v, chinese)
+        ),
+    }
+    Ok(())
+}
+
+/// The replay page of one audience: each position as that audience was shown it.
+pub fn html(dir: &Path, audience: &str) -> Result<String> {
+    use crate::view::{html, picture};
+    let (d, g) = load(dir)?;
+    crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
+    let state = jq::current(&d, &g)?;
+    let known = jq::known_captures(&d, &g, &state, audience)?;
+    let views: Vec<_> = (0..=state.plies() as usize)
+        .map(|ply| jq::view_with(&g, &state, &known, audience, ply))
+        .collect();
+    let frames: Vec<html::Frame> = views
+        .iter()
+        .map(|v| html::Frame {
+            ply: v.ply,
+            heading: match &v.last_move {
+                Some(m) => format!(
+                    "ply {}: {} {}{}",
+                    v.ply,
+                    m.seat,
+                    m.iccs,
+                    m.revealed
+                        .as_ref()
+                        .map(|r| format!(" (turned up {r})"))
+                        .unwrap_or_default()
+                ),
+                None => "before the first move".to_string(),
+            },
+            lines: crate::view::jieqi::state_lines(v),
+            picture: picture::jieqi_layers(v),
+        })
+        .collect();
+    let moves: Vec<String> = views
+        .iter()
+        .filter_map(|v| v.last_move.as_ref().map(|m| (v, m)))
+        .map(|(v, m)| format!("{} {}", m.seat, v.moves.last().unwrap_or(&m.iccs)))
+        .collect();
+    let title = format!("Jieqi {}: replay for {audience}", g.manifest.id);
+    let about = html::about(
+        &g.manifest.players,
+        " A plain disc is a piece lying face down.",
+        &state.head(&g),
+    );
+    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+}
+
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = jq::current(&d, &g)?;
+    let v = jq::build_view(&g, &state, "public");
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+        "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+        "position": v.position,
+    });
+    let state_line = if state.record.lines.is_empty() {
+        "not opened yet: run the judge".to_string()
+    } else {
+        summary(&g, &state)
+    };
+    let lines = [format!("game {} after {} plies", v.game, v.ply), state_line];
+    let clock = crate::console::StatusClock {
+        clock: g.manifest.clock.as_ref(),
+        record: &state.record,
+        now,
+        to_move: state.to_move(),
+        players: &g.manifest.players,
+    };
+    crate::console::print_status(json, fields, clock, &lines)
+}
+
+/// After the end: both nonces into `reveal/`, so anyone can recompute the layout.
+pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let _lock = d.lock()?;
+    let state = jq::current(&d, &g)?;
+    if state.end.is_none() {
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            "the game is not over: nonces stay secret until the end",
+        ));
+    }
+    let mut opened = 0;
+    for (i, seat) in jq::SEATS.iter().enumerate() {
+        let from = format!("setups/{seat}.toml");
+        let text = match key {
+            Some(key) if g.manifest.sealed => {
+                let (signer, judge) = (&g.player_keys[i], &g.judge_key);
+                match crate::judge::sealing::reveal_sealed_secret(&d, seat, key, signer, judge)? {
+                    Some(text) => text,
+                    None => continue,
+                }
+            }
+            _ if g.manifest.sealed => {
+                return Err(Error::Io(
+                    "--key: the nonces of a sealed game are opened with the judge's key or a seat's own"
+                        .into(),
+                ))
+            }
+            _ => match d.read_optional(&from, crate::store::SMALL_FILE_LIMIT)? {
+                Some(text) => text,
+                None => continue,
+            },
+        };
+        d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
+        say!("published {from} as reveal/{seat}.toml");
+        opened += 1;
+    }
+    if opened == 0 {
+        return Err(refuse(
+            "setups/",
+            None,
+            "no nonce to reveal here (the judge's copy holds both)",
+        ));
+    }
+    Ok(())
+}
+
+pub fn verify(dir: &Path) -> Result<()> {
+    let (d, g) = load(dir)?;
+    let state = jq::verify(&d, &g)?;
+    let turned = state
+        .game
+        .played()
+        .iter()
+        .filter(|p| p.revealed.is_some())
+        .count();
+    match &state.layout {
+        Some(layout) => {
+            say!(
+                "verified Jieqi game {}: {} plies, every signature, move and view checked; both revealed nonces match their commitments, and the layout they give matches all {turned} pieces that turned up",
+                g.manifest.id,
+                state.plies()
+            );
+            say!("layout: {}", layout.describe());
+        }
+        None => say!(
+            "verified Jieqi game {}: {} plies, every signature, move and public view checked; the {turned} pieces that turned up are checked against the layout once the nonces are revealed (qijudge reveal)",
+            g.manifest.id,
+            state.plies()
+        ),
+    }
+    say!("{}", summary(&g, &state));
+    Ok(())
+}

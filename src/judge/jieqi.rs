@@ -1,0 +1,1029 @@
+//! The Jieqi judge: both players' nonce commitments, then their nonces (handed to the judge
+//! only), from which the shuffle fixes the hidden layout; then signed moves as in Xiangqi, each
+//! face-down mover turned up in the public record; views that show captured face-down pieces
+//! exactly as the manifest's `captured` option says; and, once the nonces are revealed, an audit
+//! that recomputes the whole layout and checks every piece that turned up.
+
+use super::common::{self, Frame};
+use super::pipeline::{self, Ctx, Mode, Referee};
+use super::{check_frame, move_path, Kind as GameKind};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::protocol::files::*;
+use crate::protocol::hash::{hash_fields, hex32, sha256_tagged};
+use crate::protocol::record::Record;
+use crate::protocol::signing::namespace;
+use crate::rules::jieqi::position::Cell;
+use crate::rules::jieqi::shuffle::{shuffle, Layout};
+use crate::rules::jieqi::{AdvisorsElephants, Captured, Game, Options};
+use crate::rules::luzhanqi::EndReason;
+use crate::rules::xiangqi::notation::parse_iccs;
+use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square, Winner};
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use ssh_key::{PrivateKey, PublicKey};
+
+pub use crate::view::jieqi::{JieqiView, LastMove, Taken, ViewResult};
+
+/// The seats, in manifest order: red moves first.
+pub const SEATS: [&str; 2] = ["red", "black"];
+
+/// The prefix of Jieqi game ids.
+pub const ID_PREFIX: &str = "jq-";
+
+/// A checked Jieqi manifest with its keys.
+pub struct JieqiGame {
+    pub manifest: JieqiManifest,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+}
+
+impl JieqiGame {
+    pub fn frame(&self) -> Frame<'_> {
+        Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: &SEATS,
+            player_keys: &self.player_keys,
+        }
+    }
+
+    pub fn options(&self) -> Options {
+        self.manifest.rules
+    }
+}
+
+fn seat_of(color: Color) -> &'static str {
+    SEATS[color.index()]
+}
+
+fn color_of(seat: usize) -> Color {
+    if seat == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    }
+}
+
+/// Reads and checks a Jieqi `game.toml`.
+pub fn load(dir: &GameDir) -> Result<JieqiGame> {
+    const F: &str = "game.toml";
+    let text = dir.read(F, SMALL_FILE_LIMIT)?;
+    let manifest: JieqiManifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let (player_keys, judge_key) = check_frame(
+        &manifest.frame(),
+        &GameKind {
+            game: "jieqi",
+            id_prefix: ID_PREFIX,
+            board: "9x10",
+            seats: &SEATS,
+        },
+    )?;
+    if manifest.sealed && manifest.rules.captured == Captured::Captor {
+        return Err(sealed_captor_refusal());
+    }
+    Ok(JieqiGame {
+        hash: sha256_tagged(text.as_bytes()),
+        manifest,
+        player_keys,
+        judge_key,
+    })
+}
+
+fn sealed_captor_refusal() -> Error {
+    refuse_with(
+        "game.toml",
+        Some("rules.captured"),
+        "captor cannot be kept secret in a sealed game: its views are published for everyone",
+        "choose captured = \"both\" or \"nobody\" for a game played in public",
+    )
+}
+
+/// A new manifest with a random id.
+pub fn new_manifest(
+    id_bytes: [u8; 16],
+    created: String,
+    sample: bool,
+    rules: Options,
+    clock: Option<Clock>,
+    judge: JudgeEntry,
+    players: Vec<Player>,
+) -> JieqiManifest {
+    JieqiManifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "jieqi".into(),
+        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
+        created,
+        sample,
+        board: "9x10".into(),
+        rules,
+        clock,
+        sealed: false,
+        judge,
+        players,
+    }
+}
+
+/// The rule options from `--rule key=value` items.
+pub fn rules_from(items: &[String]) -> Result<Options> {
+    let mut rules = Options::default();
+    for item in items {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+        let bad = |allowed: &str| Error::Io(format!("--rule {k}: {allowed}"));
+        match k {
+            "advisors-elephants" => {
+                rules.advisors_elephants = match v {
+                    "free" => AdvisorsElephants::Free,
+                    "confined" => AdvisorsElephants::Confined,
+                    _ => return Err(bad("free or confined")),
+                }
+            }
+            "captured" => {
+                rules.captured = match v {
+                    "both" => Captured::Both,
+                    "captor" => Captured::Captor,
+                    "nobody" => Captured::Nobody,
+                    _ => return Err(bad("both, captor or nobody")),
+                }
+            }
+            "move-limit" => {
+                rules.move_limit = match v {
+                    "on" | "true" => true,
+                    "off" | "false" => false,
+                    _ => return Err(bad("on or off")),
+                }
+            }
+            _ => {
+                return Err(Error::Io(format!(
+                    "--rule {k:?}: Jieqi options are advisors-elephants=free|confined, \
+                     captured=both|captor|nobody and move-limit=on|off"
+                )))
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The commitment to a seat's nonce: SHA-256 over `qijudge/nonce/1`, the game id, the seat and
+/// the nonce, each field length-prefixed; 64 hex digits.
+pub fn nonce_commitment(game: &str, seat: &str, nonce: &[u8; 32]) -> String {
+    hex::encode(hash_fields(&[
+        NONCE_FORMAT.as_bytes(),
+        game.as_bytes(),
+        seat.as_bytes(),
+        nonce,
+    ]))
+}
+
+/// A seat's commitment and nonce files for a fresh nonce.
+pub fn new_nonce(g: &JieqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
+    (
+        NonceCommitmentFile {
+            format: NONCE_COMMITMENT_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            commitment: nonce_commitment(&g.manifest.id, SEATS[seat], &nonce),
+        },
+        NonceFile {
+            format: NONCE_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            nonce: hex::encode(nonce),
+        },
+    )
+}
+
+/// A piece taken: when, by whom, where, as it lay, and what it was if known here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capture {
+    pub ply: u32,
+    pub captor: usize,
+    pub square: Square,
+    pub cell: Cell,
+    /// What it was: its kind if face up; if face down, known only from the layout (the judge,
+    /// or anyone after the reveal), from the record (captured = both) or from the captor's own
+    /// signed view.
+    pub identity: Option<Kind>,
+}
+
+/// The game as the record and the files say.
+pub struct State {
+    pub record: Record,
+    pub game: Game,
+    commitments: [Option<[u8; 32]>; 2],
+    accepted: [bool; 2],
+    nonces: [Option<[u8; 32]>; 2],
+    begun: bool,
+    /// The hidden layout, once both nonces are at hand.
+    pub layout: Option<Layout>,
+    pub captures: Vec<Capture>,
+    /// The seat whose last move offered a draw, while the offer stands.
+    pub draw_offer: Option<usize>,
+    pub end: Option<(Option<String>, EndReason)>,
+    pub comments: Vec<Option<String>>,
+}
+
+impl State {
+    pub fn head(&self, g: &JieqiGame) -> String {
+        self.record.head_or(&g.hash)
+    }
+
+    /// The seat to move, once play has begun and while it goes on.
+    pub fn to_move(&self) -> Option<&'static str> {
+        (self.begun && self.end.is_none()).then(|| seat_of(self.game.position().side_to_move()))
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.game.played().len() as u32
+    }
+
+    /// What the record is waiting for before play, in words.
+    fn waiting_before_play(&self) -> Option<String> {
+        if self.begun {
+            return None;
+        }
+        let missing: Vec<&str> = (0..2)
+            .filter(|&i| self.commitments[i].is_none())
+            .map(|i| SEATS[i])
+            .collect();
+        if !missing.is_empty() {
+            return Some(format!(
+                "waiting for the nonce commitment of {} (qijudge setup)",
+                missing.join(" and ")
+            ));
+        }
+        let missing: Vec<&str> = (0..2)
+            .filter(|&i| !self.accepted[i])
+            .map(|i| SEATS[i])
+            .collect();
+        Some(format!(
+            "waiting for the nonce of {}: hand setups/SEAT.toml to the judge now that both commitments are recorded",
+            missing.join(" and ")
+        ))
+    }
+}
+
+/// Who may see what a piece taken face down was: the one place that decides it.
+pub fn shows_identity(options: Options, audience: &str, captor: usize) -> bool {
+    match options.captured {
+        Captured::Both => true,
+        Captured::Captor => audience == SEATS[captor],
+        Captured::Nobody => false,
+    }
+}
+
+fn letter(color: Color, kind: Kind) -> String {
+    let c = kind.fen_letter();
+    match color {
+        Color::Red => c.to_string(),
+        Color::Black => c.to_ascii_lowercase().to_string(),
+    }
+}
+
+fn kind_of_letter(text: &str) -> Option<Kind> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    Kind::from_fen_letter(c).filter(|k| *k != Kind::King)
+}
+
+/// The record's reason and winner for a rules ending.
+fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
+    let reason = match ending {
+        Ending::Checkmate { .. } => EndReason::Checkmate,
+        Ending::Stalemate { .. } => EndReason::Stalemate,
+        Ending::PerpetualCheck { .. } => EndReason::PerpetualCheck,
+        Ending::PerpetualChase { .. } => EndReason::PerpetualChase,
+        Ending::Repetition => EndReason::Repetition,
+        Ending::MoveLimit => EndReason::MoveLimit,
+        Ending::Resignation { .. } => EndReason::Resignation,
+        Ending::AgreedDraw => EndReason::Agreement,
+        Ending::Forfeit { .. } => EndReason::Forfeit,
+    };
+    let winner = match ending.winner() {
+        Winner::Side(c) => Some(seat_of(c).to_string()),
+        Winner::Draw => None,
+    };
+    (winner, reason)
+}
+
+/// What a move file asks for.
+enum Action {
+    Play(Move),
+    Resign,
+    AcceptDraw,
+}
+
+fn seat_index(name: &str) -> Option<usize> {
+    SEATS.iter().position(|s| *s == name)
+}
+
+/// The step function's inputs.
+struct Step<'a> {
+    g: &'a JieqiGame,
+    cx: &'a Ctx<'a>,
+}
+
+impl Step<'_> {
+    /// The seats in the order to look at them: a recorded line's seat first, else seat order.
+    fn seat_order(&self) -> [usize; 2] {
+        let named = match self.cx.recorded() {
+            Some(Entry::Commitment { seat, .. } | Entry::SetupAccepted { seat }) => {
+                seat_index(seat)
+            }
+            _ => None,
+        };
+        match named {
+            Some(1) => [1, 0],
+            _ => [0, 1],
+        }
+    }
+
+    fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        let path = format!("commitments/{}.toml", SEATS[seat]);
+        if !self.cx.dir.exists(&path) {
+            return Ok(None);
+        }
+        let (c, hash): (NonceCommitmentFile, String) = common::read_signed(
+            self.cx.dir,
+            &self.g.frame(),
+            &path,
+            seat,
+            namespace::COMMITMENT,
+        )?;
+        let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
+        if c.format != NONCE_COMMITMENT_FORMAT {
+            return Err(bad(
+                "format",
+                format!("expected {NONCE_COMMITMENT_FORMAT:?}"),
+            ));
+        }
+        if c.game != self.g.manifest.id {
+            return Err(bad("game", "belongs to another game".into()));
+        }
+        if c.manifest != self.g.hash {
+            return Err(bad(
+                "manifest",
+                "was made for another version of game.toml".into(),
+            ));
+        }
+        if c.seat != SEATS[seat] {
+            return Err(bad("seat", format!("expected {}", SEATS[seat])));
+        }
+        let digest = hex32(&c.commitment)
+            .ok_or_else(|| bad("commitment", "expected 64 hex digits".into()))?;
+        state.commitments[seat] = Some(digest);
+        Ok(Some(vec![Entry::Commitment {
+            seat: SEATS[seat].into(),
+            file: hash,
+        }]))
+    }
+
+    /// The seat's nonce: sealed to the judge (a sealed game), `setups/` (the judge) or
+    /// `reveal/` (after the game).
+    fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
+        let name = SEATS[seat];
+        let sealed = super::sealed_setup_path(name);
+        if let (true, Some(key), Mode::Judge) = (self.g.manifest.sealed, self.cx.key, self.cx.mode)
+        {
+            if self.cx.dir.exists(&sealed) {
+                let text = super::sealing::open_seat_secret(
+                    self.cx.dir,
+                    name,
+                    key,
+                    &self.g.player_keys[seat],
+                )?;
+                return self.parse_nonce(seat, &sealed, &text).map(Some);
+            }
+        }
+        let folders: &[&str] = match self.cx.mode {
+            Mode::Judge => &["setups", "reveal"],
+            Mode::Audit => &["reveal"],
+        };
+        for folder in folders {
+            let path = format!("{folder}/{name}.toml");
+            if let Some(text) = self.cx.dir.read_optional(&path, SMALL_FILE_LIMIT)? {
+                return self.parse_nonce(seat, &path, &text).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    fn parse_nonce(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
+        let n: NonceFile =
+            parse_toml(text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+        let bad = |field: &str, reason: &str| refuse(path, Some(field), reason);
+        if n.format != NONCE_FORMAT {
+            return Err(bad("format", "expected qijudge/nonce/1"));
+        }
+        if n.game != self.g.manifest.id || n.manifest != self.g.hash {
+            return Err(bad("game", "belongs to another game or manifest"));
+        }
+        if n.seat != SEATS[seat] {
+            return Err(bad("seat", "names another seat"));
+        }
+        let nonce = hex32(&n.nonce).ok_or_else(|| bad("nonce", "expected 64 hex digits"))?;
+        Ok((path.to_string(), nonce))
+    }
+
+    /// The judge takes a nonce only once both commitments are recorded, and only the one the
+    /// seat committed to.
+    fn accept_nonce(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        match self.nonce(seat)? {
+            Some((path, nonce)) => {
+                let want = state.commitments[seat].map(hex::encode);
+                if want.as_deref()
+                    != Some(&nonce_commitment(&self.g.manifest.id, SEATS[seat], &nonce))
+                {
+                    return Err(refuse_with(
+                        &path,
+                        Some("nonce"),
+                        format!("does not match the commitment {} signed", SEATS[seat]),
+                        "the nonce must be the one the signed commitment was made from",
+                    ));
+                }
+                state.nonces[seat] = Some(nonce);
+                Ok(Some(vec![Entry::SetupAccepted {
+                    seat: SEATS[seat].into(),
+                }]))
+            }
+            // An audit before the reveal has no nonces: the record's word is taken, and every
+            // piece that turned up is checked once they are revealed.
+            None if matches!(self.cx.recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
+                Ok(Some(vec![Entry::SetupAccepted {
+                    seat: SEATS[seat].into(),
+                }]))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
+        for seat in self.seat_order() {
+            if state.commitments[seat].is_none() {
+                if let Some(entries) = self.commitment(state, seat)? {
+                    return Ok(Some(entries));
+                }
+            }
+        }
+        if state.commitments.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        for seat in self.seat_order() {
+            if !state.accepted[seat] {
+                if let Some(entries) = self.accept_nonce(state, seat)? {
+                    state.accepted[seat] = true;
+                    return Ok(Some(entries));
+                }
+            }
+        }
+        if !state.accepted.iter().all(|a| *a) {
+            return Ok(None);
+        }
+        if let [Some(red), Some(black)] = state.nonces {
+            state.layout = Some(shuffle(&self.g.manifest.id, &red, &black));
+        }
+        state.begun = true;
+        let recorded = match self.cx.recorded() {
+            Some(Entry::Begin { at, .. }) => Some(at),
+            _ => None,
+        };
+        Ok(Some(vec![Entry::Begin {
+            first: SEATS[0].into(),
+            lot_nonces: Default::default(),
+            at: self.cx.at(recorded, self.g.manifest.clock.is_some()),
+        }]))
+    }
+
+    fn check_move_file(
+        &self,
+        state: &State,
+        path: &str,
+        ply: u32,
+        seat: usize,
+        m: &MoveFile,
+    ) -> Result<Action> {
+        common::check_binding(&self.g.frame(), path, m, ply, seat, &state.head(self.g))?;
+        common::no_chain_fields(path, m)?;
+        match m.action.as_str() {
+            "resign" => Ok(Action::Resign),
+            "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Action::AcceptDraw),
+            "accept-draw" => Err(refuse(
+                path,
+                Some("move"),
+                "accept-draw, but no draw offer from the opponent stands",
+            )),
+            text => {
+                let mv = parse_iccs(text).ok_or_else(|| {
+                    refuse(
+                        path,
+                        Some("move"),
+                        format!(
+                            "{text:?} is not a move: write ICCS coordinates like h2e2, or resign"
+                        ),
+                    )
+                })?;
+                state
+                    .game
+                    .position()
+                    .check_move(mv)
+                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+                Ok(Action::Play(mv))
+            }
+        }
+    }
+
+    /// What the face-down piece on `square` is: from the layout, else from the recorded line
+    /// (an audit before the reveal).
+    fn identity(&self, state: &State, square: Square, recorded: Option<&str>) -> Result<Kind> {
+        if let Some(layout) = &state.layout {
+            let kind = layout.at(square).ok_or_else(|| {
+                refuse("record.jsonl", None, format!("{square} is no start square"))
+            })?;
+            let color = state.game.position().side_to_move();
+            match recorded {
+                Some(text) if kind_of_letter(text) != Some(kind) => {
+                    return Err(refuse_with(
+                        "record.jsonl",
+                        Some("revealed"),
+                        format!(
+                            "ply {}: the record turns up {text} on {square}, but the nonces put {} there",
+                            state.plies() + 1,
+                            letter(color, kind)
+                        ),
+                        "the record or the revealed nonces were changed",
+                    ))
+                }
+                _ => return Ok(kind),
+            }
+        }
+        match recorded {
+            Some(text) => kind_of_letter(text).ok_or_else(|| {
+                refuse(
+                    "record.jsonl",
+                    Some("revealed"),
+                    format!("{text:?} is not a piece letter"),
+                )
+            }),
+            None => Err(refuse_with(
+                "record.jsonl",
+                None,
+                format!("the judge cannot turn up the piece on {square}: it lacks a nonce"),
+                "the judge needs both players' nonces (setups/red.toml, setups/black.toml)",
+            )),
+        }
+    }
+
+    fn play(
+        &self,
+        state: &mut State,
+        ply: u32,
+        seat: usize,
+        file: &MoveFile,
+        hash: String,
+        action: Action,
+    ) -> Result<Vec<Entry>> {
+        let (rec_revealed, rec_uncovered) = match self.cx.recorded() {
+            Some(Entry::Move {
+                revealed, notices, ..
+            }) => (
+                revealed.clone(),
+                notices.iter().find_map(|n| match n {
+                    Notice::Uncovered { piece, .. } => Some(piece.clone()),
+                    _ => None,
+                }),
+            ),
+            _ => (None, None),
+        };
+        let mut notices = Vec::new();
+        let mut revealed_letter = None;
+        let (text, ending) = match action {
+            Action::Play(m) => {
+                let position = state.game.position();
+                let color = position.side_to_move();
+                let mover = position.cell(m.from);
+                let target = position.cell(m.to);
+                let revealed = match mover {
+                    Some(c) if c.hidden => {
+                        let k = self.identity(state, m.from, rec_revealed.as_deref())?;
+                        revealed_letter = Some(letter(color, k));
+                        Some(k)
+                    }
+                    _ => None,
+                };
+                let identity = match target {
+                    Some(c) if c.hidden => match (&state.layout, &rec_uncovered) {
+                        (Some(layout), _) => layout.at(m.to),
+                        (None, Some(text)) => Some(kind_of_letter(text).ok_or_else(|| {
+                            refuse(
+                                "record.jsonl",
+                                Some("notices"),
+                                format!("{text:?} is not a piece letter"),
+                            )
+                        })?),
+                        (None, None) => None,
+                    },
+                    Some(c) => Some(c.kind),
+                    None => None,
+                };
+                if let (Some(c), Some(k), Captured::Both) =
+                    (target, identity, self.g.options().captured)
+                {
+                    if c.hidden {
+                        notices.push(Notice::Uncovered {
+                            square: m.to.to_string(),
+                            piece: letter(c.color, k),
+                        });
+                    }
+                }
+                let ending = state
+                    .game
+                    .play(m, revealed)
+                    .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?
+                    .cloned();
+                if let Some(cell) = target {
+                    state.captures.push(Capture {
+                        ply,
+                        captor: seat,
+                        square: m.to,
+                        cell,
+                        identity,
+                    });
+                }
+                state.comments.push(file.comment.clone());
+                (m.to_string(), ending)
+            }
+            Action::Resign => {
+                let ending = Ending::Resignation {
+                    loser: color_of(seat),
+                };
+                state.game.end(ending.clone());
+                ("resign".to_string(), Some(ending))
+            }
+            Action::AcceptDraw => {
+                state.game.end(Ending::AgreedDraw);
+                ("accept-draw".to_string(), Some(Ending::AgreedDraw))
+            }
+        };
+        state.draw_offer = file.offer_draw.then_some(seat);
+        let mut entries = vec![Entry::Move {
+            ply,
+            seat: SEATS[seat].into(),
+            file: hash,
+            received: self.cx.received(),
+            action: text,
+            outcome: None,
+            notices,
+            draw_offered: file.offer_draw,
+            revealed: revealed_letter,
+        }];
+        if let Some(ending) = ending {
+            let (winner, reason) = end_of(&ending);
+            state.end = Some((winner.clone(), reason));
+            entries.push(Entry::End {
+                winner,
+                allies: Vec::new(),
+                reason,
+            });
+        }
+        Ok(entries)
+    }
+}
+
+impl Referee for JieqiGame {
+    type State = State;
+
+    fn frame(&self) -> Frame<'_> {
+        JieqiGame::frame(self)
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
+    }
+
+    fn initial(&self) -> State {
+        State {
+            record: Record::new(),
+            game: Game::new(self.options()),
+            commitments: [None, None],
+            accepted: [false, false],
+            nonces: [None, None],
+            begun: false,
+            layout: None,
+            captures: Vec::new(),
+            draw_offer: None,
+            end: None,
+            comments: Vec::new(),
+        }
+    }
+
+    fn record<'s>(&self, state: &'s State) -> &'s Record {
+        &state.record
+    }
+
+    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
+        &mut state.record
+    }
+
+    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        if state.record.lines.is_empty() {
+            return Ok(Some(vec![Entry::Start {
+                format: RECORD_FORMAT.into(),
+                game: self.manifest.id.clone(),
+                manifest: self.hash.clone(),
+            }]));
+        }
+        let step = Step { g: self, cx };
+        if !state.begun {
+            return step.before_play(state);
+        }
+        let Some(seat_name) = state.to_move() else {
+            return Ok(None);
+        };
+        let seat = seat_index(seat_name).unwrap_or(0);
+        let ply = state.plies() + 1;
+        let path = move_path(ply, seat_name);
+        let other = move_path(ply, SEATS[1 - seat]);
+        if cx.is_new() && cx.dir.exists(&other) {
+            return Err(refuse(
+                &other,
+                Some("seat"),
+                format!("out of turn: {seat_name} moves at ply {ply}"),
+            ));
+        }
+        if cx.is_new() && !cx.dir.exists(&path) {
+            return Ok(None);
+        }
+        let (file, hash): (MoveFile, String) =
+            common::read_signed(cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        let action = step.check_move_file(state, &path, ply, seat, &file)?;
+        step.play(state, ply, seat, &file, hash, action).map(Some)
+    }
+
+    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
+        let ending = Ending::Forfeit {
+            loser: color_of(seat),
+        };
+        state.game.end(ending.clone());
+        let (winner, end_reason) = end_of(&ending);
+        state.end = Some((winner.clone(), end_reason));
+        Ok(vec![
+            Entry::Forfeit {
+                seat: SEATS[seat].into(),
+                reason: reason.into(),
+                at: None,
+            },
+            Entry::End {
+                winner,
+                allies: Vec::new(),
+                reason: end_reason,
+            },
+        ])
+    }
+
+    fn is_over(&self, state: &State) -> bool {
+        state.end.is_some()
+    }
+
+    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
+        let seat = state.to_move()?;
+        Some((seat_index(seat).unwrap_or(0), state.plies() + 1))
+    }
+
+    fn waiting(&self, state: &State) -> Option<String> {
+        if state.end.is_some() {
+            return None;
+        }
+        if let Some(before) = state.waiting_before_play() {
+            return Some(before);
+        }
+        let seat = state.to_move()?;
+        Some(format!("{seat} to move (ply {})", state.plies() + 1))
+    }
+
+    fn outputs(
+        &self,
+        _dir: &GameDir,
+        state: &State,
+        key: &PrivateKey,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        let audiences = [SEATS[0], SEATS[1], "public"];
+        Ok(common::open_outputs(
+            &state.record,
+            &audiences,
+            |audience| build_view(self, state, audience),
+            |v| crate::view::jieqi::render_text(&self.manifest.players, v, false),
+            crate::view::picture::jieqi,
+            key,
+        ))
+    }
+
+    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
+        for audience in [SEATS[0], SEATS[1], "public"] {
+            let published = read_view(dir, self, audience)?;
+            let mut known = state.captures.clone();
+            // Before the reveal, what a captor was shown cannot be recomputed: it is taken from
+            // its own view, and everything else in that view must still be what the record gives.
+            if state.layout.is_none() {
+                if let Some(v) = &published {
+                    learn(&mut known, v);
+                }
+            }
+            let want = view_from(self, state, &known, audience, state.plies() as usize);
+            match published {
+                Some(v) if v == want => {}
+                Some(_) => {
+                    return Err(refuse(
+                        format!("views/{audience}.json"),
+                        None,
+                        "does not show what the record gives",
+                    ))
+                }
+                None if state.record.lines.is_empty() => {}
+                None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+            }
+            let text = crate::view::jieqi::render_text(&self.manifest.players, &want, false);
+            common::check_text_view(dir, &self.frame(), audience, &text)?;
+        }
+        Ok(())
+    }
+}
+
+/// Takes what a seat's own signed view shows of the pieces it took face down.
+fn learn(captures: &mut [Capture], view: &JieqiView) {
+    for taken in &view.taken {
+        if !taken.face_down || taken.by != view.audience {
+            continue;
+        }
+        if let Some(c) = captures
+            .iter_mut()
+            .find(|c| c.ply == taken.ply && c.identity.is_none())
+        {
+            c.identity = kind_of_letter(&taken.piece);
+        }
+    }
+}
+
+/// Builds one audience's view now.
+pub fn build_view(g: &JieqiGame, state: &State, audience: &str) -> JieqiView {
+    view_from(g, state, &state.captures, audience, state.plies() as usize)
+}
+
+/// The view after the first `ply` moves (the replay page).
+pub fn view_at(g: &JieqiGame, state: &State, audience: &str, ply: usize) -> JieqiView {
+    view_from(g, state, &state.captures, audience, ply)
+}
+
+/// The captures as `audience` may know them: the state's, plus what the audience's own signed
+/// view showed it (a captor's own captures, known even without the layout).
+pub fn known_captures(
+    dir: &GameDir,
+    g: &JieqiGame,
+    state: &State,
+    audience: &str,
+) -> Result<Vec<Capture>> {
+    let mut known = state.captures.clone();
+    if let Some(v) = read_view(dir, g, audience)? {
+        learn(&mut known, &v);
+    }
+    Ok(known)
+}
+
+/// The view of `audience` after the first `ply` moves, with the captures as known.
+pub fn view_with(
+    g: &JieqiGame,
+    state: &State,
+    captures: &[Capture],
+    audience: &str,
+    ply: usize,
+) -> JieqiView {
+    view_from(g, state, captures, audience, ply)
+}
+
+fn view_from(
+    g: &JieqiGame,
+    state: &State,
+    captures: &[Capture],
+    audience: &str,
+    ply: usize,
+) -> JieqiView {
+    let played = state.game.played();
+    let ply = ply.min(played.len());
+    let latest = ply == played.len();
+    let position = &state.game.positions()[ply];
+    let board = (0..10u8)
+        .rev()
+        .map(|rank| {
+            (0..9u8)
+                .map(|file| {
+                    Square::new(file, rank)
+                        .and_then(|s| position.cell(s))
+                        .map_or('.', |c| c.letter())
+                })
+                .collect()
+        })
+        .collect();
+    let shown = |c: &Capture| -> String {
+        match (c.cell.hidden, c.identity) {
+            (false, _) => c.cell.letter().to_string(),
+            (true, Some(k)) if shows_identity(g.options(), audience, c.captor) => {
+                letter(c.cell.color, k)
+            }
+            (true, _) => c.cell.letter().to_string(),
+        }
+    };
+    let taken: Vec<Taken> = captures
+        .iter()
+        .filter(|c| (c.ply as usize) <= ply)
+        .map(|c| Taken {
+            ply: c.ply,
+            by: SEATS[c.captor].into(),
+            square: c.square.to_string(),
+            piece: shown(c),
+            face_down: c.cell.hidden,
+        })
+        .collect();
+    let moves = played[..ply]
+        .iter()
+        .zip(state.game.positions())
+        .map(|(p, before)| match p.revealed {
+            Some(k) => format!("{}={}", p.mv, letter(before.side_to_move(), k)),
+            None => p.mv.to_string(),
+        })
+        .collect();
+    let last_move = (ply > 0).then(|| {
+        let p = &played[ply - 1];
+        let before = &state.game.positions()[ply - 1];
+        LastMove {
+            seat: seat_of(before.side_to_move()).into(),
+            iccs: p.mv.to_string(),
+            revealed: p.revealed.map(|k| letter(before.side_to_move(), k)),
+            captured: captures.iter().find(|c| c.ply as usize == ply).map(&shown),
+            comment: state.comments.get(ply - 1).cloned().flatten(),
+        }
+    });
+    let result = state
+        .end
+        .as_ref()
+        .filter(|_| latest)
+        .map(|(winner, reason)| ViewResult {
+            winner: winner.clone(),
+            score: match winner.as_deref() {
+                Some("red") => "1-0",
+                Some(_) => "0-1",
+                None => "1/2-1/2",
+            }
+            .into(),
+            reason: *reason,
+            detail: state
+                .game
+                .ending()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
+        });
+    JieqiView {
+        format: JIEQI_VIEW_FORMAT.into(),
+        game: g.manifest.id.clone(),
+        manifest: g.hash.clone(),
+        audience: audience.into(),
+        record_head: state.head(g),
+        ply: ply as u32,
+        to_move: match latest {
+            true => state.to_move().map(str::to_string),
+            false => Some(seat_of(position.side_to_move()).to_string()),
+        },
+        check: position.is_check(),
+        position: position.text(),
+        board,
+        moves,
+        last_move,
+        taken,
+        draw_offer: state
+            .draw_offer
+            .filter(|_| latest)
+            .map(|s| SEATS[s].to_string()),
+        result,
+    }
+}
+
+/// Reads a published view after checking the judge's signature; none when absent.
+pub fn read_view(dir: &GameDir, g: &JieqiGame, audience: &str) -> Result<Option<JieqiView>> {
+    common::read_view(dir, &g.frame(), audience)
+}
+
+/// Audits a game from its files; after the reveal, the whole layout too.
+pub fn verify(dir: &GameDir, g: &JieqiGame) -> Result<State> {
+    pipeline::verify(g, dir)
+}
+
+/// The state of a game from its signed files, for `status` and for players writing moves.
+pub fn current(dir: &GameDir, g: &JieqiGame) -> Result<State> {
+    pipeline::current(g, dir, Mode::Judge)
+}

@@ -1,0 +1,185 @@
+//! The Jieqi view model: what the judge publishes for each audience, and its text form. Built by
+//! the judge (`judge::jieqi::build_view`); what each audience may know is decided there, in one
+//! function.
+
+use crate::protocol::files::Player;
+use serde::{Deserialize, Serialize};
+
+pub use crate::view::xiangqi::ViewResult;
+
+/// A published Jieqi view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JieqiView {
+    /// Always `qijudge/jieqi-view/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// `red`, `black` or `public`.
+    pub audience: String,
+    /// The record head this view was made at.
+    pub record_head: String,
+    /// Plies played on the board.
+    pub ply: u32,
+    /// The seat to move, while the game goes on.
+    pub to_move: Option<String>,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The position: ranks 9 to 0 separated by `/`, FEN letters for face-up pieces, `X` (red)
+    /// and `x` (black) for face-down ones, digits for empty points; then `w` or `b`.
+    pub position: String,
+    /// Ranks 9 to 0, files a to i: as in `position`, `.` for an empty point.
+    pub board: Vec<String>,
+    /// The moves so far in ICCS coordinates, `=` and the letter of what a face-down mover
+    /// turned out to be (`b0c2=R`).
+    pub moves: Vec<String>,
+    pub last_move: Option<LastMove>,
+    /// Every piece taken so far, in order.
+    pub taken: Vec<Taken>,
+    /// The seat whose draw offer stands.
+    pub draw_offer: Option<String>,
+    pub result: Option<ViewResult>,
+}
+
+/// The last move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastMove {
+    pub seat: String,
+    pub iccs: String,
+    /// What the moving piece turned out to be, when it moved face down.
+    pub revealed: Option<String>,
+    /// What it took, as this audience may know it (`x`/`X`: face down and unknown).
+    pub captured: Option<String>,
+    /// The mover's comment in its signed move file (public, like the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A piece taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Taken {
+    pub ply: u32,
+    /// The seat that took it.
+    pub by: String,
+    pub square: String,
+    /// Its letter as this audience may know it: a FEN letter, or `X`/`x` for a piece taken face
+    /// down whose identity this audience is not shown.
+    pub piece: String,
+    /// It was face down when taken.
+    pub face_down: bool,
+}
+
+fn piece_name(letter: &str) -> String {
+    let c = letter.chars().next().unwrap_or('?');
+    let side = if c.is_ascii_uppercase() {
+        "red"
+    } else {
+        "black"
+    };
+    let kind = match c.to_ascii_uppercase() {
+        'X' => "face-down piece",
+        'K' => "general",
+        'A' => "advisor",
+        'B' => "elephant",
+        'N' => "horse",
+        'R' => "chariot",
+        'C' => "cannon",
+        'P' => "soldier",
+        _ => "piece",
+    };
+    format!("{side} {kind}")
+}
+
+/// The state of play in sentences, for the text view, captions and the replay page.
+pub fn state_lines(v: &JieqiView) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(m) = &v.last_move {
+        let revealed = m
+            .revealed
+            .as_ref()
+            .map(|r| format!(", turned up a {}", piece_name(r)))
+            .unwrap_or_default();
+        let captured = m
+            .captured
+            .as_ref()
+            .map(|c| format!(", takes a {}", piece_name(c)))
+            .unwrap_or_default();
+        out.push(format!(
+            "Last move (ply {}): {} {}{revealed}{captured}",
+            v.ply, m.seat, m.iccs
+        ));
+        if let Some(c) = &m.comment {
+            out.push(format!(
+                "{}'s comment: \"{}\"",
+                m.seat,
+                crate::view::text::clean(c)
+            ));
+        }
+    }
+    for seat in ["red", "black"] {
+        let taken: Vec<&str> = v
+            .taken
+            .iter()
+            .filter(|t| t.by == seat)
+            .map(|t| t.piece.as_str())
+            .collect();
+        if !taken.is_empty() {
+            out.push(format!("Taken by {seat}: {}", taken.join(" ")));
+        }
+    }
+    match (&v.result, &v.to_move) {
+        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
+        (None, Some(seat)) => {
+            let check = if v.check { ", in check" } else { "" };
+            out.push(format!("{seat} to move (ply {}){check}", v.ply + 1));
+        }
+        (None, None) => {}
+    }
+    if let Some(seat) = &v.draw_offer {
+        out.push(format!("{seat} offers a draw."));
+    }
+    out
+}
+
+/// The text form of a view: the board (black's view turned) and the state of play.
+pub fn render_text(players: &[Player], v: &JieqiView, chinese: bool) -> String {
+    let title = format!("Jieqi {}  ply {}", v.game, v.ply);
+    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let marked: Vec<&str> = v
+        .last_move
+        .iter()
+        .flat_map(|m| [m.iccs.get(..2).unwrap_or(""), m.iccs.get(2..).unwrap_or("")])
+        .collect();
+    out.push_str(&crate::view::xiangqi::board_diagram(
+        players,
+        &v.board,
+        &v.audience,
+        &marked,
+        chinese,
+    ));
+    if chinese {
+        out.push_str("Key: red 帥仕相傌俥炮兵, black 將士象馬車砲卒, 暗 face down; * the last move's points.\n");
+    } else {
+        out.push_str(
+            "Key: red upper case, black lower case: K general, A advisor, B elephant, N horse, \
+             R chariot, C cannon, P soldier; X face down (moves as the piece of its start point); \
+             . empty; * the last move's points.\n",
+        );
+    }
+    out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
+    for line in state_lines(v) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let (None, Some(seat)) = (&v.result, &v.to_move) {
+        if *seat == v.audience {
+            out.push_str(&format!(
+                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
+            ));
+        }
+    }
+    out.push_str(&format!("Position: {}\n", v.position));
+    out
+}
