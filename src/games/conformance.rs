@@ -4,6 +4,7 @@
 //! on what it may see, chance outcomes are a distribution, returns appear exactly at the end,
 //! and every random playout ends.
 
+use super::jieqi::rules::JieqiRules;
 use super::liubo::rules::LiuboRules;
 use super::luzhanqi::rules::LuzhanqiRules;
 use super::rules::{playout, Rules, Turn};
@@ -205,6 +206,66 @@ fn xiangqi_conforms() {
         ..Default::default()
     };
     conformance(&rules, 4);
+}
+
+#[test]
+fn jieqi_conforms_under_each_option() {
+    use crate::rules::jieqi::{AdvisorsElephants, Captured, Options};
+    // A piece taken face down shown to its captor alone is knowledge of another seat's
+    // secret by the rules, which the generic check forbids: that option has its own test.
+    for (captured, advisors_elephants) in [
+        (Captured::Both, AdvisorsElephants::Free),
+        (Captured::Nobody, AdvisorsElephants::Confined),
+    ] {
+        let options = Options {
+            captured,
+            advisors_elephants,
+            move_limit: true,
+        };
+        conformance(&JieqiRules { options }, 4);
+    }
+}
+
+#[test]
+fn jieqi_shows_a_piece_taken_face_down_to_its_captor_alone() {
+    use crate::rules::jieqi::{Captured, Options};
+    let rules = JieqiRules {
+        options: Options {
+            captured: Captured::Captor,
+            move_limit: true,
+            ..Options::default()
+        },
+    };
+    // Two layouts that differ only in what lies on b9 (and a9 or c9): red's piece on b2,
+    // moving as a cannon over b7, takes the piece on b9 face down.
+    let a = rules.start(&[3, 4]);
+    let mut b = a.clone();
+    let at = |s: &str| crate::rules::xiangqi::Square::parse(s).unwrap();
+    let black = |sq: &str| {
+        crate::rules::jieqi::position::hidden_squares(crate::rules::xiangqi::Color::Black)
+            .iter()
+            .position(|s| *s == at(sq))
+            .unwrap()
+    };
+    let other = ["a9", "c9"]
+        .into_iter()
+        .find(|s| a.layout.at(at(s)) != a.layout.at(at("b9")))
+        .unwrap();
+    b.layout.kinds[1].swap(black("b9"), black(other));
+    let (mut a, mut b) = (a, b);
+    let take = rules.parse_action(&a, "b2b9").unwrap();
+    for s in [&mut a, &mut b] {
+        rules.apply(s, &take);
+    }
+    assert_eq!(rules.information(&a, None), rules.information(&b, None));
+    assert_eq!(
+        rules.information(&a, Some(1)),
+        rules.information(&b, Some(1))
+    );
+    assert_ne!(
+        rules.information(&a, Some(0)),
+        rules.information(&b, Some(0))
+    );
 }
 
 #[test]

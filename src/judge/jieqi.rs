@@ -1027,3 +1027,261 @@ pub fn verify(dir: &GameDir, g: &JieqiGame) -> Result<State> {
 pub fn current(dir: &GameDir, g: &JieqiGame) -> Result<State> {
     pipeline::current(g, dir, Mode::Judge)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Non-interference: what lies face down changes nothing any audience is shown until it
+    //! turns up, and a piece taken face down is shown exactly as the `captured` option says.
+
+    use super::*;
+    use crate::rules::jieqi::position::hidden_squares;
+    use crate::rules::luzhanqi::random::SplitMix64;
+    use rand_core::OsRng;
+
+    fn game(captured: Captured) -> JieqiGame {
+        let key = || {
+            ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
+                .unwrap()
+                .public_key()
+                .clone()
+        };
+        let line = |k: &PublicKey| crate::protocol::signing::public_key_line(k);
+        let (red, black, judge) = (key(), key(), key());
+        let players = [("alice", "red", &red), ("bob", "black", &black)]
+            .iter()
+            .map(|(name, seat, k)| Player {
+                seat: seat.to_string(),
+                name: name.to_string(),
+                key: line(k),
+                email: None,
+            })
+            .collect();
+        let options = Options {
+            captured,
+            ..Options::default()
+        };
+        let manifest = new_manifest(
+            [7; 16],
+            "2026-11-24T00:00:00Z".into(),
+            false,
+            options,
+            None,
+            JudgeEntry { key: line(&judge) },
+            players,
+        );
+        JieqiGame {
+            hash: sha256_tagged(to_toml(&manifest).as_bytes()),
+            manifest,
+            player_keys: vec![red, black],
+            judge_key: judge,
+        }
+    }
+
+    /// The judge's state after `moves`, played through its own step code on `layout`.
+    fn played(g: &JieqiGame, layout: &Layout, moves: &[Move]) -> State {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let cx = Ctx {
+            dir: &dir,
+            mode: Mode::Judge,
+            now: "2026-11-24T00:00:00Z",
+            recorded: &[],
+            key: None,
+        };
+        let step = Step { g, cx: &cx };
+        let mut state = g.initial();
+        state.begun = true;
+        state.layout = Some(layout.clone());
+        for (i, &m) in moves.iter().enumerate() {
+            let (ply, seat) = (i as u32 + 1, i % 2);
+            let file = MoveFile {
+                format: MOVE_FORMAT.into(),
+                game: g.manifest.id.clone(),
+                manifest: g.hash.clone(),
+                ply,
+                seat: SEATS[seat].into(),
+                answers: String::new(),
+                action: m.to_string(),
+                offer_draw: false,
+                comment: None,
+                chain_index: None,
+                chain: None,
+            };
+            let hash = format!("sha256:{:064x}", i);
+            step.play(&mut state, ply, seat, &file, hash, Action::Play(m))
+                .unwrap();
+        }
+        state
+    }
+
+    /// A random game on `layout`: its moves, and the start squares still face down at the end.
+    fn random_game(layout: &Layout, seed: u64, plies: usize) -> (Vec<Move>, Vec<Square>) {
+        let mut rng = SplitMix64::new(seed);
+        let mut g = Game::new(Options::default());
+        let mut moves = Vec::new();
+        while moves.len() < plies && g.ending().is_none() {
+            let legal = g.position().legal_moves();
+            let m = legal[rng.below(legal.len())];
+            let revealed = g
+                .position()
+                .cell(m.from)
+                .filter(|c| c.hidden)
+                .and_then(|_| layout.at(m.from));
+            g.play(m, revealed).unwrap();
+            moves.push(m);
+        }
+        let still: Vec<Square> = g
+            .position()
+            .cells()
+            .filter(|(_, c)| c.hidden)
+            .map(|(s, _)| s)
+            .collect();
+        (moves, still)
+    }
+
+    /// `layout` with the pieces on two start squares of one side exchanged.
+    fn swapped(layout: &Layout, a: Square, b: Square) -> Layout {
+        let color = crate::rules::jieqi::position::role_of(a).unwrap().0;
+        let squares = hidden_squares(color);
+        let (i, j) = (
+            squares.iter().position(|s| *s == a).unwrap(),
+            squares.iter().position(|s| *s == b).unwrap(),
+        );
+        let mut out = layout.clone();
+        out.kinds[color.index()].swap(i, j);
+        out
+    }
+
+    /// Everything an audience is shown: the JSON, the text and the picture, at every ply.
+    fn shown(g: &JieqiGame, state: &State, audience: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for ply in 0..=state.plies() as usize {
+            let v = view_at(g, state, audience, ply);
+            out.push(serde_json::to_string(&v).unwrap());
+        }
+        let v = build_view(g, state, audience);
+        out.push(crate::view::jieqi::render_text(
+            &g.manifest.players,
+            &v,
+            true,
+        ));
+        out.push(crate::view::picture::jieqi(&v));
+        out
+    }
+
+    #[test]
+    fn rearranging_what_is_still_face_down_changes_no_view() {
+        let mut compared = 0;
+        for seed in 0..40u64 {
+            let g = game([Captured::Both, Captured::Captor, Captured::Nobody][seed as usize % 3]);
+            let a = shuffle(&g.manifest.id, &[seed as u8; 32], &[9; 32]);
+            let (moves, still) = random_game(&a, seed, 80);
+            // Two face-down pieces of one side, of different kinds, that never moved.
+            let pair = still.iter().enumerate().find_map(|(i, &x)| {
+                still[i + 1..]
+                    .iter()
+                    .copied()
+                    .find(|&y| {
+                        crate::rules::jieqi::position::role_of(x).unwrap().0
+                            == crate::rules::jieqi::position::role_of(y).unwrap().0
+                            && a.at(x) != a.at(y)
+                    })
+                    .map(|y| (x, y))
+            });
+            let Some((x, y)) = pair else { continue };
+            let b = swapped(&a, x, y);
+            assert_ne!(a, b);
+            let (sa, sb) = (played(&g, &a, &moves), played(&g, &b, &moves));
+            for audience in ["red", "black", "public"] {
+                assert_eq!(
+                    shown(&g, &sa, audience),
+                    shown(&g, &sb, audience),
+                    "seed {seed}: {audience} sees the swap of {x} and {y}"
+                );
+            }
+            compared += 1;
+        }
+        assert!(compared >= 30, "only {compared} games compared");
+    }
+
+    #[test]
+    fn a_piece_taken_face_down_is_shown_as_the_option_says() {
+        // Red's face-down piece on b2 moves as a cannon: over b7's screen it takes black's
+        // face-down piece on b9.
+        let moves: Vec<Move> = ["b2b9", "e9e8"]
+            .iter()
+            .map(|m| parse_iccs(m).unwrap())
+            .collect();
+        for captured in [Captured::Both, Captured::Captor, Captured::Nobody] {
+            let g = game(captured);
+            let a = shuffle(&g.manifest.id, &[1; 32], &[2; 32]);
+            // Another layout where b9 holds something else (a9's piece), the rest the same.
+            let b9 = Square::parse("b9").unwrap();
+            let other = [Square::parse("a9").unwrap(), Square::parse("c9").unwrap()]
+                .into_iter()
+                .find(|s| a.at(*s) != a.at(b9))
+                .unwrap();
+            let b = swapped(&a, b9, other);
+            let (sa, sb) = (played(&g, &a, &moves), played(&g, &b, &moves));
+            let differs = |audience| shown(&g, &sa, audience) != shown(&g, &sb, audience);
+            let want = match captured {
+                Captured::Both => [true, true, true],
+                Captured::Captor => [true, false, false],
+                Captured::Nobody => [false, false, false],
+            };
+            assert_eq!(
+                [differs("red"), differs("black"), differs("public")],
+                want,
+                "captured = {}",
+                captured.name()
+            );
+            // The captor's view names the piece exactly when it may.
+            let v = build_view(&g, &sa, "red");
+            let piece = &v.taken[0].piece;
+            let real = letter(Color::Black, a.at(b9).unwrap());
+            assert_eq!(
+                piece == &real,
+                captured != Captured::Nobody,
+                "{piece} {real}"
+            );
+            // Under both, the record says it too, so an audit without the nonces agrees.
+            let Some(Entry::Move { notices, .. }) = played_entries(&g, &a, &moves).first().cloned()
+            else {
+                panic!("a move entry")
+            };
+            assert_eq!(!notices.is_empty(), captured == Captured::Both);
+        }
+    }
+
+    fn played_entries(g: &JieqiGame, layout: &Layout, moves: &[Move]) -> Vec<Entry> {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let cx = Ctx {
+            dir: &dir,
+            mode: Mode::Judge,
+            now: "2026-11-24T00:00:00Z",
+            recorded: &[],
+            key: None,
+        };
+        let mut state = g.initial();
+        state.begun = true;
+        state.layout = Some(layout.clone());
+        let m = moves[0];
+        let file = MoveFile {
+            format: MOVE_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            ply: 1,
+            seat: "red".into(),
+            answers: String::new(),
+            action: m.to_string(),
+            offer_draw: false,
+            comment: None,
+            chain_index: None,
+            chain: None,
+        };
+        Step { g, cx: &cx }
+            .play(&mut state, 1, 0, &file, "sha256:0".into(), Action::Play(m))
+            .unwrap()
+    }
+}
