@@ -1,13 +1,14 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
 use crate::protocol::files::{
-    ChainCommitmentFile, CommitmentFile, LiuboManifest, Manifest, MoveFile, RecordLine, SeedFile,
-    SetupFile, XiangqiManifest,
+    ChainCommitmentFile, CommitmentFile, JieqiManifest, LiuboManifest, Manifest, MoveFile,
+    NonceCommitmentFile, NonceFile, RecordLine, SeedFile, SetupFile, XiangqiManifest,
 };
 use crate::rules::luzhanqi::{EventJson, PositionFile};
 use crate::rules::xiangqi::check::GameCheck;
 use crate::tournament::protocol::{Reply, Request};
 use crate::tournament::runner::MatchState;
+use crate::view::jieqi::JieqiView;
 use crate::view::liubo::LiuboView;
 use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
@@ -48,6 +49,16 @@ pub fn all() -> Vec<(String, String)> {
         ),
         ("liubo-seed.schema.json".into(), schema::<SeedFile>()),
         ("liubo-view.schema.json".into(), schema::<LiuboView>()),
+        (
+            "jieqi-manifest.schema.json".into(),
+            schema::<JieqiManifest>(),
+        ),
+        (
+            "jieqi-nonce-commitment.schema.json".into(),
+            schema::<NonceCommitmentFile>(),
+        ),
+        ("jieqi-nonce.schema.json".into(), schema::<NonceFile>()),
+        ("jieqi-view.schema.json".into(), schema::<JieqiView>()),
         ("bot-request.schema.json".into(), schema::<Request>()),
         ("bot-reply.schema.json".into(), schema::<Reply>()),
         ("match-state.schema.json".into(), schema::<MatchState>()),

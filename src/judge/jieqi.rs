@@ -91,7 +91,7 @@ pub fn load(dir: &GameDir) -> Result<JieqiGame> {
     })
 }
 
-fn sealed_captor_refusal() -> Error {
+pub fn sealed_captor_refusal() -> Error {
     refuse_with(
         "game.toml",
         Some("rules.captured"),

@@ -10,6 +10,7 @@ mod going_on;
 mod helpers;
 mod hostile;
 mod interop;
+mod jieqi;
 mod keys;
 mod liubo;
 mod mail;

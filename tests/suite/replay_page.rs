@@ -52,6 +52,11 @@ fn replay_pages_step_through_the_game_in_a_real_browser() {
         ("games/luzhanqi/sample-4p", "east", "south and north win"),
         ("games/xiangqi/sample", "black", "checkmate: black is mated"),
         ("games/liubo/sample", "a", "a wins (owl captured)"),
+        (
+            "games/jieqi/sample",
+            "black",
+            "stalemate: black has no legal move and loses",
+        ),
     ] {
         let dir = root().join(sample).to_string_lossy().into_owned();
         let name = format!(

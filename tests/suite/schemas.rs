@@ -78,7 +78,7 @@ fn shipped_files_validate_against_their_schemas() {
             .unwrap(),
         );
     }
-    // The Xiangqi and Liubo samples.
+    // The Xiangqi, Liubo and Jieqi samples.
     let file_json = |dir: &Path, rel: &str| -> serde_json::Value {
         let text = std::fs::read_to_string(dir.join(rel)).unwrap();
         if rel.ends_with(".toml") {
@@ -110,7 +110,24 @@ fn shipped_files_validate_against_their_schemas() {
             file_json(&lb, &format!("views/{v}.json")),
         );
     }
-    for dir in [&xq, &lb] {
+    let jq = root.join("games/jieqi/sample");
+    check("jieqi-manifest.schema.json", file_json(&jq, "game.toml"));
+    check(
+        "jieqi-nonce-commitment.schema.json",
+        file_json(&jq, "commitments/red.toml"),
+    );
+    check(
+        "jieqi-nonce.schema.json",
+        file_json(&jq, "reveal/black.toml"),
+    );
+    check("move.schema.json", file_json(&jq, "moves/0001-red.toml"));
+    for v in ["red", "black", "public"] {
+        check(
+            "jieqi-view.schema.json",
+            file_json(&jq, &format!("views/{v}.json")),
+        );
+    }
+    for dir in [&xq, &lb, &jq] {
         for line in std::fs::read_to_string(dir.join("record.jsonl"))
             .unwrap()
             .lines()

@@ -26,7 +26,7 @@ fn check(name: &str, got: &str) {
     );
 }
 
-const GAMES: [(&str, &str, &[&str]); 4] = [
+const GAMES: [(&str, &str, &[&str]); 5] = [
     (
         "luzhanqi",
         "games/luzhanqi/sample",
@@ -43,6 +43,7 @@ const GAMES: [(&str, &str, &[&str]); 4] = [
         &["red", "black", "public"],
     ),
     ("liubo", "games/liubo/sample", &["a", "b", "public"]),
+    ("jieqi", "games/jieqi/sample", &["red", "black", "public"]),
 ];
 
 #[test]
@@ -318,6 +319,7 @@ fn an_unknown_audience_is_refused_with_the_ones_there_are() {
         ("luzhanqi/sample", "south, north, public, full"),
         ("xiangqi/sample", "red, black, public"),
         ("liubo/sample", "a, b, public"),
+        ("jieqi/sample", "red, black, public"),
     ] {
         let dir = root().join("games").join(game);
         for command in ["view", "html"] {

@@ -48,6 +48,9 @@ pub fn new(
         items.push("captured=nobody".into());
     }
     let options = jq::rules_from(&items)?;
+    if sealed && options.captured == crate::rules::jieqi::Captured::Captor {
+        return Err(jq::sealed_captor_refusal());
+    }
     let manifest = jq::new_manifest(
         super::super::random_id(),
         created,
