@@ -61,17 +61,17 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
                 false,
             )
         }
-        COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT => (
+        COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT | NONCE_COMMITMENT_FORMAT => (
             format!("commitments/{seat}.toml"),
             Some(namespace::COMMITMENT),
             false,
         ),
-        SETUP_FORMAT | SEED_FORMAT => (format!("setups/{seat}.toml"), None, true),
+        SETUP_FORMAT | SEED_FORMAT | NONCE_FORMAT => (format!("setups/{seat}.toml"), None, true),
         _ => {
             return Err(refuse(
                 shown,
                 Some("format"),
-                "not a file players send (move, commitment, setup or seed)",
+                "not a file players send (move, commitment, setup, seed or nonce)",
             ))
         }
     };
@@ -514,7 +514,7 @@ fn signed_commitment(
     for f in found {
         let is_commitment = matches!(
             field(&f.text, "format").as_deref(),
-            Some(COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT)
+            Some(COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT | NONCE_COMMITMENT_FORMAT)
         );
         if is_commitment
             && field(&f.text, "seat").as_deref() == Some(name.as_str())
@@ -535,7 +535,7 @@ fn signed_commitment(
     Ok(signed_by_seat(&text, &sig).then_some(text))
 }
 
-/// Stores a secret (a Luzhanqi setup, a Liubo chain seed) only if it opens the seat's signed
+/// Stores a secret (a Luzhanqi setup, a Liubo chain seed, a Jieqi nonce) only if it opens the seat's signed
 /// commitment: a stranger's file never takes a seat's place.
 fn check_secret(
     dir: &GameDir,
@@ -591,6 +591,17 @@ fn check_secret(
                 }
                 _ => false,
             }
+        }
+        Some(NONCE_FORMAT) => {
+            let (Ok(n), Ok(c)) = (
+                parse_toml::<NonceFile>(text),
+                parse_toml::<NonceCommitmentFile>(&commitment),
+            ) else {
+                return Err(wrong("is not a nonce file"));
+            };
+            crate::protocol::hash::hex32(&n.nonce).is_some_and(|nonce| {
+                crate::judge::jieqi::nonce_commitment(&c.game, name, &nonce) == c.commitment
+            })
         }
         _ => false,
     };

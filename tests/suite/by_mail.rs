@@ -577,3 +577,34 @@ fn a_liubo_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
     assert_eq!(t.play(7, 3, &shapes, |_, _| {}), 7);
     t.verify_every_copy();
 }
+
+#[test]
+fn a_jieqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let t = Table::of("jieqi", &["red", "black"], &["alice", "bob"], &[]);
+    t.copies_from_invitations();
+    for (i, seat) in t.seats.iter().enumerate() {
+        // Jieqi's secret is drawn by `setup`: a shuffle nonce, committed to by its hash.
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
+    }
+    t.send_secrets();
+    // Legality needs nothing hidden: each copy lists its seat's moves from the record.
+    let shapes = ["thunderbird", "outlook", "applemail", "attach", "inline"];
+    let plies = t.play(11, 5, &shapes, |table, _| {
+        // No seat's copy ever holds the other seat's nonce.
+        for (i, copy) in table.copies[..2].iter().enumerate() {
+            let other = copy.join(format!("setups/{}.toml", table.seats[1 - i]));
+            assert!(!other.exists(), "{}", other.display());
+        }
+    });
+    assert_eq!(plies, 11);
+    t.verify_every_copy();
+    // The judge's last mail carried both nonces: every copy recomputed the layout.
+    for copy in &t.copies {
+        let r = ok(&["verify", &copy.to_string_lossy()]);
+        assert!(
+            r.stdout.contains("the layout they give matches all"),
+            "{r:?}"
+        );
+    }
+}

@@ -159,6 +159,11 @@ impl Repo {
 }
 
 fn sealed_repo() -> Repo {
+    sealed_repo_of("luzhanqi")
+}
+
+/// A repository holding one new sealed game of `kind`, committed through the hook.
+fn sealed_repo_of(kind: &str) -> Repo {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let root = tmp.path().join("repo");
@@ -175,7 +180,7 @@ fn sealed_repo() -> Repo {
         game,
         keys,
     };
-    new_sealed("luzhanqi", &r.game, &r.keys);
+    new_sealed(kind, &r.game, &r.keys);
     git(&r.root, &["add", "-A"]);
     let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "new game");
     assert_eq!(code, 0, "{out}");
@@ -683,4 +688,89 @@ fn ci_refuses_what_only_the_owner_or_the_judge_may_change() {
     assert_eq!(run.code, 0, "{run:?}");
     change("docs-old/rules.md", "x");
     refused(&base, "outside every game folder");
+}
+
+/// Jieqi played through git: the nonces sealed to the judge and published only after both
+/// commitments are recorded, every move through the hook and the CI mode, an illegal one
+/// stopped by both, and no nonce in clear anywhere in the history before the reveal.
+#[test]
+fn a_sealed_jieqi_game_is_played_through_git() {
+    let r = sealed_repo_of("jieqi");
+    for (seat, who) in [("red", "alice"), ("black", "bob")] {
+        let out = ok(&["setup", &r.g(), "--as", seat, "--key", &r.keys.path(who)]);
+        assert!(out.stdout.contains("sealed/"), "{out:?}");
+    }
+    assert!(!r.game.join("setups").exists(), "no clear nonce is written");
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "commitments");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "games/g1/sealed"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("bob"), "sealed nonces");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    // Captured pieces stay unknown in a sealed game, so its views are published as they are.
+    assert!(r.game.join("views/red.json").exists());
+
+    let status = |g: &str| -> serde_json::Value {
+        serde_json::from_str(&ok(&["status", g, "--json", "--now", NOW]).stdout).unwrap()
+    };
+    for ply in 1..=12 {
+        let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
+        let moves = ok(&["moves", &r.g(), "--as", &seat]).stdout;
+        let moves: Vec<&str> = moves.lines().collect();
+        let base = r.head();
+        let (code, out) = r.commit_move(&seat, moves[(ply * 3) % moves.len()]);
+        assert_eq!(code, 0, "ply {ply}: {out}");
+        r.land(&base);
+    }
+    // An illegal move: the hook stops it; forced past the hook, the CI mode refuses it.
+    let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
+    let base = r.head();
+    let (code, out) = r.commit_move(&seat, "e0e5");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("field move"), "{out}");
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "illegal"]);
+    let refused = r.ci(&base);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused
+            .stdout
+            .contains(&format!("::error file=games/g1/moves/0013-{seat}.toml")),
+        "{refused:?}"
+    );
+    r.drop_last();
+
+    // The seat resigns; the judge reveals both nonces; the layout is recomputed.
+    let base = r.head();
+    let (code, out) = r.commit_move(&seat, "resign");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let blobs = all_blobs(&r.root);
+    ok(&["reveal", &r.g(), "--key", &r.keys.path("judge")]);
+    let v = ok(&["verify", &r.g()]);
+    assert!(
+        v.stdout.contains("the layout they give matches all"),
+        "{v:?}"
+    );
+    for seat in ["red", "black"] {
+        let reveal = std::fs::read_to_string(r.game.join(format!("reveal/{seat}.toml"))).unwrap();
+        let nonce = reveal
+            .lines()
+            .find_map(|l| l.strip_prefix("nonce = \""))
+            .unwrap()
+            .trim_end_matches('"')
+            .to_string();
+        assert_eq!(nonce.len(), 64);
+        for (path, bytes) in &blobs {
+            assert!(
+                !contains(bytes, &nonce),
+                "{path} holds {seat}'s nonce in clear"
+            );
+        }
+    }
 }

@@ -244,8 +244,9 @@ impl TestGame {
         self.dir.to_string_lossy().into_owned()
     }
 
+    /// Alice plays the first seat (south, red, a), Bob the other.
     pub fn key_of(seat: &str) -> &'static str {
-        if seat == "south" {
+        if matches!(seat, "south" | "red" | "a") {
             "alice"
         } else {
             "bob"

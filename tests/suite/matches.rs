@@ -530,6 +530,11 @@ fn a_round_robin_of_three_bots_at_xiangqi_verifies() {
 }
 
 #[test]
+fn a_round_robin_of_three_bots_at_jieqi_verifies() {
+    round_robin_of_three("jieqi", &[]);
+}
+
+#[test]
 fn a_round_robin_of_three_bots_at_liubo_verifies() {
     round_robin_of_three("liubo", &[]);
 }
