@@ -227,7 +227,10 @@ impl Position {
             let mut file = 0u8;
             for c in row.chars() {
                 if let Some(d) = c.to_digit(10) {
-                    file += d as u8;
+                    file = file.saturating_add(d as u8);
+                    if file > 9 {
+                        return Err(bad(format!("rank {rank} has more than 9 points")));
+                    }
                     continue;
                 }
                 let s = Square::new(file, rank)

@@ -48,6 +48,28 @@ fn the_start_hides_all_but_the_kings_and_moves_like_xiangqi() {
 }
 
 #[test]
+fn position_texts_are_read_strictly() {
+    for (text, why) in [
+        (
+            "9/4R4/5k3/9/9/9/777777777777777777777777777777777777777/9/9/4K4 w",
+            "more than 9",
+        ),
+        (
+            "xx3333333333333333333333333333333333333333333333/9/9/9/9/9/9/9/9/4K4 w",
+            "more than 9",
+        ),
+        ("4k4/9/9/9/9/9/9/9/X8/4K4 w", "not one of its start squares"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4", "expected the board"),
+        ("4k4/9/9/9/9/9/9/9/9/9 w", "exactly one king"),
+        ("4k4/9/9/9/9/9/9/9/9/K8 w", "the red king on a0"),
+        ("4k4/9/9/9/9/9/9/9/9/4Q4 w", "not a piece letter"),
+    ] {
+        let err = Position::parse(text, true).unwrap_err().to_string();
+        assert!(err.contains(why), "{text}: {err}");
+    }
+}
+
+#[test]
 fn a_face_down_piece_moves_as_its_square_and_then_as_what_it_is() {
     let mut g = Game::new(Options::default());
     // The piece on b0 moves as a horse and turns out to be a chariot.
