@@ -397,6 +397,25 @@ pub fn open_outputs<V: serde::Serialize>(
     files
 }
 
+/// The text of a published view (`views/<audience>.json`) after checking the judge's signature
+/// on it; a view not written yet is refused with what to do.
+pub fn signed_view_text(dir: &GameDir, f: &Frame, audience: &str) -> Result<String> {
+    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    let path = format!("views/{audience}.json");
+    let text = dir.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
+        crate::error::refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "run `qijudge judge` on the game first",
+        )
+    })?;
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    Ok(text)
+}
+
 /// Checks every published view (signature and content) against what the record gives; views
 /// may be missing only before the first judge run.
 pub fn check_views<V: DeserializeOwned + PartialEq>(

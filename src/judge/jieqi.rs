@@ -6,6 +6,7 @@
 
 use super::common::{self, Frame};
 use super::pipeline::{self, Ctx, Mode, Referee};
+use super::xiangqi::end_of;
 use super::{check_frame, move_path, Kind as GameKind};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
@@ -17,7 +18,7 @@ use crate::rules::jieqi::shuffle::{shuffle, Layout};
 use crate::rules::jieqi::{AdvisorsElephants, Captured, Game, Options};
 use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::parse_iccs;
-use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square, Winner};
+use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square};
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
@@ -292,26 +293,6 @@ fn kind_of_letter(text: &str) -> Option<Kind> {
         return None;
     }
     Kind::from_fen_letter(c).filter(|k| *k != Kind::King)
-}
-
-/// The record's reason and winner for a rules ending.
-fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
-    let reason = match ending {
-        Ending::Checkmate { .. } => EndReason::Checkmate,
-        Ending::Stalemate { .. } => EndReason::Stalemate,
-        Ending::PerpetualCheck { .. } => EndReason::PerpetualCheck,
-        Ending::PerpetualChase { .. } => EndReason::PerpetualChase,
-        Ending::Repetition => EndReason::Repetition,
-        Ending::MoveLimit => EndReason::MoveLimit,
-        Ending::Resignation { .. } => EndReason::Resignation,
-        Ending::AgreedDraw => EndReason::Agreement,
-        Ending::Forfeit { .. } => EndReason::Forfeit,
-    };
-    let winner = match ending.winner() {
-        Winner::Side(c) => Some(seat_of(c).to_string()),
-        Winner::Draw => None,
-    };
-    (winner, reason)
 }
 
 /// What a move file asks for.
@@ -973,21 +954,7 @@ fn view_from(
         .end
         .as_ref()
         .filter(|_| latest)
-        .map(|(winner, reason)| ViewResult {
-            winner: winner.clone(),
-            score: match winner.as_deref() {
-                Some("red") => "1-0",
-                Some(_) => "0-1",
-                None => "1/2-1/2",
-            }
-            .into(),
-            reason: *reason,
-            detail: state
-                .game
-                .ending()
-                .map(|e| e.to_string())
-                .unwrap_or_default(),
-        });
+        .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
     JieqiView {
         format: JIEQI_VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
@@ -1077,8 +1044,30 @@ mod tests {
         }
     }
 
-    /// The judge's state after `moves`, played through its own step code on `layout`.
-    fn played(g: &JieqiGame, layout: &Layout, moves: &[Move]) -> State {
+    /// A signed move file's content for ply `ply` (the signature is not the step's concern).
+    fn move_file(g: &JieqiGame, ply: u32, seat: usize, m: Move) -> MoveFile {
+        MoveFile {
+            format: MOVE_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            ply,
+            seat: SEATS[seat].into(),
+            answers: String::new(),
+            action: m.to_string(),
+            offer_draw: false,
+            comment: None,
+            chain_index: None,
+            chain: None,
+        }
+    }
+
+    /// The judge's state after `moves`, played through its own step code on `layout`, with
+    /// the record entries each move gave.
+    fn played_with_entries(
+        g: &JieqiGame,
+        layout: &Layout,
+        moves: &[Move],
+    ) -> (State, Vec<Vec<Entry>>) {
         let tmp = tempfile::tempdir().unwrap();
         let dir = GameDir::new(tmp.path());
         let cx = Ctx {
@@ -1092,26 +1081,21 @@ mod tests {
         let mut state = g.initial();
         state.begun = true;
         state.layout = Some(layout.clone());
+        let mut entries = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
             let (ply, seat) = (i as u32 + 1, i % 2);
-            let file = MoveFile {
-                format: MOVE_FORMAT.into(),
-                game: g.manifest.id.clone(),
-                manifest: g.hash.clone(),
-                ply,
-                seat: SEATS[seat].into(),
-                answers: String::new(),
-                action: m.to_string(),
-                offer_draw: false,
-                comment: None,
-                chain_index: None,
-                chain: None,
-            };
-            let hash = format!("sha256:{:064x}", i);
-            step.play(&mut state, ply, seat, &file, hash, Action::Play(m))
-                .unwrap();
+            let file = move_file(g, ply, seat, m);
+            let hash = format!("sha256:{i:064x}");
+            entries.push(
+                step.play(&mut state, ply, seat, &file, hash, Action::Play(m))
+                    .unwrap(),
+            );
         }
-        state
+        (state, entries)
+    }
+
+    fn played(g: &JieqiGame, layout: &Layout, moves: &[Move]) -> State {
+        played_with_entries(g, layout, moves).0
     }
 
     /// A random game on `layout`: its moves, and the start squares still face down at the end.
@@ -1245,43 +1229,11 @@ mod tests {
                 "{piece} {real}"
             );
             // Under both, the record says it too, so an audit without the nonces agrees.
-            let Some(Entry::Move { notices, .. }) = played_entries(&g, &a, &moves).first().cloned()
-            else {
+            let (_, entries) = played_with_entries(&g, &a, &moves);
+            let Some(Entry::Move { notices, .. }) = entries[0].first() else {
                 panic!("a move entry")
             };
             assert_eq!(!notices.is_empty(), captured == Captured::Both);
         }
-    }
-
-    fn played_entries(g: &JieqiGame, layout: &Layout, moves: &[Move]) -> Vec<Entry> {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = GameDir::new(tmp.path());
-        let cx = Ctx {
-            dir: &dir,
-            mode: Mode::Judge,
-            now: "2026-11-24T00:00:00Z",
-            recorded: &[],
-            key: None,
-        };
-        let mut state = g.initial();
-        state.begun = true;
-        state.layout = Some(layout.clone());
-        let m = moves[0];
-        let file = MoveFile {
-            format: MOVE_FORMAT.into(),
-            game: g.manifest.id.clone(),
-            manifest: g.hash.clone(),
-            ply: 1,
-            seat: "red".into(),
-            answers: String::new(),
-            action: m.to_string(),
-            offer_draw: false,
-            comment: None,
-            chain_index: None,
-            chain: None,
-        };
-        Step { g, cx: &cx }
-            .play(&mut state, 1, 0, &file, "sha256:0".into(), Action::Play(m))
-            .unwrap()
     }
 }

@@ -9,6 +9,47 @@ use crate::protocol::signing::{self, namespace};
 use crate::store::{GameDir, SEALED_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
+/// After the end: each seat's secret into `reveal/<seat>.toml`, from `setups/` in an open game
+/// or opened with `key` from `sealed/` in a sealed one (the judge's key opens every seat's, a
+/// seat's key its own). `what` names the secrets in messages ("seeds", "nonces").
+pub fn publish_secrets(
+    dir: &GameDir,
+    f: &super::common::Frame,
+    sealed: bool,
+    key: Option<&PrivateKey>,
+    what: &str,
+) -> Result<()> {
+    let mut opened = 0;
+    for (i, seat) in f.seats.iter().enumerate() {
+        let from = format!("setups/{seat}.toml");
+        let text = match key {
+            Some(key) if sealed => {
+                match reveal_sealed_secret(dir, seat, key, &f.player_keys[i], f.judge_key)? {
+                    Some(text) => text,
+                    None => continue,
+                }
+            }
+            _ if sealed => {
+                return Err(Error::Io(format!(
+                    "--key: the {what} of a sealed game are opened with the judge's key or a seat's own"
+                )))
+            }
+            _ => dir.read(&from, crate::store::SMALL_FILE_LIMIT)?,
+        };
+        dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
+        say!("published {from} as reveal/{seat}.toml");
+        opened += 1;
+    }
+    if opened == 0 {
+        return Err(refuse(
+            "sealed/",
+            None,
+            format!("this key opens none of the sealed {what}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Where a seat's sealed setup lives.
 pub fn sealed_setup_path(seat: &str) -> String {
     format!("sealed/{seat}.age")

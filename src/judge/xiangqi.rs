@@ -167,8 +167,8 @@ impl State {
     }
 }
 
-/// The record's reason and winner for a rules ending.
-fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
+/// The record's reason and winner for a rules ending (Xiangqi's and Jieqi's).
+pub(crate) fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     let reason = match ending {
         Ending::Checkmate { .. } => EndReason::Checkmate,
         Ending::Stalemate { .. } => EndReason::Stalemate,
@@ -473,24 +473,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
         .end
         .as_ref()
         .filter(|_| latest)
-        .map(|(winner, reason)| {
-            let score = match winner.as_deref() {
-                Some("red") => "1-0",
-                Some(_) => "0-1",
-                None => "1/2-1/2",
-            };
-            let detail = state
-                .game
-                .ending()
-                .map(|e| e.to_string())
-                .unwrap_or_default();
-            ViewResult {
-                winner: winner.clone(),
-                score: score.into(),
-                reason: *reason,
-                detail,
-            }
-        });
+        .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
     XiangqiView {
         format: XIANGQI_VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),

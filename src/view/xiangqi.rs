@@ -63,6 +63,27 @@ pub struct ViewResult {
     pub detail: String,
 }
 
+impl ViewResult {
+    /// The result of a game between red and black, with its ending in words.
+    pub fn new(
+        winner: &Option<String>,
+        reason: EndReason,
+        ending: Option<&crate::rules::xiangqi::Ending>,
+    ) -> ViewResult {
+        let score = match winner.as_deref() {
+            Some("red") => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        ViewResult {
+            winner: winner.clone(),
+            score: score.into(),
+            reason,
+            detail: ending.map(|e| e.to_string()).unwrap_or_default(),
+        }
+    }
+}
+
 /// A piece's Chinese character, from its FEN letter (red upper case, black lower case).
 pub fn chinese_piece(c: char) -> Option<char> {
     Some(match c {

@@ -1,7 +1,7 @@
 //! Jieqi game directories: new, nonce commitments (`setup`), moves, judge, view, replay page,
 //! status, reveal and verify.
 
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{refuse, Error, Result};
 use crate::judge::jieqi::{self as jq, JieqiGame};
 use crate::protocol::files::to_toml;
 use crate::protocol::signing::{namespace, Sign, Signer};
@@ -214,22 +214,10 @@ pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
 /// Shows the judge's signed view of an audience (a seat's view may hold what only that seat
 /// was shown, so it is read, never recomputed).
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
-    use crate::protocol::signing;
-    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let (d, g) = load(dir)?;
     crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
     let path = format!("views/{audience}.json");
-    let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
-        refuse_with(
-            &path,
-            None,
-            "not written yet",
-            "run `qijudge judge` on the game first",
-        )
-    })?;
-    let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
-        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    let text = crate::judge::common::signed_view_text(&d, &g.frame(), audience)?;
     if format == "json" {
         say_raw!("{text}");
         return Ok(());
@@ -328,40 +316,7 @@ pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
             "the game is not over: nonces stay secret until the end",
         ));
     }
-    let mut opened = 0;
-    for (i, seat) in jq::SEATS.iter().enumerate() {
-        let from = format!("setups/{seat}.toml");
-        let text = match key {
-            Some(key) if g.manifest.sealed => {
-                let (signer, judge) = (&g.player_keys[i], &g.judge_key);
-                match crate::judge::sealing::reveal_sealed_secret(&d, seat, key, signer, judge)? {
-                    Some(text) => text,
-                    None => continue,
-                }
-            }
-            _ if g.manifest.sealed => {
-                return Err(Error::Io(
-                    "--key: the nonces of a sealed game are opened with the judge's key or a seat's own"
-                        .into(),
-                ))
-            }
-            _ => match d.read_optional(&from, crate::store::SMALL_FILE_LIMIT)? {
-                Some(text) => text,
-                None => continue,
-            },
-        };
-        d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
-        say!("published {from} as reveal/{seat}.toml");
-        opened += 1;
-    }
-    if opened == 0 {
-        return Err(refuse(
-            "setups/",
-            None,
-            "no nonce to reveal here (the judge's copy holds both)",
-        ));
-    }
-    Ok(())
+    crate::judge::sealing::publish_secrets(&d, &g.frame(), g.manifest.sealed, key, "nonces")
 }
 
 pub fn verify(dir: &Path) -> Result<()> {

@@ -308,35 +308,7 @@ pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
             "the game is not over: seeds stay secret until the end",
         ));
     }
-    let mut opened = 0;
-    for (i, seat) in lb::SEATS.iter().enumerate() {
-        let from = format!("setups/{seat}.toml");
-        let text = match key {
-            Some(key) if g.manifest.sealed => {
-                let (signer, judge) = (&g.player_keys[i], &g.judge_key);
-                match crate::judge::sealing::reveal_sealed_secret(&d, seat, key, signer, judge)? {
-                    Some(text) => text,
-                    None => continue,
-                }
-            }
-            _ if g.manifest.sealed => return Err(Error::Io(
-                "--key: the seeds of a sealed game are opened with the judge's key or a seat's own"
-                    .into(),
-            )),
-            _ => d.read(&from, crate::store::SMALL_FILE_LIMIT)?,
-        };
-        d.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
-        say!("published {from} as reveal/{seat}.toml");
-        opened += 1;
-    }
-    if opened == 0 {
-        return Err(refuse(
-            "sealed/",
-            None,
-            "this key opens none of the sealed seeds",
-        ));
-    }
-    Ok(())
+    crate::judge::sealing::publish_secrets(&d, &g.frame(), g.manifest.sealed, key, "seeds")
 }
 
 pub fn verify(dir: &Path) -> Result<()> {

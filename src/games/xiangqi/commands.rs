@@ -1,6 +1,6 @@
 //! Xiangqi game directories: new, move, judge, view, status and verify.
 
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{refuse, Error, Result};
 use crate::judge::xiangqi::{self as xq, XiangqiGame};
 use crate::store::GameDir;
 use std::path::Path;
@@ -117,22 +117,10 @@ pub(super) fn summary(state: &xq::State) -> String {
 }
 
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
-    use crate::protocol::signing::{self, namespace};
-    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let (d, g) = load(dir)?;
     crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
     let path = format!("views/{audience}.json");
-    let text = d.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
-        refuse_with(
-            &path,
-            None,
-            "not written yet",
-            "run `qijudge judge` on the game first",
-        )
-    })?;
-    let sig = d.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
-    signing::verify(&g.judge_key, namespace::VIEW, text.as_bytes(), &sig)
-        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    let text = crate::judge::common::signed_view_text(&d, &g.frame(), audience)?;
     if format == "json" {
         say_raw!("{text}");
         return Ok(());
