@@ -388,3 +388,44 @@ fn the_sample_game_verifies_with_its_layout() {
     assert!(face_down_taken(&public, "red").iter().all(|p| p == "x"));
     assert!(face_down_taken(&black, "black").iter().all(|p| p != "X"));
 }
+
+#[test]
+fn a_wrong_nonce_is_refused_and_the_right_one_still_starts_the_game() {
+    let j = Jieqi::new(&[]);
+    j.setup("red");
+    j.setup("black");
+    // Red hands over a nonce it did not commit to (a stale file, say): refused by file, field
+    // and reason, kept apart, and red alone is told why.
+    let path = j.dir.join("setups/red.toml");
+    let right = std::fs::read_to_string(&path).unwrap();
+    let nonce = right
+        .lines()
+        .find_map(|l| l.strip_prefix("nonce = \""))
+        .unwrap()
+        .trim_end_matches('"')
+        .to_string();
+    std::fs::write(&path, right.replace(&nonce, &"ab".repeat(32))).unwrap();
+    let r = j.judge();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("setups/red.toml")
+            && r.stderr.contains("field nonce")
+            && r.stderr
+                .contains("does not match the commitment red signed"),
+        "{r:?}"
+    );
+    assert!(j.dir.join("views/red.refusal.txt").exists());
+    assert!(!j.dir.join("views/black.refusal.txt").exists());
+    assert!(!j.read("record.jsonl").contains("setup_accepted"));
+    // A nonce for another seat, or another game, is refused too.
+    std::fs::write(&path, right.replace("seat = \"red\"", "seat = \"black\"")).unwrap();
+    let r = j.judge();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("field seat"), "{r:?}");
+    // The right one: play begins, and the refusal note is gone.
+    std::fs::write(&path, &right).unwrap();
+    let r = j.judge();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("play begins"), "{r:?}");
+    assert!(!j.dir.join("views/red.refusal.txt").exists());
+}
