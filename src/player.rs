@@ -143,7 +143,7 @@ pub fn write_move(
         chain_index: chain.as_ref().map(|(i, _)| *i),
         chain: chain.map(|(_, e)| e),
     };
-    let text = to_toml(&file);
+    let text = file.to_text();
     dir.write(
         &format!("{path}.sig"),
         signed(key, namespace::MOVE, text.as_bytes())?.as_bytes(),

@@ -72,7 +72,7 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
             let text = dir
                 .read_optional(&move_path(h.ply, &h.seat), RECORD_LIMIT)
                 .ok()??;
-            parse_toml::<MoveFile>(&text).ok()?.comment
+            MoveFile::parse(&text).ok()?.comment
         });
         let header = view::Header {
             game: &game.manifest.id,
@@ -125,7 +125,7 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
     // The last move's comment, from the mover's signed file (public, like the file itself).
     let comment = k.last_move.and_then(|m| {
         let file = replay.last_moves.get(m.seat.index())?.as_ref()?;
-        parse_toml::<MoveFile>(&file.file).ok()?.comment
+        MoveFile::parse(&file.file).ok()?.comment
     });
     view::build(board, &k, &header, opponent, comment)
 }

@@ -288,7 +288,7 @@ impl<'a> Files<'a> {
         let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
         // Details that quote the file or name the mover's pieces go to the mover only.
         let owner = seats[seat];
-        let file: MoveFile = parse_toml(&text)
+        let file = MoveFile::parse(&text)
             .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
         self.check_binding(
             &path,

@@ -347,6 +347,118 @@ pub struct MoveFile {
     pub chain: Option<String>,
 }
 
+impl MoveFile {
+    /// Its canonical TOML (what `to_toml` prints), written directly when every string in it is
+    /// plain, which is every move a player's tools write: the judge reads and writes one move
+    /// file per ply, and the general TOML writer and parser cost more than its signature.
+    pub fn to_text(&self) -> String {
+        plain_move_text(self).unwrap_or_else(|| to_toml(self))
+    }
+
+    /// Reads a move file, insisting on canonical bytes like [`parse_toml`], with the same
+    /// result: a plain file is read directly; any other text goes through the TOML parser, which
+    /// explains what is wrong with it.
+    pub fn parse(text: &str) -> Result<MoveFile, FormatError> {
+        match read_plain_move(text) {
+            Some(m) => Ok(m),
+            None => parse_toml(text),
+        }
+    }
+}
+
+/// A string the TOML writer prints as `"…"` unchanged and the string checks accept: printable
+/// ASCII without quotes or backslashes, no space at either end.
+fn is_plain(s: &str) -> bool {
+    s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && !matches!(b, b'"' | b'\\' | b'\''))
+        && !s.starts_with(' ')
+        && !s.ends_with(' ')
+}
+
+fn plain_move_text(m: &MoveFile) -> Option<String> {
+    use std::fmt::Write;
+    let strings = [
+        Some(&m.format),
+        Some(&m.game),
+        Some(&m.manifest),
+        Some(&m.seat),
+        Some(&m.answers),
+        Some(&m.action),
+        m.comment.as_ref(),
+        m.chain.as_ref(),
+    ];
+    if !strings.iter().flatten().all(|s| is_plain(s)) {
+        return None;
+    }
+    let mut out = String::with_capacity(320);
+    let _ = write!(
+        out,
+        "format = \"{}\"\ngame = \"{}\"\nmanifest = \"{}\"\nply = {}\nseat = \"{}\"\nanswers = \"{}\"\nmove = \"{}\"\n",
+        m.format, m.game, m.manifest, m.ply, m.seat, m.answers, m.action
+    );
+    if m.offer_draw {
+        out.push_str("offer_draw = true\n");
+    }
+    if let Some(c) = &m.comment {
+        let _ = writeln!(out, "comment = \"{c}\"");
+    }
+    if let Some(i) = m.chain_index {
+        let _ = writeln!(out, "chain_index = {i}");
+    }
+    if let Some(c) = &m.chain {
+        let _ = writeln!(out, "chain = \"{c}\"");
+    }
+    Some(out)
+}
+
+/// The move file in `text` if `text` is exactly the plain canonical form of one; none for any
+/// other text (which the TOML parser then reads or refuses).
+fn read_plain_move(text: &str) -> Option<MoveFile> {
+    let mut lines = text.strip_suffix('\n')?.split('\n').peekable();
+    let mut field = |key: &str| -> Option<&str> {
+        let value = lines.peek()?.strip_prefix(key)?.strip_prefix(" = ")?;
+        lines.next();
+        Some(value)
+    };
+    let string = |v: &str| -> Option<String> {
+        let inner = v.strip_prefix('"')?.strip_suffix('"')?;
+        is_plain(inner).then(|| inner.to_string())
+    };
+    let number = |v: &str| -> Option<u32> {
+        (v.bytes().all(|b| b.is_ascii_digit()) && (v == "0" || !v.starts_with('0')))
+            .then(|| v.parse().ok())
+            .flatten()
+    };
+    let m = MoveFile {
+        format: string(field("format")?)?,
+        game: string(field("game")?)?,
+        manifest: string(field("manifest")?)?,
+        ply: number(field("ply")?)?,
+        seat: string(field("seat")?)?,
+        answers: string(field("answers")?)?,
+        action: string(field("move")?)?,
+        offer_draw: match field("offer_draw") {
+            Some("true") => true,
+            Some(_) => return None,
+            None => false,
+        },
+        comment: field("comment")
+            .map(string)
+            .map_or(Some(None), |c| c.map(Some))?,
+        chain_index: field("chain_index")
+            .map(number)
+            .map_or(Some(None), |c| c.map(Some))?,
+        chain: field("chain")
+            .map(string)
+            .map_or(Some(None), |c| c.map(Some))?,
+    };
+    if lines.next().is_some() {
+        return None;
+    }
+    // Exactly the canonical bytes, or the general path decides.
+    (plain_move_text(&m)? == text).then_some(m)
+}
+
 /// One line of `record.jsonl`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -595,6 +707,105 @@ pub fn to_json_line<T: Serialize>(value: &T) -> String {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    /// Strings of every kind a move file may hold: plain ones, and ones the fast path must
+    /// leave to the TOML writer (quotes, backslashes, spaces at the ends, controls, non-ASCII).
+    fn any_string() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z0-9:/-]{0,12}",
+            "[ -~]{0,12}",
+            "[ -~\t\u{3000}\u{85}\u{7f}\n'\"\\\\]{0,8}",
+        ]
+    }
+
+    fn any_move() -> impl Strategy<Value = super::MoveFile> {
+        (
+            (any_string(), any_string(), any_string(), any::<u32>()),
+            (any_string(), any_string(), any_string(), any::<bool>()),
+            (
+                proptest::option::of(any_string()),
+                proptest::option::of(any::<u32>()),
+                proptest::option::of(any_string()),
+            ),
+        )
+            .prop_map(
+                |(
+                    (format, game, manifest, ply),
+                    (seat, answers, action, offer_draw),
+                    (comment, chain_index, chain),
+                )| {
+                    super::MoveFile {
+                        format,
+                        game,
+                        manifest,
+                        ply,
+                        seat,
+                        answers,
+                        action,
+                        offer_draw,
+                        comment,
+                        chain_index,
+                        chain,
+                    }
+                },
+            )
+    }
+
+    #[test]
+    fn a_plain_move_file_takes_the_fast_path_both_ways() {
+        let text = "format = \"qijudge/move/1\"\ngame = \"xq-59ea43c2a417a1fa134242197337aad2\"\nmanifest = \"sha256:9104\"\nply = 1\nseat = \"red\"\nanswers = \"sha256:d3e1\"\nmove = \"c3c4\"\noffer_draw = true\ncomment = \"well played, bob\"\n";
+        let m = super::read_plain_move(text).expect("a plain file");
+        assert_eq!(m.comment.as_deref(), Some("well played, bob"));
+        assert_eq!(super::plain_move_text(&m).as_deref(), Some(text));
+        assert_eq!(super::to_toml(&m), text);
+        // Not canonical (a leading zero, a field out of order, CR LF): left to the full path.
+        for bad in [
+            text.replace("ply = 1", "ply = 01"),
+            text.replace("offer_draw = true\n", "")
+                .replace("seat", "zeat"),
+            text.replace('\n', "\r\n"),
+        ] {
+            assert!(super::read_plain_move(&bad).is_none(), "{bad:?}");
+            assert!(super::MoveFile::parse(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    proptest! {
+        /// The direct writer prints exactly what the TOML writer prints, whenever it answers.
+        #[test]
+        fn the_fast_move_writer_prints_the_canonical_text(m in any_move()) {
+            let text = m.to_text();
+            prop_assert_eq!(&text, &super::to_toml(&m));
+            // And reading it back gives the same answer both ways.
+            prop_assert_eq!(super::MoveFile::parse(&text), super::parse_toml::<super::MoveFile>(&text));
+        }
+
+        /// Any text, the canonical one changed anywhere: the fast reader and the TOML parser
+        /// agree on every one (the same file, or both refuse).
+        #[test]
+        fn the_fast_move_reader_agrees_with_the_toml_parser(
+            m in any_move(),
+            at in any::<usize>(),
+            cut in 0usize..3,
+            insert in "[ -~\n\r]{0,3}",
+        ) {
+            let text = m.to_text();
+            let mut at = at % (text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut end = (at + cut).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            let changed = format!("{}{insert}{}", &text[..at], &text[end..]);
+            let fast = super::MoveFile::parse(&changed).ok();
+            let full = super::parse_toml::<super::MoveFile>(&changed).ok();
+            prop_assert_eq!(fast, full, "{:?}", changed);
+        }
+    }
+
     #[test]
     fn a_string_that_needs_the_full_check_is_never_skipped() {
         use super::may_hold_unclean_string as may;
