@@ -77,6 +77,16 @@ fn main() {
         &unpacked,
         "; target ≤ 150 µs",
     );
+    // Greedy bots read their views: the runner builds one per ply for them.
+    let greedy = config(
+        &tmp.path().join("g"),
+        [
+            BotEntry::parse("a=builtin:greedy"),
+            BotEntry::parse("b=builtin:greedy"),
+        ],
+        games,
+    );
+    measure("in-process greedy vs greedy, folders", &greedy, "");
     let mut packed = config(&tmp.path().join("p"), random(), games);
     packed.pack = true;
     measure("in-process random vs random, --pack", &packed, "");

@@ -19,6 +19,11 @@ pub trait Bot: Send {
     fn prepare(&mut self) -> Result<(), BotFailure> {
         Ok(())
     }
+    /// Whether it reads the view of a move request. One that does not (the built-in random
+    /// bot) is sent none, which spares the runner building a view it would throw away.
+    fn reads_view(&self) -> bool {
+        true
+    }
 }
 
 /// The built-in bots by name: `random`, `greedy`.
@@ -106,6 +111,10 @@ impl Bot for Builtin {
     }
 
     fn tell(&mut self, _request: &Request) {}
+
+    fn reads_view(&self) -> bool {
+        self.greedy
+    }
 }
 
 impl Builtin {

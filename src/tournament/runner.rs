@@ -755,14 +755,17 @@ fn play_game(
                 .clone()
                 .ok_or_else(|| Error::Io("play did not begin".into()))?;
             let seat = position.to_move();
-            let view = build_view(&game, replay, Viewer::Seat(seat));
+            let view = match bots[seat.index()].reads_view() {
+                true => BotView::Luzhanqi(Box::new(build_view(&game, replay, Viewer::Seat(seat)))),
+                false => BotView::Other(serde_json::Value::Null),
+            };
             let mut legal: Vec<String> = position
                 .legal_moves()
                 .iter()
                 .map(|m| m.display(board))
                 .collect();
             legal.sort();
-            let request = (BotView::Luzhanqi(Box::new(view)), legal);
+            let request = (view, legal);
             (
                 seat.index(),
                 request,
@@ -995,7 +998,10 @@ fn play_through_contract(
         let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
         let key = key_file(j);
         let legal = game.legal_moves(&path, &seat, Some(&key))?;
-        let view = bot_view(game.seat_view(&path, &seat, Some(&key))?);
+        let view = match bots[j].reads_view() {
+            true => bot_view(game.seat_view(&path, &seat, Some(&key))?),
+            false => BotView::Other(serde_json::Value::Null),
+        };
         let asked = ask_move(&mut *bots[j], view, legal.clone(), cfg.time, &mut clocks, j);
         let answer = match asked {
             Ok(Reply {
