@@ -454,13 +454,50 @@ impl Drop for ProcessBot {
     }
 }
 
+/// A request's fields other than the view.
+#[derive(serde::Deserialize)]
+struct WithoutView {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    legal: Vec<String>,
+    #[serde(default)]
+    time_ms: u64,
+}
+
+/// A move or end request read without its view, for a bot that never looks at it: the JSON
+/// reader skips the view instead of building it (every ply's view holds the whole history).
+/// Any other request, or a line that does not read so, is read in full.
+fn without_view(line: &str) -> Option<Request> {
+    let r: WithoutView = serde_json::from_str(line).ok()?;
+    let view = BotView::Other(serde_json::Value::Null);
+    match r.kind.as_str() {
+        "move" => Some(Request::Move {
+            view,
+            legal: r.legal,
+            time_ms: r.time_ms,
+            clock: None,
+        }),
+        "end" => Some(Request::End { view }),
+        _ => None,
+    }
+}
+
 /// Serves a built-in bot over standard input and output (`qijudge bot NAME`).
 pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
     let mut bot = builtin(name).ok_or_else(|| {
         std::io::Error::other(format!("no built-in bot {name:?} (random, greedy)"))
     })?;
     for line in input.lines() {
-        let request: Request = serde_json::from_str(&line?).map_err(std::io::Error::other)?;
+        let line = line?;
+        let request = match bot.reads_view() {
+            true => None,
+            false => without_view(&line),
+        };
+        let request = match request {
+            Some(r) => r,
+            None => serde_json::from_str(&line).map_err(std::io::Error::other)?,
+        };
         if matches!(request, Request::End { .. }) {
             break;
         }
@@ -471,4 +508,30 @@ pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io
         output.flush()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::serve;
+
+    fn answers(bot: &str, input: &str) -> std::io::Result<String> {
+        let mut out = Vec::new();
+        serve(bot, input.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_bot_that_ignores_views_answers_without_reading_them() {
+        // The random bot answers from `legal` alone, whatever the view holds.
+        let request = r#"{"type":"move","view":{"not":["a view",{"of":1}]},"legal":["a1-a2"],"time_ms":5,"clock":{"remaining_ms":{"red":9},"increment_ms":0}}"#;
+        let input = format!("{request}\n{{\"type\":\"end\",\"view\":null}}\n");
+        assert_eq!(answers("random", &input).unwrap(), "{\"move\":\"a1-a2\"}\n");
+        let light = super::without_view(request).unwrap();
+        let super::Request::Move { legal, time_ms, .. } = light else {
+            panic!("a move request")
+        };
+        assert_eq!((legal, time_ms), (vec!["a1-a2".to_string()], 5));
+        // A line that is not a request is refused either way.
+        assert!(answers("random", "{\"type\":\"move\",\"legal\":7}\n").is_err());
+    }
 }
