@@ -80,14 +80,14 @@ impl Bot for Builtin {
                     .collect();
                 Ok(Reply {
                     setup: Some(map),
-                    action: None,
+                    ..Reply::default()
                 })
             }
             Request::Move { view, legal, .. } => {
                 if legal.is_empty() {
                     return Ok(Reply {
-                        setup: None,
                         action: Some("resign".into()),
+                        ..Reply::default()
                     });
                 }
                 let pick = match (self.greedy, view) {
@@ -102,8 +102,8 @@ impl Bot for Builtin {
                     (true, BotView::Other(view)) => self.best_liubo(view, legal),
                 };
                 Ok(Reply {
-                    setup: None,
                     action: Some(legal[pick].clone()),
+                    ..Reply::default()
                 })
             }
             Request::End { .. } => Ok(Reply::default()),
@@ -289,6 +289,8 @@ pub struct ProcessBot {
     _sandbox: super::sandbox::Sandbox,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String, ()>>,
+    /// Whether it wants views (until an answer says `"views": false`).
+    views: bool,
 }
 
 /// The longest answer line read.
@@ -366,6 +368,7 @@ impl ProcessBot {
             _sandbox: sandbox,
             stdin,
             lines: rx,
+            views: true,
         })
     }
 
@@ -430,7 +433,16 @@ impl Bot for ProcessBot {
         };
         self.send(request)?;
         let line = self.read_line(wait)?;
-        serde_json::from_str(line.trim_end()).map_err(|e| BotFailure::Garbage(e.to_string()))
+        let reply: Reply = serde_json::from_str(line.trim_end())
+            .map_err(|e| BotFailure::Garbage(e.to_string()))?;
+        if let Some(views) = reply.views {
+            self.views = views;
+        }
+        Ok(reply)
+    }
+
+    fn reads_view(&self) -> bool {
+        self.views
     }
 
     fn tell(&mut self, request: &Request) {
@@ -501,9 +513,12 @@ pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io
         if matches!(request, Request::End { .. }) {
             break;
         }
-        let reply = bot
+        let mut reply = bot
             .ask(&request)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
+        if !bot.reads_view() {
+            reply.views = Some(false);
+        }
         writeln!(output, "{}", serde_json::to_string(&reply)?)?;
         output.flush()?;
     }
@@ -525,7 +540,11 @@ mod tests {
         // The random bot answers from `legal` alone, whatever the view holds.
         let request = r#"{"type":"move","view":{"not":["a view",{"of":1}]},"legal":["a1-a2"],"time_ms":5,"clock":{"remaining_ms":{"red":9},"increment_ms":0}}"#;
         let input = format!("{request}\n{{\"type\":\"end\",\"view\":null}}\n");
-        assert_eq!(answers("random", &input).unwrap(), "{\"move\":\"a1-a2\"}\n");
+        // It says so in its answer, so the runner sends it no more views.
+        assert_eq!(
+            answers("random", &input).unwrap(),
+            "{\"move\":\"a1-a2\",\"views\":false}\n"
+        );
         let light = super::without_view(request).unwrap();
         let super::Request::Move { legal, time_ms, .. } = light else {
             panic!("a move request")

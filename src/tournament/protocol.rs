@@ -79,6 +79,11 @@ pub struct Reply {
     pub setup: Option<BTreeMap<String, String>>,
     #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
+    /// `false`: this bot never reads its view, so its later move requests carry `"view": null`
+    /// and the runner spares building and sending one; `true` asks for views again. Any answer
+    /// may say it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<bool>,
 }
 
 /// How a bot failed; each is a loss for that bot, recorded with its reason code.

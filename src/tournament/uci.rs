@@ -137,16 +137,16 @@ impl UciBot {
             let best = best.split_whitespace().next().unwrap_or("");
             if best == "(none)" || best == "0000" || legal.is_empty() {
                 return Ok(Reply {
-                    setup: None,
                     action: Some("resign".into()),
+                    ..Reply::default()
                 });
             }
             let iccs = self.engine_to_iccs(best).ok_or_else(|| {
                 BotFailure::Garbage(format!("bestmove {best:?} is not a move on the board"))
             })?;
             return Ok(Reply {
-                setup: None,
                 action: Some(iccs),
+                ..Reply::default()
             });
         }
     }

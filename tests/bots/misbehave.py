@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Test bots that misbehave on purpose: python3 misbehave.py crash|hang|garbage|illegal|badsetup.
 They answer the setup request properly (except badsetup), then misbehave on their first move.
-`slow` plays legal random moves, 20 ms each (a game long enough to interrupt)."""
+`slow` plays legal random moves, 20 ms each (a game long enough to interrupt). `noviews` says
+it reads no views ({"views": false}) and crashes if a move request still carries one."""
 import json
 import os
 import sys
@@ -17,8 +18,17 @@ for line in sys.stdin:
         placed = random_bot.setup(msg["seat"], random_bot.random.Random(msg["seed"]))
         if mode == "badsetup":
             placed = {sq: "flag" for sq in placed}
-        print(json.dumps({"setup": placed}), flush=True)
+        answer = {"setup": placed}
+        if mode == "noviews":
+            answer["views"] = False
+        print(json.dumps(answer), flush=True)
     elif msg["type"] == "move":
+        if mode == "noviews":
+            if msg["view"] is not None:
+                sys.exit(7)
+            rng = random_bot.random.Random(len(msg["legal"]))
+            print(json.dumps({"move": rng.choice(msg["legal"]) if msg["legal"] else "resign"}), flush=True)
+            continue
         if mode == "slow":
             time.sleep(0.02)
             rng = random_bot.random.Random(len(msg["view"].get("history", [])))

@@ -93,6 +93,39 @@ fn a_match_between_builtin_bots_verifies_game_by_game() {
     }
 }
 
+/// A bot that says it reads no views gets none: its move requests carry `"view": null` (the
+/// test bot crashes on any view, which would end its games as `bot-crashed`).
+#[test]
+fn a_bot_that_waives_its_views_is_sent_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = root()
+        .join("tests/bots/misbehave.py")
+        .to_string_lossy()
+        .into_owned();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let lean = format!("lean={PYTHON} {script} noviews");
+    let examples = root().join("examples/bots").to_string_lossy().into_owned();
+    ok(&match_args(
+        &out,
+        &[
+            "--bot",
+            "builtin:random",
+            "--bot",
+            &lean,
+            "--games",
+            "2",
+            "--bot-read",
+            &examples,
+        ],
+    ));
+    for k in 1..=2 {
+        let g = Path::new(&out).join(format!("games/game-{k:05}"));
+        let record = std::fs::read_to_string(g.join("record.jsonl")).unwrap();
+        assert!(!record.contains("\"kind\":\"forfeit\""), "{record}");
+        assert!(record.contains("\"kind\":\"end\""), "{record}");
+    }
+}
+
 #[test]
 fn misbehaving_bots_lose_with_the_reason_recorded() {
     let tmp = tempfile::tempdir().unwrap();
