@@ -155,17 +155,32 @@ pub struct GameSummary {
     pub sides: Vec<Vec<String>>,
 }
 
-/// One side per seat, for games without teams.
-fn one_side_each(players: &[Player]) -> Vec<Vec<String>> {
-    players.iter().map(|p| vec![p.seat.clone()]).collect()
-}
-
-/// (seat, name) of each player, in seat order.
-fn seats_and_names(players: &[Player]) -> Vec<(String, String)> {
-    players
-        .iter()
-        .map(|p| (p.seat.clone(), p.name.clone()))
-        .collect()
+/// The summary of an audited game of one side per seat (Xiangqi, Liubo, Jieqi) from its id,
+/// players, recorded end and length; refused while the game goes on.
+fn one_side_each_summary(
+    id: &str,
+    players: &[Player],
+    end: Option<(Option<String>, crate::rules::luzhanqi::EndReason)>,
+    plies: usize,
+) -> Result<GameSummary> {
+    let Some((winner, reason)) = end else {
+        return Err(crate::error::refuse(
+            "record.jsonl",
+            None,
+            "the game is not over",
+        ));
+    };
+    Ok(GameSummary {
+        id: id.to_string(),
+        players: players
+            .iter()
+            .map(|p| (p.seat.clone(), p.name.clone()))
+            .collect(),
+        winner,
+        reason: crate::judge::reason_text(reason),
+        plies,
+        sides: players.iter().map(|p| vec![p.seat.clone()]).collect(),
+    })
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {
@@ -272,6 +287,36 @@ pub(crate) fn check_audience(seats: &[&str], others: &[&str], audience: &str) ->
         "--as: {audience:?} is not an audience ({})",
         all.join(", ")
     )))
+}
+
+/// `view` of a game whose published views are shown as signed, never recomputed (Xiangqi,
+/// Jieqi): the judge's `views/AUDIENCE.json` as JSON, as text, or as a picture (`svg`, `png`).
+pub(crate) fn show_signed_view<V: serde::de::DeserializeOwned>(
+    dir: &GameDir,
+    f: &crate::judge::common::Frame,
+    audience: &str,
+    format: &str,
+    text: impl Fn(&V) -> String,
+    picture: impl Fn(&V) -> String,
+) -> Result<()> {
+    check_audience(f.seats, &["public"], audience)?;
+    let json = crate::judge::common::signed_view_text(dir, f, audience)?;
+    if format == "json" {
+        say_raw!("{json}");
+        return Ok(());
+    }
+    let v: V = serde_json::from_str(&json).map_err(|e| {
+        crate::error::refuse(
+            format!("views/{audience}.json"),
+            None,
+            format!("not a view: {e}"),
+        )
+    })?;
+    match format {
+        "svg" | "png" => crate::console::write_picture(&picture(&v), format)?,
+        _ => say_raw!("{}", text(&v)),
+    }
+    Ok(())
 }
 
 /// Prints what a judge run did, the same for every game: one line per new record entry (or

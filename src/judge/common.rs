@@ -1,7 +1,7 @@
 //! What every game's judge does the same way: read the signed record (refusing a rolled-back
 //! one), read and bind signed move files, spot stray move files, sign the outputs.
 
-use super::has_control;
+use super::{has_control, move_path};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -175,6 +175,41 @@ pub fn read_signed<T: DeserializeOwned + serde::Serialize>(
 
 /// Checks what binds a move file to its place: format, game, manifest, ply, seat, the record
 /// head it answers, and a clean comment.
+/// A seat's signed commitment file (`commitments/<seat>.toml`), when there: its signature and
+/// its opening fields (`[format, game, manifest, seat]`, as `fields` reads them) checked.
+/// Returns the file, its hash and its path.
+pub fn read_commitment<T: DeserializeOwned + serde::Serialize>(
+    dir: &GameDir,
+    f: &Frame,
+    seat: usize,
+    format: &str,
+    fields: impl Fn(&T) -> [&str; 4],
+) -> Result<Option<(T, String, String)>> {
+    let path = format!("commitments/{}.toml", f.seats[seat]);
+    if !dir.exists(&path) {
+        return Ok(None);
+    }
+    let (c, hash): (T, String) = read_signed(dir, f, &path, seat, namespace::COMMITMENT)?;
+    let [said_format, game, manifest, said_seat] = fields(&c);
+    let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
+    if said_format != format {
+        return Err(bad("format", format!("expected {format:?}")));
+    }
+    if game != f.id {
+        return Err(bad("game", "belongs to another game".into()));
+    }
+    if manifest != f.hash {
+        return Err(bad(
+            "manifest",
+            "was made for another version of game.toml".into(),
+        ));
+    }
+    if said_seat != f.seats[seat] {
+        return Err(bad("seat", format!("expected {}", f.seats[seat])));
+    }
+    Ok(Some((c, hash, path)))
+}
+
 pub fn check_binding(
     f: &Frame,
     path: &str,
@@ -442,6 +477,30 @@ pub fn check_views<V: DeserializeOwned + PartialEq>(
         check_text_view(dir, f, audience, &text)?;
     }
     Ok(())
+}
+
+/// The move file of `seat` (one of two seats) for `ply`. Taking new files: none while it is not
+/// there, and the other seat's file for that ply is refused as out of turn; in a replay the
+/// recorded file is read whatever else is there.
+pub fn turn_file(
+    cx: &super::pipeline::Ctx,
+    seats: &[&str],
+    seat: usize,
+    ply: u32,
+) -> Result<Option<String>> {
+    let path = move_path(ply, seats[seat]);
+    let other = move_path(ply, seats[1 - seat]);
+    if cx.is_new() && cx.dir.exists(&other) {
+        return Err(refuse(
+            &other,
+            Some("seat"),
+            format!("out of turn: {} moves at ply {ply}", seats[seat]),
+        ));
+    }
+    if cx.is_new() && !cx.dir.exists(&path) {
+        return Ok(None);
+    }
+    Ok(Some(path))
 }
 
 /// The move files beyond ply `last`, as (ply, seat), in ply order: what a precheck checks.

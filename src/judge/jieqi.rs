@@ -6,8 +6,8 @@
 
 use super::common::{self, Frame};
 use super::pipeline::{self, Ctx, Mode, Referee};
-use super::xiangqi::end_of;
-use super::{check_frame, move_path, Kind as GameKind};
+use super::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
+use super::{check_frame, Kind as GameKind};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hash_fields, hex32, sha256_tagged};
@@ -25,7 +25,7 @@ use ssh_key::{PrivateKey, PublicKey};
 pub use crate::view::jieqi::{JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
-pub const SEATS: [&str; 2] = ["red", "black"];
+pub const SEATS: [&str; 2] = super::xiangqi::SEATS;
 
 /// The prefix of Jieqi game ids.
 pub const ID_PREFIX: &str = "jq-";
@@ -51,18 +51,6 @@ impl JieqiGame {
 
     pub fn options(&self) -> Options {
         self.manifest.rules
-    }
-}
-
-fn seat_of(color: Color) -> &'static str {
-    SEATS[color.index()]
-}
-
-fn color_of(seat: usize) -> Color {
-    if seat == 0 {
-        Color::Red
-    } else {
-        Color::Black
     }
 }
 
@@ -328,38 +316,18 @@ impl Step<'_> {
     }
 
     fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        let path = format!("commitments/{}.toml", SEATS[seat]);
-        if !self.cx.dir.exists(&path) {
-            return Ok(None);
-        }
-        let (c, hash): (NonceCommitmentFile, String) = common::read_signed(
+        let read = common::read_commitment(
             self.cx.dir,
             &self.g.frame(),
-            &path,
             seat,
-            namespace::COMMITMENT,
+            NONCE_COMMITMENT_FORMAT,
+            |c: &NonceCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
         )?;
-        let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
-        if c.format != NONCE_COMMITMENT_FORMAT {
-            return Err(bad(
-                "format",
-                format!("expected {NONCE_COMMITMENT_FORMAT:?}"),
-            ));
-        }
-        if c.game != self.g.manifest.id {
-            return Err(bad("game", "belongs to another game".into()));
-        }
-        if c.manifest != self.g.hash {
-            return Err(bad(
-                "manifest",
-                "was made for another version of game.toml".into(),
-            ));
-        }
-        if c.seat != SEATS[seat] {
-            return Err(bad("seat", format!("expected {}", SEATS[seat])));
-        }
+        let Some((c, hash, path)) = read else {
+            return Ok(None);
+        };
         let digest = hex32(&c.commitment)
-            .ok_or_else(|| bad("commitment", "expected 64 hex digits".into()))?;
+            .ok_or_else(|| refuse(&path, Some("commitment"), "expected 64 hex digits"))?;
         state.commitments[seat] = Some(digest);
         Ok(Some(vec![Entry::Commitment {
             seat: SEATS[seat].into(),
@@ -666,13 +634,7 @@ impl Step<'_> {
             revealed: revealed_letter,
         }];
         if let Some(ending) = ending {
-            let (winner, reason) = end_of(&ending);
-            state.end = Some((winner.clone(), reason));
-            entries.push(Entry::End {
-                winner,
-                allies: Vec::new(),
-                reason,
-            });
+            entries.push(end_entry(&mut state.end, &ending));
         }
         Ok(entries)
     }
@@ -730,18 +692,9 @@ impl Referee for JieqiGame {
         };
         let seat = seat_index(seat_name).unwrap_or(0);
         let ply = state.plies() + 1;
-        let path = move_path(ply, seat_name);
-        let other = move_path(ply, SEATS[1 - seat]);
-        if cx.is_new() && cx.dir.exists(&other) {
-            return Err(refuse(
-                &other,
-                Some("seat"),
-                format!("out of turn: {seat_name} moves at ply {ply}"),
-            ));
-        }
-        if cx.is_new() && !cx.dir.exists(&path) {
+        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
-        }
+        };
         let (file, hash): (MoveFile, String) =
             common::read_signed(cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
         let action = step.check_move_file(state, &path, ply, seat, &file)?;
@@ -749,24 +702,9 @@ impl Referee for JieqiGame {
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let ending = Ending::Forfeit {
-            loser: color_of(seat),
-        };
-        state.game.end(ending.clone());
-        let (winner, end_reason) = end_of(&ending);
-        state.end = Some((winner.clone(), end_reason));
-        Ok(vec![
-            Entry::Forfeit {
-                seat: SEATS[seat].into(),
-                reason: reason.into(),
-                at: None,
-            },
-            Entry::End {
-                winner,
-                allies: Vec::new(),
-                reason: end_reason,
-            },
-        ])
+        let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
+        state.game.end(ending);
+        Ok(lines)
     }
 
     fn is_over(&self, state: &State) -> bool {
@@ -817,7 +755,7 @@ impl Referee for JieqiGame {
                     learn(&mut known, v);
                 }
             }
-            let want = view_from(self, state, &known, audience, state.plies() as usize);
+            let want = view_with(self, state, &known, audience, state.plies() as usize);
             match published {
                 Some(v) if v == want => {}
                 Some(_) => {
@@ -854,16 +792,12 @@ fn learn(captures: &mut [Capture], view: &JieqiView) {
 
 /// Builds one audience's view now.
 pub fn build_view(g: &JieqiGame, state: &State, audience: &str) -> JieqiView {
-    view_from(g, state, &state.captures, audience, state.plies() as usize)
+    view_with(g, state, &state.captures, audience, state.plies() as usize)
 }
 
-/// The view after the first `ply` moves (the replay page).
-pub fn view_at(g: &JieqiGame, state: &State, audience: &str, ply: usize) -> JieqiView {
-    view_from(g, state, &state.captures, audience, ply)
-}
-
-/// The captures as `audience` may know them: the state's, plus what the audience's own signed
-/// view showed it (a captor's own captures, known even without the layout).
+/// The captures as `audience` may know them: the state's, plus, when the layout is not at hand
+/// (a player's copy), what the audience's own signed view showed it of the pieces it took face
+/// down.
 pub fn known_captures(
     dir: &GameDir,
     g: &JieqiGame,
@@ -871,24 +805,17 @@ pub fn known_captures(
     audience: &str,
 ) -> Result<Vec<Capture>> {
     let mut known = state.captures.clone();
-    if let Some(v) = read_view(dir, g, audience)? {
-        learn(&mut known, &v);
+    if state.layout.is_none() {
+        if let Some(v) = read_view(dir, g, audience)? {
+            learn(&mut known, &v);
+        }
     }
     Ok(known)
 }
 
-/// The view of `audience` after the first `ply` moves, with the captures as known.
+/// The view of `audience` after the first `ply` moves (the replay page), with the captures
+/// as known.
 pub fn view_with(
-    g: &JieqiGame,
-    state: &State,
-    captures: &[Capture],
-    audience: &str,
-    ply: usize,
-) -> JieqiView {
-    view_from(g, state, captures, audience, ply)
-}
-
-fn view_from(
     g: &JieqiGame,
     state: &State,
     captures: &[Capture],
@@ -899,18 +826,7 @@ fn view_from(
     let ply = ply.min(played.len());
     let latest = ply == played.len();
     let position = &state.game.positions()[ply];
-    let board = (0..10u8)
-        .rev()
-        .map(|rank| {
-            (0..9u8)
-                .map(|file| {
-                    Square::new(file, rank)
-                        .and_then(|s| position.cell(s))
-                        .map_or('.', |c| c.letter())
-                })
-                .collect()
-        })
-        .collect();
+    let board = crate::view::xiangqi::board_rows(|s| position.cell(s).map(Cell::letter));
     let shown = |c: &Capture| -> String {
         match (c.cell.hidden, c.identity) {
             (false, _) => c.cell.letter().to_string(),
@@ -1140,7 +1056,7 @@ mod tests {
     fn shown(g: &JieqiGame, state: &State, audience: &str) -> Vec<String> {
         let mut out = Vec::new();
         for ply in 0..=state.plies() as usize {
-            let v = view_at(g, state, audience, ply);
+            let v = view_with(g, state, &state.captures, audience, ply);
             out.push(serde_json::to_string(&v).unwrap());
         }
         let v = build_view(g, state, audience);

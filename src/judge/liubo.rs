@@ -344,36 +344,17 @@ impl Step<'_> {
     }
 
     fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        let path = format!("commitments/{}.toml", SEATS[seat]);
-        if !self.cx.dir.exists(&path) {
-            return Ok(None);
-        }
-        let (c, hash): (ChainCommitmentFile, String) = common::read_signed(
+        let read = common::read_commitment(
             self.cx.dir,
             &self.frame(),
-            &path,
             seat,
-            namespace::COMMITMENT,
+            CHAIN_COMMITMENT_FORMAT,
+            |c: &ChainCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
         )?;
+        let Some((c, hash, path)) = read else {
+            return Ok(None);
+        };
         let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
-        if c.format != CHAIN_COMMITMENT_FORMAT {
-            return Err(bad(
-                "format",
-                format!("expected {CHAIN_COMMITMENT_FORMAT:?}"),
-            ));
-        }
-        if c.game != self.g.manifest.id {
-            return Err(bad("game", "belongs to another game".into()));
-        }
-        if c.manifest != self.g.hash {
-            return Err(bad(
-                "manifest",
-                "was made for another version of game.toml".into(),
-            ));
-        }
-        if c.seat != SEATS[seat] {
-            return Err(bad("seat", format!("expected {}", SEATS[seat])));
-        }
         if c.length != self.g.chain_length() {
             return Err(bad(
                 "length",

@@ -4,7 +4,7 @@
 
 use super::common::{self, Frame};
 use super::pipeline::{self, Ctx, Mode, Referee};
-use super::{check_frame, move_path, Kind};
+use super::{check_frame, Kind};
 use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -46,7 +46,8 @@ impl XiangqiGame {
     }
 }
 
-fn seat_of(color: Color) -> &'static str {
+/// The seat of a colour (Xiangqi's and Jieqi's).
+pub(crate) fn seat_of(color: Color) -> &'static str {
     SEATS[color.index()]
 }
 
@@ -167,8 +168,49 @@ impl State {
     }
 }
 
-/// The record's reason and winner for a rules ending (Xiangqi's and Jieqi's).
-pub(crate) fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
+/// The colour of seat `seat` (0 red, 1 black).
+pub(crate) fn color_of(seat: usize) -> Color {
+    if seat == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    }
+}
+
+/// Notes `ending` as the game's end and gives the record's `end` line (Xiangqi's and Jieqi's).
+pub(crate) fn end_entry(end: &mut Option<(Option<String>, EndReason)>, ending: &Ending) -> Entry {
+    let (winner, reason) = end_of(ending);
+    *end = Some((winner.clone(), reason));
+    Entry::End {
+        winner,
+        allies: Vec::new(),
+        reason,
+    }
+}
+
+/// The judge's forfeit of `seat`: the ending to play out and the record's lines (Xiangqi's and
+/// Jieqi's).
+pub(crate) fn forfeit_entries(
+    end: &mut Option<(Option<String>, EndReason)>,
+    seat: usize,
+    reason: &str,
+) -> (Ending, Vec<Entry>) {
+    let ending = Ending::Forfeit {
+        loser: color_of(seat),
+    };
+    let lines = vec![
+        Entry::Forfeit {
+            seat: SEATS[seat].into(),
+            reason: reason.into(),
+            at: None,
+        },
+        end_entry(end, &ending),
+    ];
+    (ending, lines)
+}
+
+/// The record's reason and winner for a rules ending.
+fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     let reason = match ending {
         Ending::Checkmate { .. } => EndReason::Checkmate,
         Ending::Stalemate { .. } => EndReason::Stalemate,
@@ -253,7 +295,7 @@ fn apply(
             (text, ending)
         }
         Action::Resign => {
-            let loser = if seat == 0 { Color::Red } else { Color::Black };
+            let loser = color_of(seat);
             let ending = Ending::Resignation { loser };
             state.game.end(ending.clone());
             ("resign".to_string(), Some(ending))
@@ -277,13 +319,7 @@ fn apply(
         revealed: None,
     }];
     if let Some(ending) = ending {
-        let (winner, reason) = end_of(&ending);
-        state.end = Some((winner.clone(), reason));
-        entries.push(Entry::End {
-            winner,
-            allies: Vec::new(),
-            reason,
-        });
+        entries.push(end_entry(&mut state.end, &ending));
     }
     entries
 }
@@ -345,18 +381,9 @@ impl Referee for XiangqiGame {
         };
         let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
         let ply = state.game.moves().len() as u32 + 1;
-        let path = move_path(ply, seat_name);
-        let other = move_path(ply, SEATS[1 - seat]);
-        if cx.is_new() && cx.dir.exists(&other) {
-            return Err(refuse(
-                &other,
-                Some("seat"),
-                format!("out of turn: {seat_name} moves at ply {ply}"),
-            ));
-        }
-        if cx.is_new() && !cx.dir.exists(&path) {
+        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
-        }
+        };
         let signed = read_move(cx.dir, self, &path, seat)?;
         let action = check_move_file(self, state, &path, ply, seat, &signed.file)?;
         Ok(Some(apply(
@@ -370,23 +397,9 @@ impl Referee for XiangqiGame {
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let loser = if seat == 0 { Color::Red } else { Color::Black };
-        let ending = Ending::Forfeit { loser };
-        state.game.end(ending.clone());
-        let (winner, end_reason) = end_of(&ending);
-        state.end = Some((winner.clone(), end_reason));
-        Ok(vec![
-            Entry::Forfeit {
-                seat: SEATS[seat].into(),
-                reason: reason.into(),
-                at: None,
-            },
-            Entry::End {
-                winner,
-                allies: Vec::new(),
-                reason: end_reason,
-            },
-        ])
+        let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
+        state.game.end(ending);
+        Ok(lines)
     }
 
     fn is_over(&self, state: &State) -> bool {
@@ -446,18 +459,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
     let ply = ply.min(state.game.moves().len());
     let latest = ply == state.game.moves().len();
     let position = &state.game.positions()[ply];
-    let board = (0..10u8)
-        .rev()
-        .map(|rank| {
-            (0..9u8)
-                .map(|file| {
-                    crate::rules::xiangqi::Square::new(file, rank)
-                        .and_then(|s| position.piece_at(s))
-                        .map_or('.', |p| p.fen_char())
-                })
-                .collect()
-        })
-        .collect();
+    let board = crate::view::xiangqi::board_rows(|s| position.piece_at(s).map(|p| p.fen_char()));
     let last_move = state.game.moves()[..ply].last().map(|&m| {
         let before = &state.game.positions()[ply - 1];
         LastMove {

@@ -84,6 +84,23 @@ impl ViewResult {
     }
 }
 
+/// A view's `board`: ranks 9 to 0, files a to i, the letter `at` gives each occupied point and
+/// `.` for an empty one (Xiangqi's and Jieqi's views).
+pub fn board_rows(at: impl Fn(crate::rules::xiangqi::Square) -> Option<char>) -> Vec<String> {
+    (0..10u8)
+        .rev()
+        .map(|rank| {
+            (0..9u8)
+                .map(|file| {
+                    crate::rules::xiangqi::Square::new(file, rank)
+                        .and_then(&at)
+                        .unwrap_or('.')
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A piece's Chinese character, from its FEN letter (red upper case, black lower case).
 pub fn chinese_piece(c: char) -> Option<char> {
     Some(match c {

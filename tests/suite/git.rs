@@ -118,6 +118,28 @@ impl Repo {
         commit_as(&self.root, &key, mv)
     }
 
+    /// An illegal move for `ply`: the hook stops it; forced past the hook, the CI mode refuses it
+    /// with an annotation on the file. The change is then dropped.
+    fn illegal_move_is_stopped(&self, seat: &str, mv: &str, ply: u32) {
+        let base = self.head();
+        let (code, out) = self.commit_move(seat, mv);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("field move"), "{out}");
+        git(
+            &self.root,
+            &["commit", "-q", "--no-verify", "-m", "illegal"],
+        );
+        let refused = self.ci(&base);
+        assert_eq!(refused.code, 1, "{refused:?}");
+        assert!(
+            refused
+                .stdout
+                .contains(&format!("::error file=games/g1/moves/{ply:04}-{seat}.toml")),
+            "{refused:?}"
+        );
+        self.drop_last();
+    }
+
     /// Moves the sealed setups out of the working tree (a player keeps them until the judge
     /// has recorded every commitment); returns where they are.
     fn hold_sealed(&self) -> PathBuf {
@@ -281,23 +303,9 @@ fn a_sealed_game_played_through_git_hooks_and_the_ci_mode() {
     let seat = seat_of_ply(ply as usize);
     let key_path = r.keys.path(TestGame::key_of(seat));
 
-    // An illegal move (a landmine does not move): the hook stops it; forced past the hook,
-    // the CI mode refuses it with an annotation on the file.
+    // An illegal move (a landmine does not move).
     let mine = if seat == "south" { "a1-a2" } else { "a12-a11" };
-    let base = r.head();
-    let (code, out) = r.commit_move(seat, mine);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("field move"), "{out}");
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "illegal"]);
-    let refused = r.ci(&base);
-    assert_eq!(refused.code, 1, "{refused:?}");
-    assert!(
-        refused
-            .stdout
-            .contains(&format!("::error file=games/g1/moves/{ply:04}-{seat}.toml")),
-        "{refused:?}"
-    );
-    r.drop_last();
+    r.illegal_move_is_stopped(seat, mine, ply);
 
     // A forged move: signed by another key.
     let base = r.head();
@@ -728,22 +736,9 @@ fn a_sealed_jieqi_game_is_played_through_git() {
         assert_eq!(code, 0, "ply {ply}: {out}");
         r.land(&base);
     }
-    // An illegal move: the hook stops it; forced past the hook, the CI mode refuses it.
+    // An illegal move (no general goes five points).
     let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
-    let base = r.head();
-    let (code, out) = r.commit_move(&seat, "e0e5");
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("field move"), "{out}");
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "illegal"]);
-    let refused = r.ci(&base);
-    assert_eq!(refused.code, 1, "{refused:?}");
-    assert!(
-        refused
-            .stdout
-            .contains(&format!("::error file=games/g1/moves/0013-{seat}.toml")),
-        "{refused:?}"
-    );
-    r.drop_last();
+    r.illegal_move_is_stopped(&seat, "e0e5", 13);
 
     // The seat resigns; the judge reveals both nonces; the layout is recomputed.
     let base = r.head();

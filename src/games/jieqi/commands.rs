@@ -215,23 +215,14 @@ pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
 /// was shown, so it is read, never recomputed).
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
     let (d, g) = load(dir)?;
-    crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
-    let path = format!("views/{audience}.json");
-    let text = crate::judge::common::signed_view_text(&d, &g.frame(), audience)?;
-    if format == "json" {
-        say_raw!("{text}");
-        return Ok(());
-    }
-    let v: jq::JieqiView =
-        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
-    match format {
-        "svg" | "png" => crate::console::write_picture(&crate::view::picture::jieqi(&v), format)?,
-        _ => say_raw!(
-            "{}",
-            crate::view::jieqi::render_text(&g.manifest.players, &v, chinese)
-        ),
-    }
-    Ok(())
+    crate::games::show_signed_view(
+        &d,
+        &g.frame(),
+        audience,
+        format,
+        |v: &jq::JieqiView| crate::view::jieqi::render_text(&g.manifest.players, v, chinese),
+        crate::view::picture::jieqi,
+    )
 }
 
 /// The replay page of one audience: each position as that audience was shown it.

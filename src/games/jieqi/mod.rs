@@ -167,16 +167,7 @@ impl Game for Jieqi {
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = commands::load(dir)?;
         let state = jq::verify(&d, &g)?;
-        let Some((winner, reason)) = state.end.clone() else {
-            return Err(refuse("record.jsonl", None, "the game is not over"));
-        };
-        Ok(GameSummary {
-            id: g.manifest.id.clone(),
-            players: super::seats_and_names(&g.manifest.players),
-            winner,
-            reason: crate::judge::reason_text(reason),
-            plies: state.plies() as usize,
-            sides: super::one_side_each(&g.manifest.players),
-        })
+        let plies = state.plies() as usize;
+        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
 }

@@ -118,23 +118,14 @@ pub(super) fn summary(state: &xq::State) -> String {
 
 pub fn view(dir: &Path, audience: &str, format: &str, chinese: bool) -> Result<()> {
     let (d, g) = load(dir)?;
-    crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
-    let path = format!("views/{audience}.json");
-    let text = crate::judge::common::signed_view_text(&d, &g.frame(), audience)?;
-    if format == "json" {
-        say_raw!("{text}");
-        return Ok(());
-    }
-    let v: xq::XiangqiView =
-        serde_json::from_str(&text).map_err(|e| refuse(&path, None, format!("not a view: {e}")))?;
-    match format {
-        "svg" | "png" => crate::console::write_picture(&crate::view::picture::xiangqi(&v), format)?,
-        _ => say_raw!(
-            "{}",
-            crate::view::xiangqi::render_text(&g.manifest.players, &v, chinese)
-        ),
-    }
-    Ok(())
+    crate::games::show_signed_view(
+        &d,
+        &g.frame(),
+        audience,
+        format,
+        |v: &xq::XiangqiView| crate::view::xiangqi::render_text(&g.manifest.players, v, chinese),
+        crate::view::picture::xiangqi,
+    )
 }
 
 /// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any

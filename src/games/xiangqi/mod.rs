@@ -161,16 +161,7 @@ impl Game for Xiangqi {
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = commands::load(dir)?;
         let state = xq::verify(&d, &g)?;
-        let Some((winner, reason)) = state.end.clone() else {
-            return Err(refuse("record.jsonl", None, "the game is not over"));
-        };
-        Ok(GameSummary {
-            id: g.manifest.id.clone(),
-            players: super::seats_and_names(&g.manifest.players),
-            winner,
-            reason: crate::judge::reason_text(reason),
-            plies: state.game.moves().len(),
-            sides: super::one_side_each(&g.manifest.players),
-        })
+        let plies = state.game.moves().len();
+        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
 }

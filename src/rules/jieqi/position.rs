@@ -175,28 +175,7 @@ impl Position {
 
     /// Ranks 9 to 0 separated by `/` (digits count empty points), then `w` (red) or `b`.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                match Square::new(file, rank).and_then(|s| self.cell(s)) {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(c.letter());
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        let mut out = crate::rules::xiangqi::fen::placement(|s| self.cell(s).map(Cell::letter));
         out.push_str(match self.side {
             Color::Red => " w",
             Color::Black => " b",

@@ -95,21 +95,21 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     Position::from_parts(&pieces, side, halfmove, fullmove).map_err(FenError::Position)
 }
 
-/// Writes the FEN of a position (`w` for Red, `- -` for the unused fields).
-pub fn write(position: &Position) -> String {
+/// The placement field of a FEN: ranks 9 to 0 separated by `/`, the letter `at` gives each
+/// occupied point, digits counting empty ones (Jieqi's position text writes it too).
+pub fn placement(at: impl Fn(Square) -> Option<char>) -> String {
     let mut out = String::new();
     for rank in (0..10u8).rev() {
         let mut empty = 0;
         for file in 0..9u8 {
-            let square = Square::new(file, rank).expect("on the board");
-            match position.piece_at(square) {
+            match Square::new(file, rank).and_then(&at) {
                 None => empty += 1,
-                Some(p) => {
+                Some(c) => {
                     if empty > 0 {
                         out.push(char::from(b'0' + empty));
                         empty = 0;
                     }
-                    out.push(p.fen_char());
+                    out.push(c);
                 }
             }
         }
@@ -120,6 +120,12 @@ pub fn write(position: &Position) -> String {
             out.push('/');
         }
     }
+    out
+}
+
+/// Writes the FEN of a position (`w` for Red, `- -` for the unused fields).
+pub fn write(position: &Position) -> String {
+    let out = placement(|s| position.piece_at(s).map(|p| p.fen_char()));
     let side = match position.side_to_move() {
         Color::Red => 'w',
         Color::Black => 'b',
