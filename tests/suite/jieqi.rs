@@ -429,3 +429,103 @@ fn a_wrong_nonce_is_refused_and_the_right_one_still_starts_the_game() {
     assert!(r.stdout.contains("play begins"), "{r:?}");
     assert!(!j.dir.join("views/red.refusal.txt").exists());
 }
+
+#[test]
+fn what_the_judge_cannot_take_is_refused_by_file_and_field() {
+    let j = Jieqi::new(&[]);
+    // Before play begins a move is refused by the player's own tool.
+    let r = j.send("red", "h2e2", &[]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("play has not begun"), "{r:?}");
+    // A commitment whose digest is no digest, signed by its seat: refused by field.
+    j.setup("red");
+    let path = j.dir.join("commitments/red.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let digest = text
+        .lines()
+        .find_map(|l| l.strip_prefix("commitment = \""))
+        .unwrap()
+        .trim_end_matches('"')
+        .to_string();
+    let broken = text.replace(&digest, "not-hex");
+    let alice = signing::parse_private_key(&std::fs::read_to_string(j.keys.path("alice")).unwrap())
+        .unwrap();
+    std::fs::write(&path, &broken).unwrap();
+    std::fs::write(
+        j.dir.join("commitments/red.toml.sig"),
+        signing::sign(&alice, signing::namespace::COMMITMENT, broken.as_bytes()),
+    )
+    .unwrap();
+    let r = j.judge();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("commitments/red.toml") && r.stderr.contains("field commitment"),
+        "{r:?}"
+    );
+    std::fs::write(&path, &text).unwrap();
+    std::fs::write(
+        j.dir.join("commitments/red.toml.sig"),
+        signing::sign(&alice, signing::namespace::COMMITMENT, text.as_bytes()),
+    )
+    .unwrap();
+    j.setup("black");
+    assert_eq!(j.judge().code, 0);
+
+    // A draw offered and accepted ends the game as a draw by agreement.
+    let offered = copy_of(&j.dir, "draw");
+    let d = offered.to_string_lossy().into_owned();
+    let alice_key = j.keys.path("alice");
+    let bob_key = j.keys.path("bob");
+    let judge = j.keys.path("judge");
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "red",
+        "--key",
+        &alice_key,
+        "e0e1",
+        "--offer-draw",
+    ]);
+    ok(&["judge", &d, "--key", &judge, "--now", NOW]);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &bob_key,
+        "accept-draw",
+    ]);
+    let r = ok(&["judge", &d, "--key", &judge, "--now", NOW]);
+    assert!(r.stdout.contains("game over: draw"), "{r:?}");
+
+    // A judge without the nonces (a copy of the game without setups/) cannot turn a piece up:
+    // refused with what it lacks, and nothing is lost.
+    let bare = copy_of(&j.dir, "bare");
+    std::fs::remove_dir_all(bare.join("setups")).unwrap();
+    let b = bare.to_string_lossy().into_owned();
+    ok(&["move", &b, "--as", "red", "--key", &alice_key, "h2e2"]);
+    let r = qj(&["judge", &b, "--key", &judge, "--now", NOW]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("cannot turn up the piece on h2") && r.stderr.contains("setups/red.toml"),
+        "{r:?}"
+    );
+    // A king move turns nothing up: it is taken.
+    let kings = copy_of(&j.dir, "kings");
+    std::fs::remove_dir_all(kings.join("setups")).unwrap();
+    let k = kings.to_string_lossy().into_owned();
+    ok(&["move", &k, "--as", "red", "--key", &alice_key, "e0e1"]);
+    ok(&["judge", &k, "--key", &judge, "--now", NOW]);
+
+    // A hand-edited manifest that seals a captor's secret is refused by every command.
+    let sealed = copy_of(&j.dir, "sealed-captor");
+    let manifest = std::fs::read_to_string(sealed.join("game.toml")).unwrap();
+    let edited = manifest.replacen("board = \"9x10\"\n", "board = \"9x10\"\nsealed = true\n", 1);
+    assert_ne!(edited, manifest);
+    std::fs::write(sealed.join("game.toml"), edited).unwrap();
+    let r = qj(&["status", &sealed.to_string_lossy()]);
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("field rules.captured"), "{r:?}");
+}
