@@ -126,17 +126,67 @@ pub fn signed_heads(dir: &GameDir, f: &Frame) -> Result<Vec<(String, String)>> {
         if signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).is_err() {
             continue;
         }
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        // Only the three fields are read; the rest (the whole history) is skipped unparsed.
+        let Ok(view) = serde_json::from_str::<ViewHead>(&text) else {
             continue;
         };
-        let field = |k: &str| v.get(k).and_then(|x| x.as_str());
-        if field("game") == Some(f.id) && field("manifest") == Some(f.hash) {
-            if let Some(head) = field("record_head") {
-                heads.push((path, head.to_string()));
+        if view.game == f.id && view.manifest == f.hash {
+            if let Some(head) = view.record_head {
+                heads.push((path, head));
             }
         }
     }
     Ok(heads)
+}
+
+/// What [`signed_heads`] reads of a JSON view.
+#[derive(serde::Deserialize)]
+struct ViewHead {
+    game: String,
+    manifest: String,
+    record_head: Option<String>,
+}
+
+/// How many recorded move files are read ahead and confirmed in one batch: large enough for
+/// the batch to cost little per signature, small enough to keep little in memory.
+const CONFIRM_AHEAD: usize = 512;
+
+/// Reads ahead the move files of the next recorded moves (up to [`CONFIRM_AHEAD`] of them, from
+/// the start of `lines`) and confirms their signatures in one batch, so that the replay's check
+/// of each is a lookup (see `signing::confirm_recorded`). A file that does not confirm is left
+/// for the replay to check and refuse by name. Returns how many lines it covered.
+pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) -> usize {
+    let mut files = Vec::new();
+    let mut covered = 0;
+    for line in lines {
+        if files.len() == CONFIRM_AHEAD {
+            break;
+        }
+        covered += 1;
+        let Entry::Move { ply, seat, .. } = &line.entry else {
+            continue;
+        };
+        let Some(i) = f.seats.iter().position(|s| s == seat) else {
+            continue;
+        };
+        let path = move_path(*ply, seat);
+        let text = dir.read_ahead(&path, SMALL_FILE_LIMIT);
+        let sig = dir.read_ahead(&format!("{path}.sig"), SIGNATURE_LIMIT);
+        if let (Ok(text), Ok(sig)) = (text, sig) {
+            files.push((i, text, sig));
+        }
+    }
+    let items: Vec<signing::Recorded> = files
+        .iter()
+        .map(|(i, text, sig)| signing::Recorded {
+            key: &f.player_keys[*i],
+            namespace: namespace::MOVE,
+            msg: text.as_bytes(),
+            armored: sig,
+        })
+        .collect();
+    signing::confirm_recorded(&items);
+    covered
 }
 
 /// A signed player file, read and checked against the seat's key, with its SHA-256.

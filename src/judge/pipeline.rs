@@ -228,9 +228,14 @@ pub fn replay_observed<R: Referee>(
     if mode == Mode::Audit {
         r.check_folders(dir)?;
     }
+    let _forget = ForgetReadAhead(dir);
+    let mut confirmed_to = 0;
     let mut state = r.initial();
     let mut k = 0;
     while k < record.lines.len() {
+        if k >= confirmed_to {
+            confirmed_to = k + common::confirm_recorded_moves(dir, &r.frame(), &record.lines[k..]);
+        }
         let cx = Ctx {
             dir,
             mode,
@@ -302,6 +307,15 @@ pub fn replay_observed<R: Referee>(
         ));
     }
     Ok(state)
+}
+
+/// Drops the files the replay read ahead, however it ends.
+struct ForgetReadAhead<'a>(&'a GameDir);
+
+impl Drop for ForgetReadAhead<'_> {
+    fn drop(&mut self) {
+        self.0.forget_read_ahead();
+    }
 }
 
 /// A refused candidate does not hold its place (the judge moves it into `refused/`): tell its

@@ -1,6 +1,8 @@
 //! OpenSSH Ed25519 keys and SSHSIG signatures, interchangeable with `ssh-keygen -Y sign/verify`.
 //! Verification is strict: the namespace, the key and the algorithm must match, and the
-//! Ed25519 signature is checked with `verify_strict` (no malleable or small-order cases).
+//! Ed25519 signature is checked with `verify_strict` (no malleable or small-order cases). Files
+//! the judge's signed record already holds are confirmed again in batches
+//! ([`confirm_recorded`]).
 
 use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, PublicKey, SshSig};
 use std::fmt;
@@ -347,6 +349,31 @@ fn verify_uncached(
     msg: &[u8],
     armored: &str,
 ) -> Result<(), SignatureError> {
+    let p = prepare(key, namespace, msg, armored)?;
+    let verifying = verifying_key(&p.key).ok_or(SignatureError::WrongKey)?;
+    verifying
+        .verify_strict(
+            &p.signed,
+            &ed25519_dalek::Signature::from_bytes(&p.signature),
+        )
+        .map_err(|_| SignatureError::Invalid)
+}
+
+/// What the Ed25519 check of one SSHSIG signature needs, once everything around it (armor,
+/// namespace, key, algorithm) has been checked.
+struct Prepared {
+    key: [u8; 32],
+    signature: [u8; 64],
+    /// The bytes the Ed25519 signature signs (SSHSIG's blob over the message's SHA-512).
+    signed: Vec<u8>,
+}
+
+fn prepare(
+    key: &PublicKey,
+    namespace: &str,
+    msg: &[u8],
+    armored: &str,
+) -> Result<Prepared, SignatureError> {
     let sig = SshSig::from_pem(armored).map_err(|e| SignatureError::Malformed(e.to_string()))?;
     // Canonical armor only (as both ssh-keygen and qijudge write it), so no byte of a signature
     // file can change unnoticed.
@@ -368,16 +395,104 @@ fn verify_uncached(
         return Err(SignatureError::NotEd25519);
     }
     let ed = key.key_data().ed25519().ok_or(SignatureError::NotEd25519)?;
-    let verifying = verifying_key(&ed.0).ok_or(SignatureError::WrongKey)?;
-    let bytes: [u8; 64] = sig
+    let signature: [u8; 64] = sig
         .signature_bytes()
         .try_into()
         .map_err(|_| SignatureError::Invalid)?;
     let signed =
         SshSig::signed_data(namespace, sig.hash_alg(), msg).map_err(|_| SignatureError::Invalid)?;
-    verifying
-        .verify_strict(&signed, &ed25519_dalek::Signature::from_bytes(&bytes))
-        .map_err(|_| SignatureError::Invalid)
+    Ok(Prepared {
+        key: ed.0,
+        signature,
+        signed,
+    })
+}
+
+/// One signature for [`confirm_recorded`].
+pub struct Recorded<'a> {
+    pub key: &'a PublicKey,
+    pub namespace: &'a str,
+    pub msg: &'a [u8],
+    pub armored: &'a str,
+}
+
+/// Confirms, in batches, the signatures of files that the judge's signed record already holds,
+/// and remembers those that hold, so that the replay's [`verify`] of each is a lookup. Returns
+/// how many were confirmed; the others are left for [`verify`] to check one by one and explain.
+///
+/// Why this is sound and stays strict where it decides: a file enters the record only after
+/// [`verify`] accepted it (strictly, as `ssh-keygen -Y verify` would), so here the question is
+/// only whether the file is still the one its key signed. A batch answers it with ZIP 215's
+/// cofactored equation `[8][s]B = [8]R + [8][k]A` (ed25519-zebra, random 128-bit weights from
+/// the OS): every strictly valid signature satisfies it, a batch passes exactly when each of its
+/// signatures does (but with probability 2⁻¹²⁸), and no one without the private key can make a
+/// signature that does. ed25519-dalek's own batch check is not used: it takes the cofactorless
+/// equation with weights drawn from the batch itself, so a signature that its signer built with
+/// a small-order part in R passes or fails depending on the other files in the batch, and a move
+/// the judge accepted could be refused by a later run.
+pub fn confirm_recorded(items: &[Recorded]) -> usize {
+    let mut pending = Vec::with_capacity(items.len());
+    {
+        let Ok(set) = VERIFIED.lock() else {
+            return 0;
+        };
+        for item in items {
+            let digest = verification_digest(item.key, item.namespace, item.msg, item.armored);
+            if set.as_ref().is_some_and(|s| s.contains(&digest)) {
+                continue;
+            }
+            // A file that fails the checks around the signature is left for `verify` to name.
+            if let Ok(p) = prepare(item.key, item.namespace, item.msg, item.armored) {
+                pending.push((digest, p));
+            }
+        }
+    }
+    let mut confirmed = Vec::with_capacity(pending.len());
+    confirm(&pending, &mut confirmed);
+    let count = confirmed.len();
+    if let Ok(mut set) = VERIFIED.lock() {
+        let set = set.get_or_insert_with(Default::default);
+        if set.len() + count > VERIFIED_CAPACITY {
+            set.clear();
+        }
+        set.extend(confirmed);
+    }
+    count
+}
+
+/// Batch-verifies `items`; where a batch fails, its halves are tried apart, so a few bad files
+/// among many cost a few extra batches and the good ones are still confirmed.
+fn confirm(items: &[([u8; 32], Prepared)], confirmed: &mut Vec<[u8; 32]>) {
+    use ed25519_zebra::{batch, Signature, VerificationKey, VerificationKeyBytes};
+    match items {
+        [] => {}
+        [(digest, p)] => {
+            let holds = VerificationKey::try_from(p.key).is_ok_and(|k| {
+                k.verify(&Signature::from_bytes(&p.signature), &p.signed)
+                    .is_ok()
+            });
+            if holds {
+                confirmed.push(*digest);
+            }
+        }
+        _ => {
+            let mut verifier = batch::Verifier::new();
+            for (_, p) in items {
+                verifier.queue((
+                    VerificationKeyBytes::from(p.key),
+                    Signature::from_bytes(&p.signature),
+                    &p.signed,
+                ));
+            }
+            if verifier.verify(rand_core::OsRng).is_ok() {
+                confirmed.extend(items.iter().map(|(d, _)| *d));
+            } else {
+                let (left, right) = items.split_at(items.len() / 2);
+                confirm(left, confirmed);
+                confirm(right, confirmed);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -545,6 +660,190 @@ mod tests {
                 .unwrap();
             assert_eq!(sign(&key, ns, msg), expected);
             assert_eq!(sign(&key, ns, msg), expected, "from the expanded-key cache");
+        }
+    }
+
+    /// An SSHSIG armor around raw Ed25519 signature bytes over `msg`.
+    fn armor(key: &PrivateKey, ns: &str, bytes: [u8; 64]) -> String {
+        let signature = ssh_key::Signature::new(Algorithm::Ed25519, bytes.to_vec()).unwrap();
+        SshSig::new(
+            key.public_key().key_data().clone(),
+            ns,
+            HashAlg::Sha512,
+            signature,
+        )
+        .unwrap()
+        .to_pem(LineEnding::LF)
+        .unwrap()
+    }
+
+    /// An Ed25519 signature whose R carries a small-order point of the given order index: only
+    /// the key's holder can make one (s needs the private scalar). The cofactorless equation
+    /// fails by that point; the cofactored one holds.
+    fn signed_with_torsion(key: &PrivateKey, data: &[u8], torsion: usize, nonce: u64) -> [u8; 64] {
+        use curve25519_dalek::{constants, scalar::Scalar};
+        use sha2::{Digest, Sha512};
+        let signing = signing_key(key).unwrap();
+        let r = Scalar::from(nonce + 1);
+        let big_r = (&r * constants::ED25519_BASEPOINT_TABLE + constants::EIGHT_TORSION[torsion])
+            .compress();
+        let hash = Sha512::new()
+            .chain_update(big_r.as_bytes())
+            .chain_update(signing.verifying_key().as_bytes())
+            .chain_update(data)
+            .finalize();
+        let k = Scalar::from_bytes_mod_order_wide(&hash.into());
+        let s = r + k * signing.to_scalar();
+        let mut bytes = [0u8; 64];
+        bytes[..32].copy_from_slice(big_r.as_bytes());
+        bytes[32..].copy_from_slice(s.as_bytes());
+        bytes
+    }
+
+    #[test]
+    fn recorded_signatures_are_confirmed_in_batches_and_bad_ones_are_left_to_verify() {
+        let (key, other) = (generate("batch"), generate("stranger"));
+        let msgs: Vec<String> = (0..40).map(|i| format!("batch move {i}\n")).collect();
+        let mut sigs: Vec<String> = msgs
+            .iter()
+            .map(|m| sign(&key, "qijudge-move", m.as_bytes()))
+            .collect();
+        // Three bad ones, spread out: another file's signature, a stranger's, a flipped s.
+        sigs[3] = sigs[4].clone();
+        sigs[20] = sign(&other, "qijudge-move", msgs[20].as_bytes());
+        let pem = SshSig::from_pem(&sigs[37]).unwrap();
+        let mut bytes: [u8; 64] = pem.signature_bytes().try_into().unwrap();
+        bytes[40] ^= 1;
+        sigs[37] = armor(&key, "qijudge-move", bytes);
+        let items: Vec<Recorded> = msgs
+            .iter()
+            .zip(&sigs)
+            .map(|(m, s)| Recorded {
+                key: key.public_key(),
+                namespace: "qijudge-move",
+                msg: m.as_bytes(),
+                armored: s,
+            })
+            .collect();
+        assert_eq!(confirm_recorded(&items), 37);
+        // The bad ones are still checked one by one, and explained.
+        for (i, (m, s)) in msgs.iter().zip(&sigs).enumerate() {
+            let result = verify(key.public_key(), "qijudge-move", m.as_bytes(), s);
+            match i {
+                3 | 37 => assert_eq!(result, Err(SignatureError::Invalid), "{i}"),
+                20 => assert_eq!(result, Err(SignatureError::WrongKey), "{i}"),
+                _ => assert_eq!(result, Ok(()), "{i}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_decides_a_signers_small_order_part_the_same_way_in_every_company() {
+        use ed25519_dalek::Signer as _;
+        let key = generate("torsion");
+        let signing = signing_key(&key).unwrap();
+        let verifying = signing.verifying_key();
+        let data = SshSig::signed_data("qijudge-move", HashAlg::Sha512, b"m").unwrap();
+        // Order 2 (index 4 of the eight-torsion table): dalek's batch weights catch it half the time.
+        let odd = ed25519_dalek::Signature::from_bytes(&signed_with_torsion(&key, &data, 4, 7));
+        assert!(
+            verifying.verify_strict(&data, &odd).is_err(),
+            "strict refuses it"
+        );
+        let odd_armor = armor(&key, "qijudge-move", odd.to_bytes());
+        assert_eq!(
+            verify(key.public_key(), "qijudge-move", b"m", &odd_armor),
+            Err(SignatureError::Invalid),
+            "so a new file signed so is refused"
+        );
+        let (mut dalek_yes, mut dalek_no) = (0, 0);
+        for company in 1..=16usize {
+            let others: Vec<Vec<u8>> = (0..company)
+                .map(|i| format!("other {i}").into_bytes())
+                .collect();
+            let mut msgs: Vec<&[u8]> = others.iter().map(|m| &m[..]).collect();
+            let mut sigs: Vec<_> = others.iter().map(|m| signing.sign(m)).collect();
+            msgs.push(&data);
+            sigs.push(odd);
+            match ed25519_dalek::verify_batch(&msgs, &sigs, &vec![verifying; msgs.len()]) {
+                Ok(()) => dalek_yes += 1,
+                Err(_) => dalek_no += 1,
+            }
+            // The cofactored batch (what `confirm_recorded` uses) gives one answer whatever
+            // the company: the same as checking the signature alone.
+            let other_armor: Vec<String> = others
+                .iter()
+                .map(|m| sign(&key, "qijudge-move", m))
+                .collect();
+            let mut items: Vec<Recorded> = others
+                .iter()
+                .zip(&other_armor)
+                .map(|(m, s)| Recorded {
+                    key: key.public_key(),
+                    namespace: "qijudge-move",
+                    msg: m,
+                    armored: s,
+                })
+                .collect();
+            items.push(Recorded {
+                key: key.public_key(),
+                namespace: "qijudge-move",
+                msg: b"m",
+                armored: &odd_armor,
+            });
+            forget_verified();
+            assert_eq!(
+                confirm_recorded(&items),
+                company + 1,
+                "company of {company}"
+            );
+        }
+        assert!(
+            dalek_yes > 0 && dalek_no > 0,
+            "dalek's batch: {dalek_yes} passed, {dalek_no} failed"
+        );
+        forget_verified();
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// The batch confirms exactly the signatures that strict verification accepts, whatever
+        /// bytes of which signatures were changed.
+        #[test]
+        fn the_batch_confirms_exactly_what_strict_verification_accepts(
+            changes in proptest::collection::vec((0usize..12, 0usize..64, 1u8..=255), 0..4)
+        ) {
+            let key = generate("prop");
+            let msgs: Vec<String> = (0..12).map(|i| format!("prop move {i}\n")).collect();
+            let mut raw: Vec<[u8; 64]> = msgs
+                .iter()
+                .map(|m| {
+                    let pem = SshSig::from_pem(sign(&key, "qijudge-move", m.as_bytes())).unwrap();
+                    pem.signature_bytes().try_into().unwrap()
+                })
+                .collect();
+            for (which, byte, flip) in changes {
+                raw[which][byte] ^= flip;
+            }
+            let armored: Vec<String> = raw.iter().map(|b| armor(&key, "qijudge-move", *b)).collect();
+            let strict = msgs
+                .iter()
+                .zip(&raw)
+                .filter(|(m, b)| {
+                    let data = SshSig::signed_data("qijudge-move", HashAlg::Sha512, m.as_bytes()).unwrap();
+                    signing_key(&key)
+                        .unwrap()
+                        .verifying_key()
+                        .verify_strict(&data, &ed25519_dalek::Signature::from_bytes(b))
+                        .is_ok()
+                })
+                .count();
+            let items: Vec<Recorded> = msgs
+                .iter()
+                .zip(&armored)
+                .map(|(m, s)| Recorded { key: key.public_key(), namespace: "qijudge-move", msg: m.as_bytes(), armored: s })
+                .collect();
+            proptest::prop_assert_eq!(confirm_recorded(&items), strict);
         }
     }
 }

@@ -30,6 +30,8 @@ pub struct GameDir {
     durable: bool,
     /// A packed game (`game.tar.gz`): its files, read once, or why they cannot be read.
     packed: Option<std::sync::Arc<std::result::Result<packed::Files, String>>>,
+    /// Files read ahead of their use (see [`GameDir::read_ahead`]), by path.
+    ahead: std::cell::RefCell<std::collections::HashMap<String, String>>,
 }
 
 /// The game locks this process holds, by folder, with how many callers hold each (a command
@@ -68,6 +70,7 @@ impl GameDir {
             checked: Default::default(),
             durable: true,
             packed,
+            ahead: Default::default(),
         }
     }
 
@@ -142,12 +145,33 @@ impl GameDir {
     /// (in the file and in every folder on its way) before opening, and checks the size before
     /// reading.
     pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
+        let ahead = self.ahead.borrow_mut().remove(rel);
+        if let Some(text) = ahead.filter(|t| t.len() as u64 <= limit) {
+            return Ok(text);
+        }
         if let Some(files) = self.packed_files() {
             let bytes = self.packed_read(files?, rel, limit)?;
             return String::from_utf8(bytes).map_err(|_| refuse(rel, None, "not UTF-8 text"));
         }
         self.check_folders(rel)?;
         read_limited(&self.path(rel), rel, limit)
+    }
+
+    /// Reads a file as [`GameDir::read`] does and keeps a copy for the next `read` of the same
+    /// path, which takes it instead of reading again: the judge's replay reads the recorded
+    /// moves ahead to check their signatures in batches, then reads each again in its turn.
+    /// The copies go at any write and at [`GameDir::forget_read_ahead`].
+    pub fn read_ahead(&self, rel: &str, limit: u64) -> Result<String> {
+        let text = self.read(rel, limit)?;
+        self.ahead
+            .borrow_mut()
+            .insert(rel.to_string(), text.clone());
+        Ok(text)
+    }
+
+    /// Drops every copy [`GameDir::read_ahead`] kept.
+    pub fn forget_read_ahead(&self) {
+        self.ahead.borrow_mut().clear();
     }
 
     /// Reads a binary file (a sealed one) of at most `limit` bytes, with the checks of
@@ -237,6 +261,7 @@ impl GameDir {
     /// already there, so a second run leaves every file untouched.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         self.writable()?;
+        self.forget_read_ahead();
         write_file(&self.path(rel), bytes, self.durable)
     }
 
@@ -245,6 +270,7 @@ impl GameDir {
     /// Files whose bytes are unchanged are not touched; `None` deletes a file.
     pub fn commit(&self, files: &[(String, Option<Vec<u8>>)]) -> Result<()> {
         self.writable()?;
+        self.forget_read_ahead();
         // A staging folder left here (by a crash, or by someone else) is dealt with first.
         self.recover()?;
         let staging = self.path(STAGING);
@@ -293,6 +319,7 @@ impl GameDir {
         if self.packed.is_some() {
             return Ok(()); // nothing is ever staged in an archive
         }
+        self.forget_read_ahead();
         let staging = self.path(STAGING);
         let Ok(meta) = fs::symlink_metadata(&staging) else {
             return Ok(());
@@ -372,6 +399,7 @@ impl GameDir {
     /// Writes a secret file (readable by its owner only).
     pub fn write_private(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         self.writable()?;
+        self.forget_read_ahead();
         self.check_folders(rel)?;
         write_private(&self.path(rel), bytes)
     }
@@ -636,6 +664,30 @@ fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_read_ahead_is_read_once_and_forgotten_at_a_write() {
+        let t = tempfile::tempdir().unwrap();
+        let g = GameDir::new(t.path());
+        g.write("a.toml", b"first").unwrap();
+        assert_eq!(g.read_ahead("a.toml", 10).unwrap(), "first");
+        std::fs::write(t.path().join("a.toml"), "second").unwrap();
+        // The copy serves the next read (the bytes the batch check saw), then the disk does.
+        assert_eq!(g.read("a.toml", 10).unwrap(), "first");
+        assert_eq!(g.read("a.toml", 10).unwrap(), "second");
+        // A smaller limit is still enforced on a copy.
+        g.read_ahead("a.toml", 10).unwrap();
+        assert!(g.read("a.toml", 3).is_err());
+        // Any write drops the copies, as does forgetting them.
+        g.read_ahead("a.toml", 10).unwrap();
+        g.write("b.toml", b"x").unwrap();
+        std::fs::write(t.path().join("a.toml"), "third").unwrap();
+        assert_eq!(g.read("a.toml", 10).unwrap(), "third");
+        g.read_ahead("a.toml", 10).unwrap();
+        g.forget_read_ahead();
+        std::fs::write(t.path().join("a.toml"), "fourth").unwrap();
+        assert_eq!(g.read("a.toml", 10).unwrap(), "fourth");
+    }
 
     #[test]
     fn reads_are_bounded_and_regular_only() {

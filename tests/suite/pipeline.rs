@@ -114,6 +114,56 @@ fn every_game_refuses_a_changed_accepted_move() {
     }
 }
 
+/// A recorded move whose signature was swapped for another move's of the same seat is refused
+/// by the signature file's name, by judge and audit alike (the recorded moves' signatures are
+/// checked in batches; a batch that fails must still name the file).
+#[test]
+fn every_game_refuses_a_recorded_move_with_another_moves_signature() {
+    let more = ["games/jieqi/sample", "games/luzhanqi/sample-4p"];
+    for sample in SAMPLES.into_iter().chain(more) {
+        let (_tmp, dir) = sample_copy_of(sample);
+        let names: Vec<String> = std::fs::read_dir(dir.join("moves"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".toml"))
+            .collect();
+        let ply_file = |ply: u32| {
+            let mut found: Vec<&String> = names
+                .iter()
+                .filter(|n| n.starts_with(&format!("{ply:04}-")))
+                .collect();
+            found.sort();
+            found[0].clone()
+        };
+        // The same seat moves again two plies later in a two-seat game, four in Luzhanqi's four.
+        let step = if sample.contains("4p") { 4 } else { 2 };
+        let (victim, donor) = (ply_file(7), ply_file(7 + step));
+        assert_eq!(
+            victim.split_once('-').unwrap().1,
+            donor.split_once('-').unwrap().1,
+            "{sample}"
+        );
+        let moves = dir.join("moves");
+        std::fs::copy(
+            moves.join(format!("{donor}.sig")),
+            moves.join(format!("{victim}.sig")),
+        )
+        .unwrap();
+        for cmd in ["judge", "verify"] {
+            let r = match cmd {
+                "judge" => judge(&dir, &[]),
+                _ => qj(&["verify", dir.to_str().unwrap()]),
+            };
+            assert_eq!(r.code, 1, "{sample} {cmd}: {r:?}");
+            assert!(
+                r.stderr.contains(&format!("moves/{victim}.sig"))
+                    && r.stderr.contains("signature does not match"),
+                "{sample} {cmd}: {r:?}"
+            );
+        }
+    }
+}
+
 /// A forfeit with an unknown seat or a reason code that is not lower-case letters, digits and
 /// `-` is a usage error (exit 2) in every game, and nothing is written.
 #[test]
