@@ -197,6 +197,26 @@ pub fn read_signed<T: DeserializeOwned + serde::Serialize>(
     seat: usize,
     ns: &str,
 ) -> Result<(T, String)> {
+    let text = read_signed_text(dir, f, path, seat, ns)?;
+    let file: T = parse_toml(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+    Ok((file, sha256_tagged(text.as_bytes())))
+}
+
+/// A seat's signed move file, as [`read_signed`] reads it but through the move file's own
+/// canonical reader (the judge reads one per recorded ply at every run).
+pub fn read_signed_move(
+    dir: &GameDir,
+    f: &Frame,
+    path: &str,
+    seat: usize,
+) -> Result<(MoveFile, String)> {
+    let text = read_signed_text(dir, f, path, seat, namespace::MOVE)?;
+    let file = MoveFile::parse(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
+    Ok((file, sha256_tagged(text.as_bytes())))
+}
+
+/// The text of a signed player file whose signature by the seat's key holds.
+fn read_signed_text(dir: &GameDir, f: &Frame, path: &str, seat: usize, ns: &str) -> Result<String> {
     let text = dir.read(path, SMALL_FILE_LIMIT)?;
     let sig_path = format!("{path}.sig");
     let sig = dir
@@ -219,8 +239,7 @@ pub fn read_signed<T: DeserializeOwned + serde::Serialize>(
             ),
         )
     })?;
-    let file: T = parse_toml(&text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
-    Ok((file, sha256_tagged(text.as_bytes())))
+    Ok(text)
 }
 
 /// Checks what binds a move file to its place: format, game, manifest, ply, seat, the record
@@ -617,7 +636,7 @@ pub fn precheck_moves(
                 ))
             }
         }
-        let (file, _) = read_signed::<MoveFile>(dir, f, &path, i, namespace::MOVE)?;
+        let (file, _) = read_signed_move(dir, f, &path, i)?;
         check_binding(f, &path, &file, ply, i, head)?;
         let more = legal(&path, i, &file)?;
         lines.push(format!(

@@ -12,7 +12,6 @@ use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hash_fields, hex32, sha256_tagged};
 use crate::protocol::record::Record;
-use crate::protocol::signing::namespace;
 use crate::rules::jieqi::position::Cell;
 use crate::rules::jieqi::shuffle::{shuffle, Layout};
 use crate::rules::jieqi::{AdvisorsElephants, Captured, Game, Options};
@@ -695,8 +694,7 @@ impl Referee for JieqiGame {
         let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash): (MoveFile, String) =
-            common::read_signed(cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        let (file, hash) = common::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
         let action = step.check_move_file(state, &path, ply, seat, &file)?;
         step.play(state, ply, seat, &file, hash, action).map(Some)
     }

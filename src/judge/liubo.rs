@@ -13,7 +13,6 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::protocol::signing::namespace;
 use crate::protocol::throws;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::{self, DiceMode, EndReason as LiuboEnd, Place, Position};
@@ -312,8 +311,7 @@ impl Step<'_> {
         if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
-        let (m, hash): (MoveFile, String) =
-            common::read_signed(self.cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         // Both start reveals answer the head at which both commitments stood, so the players
         // need not wait for each other.
         let head = if ply == 0 {
@@ -576,8 +574,7 @@ impl Step<'_> {
         if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
-        let (m, hash): (MoveFile, String) =
-            common::read_signed(self.cx.dir, &self.frame(), &path, seat, namespace::MOVE)?;
+        let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         common::check_binding(&self.frame(), &path, &m, t, seat, &state.head(self.g))?;
         let mut out = Vec::new();
         if self.self_mode() {

@@ -9,7 +9,6 @@ use crate::error::{refuse, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::protocol::signing::namespace;
 use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::{self, Notation};
 use crate::rules::xiangqi::{fen, Color, Ending, Game, Options, Position};
@@ -236,7 +235,7 @@ struct SignedMove {
 }
 
 fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<SignedMove> {
-    let (file, hash) = common::read_signed(dir, &g.frame(), path, seat, namespace::MOVE)?;
+    let (file, hash) = common::read_signed_move(dir, &g.frame(), path, seat)?;
     Ok(SignedMove { file, hash })
 }
 

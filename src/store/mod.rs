@@ -129,6 +129,9 @@ impl GameDir {
 
     /// Whether a regular file exists at `rel`.
     pub fn exists(&self, rel: &str) -> bool {
+        if self.ahead.borrow().contains_key(rel) {
+            return true;
+        }
         if let Some(files) = self.packed_files() {
             let folder = format!("{rel}/");
             return files.is_ok_and(|f| {

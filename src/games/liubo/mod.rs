@@ -7,11 +7,9 @@ pub mod rules;
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::{moves_beyond, precheck_moves, read_signed};
+use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
 use crate::judge::liubo as lb;
 use crate::judge::move_path;
-use crate::protocol::files::MoveFile;
-use crate::protocol::signing::namespace;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
 use crate::store::GameDir;
@@ -116,7 +114,7 @@ impl Game for Liubo {
                 let path = move_path(ply, &seat);
                 let i = super::seat_index(&lb::SEATS, &seat)
                     .map_err(|_| refuse(&path, None, "no such seat in this game"))?;
-                read_signed::<MoveFile>(&d, &g.frame(), &path, i, namespace::MOVE)?;
+                read_signed_move(&d, &g.frame(), &path, i)?;
                 lines.push(format!(
                     "{path}: signed by {seat} (self mode: the throw and the turn are checked by the judge)"
                 ));
