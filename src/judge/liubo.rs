@@ -139,7 +139,7 @@ pub struct State {
     pub heads: [Option<[u8; 32]>; 2],
     pub accepted: [bool; 2],
     /// Whole chains, when the seeds are at hand (the judge, or anyone after the reveal).
-    chains: [Option<Vec<[u8; 32]>>; 2],
+    chains: [Option<std::sync::Arc<[[u8; 32]]>>; 2],
     /// The highest chain element made public per seat, with its index.
     known: [Option<(u32, [u8; 32])>; 2],
     /// The throw being played: t, seat, values.
@@ -413,7 +413,7 @@ impl Step<'_> {
     fn accept_seed(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
         match self.seed(seat)? {
             Some((path, seed)) => {
-                let chain = throws::chain(
+                let chain = throws::shared_chain(
                     &self.g.manifest.id,
                     throws::letter(seat),
                     &seed,
@@ -780,7 +780,7 @@ impl Referee for LiuboGame {
         for seat in 0..2 {
             if state.chains[seat].is_none() && state.accepted[seat] {
                 if let Some((_, seed)) = (Step { g: self, cx }).seed(seat)? {
-                    state.chains[seat] = Some(throws::chain(
+                    state.chains[seat] = Some(throws::shared_chain(
                         &self.manifest.id,
                         throws::letter(seat),
                         &seed,

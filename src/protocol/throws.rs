@@ -4,6 +4,7 @@
 //! one step back.
 
 use sha2::{Digest, Sha256};
+use std::sync::{Arc, Mutex};
 
 /// `u16` big-endian length, then the UTF-8 bytes.
 fn enc(out: &mut Vec<u8>, s: &str) {
@@ -43,6 +44,35 @@ pub fn chain(game_id: &str, player: &str, seed: &[u8; 32], n: u32) -> Vec<[u8; 3
         out[i as usize - 1] = step_back(game_id, player, i, &out[i as usize]);
     }
     out
+}
+
+/// A whole chain, shared: [`chain`] remembered for the process's last few chains. A chain costs
+/// `n` hashes (65 536 by default, tens of milliseconds) and the judge needs both whole at every
+/// replay; a bot match replays its game several times per ply in one process.
+pub fn shared_chain(game_id: &str, player: &str, seed: &[u8; 32], n: u32) -> Arc<[[u8; 32]]> {
+    type Key = (String, String, [u8; 32], u32);
+    type Chain = Arc<[[u8; 32]]>;
+    static CHAINS: Mutex<Vec<(Key, Chain)>> = Mutex::new(Vec::new());
+    /// Two chains per game, for the games a match plays at once.
+    const CAPACITY: usize = 8;
+    let key: Key = (game_id.to_string(), player.to_string(), *seed, n);
+    let found = CHAINS.lock().ok().and_then(|chains| {
+        chains
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, c)| Arc::clone(c))
+    });
+    if let Some(c) = found {
+        return c;
+    }
+    let c: Chain = chain(game_id, player, seed, n).into();
+    if let Ok(mut chains) = CHAINS.lock() {
+        if chains.len() >= CAPACITY {
+            chains.remove(0);
+        }
+        chains.push((key, Arc::clone(&c)));
+    }
+    c
 }
 
 /// Whether `element` is `e[i]` of the chain whose `e[j]` (j < i) is `known`.
@@ -104,6 +134,24 @@ pub fn parse_element(text: &str) -> Option<[u8; 32]> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_shared_chain_is_the_chain_and_is_built_once() {
+        let seed = [7u8; 32];
+        let a = shared_chain("lb-shared", "A", &seed, 100);
+        assert_eq!(&a[..], &chain("lb-shared", "A", &seed, 100)[..]);
+        assert!(Arc::ptr_eq(&a, &shared_chain("lb-shared", "A", &seed, 100)));
+        for (game, player, seed, n) in [
+            ("lb-other", "A", seed, 100),
+            ("lb-shared", "B", seed, 100),
+            ("lb-shared", "A", [8u8; 32], 100),
+            ("lb-shared", "A", seed, 99),
+        ] {
+            let other = shared_chain(game, player, &seed, n);
+            assert_eq!(&other[..], &chain(game, player, &seed, n)[..]);
+            assert_ne!(other[0], a[0]);
+        }
+    }
     use super::*;
 
     fn seeds() -> ([u8; 32], [u8; 32]) {
