@@ -28,7 +28,7 @@ use crate::protocol::files::{to_toml, Clock, Player};
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PublicKey;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use registry::{by_name, of_dir};
 
@@ -138,6 +138,36 @@ pub trait Game: Sync {
     fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value>;
     /// The result of a finished game, after the full audit (`verify`) passed.
     fn summary(&self, dir: &Path) -> Result<GameSummary>;
+    /// What a bot is shown at its turn: the seat to move, its legal moves and, when `wants_view`
+    /// says so for that seat, its view (`key` gives a seat's private key file); none once the
+    /// game is over or before play. The same as [`Game::to_move`], [`Game::legal_moves`] and
+    /// [`Game::seat_view`], which replay the record each: a game overrides it to replay once.
+    fn turn(
+        &self,
+        dir: &Path,
+        key: &dyn Fn(&str) -> PathBuf,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let Some(seat) = self.to_move(dir)? else {
+            return Ok(None);
+        };
+        let key = key(&seat);
+        let legal = self.legal_moves(dir, &seat, Some(&key))?;
+        let view = match wants_view(&seat) {
+            true => Some(self.seat_view(dir, &seat, Some(&key))?),
+            false => None,
+        };
+        Ok(Some(Turn { seat, legal, view }))
+    }
+}
+
+/// A seat's turn as a bot sees it (see [`Game::turn`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub seat: String,
+    /// Sorted, as [`Game::legal_moves`] gives them.
+    pub legal: Vec<String>,
+    pub view: Option<serde_json::Value>,
 }
 
 /// A finished, audited game's result.

@@ -986,7 +986,15 @@ fn play_through_contract(
         if dropped() {
             return Err(Error::Io(format!("game {k}: dropped")));
         }
-        let Some(seat) = game.to_move(&path)? else {
+        // One replay gives the seat, its legal moves and (for a bot that reads it) its view.
+        let reads_view = |seat: &str| {
+            seats
+                .iter()
+                .position(|s| s == seat)
+                .is_some_and(|j| bots[j].reads_view())
+        };
+        let seat_key = |seat: &str| key_file(seats.iter().position(|s| s == seat).unwrap_or(0));
+        let Some(turn) = game.turn(&path, &seat_key, &reads_view)? else {
             if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
                 return Err(Error::Io(format!(
                     "game {k}: play does not begin by itself: a game that waits for players' \
@@ -995,12 +1003,12 @@ fn play_through_contract(
             }
             break;
         };
+        let (seat, legal) = (turn.seat, turn.legal);
         let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
         let key = key_file(j);
-        let legal = game.legal_moves(&path, &seat, Some(&key))?;
-        let view = match bots[j].reads_view() {
-            true => bot_view(game.seat_view(&path, &seat, Some(&key))?),
-            false => BotView::Other(serde_json::Value::Null),
+        let view = match turn.view {
+            Some(view) => bot_view(view),
+            None => BotView::Other(serde_json::Value::Null),
         };
         let asked = ask_move(&mut *bots[j], view, legal.clone(), cfg.time, &mut clocks, j);
         let answer = match asked {

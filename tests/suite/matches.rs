@@ -1145,3 +1145,77 @@ fn a_sequential_test_stops_the_match_once_decided() {
         "{r:?}"
     );
 }
+
+/// What a match shows a bot at its turn, from one replay (`Game::turn`), is exactly what the
+/// three separate contract calls say (seat to move, legal moves, the seat's view), at every ply
+/// of a game of each game played through the contract.
+#[test]
+fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
+    use qijudge::games::{by_name, JudgeRequest, MoveRequest, SetupSource};
+    for (name, setup) in [("xiangqi", false), ("jieqi", true), ("liubo", true)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let dir = tmp.path().join(name);
+        let extra: &[&str] = match name {
+            "liubo" => &["--rule", "ply_limit=1000"],
+            _ => &["--rule", "move-limit=on"],
+        };
+        new_game(name, &dir, &keys, extra);
+        let game = by_name(name).unwrap();
+        let seats = game.seats("2p").unwrap();
+        let key_of = |seat: &str| {
+            let i = seats.iter().position(|s| s == seat).unwrap();
+            PathBuf::from(keys.path(["alice", "bob"][i]))
+        };
+        let judge = || {
+            let run = JudgeRequest {
+                now: NOW.to_string(),
+                details: false,
+                forfeit: None,
+            };
+            game.judge(&dir, Path::new(&keys.path("judge")), run)
+                .unwrap();
+        };
+        if setup {
+            for seat in &seats {
+                game.setup(&dir, seat, &key_of(seat), SetupSource::None, false)
+                    .unwrap();
+            }
+        }
+        judge();
+        let mut plies = 0;
+        for ply in 0..40 {
+            // Every other ply without the view, as for a bot that waives it.
+            let wants = |_: &str| ply % 2 == 0;
+            let Some(turn) = game.turn(&dir, &key_of, &wants).unwrap() else {
+                break;
+            };
+            let seat = game.to_move(&dir).unwrap().unwrap();
+            let key = key_of(&seat);
+            assert_eq!(turn.seat, seat, "{name} ply {ply}");
+            assert_eq!(
+                turn.legal,
+                game.legal_moves(&dir, &seat, Some(&key)).unwrap(),
+                "{name} ply {ply}"
+            );
+            let view = game.seat_view(&dir, &seat, Some(&key)).unwrap();
+            assert_eq!(
+                turn.view,
+                (ply % 2 == 0).then_some(view),
+                "{name} ply {ply}"
+            );
+            assert!(!turn.legal.is_empty(), "{name} ply {ply}");
+            let action = &turn.legal[ply % turn.legal.len()];
+            let mv = MoveRequest {
+                action,
+                offer_draw: false,
+                comment: None,
+                check: true,
+            };
+            game.make_move(&dir, &seat, &key, mv).unwrap();
+            judge();
+            plies += 1;
+        }
+        assert!(plies >= 10, "{name}: {plies} plies");
+    }
+}

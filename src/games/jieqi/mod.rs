@@ -4,14 +4,14 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::store::GameDir;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub struct Jieqi;
 
@@ -121,15 +121,7 @@ impl Game for Jieqi {
         // Legality depends only on what everyone sees: a face-down piece moves as its square.
         let state = jq::current(&d, &g)?;
         commands::check_turn(&state, seat)?;
-        let mut moves: Vec<String> = state
-            .game
-            .position()
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        moves.sort();
-        Ok(moves)
+        Ok(sorted_legal_moves(&state))
     }
 
     fn match_rules(&self) -> &'static [&'static str] {
@@ -154,14 +146,26 @@ impl Game for Jieqi {
         let (d, g) = commands::load(dir)?;
         super::seat_index(&jq::SEATS, seat)?;
         let state = jq::current(&d, &g)?;
-        let known = jq::known_captures(&d, &g, &state, seat)?;
-        super::to_json(&jq::view_with(
-            &g,
-            &state,
-            &known,
-            seat,
-            state.plies() as usize,
-        ))
+        seat_view_of(&d, &g, &state, seat)
+    }
+
+    fn turn(
+        &self,
+        dir: &Path,
+        _key: &dyn Fn(&str) -> PathBuf,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let (d, g) = commands::load(dir)?;
+        let state = jq::current(&d, &g)?;
+        let Some(seat) = state.to_move().map(str::to_string) else {
+            return Ok(None);
+        };
+        let view = match wants_view(&seat) {
+            true => Some(seat_view_of(&d, &g, &state, &seat)?),
+            false => None,
+        };
+        let legal = sorted_legal_moves(&state);
+        Ok(Some(Turn { seat, legal, view }))
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
@@ -170,4 +174,34 @@ impl Game for Jieqi {
         let plies = state.plies() as usize;
         super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
+}
+
+/// The legal moves of the side to move, in ICCS, sorted.
+fn sorted_legal_moves(state: &jq::State) -> Vec<String> {
+    let mut moves: Vec<String> = state
+        .game
+        .position()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// A seat's own view, as JSON, with the face-down pieces it took that it may know.
+fn seat_view_of(
+    d: &GameDir,
+    g: &jq::JieqiGame,
+    state: &jq::State,
+    seat: &str,
+) -> Result<serde_json::Value> {
+    let known = jq::known_captures(d, g, state, seat)?;
+    super::to_json(&jq::view_with(
+        g,
+        state,
+        &known,
+        seat,
+        state.plies() as usize,
+    ))
 }

@@ -4,7 +4,7 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
@@ -13,7 +13,7 @@ use crate::judge::move_path;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
 use crate::store::GameDir;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub struct Liubo;
 
@@ -158,43 +158,7 @@ impl Game for Liubo {
         let i = super::seat_index(&lb::SEATS, seat)?;
         // Nothing on the board is hidden: the seat's view is the record's position and throw.
         let state = lb::current(&d, &g)?;
-        if state.end.is_some() {
-            return Err(refuse("record.jsonl", None, "the game is over"));
-        }
-        let Some(position) = state.position.clone() else {
-            return Err(refuse("record.jsonl", None, "play has not begun"));
-        };
-        let mut position = position;
-        if position.to_move != i {
-            return Err(refuse(
-                "--as",
-                None,
-                format!("it is {}'s turn, not {seat}'s", lb::SEATS[position.to_move]),
-            ));
-        }
-        if position.current_throw().is_none() {
-            // Self mode: the throw comes from the player's own next chain element.
-            if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
-                return Err(refuse(
-                    "record.jsonl",
-                    None,
-                    "no throw is waiting: run the judge",
-                ));
-            }
-            let chain = lb::own_chain(&d, &g, i)?;
-            let values = commands::self_mode_throw(&g, &state, &chain, i, position.turns + 1)?;
-            position
-                .begin_turn(values)
-                .map_err(|e| Error::Io(format!("throw: {e}")))?;
-        }
-        let mut turns: Vec<String> = position
-            .legal_turns()
-            .iter()
-            .map(|t| write_turn(t))
-            .collect();
-        turns.sort();
-        turns.dedup();
-        Ok(turns)
+        legal_turns(&d, &g, &state, i)
     }
 
     fn match_rules(&self) -> &'static [&'static str] {
@@ -212,15 +176,7 @@ impl Game for Liubo {
 
     fn to_move(&self, dir: &Path) -> Result<Option<String>> {
         let (d, g) = commands::load(dir)?;
-        let state = lb::current(&d, &g)?;
-        if state.end.is_some() {
-            return Ok(None);
-        }
-        Ok(match (state.throw, &state.position) {
-            (Some((_, seat, _)), _) => Some(lb::SEATS[seat].to_string()),
-            (None, Some(p)) => Some(lb::SEATS[p.to_move].to_string()),
-            (None, None) => None,
-        })
+        Ok(to_move_in(&lb::current(&d, &g)?))
     }
 
     fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
@@ -230,10 +186,85 @@ impl Game for Liubo {
         super::to_json(&lb::build_view(&g, &state, seat))
     }
 
+    fn turn(
+        &self,
+        dir: &Path,
+        _key: &dyn Fn(&str) -> PathBuf,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let (d, g) = commands::load(dir)?;
+        let state = lb::current(&d, &g)?;
+        let Some(seat) = to_move_in(&state) else {
+            return Ok(None);
+        };
+        let i = super::seat_index(&lb::SEATS, &seat)?;
+        let legal = legal_turns(&d, &g, &state, i)?;
+        let view = match wants_view(&seat) {
+            true => Some(super::to_json(&lb::build_view(&g, &state, &seat))?),
+            false => None,
+        };
+        Ok(Some(Turn { seat, legal, view }))
+    }
+
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = commands::load(dir)?;
         let state = lb::verify(&d, &g)?;
         let plies = state.position.as_ref().map_or(0, |p| p.turns as usize);
         super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
+}
+
+/// The seat to move (or throw), none once the game is over or before play.
+fn to_move_in(state: &lb::State) -> Option<String> {
+    if state.end.is_some() {
+        return None;
+    }
+    match (state.throw, &state.position) {
+        (Some((_, seat, _)), _) => Some(lb::SEATS[seat].to_string()),
+        (None, Some(p)) => Some(lb::SEATS[p.to_move].to_string()),
+        (None, None) => None,
+    }
+}
+
+/// Seat `i`'s legal turns, sorted, in the game as `state` holds it (in self mode, with the
+/// throw its own next chain element gives).
+fn legal_turns(d: &GameDir, g: &lb::LiuboGame, state: &lb::State, i: usize) -> Result<Vec<String>> {
+    let seat = lb::SEATS[i];
+    if state.end.is_some() {
+        return Err(refuse("record.jsonl", None, "the game is over"));
+    }
+    let Some(position) = state.position.clone() else {
+        return Err(refuse("record.jsonl", None, "play has not begun"));
+    };
+    let mut position = position;
+    if position.to_move != i {
+        return Err(refuse(
+            "--as",
+            None,
+            format!("it is {}'s turn, not {seat}'s", lb::SEATS[position.to_move]),
+        ));
+    }
+    if position.current_throw().is_none() {
+        // Self mode: the throw comes from the player's own next chain element.
+        if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "no throw is waiting: run the judge",
+            ));
+        }
+        let chain = lb::own_chain(d, g, i)?;
+        let values = commands::self_mode_throw(g, state, &chain, i, position.turns + 1)?;
+        position
+            .begin_turn(values)
+            .map_err(|e| Error::Io(format!("throw: {e}")))?;
+    }
+    let mut turns: Vec<String> = position
+        .legal_turns()
+        .iter()
+        .map(|t| write_turn(t))
+        .collect();
+    turns.sort();
+    turns.dedup();
+    Ok(turns)
 }

@@ -4,14 +4,14 @@
 pub mod commands;
 pub mod rules;
 
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::xiangqi as xq;
 use crate::rules::xiangqi::notation;
 use crate::store::GameDir;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub struct Xiangqi;
 
@@ -122,15 +122,7 @@ impl Game for Xiangqi {
         // Nothing is hidden: the seat's view is the whole position, which the record gives.
         let state = xq::current(&d, &g)?;
         commands::check_turn(&state, seat)?;
-        let mut moves: Vec<String> = state
-            .game
-            .position()
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        moves.sort();
-        Ok(moves)
+        Ok(sorted_legal_moves(&state))
     }
 
     fn match_rules(&self) -> &'static [&'static str] {
@@ -158,10 +150,42 @@ impl Game for Xiangqi {
         super::to_json(&xq::build_view(&g, &state, seat))
     }
 
+    fn turn(
+        &self,
+        dir: &Path,
+        _key: &dyn Fn(&str) -> PathBuf,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let (d, g) = commands::load(dir)?;
+        let state = xq::current(&d, &g)?;
+        let Some(seat) = state.to_move().map(str::to_string) else {
+            return Ok(None);
+        };
+        let view = match wants_view(&seat) {
+            true => Some(super::to_json(&xq::build_view(&g, &state, &seat))?),
+            false => None,
+        };
+        let legal = sorted_legal_moves(&state);
+        Ok(Some(Turn { seat, legal, view }))
+    }
+
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = commands::load(dir)?;
         let state = xq::verify(&d, &g)?;
         let plies = state.game.moves().len();
         super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
+}
+
+/// The legal moves of the side to move, in ICCS, sorted.
+fn sorted_legal_moves(state: &xq::State) -> Vec<String> {
+    let mut moves: Vec<String> = state
+        .game
+        .position()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    moves.sort();
+    moves
 }
