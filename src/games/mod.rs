@@ -148,17 +148,38 @@ pub trait Game: Sync {
         key: &dyn Fn(&str) -> PathBuf,
         wants_view: &dyn Fn(&str) -> bool,
     ) -> Result<Option<Turn>> {
-        let Some(seat) = self.to_move(dir)? else {
-            return Ok(None);
-        };
-        let key = key(&seat);
-        let legal = self.legal_moves(dir, &seat, Some(&key))?;
-        let view = match wants_view(&seat) {
-            true => Some(self.seat_view(dir, &seat, Some(&key))?),
-            false => None,
-        };
-        Ok(Some(Turn { seat, legal, view }))
+        turn_from(
+            self.to_move(dir)?,
+            wants_view,
+            |seat| self.legal_moves(dir, seat, Some(&key(seat))),
+            |seat| self.seat_view(dir, seat, Some(&key(seat))),
+        )
     }
+}
+
+/// A turn from the seat to move (none: no turn), its legal moves and, when wanted, its view.
+fn turn_from(
+    seat: Option<String>,
+    wants_view: &dyn Fn(&str) -> bool,
+    legal: impl FnOnce(&str) -> Result<Vec<String>>,
+    view: impl FnOnce(&str) -> Result<serde_json::Value>,
+) -> Result<Option<Turn>> {
+    let Some(seat) = seat else {
+        return Ok(None);
+    };
+    let legal = legal(&seat)?;
+    let view = match wants_view(&seat) {
+        true => Some(view(&seat)?),
+        false => None,
+    };
+    Ok(Some(Turn { seat, legal, view }))
+}
+
+/// Moves in their notation, sorted (the order bots and `moves` are given them in).
+fn sorted_moves<M: std::fmt::Display>(moves: impl IntoIterator<Item = M>) -> Vec<String> {
+    let mut names: Vec<String> = moves.into_iter().map(|m| m.to_string()).collect();
+    names.sort();
+    names
 }
 
 /// A seat's turn as a bot sees it (see [`Game::turn`]).

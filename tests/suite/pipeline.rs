@@ -86,6 +86,21 @@ fn every_game_refuses_a_rolled_back_record() {
     }
 }
 
+/// Both the judge and the audit refuse the game (exit 1) with every one of `needles` said.
+fn judge_and_audit_refuse(dir: &Path, sample: &str, needles: &[&str]) {
+    for cmd in ["judge", "verify"] {
+        let r = match cmd {
+            "judge" => judge(dir, &[]),
+            _ => qj(&["verify", dir.to_str().unwrap()]),
+        };
+        assert_eq!(r.code, 1, "{sample} {cmd}: {r:?}");
+        assert!(
+            needles.iter().all(|n| r.stderr.contains(n)),
+            "{sample} {cmd}: {r:?}"
+        );
+    }
+}
+
 /// An accepted move file changed afterwards is refused with its name, by judge and audit alike.
 #[test]
 fn every_game_refuses_a_changed_accepted_move() {
@@ -100,17 +115,7 @@ fn every_game_refuses_a_changed_accepted_move() {
         let path = dir.join("moves").join(&name);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, text.replacen("ply = 3", "ply = 3 ", 1)).unwrap();
-        for cmd in ["judge", "verify"] {
-            let r = match cmd {
-                "judge" => judge(&dir, &[]),
-                _ => qj(&["verify", dir.to_str().unwrap()]),
-            };
-            assert_eq!(r.code, 1, "{sample} {cmd}: {r:?}");
-            assert!(
-                r.stderr.contains(&format!("moves/{name}")),
-                "{sample} {cmd}: {r:?}"
-            );
-        }
+        judge_and_audit_refuse(&dir, sample, &[&format!("moves/{name}")]);
     }
 }
 
@@ -149,18 +154,8 @@ fn every_game_refuses_a_recorded_move_with_another_moves_signature() {
             moves.join(format!("{victim}.sig")),
         )
         .unwrap();
-        for cmd in ["judge", "verify"] {
-            let r = match cmd {
-                "judge" => judge(&dir, &[]),
-                _ => qj(&["verify", dir.to_str().unwrap()]),
-            };
-            assert_eq!(r.code, 1, "{sample} {cmd}: {r:?}");
-            assert!(
-                r.stderr.contains(&format!("moves/{victim}.sig"))
-                    && r.stderr.contains("signature does not match"),
-                "{sample} {cmd}: {r:?}"
-            );
-        }
+        let sig = format!("moves/{victim}.sig");
+        judge_and_audit_refuse(&dir, sample, &[&sig, "signature does not match"]);
     }
 }
 

@@ -121,7 +121,9 @@ impl Game for Jieqi {
         // Legality depends only on what everyone sees: a face-down piece moves as its square.
         let state = jq::current(&d, &g)?;
         commands::check_turn(&state, seat)?;
-        Ok(sorted_legal_moves(&state))
+        Ok(super::sorted_moves(
+            state.game.position().legal_moves().iter(),
+        ))
     }
 
     fn match_rules(&self) -> &'static [&'static str] {
@@ -157,15 +159,16 @@ impl Game for Jieqi {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = jq::current(&d, &g)?;
-        let Some(seat) = state.to_move().map(str::to_string) else {
-            return Ok(None);
-        };
-        let view = match wants_view(&seat) {
-            true => Some(seat_view_of(&d, &g, &state, &seat)?),
-            false => None,
-        };
-        let legal = sorted_legal_moves(&state);
-        Ok(Some(Turn { seat, legal, view }))
+        super::turn_from(
+            state.to_move().map(str::to_string),
+            wants_view,
+            |_| {
+                Ok(super::sorted_moves(
+                    state.game.position().legal_moves().iter(),
+                ))
+            },
+            |seat| seat_view_of(&d, &g, &state, seat),
+        )
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
@@ -174,19 +177,6 @@ impl Game for Jieqi {
         let plies = state.plies() as usize;
         super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
-}
-
-/// The legal moves of the side to move, in ICCS, sorted.
-fn sorted_legal_moves(state: &jq::State) -> Vec<String> {
-    let mut moves: Vec<String> = state
-        .game
-        .position()
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// A seat's own view, as JSON, with the face-down pieces it took that it may know.

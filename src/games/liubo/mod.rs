@@ -194,16 +194,12 @@ impl Game for Liubo {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = lb::current(&d, &g)?;
-        let Some(seat) = to_move_in(&state) else {
-            return Ok(None);
-        };
-        let i = super::seat_index(&lb::SEATS, &seat)?;
-        let legal = legal_turns(&d, &g, &state, i)?;
-        let view = match wants_view(&seat) {
-            true => Some(super::to_json(&lb::build_view(&g, &state, &seat))?),
-            false => None,
-        };
-        Ok(Some(Turn { seat, legal, view }))
+        super::turn_from(
+            to_move_in(&state),
+            wants_view,
+            |seat| legal_turns(&d, &g, &state, super::seat_index(&lb::SEATS, seat)?),
+            |seat| super::to_json(&lb::build_view(&g, &state, seat)),
+        )
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {

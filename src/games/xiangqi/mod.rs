@@ -122,7 +122,9 @@ impl Game for Xiangqi {
         // Nothing is hidden: the seat's view is the whole position, which the record gives.
         let state = xq::current(&d, &g)?;
         commands::check_turn(&state, seat)?;
-        Ok(sorted_legal_moves(&state))
+        Ok(super::sorted_moves(
+            state.game.position().legal_moves().iter(),
+        ))
     }
 
     fn match_rules(&self) -> &'static [&'static str] {
@@ -158,15 +160,16 @@ impl Game for Xiangqi {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = xq::current(&d, &g)?;
-        let Some(seat) = state.to_move().map(str::to_string) else {
-            return Ok(None);
-        };
-        let view = match wants_view(&seat) {
-            true => Some(super::to_json(&xq::build_view(&g, &state, &seat))?),
-            false => None,
-        };
-        let legal = sorted_legal_moves(&state);
-        Ok(Some(Turn { seat, legal, view }))
+        super::turn_from(
+            state.to_move().map(str::to_string),
+            wants_view,
+            |_| {
+                Ok(super::sorted_moves(
+                    state.game.position().legal_moves().iter(),
+                ))
+            },
+            |seat| super::to_json(&xq::build_view(&g, &state, seat)),
+        )
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
@@ -175,17 +178,4 @@ impl Game for Xiangqi {
         let plies = state.game.moves().len();
         super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
     }
-}
-
-/// The legal moves of the side to move, in ICCS, sorted.
-fn sorted_legal_moves(state: &xq::State) -> Vec<String> {
-    let mut moves: Vec<String> = state
-        .game
-        .position()
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    moves.sort();
-    moves
 }
