@@ -16,6 +16,7 @@
 pub mod jieqi;
 pub mod liubo;
 pub mod luzhanqi;
+pub mod match_play;
 pub mod registry;
 pub mod rules;
 pub mod xiangqi;
@@ -138,6 +139,17 @@ pub trait Game: Sync {
     fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value>;
     /// The result of a finished game, after the full audit (`verify`) passed.
     fn summary(&self, dir: &Path) -> Result<GameSummary>;
+    /// Plays a bot match game from where it stands to its end in this process, asking `next`
+    /// at every turn, and writes the signed outputs once at the end; `false` (and nothing done)
+    /// for a game without such a session, which the runner then plays through the commands.
+    fn play_match(
+        &self,
+        _dir: &Path,
+        _play: &match_play::MatchPlay,
+        _next: &mut dyn FnMut(Turn) -> Result<match_play::MatchStep>,
+    ) -> Result<bool> {
+        Ok(false)
+    }
     /// What a bot is shown at its turn: the seat to move, its legal moves and, when `wants_view`
     /// says so for that seat, its view (`key` gives a seat's private key file); none once the
     /// game is over or before play. The same as [`Game::to_move`], [`Game::legal_moves`] and
@@ -158,7 +170,7 @@ pub trait Game: Sync {
 }
 
 /// A turn from the seat to move (none: no turn), its legal moves and, when wanted, its view.
-fn turn_from(
+pub(crate) fn turn_from(
     seat: Option<String>,
     wants_view: &dyn Fn(&str) -> bool,
     legal: impl FnOnce(&str) -> Result<Vec<String>>,
@@ -176,7 +188,9 @@ fn turn_from(
 }
 
 /// Moves in their notation, sorted (the order bots and `moves` are given them in).
-fn sorted_moves<M: std::fmt::Display>(moves: impl IntoIterator<Item = M>) -> Vec<String> {
+pub(crate) fn sorted_moves<M: std::fmt::Display>(
+    moves: impl IntoIterator<Item = M>,
+) -> Vec<String> {
     let mut names: Vec<String> = moves.into_iter().map(|m| m.to_string()).collect();
     names.sort();
     names

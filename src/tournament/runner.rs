@@ -865,7 +865,8 @@ fn play_game(
 
 /// Plays game k of any game through the game contract alone: the same commands a person uses
 /// (`new`, `setup`, `move`, `judge`, `reveal`, `verify`), each bot shown only its seat's view
-/// and its legal moves. With two bots on four seats, each bot plays a team.
+/// and its legal moves; a game with an in-process session (`Game::play_match`) plays its moves
+/// there instead of a judge run per move. With two bots on four seats, each bot plays a team.
 fn play_through_contract(
     cfg: &MatchConfig,
     game: &dyn crate::games::Game,
@@ -874,7 +875,8 @@ fn play_through_contract(
     seating: &[usize],
     dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
-    use crate::games::{JudgeRequest, MoveRequest, NewGame};
+    use crate::games::match_play::{MatchPlay, MatchStep};
+    use crate::games::{JudgeRequest, MoveRequest, NewGame, Turn};
     let path = game_dir(&cfg.out, k);
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
@@ -981,62 +983,80 @@ fn play_through_contract(
         judge(Some((seat.clone(), code.to_string())))?;
     }
     let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
-    // Every ply is a judge run; a game of the rules' own length ends far below this.
-    for ply in 0..100_000 {
-        if dropped() {
-            return Err(Error::Io(format!("game {k}: dropped")));
-        }
-        // One replay gives the seat, its legal moves and (for a bot that reads it) its view.
-        let reads_view = |seat: &str| {
-            seats
-                .iter()
-                .position(|s| s == seat)
-                .is_some_and(|j| bots[j].reads_view())
-        };
-        let seat_key = |seat: &str| key_file(seats.iter().position(|s| s == seat).unwrap_or(0));
-        let Some(turn) = game.turn(&path, &seat_key, &reads_view)? else {
-            if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
-                return Err(Error::Io(format!(
-                    "game {k}: play does not begin by itself: a game that waits for players' \
-                     reveals (Liubo with dice_mode=self) cannot be played by match"
-                )));
+    let seat_index = |seat: &str| seats.iter().position(|s| s == seat).unwrap_or(0);
+    let seat_key = |seat: &str| key_file(seat_index(seat));
+    // Whether each seat's bot reads its view (a bot may waive its views in any answer).
+    let reads = std::cell::RefCell::new(bots.iter().map(|b| b.reads_view()).collect::<Vec<_>>());
+    let reads_view = |seat: &str| reads.borrow()[seat_index(seat)];
+    {
+        // A turn asked of the seat's bot, within its time: its move, or its forfeit.
+        let mut next = |turn: Turn| -> Result<MatchStep> {
+            if dropped() {
+                return Err(Error::Io(format!("game {k}: dropped")));
             }
-            break;
+            let j = seat_index(&turn.seat);
+            let view = turn
+                .view
+                .map_or(BotView::Other(serde_json::Value::Null), bot_view);
+            let asked = ask_move(
+                &mut *bots[j],
+                view,
+                turn.legal.clone(),
+                cfg.time,
+                &mut clocks,
+                j,
+            );
+            reads.borrow_mut()[j] = bots[j].reads_view();
+            let failed = |f: BotFailure| MatchStep::Forfeit(f.code().to_string());
+            Ok(match asked {
+                Ok(Reply {
+                    action: Some(a), ..
+                }) if a == "resign" || turn.legal.contains(&a) => MatchStep::Move(a),
+                Ok(Reply {
+                    action: Some(_), ..
+                }) => failed(BotFailure::IllegalMove(String::new())),
+                Ok(_) => failed(BotFailure::Garbage(String::new())),
+                Err(f) => failed(f),
+            })
         };
-        let (seat, legal) = (turn.seat, turn.legal);
-        let j = seats.iter().position(|s| *s == seat).unwrap_or(0);
-        let key = key_file(j);
-        let view = match turn.view {
-            Some(view) => bot_view(view),
-            None => BotView::Other(serde_json::Value::Null),
+        let play = MatchPlay {
+            judge_key: &judge_file,
+            seat_key: &seat_key,
+            now: &cfg.now,
+            wants_view: &reads_view,
         };
-        let asked = ask_move(&mut *bots[j], view, legal.clone(), cfg.time, &mut clocks, j);
-        let answer = match asked {
-            Ok(Reply {
-                action: Some(a), ..
-            }) if a == "resign" || legal.contains(&a) => Ok(a),
-            Ok(Reply {
-                action: Some(_), ..
-            }) => Err(BotFailure::IllegalMove(String::new())),
-            Ok(_) => Err(BotFailure::Garbage(String::new())),
-            Err(f) => Err(f),
-        };
-        match answer {
-            Ok(action) => {
-                let mv = MoveRequest {
-                    action: &action,
-                    offer_draw: false,
-                    comment: None,
-                    check: true,
+        // In one process where the game has a session; else through the commands, a judge run
+        // per ply (a game of the rules' own length ends far below the bound).
+        if !game.play_match(&path, &play, &mut next)? {
+            for ply in 0..100_000 {
+                let Some(turn) = game.turn(&path, &seat_key, &reads_view)? else {
+                    if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
+                        return Err(Error::Io(format!(
+                            "game {k}: play does not begin by itself: a game that waits for \
+                             players' reveals (Liubo with dice_mode=self) cannot be played by match"
+                        )));
+                    }
+                    break;
                 };
-                game.make_move(&path, &seat, &key, mv)?;
-                judge(None).map_err(|e| {
-                    Error::Io(format!(
-                        "game {k}: the judge refused a move the runner checked: {e}"
-                    ))
-                })?;
+                let seat = turn.seat.clone();
+                match next(turn)? {
+                    MatchStep::Move(action) => {
+                        let mv = MoveRequest {
+                            action: &action,
+                            offer_draw: false,
+                            comment: None,
+                            check: true,
+                        };
+                        game.make_move(&path, &seat, &seat_key(&seat), mv)?;
+                        judge(None).map_err(|e| {
+                            Error::Io(format!(
+                                "game {k}: the judge refused a move the runner checked: {e}"
+                            ))
+                        })?;
+                    }
+                    MatchStep::Forfeit(code) => judge(Some((seat, code)))?,
+                }
             }
-            Err(f) => judge(Some((seat.clone(), f.code().to_string())))?,
         }
     }
     for (j, seat) in seats.iter().enumerate() {

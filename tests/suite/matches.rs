@@ -1219,3 +1219,97 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
         assert!(plies >= 10, "{name}: {plies} plies");
     }
 }
+
+/// A game played in one process (`Game::play_match`: one judge kept open, outputs written at
+/// the end) leaves exactly the files that the same moves played through the commands leave (a
+/// judge run per ply), to the byte; so does a game that ends in a forfeit.
+#[test]
+fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
+    use qijudge::games::match_play::{MatchPlay, MatchStep};
+    use qijudge::games::{by_name, JudgeRequest, MoveRequest, SetupSource};
+    // A Jieqi game here runs 40 turns, then its bot fails (the game's own end is the same code).
+    for (name, forfeit_at) in [("xiangqi", None), ("xiangqi", Some(7)), ("jieqi", Some(40))] {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let (session_dir, commands_dir) = (tmp.path().join("a"), tmp.path().join("b"));
+        new_game(name, &session_dir, &keys, &["--rule", "move-limit=on"]);
+        let game = by_name(name).unwrap();
+        let seats = game.seats("2p").unwrap();
+        let key_of = |seat: &str| {
+            let i = seats.iter().position(|s| s == seat).unwrap();
+            PathBuf::from(keys.path(["alice", "bob"][i]))
+        };
+        let judge_key = PathBuf::from(keys.path("judge"));
+        let judge = |dir: &Path, forfeit: Option<(String, String)>| {
+            let run = JudgeRequest {
+                now: NOW.to_string(),
+                details: false,
+                forfeit,
+            };
+            game.judge(dir, &judge_key, run).unwrap();
+        };
+        if game.has_secrets() {
+            for seat in &seats {
+                game.setup(&session_dir, seat, &key_of(seat), SetupSource::None, false)
+                    .unwrap();
+            }
+        }
+        judge(&session_dir, None);
+        for (rel, bytes) in snapshot(&session_dir) {
+            let to = commands_dir.join(rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::write(to, bytes).unwrap();
+        }
+        // The same choices on both sides: the (ply mod count)-th legal move.
+        let choose = |ply: usize, turn: &qijudge::games::Turn| match forfeit_at {
+            Some(at) if ply == at => MatchStep::Forfeit("bot-crashed".into()),
+            _ => MatchStep::Move(turn.legal[(ply * 7) % turn.legal.len()].clone()),
+        };
+        let mut ply = 0;
+        let mut next = |turn: qijudge::games::Turn| {
+            let step = choose(ply, &turn);
+            ply += 1;
+            Ok(step)
+        };
+        let wants = |_: &str| true;
+        let play = MatchPlay {
+            judge_key: &judge_key,
+            seat_key: &key_of,
+            now: NOW,
+            wants_view: &wants,
+        };
+        assert!(game.play_match(&session_dir, &play, &mut next).unwrap());
+        let session_plies = ply;
+        let mut ply = 0;
+        while let Some(turn) = game.turn(&commands_dir, &key_of, &wants).unwrap() {
+            let seat = turn.seat.clone();
+            match choose(ply, &turn) {
+                MatchStep::Move(action) => {
+                    let mv = MoveRequest {
+                        action: &action,
+                        offer_draw: false,
+                        comment: None,
+                        check: true,
+                    };
+                    game.make_move(&commands_dir, &seat, &key_of(&seat), mv)
+                        .unwrap();
+                    judge(&commands_dir, None);
+                }
+                MatchStep::Forfeit(code) => judge(&commands_dir, Some((seat, code))),
+            }
+            ply += 1;
+        }
+        assert_eq!(ply, session_plies, "{name} {forfeit_at:?}");
+        assert!(ply > 7, "{name} {forfeit_at:?}: {ply} turns");
+        let (a, b) = (snapshot(&session_dir), snapshot(&commands_dir));
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "{name} {forfeit_at:?}"
+        );
+        for (file, bytes) in &a {
+            assert!(b[file] == *bytes, "{name} {forfeit_at:?}: {file} differs");
+        }
+        game.verify(&session_dir).unwrap();
+    }
+}

@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod rules;
 
+use super::match_play::{MatchPlay, MatchStep, SessionGame};
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
@@ -159,16 +160,18 @@ impl Game for Jieqi {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = jq::current(&d, &g)?;
-        super::turn_from(
-            state.to_move().map(str::to_string),
-            wants_view,
-            |_| {
-                Ok(super::sorted_moves(
-                    state.game.position().legal_moves().iter(),
-                ))
-            },
-            |seat| seat_view_of(&d, &g, &state, seat),
-        )
+        g.turn_in(&d, &state, wants_view)
+    }
+
+    fn play_match(
+        &self,
+        dir: &Path,
+        play: &MatchPlay,
+        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
+    ) -> Result<bool> {
+        let (d, g) = commands::load(dir)?;
+        super::match_play::play(&g, &d, play, next)?;
+        Ok(true)
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
@@ -194,4 +197,32 @@ fn seat_view_of(
         seat,
         state.plies() as usize,
     ))
+}
+
+impl SessionGame for jq::JieqiGame {
+    fn turn_in(
+        &self,
+        dir: &GameDir,
+        state: &jq::State,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        super::turn_from(
+            state.to_move().map(str::to_string),
+            wants_view,
+            |_| {
+                Ok(super::sorted_moves(
+                    state.game.position().legal_moves().iter(),
+                ))
+            },
+            |seat| seat_view_of(dir, self, state, seat),
+        )
+    }
+
+    fn next_move(&self, state: &jq::State) -> (u32, String) {
+        (state.plies() + 1, state.head(self))
+    }
+
+    fn binding(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
+    }
 }

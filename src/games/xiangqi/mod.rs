@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod rules;
 
+use super::match_play::{MatchPlay, MatchStep, SessionGame};
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
@@ -160,6 +161,35 @@ impl Game for Xiangqi {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = xq::current(&d, &g)?;
+        g.turn_in(&d, &state, wants_view)
+    }
+
+    fn play_match(
+        &self,
+        dir: &Path,
+        play: &MatchPlay,
+        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
+    ) -> Result<bool> {
+        let (d, g) = commands::load(dir)?;
+        super::match_play::play(&g, &d, play, next)?;
+        Ok(true)
+    }
+
+    fn summary(&self, dir: &Path) -> Result<GameSummary> {
+        let (d, g) = commands::load(dir)?;
+        let state = xq::verify(&d, &g)?;
+        let plies = state.game.moves().len();
+        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
+    }
+}
+
+impl SessionGame for xq::XiangqiGame {
+    fn turn_in(
+        &self,
+        _dir: &GameDir,
+        state: &xq::State,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
         super::turn_from(
             state.to_move().map(str::to_string),
             wants_view,
@@ -168,14 +198,16 @@ impl Game for Xiangqi {
                     state.game.position().legal_moves().iter(),
                 ))
             },
-            |seat| super::to_json(&xq::build_view(&g, &state, seat)),
+            |seat| super::to_json(&xq::build_view(self, state, seat)),
         )
     }
 
-    fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let (d, g) = commands::load(dir)?;
-        let state = xq::verify(&d, &g)?;
-        let plies = state.game.moves().len();
-        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
+    fn next_move(&self, state: &xq::State) -> (u32, String) {
+        let ply = state.game.moves().len() as u32 + 1;
+        (ply, state.record.head_or(&self.hash))
+    }
+
+    fn binding(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
     }
 }

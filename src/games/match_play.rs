@@ -1,0 +1,99 @@
+//! A bot match game played in one process: one judge kept open over the game folder
+//! ([`pipeline::Session`]) takes each move as it is written, and the signed outputs are written
+//! once, by a full judge run at the end. Playing through the contract's commands instead costs
+//! a replay of the whole record per command, so a ply costs more the longer the game.
+
+use super::Turn;
+use crate::error::{Error, Result};
+use crate::judge::pipeline::{self, Referee, Session};
+use crate::protocol::signing::Signer;
+use crate::store::GameDir;
+use std::path::{Path, PathBuf};
+
+/// What a match's driver answers at a turn.
+pub enum MatchStep {
+    /// The seat plays this move (one of the turn's legal moves, or `resign`).
+    Move(String),
+    /// The judge forfeits the seat with this reason code (the bot failed).
+    Forfeit(String),
+}
+
+/// What a game needs to play a match game in one process.
+pub struct MatchPlay<'a> {
+    pub judge_key: &'a Path,
+    /// A seat's private key file.
+    pub seat_key: &'a dyn Fn(&str) -> PathBuf,
+    pub now: &'a str,
+    /// Whether the bot of a seat reads its view.
+    pub wants_view: &'a dyn Fn(&str) -> bool,
+}
+
+/// What a game gives [`play`]: its turn and its next move file, from the judge's state.
+pub trait SessionGame: Referee {
+    /// The turn as [`super::Game::turn`] gives it, from the state.
+    fn turn_in(
+        &self,
+        dir: &GameDir,
+        state: &Self::State,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>>;
+    /// The ply of the next move and the record head it answers.
+    fn next_move(&self, state: &Self::State) -> (u32, String);
+    /// The game's id and manifest hash, which every move file carries.
+    fn binding(&self) -> (&str, &str);
+}
+
+/// Plays the game in `dir` from where it stands to its end, asking `next` at every turn.
+pub fn play<G: SessionGame>(
+    game: &G,
+    dir: &GameDir,
+    play: &MatchPlay,
+    next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
+) -> Result<()> {
+    let judge_key = crate::console::load_private_key(play.judge_key)?;
+    let mut signers: Vec<(String, Signer)> = Vec::new();
+    let mut session = Session::open(game, dir, play.now)?;
+    loop {
+        if let Some(e) = session.refusal.take() {
+            return Err(Error::Io(format!(
+                "the judge refused a move the runner checked: {e}"
+            )));
+        }
+        let Some(turn) = game.turn_in(dir, session.state(), play.wants_view)? else {
+            break;
+        };
+        let seat = turn.seat.clone();
+        match next(turn)? {
+            MatchStep::Move(action) => {
+                if !signers.iter().any(|(s, _)| *s == seat) {
+                    let signer = crate::console::load_signer(&(play.seat_key)(&seat))?;
+                    signers.push((seat.clone(), signer));
+                }
+                let signer = signers
+                    .iter()
+                    .find_map(|(s, k)| (*s == seat).then_some(k))
+                    .ok_or_else(|| Error::Io(format!("no key for {seat}")))?;
+                let (ply, head) = game.next_move(session.state());
+                let (id, hash) = game.binding();
+                let mv = crate::player::NewMove {
+                    ply,
+                    answers: &head,
+                    action: &action,
+                    offer_draw: false,
+                    comment: None,
+                    chain: None,
+                };
+                crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
+                session.advance()?;
+            }
+            MatchStep::Forfeit(code) => {
+                let run = pipeline::judge(game, dir, &judge_key, play.now, Some((seat, code)))?;
+                return run.refusal.map_or(Ok(()), Err);
+            }
+        }
+    }
+    // The game is over: one full judge run writes the record and views (the moves it takes
+    // were all checked as they came).
+    let run = pipeline::judge(game, dir, &judge_key, play.now, None)?;
+    run.refusal.map_or(Ok(()), Err)
+}
