@@ -52,7 +52,7 @@ pub fn play<G: SessionGame>(
 ) -> Result<()> {
     let judge_key = crate::console::load_private_key(play.judge_key)?;
     let mut signers: Vec<(String, Signer)> = Vec::new();
-    let mut session = Session::open(game, dir, play.now)?;
+    let mut session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
     loop {
         if let Some(e) = session.refusal.take() {
             return Err(Error::Io(format!(

@@ -106,7 +106,8 @@ pub fn new_manifest(
 
 /// A player's secret: a fresh seed, its chain head, and the two files that carry them.
 pub fn new_chain(g: &LiuboGame, seat: usize, seed: [u8; 32]) -> (ChainCommitmentFile, SeedFile) {
-    let head = throws::chain(
+    // Shared: a judge in the same process (a bot match) rebuilds this very chain.
+    let head = throws::shared_chain(
         &g.manifest.id,
         throws::letter(seat),
         &seed,

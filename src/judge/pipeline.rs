@@ -617,8 +617,29 @@ pub struct Session<'a, R: Referee> {
 
 impl<'a, R: Referee> Session<'a, R> {
     pub fn open(referee: &'a R, dir: &'a GameDir, now: &str) -> Result<Session<'a, R>> {
+        Session::open_with(referee, dir, now, None)
+    }
+
+    /// [`Session::open`] for a judge whose key the referee's own preparation needs (as a full
+    /// run gives it: Liubo's judge rebuilds the chains from the seeds).
+    pub fn open_with(
+        referee: &'a R,
+        dir: &'a GameDir,
+        now: &str,
+        key: Option<&PrivateKey>,
+    ) -> Result<Session<'a, R>> {
         let record = load_record(referee, dir)?;
-        let state = replay(referee, dir, &record, Mode::Judge, None)?;
+        let mut state = replay(referee, dir, &record, Mode::Judge, key)?;
+        if key.is_some() {
+            let cx = Ctx {
+                dir,
+                mode: Mode::Judge,
+                now,
+                recorded: &[],
+                key,
+            };
+            referee.prepare(&mut state, &cx)?;
+        }
         let mut s = Session {
             referee,
             dir,

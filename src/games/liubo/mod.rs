@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod rules;
 
+use super::match_play::{MatchPlay, MatchStep, SessionGame};
 use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
@@ -194,12 +195,22 @@ impl Game for Liubo {
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
         let state = lb::current(&d, &g)?;
-        super::turn_from(
-            to_move_in(&state),
-            wants_view,
-            |seat| legal_turns(&d, &g, &state, super::seat_index(&lb::SEATS, seat)?),
-            |seat| super::to_json(&lb::build_view(&g, &state, seat)),
-        )
+        g.turn_in(&d, &state, wants_view)
+    }
+
+    fn play_match(
+        &self,
+        dir: &Path,
+        play: &MatchPlay,
+        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
+    ) -> Result<bool> {
+        let (d, g) = commands::load(dir)?;
+        // In self mode each move carries the mover's chain element: played through the commands.
+        if g.manifest.rules.dice_mode != DiceMode::Escrow {
+            return Ok(false);
+        }
+        super::match_play::play(&g, &d, play, next)?;
+        Ok(true)
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
@@ -263,4 +274,30 @@ fn legal_turns(d: &GameDir, g: &lb::LiuboGame, state: &lb::State, i: usize) -> R
     turns.sort();
     turns.dedup();
     Ok(turns)
+}
+
+impl SessionGame for lb::LiuboGame {
+    fn turn_in(
+        &self,
+        dir: &GameDir,
+        state: &lb::State,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        super::turn_from(
+            to_move_in(state),
+            wants_view,
+            |seat| legal_turns(dir, self, state, super::seat_index(&lb::SEATS, seat)?),
+            |seat| super::to_json(&lb::build_view(self, state, seat)),
+        )
+    }
+
+    /// The throw being played and the head its turn answers (escrow mode).
+    fn next_move(&self, state: &lb::State) -> (u32, String) {
+        let t = state.throw.map_or(0, |(t, _, _)| t);
+        (t, state.head(self))
+    }
+
+    fn binding(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
+    }
 }
