@@ -984,13 +984,7 @@ mod tests {
     ) -> (State, Vec<Vec<Entry>>) {
         let tmp = tempfile::tempdir().unwrap();
         let dir = GameDir::new(tmp.path());
-        let cx = Ctx {
-            dir: &dir,
-            mode: Mode::Judge,
-            now: "2026-11-24T00:00:00Z",
-            recorded: &[],
-            key: None,
-        };
+        let cx = Ctx::taking_new(&dir, "2026-11-24T00:00:00Z", None);
         let step = Step { g, cx: &cx };
         let mut state = g.initial();
         state.begun = true;

@@ -208,13 +208,7 @@ pub fn element_before(
 
 /// A player's own chain from its seed file (`setups/SEAT.toml`), for self mode.
 pub fn own_chain(dir: &GameDir, g: &LiuboGame, seat: usize) -> Result<Vec<[u8; 32]>> {
-    let cx = Ctx {
-        dir,
-        mode: Mode::Judge,
-        now: "",
-        recorded: &[],
-        key: None,
-    };
+    let cx = Ctx::taking_new(dir, "", None);
     let (_, seed) = Step { g, cx: &cx }.seed(seat)?.ok_or_else(|| {
         refuse(
             format!("setups/{}.toml", SEATS[seat]),

@@ -39,7 +39,18 @@ pub struct Ctx<'a> {
     pub key: Option<&'a PrivateKey>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The context of a step that takes files the record does not hold yet (the judge's).
+    pub fn taking_new(dir: &'a GameDir, now: &'a str, key: Option<&'a PrivateKey>) -> Ctx<'a> {
+        Ctx {
+            dir,
+            mode: Mode::Judge,
+            now,
+            recorded: &[],
+            key,
+        }
+    }
+
     /// The recorded line the step is checking, if any.
     pub fn recorded(&self) -> Option<&Entry> {
         self.recorded.first().map(|l| &l.entry)
@@ -348,13 +359,7 @@ pub fn take_new<R: Referee>(
     forfeit: &mut Option<(String, String)>,
     look_for_leftovers: bool,
 ) -> Result<(Vec<String>, Option<Error>)> {
-    let cx = Ctx {
-        dir,
-        mode: Mode::Judge,
-        now,
-        recorded: &[],
-        key,
-    };
+    let cx = Ctx::taking_new(dir, now, key);
     let mut said = Vec::new();
     let mut refusal = None;
     loop {
@@ -419,13 +424,7 @@ pub fn forfeit_now<R: Referee>(
     if r.is_over(state) {
         return Err(Error::Io("--forfeit: the game is already over".into()));
     }
-    let cx = Ctx {
-        dir,
-        mode: Mode::Judge,
-        now,
-        recorded: &[],
-        key: None,
-    };
+    let cx = Ctx::taking_new(dir, now, None);
     let mut said = Vec::new();
     for entry in r.forfeit(state, i, reason, &cx)? {
         said.push(describe(&entry));
@@ -543,13 +542,7 @@ pub fn judge<R: Referee>(
     dir.recover()?;
     let record = load_record(r, dir)?;
     let mut state = replay(r, dir, &record, Mode::Judge, Some(key))?;
-    let cx = Ctx {
-        dir,
-        mode: Mode::Judge,
-        now,
-        recorded: &[],
-        key: Some(key),
-    };
+    let cx = Ctx::taking_new(dir, now, Some(key));
     r.prepare(&mut state, &cx)?;
     let before = r.record(&state).lines.len();
     let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
@@ -631,13 +624,7 @@ impl<'a, R: Referee> Session<'a, R> {
         let record = load_record(referee, dir)?;
         let mut state = replay(referee, dir, &record, Mode::Judge, key)?;
         if key.is_some() {
-            let cx = Ctx {
-                dir,
-                mode: Mode::Judge,
-                now,
-                recorded: &[],
-                key,
-            };
+            let cx = Ctx::taking_new(dir, now, key);
             referee.prepare(&mut state, &cx)?;
         }
         let mut s = Session {
