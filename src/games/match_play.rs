@@ -43,6 +43,16 @@ pub trait SessionGame: Referee {
     fn binding(&self) -> (&str, &str);
 }
 
+/// [`super::Game::turn`] for a game with a session: one replay of the record, then the turn.
+pub fn turn<G: SessionGame>(
+    game: &G,
+    dir: &GameDir,
+    wants_view: &dyn Fn(&str) -> bool,
+) -> Result<Option<Turn>> {
+    let state = pipeline::current(game, dir, pipeline::Mode::Judge)?;
+    game.turn_in(dir, &state, wants_view)
+}
+
 /// Plays the game in `dir` from where it stands to its end, asking `next` at every turn.
 pub fn play<G: SessionGame>(
     game: &G,

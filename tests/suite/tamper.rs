@@ -97,3 +97,46 @@ fn swapped_moves_edited_manifest_and_rolled_back_record_are_detected() {
     std::fs::write(dir.join("record.jsonl"), shorter).unwrap();
     assert!(audit(&g).is_err(), "rolled-back record");
 }
+
+/// The recorded moves' signatures are confirmed in batches of 512: a signature swapped far past
+/// the first batch is still refused by its file's name when the judge replays the record.
+#[test]
+fn a_swapped_signature_past_the_first_batch_is_refused_by_name() {
+    use qijudge::judge::{self, load_game, Mode};
+    use qijudge::synth::{long_game, NOW};
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    let judge_key = long_game(&g, 600, 5).expect("a 600-ply game");
+    let game = load_game(&g).unwrap();
+    let replay = judge::replay(&g, &game, Mode::Judge, NOW).unwrap();
+    assert!(replay.refusal.is_none());
+    for (name, body) in judge::outputs(&game, &replay, &judge_key) {
+        g.write(&name, body.as_bytes()).unwrap();
+    }
+    let again = judge::replay(&g, &game, Mode::Judge, NOW).expect("the record replays");
+    assert_eq!(again.record, replay.record);
+    let name = |ply: u32| {
+        let prefix = format!("{ply:04}-");
+        std::fs::read_dir(tmp.path().join("moves"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .find(|n| n.starts_with(&prefix) && n.ends_with(".toml"))
+            .unwrap()
+    };
+    let (victim, donor) = (name(577), name(579));
+    let moves = tmp.path().join("moves");
+    std::fs::copy(
+        moves.join(format!("{donor}.sig")),
+        moves.join(format!("{victim}.sig")),
+    )
+    .unwrap();
+    let needle = format!("moves/{victim}.sig");
+    let e = judge::replay(&g, &game, Mode::Judge, NOW)
+        .err()
+        .expect("the judge refuses it")
+        .to_string();
+    assert!(
+        e.contains(&needle) && e.contains("signature does not match"),
+        "{e}"
+    );
+}

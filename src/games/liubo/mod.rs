@@ -194,8 +194,7 @@ impl Game for Liubo {
         wants_view: &dyn Fn(&str) -> bool,
     ) -> Result<Option<Turn>> {
         let (d, g) = commands::load(dir)?;
-        let state = lb::current(&d, &g)?;
-        g.turn_in(&d, &state, wants_view)
+        super::match_play::turn(&g, &d, wants_view)
     }
 
     fn play_match(
