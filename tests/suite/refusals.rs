@@ -283,8 +283,9 @@ fn illegal_setup_matching_its_commitment() {
             && r.stdout.contains("south wins (forfeit)"),
         "{r:?}"
     );
-    assert!(!format!("{r:?}").contains("c12"), "{r:?}");
-    // (The title and record head lines hold hex digests, where "c12" may occur by chance.)
+    // A square named with its piece ("c12:FL") is how a setup would leak. (A bare "c12" may
+    // occur by chance in the game id and the record head, which are hex digests.)
+    assert!(!format!("{r:?}").contains("c12:"), "{r:?}");
     let public = g.read("views/public.txt");
     let shown: Vec<&str> = public.lines().skip(2).collect();
     assert!(!shown.join("\n").contains("c12"), "{public}");
