@@ -63,6 +63,9 @@ pub fn play<G: SessionGame>(
     let judge_key = crate::console::load_private_key(play.judge_key)?;
     let mut signers: Vec<(String, Signer)> = Vec::new();
     let mut session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
+    // Whether the session may hold what no full judge run has recorded yet (all but right
+    // after a forfeit's run).
+    let mut unrecorded = true;
     loop {
         if let Some(e) = session.refusal.take() {
             return Err(Error::Io(format!(
@@ -95,15 +98,25 @@ pub fn play<G: SessionGame>(
                 };
                 crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
                 session.advance()?;
+                unrecorded = true;
             }
             MatchStep::Forfeit(code) => {
+                // A forfeit is no file, only a record line: a full judge run writes it now.
+                // On the four-player board the game may go on, from a session opened anew.
                 let run = pipeline::judge(game, dir, &judge_key, play.now, Some((seat, code)))?;
-                return run.refusal.map_or(Ok(()), Err);
+                if let Some(e) = run.refusal {
+                    return Err(e);
+                }
+                unrecorded = false;
+                session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
             }
         }
     }
     // The game is over: one full judge run writes the record and views (the moves it takes
     // were all checked as they came).
-    let run = pipeline::judge(game, dir, &judge_key, play.now, None)?;
-    run.refusal.map_or(Ok(()), Err)
+    if unrecorded {
+        let run = pipeline::judge(game, dir, &judge_key, play.now, None)?;
+        run.refusal.map_or(Ok(()), Err)?;
+    }
+    Ok(())
 }

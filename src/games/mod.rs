@@ -27,6 +27,7 @@ mod conformance;
 use crate::error::{Error, Result};
 use crate::protocol::files::{to_toml, Clock, Player};
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PublicKey;
 use std::path::{Path, PathBuf};
@@ -164,7 +165,13 @@ pub trait Game: Sync {
             self.to_move(dir)?,
             wants_view,
             |seat| self.legal_moves(dir, seat, Some(&key(seat))),
-            |seat| self.seat_view(dir, seat, Some(&key(seat))),
+            |seat| {
+                Ok(BotView::Other(self.seat_view(
+                    dir,
+                    seat,
+                    Some(&key(seat)),
+                )?))
+            },
         )
     }
 }
@@ -174,7 +181,7 @@ pub(crate) fn turn_from(
     seat: Option<String>,
     wants_view: &dyn Fn(&str) -> bool,
     legal: impl FnOnce(&str) -> Result<Vec<String>>,
-    view: impl FnOnce(&str) -> Result<serde_json::Value>,
+    view: impl FnOnce(&str) -> Result<BotView>,
 ) -> Result<Option<Turn>> {
     let Some(seat) = seat else {
         return Ok(None);
@@ -202,7 +209,8 @@ pub struct Turn {
     pub seat: String,
     /// Sorted, as [`Game::legal_moves`] gives them.
     pub legal: Vec<String>,
-    pub view: Option<serde_json::Value>,
+    /// Typed for a Luzhanqi view, which an in-process bot then reads as it is.
+    pub view: Option<BotView>,
 }
 
 /// A finished, audited game's result.

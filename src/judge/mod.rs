@@ -23,17 +23,21 @@ pub use record::*;
 pub use replay::*;
 pub use sealing::sealed_setup_path;
 
-/// Whether judge runs in this process draw the board pictures (`views/*.png`, `*.svg`). A bot
-/// match turns them off: nobody looks at a picture of every ply, and drawing them costs more
-/// than judging. Without pictures a run deletes any it finds, so none is ever stale.
-static PICTURES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// Turns the pictures of judge runs in this process on or off.
-pub fn set_pictures(on: bool) {
-    PICTURES.store(on, std::sync::atomic::Ordering::Relaxed);
+thread_local! {
+    /// Whether judge runs on this thread draw the board pictures (`views/*.png`, `*.svg`). A
+    /// bot match's workers turn them off: nobody looks at a picture of every ply, and drawing
+    /// them costs more than judging. Without pictures a run deletes any it finds, so none is
+    /// ever stale. Per thread, so that a match run by a library user (or a test) leaves the
+    /// judge runs of the process's other threads as they were.
+    static PICTURES: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
-/// Whether judge runs in this process draw pictures.
+/// Turns the pictures of judge runs on this thread on or off.
+pub fn set_pictures(on: bool) {
+    PICTURES.with(|p| p.set(on));
+}
+
+/// Whether judge runs on this thread draw pictures.
 pub fn pictures() -> bool {
-    PICTURES.load(std::sync::atomic::Ordering::Relaxed)
+    PICTURES.with(|p| p.get())
 }

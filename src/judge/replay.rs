@@ -445,6 +445,11 @@ impl Replay {
             next_ply: 1,
         }
     }
+
+    /// The ply whose move comes next.
+    pub fn next_ply(&self) -> u32 {
+        self.next_ply
+    }
 }
 
 /// The seat a recorded line names, or the next seat (in seat order) whose file is there.

@@ -355,8 +355,6 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         Err(_) => fresh,
     };
     check_bots(cfg, game)?;
-    // Nobody looks at a picture of every ply of a bot match.
-    crate::judge::set_pictures(false);
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -396,6 +394,8 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             scope.spawn(|| {
+                // Nobody looks at a picture of every ply of a bot match.
+                crate::judge::set_pictures(false);
                 loop {
                     if failed.lock().map(|f| f.is_some()).unwrap_or(true) || stop.get() > 0 {
                         break;
@@ -995,9 +995,7 @@ fn play_through_contract(
                 return Err(Error::Io(format!("game {k}: dropped")));
             }
             let j = seat_index(&turn.seat);
-            let view = turn
-                .view
-                .map_or(BotView::Other(serde_json::Value::Null), bot_view);
+            let view = turn.view.unwrap_or(BotView::Other(serde_json::Value::Null));
             let asked = ask_move(
                 &mut *bots[j],
                 view,

@@ -1152,12 +1152,18 @@ fn a_sequential_test_stops_the_match_once_decided() {
 #[test]
 fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
     use qijudge::games::{by_name, JudgeRequest, MoveRequest, SetupSource};
-    for (name, setup) in [("xiangqi", false), ("jieqi", true), ("liubo", true)] {
+    for (name, setup) in [
+        ("xiangqi", false),
+        ("jieqi", true),
+        ("liubo", true),
+        ("luzhanqi", true),
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let keys = Keys::new(tmp.path());
         let dir = tmp.path().join(name);
         let extra: &[&str] = match name {
             "liubo" => &["--rule", "ply_limit=1000"],
+            "luzhanqi" => &["--rule", "max-plies=1000"],
             _ => &["--rule", "move-limit=on"],
         };
         new_game(name, &dir, &keys, extra);
@@ -1177,8 +1183,12 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
                 .unwrap();
         };
         if setup {
-            for seat in &seats {
-                game.setup(&dir, seat, &key_of(seat), SetupSource::None, false)
+            for (i, seat) in seats.iter().enumerate() {
+                let source = match game.setup_is_chosen() {
+                    true => SetupSource::Random(Some(i as u64)),
+                    false => SetupSource::None,
+                };
+                game.setup(&dir, seat, &key_of(seat), source, false)
                     .unwrap();
             }
         }
@@ -1200,7 +1210,7 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
             );
             let view = game.seat_view(&dir, &seat, Some(&key)).unwrap();
             assert_eq!(
-                turn.view,
+                turn.view.map(|v| serde_json::to_value(v).unwrap()),
                 (ply % 2 == 0).then_some(view),
                 "{name} ply {ply}"
             );
@@ -1221,34 +1231,49 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
 }
 
 /// A game played in one process (`Game::play_match`: one judge kept open, outputs written at
-/// the end) leaves exactly the files that the same moves played through the commands leave (a
-/// judge run per ply), to the byte; so does a game that ends in a forfeit.
+/// the end) shows the bots the same turns and leaves exactly the files that the same moves
+/// played through the commands leave (a judge run per ply), to the byte; so does a game with a
+/// forfeit, which on the four-player board goes on without the seat that failed.
 #[test]
 fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
     use qijudge::games::match_play::{MatchPlay, MatchStep};
-    use qijudge::games::{by_name, JudgeRequest, MoveRequest, SetupSource};
+    use qijudge::games::{by_name, JudgeRequest, MoveRequest, SetupSource, Turn};
     // A Jieqi game here runs 40 turns, then its bot fails (the game's own end is the same code).
-    for (name, forfeit_at) in [
-        ("xiangqi", None),
-        ("xiangqi", Some(7)),
-        ("jieqi", Some(40)),
-        ("liubo", None),
-        ("liubo", Some(8)),
+    for (name, board, forfeit_at) in [
+        ("xiangqi", "2p", None),
+        ("xiangqi", "2p", Some(7)),
+        ("jieqi", "2p", Some(40)),
+        ("liubo", "2p", None),
+        ("liubo", "2p", Some(8)),
+        ("luzhanqi", "2p", None),
+        ("luzhanqi", "cross4", Some(9)),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let keys = Keys::new(tmp.path());
         let (session_dir, commands_dir) = (tmp.path().join("a"), tmp.path().join("b"));
         let game = by_name(name).unwrap();
-        new_game(
-            name,
-            &session_dir,
-            &keys,
-            &["--rule", game.match_rules()[0]],
-        );
-        let seats = game.seats("2p").unwrap();
+        let seats = game.seats(board).unwrap();
+        let players = &["alice", "bob", "carol", "dave"][..seats.len()];
+        let mut args: Vec<String> = ["new", name, &session_dir.to_string_lossy()]
+            .map(String::from)
+            .to_vec();
+        for p in players {
+            if !Path::new(&keys.path(p)).exists() {
+                ok(&["keygen", &keys.path(p)]);
+            }
+            args.extend(["--player".into(), format!("{p}={}.pub", keys.path(p))]);
+        }
+        // Luzhanqi games are cut short: the commands half runs a judge per ply.
+        let rule = match name {
+            "luzhanqi" => "max-plies=60",
+            _ => game.match_rules()[0],
+        };
+        args.extend(["--judge".into(), format!("{}.pub", keys.path("judge"))]);
+        args.extend(["--now", NOW, "--board", board, "--rule", rule].map(String::from));
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
         let key_of = |seat: &str| {
             let i = seats.iter().position(|s| s == seat).unwrap();
-            PathBuf::from(keys.path(["alice", "bob"][i]))
+            PathBuf::from(keys.path(players[i]))
         };
         let judge_key = PathBuf::from(keys.path("judge"));
         let judge = |dir: &Path, forfeit: Option<(String, String)>| {
@@ -1260,8 +1285,12 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             game.judge(dir, &judge_key, run).unwrap();
         };
         if game.has_secrets() {
-            for seat in &seats {
-                game.setup(&session_dir, seat, &key_of(seat), SetupSource::None, false)
+            for (i, seat) in seats.iter().enumerate() {
+                let source = match game.setup_is_chosen() {
+                    true => SetupSource::Random(Some(i as u64)),
+                    false => SetupSource::None,
+                };
+                game.setup(&session_dir, seat, &key_of(seat), source, false)
                     .unwrap();
             }
         }
@@ -1272,14 +1301,14 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             std::fs::write(to, bytes).unwrap();
         }
         // The same choices on both sides: the (ply mod count)-th legal move.
-        let choose = |ply: usize, turn: &qijudge::games::Turn| match forfeit_at {
+        let choose = |ply: usize, turn: &Turn| match forfeit_at {
             Some(at) if ply == at => MatchStep::Forfeit("bot-crashed".into()),
             _ => MatchStep::Move(turn.legal[(ply * 7) % turn.legal.len()].clone()),
         };
-        let mut ply = 0;
-        let mut next = |turn: qijudge::games::Turn| {
-            let step = choose(ply, &turn);
-            ply += 1;
+        let mut seen = Vec::new();
+        let mut next = |turn: Turn| {
+            let step = choose(seen.len(), &turn);
+            seen.push(turn);
             Ok(step)
         };
         let wants = |_: &str| true;
@@ -1290,11 +1319,10 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             wants_view: &wants,
         };
         assert!(game.play_match(&session_dir, &play, &mut next).unwrap());
-        let session_plies = ply;
-        let mut ply = 0;
+        let mut shown = Vec::new();
         while let Some(turn) = game.turn(&commands_dir, &key_of, &wants).unwrap() {
             let seat = turn.seat.clone();
-            match choose(ply, &turn) {
+            match choose(shown.len(), &turn) {
                 MatchStep::Move(action) => {
                     let mv = MoveRequest {
                         action: &action,
@@ -1308,24 +1336,35 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                 }
                 MatchStep::Forfeit(code) => judge(&commands_dir, Some((seat, code))),
             }
-            ply += 1;
+            shown.push(turn);
         }
-        assert_eq!(ply, session_plies, "{name} {forfeit_at:?}");
+        let what = format!("{name} {board} {forfeit_at:?}");
+        assert_eq!(seen.len(), shown.len(), "{what}");
+        for (ply, (a, b)) in seen.iter().zip(&shown).enumerate() {
+            assert!(a == b, "{what}: turn {ply} differs:\n{a:?}\n{b:?}");
+        }
         // (A Liubo game's length depends on its throws, drawn from fresh seeds: it may end
         // before the forfeit comes.)
-        assert!(
-            ply > 7 || name == "liubo" && ply > 0,
-            "{name} {forfeit_at:?}: {ply} turns"
-        );
+        let turns = shown.len();
+        assert!(turns > 7 || name == "liubo" && turns > 0, "{what}: {turns}");
         let (a, b) = (snapshot(&session_dir), snapshot(&commands_dir));
         assert_eq!(
             a.keys().collect::<Vec<_>>(),
             b.keys().collect::<Vec<_>>(),
-            "{name} {forfeit_at:?}"
+            "{what}"
         );
         for (file, bytes) in &a {
-            assert!(b[file] == *bytes, "{name} {forfeit_at:?}: {file} differs");
+            assert!(b[file] == *bytes, "{what}: {file} differs");
+        }
+        if game.has_secrets() {
+            game.reveal(&session_dir, None).unwrap();
         }
         game.verify(&session_dir).unwrap();
+        if let Some(at) = forfeit_at.filter(|_| board == "cross4") {
+            // The forfeit did not end the four-player game: the others played on.
+            assert!(turns > at + 4, "{what}: {turns}");
+            let record = std::fs::read_to_string(session_dir.join("record.jsonl")).unwrap();
+            assert!(record.contains("\"kind\":\"forfeit\""), "{what}");
+        }
     }
 }

@@ -12,6 +12,7 @@ use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};
 
 pub struct Jieqi;
@@ -213,7 +214,7 @@ impl SessionGame for jq::JieqiGame {
                     state.game.position().legal_moves().iter(),
                 ))
             },
-            |seat| seat_view_of(dir, self, state, seat),
+            |seat| seat_view_of(dir, self, state, seat).map(BotView::Other),
         )
     }
 

@@ -14,6 +14,7 @@ use crate::judge::move_path;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};
 
 pub struct Liubo;
@@ -286,7 +287,7 @@ impl SessionGame for lb::LiuboGame {
             to_move_in(state),
             wants_view,
             |seat| legal_turns(dir, self, state, super::seat_index(&lb::SEATS, seat)?),
-            |seat| super::to_json(&lb::build_view(self, state, seat)),
+            |seat| super::to_json(&lb::build_view(self, state, seat)).map(BotView::Other),
         )
     }
 

@@ -8,14 +8,16 @@ pub mod commands;
 pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
 pub mod rules;
 
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::match_play::{MatchPlay, MatchStep, SessionGame};
+use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Result};
 use crate::judge::{self, load_game, precheck::position_from_view};
-use crate::rules::luzhanqi::Seat;
+use crate::rules::luzhanqi::{Seat, Viewer};
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use crate::view::ViewFile;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub struct Luzhanqi;
 
@@ -93,15 +95,7 @@ impl Game for Luzhanqi {
         let g = GameDir::new(dir);
         let game = load_game(&g)?;
         let (view, index) = own_view(&g, &game, seat, key)?;
-        seat_to_move(&view, seat)?;
-        let position = position_from_view(&game, &view, Seat(index as u8))?;
-        let mut moves: Vec<String> = position
-            .legal_moves()
-            .iter()
-            .map(|m| m.display(game.board))
-            .collect();
-        moves.sort();
-        Ok(moves)
+        legal_in_view(&game, &view, seat, index)
     }
 
     fn has_secrets(&self) -> bool {
@@ -148,6 +142,41 @@ impl Game for Luzhanqi {
         super::to_json(&own_view(&g, &game, seat, key)?.0)
     }
 
+    /// The seat's own view read once, for its legal moves and (typed) for the bot.
+    fn turn(
+        &self,
+        dir: &Path,
+        key: &dyn Fn(&str) -> PathBuf,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let Some(seat) = self.to_move(dir)? else {
+            return Ok(None);
+        };
+        let g = GameDir::new(dir);
+        let game = load_game(&g)?;
+        let (view, index) = own_view(&g, &game, &seat, Some(&key(&seat)))?;
+        let legal = legal_in_view(&game, &view, &seat, index)?;
+        let view = wants_view(&seat).then(|| BotView::Luzhanqi(Box::new(view)));
+        Ok(Some(Turn { seat, legal, view }))
+    }
+
+    /// A sealed game keeps to the commands: its session would need the seats' keys to show
+    /// them their views, and bot matches are never sealed.
+    fn play_match(
+        &self,
+        dir: &Path,
+        play: &MatchPlay,
+        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
+    ) -> Result<bool> {
+        let d = GameDir::new(dir);
+        let game = load_game(&d)?;
+        if game.manifest.sealed {
+            return Ok(false);
+        }
+        super::match_play::play(&game, &d, play, next)?;
+        Ok(true)
+    }
+
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let g = GameDir::new(dir);
         let a = judge::audit(&g)?;
@@ -172,6 +201,58 @@ impl Game for Luzhanqi {
             plies: a.moves,
         })
     }
+}
+
+impl SessionGame for judge::Game {
+    /// The seat to move, its legal moves (which depend on nothing its view hides: where pieces
+    /// stand and its own ranks) and its view, as the judge would publish it now.
+    fn turn_in(
+        &self,
+        _dir: &GameDir,
+        state: &judge::Replay,
+        wants_view: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Turn>> {
+        let Some(position) = state.position.as_ref().filter(|_| state.outcome.is_none()) else {
+            return Ok(None);
+        };
+        let seat = position.to_move();
+        super::turn_from(
+            Some(self.board.seat_name(seat).to_string()),
+            wants_view,
+            |_| {
+                Ok(super::sorted_moves(
+                    position.legal_moves().iter().map(|m| m.display(self.board)),
+                ))
+            },
+            |_| {
+                let view = judge::build_view(self, state, Viewer::Seat(seat));
+                Ok(BotView::Luzhanqi(Box::new(view)))
+            },
+        )
+    }
+
+    fn next_move(&self, state: &judge::Replay) -> (u32, String) {
+        (state.next_ply(), state.record.head_or(&self.hash))
+    }
+
+    fn binding(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
+    }
+}
+
+/// The legal moves of `seat` (at `index`) from its own view, sorted; refused unless it is to
+/// move.
+fn legal_in_view(
+    game: &judge::Game,
+    view: &ViewFile,
+    seat: &str,
+    index: usize,
+) -> Result<Vec<String>> {
+    seat_to_move(view, seat)?;
+    let position = position_from_view(game, view, Seat(index as u8))?;
+    Ok(super::sorted_moves(
+        position.legal_moves().iter().map(|m| m.display(game.board)),
+    ))
 }
 
 /// Refuses unless the view says the game goes on with `seat` to move.

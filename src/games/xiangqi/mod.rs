@@ -12,6 +12,7 @@ use crate::judge::common::precheck_moves;
 use crate::judge::xiangqi as xq;
 use crate::rules::xiangqi::notation;
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};
 
 pub struct Xiangqi;
@@ -197,7 +198,7 @@ impl SessionGame for xq::XiangqiGame {
                     state.game.position().legal_moves().iter(),
                 ))
             },
-            |seat| super::to_json(&xq::build_view(self, state, seat)),
+            |seat| super::to_json(&xq::build_view(self, state, seat)).map(BotView::Other),
         )
     }
 
