@@ -546,11 +546,7 @@ pub fn judge<R: Referee>(
     r.prepare(&mut state, &cx)?;
     let before = r.record(&state).lines.len();
     let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
-    let moved_on: Vec<usize> = r.record(&state).lines[before..]
-        .iter()
-        .filter_map(|l| entry_seat(&l.entry))
-        .filter_map(|s| seat_of(r, s))
-        .collect();
+    let moved_on = moved_on_since(r, &state, before);
     // A game that ended meanwhile keeps its result: a late forfeit (say, from a deadline
     // script) changes nothing.
     if let Some((seat, reason)) = forfeit.filter(|_| !r.is_over(&state)) {
@@ -560,12 +556,43 @@ pub fn judge<R: Referee>(
         (None, false) => r.waiting(&state),
         _ => None,
     };
-    let mut files = sign_views(r.outputs(dir, &state, key)?, key);
-    let refused = match &refusal {
+    publish(r, dir, key, &state, refusal.as_ref(), &moved_on)?;
+    Ok(Run {
+        state,
+        said,
+        refusal,
+        waiting,
+    })
+}
+
+/// The seats with a record line made for them since line `before` (their old refusal notes
+/// are cleared).
+fn moved_on_since<R: Referee>(r: &R, state: &R::State, before: usize) -> Vec<usize> {
+    let lines = &r.record(state).lines;
+    lines[before.min(lines.len())..]
+        .iter()
+        .filter_map(|l| entry_seat(&l.entry))
+        .filter_map(|s| seat_of(r, s))
+        .collect()
+}
+
+/// Writes what a judge run publishes for `state` in one commit: the referee's outputs with
+/// their signatures, the refusal notes, and the sweep of views no longer written; then sets
+/// the refused file aside.
+fn publish<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    key: &PrivateKey,
+    state: &R::State,
+    refusal: Option<&Error>,
+    moved_on: &[usize],
+) -> Result<()> {
+    let mut files = sign_views(r.outputs(dir, state, key)?, key);
+    let refused = match refusal {
         Some(Error::Refused(refused)) => Some(refused),
         _ => None,
     };
-    let (notes, kept) = refusal_notes(r, dir, key, refused, &moved_on)?;
+    let (notes, kept) = refusal_notes(r, dir, key, refused, moved_on)?;
     files.extend(notes);
     files.extend(sweep_views(dir, &files, &kept)?);
     dir.commit(&files)?;
@@ -573,12 +600,7 @@ pub fn judge<R: Referee>(
     if let Some(f) = refused {
         candidates::set_aside(dir, &f.file)?;
     }
-    Ok(Run {
-        state,
-        said,
-        refusal,
-        waiting,
-    })
+    Ok(())
 }
 
 /// The state from the signed files (the record replayed), for status and players' commands.
@@ -606,6 +628,8 @@ pub struct Session<'a, R: Referee> {
     pub now: String,
     /// The refusal of the last pass, if any.
     pub refusal: Option<Error>,
+    /// How many record lines the files held when the session opened.
+    opened_at: usize,
 }
 
 impl<'a, R: Referee> Session<'a, R> {
@@ -627,12 +651,14 @@ impl<'a, R: Referee> Session<'a, R> {
             let cx = Ctx::taking_new(dir, now, key);
             referee.prepare(&mut state, &cx)?;
         }
+        let opened_at = referee.record(&state).lines.len();
         let mut s = Session {
             referee,
             dir,
             state,
             now: now.to_string(),
             refusal: None,
+            opened_at,
         };
         s.advance()?;
         Ok(s)
@@ -658,6 +684,17 @@ impl<'a, R: Referee> Session<'a, R> {
         )?;
         self.refusal = refusal;
         Ok(said)
+    }
+
+    /// Writes what a judge run over the folder would write now (the record, views, notes), from
+    /// the session's state rather than a replay: the files are the same, as the session took
+    /// what that run would take, with the same checks.
+    pub fn publish(&self, key: &PrivateKey) -> Result<()> {
+        common::check_judge(&self.referee.frame(), key)?;
+        let _lock = self.dir.lock()?;
+        let moved_on = moved_on_since(self.referee, &self.state, self.opened_at);
+        let refusal = self.refusal.as_ref();
+        publish(self.referee, self.dir, key, &self.state, refusal, &moved_on)
     }
 
     /// Ends the game: `seat` forfeits with a reason code (nothing if it is already over).
