@@ -1,8 +1,8 @@
 //! Bot matches: games per second for random-vs-random with in-process bots and with process
 //! bots (`qijudge bot random`), and the judge's own cost per ply (in-process bots cost next to
 //! nothing, so the in-process time per ply is the runner and judge overhead).
-//! Also the bytes each finished game keeps, as a folder and packed (`--pack`), and a Xiangqi
-//! match through the game contract. Run with `cargo build --release && TMPDIR=/dev/shm cargo
+//! Also the bytes each finished game keeps, as a folder and packed (`--pack`), and Xiangqi and
+//! four-player matches (played through `Game::play_match`). Run with `cargo build --release && TMPDIR=/dev/shm cargo
 //! bench --bench matches`: on a disk, file-system noise moves the in-process figure by half
 //! between two runs of the same binary.
 
@@ -96,6 +96,14 @@ fn main() {
     measure(
         "xiangqi, in-process random vs random, folders",
         &xiangqi,
+        "",
+    );
+    // Four players, two bots (each plays a team): the same session, a longer game.
+    let mut cross = config(&tmp.path().join("c"), random(), 4);
+    cross.board = "cross4".into();
+    measure(
+        "cross board, in-process random vs random, folders",
+        &cross,
         "",
     );
     if qijudge.exists() {
