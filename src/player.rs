@@ -107,6 +107,21 @@ pub struct NewMove<'a> {
     pub chain: Option<(u32, String)>,
 }
 
+impl<'a> NewMove<'a> {
+    /// A move and nothing else: no draw offer, no comment, no chain element (what bots and
+    /// generated games write).
+    pub fn plain(ply: u32, answers: &'a str, action: &'a str) -> NewMove<'a> {
+        NewMove {
+            ply,
+            answers,
+            action,
+            offer_draw: false,
+            comment: None,
+            chain: None,
+        }
+    }
+}
+
 /// Writes the signed move file of game `id` (manifest hash `manifest`); returns its path.
 pub fn write_move(
     dir: &GameDir,

@@ -89,14 +89,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
             )
         };
         let action = m.display(b);
-        let mv = NewMove {
-            ply,
-            answers: &head,
-            action: &action,
-            offer_draw: false,
-            comment: None,
-            chain: None,
-        };
+        let mv = NewMove::plain(ply, &head, &action);
         write_move(
             dir,
             &game.manifest.id,

@@ -63,9 +63,6 @@ pub fn play<G: SessionGame>(
     let judge_key = crate::console::load_private_key(play.judge_key)?;
     let mut signers: Vec<(String, Signer)> = Vec::new();
     let mut session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
-    // Whether the session may hold what no full judge run has recorded yet (all but right
-    // after a forfeit's run).
-    let mut unrecorded = true;
     loop {
         if let Some(e) = session.refusal.take() {
             return Err(Error::Io(format!(
@@ -78,27 +75,21 @@ pub fn play<G: SessionGame>(
         let seat = turn.seat.clone();
         match next(turn)? {
             MatchStep::Move(action) => {
-                if !signers.iter().any(|(s, _)| *s == seat) {
-                    let signer = crate::console::load_signer(&(play.seat_key)(&seat))?;
-                    signers.push((seat.clone(), signer));
-                }
-                let signer = signers
-                    .iter()
-                    .find_map(|(s, k)| (*s == seat).then_some(k))
-                    .ok_or_else(|| Error::Io(format!("no key for {seat}")))?;
+                // Each seat's key is read once a game.
+                let i = match signers.iter().position(|(s, _)| *s == seat) {
+                    Some(i) => i,
+                    None => {
+                        let signer = crate::console::load_signer(&(play.seat_key)(&seat))?;
+                        signers.push((seat.clone(), signer));
+                        signers.len() - 1
+                    }
+                };
+                let signer = &signers[i].1;
                 let (ply, head) = game.next_move(session.state());
                 let (id, hash) = game.binding();
-                let mv = crate::player::NewMove {
-                    ply,
-                    answers: &head,
-                    action: &action,
-                    offer_draw: false,
-                    comment: None,
-                    chain: None,
-                };
+                let mv = crate::player::NewMove::plain(ply, &head, &action);
                 crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
                 session.advance()?;
-                unrecorded = true;
             }
             MatchStep::Forfeit(code) => {
                 // A forfeit is no file, only a record line: a full judge run writes it now.
@@ -107,14 +98,13 @@ pub fn play<G: SessionGame>(
                 if let Some(e) = run.refusal {
                     return Err(e);
                 }
-                unrecorded = false;
+                if game.is_over(&run.state) {
+                    return Ok(());
+                }
                 session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
             }
         }
     }
     // The game is over: the session writes the record and views, as a judge run would.
-    if unrecorded {
-        session.publish(&judge_key)?;
-    }
-    Ok(())
+    session.publish(&judge_key)
 }

@@ -41,3 +41,23 @@ pub fn set_pictures(on: bool) {
 pub fn pictures() -> bool {
     PICTURES.with(|p| p.get())
 }
+
+#[cfg(test)]
+mod tests {
+    /// A match turning pictures off on its threads leaves every other thread's judge runs
+    /// drawing them.
+    #[test]
+    fn pictures_are_turned_off_per_thread() {
+        assert!(super::pictures());
+        std::thread::spawn(|| {
+            super::set_pictures(false);
+            assert!(!super::pictures());
+        })
+        .join()
+        .unwrap();
+        assert!(
+            super::pictures(),
+            "another thread's switch reached this one"
+        );
+    }
+}

@@ -812,14 +812,7 @@ fn play_game(
             &game.hash,
             seat,
             &keys.bots[order[seat_index]],
-            NewMove {
-                ply,
-                answers: &head,
-                action: &action,
-                offer_draw: false,
-                comment: None,
-                chain: None,
-            },
+            NewMove::plain(ply, &head, &action),
         )?;
         session.advance()?;
         if let Some(e) = session.refusal.clone() {

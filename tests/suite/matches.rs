@@ -1230,6 +1230,41 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
     }
 }
 
+/// A sealed Luzhanqi game is not played in one process (no test compares its session's sealed
+/// files with the commands'): `play_match` declines, touches nothing, and asks no bot.
+#[test]
+fn a_sealed_game_stays_on_the_commands() {
+    use qijudge::games::match_play::MatchPlay;
+    let g = TestGame::sealed();
+    ok(&[
+        "judge",
+        &g.d(),
+        "--key",
+        &g.keys.path("judge"),
+        "--now",
+        NOW,
+    ]);
+    let before = snapshot(&g.dir);
+    let judge_key = PathBuf::from(g.keys.path("judge"));
+    let key_of = |seat: &str| PathBuf::from(g.keys.path(TestGame::key_of(seat)));
+    let wants = |_: &str| true;
+    let play = MatchPlay {
+        judge_key: &judge_key,
+        seat_key: &key_of,
+        now: NOW,
+        wants_view: &wants,
+    };
+    let mut asked = 0;
+    let mut next = |_| {
+        asked += 1;
+        Err(qijudge::error::Error::Io("no bot here".into()))
+    };
+    let game = qijudge::games::by_name("luzhanqi").unwrap();
+    assert!(!game.play_match(&g.dir, &play, &mut next).unwrap());
+    assert_eq!(asked, 0);
+    assert!(snapshot(&g.dir) == before, "the folder changed");
+}
+
 /// A game played in one process (`Game::play_match`: one judge kept open, outputs written at
 /// the end) shows the bots the same turns and leaves exactly the files that the same moves
 /// played through the commands leave (a judge run per ply), to the byte; so does a game with a

@@ -160,8 +160,9 @@ impl Game for Luzhanqi {
         Ok(Some(Turn { seat, legal, view }))
     }
 
-    /// A sealed game keeps to the commands: its session would need the seats' keys to show
-    /// them their views, and bot matches are never sealed.
+    /// A sealed game keeps to the commands: bot matches are never sealed, and its sealed files
+    /// (fresh `age` encryptions) cannot be compared byte for byte with the commands' files, the
+    /// test that vouches for a session.
     fn play_match(
         &self,
         dir: &Path,
