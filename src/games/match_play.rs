@@ -1,6 +1,6 @@
 //! A bot match game played in one process: one judge kept open over the game folder
-//! ([`pipeline::Session`]) takes each move as it is written, and the signed outputs are written
-//! once, by a full judge run at the end. Playing through the contract's commands instead costs
+//! ([`pipeline::Session`]) takes each move and forfeit as it comes, and the signed outputs are
+//! written once, at the end, from the session's state (what a judge run would write). Playing through the contract's commands instead costs
 //! a replay of the whole record per command, so a ply costs more the longer the game.
 
 use super::Turn;
@@ -91,18 +91,8 @@ pub fn play<G: SessionGame>(
                 crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
                 session.advance()?;
             }
-            MatchStep::Forfeit(code) => {
-                // A forfeit is no file, only a record line: a full judge run writes it now.
-                // On the four-player board the game may go on, from a session opened anew.
-                let run = pipeline::judge(game, dir, &judge_key, play.now, Some((seat, code)))?;
-                if let Some(e) = run.refusal {
-                    return Err(e);
-                }
-                if game.is_over(&run.state) {
-                    return Ok(());
-                }
-                session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
-            }
+            // On the four-player board the game may go on without the seat.
+            MatchStep::Forfeit(code) => session.forfeit(&seat, &code)?,
         }
     }
     // The game is over: the session writes the record and views, as a judge run would.

@@ -697,7 +697,8 @@ impl<'a, R: Referee> Session<'a, R> {
         publish(self.referee, self.dir, key, &self.state, refusal, &moved_on)
     }
 
-    /// Ends the game: `seat` forfeits with a reason code (nothing if it is already over).
+    /// `seat` forfeits with a reason code (nothing if the game is already over): the game ends,
+    /// or on the four-player board goes on without the seat.
     pub fn forfeit(&mut self, seat: &str, reason: &str) -> Result<()> {
         if self.referee.is_over(&self.state) {
             return Ok(());
