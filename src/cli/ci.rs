@@ -2,7 +2,7 @@
 //! request (or by a server's pre-receive hook).
 
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::ci::{allowed, check_changes, github_annotation, Base, GameFacts, ALLOW_LIST};
+use crate::judge::ci::{check_changes, check_layout, github_annotation, Base, GameFacts, Layout, ALLOW_LIST};
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::store::git::{self, Change};
@@ -17,48 +17,177 @@ pub fn judge(
     key: &Path,
     now: Option<String>,
     range: Option<(&str, &str)>,
+    judge_commit: bool,
     github: bool,
 ) -> Result<()> {
     let result = range
-        .map_or(Ok(()), |(base, head)| check_change(dir, base, head))
+        .map_or(Ok(()), |(base, head)| {
+            check_since(dir, &GameDir::new(dir), base, Some(head), judge_commit).map(|_| ())
+        })
         .and_then(|()| super::game::judge(dir, key, now, false, None));
-    if let (true, Err(e)) = (github, &result) {
-        let prefix = git::prefix(dir).unwrap_or_default();
-        let line = match e {
-            Error::Refused(r) => {
-                github_annotation("error", &prefix, Some(&r.file), &format!("refused: {r}"))
-            }
-            Error::Io(m) | Error::Interrupted(m) => github_annotation("error", &prefix, None, m),
-        };
-        say!("{line}");
+    if github {
+        annotate(dir, &result)?;
     }
     result
 }
 
-/// The append-only rules on what changed between `base` and `head`.
-fn check_change(dir: &Path, base: &str, head: &str) -> Result<()> {
-    let g = GameDir::new(dir);
-    check_since(dir, &g, base, Some(head))
+/// Prints a refusal as a GitHub workflow annotation on the refused file.
+fn annotate(dir: &Path, result: &Result<()>) -> Result<()> {
+    let Err(e) = result else { return Ok(()) };
+    let prefix = git::prefix(dir).unwrap_or_default();
+    let line = match e {
+        Error::Refused(r) if r.file.starts_with('/') => {
+            github_annotation("error", "", Some(&r.file[1..]), &format!("refused: {r}"))
+        }
+        Error::Refused(r) => {
+            github_annotation("error", &prefix, Some(&r.file), &format!("refused: {r}"))
+        }
+        Error::Io(m) | Error::Interrupted(m) => github_annotation("error", &prefix, None, m),
+    };
+    say!("{line}");
+    Ok(())
 }
 
-/// Checks the changes from `base` to `head` (none: the index) against the rules of
-/// [`check_changes`], with the record at `base` as the one to extend; then what holds for the
-/// whole repository: a fast-forward only, nothing outside the game folders but what the
-/// allow-list permits, and every file the judge writes exactly as the judge wrote it.
-fn check_since(dir: &Path, g: &GameDir, base: &str, head: Option<&str>) -> Result<()> {
+/// What `qijudge ci` is told.
+pub struct RepoRun<'a> {
+    /// Any folder of the repository (its top is found by git).
+    pub repo: &'a Path,
+    pub base: &'a str,
+    /// The revision to check; none: the index (a player's pre-commit check).
+    pub head: Option<&'a str>,
+    /// The judge's key: judge every game the change touches. Without it each new file is
+    /// prechecked (signature, binding, turn; legality where the game hides nothing).
+    pub key: Option<&'a Path>,
+    pub now: Option<String>,
+    /// The change is the judge's own commit (it may set refused files aside).
+    pub judge_commit: bool,
+    pub github: bool,
+}
+
+/// `qijudge ci`: the rules on a change to a repository of games, for every game of the base and
+/// of the new tree, then each touched game judged (with the key) or prechecked. Every game is
+/// handled even when one is refused; the result is the worst: an I/O error, else the first
+/// refusal.
+pub fn repo(run: RepoRun) -> Result<()> {
+    let top = git::top(run.repo)?;
+    let touched = check_repository(&top, run.base, run.head);
+    let mut results = Vec::new();
+    match touched {
+        Err(e) => results.push(e),
+        Ok(folders) => {
+            for folder in folders {
+                let dir = top.join(&folder);
+                let g = GameDir::new(&dir);
+                let checked = check_game(&dir, &g, run.base, run.head, run.judge_commit);
+                let result = checked.and_then(|()| match run.key {
+                    // A game that ended is revealed by the same run, so `verify` passes on the
+                    // commit that records the end (a refused file still leaves outputs).
+                    Some(key) => {
+                        let judged = super::game::judge(&dir, key, run.now.clone(), false, None);
+                        match judged {
+                            Ok(()) | Err(Error::Refused(_)) => {
+                                super::mail::reveal_when_over(&g, key)?;
+                                judged
+                            }
+                            Err(e) => Err(e),
+                        }
+                    }
+                    None => crate::games::of_dir(&dir)?.precheck(&dir, None).and_then(|lines| {
+                        for l in lines {
+                            say!("{l}");
+                        }
+                        Ok(())
+                    }),
+                });
+                if let Err(e) = &result {
+                    eprintln!("qijudge: {}: {e}", shown(&folder));
+                }
+                if run.github {
+                    annotate(&dir, &result)?;
+                }
+                results.extend(result.err());
+            }
+            if results.is_empty() {
+                say!("the change keeps every game's rules");
+            }
+            return worst(results);
+        }
+    }
+    if run.github {
+        annotate(&top, &Err(results[0].clone()))?;
+    }
+    worst(results)
+}
+
+/// An I/O error first (exit 2), else the first refusal.
+fn worst(results: Vec<Error>) -> Result<()> {
+    let io = results.iter().position(|e| !matches!(e, Error::Refused(_)));
+    match io.or((!results.is_empty()).then_some(0)) {
+        Some(i) => Err(results.into_iter().nth(i).expect("an index into results")),
+        None => Ok(()),
+    }
+}
+
+fn shown(folder: &str) -> &str {
+    match folder {
+        "" => ".",
+        f => f,
+    }
+}
+
+/// The whole repository's rules on the change from `base` to `head` (none: the index): a
+/// fast-forward only, then [`check_layout`]. Returns the game folders the change touches.
+fn check_repository(top: &Path, base: &str, head: Option<&str>) -> Result<Vec<String>> {
     if let Some(head) = head.filter(|_| base != git::EMPTY_TREE) {
-        if !git::is_ancestor(dir, base, head)? {
+        if !git::is_ancestor(top, base, head)? {
             return Err(refuse_with(
-                "game.toml",
+                "/",
                 None,
                 format!("the update rewrites history ({base} is not an ancestor of {head})"),
                 "force-pushes are refused: add commits on top of the published branch",
             ));
         }
     }
-    check_outside(dir, base, head)?;
+    let base_games = git::games(top, Some(base))?;
+    let head_games = git::games(top, head)?;
+    let list = match base {
+        git::EMPTY_TREE => None,
+        _ => Some(git::show_top(top, base, ALLOW_LIST)?.unwrap_or_default()),
+    };
+    let list = list.map(|l| String::from_utf8_lossy(&l).into_owned());
+    let layout = Layout {
+        base: &base_games,
+        head: &head_games,
+        allow_list: list.as_deref(),
+    };
+    check_layout(&layout, &git::repo_changes(top, base, head)?)
+}
+
+/// Checks the changes from `base` to `head` (none: the index): the whole repository's rules,
+/// then this game's.
+fn check_since(
+    dir: &Path,
+    g: &GameDir,
+    base: &str,
+    head: Option<&str>,
+    judge_commit: bool,
+) -> Result<()> {
+    check_repository(&git::top(dir)?, base, head)?;
+    check_game(dir, g, base, head, judge_commit)
+}
+
+/// One game's rules on the change ([`check_changes`]), with the record at `base` as the one to
+/// extend, and every file the judge writes exactly as the judge wrote it.
+fn check_game(
+    dir: &Path,
+    g: &GameDir,
+    base: &str,
+    head: Option<&str>,
+    judge_commit: bool,
+) -> Result<()> {
     let changes = git::changes(dir, base, head)?;
-    // The manifest of the base is the game's: a change to it is refused, never taken.
+    // The manifest is the same at the base (checked by the layout rules), so the tree's is the
+    // game's.
     let manifest = match git::show(dir, base, "game.toml")? {
         Some(bytes) => bytes,
         None => g.read("game.toml", SMALL_FILE_LIMIT)?.into_bytes(),
@@ -81,62 +210,41 @@ fn check_since(dir: &Path, g: &GameDir, base: &str, head: Option<&str>) -> Resul
         })?,
         None => Record::new(),
     };
-    let refuses_manifest = changes
+    if changes
         .iter()
-        .any(|c| c.path == "game.toml" && (c.status != 'A' || base_text.is_some()));
-    if !refuses_manifest {
-        let facts = crate::games::of_dir(dir)?.facts(g)?;
-        let game = GameFacts {
-            seats: facts.seats,
-            sealed: facts.sealed,
-        };
-        let now_text = g.read_optional("record.jsonl", RECORD_LIMIT)?;
-        let base = Base {
-            record_text: base_text.as_deref(),
-            record: &base_record,
-        };
-        check_changes(&game, &changes, &base, now_text.as_deref())?;
-        return check_judge_files(g, &facts.judge_key, &changes);
+        .any(|c| c.path == "game.toml" && (c.status != 'A' || base_text.is_some()))
+    {
+        return Err(refuse_with(
+            "game.toml",
+            None,
+            "the manifest never changes once created",
+            "a change to a game adds commitments, sealed setups, moves and reveals only",
+        ));
     }
-    Err(refuse_with(
-        "game.toml",
-        None,
-        "the manifest never changes once created",
-        "a change to a game adds commitments, sealed setups, moves and reveals only",
-    ))
-}
-
-/// A change outside every game folder is refused unless the repository's allow-list (at the
-/// base revision) permits it.
-fn check_outside(dir: &Path, base: &str, head: Option<&str>) -> Result<()> {
-    let mut games = git::game_folders(dir, Some(base))?;
-    games.extend(git::game_folders(dir, head)?);
-    let list = match base {
-        git::EMPTY_TREE => None,
-        _ => git::show_top(dir, base, ALLOW_LIST)?,
+    let facts = crate::games::of_dir(dir)?.facts(g)?;
+    let game = GameFacts {
+        seats: facts.seats,
+        sealed: facts.sealed,
+        judge_commit,
     };
-    let list = String::from_utf8_lossy(list.as_deref().unwrap_or_default()).into_owned();
-    for c in git::repo_changes(dir, base, head)? {
-        let in_game = games.iter().any(|f| c.path.starts_with(f.as_str()));
-        if !in_game && !allowed(&list, &c.path) {
-            return Err(refuse_with(
-                format!("/{}", c.path),
-                None,
-                "outside every game folder, and the repository's allow-list does not permit it",
-                format!(
-                    "a change to a game touches its folder only; to allow other files, list them \
-                     in {ALLOW_LIST} at the repository's top (in a change of its own, by the owner)"
-                ),
-            ));
-        }
-    }
-    Ok(())
+    let now_text = g.read_optional("record.jsonl", RECORD_LIMIT)?;
+    let base = Base {
+        record_text: base_text.as_deref(),
+        record: &base_record,
+    };
+    check_changes(&game, &changes, &base, now_text.as_deref())?;
+    check_judge_files(g, &facts.hash, &facts.judge_key, &changes)
 }
 
 /// Files under `views/` that the change adds or modifies must be the judge's: signed by the
 /// game's judge (a sealed file: with the judge's signed tag), so nobody else can publish a
 /// view, a picture or a note in the judge's name.
-fn check_judge_files(g: &GameDir, judge: &PublicKey, changes: &[Change]) -> Result<()> {
+fn check_judge_files(
+    g: &GameDir,
+    game: &str,
+    judge: &PublicKey,
+    changes: &[Change],
+) -> Result<()> {
     for c in changes.iter().filter(|c| c.status != 'D') {
         let Some(name) = c.path.strip_prefix("views/") else {
             continue;
@@ -145,7 +253,7 @@ fn check_judge_files(g: &GameDir, judge: &PublicKey, changes: &[Change]) -> Resu
             .strip_suffix(".sig")
             .or_else(|| name.strip_suffix(".tag"))
             .map_or(c.path.clone(), |f| format!("views/{f}"));
-        if !crate::judge::common::judge_signed(g, judge, &file) {
+        if !crate::judge::common::judge_signed(g, game, judge, &file) {
             return Err(refuse_with(
                 c.path.as_str(),
                 None,
@@ -177,5 +285,5 @@ fn check_staged(dir: &Path, g: &GameDir) -> Result<()> {
     } else {
         git::EMPTY_TREE
     };
-    check_since(dir, g, base, None)
+    check_since(dir, g, base, None, false)
 }

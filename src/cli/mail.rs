@@ -254,7 +254,7 @@ fn take_file(
 
 /// Reveals the setups once the game is over (games with secrets), so that the judge's last
 /// messages carry everything `verify` needs. Whether that is so now.
-fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
+pub(crate) fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
     let Some(view) = game.read_optional("views/public.json", RECORD_LIMIT)? else {
         return Ok(false);
     };

@@ -168,6 +168,42 @@ pub enum Command {
         /// With --ci: `github` prints refusals and accepted moves as workflow annotations.
         #[arg(long, default_value = "text", value_parser = ["text", "github"], requires = "ci")]
         format: String,
+        /// With --ci: the change is the judge's own commit, which alone may set refused files
+        /// aside into refused/ (a self-hosted server's judge job; see docs/git.md).
+        #[arg(long, requires = "ci")]
+        judge_commit: bool,
+    },
+    /// The rules on a change to a repository of games (CI, hooks): for every game of --base and
+    /// of the new tree, no game is deleted, moved, nested or changed, games hold regular files
+    /// only, nothing outside them changes but what .qijudge-allow permits, and each touched
+    /// game's change only adds player files and grows its record. Then, with --key, each touched
+    /// game is judged (outputs left ready to commit); without, each new file is prechecked.
+    /// Exit 0 all kept, 1 a refusal (every game is still handled), 2 usage or I/O error.
+    ///
+    /// Example: qijudge ci . --base origin/main --head HEAD
+    Ci {
+        /// Any folder of the repository (default: the current one).
+        #[arg(default_value = ".")]
+        repo: PathBuf,
+        /// The revision the change starts from (the branch's last judged commit; git's empty
+        /// tree 4b825dc… when the change creates the repository).
+        #[arg(long)]
+        base: String,
+        /// The revision to check (a pushed commit); without it, the index (a pre-commit check).
+        #[arg(long)]
+        head: Option<String>,
+        /// The judge's private key: judge every game the change touches.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Receipt time for new moves (RFC 3339); default now.
+        #[arg(long, requires = "key")]
+        now: Option<String>,
+        /// The change is the judge's own commit, which alone may set refused files aside.
+        #[arg(long)]
+        judge_commit: bool,
+        /// `github` also prints refusals as workflow annotations.
+        #[arg(long, default_value = "text", value_parser = ["text", "github"])]
+        format: String,
     },
     /// Check new move files before committing them (a pre-commit hook; Luzhanqi): signature,
     /// game, ply, turn and the record head they answer, against the judge's signed record;
@@ -527,17 +563,35 @@ pub fn run(cli: Cli) -> Result<()> {
             base,
             head,
             format,
+            judge_commit,
         } => {
             if ci {
                 let range = base
                     .as_deref()
                     .map(|b| (b, head.as_deref().unwrap_or("HEAD")));
-                ci::judge(&dir, &key, now, range, format == "github")
+                ci::judge(&dir, &key, now, range, judge_commit, format == "github")
             } else {
                 game::judge(&dir, &key, now, details, forfeit)
             }
         }
         Command::Precheck { dir, key, staged } => ci::precheck(&dir, key.as_deref(), staged),
+        Command::Ci {
+            repo,
+            base,
+            head,
+            key,
+            now,
+            judge_commit,
+            format,
+        } => ci::repo(ci::RepoRun {
+            repo: &repo,
+            base: &base,
+            head: head.as_deref(),
+            key: key.as_deref(),
+            now,
+            judge_commit,
+            github: format == "github",
+        }),
         Command::View {
             dir,
             audience,

@@ -278,8 +278,21 @@ pub struct JudgeRequest {
     pub forfeit: Option<(String, String)>,
 }
 
-/// `.gitignore` of a sealed game's folder.
+/// `.gitignore` of a game's folder: the judge's lock and staging never belong in a commit, nor
+/// a setup in clear.
 pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\n";
+
+/// `.gitattributes` of a game's folder: every file is kept byte for byte, so a checkout with
+/// `core.autocrlf=true` (Git for Windows' default) or under a root `* text eol=crlf` still has
+/// the LF files that were signed.
+pub const GAME_GITATTRIBUTES: &str = "* -text\n";
+
+/// Writes the two git files every new game folder has, played in a repository or not.
+pub(crate) fn write_git_files(dir: &Path) -> Result<()> {
+    let g = GameDir::new(dir);
+    g.write(".gitignore", GAME_GITIGNORE.as_bytes())?;
+    g.write(".gitattributes", GAME_GITATTRIBUTES.as_bytes())
+}
 
 /// A new player list: one entry per seat from `--player` specs (name, key line, address).
 pub(crate) fn player_entries(

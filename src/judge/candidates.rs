@@ -75,24 +75,50 @@ pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<Strin
         return Ok(None);
     };
     let sig = format!("{base}.sig");
-    if !dir.exists(base) && !dir.exists(&sig) {
+    // On disk, not through `dir.exists`: a refused candidate is held back from the run.
+    let there = |rel: &str| fs::symlink_metadata(dir.path(rel)).is_ok();
+    if !there(base) && !there(&sig) {
         return Ok(None);
     }
     dir.check_folders(base)?;
     let to = destination(base, &bytes_of(&dir.path(base)), &bytes_of(&dir.path(&sig)));
     let folder = to.rsplit_once('/').map_or(REFUSED, |(f, _)| f);
     let io = |e: std::io::Error| Error::Io(format!("{to}: {e}"));
+    clear_way(dir, folder).map_err(io)?;
     fs::create_dir_all(dir.path(folder)).map_err(io)?;
+    for target in [to.clone(), format!("{to}.sig")] {
+        // Anyone may put something at the destination: only a regular file (the same refused
+        // file set aside before) is left to be replaced.
+        if fs::symlink_metadata(dir.path(&target)).is_ok_and(|m| m.is_dir()) {
+            fs::remove_dir_all(dir.path(&target)).map_err(io)?;
+        }
+    }
     // The signature first: a crash between the two leaves an unsigned file, refused next time.
     for (from, to) in [
         (sig.clone(), format!("{to}.sig")),
         (base.to_string(), to.clone()),
     ] {
-        if dir.exists(&from) {
+        if there(&from) {
             fs::rename(dir.path(&from), dir.path(&to)).map_err(io)?;
         }
     }
     Ok(Some(to))
+}
+
+/// Removes whatever stands on the way to `folder` (`refused/moves`) that is not a real folder: a
+/// link (so nothing is ever moved out of the game folder through it) or a file. Only the link or
+/// file itself goes, never what a link points to.
+fn clear_way(dir: &crate::store::GameDir, folder: &str) -> std::io::Result<()> {
+    let mut at = String::new();
+    for part in folder.split('/') {
+        at = if at.is_empty() { part.to_string() } else { format!("{at}/{part}") };
+        match fs::symlink_metadata(dir.path(&at)) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => fs::remove_file(dir.path(&at))?,
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::Entry;
 use crate::protocol::record::Record;
 use crate::store::git::Change;
+use std::collections::BTreeMap;
 
 /// What the rules need to know of a game, whichever game it is.
 pub struct GameFacts {
@@ -13,6 +14,9 @@ pub struct GameFacts {
     pub seats: Vec<String>,
     /// Whether secrets come sealed (`sealed = true` in game.toml).
     pub sealed: bool,
+    /// Whether the change is the judge's own commit, the only one that may set a refused file
+    /// aside into `refused/`.
+    pub judge_commit: bool,
 }
 
 /// What the game's record said before the change.
@@ -144,9 +148,30 @@ pub fn check_changes(
                     "a reveal before the game is over shows a setup to the opponent",
                 ))
             }
+            Kind::Player(PlayerFile::Commitment | PlayerFile::Move)
+                if !changes
+                    .iter()
+                    .any(|o| o.status == 'A' && o.path == partner(path)) =>
+            {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    "comes without its other half: a move or commitment is a file and its .sig, \
+                     added together",
+                    "add the file and its signature in one change (qijudge move writes both)",
+                ))
+            }
             Kind::Player(_) => {}
+            Kind::Judge if c.status != 'D' && !judge_name(game, path) => {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    "is no file the judge writes: views/ holds only the judge's files, by name",
+                    "remove it; the judge publishes its views itself",
+                ))
+            }
             Kind::Judge => {}
-            Kind::SetAside if c.status == 'A' && original_deleted(path, changes) => {}
+            Kind::SetAside if c.status == 'A' && game.judge_commit && original_deleted(c, changes) => {}
             Kind::SetAside => {
                 return Err(refuse_with(
                     path,
@@ -155,9 +180,9 @@ pub fn check_changes(
                     "refused files stay as the judge set them aside",
                 ))
             }
-            // The change that creates the game adds its manifest (and its .gitignore).
+            // The change that creates the game adds its manifest and git files.
             Kind::Other
-                if (path == "game.toml" || path == ".gitignore")
+                if matches!(path, "game.toml" | ".gitignore" | ".gitattributes")
                     && c.status == 'A'
                     && base.record_text.is_none() => {}
             Kind::Other => {
@@ -187,6 +212,103 @@ pub fn check_changes(
         }
     }
     Ok(())
+}
+
+/// A repository's games before and after a change (folder, ending in `/` or empty for the top,
+/// to the mode and blob id of its `game.toml`), and what may change outside them.
+pub struct Layout<'a> {
+    pub base: &'a BTreeMap<String, String>,
+    pub head: &'a BTreeMap<String, String>,
+    /// The allow-list at the base; none when the change creates the repository (its owner's
+    /// first push: there is nothing yet to protect).
+    pub allow_list: Option<&'a str>,
+}
+
+/// The rules on a whole repository's change (`changes` relative to its top): every game of the
+/// base is still there, in the same folder, with the same manifest; a new manifest stands where
+/// no game folder is above or below it; games hold regular files only; nothing changes outside
+/// the games but what the allow-list permits. Returns the game folders the change touches.
+pub fn check_layout(l: &Layout, changes: &[Change]) -> Result<Vec<String>> {
+    for (folder, manifest) in l.base {
+        if l.head.get(folder) != Some(manifest) {
+            let what = match l.head.contains_key(folder) {
+                true => "is changed: the manifest never changes once created",
+                false => "is deleted or moved: a game's folder stays where it was created",
+            };
+            return Err(refuse_with(
+                format!("/{folder}game.toml"),
+                None,
+                format!("the game in {} {what}", shown(folder)),
+                "a change to a game adds player files only; restore the game as it was",
+            ));
+        }
+    }
+    let all: Vec<&String> = l.base.keys().chain(l.head.keys()).collect();
+    for folder in l.head.keys().filter(|f| !l.base.contains_key(*f)) {
+        if let Some(other) = all
+            .iter()
+            .find(|o| **o != folder && (o.starts_with(folder.as_str()) || folder.starts_with(o.as_str())))
+        {
+            return Err(refuse_with(
+                format!("/{folder}game.toml"),
+                None,
+                format!(
+                    "a new game in {} would {} the game in {}",
+                    shown(folder),
+                    if other.starts_with(folder.as_str()) { "hold" } else { "sit inside" },
+                    shown(other)
+                ),
+                "create each game in a folder of its own, beside the others",
+            ));
+        }
+    }
+    let mut touched = Vec::new();
+    for c in changes {
+        // Nested games are refused above, so at most one folder holds the path.
+        let game = all.iter().find(|f| c.path.starts_with(f.as_str()));
+        match game {
+            Some(folder) => {
+                if !c.leaves_regular_file() {
+                    let what = match c.mode.as_str() {
+                        "120000" => "a link",
+                        "160000" => "a submodule (gitlink)",
+                        _ => "not a regular file",
+                    };
+                    return Err(refuse_with(
+                        format!("/{}", c.path),
+                        None,
+                        format!("is {what}: a game holds regular files only"),
+                        "add the file itself",
+                    ));
+                }
+                if l.head.contains_key(folder.as_str()) && !touched.contains(*folder) {
+                    touched.push(folder.to_string());
+                }
+            }
+            None if l.allow_list.is_none_or(|list| allowed(list, &c.path)) => {}
+            None => {
+                return Err(refuse_with(
+                    format!("/{}", c.path),
+                    None,
+                    "outside every game folder, and the repository's allow-list does not permit it",
+                    format!(
+                        "a change to a game touches its folder only; to allow other files, list \
+                         them in {ALLOW_LIST} at the repository's top (in a change of its own, by \
+                         the owner)"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(touched)
+}
+
+/// A game folder as a person reads it.
+fn shown(folder: &str) -> String {
+    match folder {
+        "" => "the repository's top".to_string(),
+        f => format!("{f}"),
+    }
 }
 
 /// The file at the repository's top that lists what a change may touch outside the game
@@ -265,16 +387,45 @@ fn set_aside(path: &str, changes: &[Change], record: &Record) -> bool {
     moved && !accepted
 }
 
-/// Whether the change deletes the candidate a `refused/FOLDER/STEM.DIGEST.EXT` file was.
-fn original_deleted(path: &str, changes: &[Change]) -> bool {
-    let rest = path.strip_prefix("refused/").unwrap_or_default();
+/// Whether the change deletes the candidate a `refused/FOLDER/STEM.DIGEST.EXT` file was, and
+/// keeps its very bytes: the same blob, at the name the judge gives it.
+fn original_deleted(set_aside: &Change, changes: &[Change]) -> bool {
+    let rest = set_aside.path.strip_prefix("refused/").unwrap_or_default();
     let Some((folder, name)) = rest.split_once('/') else {
         return false;
     };
-    let stem = name.split('.').next().unwrap_or(name);
-    changes
-        .iter()
-        .any(|c| c.status == 'D' && c.path.starts_with(&format!("{folder}/{stem}.")))
+    let mut parts = name.splitn(3, '.');
+    let (Some(stem), Some(digest), Some(ext)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let hex = digest.len() == 12 && digest.bytes().all(|b| b.is_ascii_hexdigit());
+    let original = format!("{folder}/{stem}.{ext}");
+    hex && changes.iter().any(|c| {
+        c.status == 'D' && c.path == original && c.old_id == set_aside.new_id && !c.old_id.is_empty()
+    })
+}
+
+/// The other half of a signed player file: `X.sig` for `X`, `X` for `X.sig`.
+fn partner(path: &str) -> String {
+    match path.strip_suffix(".sig") {
+        Some(file) => file.to_string(),
+        None => format!("{path}.sig"),
+    }
+}
+
+/// Whether `path` is a name the judge writes: the record, or `views/AUDIENCE.…` (a seat, `public`
+/// or `full`) directly in `views/`, in plain ASCII.
+fn judge_name(game: &GameFacts, path: &str) -> bool {
+    if path == "record.jsonl" || path == "record.sig" {
+        return true;
+    }
+    let Some(name) = path.strip_prefix("views/") else {
+        return false;
+    };
+    let audience = name.split('.').next().unwrap_or_default();
+    crate::store::is_judge_output(path)
+        && name.contains('.')
+        && (audience == "public" || audience == "full" || game.seats.iter().any(|s| s == audience))
 }
 
 fn verb(status: char) -> &'static str {

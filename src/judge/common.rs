@@ -72,9 +72,9 @@ fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Rec
 
 /// Whether the file at `path` is as the judge wrote it: its signature (`path.sig`) is the
 /// judge's, or for a sealed file its tag statement (`path.tag`) is the judge's about its bytes.
-pub fn judge_signed(dir: &GameDir, judge: &PublicKey, path: &str) -> bool {
+pub fn judge_signed(dir: &GameDir, game: &str, judge: &PublicKey, path: &str) -> bool {
     if path.ends_with(".age") {
-        return super::sealing::written_by_judge(dir, path, judge);
+        return super::sealing::written_by_judge(dir, game, path, judge);
     }
     match (
         dir.read_bytes(path, RECORD_LIMIT),
@@ -96,7 +96,7 @@ pub fn check_view_signatures(dir: &GameDir, f: &Frame) -> Result<()> {
         else {
             continue;
         };
-        if !judge_signed(dir, f.judge_key, file) {
+        if !judge_signed(dir, f.hash, f.judge_key, file) {
             return Err(refuse_with(
                 &path,
                 None,
@@ -351,34 +351,59 @@ pub fn no_chain_fields(path: &str, m: &MoveFile) -> Result<()> {
     ))
 }
 
-/// A move file for a later ply than `next`, or with a name no move file has.
-pub fn stray_move(dir: &GameDir, f: &Frame, next: u32) -> Result<Option<Error>> {
-    for name in dir.list("moves")? {
-        let stem = name.strip_suffix(".sig").unwrap_or(&name);
+/// A file in `moves/` the judge can never take, once it has taken what it could: a name no
+/// move file has, a signature without its move file (a stranger's `.sig` squatting a later
+/// slot), a file for a ply the record already filled with another, or for ply `stray_from` or
+/// later. Such a file is refused (and set aside), never left holding a place.
+pub fn stray_move(
+    dir: &GameDir,
+    f: &Frame,
+    record: &Record,
+    stray_from: u32,
+) -> Result<Option<Error>> {
+    let names = dir.list("moves")?;
+    for name in &names {
+        let stem = name.strip_suffix(".sig").unwrap_or(name);
         let parsed = stem
             .strip_suffix(".toml")
             .and_then(|s| s.split_once('-'))
+            .filter(|(n, _)| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
             .filter(|(_, seat)| f.seats.contains(seat));
-        match parsed {
-            None => {
-                return Ok(Some(refuse(
-                    format!("moves/{name}"),
-                    None,
-                    format!(
-                        "is not a move file name (NNNN-SEAT.toml and .sig; seats: {})",
-                        f.seats.join(", ")
-                    ),
-                )))
+        let path = format!("moves/{name}");
+        let refusal = match parsed {
+            None => Some((
+                None,
+                format!(
+                    "is not a move file name (NNNN-SEAT.toml and .sig; seats: {})",
+                    f.seats.join(", ")
+                ),
+            )),
+            Some(_) if name.ends_with(".sig") && !names.iter().any(|n| n == stem) => Some((
+                None,
+                "a signature without its move file: a move is the file and its .sig together"
+                    .to_string(),
+            )),
+            Some((ply, _)) if ply >= stray_from => Some((
+                Some("ply"),
+                format!("is for ply {ply}, but the game is at ply {}", stray_from - 1),
+            )),
+            Some((ply, _)) => {
+                let accepted = record.lines.iter().find_map(|l| match &l.entry {
+                    Entry::Move { ply: p, seat, .. } if *p == ply => Some(seat.as_str()),
+                    _ => None,
+                });
+                match accepted {
+                    Some(seat) if move_path(ply, seat) != format!("moves/{stem}") => Some((
+                        Some("ply"),
+                        format!("ply {ply} was already played by {seat}"),
+                    )),
+                    _ => None,
+                }
             }
-            Some((ply, _)) if ply > next => {
-                return Ok(Some(refuse(
-                    format!("moves/{name}"),
-                    Some("ply"),
-                    format!("is for ply {ply}, but the game is at ply {next}"),
-                )))
-            }
-            _ => {}
+        };
+        if let Some((field, why)) = refusal {
+            return Ok(Some(refuse(path, field, why)));
         }
     }
     Ok(None)

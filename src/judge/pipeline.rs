@@ -140,7 +140,7 @@ pub trait Referee {
     /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
         let next = self.clock_turn(state).map_or(u32::MAX, |(_, ply)| ply);
-        common::stray_move(cx.dir, &self.frame(), next)
+        common::stray_move(cx.dir, &self.frame(), self.record(state), next.saturating_add(1))
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
@@ -487,19 +487,24 @@ fn refusal_notes<R: Referee>(
     r: &R,
     dir: &GameDir,
     key: &PrivateKey,
-    refused: Option<&Refusal>,
+    refused: &[&Refusal],
     moved_on: &[usize],
 ) -> Result<(Files, Vec<String>)> {
-    let owner = refused.and_then(|f| match &f.private_to {
+    let owner = |f: &Refusal| match &f.private_to {
         Some(seat) => seat_of(r, seat),
         None => candidates::owner(&f.file, r.frame().seats),
-    });
+    };
     let (mut notes, mut kept) = (Vec::new(), Vec::new());
     for seat in 0..r.frame().seats.len() {
         let path = r.refusal_note_path(seat);
-        if let Some(f) = refused.filter(|_| owner == Some(seat)) {
-            notes.extend(r.refusal_note(dir, seat, &f.detailed(), key)?);
-        } else if !moved_on.contains(&seat) && common::judge_signed(dir, r.frame().judge_key, &path)
+        let reasons: Vec<String> = refused
+            .iter()
+            .filter(|f| owner(f) == Some(seat))
+            .map(|f| f.detailed())
+            .collect();
+        if !reasons.is_empty() {
+            notes.extend(r.refusal_note(dir, seat, &reasons.join("\n"), key)?);
+        } else if !moved_on.contains(&seat) && common::judge_signed(dir, r.frame().hash, r.frame().judge_key, &path)
         {
             kept.push(note_companion(&path));
             kept.push(path);
@@ -508,8 +513,36 @@ fn refusal_notes<R: Referee>(
     Ok((notes, kept))
 }
 
+/// What no judge ever writes in `views/` goes before the judge writes there: a folder, a link or
+/// any other non-regular file, a name that is not plain ASCII (`views/public.json` made a folder
+/// holding a copy of a signed file would otherwise stop every later run). Only the entry itself
+/// goes, never what a link points to; `views` itself, if not a real folder, goes too.
+fn clear_views_junk(dir: &GameDir) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("views/: {e}"));
+    let views = dir.path("views");
+    match std::fs::symlink_metadata(&views) {
+        Err(_) => return Ok(()),
+        Ok(m) if !m.is_dir() => return std::fs::remove_file(&views).map_err(io),
+        Ok(_) => {}
+    }
+    for entry in std::fs::read_dir(&views).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let kind = entry.file_type().map_err(io)?;
+        let plain = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| crate::store::is_judge_output(&format!("views/{n}")));
+        if kind.is_dir() {
+            std::fs::remove_dir_all(entry.path()).map_err(io)?;
+        } else if !kind.is_file() || !plain {
+            std::fs::remove_file(entry.path()).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
 /// Nothing but the judge writes `views/`: every file there that this run does not write or keep
-/// (someone else's, or a note whose seat moved on) is removed. Folders are left alone.
+/// (someone else's, or a note whose seat moved on) is removed.
 fn sweep_views(
     dir: &GameDir,
     files: &[(String, Option<Vec<u8>>)],
@@ -519,8 +552,7 @@ fn sweep_views(
     for name in dir.list("views")? {
         let path = format!("views/{name}");
         let ours = files.iter().any(|(p, _)| *p == path) || kept.contains(&path);
-        let is_dir = std::fs::symlink_metadata(dir.path(&path)).is_ok_and(|m| m.is_dir());
-        if !ours && !is_dir && crate::store::is_judge_output(&path) {
+        if !ours && crate::store::is_judge_output(&path) {
             gone.push((path, None));
         }
     }
@@ -545,24 +577,55 @@ pub fn judge<R: Referee>(
     let cx = Ctx::taking_new(dir, now, Some(key));
     r.prepare(&mut state, &cx)?;
     let before = r.record(&state).lines.len();
-    let (mut said, refusal) = take_new(r, dir, &mut state, now, Some(key), &mut forfeit, true)?;
+    let (mut said, refusals) = take_all(r, dir, &mut state, now, Some(key), &mut forfeit)?;
     let moved_on = moved_on_since(r, &state, before);
     // A game that ended meanwhile keeps its result: a late forfeit (say, from a deadline
     // script) changes nothing.
     if let Some((seat, reason)) = forfeit.filter(|_| !r.is_over(&state)) {
         said.extend(forfeit_now(r, dir, &mut state, now, &seat, &reason)?);
     }
-    let waiting = match (&refusal, r.is_over(&state)) {
-        (None, false) => r.waiting(&state),
+    let waiting = match (refusals.is_empty(), r.is_over(&state)) {
+        (true, false) => r.waiting(&state),
         _ => None,
     };
-    publish(r, dir, key, &state, refusal.as_ref(), &moved_on)?;
+    publish(r, dir, key, &state, &refusals, &moved_on)?;
     Ok(Run {
         state,
         said,
-        refusal,
+        refusal: refusals.into_iter().next(),
         waiting,
     })
+}
+
+/// [`take_new`] until nothing more can be taken: a refused candidate is held back (it is set
+/// aside when the run writes) and the taking goes on without it, so a bad file, a stranger's
+/// included, never delays a good one beside it. Returns the refusals in the order they came.
+fn take_all<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    state: &mut R::State,
+    now: &str,
+    key: Option<&PrivateKey>,
+    forfeit: &mut Option<(String, String)>,
+) -> Result<(Vec<String>, Vec<Error>)> {
+    let (mut said, mut refusals) = (Vec::new(), Vec::new());
+    loop {
+        let (more, refusal) = take_new(r, dir, state, now, key, forfeit, true)?;
+        said.extend(more);
+        let Some(e) = refusal else { break };
+        // Each pass holds back one more file that is there, so the loop ends.
+        let held = match &e {
+            Error::Refused(f) => candidates::candidate(&f.file)
+                .filter(|c| dir.exists(c) || dir.exists(&format!("{c}.sig")))
+                .map(str::to_string),
+            _ => None,
+        };
+        refusals.push(e);
+        let Some(file) = held else { break };
+        dir.hold_back(&format!("{file}.sig"));
+        dir.hold_back(&file);
+    }
+    Ok((said, refusals))
 }
 
 /// The seats with a record line made for them since line `before` (their old refusal notes
@@ -584,20 +647,24 @@ fn publish<R: Referee>(
     dir: &GameDir,
     key: &PrivateKey,
     state: &R::State,
-    refusal: Option<&Error>,
+    refusals: &[Error],
     moved_on: &[usize],
 ) -> Result<()> {
     let mut files = sign_views(r.outputs(dir, state, key)?, key);
-    let refused = match refusal {
-        Some(Error::Refused(refused)) => Some(refused),
-        _ => None,
-    };
-    let (notes, kept) = refusal_notes(r, dir, key, refused, moved_on)?;
+    let refused: Vec<&Refusal> = refusals
+        .iter()
+        .filter_map(|e| match e {
+            Error::Refused(refused) => Some(refused),
+            _ => None,
+        })
+        .collect();
+    clear_views_junk(dir)?;
+    let (notes, kept) = refusal_notes(r, dir, key, &refused, moved_on)?;
     files.extend(notes);
     files.extend(sweep_views(dir, &files, &kept)?);
     dir.commit(&files)?;
-    // Only after the note is out: the refused candidate leaves its place.
-    if let Some(f) = refused {
+    // Only after the notes are out: the refused candidates leave their places.
+    for f in refused {
         candidates::set_aside(dir, &f.file)?;
     }
     Ok(())
@@ -693,8 +760,8 @@ impl<'a, R: Referee> Session<'a, R> {
         common::check_judge(&self.referee.frame(), key)?;
         let _lock = self.dir.lock()?;
         let moved_on = moved_on_since(self.referee, &self.state, self.opened_at);
-        let refusal = self.refusal.as_ref();
-        publish(self.referee, self.dir, key, &self.state, refusal, &moved_on)
+        let refusals: Vec<Error> = self.refusal.iter().cloned().collect();
+        publish(self.referee, self.dir, key, &self.state, &refusals, &moved_on)
     }
 
     /// `seat` forfeits with a reason code (nothing if the game is already over): the game ends,

@@ -784,13 +784,16 @@ impl Referee for Game {
             .list("moves")?
             .into_iter()
             .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply));
-        Ok(stray.map(|name| {
-            let reason = match st.outcome {
-                Some(_) => "the game is over".to_string(),
-                None => format!("ply {ply} is next"),
-            };
-            refuse(format!("moves/{name}"), Some("ply"), reason)
-        }))
+        match stray {
+            Some(name) => {
+                let reason = match st.outcome {
+                    Some(_) => "the game is over".to_string(),
+                    None => format!("ply {ply} is next"),
+                };
+                Ok(Some(refuse(format!("moves/{name}"), Some("ply"), reason)))
+            }
+            None => common::stray_move(cx.dir, &self.frame(), &st.record, u32::MAX),
+        }
     }
 
     fn outputs(

@@ -190,11 +190,11 @@ pub fn tag_path(path: &str) -> String {
     format!("{path}.tag")
 }
 
-/// The judge's private tag of a sealed output: HMAC-SHA-256 of its path and plaintext under a
-/// key derived from the judge's private key. Only the judge can compute it, so publishing it says
+/// The judge's private tag of a sealed output: HMAC-SHA-256 of its game (the manifest's hash),
+/// path and plaintext under a key derived from the judge's private key. Only the judge can compute it, so publishing it says
 /// nothing about the plaintext, and the judge can tell whether a sealed file it wrote still says
 /// what it would say now without opening it.
-fn output_tag(judge: &PrivateKey, path: &str, plain: &[u8]) -> Result<String> {
+fn output_tag(judge: &PrivateKey, game: &str, path: &str, plain: &[u8]) -> Result<String> {
     use hmac::Mac;
     let ed = judge
         .key_data()
@@ -202,42 +202,51 @@ fn output_tag(judge: &PrivateKey, path: &str, plain: &[u8]) -> Result<String> {
         .ok_or_else(|| Error::Io("the judge's key must be Ed25519".into()))?;
     let mut key = [0u8; 32];
     hkdf::Hkdf::<sha2::Sha256>::new(Some(b"qijudge"), &ed.private.to_bytes())
-        .expand(b"sealed-output tag v1", &mut key)
+        .expand(b"sealed-output tag v2", &mut key)
         .map_err(|e| Error::Io(format!("tag key: {e}")))?;
     let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&key)
         .map_err(|e| Error::Io(format!("tag key: {e}")))?;
-    mac.update(path.as_bytes());
-    mac.update(&[0]);
+    for part in [game.as_bytes(), path.as_bytes()] {
+        mac.update(part);
+        mac.update(&[0]);
+    }
     mac.update(plain);
     Ok(hex::encode(mac.finalize().into_bytes()))
 }
 
-/// The statement the judge signs for a sealed output: its path, the digest of its bytes, its tag.
-fn tag_statement(path: &str, sealed: &[u8], tag: &str) -> String {
+/// The statement the judge signs for a sealed output: its game (the manifest's hash), its path,
+/// the digest of its bytes, its tag. A statement of one game never vouches for a file in another.
+fn tag_statement(game: &str, path: &str, sealed: &[u8], tag: &str) -> String {
     format!(
-        "qijudge sealed output v1\npath {path}\nsealed {}\ntag {tag}\n",
+        "qijudge sealed output v2\ngame {game}\npath {path}\nsealed {}\ntag {tag}\n",
         crate::protocol::hash::sha256_tagged(sealed)
     )
 }
 
 /// The tag of the sealed file at `path` with bytes `sealed`, if its tag file is a statement the
 /// judge signed about exactly these bytes; none for anything the judge did not write.
-pub fn judges_tag(dir: &GameDir, path: &str, sealed: &[u8], judge: &PublicKey) -> Option<String> {
+pub fn judges_tag(
+    dir: &GameDir,
+    game: &str,
+    path: &str,
+    sealed: &[u8],
+    judge: &PublicKey,
+) -> Option<String> {
     let text = dir
         .read(&tag_path(path), crate::store::SIGNATURE_LIMIT)
         .ok()?;
     let at = text.find("-----BEGIN SSH SIGNATURE-----")?;
     let (statement, sig) = text.split_at(at);
     let tag = statement.lines().find_map(|l| l.strip_prefix("tag "))?;
-    let valid = statement == tag_statement(path, sealed, tag)
+    let valid = statement == tag_statement(game, path, sealed, tag)
         && signing::verify(judge, namespace::SEALED_OUTPUT, statement.as_bytes(), sig).is_ok();
     valid.then(|| tag.to_string())
 }
 
 /// Whether the sealed file at `path` and its tag file are as the judge wrote them.
-pub fn written_by_judge(dir: &GameDir, path: &str, judge: &PublicKey) -> bool {
+pub fn written_by_judge(dir: &GameDir, game: &str, path: &str, judge: &PublicKey) -> bool {
     dir.read_bytes(path, SEALED_LIMIT)
-        .is_ok_and(|bytes| judges_tag(dir, path, &bytes, judge).is_some())
+        .is_ok_and(|bytes| judges_tag(dir, game, path, &bytes, judge).is_some())
 }
 
 /// Encrypts `plain` to `recipients` and signs a statement about it (`path.tag`). When `path`
@@ -246,18 +255,21 @@ pub fn written_by_judge(dir: &GameDir, path: &str, judge: &PublicKey) -> bool {
 /// may put one there).
 fn seal_stable(
     dir: &GameDir,
+    game: &str,
     path: &str,
     plain: &[u8],
     recipients: &[&PublicKey],
     judge: &PrivateKey,
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
-    let tag = output_tag(judge, path, plain)?;
+    let tag = output_tag(judge, game, path, plain)?;
     let old = dir.read_bytes(path, SEALED_LIMIT).ok();
     let sealed = match old {
-        Some(old) if judges_tag(dir, path, &old, judge.public_key()).as_ref() == Some(&tag) => old,
+        Some(old) if judges_tag(dir, game, path, &old, judge.public_key()).as_ref() == Some(&tag) => {
+            old
+        }
         _ => seal::encrypt(plain, recipients).map_err(|e| Error::Io(format!("{path}: {e}")))?,
     };
-    let statement = tag_statement(path, &sealed, &tag);
+    let statement = tag_statement(game, path, &sealed, &tag);
     let sig = signing::sign(judge, namespace::SEALED_OUTPUT, statement.as_bytes());
     Ok(vec![
         (path.to_string(), Some(sealed)),
@@ -308,7 +320,7 @@ pub fn seal_outputs(
             .collect();
         // Too large for its padded size: refuse to publish rather than leak by size.
         let plain = seal::pack(&sealed, size).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-        out.extend(seal_stable(dir, &path, &plain, &recipients, judge)?);
+        out.extend(seal_stable(dir, &game.hash, &path, &plain, &recipients, judge)?);
     }
     Ok(out)
 }
@@ -326,7 +338,7 @@ pub fn seal_refusal(
     let path = sealed_refusal_path(name);
     let recipients = [&game.player_keys[seat], judge.public_key()];
     let plain = refusal_envelope(name, text).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-    seal_stable(dir, &path, &plain, &recipients, judge)
+    seal_stable(dir, &game.hash, &path, &plain, &recipients, judge)
 }
 
 /// The envelope of a refusal notice: the text, cut (at a character boundary) to fit the fixed

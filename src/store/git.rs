@@ -5,12 +5,35 @@ use crate::error::{Error, Result};
 use std::path::Path;
 use std::process::Command;
 
-/// What a change did to one path (relative to the game directory).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a change did to one path (relative to the game directory, or to the repository's top).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Change {
     /// `A` added, `M` modified, `D` deleted, `T` type changed (git's letters).
     pub status: char,
     pub path: String,
+    /// git's file mode after the change (`100644`, `100755`; `120000` a link, `160000` a
+    /// submodule); `000000` once deleted.
+    pub mode: String,
+    /// The blob before and after the change (40 zeros where there is none).
+    pub old_id: String,
+    pub new_id: String,
+}
+
+impl Change {
+    /// A change with no modes or blob ids (tests of the path rules).
+    pub fn named(status: char, path: &str) -> Change {
+        Change {
+            status,
+            path: path.to_string(),
+            mode: if status == 'D' { "000000" } else { "100644" }.to_string(),
+            ..Change::default()
+        }
+    }
+
+    /// Whether what the change leaves at the path is a regular file (or nothing).
+    pub fn leaves_regular_file(&self) -> bool {
+        matches!(self.mode.as_str(), "100644" | "100755" | "000000")
+    }
 }
 
 /// Refuses revision arguments that git could take for options or that hold odd characters.
@@ -45,19 +68,26 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>> {
     Ok(out.stdout)
 }
 
-/// Parses `git diff --name-status -z` output.
-fn parse_name_status(out: &[u8]) -> Result<Vec<Change>> {
+/// Parses `git diff --raw -z --no-abbrev` output: `:OLDMODE NEWMODE OLDID NEWID STATUS`, then
+/// the path, each ended by a NUL.
+fn parse_raw(out: &[u8]) -> Result<Vec<Change>> {
+    let bad = |why: &str| Error::Io(format!("git diff: {why}"));
     let mut fields = out.split(|&b| b == 0).filter(|f| !f.is_empty());
     let mut changes = Vec::new();
-    while let Some(status) = fields.next() {
-        let path = fields
-            .next()
-            .ok_or_else(|| Error::Io("git diff: a status without a path".into()))?;
-        let path = String::from_utf8(path.to_vec())
-            .map_err(|_| Error::Io("git diff: a path that is not UTF-8".into()))?;
+    while let Some(head) = fields.next() {
+        let head = std::str::from_utf8(head).map_err(|_| bad("a status that is not text"))?;
+        let parts: Vec<&str> = head.trim_start_matches(':').split(' ').collect();
+        let [_, mode, old_id, new_id, status] = parts[..] else {
+            return Err(bad("a status line of another shape"));
+        };
+        let path = fields.next().ok_or_else(|| bad("a status without a path"))?;
+        let path = String::from_utf8(path.to_vec()).map_err(|_| bad("a path that is not UTF-8"))?;
         changes.push(Change {
-            status: status.first().map_or('?', |&b| b as char),
+            status: status.chars().next().unwrap_or('?'),
             path,
+            mode: mode.to_string(),
+            old_id: old_id.to_string(),
+            new_id: new_id.to_string(),
         });
     }
     Ok(changes)
@@ -83,7 +113,7 @@ fn diff(
     spec: &str,
 ) -> Result<Vec<Change>> {
     check_rev(base)?;
-    let mut args = vec!["diff", "--name-status", "-z", "--no-renames"];
+    let mut args = vec!["diff", "--raw", "-z", "--no-abbrev", "--no-renames"];
     args.extend_from_slice(options);
     match head {
         Some(h) => {
@@ -93,31 +123,40 @@ fn diff(
         None => args.extend(["--cached", base]),
     }
     args.extend(["--", spec]);
-    parse_name_status(&git(dir, &args)?)
+    parse_raw(&git(dir, &args)?)
 }
 
-/// The folders (relative to the repository's top, ending in `/`, or empty for the top) that
-/// hold a `game.toml` at `rev` (none: the index).
-pub fn game_folders(dir: &Path, rev: Option<&str>) -> Result<Vec<String>> {
+/// The game folders at `rev` (none: the index), relative to the repository's top, ending in `/`
+/// (empty for the top), each with the blob id of its `game.toml`.
+pub fn games(dir: &Path, rev: Option<&str>) -> Result<std::collections::BTreeMap<String, String>> {
     let out = match rev {
-        Some(r) if r == EMPTY_TREE => return Ok(Vec::new()),
+        Some(r) if r == EMPTY_TREE => return Ok(Default::default()),
         Some(r) => {
             check_rev(r)?;
-            git(
-                dir,
-                &["ls-tree", "-r", "-z", "--name-only", "--full-tree", r],
-            )?
+            git(dir, &["ls-tree", "-r", "-z", "--full-tree", r])?
         }
-        None => git(dir, &["ls-files", "-z", "--full-name", "--", ":/"])?,
+        None => git(dir, &["ls-files", "-s", "-z", "--full-name", "--", ":/"])?,
     };
-    Ok(out
-        .split(|&b| b == 0)
-        .filter_map(|p| std::str::from_utf8(p).ok())
-        .filter_map(|p| match p {
-            "game.toml" => Some(String::new()),
-            _ => p.strip_suffix("/game.toml").map(|f| format!("{f}/")),
-        })
-        .collect())
+    // `MODE TYPE ID\tPATH` (ls-tree) or `MODE ID STAGE\tPATH` (ls-files -s).
+    let mut games = std::collections::BTreeMap::new();
+    for entry in out.split(|&b| b == 0).filter_map(|e| std::str::from_utf8(e).ok()) {
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let folder = match path {
+            "game.toml" => String::new(),
+            _ => match path.strip_suffix("/game.toml") {
+                Some(f) => format!("{f}/"),
+                None => continue,
+            },
+        };
+        let id = meta
+            .split(' ')
+            .find(|w| w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit()))
+            .unwrap_or_default();
+        games.insert(folder, format!("{}:{id}", meta.split(' ').next().unwrap_or("")));
+    }
+    Ok(games)
 }
 
 /// git's empty tree: the base of a repository's first commit.
@@ -184,6 +223,13 @@ pub fn has_commit(dir: &Path, rev: &str) -> bool {
         .is_ok()
 }
 
+/// The top of the repository (its work tree) that `dir` is in.
+pub fn top(dir: &Path) -> Result<std::path::PathBuf> {
+    let out = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let text = String::from_utf8(out).map_err(|_| Error::Io("git: a path that is not UTF-8".into()))?;
+    Ok(std::path::PathBuf::from(text.trim_end_matches('\n')))
+}
+
 /// The game directory's path inside its repository (`games/g1/`, or empty at the top).
 pub fn prefix(dir: &Path) -> Result<String> {
     let out = git(dir, &["rev-parse", "--show-prefix"])?;
@@ -195,13 +241,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn name_status_output_is_read() {
-        let out = b"A\0moves/0001-south.toml\0M\0record.jsonl\0";
-        let c = parse_name_status(out).unwrap();
+    fn raw_diff_output_is_read() {
+        let z = "0".repeat(40);
+        let a = "a".repeat(40);
+        let out = format!(
+            ":000000 100644 {z} {a} A\0moves/0001-south.toml\0:100644 160000 {a} {a} T\0x\0"
+        );
+        let c = parse_raw(out.as_bytes()).unwrap();
         assert_eq!(c.len(), 2);
-        assert_eq!(c[0].status, 'A');
-        assert_eq!(c[1].path, "record.jsonl");
-        assert!(parse_name_status(b"A\0").is_err());
+        assert_eq!((c[0].status, c[0].mode.as_str()), ('A', "100644"));
+        assert_eq!(c[0].new_id, a);
+        assert!(c[0].leaves_regular_file() && !c[1].leaves_regular_file());
+        assert_eq!(c[1].path, "x");
+        assert!(parse_raw(b":000000 100644 A\0").is_err());
+        assert!(parse_raw(format!(":000000 100644 {z} {a} A\0").as_bytes()).is_err());
     }
 
     #[test]

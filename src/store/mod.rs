@@ -32,6 +32,9 @@ pub struct GameDir {
     packed: Option<std::sync::Arc<std::result::Result<packed::Files, String>>>,
     /// Files read ahead of their use (see [`GameDir::read_ahead`]), by path.
     ahead: std::cell::RefCell<std::collections::HashMap<String, String>>,
+    /// Candidates refused earlier in this judge run: treated as absent, so the run goes on
+    /// taking the good files beside them (they are set aside when the run writes).
+    held_back: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 /// The game locks this process holds, by folder, with how many callers hold each (a command
@@ -71,6 +74,7 @@ impl GameDir {
             durable: true,
             packed,
             ahead: Default::default(),
+            held_back: Default::default(),
         }
     }
 
@@ -129,6 +133,9 @@ impl GameDir {
 
     /// Whether a regular file exists at `rel`.
     pub fn exists(&self, rel: &str) -> bool {
+        if self.is_held_back(rel) {
+            return false;
+        }
         if self.ahead.borrow().contains_key(rel) {
             return true;
         }
@@ -148,6 +155,9 @@ impl GameDir {
     /// (in the file and in every folder on its way) before opening, and checks the size before
     /// reading.
     pub fn read(&self, rel: &str, limit: u64) -> Result<String> {
+        if self.is_held_back(rel) {
+            return Err(refuse(rel, None, "missing"));
+        }
         let ahead = self.ahead.borrow_mut().remove(rel);
         if let Some(text) = ahead.filter(|t| t.len() as u64 <= limit) {
             return Ok(text);
@@ -172,6 +182,18 @@ impl GameDir {
         Ok(text)
     }
 
+    /// Treats `rel` as absent for the rest of this value's life (a refused candidate the judge
+    /// will set aside: the run takes what else it can without it).
+    pub fn hold_back(&self, rel: &str) {
+        self.ahead.borrow_mut().remove(rel);
+        self.held_back.borrow_mut().insert(rel.to_string());
+    }
+
+    fn is_held_back(&self, rel: &str) -> bool {
+        let held = self.held_back.borrow();
+        !held.is_empty() && held.contains(rel)
+    }
+
     /// Drops every copy [`GameDir::read_ahead`] kept.
     pub fn forget_read_ahead(&self) {
         self.ahead.borrow_mut().clear();
@@ -180,6 +202,9 @@ impl GameDir {
     /// Reads a binary file (a sealed one) of at most `limit` bytes, with the checks of
     /// [`GameDir::read`].
     pub fn read_bytes(&self, rel: &str, limit: u64) -> Result<Vec<u8>> {
+        if self.is_held_back(rel) {
+            return Err(refuse(rel, None, "missing"));
+        }
         if let Some(files) = self.packed_files() {
             return self.packed_read(files?, rel, limit);
         }
@@ -252,6 +277,7 @@ impl GameDir {
         for entry in fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
             let entry = entry.map_err(|e| io(&dir, e))?;
             match entry.file_name().into_string() {
+                Ok(n) if self.is_held_back(&format!("{sub}/{n}")) => {}
                 Ok(n) => names.push(n),
                 Err(_) => return Err(refuse(sub, None, "holds a file whose name is not UTF-8")),
             }

@@ -1193,11 +1193,12 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
             }
         }
         judge();
-        let mut plies = 0;
+        let (mut plies, mut ended) = (0, false);
         for ply in 0..40 {
             // Every other ply without the view, as for a bot that waives it.
             let wants = |_: &str| ply % 2 == 0;
             let Some(turn) = game.turn(&dir, &key_of, &wants).unwrap() else {
+                ended = true;
                 break;
             };
             let seat = game.to_move(&dir).unwrap().unwrap();
@@ -1226,7 +1227,9 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
             judge();
             plies += 1;
         }
-        assert!(plies >= 10, "{name}: {plies} plies");
+        // A Liubo race can end early: its throws come from random seeds (9 plies was seen).
+        let short_race = name == "liubo" && ended;
+        assert!(plies >= 10 || short_race, "{name}: {plies} plies");
     }
 }
 

@@ -62,9 +62,7 @@ pub fn new(
     );
     let manifest = crate::protocol::files::JieqiManifest { sealed, ..manifest };
     super::super::write_manifest(dir, &manifest, |g| jq::load(g).map(|_| ()))?;
-    if sealed {
-        GameDir::new(dir).write(".gitignore", super::super::GAME_GITIGNORE.as_bytes())?;
-    }
+    super::super::write_git_files(dir)?;
     say!("created Jieqi game {} in {}", manifest.id, dir.display());
     Ok(())
 }

@@ -72,10 +72,7 @@ pub fn new(
         ));
     }
     super::super::write_manifest(dir, &manifest, |g| lb::load(g).map(|_| ()))?;
-    if sealed {
-        crate::store::GameDir::new(dir)
-            .write(".gitignore", super::super::GAME_GITIGNORE.as_bytes())?;
-    }
+    super::super::write_git_files(dir)?;
     say!("created Liubo game {} in {}", manifest.id, dir.display());
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use crate::console::{load_private_key, read_arg, with_rules};
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::games::{MoveRequest, NewGame, GAME_GITIGNORE};
+use crate::games::{MoveRequest, NewGame};
 use crate::judge::{self, load_game, load_record, Mode};
 use crate::protocol::files::*;
 use crate::rules::luzhanqi::board::BOARD_NAMES;
@@ -62,11 +62,7 @@ pub fn new(dir: &Path, new: NewGame) -> Result<()> {
     }
     let text = to_toml(&manifest);
     g.write("game.toml", text.as_bytes())?;
-    if manifest.sealed {
-        // Played in a repository: the judge's lock and staging never belong in a commit, nor a
-        // setup in clear.
-        g.write(".gitignore", GAME_GITIGNORE.as_bytes())?;
-    }
+    super::super::write_git_files(dir)?;
     // Refuse what a judge would refuse (for instance the same key twice) before anyone commits.
     if let Err(e) = load_game(&g) {
         let _ = std::fs::remove_file(g.path("game.toml"));

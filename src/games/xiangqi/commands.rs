@@ -28,6 +28,7 @@ pub fn new(
         entries,
     );
     super::super::write_manifest(dir, &manifest, |g| xq::load(g).map(|_| ()))?;
+    super::super::write_git_files(dir)?;
     say!("created Xiangqi game {} in {}", manifest.id, dir.display());
     Ok(())
 }
