@@ -490,6 +490,7 @@ mod tests {
         GameFacts {
             seats: vec!["south".into(), "north".into()],
             sealed,
+            judge_commit: true,
         }
     }
 
@@ -508,10 +509,17 @@ mod tests {
     }
 
     fn change(status: char, path: &str) -> Change {
-        Change {
-            status,
-            path: path.into(),
+        Change::named(status, path)
+    }
+
+    /// A change of the blob `id` (deleted: the old blob; added: the new one).
+    fn blob(status: char, path: &str, id: &str) -> Change {
+        let mut c = Change::named(status, path);
+        match status {
+            'D' => c.old_id = id.repeat(40),
+            _ => c.new_id = id.repeat(40),
         }
+        c
     }
 
     /// The outcome of one change against a base record of both commitments ("OLD\n").
@@ -530,6 +538,7 @@ mod tests {
             change('A', "moves/0001-south.toml"),
             change('A', "moves/0001-south.toml.sig"),
             change('A', "sealed/north.age"),
+            change('A', "commitments/north.toml"),
             change('A', "commitments/north.toml.sig"),
             change('M', "record.jsonl"),
             change('M', "views/south.age"),
@@ -549,13 +558,26 @@ mod tests {
     fn the_judge_may_set_a_refused_candidate_aside_and_nobody_else_may_touch_it() {
         let (game, record) = (facts(true), commitments());
         let aside = [
-            change('D', "moves/0001-south.toml"),
-            change('D', "moves/0001-south.toml.sig"),
-            change('A', "refused/moves/0001-south.0123456789ab.toml"),
-            change('A', "refused/moves/0001-south.0123456789ab.toml.sig"),
+            blob('D', "moves/0001-south.toml", "a"),
+            blob('D', "moves/0001-south.toml.sig", "b"),
+            blob('A', "refused/moves/0001-south.0123456789ab.toml", "a"),
+            blob('A', "refused/moves/0001-south.0123456789ab.toml.sig", "b"),
             change('M', "record.jsonl"),
         ];
         assert!(check(&game, &record, &aside, Some("OLD\nNEW\n")).is_ok());
+        // Only the judge's own commit sets aside.
+        let stranger = GameFacts {
+            judge_commit: false,
+            ..facts(true)
+        };
+        let e = check(&stranger, &record, &aside, Some("OLD\nNEW\n")).unwrap_err();
+        assert!(e.to_string().contains("refused file"), "{e}");
+        // Other bytes than those it removes, or another name: eviction, refused.
+        let mut other = aside.clone();
+        other[2] = blob('A', "refused/moves/0001-south.0123456789ab.toml", "c");
+        assert!(check(&game, &record, &other, Some("OLD\nNEW\n")).is_err());
+        other[2] = blob('A', "refused/moves/0001-south.junk.toml", "a");
+        assert!(check(&game, &record, &other, Some("OLD\nNEW\n")).is_err());
         // Without its copy in refused/, a deletion is a deletion.
         assert!(check(&game, &record, &aside[..2], Some("OLD\nNEW\n")).is_err());
         // A file in refused/ that sets nothing aside, or changed later.
@@ -691,6 +713,108 @@ mod tests {
         );
         let reveal = [change('A', "reveal/north.toml")];
         assert!(check(&sealed, &over, &reveal, grown).is_ok());
+    }
+
+    #[test]
+    fn a_signed_file_comes_whole_and_views_hold_only_the_judges_names() {
+        let (game, record) = (facts(true), commitments());
+        let grown = Some("OLD\nNEW\n");
+        // Signature squatting: a .sig alone (or a file alone) holds no slot.
+        for lone in [
+            change('A', "moves/0002-north.toml.sig"),
+            change('A', "moves/0002-north.toml"),
+            change('A', "commitments/south.toml.sig"),
+        ] {
+            let e = check(&game, &record, &[lone], grown).unwrap_err();
+            assert!(e.to_string().contains("without its other half"), "{e}");
+        }
+        for (path, ok) in [
+            ("views/public.json", true),
+            ("views/south.refusal.age.tag", true),
+            ("views/full.png.sig", true),
+            ("views/public.json/copy", false),
+            ("views/eve.json", false),
+            ("views/readme", false),
+            ("views/sub/public.json", false),
+            ("views/pub\u{e9}lic.json", false),
+        ] {
+            let r = check(&game, &record, &[change('A', path)], grown);
+            assert_eq!(r.is_ok(), ok, "{path}: {r:?}");
+        }
+    }
+
+    fn games(list: &[(&str, &str)]) -> BTreeMap<String, String> {
+        list.iter()
+            .map(|(f, id)| (f.to_string(), id.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn no_game_is_deleted_moved_nested_or_changed() {
+        let base = games(&[("games/g1/", "m1"), ("games/g2/", "m2")]);
+        let layout = |head: &BTreeMap<String, String>, changes: &[Change]| {
+            let l = Layout {
+                base: &base,
+                head,
+                allow_list: Some(""),
+            };
+            check_layout(&l, changes).map_err(|e| e.to_string())
+        };
+        let same = base.clone();
+        let touched = layout(&same, &[change('A', "games/g1/moves/0001-south.toml")]);
+        assert_eq!(touched, Ok(vec!["games/g1/".to_string()]));
+        let cases: Vec<(BTreeMap<String, String>, Change, &str)> = vec![
+            // The whole game deleted (its manifest with it).
+            (
+                games(&[("games/g2/", "m2")]),
+                change('D', "games/g1/game.toml"),
+                "deleted or moved",
+            ),
+            // Moved to another folder.
+            (
+                games(&[("games/g9/", "m1"), ("games/g2/", "m2")]),
+                change('A', "games/g9/game.toml"),
+                "deleted or moved",
+            ),
+            // Its manifest changed, or made a link.
+            (
+                games(&[("games/g1/", "m3"), ("games/g2/", "m2")]),
+                change('M', "games/g1/game.toml"),
+                "is changed",
+            ),
+            // A manifest above every game, and one inside a game.
+            (
+                games(&[("", "x"), ("games/g1/", "m1"), ("games/g2/", "m2")]),
+                change('A', "game.toml"),
+                "would hold",
+            ),
+            (
+                games(&[("games/g1/x/", "x"), ("games/g1/", "m1"), ("games/g2/", "m2")]),
+                change('A', "games/g1/x/game.toml"),
+                "would sit inside",
+            ),
+        ];
+        for (head, c, want) in cases {
+            let e = layout(&head, std::slice::from_ref(&c)).unwrap_err();
+            assert!(e.contains(want), "{c:?}: {e}");
+        }
+        // A submodule or a link where a file belongs.
+        for mode in ["160000", "120000"] {
+            let mut c = change('A', "games/g1/moves/0001-south.toml");
+            c.mode = mode.into();
+            let e = layout(&same, &[c]).unwrap_err();
+            assert!(e.contains("regular files only"), "{e}");
+        }
+        // Outside the games: the allow-list decides, and at the repository's creation anything.
+        let outside = [change('A', ".github/workflows/qijudge.yml")];
+        assert!(layout(&same, &outside).unwrap_err().contains("allow-list"));
+        let empty = BTreeMap::new();
+        let first = Layout {
+            base: &empty,
+            head: &same,
+            allow_list: None,
+        };
+        assert!(check_layout(&first, &outside).is_ok());
     }
 
     #[test]

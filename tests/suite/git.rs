@@ -603,8 +603,24 @@ fn an_illegal_move_merged_anyway_is_set_aside_and_the_seat_learns_why() {
             && changed.contains("A\tgames/g1/views/south.refusal.age"),
         "{changed}"
     );
-    // The judge's own commit passes the rules (a pre-receive hook checks it too).
-    assert_eq!(r.ci(&before_judge).code, 0);
+    // The judge's own commit passes the rules (a pre-receive hook checks it too); the same
+    // change from anyone else is an eviction, refused.
+    let stranger = r.ci(&before_judge);
+    assert_eq!(stranger.code, 1, "{stranger:?}");
+    assert!(stranger.stderr.contains("a refused file"), "{stranger:?}");
+    let own = qj(&[
+        "judge",
+        &r.g(),
+        "--key",
+        &r.keys.path("judge"),
+        "--now",
+        NOW,
+        "--ci",
+        "--base",
+        &before_judge,
+        "--judge-commit",
+    ]);
+    assert_eq!(own.code, 0, "{own:?}");
     // South reads why, with its key only.
     let view = ok(&["view", &r.g(), "--as", "south", "--key", &key]);
     assert!(
@@ -675,6 +691,9 @@ fn ci_refuses_what_only_the_owner_or_the_judge_may_change() {
         "games/g1/views/bob-resigned.txt",
         "north resigned; south wins\n",
     );
+    refused(&base, "is no file the judge writes");
+    r.drop_last();
+    change("games/g1/views/public.txt", "north resigned; south wins\n");
     refused(&base, "only the judge writes views/");
     r.drop_last();
     let manifest = std::fs::read_to_string(r.game.join("game.toml")).unwrap();
