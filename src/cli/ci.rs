@@ -2,7 +2,9 @@
 //! request (or by a server's pre-receive hook).
 
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::ci::{check_changes, check_layout, github_annotation, Base, GameFacts, Layout, ALLOW_LIST};
+use crate::judge::ci::{
+    check_changes, check_layout, github_annotation, Base, GameFacts, Layout, ALLOW_LIST,
+};
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::store::git::{self, Change};
@@ -92,12 +94,14 @@ pub fn repo(run: RepoRun) -> Result<()> {
                             Err(e) => Err(e),
                         }
                     }
-                    None => crate::games::of_dir(&dir)?.precheck(&dir, None).and_then(|lines| {
-                        for l in lines {
-                            say!("{l}");
-                        }
-                        Ok(())
-                    }),
+                    None => crate::games::of_dir(&dir)?
+                        .precheck(&dir, None)
+                        .and_then(|lines| {
+                            for l in lines {
+                                say!("{l}");
+                            }
+                            Ok(())
+                        }),
                 });
                 if let Err(e) = &result {
                     eprintln!("qijudge: {}: {e}", shown(&folder));
@@ -239,12 +243,21 @@ fn check_game(
 /// Files under `views/` that the change adds or modifies must be the judge's: signed by the
 /// game's judge (a sealed file: with the judge's signed tag), so nobody else can publish a
 /// view, a picture or a note in the judge's name.
-fn check_judge_files(
-    g: &GameDir,
-    game: &str,
-    judge: &PublicKey,
-    changes: &[Change],
-) -> Result<()> {
+fn check_judge_files(g: &GameDir, game: &str, judge: &PublicKey, changes: &[Change]) -> Result<()> {
+    // The record a change leaves is the judge's, signed (its growth is checked above).
+    if changes.iter().any(|c| c.path.starts_with("record.")) {
+        let text = g.read("record.jsonl", RECORD_LIMIT)?;
+        let sig = g.read("record.sig", crate::store::SIGNATURE_LIMIT)?;
+        let ns = crate::protocol::signing::namespace::RECORD;
+        if crate::protocol::signing::verify(judge, ns, text.as_bytes(), &sig).is_err() {
+            return Err(refuse_with(
+                "record.sig",
+                None,
+                "is not the game's judge's signature of record.jsonl: only the judge writes the record",
+                "restore the record and its signature as the judge published them",
+            ));
+        }
+    }
     for c in changes.iter().filter(|c| c.status != 'D') {
         let Some(name) = c.path.strip_prefix("views/") else {
             continue;

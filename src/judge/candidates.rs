@@ -111,7 +111,11 @@ pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<Strin
 fn clear_way(dir: &crate::store::GameDir, folder: &str) -> std::io::Result<()> {
     let mut at = String::new();
     for part in folder.split('/') {
-        at = if at.is_empty() { part.to_string() } else { format!("{at}/{part}") };
+        at = if at.is_empty() {
+            part.to_string()
+        } else {
+            format!("{at}/{part}")
+        };
         match fs::symlink_metadata(dir.path(&at)) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => fs::remove_file(dir.path(&at))?,

@@ -100,11 +100,14 @@ pub fn check_changes(
         .iter()
         .filter(|l| matches!(l.entry, Entry::Commitment { .. }))
         .count();
+    // Over at the base, or in the record this change leaves (the judge's commit that records
+    // the end also reveals; a record that is not the judge's is refused by its signature).
     let over = base
         .record
         .lines
         .iter()
-        .any(|l| matches!(l.entry, Entry::End { .. }));
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+        || record_now.is_some_and(|t| t.lines().any(|l| l.contains(r#""entry":{"kind":"end""#)));
     for c in changes {
         let path = c.path.as_str();
         match kind(game, path) {
@@ -171,7 +174,8 @@ pub fn check_changes(
                 ))
             }
             Kind::Judge => {}
-            Kind::SetAside if c.status == 'A' && game.judge_commit && original_deleted(c, changes) => {}
+            Kind::SetAside
+                if c.status == 'A' && game.judge_commit && original_deleted(c, changes) => {}
             Kind::SetAside => {
                 return Err(refuse_with(
                     path,
@@ -245,17 +249,20 @@ pub fn check_layout(l: &Layout, changes: &[Change]) -> Result<Vec<String>> {
     }
     let all: Vec<&String> = l.base.keys().chain(l.head.keys()).collect();
     for folder in l.head.keys().filter(|f| !l.base.contains_key(*f)) {
-        if let Some(other) = all
-            .iter()
-            .find(|o| **o != folder && (o.starts_with(folder.as_str()) || folder.starts_with(o.as_str())))
-        {
+        if let Some(other) = all.iter().find(|o| {
+            **o != folder && (o.starts_with(folder.as_str()) || folder.starts_with(o.as_str()))
+        }) {
             return Err(refuse_with(
                 format!("/{folder}game.toml"),
                 None,
                 format!(
                     "a new game in {} would {} the game in {}",
                     shown(folder),
-                    if other.starts_with(folder.as_str()) { "hold" } else { "sit inside" },
+                    if other.starts_with(folder.as_str()) {
+                        "hold"
+                    } else {
+                        "sit inside"
+                    },
                     shown(other)
                 ),
                 "create each game in a folder of its own, beside the others",
@@ -307,7 +314,7 @@ pub fn check_layout(l: &Layout, changes: &[Change]) -> Result<Vec<String>> {
 fn shown(folder: &str) -> String {
     match folder {
         "" => "the repository's top".to_string(),
-        f => format!("{f}"),
+        f => f.to_string(),
     }
 }
 
@@ -401,7 +408,10 @@ fn original_deleted(set_aside: &Change, changes: &[Change]) -> bool {
     let hex = digest.len() == 12 && digest.bytes().all(|b| b.is_ascii_hexdigit());
     let original = format!("{folder}/{stem}.{ext}");
     hex && changes.iter().any(|c| {
-        c.status == 'D' && c.path == original && c.old_id == set_aside.new_id && !c.old_id.is_empty()
+        c.status == 'D'
+            && c.path == original
+            && c.old_id == set_aside.new_id
+            && !c.old_id.is_empty()
     })
 }
 
@@ -413,8 +423,8 @@ fn partner(path: &str) -> String {
     }
 }
 
-/// Whether `path` is a name the judge writes: the record, or `views/AUDIENCE.…` (a seat, `public`
-/// or `full`) directly in `views/`, in plain ASCII.
+/// Whether `path` is a name the judge writes: the record, or `views/AUDIENCE.…` (a seat, `public`,
+/// `full`, or `board` for the shared picture) directly in `views/`, in plain ASCII.
 fn judge_name(game: &GameFacts, path: &str) -> bool {
     if path == "record.jsonl" || path == "record.sig" {
         return true;
@@ -425,7 +435,8 @@ fn judge_name(game: &GameFacts, path: &str) -> bool {
     let audience = name.split('.').next().unwrap_or_default();
     crate::store::is_judge_output(path)
         && name.contains('.')
-        && (audience == "public" || audience == "full" || game.seats.iter().any(|s| s == audience))
+        && (matches!(audience, "public" | "full" | "board")
+            || game.seats.iter().any(|s| s == audience))
 }
 
 fn verb(status: char) -> &'static str {
@@ -789,7 +800,11 @@ mod tests {
                 "would hold",
             ),
             (
-                games(&[("games/g1/x/", "x"), ("games/g1/", "m1"), ("games/g2/", "m2")]),
+                games(&[
+                    ("games/g1/x/", "x"),
+                    ("games/g1/", "m1"),
+                    ("games/g2/", "m2"),
+                ]),
                 change('A', "games/g1/x/game.toml"),
                 "would sit inside",
             ),

@@ -361,6 +361,21 @@ pub fn stray_move(
     record: &Record,
     stray_from: u32,
 ) -> Result<Option<Error>> {
+    stray_file(dir, f, Some(record), stray_from)
+}
+
+/// [`stray_move`] for a game where seats may file for the same ply (Liubo's self-mode reveals):
+/// no ply counts as filled by another seat's file.
+pub fn stray_move_shared_plies(dir: &GameDir, f: &Frame, stray_from: u32) -> Result<Option<Error>> {
+    stray_file(dir, f, None, stray_from)
+}
+
+fn stray_file(
+    dir: &GameDir,
+    f: &Frame,
+    record: Option<&Record>,
+    stray_from: u32,
+) -> Result<Option<Error>> {
     let names = dir.list("moves")?;
     for name in &names {
         let stem = name.strip_suffix(".sig").unwrap_or(name);
@@ -386,18 +401,32 @@ pub fn stray_move(
             )),
             Some((ply, _)) if ply >= stray_from => Some((
                 Some("ply"),
-                format!("is for ply {ply}, but the game is at ply {}", stray_from - 1),
+                format!(
+                    "is for ply {ply}, but the game is at ply {}",
+                    stray_from - 1
+                ),
             )),
             Some((ply, _)) => {
-                let accepted = record.lines.iter().find_map(|l| match &l.entry {
-                    Entry::Move { ply: p, seat, .. } if *p == ply => Some(seat.as_str()),
-                    _ => None,
-                });
-                match accepted {
-                    Some(seat) if move_path(ply, seat) != format!("moves/{stem}") => Some((
-                        Some("ply"),
-                        format!("ply {ply} was already played by {seat}"),
-                    )),
+                let played: Vec<&str> = record
+                    .map(|r| &r.lines[..])
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|l| match &l.entry {
+                        Entry::Move { ply: p, seat, .. } if *p == ply => Some(seat.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                match played.first() {
+                    Some(seat)
+                        if !played
+                            .iter()
+                            .any(|s| move_path(ply, s) == format!("moves/{stem}")) =>
+                    {
+                        Some((
+                            Some("ply"),
+                            format!("ply {ply} was already played by {seat}"),
+                        ))
+                    }
                     _ => None,
                 }
             }

@@ -818,6 +818,12 @@ impl Referee for LiuboGame {
         state.end.is_some()
     }
 
+    /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
+    fn leftover(&self, state: &State, cx: &Ctx) -> Result<Option<crate::error::Error>> {
+        let next = self.clock_turn(state).map_or(u32::MAX, |(_, ply)| ply);
+        super::common::stray_move_shared_plies(cx.dir, &self.frame(), next.saturating_add(1))
+    }
+
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
         match (&state.position, &state.end) {
             (Some(p), None) => Some((p.to_move, p.turns + 1)),

@@ -140,7 +140,12 @@ pub trait Referee {
     /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
         let next = self.clock_turn(state).map_or(u32::MAX, |(_, ply)| ply);
-        common::stray_move(cx.dir, &self.frame(), self.record(state), next.saturating_add(1))
+        common::stray_move(
+            cx.dir,
+            &self.frame(),
+            self.record(state),
+            next.saturating_add(1),
+        )
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
@@ -504,7 +509,8 @@ fn refusal_notes<R: Referee>(
             .collect();
         if !reasons.is_empty() {
             notes.extend(r.refusal_note(dir, seat, &reasons.join("\n"), key)?);
-        } else if !moved_on.contains(&seat) && common::judge_signed(dir, r.frame().hash, r.frame().judge_key, &path)
+        } else if !moved_on.contains(&seat)
+            && common::judge_signed(dir, r.frame().hash, r.frame().judge_key, &path)
         {
             kept.push(note_companion(&path));
             kept.push(path);
@@ -761,7 +767,14 @@ impl<'a, R: Referee> Session<'a, R> {
         let _lock = self.dir.lock()?;
         let moved_on = moved_on_since(self.referee, &self.state, self.opened_at);
         let refusals: Vec<Error> = self.refusal.iter().cloned().collect();
-        publish(self.referee, self.dir, key, &self.state, &refusals, &moved_on)
+        publish(
+            self.referee,
+            self.dir,
+            key,
+            &self.state,
+            &refusals,
+            &moved_on,
+        )
     }
 
     /// `seat` forfeits with a reason code (nothing if the game is already over): the game ends,

@@ -264,7 +264,9 @@ fn seal_stable(
     let tag = output_tag(judge, game, path, plain)?;
     let old = dir.read_bytes(path, SEALED_LIMIT).ok();
     let sealed = match old {
-        Some(old) if judges_tag(dir, game, path, &old, judge.public_key()).as_ref() == Some(&tag) => {
+        Some(old)
+            if judges_tag(dir, game, path, &old, judge.public_key()).as_ref() == Some(&tag) =>
+        {
             old
         }
         _ => seal::encrypt(plain, recipients).map_err(|e| Error::Io(format!("{path}: {e}")))?,
@@ -320,7 +322,14 @@ pub fn seal_outputs(
             .collect();
         // Too large for its padded size: refuse to publish rather than leak by size.
         let plain = seal::pack(&sealed, size).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-        out.extend(seal_stable(dir, &game.hash, &path, &plain, &recipients, judge)?);
+        out.extend(seal_stable(
+            dir,
+            &game.hash,
+            &path,
+            &plain,
+            &recipients,
+            judge,
+        )?);
     }
     Ok(out)
 }

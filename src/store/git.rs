@@ -80,7 +80,9 @@ fn parse_raw(out: &[u8]) -> Result<Vec<Change>> {
         let [_, mode, old_id, new_id, status] = parts[..] else {
             return Err(bad("a status line of another shape"));
         };
-        let path = fields.next().ok_or_else(|| bad("a status without a path"))?;
+        let path = fields
+            .next()
+            .ok_or_else(|| bad("a status without a path"))?;
         let path = String::from_utf8(path.to_vec()).map_err(|_| bad("a path that is not UTF-8"))?;
         changes.push(Change {
             status: status.chars().next().unwrap_or('?'),
@@ -139,7 +141,10 @@ pub fn games(dir: &Path, rev: Option<&str>) -> Result<std::collections::BTreeMap
     };
     // `MODE TYPE ID\tPATH` (ls-tree) or `MODE ID STAGE\tPATH` (ls-files -s).
     let mut games = std::collections::BTreeMap::new();
-    for entry in out.split(|&b| b == 0).filter_map(|e| std::str::from_utf8(e).ok()) {
+    for entry in out
+        .split(|&b| b == 0)
+        .filter_map(|e| std::str::from_utf8(e).ok())
+    {
         let Some((meta, path)) = entry.split_once('\t') else {
             continue;
         };
@@ -154,7 +159,10 @@ pub fn games(dir: &Path, rev: Option<&str>) -> Result<std::collections::BTreeMap
             .split(' ')
             .find(|w| w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit()))
             .unwrap_or_default();
-        games.insert(folder, format!("{}:{id}", meta.split(' ').next().unwrap_or("")));
+        games.insert(
+            folder,
+            format!("{}:{id}", meta.split(' ').next().unwrap_or("")),
+        );
     }
     Ok(games)
 }
@@ -226,7 +234,8 @@ pub fn has_commit(dir: &Path, rev: &str) -> bool {
 /// The top of the repository (its work tree) that `dir` is in.
 pub fn top(dir: &Path) -> Result<std::path::PathBuf> {
     let out = git(dir, &["rev-parse", "--show-toplevel"])?;
-    let text = String::from_utf8(out).map_err(|_| Error::Io("git: a path that is not UTF-8".into()))?;
+    let text =
+        String::from_utf8(out).map_err(|_| Error::Io("git: a path that is not UTF-8".into()))?;
     Ok(std::path::PathBuf::from(text.trim_end_matches('\n')))
 }
 

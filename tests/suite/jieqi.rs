@@ -118,7 +118,16 @@ fn a_jieqi_game_from_the_nonces_to_the_audit() {
     assert!(r.stdout.contains("setups/red.toml"), "{r:?}");
     let r = j.judge();
     assert!(r.stdout.contains("commitment of red recorded"), "{r:?}");
-    assert!(!j.read("record.jsonl").contains("setup_accepted"));
+    // Black's nonce beside it is taken in the same run: a refused file delays no other.
+    let record = j.read("record.jsonl");
+    assert!(
+        !record.contains(r#""kind":"setup_accepted","seat":"red""#),
+        "{record}"
+    );
+    assert!(
+        record.contains(r#""kind":"setup_accepted","seat":"black""#),
+        "{record}"
+    );
     assert!(
         r.stdout
             .contains("waiting for the nonce commitment of black"),
@@ -416,7 +425,16 @@ fn a_wrong_nonce_is_refused_and_the_right_one_still_starts_the_game() {
     );
     assert!(j.dir.join("views/red.refusal.txt").exists());
     assert!(!j.dir.join("views/black.refusal.txt").exists());
-    assert!(!j.read("record.jsonl").contains("setup_accepted"));
+    // Black's nonce beside it is taken in the same run: a refused file delays no other.
+    let record = j.read("record.jsonl");
+    assert!(
+        !record.contains(r#""kind":"setup_accepted","seat":"red""#),
+        "{record}"
+    );
+    assert!(
+        record.contains(r#""kind":"setup_accepted","seat":"black""#),
+        "{record}"
+    );
     // A nonce for another seat, or another game, is refused too.
     std::fs::write(&path, right.replace("seat = \"red\"", "seat = \"black\"")).unwrap();
     let r = j.judge();

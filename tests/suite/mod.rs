@@ -6,6 +6,7 @@ mod crash;
 mod deadlines;
 mod four_player;
 mod git;
+mod git_server;
 mod going_on;
 mod helpers;
 mod hostile;

@@ -1,0 +1,770 @@
+//! Git play as a public repository lives it: a bare server with the shipped pre-receive hook,
+//! players' clones with the shipped pre-commit hook (one with `core.autocrlf=true`, as Git for
+//! Windows checks out), and the example workflow's steps run as its file says (their `run:`
+//! scripts, with the workflow's expressions filled in). A stranger's attacks are refused by the
+//! check or the hook, or made harmless by the judge, and each game goes on after each.
+
+use super::helpers::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+fn run_git(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new("git");
+    c.arg("-C").arg(dir).args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"))
+        .output()
+        .expect("git must be installed (.ci/run installs it)")
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = run_git(dir, args, &[]);
+    assert!(out.status.success(), "git {args:?}: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout)
+}
+
+/// The `run:` script of the workflow step called `name`, as the workflow file says it.
+fn workflow_step(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/github-actions/qijudge.yml");
+    let yml = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = yml.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == format!("- name: {name}"))
+        .unwrap_or_else(|| panic!("no step {name:?} in the workflow"));
+    let run = (at..lines.len())
+        .find(|&i| lines[i].trim() == "run: |")
+        .unwrap();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let body_indent = indent(lines[run + 1]);
+    lines[run + 1..]
+        .iter()
+        .take_while(|l| l.trim().is_empty() || indent(l) >= body_indent)
+        .map(|l| l.get(body_indent..).unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+struct World {
+    tmp: tempfile::TempDir,
+    keys: Keys,
+    server: PathBuf,
+    /// The judge's checkout (the workflow's runner).
+    runner: PathBuf,
+    /// Holds `qijudge`, as the workflow's install step leaves it.
+    runner_temp: PathBuf,
+}
+
+impl World {
+    /// A new repository whose owner's first push holds the workflow and the games, through the
+    /// server's pre-receive hook (bootstrap), then judged by the workflow's judge job.
+    fn new(games: &[(&str, &str, bool)]) -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let server = tmp.path().join("server.git");
+        let out = Command::new("git")
+            .args(["init", "-q", "--bare", "-b", "main"])
+            .arg(&server)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-receive");
+        std::fs::copy(hook, server.join("hooks/pre-receive")).unwrap();
+        let runner_temp = tmp.path().join("runner-temp");
+        std::fs::create_dir(&runner_temp).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_qijudge"), runner_temp.join("qijudge"))
+            .unwrap();
+        let runner = tmp.path().join("runner");
+        let w = World {
+            keys,
+            server,
+            runner,
+            runner_temp,
+            tmp,
+        };
+        // The owner's repository: the workflow and the games, one commit, one push.
+        let owner = w.tmp.path().join("owner");
+        std::fs::create_dir(&owner).unwrap();
+        git(&owner, &["init", "-q", "-b", "main"]);
+        identity(&owner);
+        let wf = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/github-actions/qijudge.yml");
+        std::fs::create_dir_all(owner.join(".github/workflows")).unwrap();
+        std::fs::copy(wf, owner.join(".github/workflows/qijudge.yml")).unwrap();
+        for (kind, folder, sealed) in games {
+            let extra: &[&str] = if *sealed { &["--sealed"] } else { &[] };
+            new_game(kind, &owner.join(folder), &w.keys, extra);
+        }
+        git(&owner, &["add", "-A"]);
+        git(
+            &owner,
+            &["commit", "-q", "-m", "the workflow and the games"],
+        );
+        let server = w.server.to_string_lossy().into_owned();
+        let pushed = w.push_from(&owner, &server);
+        assert!(pushed.status.success(), "bootstrap: {}", text(&pushed));
+        let out = Command::new("git")
+            .args(["clone", "-q", &server])
+            .arg(&w.runner)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        identity(&w.runner);
+        w.judge_job(EMPTY_TREE);
+        w
+    }
+
+    fn push_from(&self, clone: &Path, remote: &str) -> Output {
+        run_git(
+            clone,
+            &["push", "-q", remote, "HEAD:main"],
+            &[("QIJUDGE_JUDGE_KEY", &self.keys.path("judge"))],
+        )
+    }
+
+    fn server_head(&self) -> String {
+        git(&self.server, &["rev-parse", "main"]).trim().to_string()
+    }
+
+    /// A player's clone with the pre-commit hook; `autocrlf` as Git for Windows sets it.
+    fn clone(&self, name: &str, autocrlf: bool) -> PathBuf {
+        let path = self.tmp.path().join(name);
+        let mut c = Command::new("git");
+        c.arg("clone").arg("-q");
+        if autocrlf {
+            c.args(["-c", "core.autocrlf=true"]);
+        }
+        let out = c.arg(&self.server).arg(&path).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        identity(&path);
+        let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-commit");
+        std::fs::copy(hook, path.join(".git/hooks/pre-commit")).unwrap();
+        path
+    }
+
+    /// The workflow's push job after a push whose `before` was `before`: its judge step, then
+    /// its commit step, which pushes the judge's commit to the server (through the hook, as the
+    /// judge's own push). Returns the judge step's output.
+    fn judge_job(&self, before: &str) -> Output {
+        git(&self.runner, &["pull", "-q", "--ff-only"]);
+        let judge = workflow_step("Judge every game the push touches")
+            .replace("${{ secrets.QIJUDGE_JUDGE_KEY }}", "")
+            .replace("${{ github.event.before }}", before);
+        let key = std::fs::read_to_string(self.keys.path("judge")).unwrap();
+        let out = self.bash(&judge, &[("QIJUDGE_JUDGE_KEY", key.trim_end())]);
+        assert!(out.status.success(), "judge step: {}", text(&out));
+        let server = self.server.to_string_lossy().into_owned();
+        let commit = workflow_step("Commit the judge's outputs").replace("origin", &server);
+        let pushed = self.bash(
+            &commit,
+            &[
+                ("QIJUDGE_JUDGE_KEY", &self.keys.path("judge")),
+                ("QIJUDGE_JUDGE_PUSH", "1"),
+            ],
+        );
+        assert!(pushed.status.success(), "commit step: {}", text(&pushed));
+        git(&self.runner, &["fetch", "-q"]);
+        out
+    }
+
+    /// The workflow's pull-request check on `clone`'s HEAD against the server's main.
+    fn pr_check(&self, clone: &Path) -> Output {
+        let base = self.server_head();
+        git(clone, &["fetch", "-q", "origin"]);
+        let check = workflow_step("Check the pull request's change to every game")
+            .replace("${{ github.event.pull_request.base.sha }}", &base);
+        bash_in(clone, &check, &self.runner_temp, &[])
+    }
+
+    fn bash(&self, script: &str, env: &[(&str, &str)]) -> Output {
+        bash_in(&self.runner, script, &self.runner_temp, env)
+    }
+
+    /// A player's change pushed from `clone` and judged: the push passes the hook, the judge
+    /// job judges it, and the clone pulls the result.
+    fn land(&self, clone: &Path) -> Output {
+        let before = self.server_head();
+        let pushed = self.push_from(clone, "origin");
+        assert!(pushed.status.success(), "push: {}", text(&pushed));
+        let out = self.judge_job(&before);
+        git(clone, &["pull", "-q", "--ff-only"]);
+        out
+    }
+
+    /// A stranger's change: refused by the pull-request check and by the server's hook, each
+    /// with exit 1 and a sentence holding `why`; then dropped from `clone`.
+    fn refused(&self, clone: &Path, why: &str) {
+        let check = self.pr_check(clone);
+        assert_eq!(check.status.code(), Some(1), "{why}: {}", text(&check));
+        assert!(text(&check).contains(why), "{why}: {}", text(&check));
+        let pushed = self.push_from(clone, "origin");
+        assert!(!pushed.status.success(), "{why}: pushed");
+        assert!(text(&pushed).contains(why), "{why}: {}", text(&pushed));
+        git(clone, &["reset", "-q", "--hard", "origin/main"]);
+        git(clone, &["clean", "-q", "-fdx"]);
+    }
+}
+
+fn identity(repo: &Path) {
+    git(repo, &["config", "user.name", "test"]);
+    git(repo, &["config", "user.email", "test@example.org"]);
+}
+
+fn bash_in(dir: &Path, script: &str, runner_temp: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new("bash");
+    c.arg("-euo")
+        .arg("pipefail")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("RUNNER_TEMP", runner_temp)
+        .env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// `qijudge move` in a clone, committed through the pre-commit hook with the seat's key.
+fn commit_move(w: &World, clone: &Path, game: &str, seat: &str, who: &str, mv: &str) -> Output {
+    let key = w.keys.path(who);
+    let dir = clone.join(game);
+    ok(&[
+        "move",
+        &dir.to_string_lossy(),
+        "--as",
+        seat,
+        "--key",
+        &key,
+        mv,
+    ]);
+    git(clone, &["add", "-A"]);
+    run_git(
+        clone,
+        &["commit", "-q", "-m", mv],
+        &[("QIJUDGE_KEY", key.as_str())],
+    )
+}
+
+/// The seat to move and one of its moves (the `pick`-th, wrapping).
+fn next_move(dir: &Path, key_of: &dyn Fn(&str) -> String, pick: usize) -> (String, String) {
+    let d = dir.to_string_lossy();
+    let status: serde_json::Value =
+        serde_json::from_str(&ok(&["status", &d, "--json", "--now", NOW]).stdout).unwrap();
+    let seat = status["to_move"].as_str().unwrap().to_string();
+    let key = key_of(&seat);
+    let moves = ok(&["moves", &d, "--as", &seat, "--key", &key]).stdout;
+    let moves: Vec<&str> = moves.lines().collect();
+    (seat, moves[pick % moves.len()].to_string())
+}
+
+fn xiangqi_key(w: &World) -> impl Fn(&str) -> String + '_ {
+    |seat: &str| w.keys.path(if seat == "red" { "alice" } else { "bob" })
+}
+
+#[test]
+fn a_sealed_luzhanqi_and_a_xiangqi_game_are_played_through_a_server_and_the_workflow() {
+    let w = World::new(&[
+        ("luzhanqi", "games/lzq", true),
+        ("xiangqi", "games/xq", false),
+    ]);
+    let alice = w.clone("alice", true);
+    let bob = w.clone("bob", false);
+    // Git for Windows' checkout keeps every game file as signed.
+    let manifest = std::fs::read(alice.join("games/xq/game.toml")).unwrap();
+    assert!(
+        !manifest.contains(&b'\r'),
+        "game.toml has CR LF in the autocrlf clone"
+    );
+
+    // Xiangqi: six plies, alternating clones, then black resigns.
+    let who = |seat: &str| if seat == "red" { &alice } else { &bob };
+    for ply in 0..6 {
+        let (seat, mv) = next_move(&alice.join("games/xq"), &xiangqi_key(&w), ply * 5);
+        let clone = who(&seat);
+        let name = if seat == "red" { "alice" } else { "bob" };
+        let out = commit_move(&w, clone, "games/xq", &seat, name, &mv);
+        assert!(out.status.success(), "ply {ply}: {}", text(&out));
+        w.land(clone);
+        git(&alice, &["pull", "-q", "--ff-only"]);
+        git(&bob, &["pull", "-q", "--ff-only"]);
+    }
+    let out = commit_move(&w, &alice, "games/xq", "red", "alice", "resign");
+    assert!(out.status.success(), "{}", text(&out));
+    w.land(&alice);
+
+    // Sealed Luzhanqi: commitments first, sealed setups once recorded, then moves.
+    for (clone, seat, who, rows) in [
+        (&alice, "south", "alice", SOUTH_ROWS),
+        (&bob, "north", "bob", NORTH_ROWS),
+    ] {
+        git(clone, &["pull", "-q", "--ff-only"]);
+        let file = w.tmp.path().join(format!("{seat}.toml"));
+        std::fs::write(&file, rows).unwrap();
+        let g = clone.join("games/lzq");
+        ok(&[
+            "setup",
+            &g.to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &w.keys.path(who),
+            "--seal",
+            &file.to_string_lossy(),
+        ]);
+        let held = w.tmp.path().join(format!("{seat}-sealed"));
+        std::fs::rename(g.join("sealed"), &held).unwrap();
+        git(clone, &["add", "-A"]);
+        git(clone, &["commit", "-q", "-m", "commitment"]);
+        w.land(clone);
+    }
+    for (clone, seat) in [(&alice, "south"), (&bob, "north")] {
+        git(clone, &["pull", "-q", "--ff-only"]);
+        let g = clone.join("games/lzq");
+        std::fs::create_dir_all(g.join("sealed")).unwrap();
+        let held = w.tmp.path().join(format!("{seat}-sealed/{seat}.age"));
+        std::fs::rename(held, g.join(format!("sealed/{seat}.age"))).unwrap();
+        git(clone, &["add", "-A"]);
+        git(clone, &["commit", "-q", "-m", "sealed setup"]);
+        w.land(clone);
+    }
+    let lzq_key = |seat: &str| w.keys.path(if seat == "south" { "alice" } else { "bob" });
+    for ply in 0..4 {
+        git(&alice, &["pull", "-q", "--ff-only"]);
+        git(&bob, &["pull", "-q", "--ff-only"]);
+        let (seat, mv) = next_move(&alice.join("games/lzq"), &lzq_key, ply * 7);
+        let (clone, name) = if seat == "south" {
+            (&alice, "alice")
+        } else {
+            (&bob, "bob")
+        };
+        let out = commit_move(&w, clone, "games/lzq", &seat, name, &mv);
+        assert!(out.status.success(), "ply {ply}: {}", text(&out));
+        w.land(clone);
+    }
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    let (seat, _) = next_move(&bob.join("games/lzq"), &lzq_key, 0);
+    let (clone, name) = if seat == "south" {
+        (&alice, "alice")
+    } else {
+        (&bob, "bob")
+    };
+    git(clone, &["pull", "-q", "--ff-only"]);
+    let out = commit_move(&w, clone, "games/lzq", &seat, name, "resign");
+    assert!(out.status.success(), "{}", text(&out));
+    w.land(clone);
+
+    // The judge's commits revealed what the audit needs: both games verify in a fresh clone.
+    let audit = w.clone("auditor", false);
+    for game in ["games/xq", "games/lzq"] {
+        let v = ok(&["verify", &audit.join(game).to_string_lossy()]);
+        assert!(v.stdout.contains("verified"), "{game}: {v:?}");
+    }
+    assert!(audit.join("games/lzq/reveal/south.toml").exists());
+    // No lock or staging file ever reached the repository.
+    let files = git(&audit, &["log", "--all", "--name-only", "--format="]);
+    assert!(!files.contains(".qijudge.lock"), "{files}");
+    assert!(!files.contains(".qijudge-staging"), "{files}");
+}
+
+/// Every attack of the hostile review on a public repository, each refused by the workflow's
+/// pull-request check and by the server's hook with exit 1 and one sentence; after each, the
+/// next legal move of each seat still lands.
+#[test]
+fn a_strangers_changes_cannot_freeze_delete_or_roll_back_a_game() {
+    let w = World::new(&[
+        ("xiangqi", "games/xq", false),
+        ("xiangqi", "games/xq2", false),
+    ]);
+    let stranger = w.clone("stranger", false);
+    let alice = w.clone("alice", false);
+    let bob = w.clone("bob", false);
+    let put = |rel: &str, bytes: &[u8]| {
+        let path = stranger.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+        git(&stranger, &["add", "-A"]);
+        git(
+            &stranger,
+            &["commit", "-q", "--no-verify", "-m", "stranger"],
+        );
+    };
+    let play = |ply: usize| {
+        git(&alice, &["pull", "-q", "--ff-only"]);
+        git(&bob, &["pull", "-q", "--ff-only"]);
+        let (seat, mv) = next_move(&alice.join("games/xq"), &xiangqi_key(&w), ply);
+        let (clone, name) = if seat == "red" {
+            (&alice, "alice")
+        } else {
+            (&bob, "bob")
+        };
+        let out = commit_move(&w, clone, "games/xq", &seat, name, &mv);
+        assert!(out.status.success(), "{}", text(&out));
+        w.land(clone);
+        git(&stranger, &["pull", "-q", "--ff-only"]);
+    };
+    play(0);
+
+    // Signature squatting on future plies and on a commitment slot.
+    for ply in 2..6 {
+        for seat in ["red", "black"] {
+            put(&format!("games/xq/moves/{ply:04}-{seat}.toml.sig"), b"junk");
+        }
+    }
+    w.refused(&stranger, "without its other half");
+    // The whole game deleted.
+    git(&stranger, &["rm", "-rq", "games/xq"]);
+    git(&stranger, &["commit", "-q", "--no-verify", "-m", "gone"]);
+    w.refused(&stranger, "is deleted or moved");
+    // Moved to another folder.
+    git(&stranger, &["mv", "games/xq", "games/moved"]);
+    git(&stranger, &["commit", "-q", "--no-verify", "-m", "moved"]);
+    w.refused(&stranger, "is deleted or moved");
+    // A manifest above every game.
+    let manifest = std::fs::read(stranger.join("games/xq/game.toml")).unwrap();
+    put("game.toml", &manifest);
+    w.refused(&stranger, "would hold the game in");
+    // views/public.json made a folder holding a judge-signed file.
+    let signed = std::fs::read(stranger.join("games/xq/views/public.txt")).unwrap();
+    let sig = std::fs::read(stranger.join("games/xq/views/public.txt.sig")).unwrap();
+    git(&stranger, &["rm", "-q", "games/xq/views/public.json"]);
+    put("games/xq/views/public.json/public.txt", &signed);
+    put("games/xq/views/public.json/public.txt.sig", &sig);
+    w.refused(&stranger, "is no file the judge writes");
+    // A submodule (gitlink) at the next move's path.
+    let head = w.server_head();
+    git(
+        &stranger,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{head},games/xq/moves/0002-black.toml"),
+        ],
+    );
+    git(&stranger, &["commit", "-q", "--no-verify", "-m", "gitlink"]);
+    w.refused(&stranger, "a submodule");
+    // The record rolled back to an older judge-signed one.
+    let old = git(
+        &stranger,
+        &[
+            "rev-list",
+            "--max-count=1",
+            "HEAD~1",
+            "--",
+            "games/xq/record.jsonl",
+        ],
+    );
+    git(
+        &stranger,
+        &[
+            "checkout",
+            old.trim(),
+            "--",
+            "games/xq/record.jsonl",
+            "games/xq/record.sig",
+        ],
+    );
+    git(
+        &stranger,
+        &["commit", "-q", "--no-verify", "-m", "rollback"],
+    );
+    w.refused(&stranger, "does not extend");
+    // A record grown by hand: it extends the last one, but the judge did not sign it.
+    let rec = std::fs::read_to_string(stranger.join("games/xq/record.jsonl")).unwrap();
+    put(
+        "games/xq/record.jsonl",
+        format!("{rec}{{\"seq\":99}}\n").as_bytes(),
+    );
+    w.refused(&stranger, "only the judge writes the record");
+    // Any other file outside the games.
+    put(".gitattributes", b"* text eol=crlf\n");
+    w.refused(&stranger, "outside every game folder");
+
+    // Eviction: black's pending (pushed, not yet judged) move deleted and "set aside" by a
+    // stranger with its very bytes.
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    let (seat, mv) = next_move(&bob.join("games/xq"), &xiangqi_key(&w), 3);
+    assert_eq!(seat, "black");
+    let out = commit_move(&w, &bob, "games/xq", "black", "bob", &mv);
+    assert!(out.status.success(), "{}", text(&out));
+    let pushed = w.push_from(&bob, "origin");
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    git(&stranger, &["pull", "-q", "--ff-only"]);
+    for f in ["0002-black.toml", "0002-black.toml.sig"] {
+        let bytes = std::fs::read(stranger.join("games/xq/moves").join(f)).unwrap();
+        let (stem, ext) = f.split_once('.').unwrap();
+        put(
+            &format!("games/xq/refused/moves/{stem}.0123456789ab.{ext}"),
+            &bytes,
+        );
+        git(&stranger, &["rm", "-q", &format!("games/xq/moves/{f}")]);
+    }
+    git(&stranger, &["commit", "-q", "--no-verify", "-m", "evict"]);
+    w.refused(&stranger, "a refused file");
+
+    // Through all that, the game went on: black's pending move is judged, and each seat's next
+    // move lands.
+    let before = git(&w.runner, &["rev-parse", "HEAD"]);
+    w.judge_job(before.trim());
+    let record = std::fs::read_to_string(w.runner.join("games/xq/record.jsonl")).unwrap();
+    assert!(record.contains("\"ply\":2"), "{record}");
+    play(4);
+    play(5);
+}
+
+/// A stranger's out-of-turn file beside a seat's legal move: one judge run takes the legal move
+/// and sets the stranger's file aside (it used to stop at the refusal, and the good move waited
+/// for the next run, past its deadline on a clock). In a game folder and through git.
+#[test]
+fn a_refused_file_never_delays_a_good_one_beside_it() {
+    // The folder transport, on a clock.
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("xq");
+    new_game("xiangqi", &dir, &keys, &["--clock", "60:30"]);
+    let d = dir.to_string_lossy().into_owned();
+    let judge = |now: &str| qj(&["judge", &d, "--key", &keys.path("judge"), "--now", now]);
+    assert_eq!(judge(NOW).code, 0);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "h2e2",
+    ]);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &keys.path("bob"),
+        "h9g7",
+        "--no-check",
+    ]);
+    let run = judge(NOW);
+    assert_eq!(run.code, 1, "{run:?}");
+    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+    assert!(record.contains("\"ply\":1"), "red's move waited: {record}");
+    assert_set_aside(&dir, "moves/0001-black.toml");
+    assert!(dir.join("views/black.refusal.txt").exists());
+    // The stranger's file put back at the ply red filled, and a lone signature for a later ply,
+    // beside black's legal move: all in one run, the move taken and both set aside.
+    for entry in std::fs::read_dir(dir.join("refused/moves")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let back = if name.ends_with(".sig") {
+            "0001-black.toml.sig"
+        } else {
+            "0001-black.toml"
+        };
+        std::fs::copy(
+            dir.join("refused/moves").join(&name),
+            dir.join("moves").join(back),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("moves/0009-red.toml.sig"), "junk").unwrap();
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &keys.path("bob"),
+        "h9g7",
+    ]);
+    let run = judge(NOW);
+    assert_eq!(run.code, 1, "{run:?}");
+    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+    assert!(
+        record.contains("\"ply\":2"),
+        "black's move waited: {record}"
+    );
+    assert_set_aside(&dir, "moves/0001-black.toml");
+    assert!(
+        !dir.join("moves/0009-red.toml.sig").exists(),
+        "a lone signature keeps a slot"
+    );
+    assert!(dir.join("moves/0002-black.toml").exists());
+    assert_eq!(judge(NOW).code, 0, "the second run finds nothing new");
+
+    // Through git: red's move and the stranger's black file in one push; one judge job.
+    let w = World::new(&[("xiangqi", "games/xq", false)]);
+    let alice = w.clone("alice", false);
+    let key = w.keys.path("alice");
+    let g = alice.join("games/xq");
+    ok(&[
+        "move",
+        &g.to_string_lossy(),
+        "--as",
+        "red",
+        "--key",
+        &key,
+        "h2e2",
+    ]);
+    ok(&[
+        "move",
+        &g.to_string_lossy(),
+        "--as",
+        "black",
+        "--key",
+        &w.keys.path("bob"),
+        "h9g7",
+        "--no-check",
+    ]);
+    git(&alice, &["add", "-A"]);
+    git(&alice, &["commit", "-q", "--no-verify", "-m", "both"]);
+    let before = w.server_head();
+    // The server's hook refuses the stranger's file; this is the case of a host without the
+    // hook (GitHub: a pull request merged by hand past a failed check).
+    let pushed = w.push_from(&alice, "origin");
+    assert!(!pushed.status.success(), "an out-of-turn file was pushed");
+    let hook = w.server.join("hooks/pre-receive");
+    std::fs::rename(&hook, w.tmp.path().join("hook")).unwrap();
+    let pushed = w.push_from(&alice, "origin");
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    std::fs::rename(w.tmp.path().join("hook"), &hook).unwrap();
+    w.judge_job(&before);
+    let record = std::fs::read_to_string(w.runner.join("games/xq/record.jsonl")).unwrap();
+    assert!(record.contains("\"ply\":1"), "{record}");
+    assert!(!w.runner.join("games/xq/moves/0001-black.toml").exists());
+    let v = qj(&[
+        "status",
+        &w.runner.join("games/xq").to_string_lossy(),
+        "--json",
+    ]);
+    assert!(v.stdout.contains("\"black\""), "{v:?}");
+}
+
+/// What a stranger can leave in a shared game folder, made harmless by the judge: a folder at
+/// `views/public.json` holding a copy of a signed file, a subfolder and a non-ASCII name in
+/// `views/`, a `refused` link out of the game folder, a folder at the place a refused file goes,
+/// and another sealed game's refusal note with its (valid, same judge) tag.
+#[test]
+fn the_judge_clears_what_a_stranger_leaves_in_its_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let (x, y) = (tmp.path().join("x"), tmp.path().join("y"));
+    for dir in [&x, &y] {
+        new_game("luzhanqi", dir, &keys, &["--sealed"]);
+        for (seat, who, rows) in [("south", "alice", SOUTH_ROWS), ("north", "bob", NORTH_ROWS)] {
+            setup_with(dir, seat, &keys.path(who), rows);
+        }
+    }
+    let judge = |dir: &Path| {
+        let d = dir.to_string_lossy();
+        qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW])
+    };
+    for dir in [&x, &y] {
+        assert_eq!(judge(dir).code, 0);
+        assert_eq!(judge(dir).code, 0);
+    }
+    // The seat not to move (the same in both games? not needed: each game's own).
+    let waiting = |dir: &Path| -> (&'static str, &'static str) {
+        let d = dir.to_string_lossy();
+        let s: serde_json::Value =
+            serde_json::from_str(&ok(&["status", &d, "--json", "--now", NOW]).stdout).unwrap();
+        match s["to_move"].as_str().unwrap() {
+            "south" => ("north", "bob"),
+            _ => ("south", "alice"),
+        }
+    };
+    // Game x: a move out of turn, refused: its seat gets a sealed note.
+    let xd = x.to_string_lossy().into_owned();
+    let (seat, who) = waiting(&x);
+    ok(&[
+        "move",
+        &xd,
+        "--as",
+        seat,
+        "--key",
+        &keys.path(who),
+        "a6-a7",
+        "--no-check",
+    ]);
+    assert_eq!(judge(&x).code, 1);
+    let note = format!("views/{seat}.refusal.age");
+    assert!(x.join(&note).exists());
+    // Planted in y, where no refusal is pending: not kept, whatever its tag says.
+    for f in [note.clone(), format!("{note}.tag")] {
+        std::fs::copy(x.join(&f), y.join(&f)).unwrap();
+    }
+    // Junk in y's views/ and in the way of its refused/.
+    let signed = std::fs::read(y.join("views/public.txt")).unwrap();
+    std::fs::remove_file(y.join("views/public.json")).unwrap();
+    std::fs::create_dir_all(y.join("views/public.json")).unwrap();
+    std::fs::write(y.join("views/public.json/public.txt"), &signed).unwrap();
+    std::fs::create_dir_all(y.join("views/sub")).unwrap();
+    std::fs::write(y.join("views/p\u{fc}blic.txt"), b"x").unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, y.join("refused")).unwrap();
+    let yd = y.to_string_lossy().into_owned();
+    let run = judge(&y);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        !y.join(&note).exists(),
+        "another game's sealed note was kept"
+    );
+    let (seat, who) = waiting(&y);
+    let mine = format!("moves/0001-{seat}.toml");
+    ok(&[
+        "move",
+        &yd,
+        "--as",
+        seat,
+        "--key",
+        &keys.path(who),
+        "a6-a7",
+        "--no-check",
+    ]);
+    let run = judge(&y);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_set_aside(&y, &mine);
+    assert_eq!(
+        std::fs::read_dir(&outside).unwrap().count(),
+        0,
+        "set aside through a link"
+    );
+    assert!(y.join("views/public.json").is_file());
+    assert!(!y.join("views/sub").exists() && !y.join("views/p\u{fc}blic.txt").exists());
+    // A folder where the same refused file would go again: the run still ends normally.
+    let names: Vec<String> = std::fs::read_dir(y.join("refused/moves"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let body = names.iter().find(|n| n.ends_with(".toml")).unwrap();
+    let bytes = std::fs::read(y.join("refused/moves").join(body)).unwrap();
+    let sig = std::fs::read(y.join("refused/moves").join(format!("{body}.sig"))).unwrap();
+    std::fs::remove_file(y.join("refused/moves").join(body)).unwrap();
+    std::fs::create_dir(y.join("refused/moves").join(body)).unwrap();
+    std::fs::write(y.join(&mine), &bytes).unwrap();
+    std::fs::write(y.join(format!("{mine}.sig")), &sig).unwrap();
+    let run = judge(&y);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(y.join("refused/moves").join(body).is_file());
+    // And the game goes on: the seat to move plays a legal move.
+    let mover = if seat == "south" {
+        ("north", "bob")
+    } else {
+        ("south", "alice")
+    };
+    let key = keys.path(mover.1);
+    let moves = ok(&["moves", &yd, "--as", mover.0, "--key", &key]).stdout;
+    let mv = moves.lines().next().unwrap().to_string();
+    ok(&["move", &yd, "--as", mover.0, "--key", &key, &mv]);
+    assert_eq!(judge(&y).code, 0);
+    assert!(std::fs::read_to_string(y.join("record.jsonl"))
+        .unwrap()
+        .contains("\"ply\":1"));
+}
