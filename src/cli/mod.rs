@@ -153,7 +153,7 @@ pub enum Command {
         /// already over keeps its result.
         #[arg(long, value_name = "SEAT:REASON")]
         forfeit: Option<String>,
-        /// CI mode for a game in a git repository (Luzhanqi): first check that the change
+        /// CI mode for a game in a git repository: first check that the change
         /// since --base only adds player files, changes nothing published and only grows the
         /// record, then judge; outputs are left ready to commit. Exit 1 on any refusal.
         #[arg(long, conflicts_with_all = ["details", "forfeit"])]

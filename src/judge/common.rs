@@ -377,6 +377,14 @@ fn stray_file(
     stray_from: u32,
 ) -> Result<Option<Error>> {
     let names = dir.list("moves")?;
+    // The seats whose moves the record holds, by ply: built once, so a run stays linear in the
+    // number of files however long the game.
+    let mut played: std::collections::HashMap<u32, Vec<&str>> = Default::default();
+    for l in record.map(|r| &r.lines[..]).unwrap_or_default() {
+        if let Entry::Move { ply, seat, .. } = &l.entry {
+            played.entry(*ply).or_default().push(seat);
+        }
+    }
     for name in &names {
         let stem = name.strip_suffix(".sig").unwrap_or(name);
         let parsed = stem
@@ -384,7 +392,10 @@ fn stray_file(
             .and_then(|s| s.split_once('-'))
             .filter(|(n, _)| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
-            .filter(|(_, seat)| f.seats.contains(seat));
+            .filter(|(ply, seat)| {
+                // One spelling per ply: `00001-south.toml` is not ply 1's file.
+                f.seats.contains(seat) && stem == format!("{ply:04}-{seat}.toml")
+            });
         let path = format!("moves/{name}");
         let refusal = match parsed {
             None => Some((
@@ -394,11 +405,16 @@ fn stray_file(
                     f.seats.join(", ")
                 ),
             )),
-            Some(_) if name.ends_with(".sig") && !names.iter().any(|n| n == stem) => Some((
-                None,
-                "a signature without its move file: a move is the file and its .sig together"
-                    .to_string(),
-            )),
+            Some(_)
+                if name.ends_with(".sig")
+                    && names.binary_search_by(|n| n.as_str().cmp(stem)).is_err() =>
+            {
+                Some((
+                    None,
+                    "a signature without its move file: a move is the file and its .sig together"
+                        .to_string(),
+                ))
+            }
             Some((ply, _)) if ply >= stray_from => Some((
                 Some("ply"),
                 format!(
@@ -406,30 +422,13 @@ fn stray_file(
                     stray_from - 1
                 ),
             )),
-            Some((ply, _)) => {
-                let played: Vec<&str> = record
-                    .map(|r| &r.lines[..])
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|l| match &l.entry {
-                        Entry::Move { ply: p, seat, .. } if *p == ply => Some(seat.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                match played.first() {
-                    Some(seat)
-                        if !played
-                            .iter()
-                            .any(|s| move_path(ply, s) == format!("moves/{stem}")) =>
-                    {
-                        Some((
-                            Some("ply"),
-                            format!("ply {ply} was already played by {seat}"),
-                        ))
-                    }
-                    _ => None,
-                }
-            }
+            Some((ply, seat)) => match played.get(&ply) {
+                Some(seats) if !seats.contains(&seat) => Some((
+                    Some("ply"),
+                    format!("ply {ply} was already played by {}", seats[0]),
+                )),
+                _ => None,
+            },
         };
         if let Some((field, why)) = refusal {
             return Ok(Some(refuse(path, field, why)));

@@ -1,0 +1,88 @@
+//! The CI rules on a repository's tree diff (`qijudge ci`): whatever the games before and
+//! after, the changed paths, their modes and blobs, the rules never panic, and what they keep
+//! keeps every promise: no game of the base is lost or changed, no new game nests with another,
+//! nothing in a game is a link or a submodule, and no set-aside carries other bytes than the
+//! file it removes.
+//!
+//! Input, one item a line: `B FOLDER ID` and `H FOLDER ID` (the games of the base and of the
+//! head), `C STATUS MODE OLDID NEWID PATH` (a change, relative to the repository's top), and
+//! `A PATTERN` (a line of the allow-list).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use qijudge::judge::ci::{check_changes, check_layout, Base, GameFacts, Layout};
+use qijudge::protocol::record::Record;
+use qijudge::store::git::Change;
+use std::collections::BTreeMap;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (mut base, mut head) = (BTreeMap::new(), BTreeMap::new());
+    let (mut changes, mut allow) = (Vec::new(), String::new());
+    for line in text.lines() {
+        let mut w = line.splitn(6, ' ');
+        match (w.next(), w.next(), w.next()) {
+            (Some("B"), Some(f), Some(id)) => drop(base.insert(f.to_string(), id.to_string())),
+            (Some("H"), Some(f), Some(id)) => drop(head.insert(f.to_string(), id.to_string())),
+            (Some("A"), Some(p), _) => allow.push_str(&format!("{p}\n")),
+            (Some("C"), Some(status), Some(mode)) => {
+                let (Some(old_id), Some(new_id), Some(path)) = (w.next(), w.next(), w.next())
+                else {
+                    continue;
+                };
+                changes.push(Change {
+                    status: status.chars().next().unwrap_or('?'),
+                    path: path.to_string(),
+                    mode: mode.to_string(),
+                    old_id: old_id.to_string(),
+                    new_id: new_id.to_string(),
+                });
+            }
+            _ => {}
+        }
+    }
+    let layout = Layout {
+        base: &base,
+        head: &head,
+        allow_list: Some(&allow),
+    };
+    let Ok(touched) = check_layout(&layout, &changes) else { return };
+    for (folder, id) in &base {
+        assert_eq!(head.get(folder), Some(id), "the game in {folder:?} was lost");
+    }
+    for c in &changes {
+        let in_game = base.keys().chain(head.keys()).any(|f| c.path.starts_with(f.as_str()));
+        assert!(!in_game || c.leaves_regular_file(), "{c:?} kept in a game");
+    }
+    // Each touched game's own rules, on the changes inside it.
+    for folder in touched {
+        assert!(head.contains_key(&folder));
+        let inside: Vec<Change> = changes
+            .iter()
+            .filter_map(|c| {
+                let path = c.path.strip_prefix(folder.as_str())?.to_string();
+                Some(Change { path, ..c.clone() })
+            })
+            .collect();
+        for judge_commit in [false, true] {
+            let game = GameFacts {
+                seats: vec!["south".into(), "north".into()],
+                sealed: true,
+                judge_commit,
+            };
+            let record = Record::new();
+            let base = Base {
+                record_text: None,
+                record: &record,
+            };
+            if check_changes(&game, &inside, &base, None).is_ok() {
+                for c in inside.iter().filter(|c| c.path.starts_with("refused/")) {
+                    assert!(judge_commit, "a stranger set {c:?} aside");
+                    assert!(
+                        inside.iter().any(|d| d.status == 'D' && d.old_id == c.new_id),
+                        "{c:?} keeps bytes no file had"
+                    );
+                }
+            }
+        }
+    }
+});
