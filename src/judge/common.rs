@@ -353,21 +353,28 @@ pub fn no_chain_fields(path: &str, m: &MoveFile) -> Result<()> {
 
 /// A file in `moves/` the judge can never take, once it has taken what it could: a name no
 /// move file has, a signature without its move file (a stranger's `.sig` squatting a later
-/// slot), a file for a ply the record already filled with another, or for ply `stray_from` or
-/// later. Such a file is refused (and set aside), never left holding a place.
+/// slot), a file for a ply the record already filled with another seat's, or for ply
+/// `stray_from` or later (`next`: the ply the game waits for, none once it is over). Such a file
+/// is refused (and set aside), never left holding a place. One listing of the folder.
 pub fn stray_move(
     dir: &GameDir,
     f: &Frame,
     record: &Record,
     stray_from: u32,
+    next: Option<u32>,
 ) -> Result<Option<Error>> {
-    stray_file(dir, f, Some(record), stray_from)
+    stray_file(dir, f, Some(record), stray_from, next)
 }
 
 /// [`stray_move`] for a game where seats may file for the same ply (Liubo's self-mode reveals):
 /// no ply counts as filled by another seat's file.
-pub fn stray_move_shared_plies(dir: &GameDir, f: &Frame, stray_from: u32) -> Result<Option<Error>> {
-    stray_file(dir, f, None, stray_from)
+pub fn stray_move_shared_plies(
+    dir: &GameDir,
+    f: &Frame,
+    stray_from: u32,
+    next: Option<u32>,
+) -> Result<Option<Error>> {
+    stray_file(dir, f, None, stray_from, next)
 }
 
 fn stray_file(
@@ -375,6 +382,7 @@ fn stray_file(
     f: &Frame,
     record: Option<&Record>,
     stray_from: u32,
+    next: Option<u32>,
 ) -> Result<Option<Error>> {
     let names = dir.list("moves")?;
     // The seats whose moves the record holds, by ply: built once, so a run stays linear in the
@@ -390,12 +398,13 @@ fn stray_file(
         let parsed = stem
             .strip_suffix(".toml")
             .and_then(|s| s.split_once('-'))
-            .filter(|(n, _)| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
+            // One spelling per ply (as `move_path` writes it): `00001-south.toml` is not ply 1's.
+            .filter(|(n, _)| {
+                n.bytes().all(|b| b.is_ascii_digit())
+                    && (n.len() == 4 || (n.len() > 4 && !n.starts_with('0')))
+            })
             .and_then(|(n, seat)| Some((n.parse::<u32>().ok()?, seat)))
-            .filter(|(ply, seat)| {
-                // One spelling per ply: `00001-south.toml` is not ply 1's file.
-                f.seats.contains(seat) && stem == format!("{ply:04}-{seat}.toml")
-            });
+            .filter(|(_, seat)| f.seats.contains(seat));
         let path = format!("moves/{name}");
         let refusal = match parsed {
             None => Some((
@@ -417,10 +426,10 @@ fn stray_file(
             }
             Some((ply, _)) if ply >= stray_from => Some((
                 Some("ply"),
-                format!(
-                    "is for ply {ply}, but the game is at ply {}",
-                    stray_from - 1
-                ),
+                match next {
+                    Some(n) => format!("ply {n} is next"),
+                    None => "the game is over".to_string(),
+                },
             )),
             Some((ply, seat)) => match played.get(&ply) {
                 Some(seats) if !seats.contains(&seat) => Some((

@@ -139,13 +139,9 @@ pub trait Referee {
     /// After the judge took what it could with no refusal: a file that can never be taken (a
     /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
-        let next = self.clock_turn(state).map_or(u32::MAX, |(_, ply)| ply);
-        common::stray_move(
-            cx.dir,
-            &self.frame(),
-            self.record(state),
-            next.saturating_add(1),
-        )
+        let next = self.clock_turn(state).map(|(_, ply)| ply);
+        let stray_from = next.map_or(u32::MAX, |n| n.saturating_add(1));
+        common::stray_move(cx.dir, &self.frame(), self.record(state), stray_from, next)
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.

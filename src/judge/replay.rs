@@ -778,22 +778,9 @@ impl Referee for Game {
         if let Err(e) = self.check_folders(cx.dir) {
             return Ok(Some(e));
         }
-        let ply = st.next_ply;
-        let stray = cx
-            .dir
-            .list("moves")?
-            .into_iter()
-            .find(|n| n.ends_with(".toml") && stray_ply(n).is_some_and(|p| p >= ply));
-        match stray {
-            Some(name) => {
-                let reason = match st.outcome {
-                    Some(_) => "the game is over".to_string(),
-                    None => format!("ply {ply} is next"),
-                };
-                Ok(Some(refuse(format!("moves/{name}"), Some("ply"), reason)))
-            }
-            None => common::stray_move(cx.dir, &self.frame(), &st.record, u32::MAX),
-        }
+        // A file at the next ply or later still here was not taken (another seat's).
+        let next = st.outcome.is_none().then_some(st.next_ply);
+        common::stray_move(cx.dir, &self.frame(), &st.record, st.next_ply, next)
     }
 
     fn outputs(
@@ -962,8 +949,4 @@ pub fn describe(entry: &Entry) -> String {
             ..
         } => format!("game over: draw ({})", reason_text(*reason)),
     }
-}
-
-fn stray_ply(name: &str) -> Option<u32> {
-    name.split('-').next()?.parse().ok()
 }

@@ -265,6 +265,23 @@ fn next_move(dir: &Path, key_of: &dyn Fn(&str) -> String, pick: usize) -> (Strin
     (seat, moves[pick % moves.len()].to_string())
 }
 
+/// One ply of a two-seat game: both clones pull, the seat to move commits its `pick`-th move in
+/// its own clone (through the pre-commit hook), and the change lands (hook, judge job).
+fn play_ply(w: &World, game: &str, players: [(&str, &str, &Path); 2], pick: usize) {
+    for (_, _, clone) in players {
+        git(clone, &["pull", "-q", "--ff-only"]);
+    }
+    let key_of = |seat: &str| {
+        let (_, who, _) = players.iter().find(|(s, _, _)| *s == seat).unwrap();
+        w.keys.path(who)
+    };
+    let (seat, mv) = next_move(&players[0].2.join(game), &key_of, pick);
+    let (_, who, clone) = players.iter().find(|(s, _, _)| *s == seat).unwrap();
+    let out = commit_move(w, clone, game, &seat, who, &mv);
+    assert!(out.status.success(), "{seat} {mv}: {}", text(&out));
+    w.land(clone);
+}
+
 fn xiangqi_key(w: &World) -> impl Fn(&str) -> String + '_ {
     |seat: &str| w.keys.path(if seat == "red" { "alice" } else { "bob" })
 }
@@ -284,18 +301,15 @@ fn a_sealed_luzhanqi_and_a_xiangqi_game_are_played_through_a_server_and_the_work
         "game.toml has CR LF in the autocrlf clone"
     );
 
-    // Xiangqi: six plies, alternating clones, then black resigns.
-    let who = |seat: &str| if seat == "red" { &alice } else { &bob };
+    // Xiangqi: six plies, alternating clones, then red resigns.
+    let xq = [
+        ("red", "alice", alice.as_path()),
+        ("black", "bob", bob.as_path()),
+    ];
     for ply in 0..6 {
-        let (seat, mv) = next_move(&alice.join("games/xq"), &xiangqi_key(&w), ply * 5);
-        let clone = who(&seat);
-        let name = if seat == "red" { "alice" } else { "bob" };
-        let out = commit_move(&w, clone, "games/xq", &seat, name, &mv);
-        assert!(out.status.success(), "ply {ply}: {}", text(&out));
-        w.land(clone);
-        git(&alice, &["pull", "-q", "--ff-only"]);
-        git(&bob, &["pull", "-q", "--ff-only"]);
+        play_ply(&w, "games/xq", xq, ply * 5);
     }
+    git(&alice, &["pull", "-q", "--ff-only"]);
     let out = commit_move(&w, &alice, "games/xq", "red", "alice", "resign");
     assert!(out.status.success(), "{}", text(&out));
     w.land(&alice);
@@ -335,20 +349,14 @@ fn a_sealed_luzhanqi_and_a_xiangqi_game_are_played_through_a_server_and_the_work
         git(clone, &["commit", "-q", "-m", "sealed setup"]);
         w.land(clone);
     }
-    let lzq_key = |seat: &str| w.keys.path(if seat == "south" { "alice" } else { "bob" });
+    let lzq = [
+        ("south", "alice", alice.as_path()),
+        ("north", "bob", bob.as_path()),
+    ];
     for ply in 0..4 {
-        git(&alice, &["pull", "-q", "--ff-only"]);
-        git(&bob, &["pull", "-q", "--ff-only"]);
-        let (seat, mv) = next_move(&alice.join("games/lzq"), &lzq_key, ply * 7);
-        let (clone, name) = if seat == "south" {
-            (&alice, "alice")
-        } else {
-            (&bob, "bob")
-        };
-        let out = commit_move(&w, clone, "games/lzq", &seat, name, &mv);
-        assert!(out.status.success(), "ply {ply}: {}", text(&out));
-        w.land(clone);
+        play_ply(&w, "games/lzq", lzq, ply * 7);
     }
+    let lzq_key = |seat: &str| w.keys.path(if seat == "south" { "alice" } else { "bob" });
     git(&bob, &["pull", "-q", "--ff-only"]);
     let (seat, _) = next_move(&bob.join("games/lzq"), &lzq_key, 0);
     let (clone, name) = if seat == "south" {
@@ -396,18 +404,12 @@ fn a_strangers_changes_cannot_freeze_delete_or_roll_back_a_game() {
             &["commit", "-q", "--no-verify", "-m", "stranger"],
         );
     };
-    let play = |ply: usize| {
-        git(&alice, &["pull", "-q", "--ff-only"]);
-        git(&bob, &["pull", "-q", "--ff-only"]);
-        let (seat, mv) = next_move(&alice.join("games/xq"), &xiangqi_key(&w), ply);
-        let (clone, name) = if seat == "red" {
-            (&alice, "alice")
-        } else {
-            (&bob, "bob")
-        };
-        let out = commit_move(&w, clone, "games/xq", &seat, name, &mv);
-        assert!(out.status.success(), "{}", text(&out));
-        w.land(clone);
+    let xq = [
+        ("red", "alice", alice.as_path()),
+        ("black", "bob", bob.as_path()),
+    ];
+    let play = |pick: usize| {
+        play_ply(&w, "games/xq", xq, pick);
         git(&stranger, &["pull", "-q", "--ff-only"]);
     };
     play(0);
