@@ -118,16 +118,7 @@ fn a_jieqi_game_from_the_nonces_to_the_audit() {
     assert!(r.stdout.contains("setups/red.toml"), "{r:?}");
     let r = j.judge();
     assert!(r.stdout.contains("commitment of red recorded"), "{r:?}");
-    // Black's nonce beside it is taken in the same run: a refused file delays no other.
-    let record = j.read("record.jsonl");
-    assert!(
-        !record.contains(r#""kind":"setup_accepted","seat":"red""#),
-        "{record}"
-    );
-    assert!(
-        record.contains(r#""kind":"setup_accepted","seat":"black""#),
-        "{record}"
-    );
+    assert!(!j.read("record.jsonl").contains("setup_accepted"));
     assert!(
         r.stdout
             .contains("waiting for the nonce commitment of black"),

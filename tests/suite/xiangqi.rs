@@ -255,10 +255,7 @@ fn forged_out_of_turn_ahead_and_stale_moves_are_refused() {
 
     let g = XGame::new(&[]);
     g.write_move(3, "red", "h2e2", "alice", None);
-    refused(
-        &g,
-        &["moves/0003-red.toml", "field ply", "the game is at ply 1"],
-    );
+    refused(&g, &["moves/0003-red.toml", "field ply", "ply 1 is next"]);
 
     let g = XGame::new(&[]);
     let stale = g.head();
