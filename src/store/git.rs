@@ -233,7 +233,12 @@ pub fn has_commit(dir: &Path, rev: &str) -> bool {
 
 /// The top of the repository (its work tree) that `dir` is in.
 pub fn top(dir: &Path) -> Result<std::path::PathBuf> {
-    let out = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let out = git(dir, &["rev-parse", "--show-toplevel"]).map_err(|_| {
+        Error::Io(format!(
+            "{}: not in a git repository (give a folder of the repository's work tree)",
+            dir.display()
+        ))
+    })?;
     let text =
         String::from_utf8(out).map_err(|_| Error::Io("git: a path that is not UTF-8".into()))?;
     Ok(std::path::PathBuf::from(text.trim_end_matches('\n')))
