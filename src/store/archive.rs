@@ -53,10 +53,16 @@ pub fn read(
     let inflated;
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
-        flate2::read::GzDecoder::new(bytes)
+        // One gzip member and nothing after it: `gzip -d` (and so `tar -xzf`) would go on into a
+        // second member that this reader never saw, and unpack another game than the one read.
+        let mut member = flate2::bufread::GzDecoder::new(bytes);
+        (&mut member)
             .take(limits.unpacked + 1)
             .read_to_end(&mut out)
             .map_err(|e| format!("not a gzip file: {e}"))?;
+        if out.len() as u64 <= limits.unpacked && !member.into_inner().is_empty() {
+            return Err("bytes after the gzip member (a second member?): one member only".into());
+        }
         if out.len() as u64 > limits.unpacked {
             return Err(format!(
                 "more than {} bytes once decompressed",
@@ -71,6 +77,7 @@ pub fn read(
     let mut archive = tar::Archive::new(bytes);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
+    let mut end = 0u64;
     let entries = archive
         .entries()
         .map_err(|e| format!("not a tar archive: {e}"))?;
@@ -94,6 +101,7 @@ pub fn read(
         if files.len() == limits.files {
             return Err(format!("more than {} files", limits.files));
         }
+        end = entry.raw_file_position() + size.div_ceil(512) * 512;
         let mut content = Vec::new();
         entry
             .by_ref()
@@ -104,6 +112,12 @@ pub fn read(
             return Err(format!("{path}: twice in the archive"));
         }
         files.push((path, content));
+    }
+    // The archive's end marker (two zero blocks) and only zeros after it: data there is what
+    // another tar reader might take for more files.
+    let tail = usize::try_from(end).ok().and_then(|e| bytes.get(e..));
+    if !tail.is_some_and(|t| t.len() >= 1024 && t.iter().all(|&b| b == 0)) {
+        return Err("the tar archive does not end with its end marker and nothing else".into());
     }
     Ok(files)
 }

@@ -138,6 +138,37 @@ mod tests {
         assert_eq!(files["moves/001-south.toml"], b"ply = 1\n");
     }
 
+    /// A packed game that lies: two gzip members (this reader would see game A, `tar -xzf` game
+    /// B over it), or bytes after the tar's end marker, is refused by name.
+    #[test]
+    fn a_packed_game_is_one_gzip_member_and_one_tar_with_nothing_after() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pack_of = |name: &str, game: &str| {
+            let dir = tmp.path().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("game.toml"), game).unwrap();
+            pack(&dir).unwrap()
+        };
+        let a = pack_of("a", "game = \"a\"\n");
+        let b = pack_of("b", "game = \"b\"\n");
+        assert!(unpack(&a).is_ok());
+        let two = [a.clone(), b].concat();
+        assert!(unpack(&two).unwrap_err().contains("one member only"));
+        let mut junk = a.clone();
+        junk.push(0);
+        assert!(unpack(&junk).unwrap_err().contains("one member only"));
+        // The tar inside, with a file's worth of data after its end marker.
+        let mut tar = Vec::new();
+        flate2::read::GzDecoder::new(&a[..])
+            .read_to_end(&mut tar)
+            .unwrap();
+        tar.extend_from_slice(&[b'x'; 512]);
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&tar).unwrap();
+        let trailing = e.finish().unwrap();
+        assert!(unpack(&trailing).unwrap_err().contains("end marker"));
+    }
+
     #[test]
     fn refuses_what_a_packed_game_cannot_hold() {
         let gz = |tar: Vec<u8>| {
