@@ -119,7 +119,7 @@ pub fn check_changes(
             )),
             // The judge moved a refused candidate aside: allowed for a file no record line
             // accepted, when the same change keeps it in refused/.
-            Kind::Player(_) if c.status == 'D' && set_aside(path, changes, base.record) => {}
+            Kind::Player(_) if c.status == 'D' && set_aside(c, changes, base.record) => {}
             Kind::Player(_) if c.status != 'A' => {
                 return Err(refuse_with(
                     path,
@@ -373,18 +373,21 @@ fn glob(pattern: &[u8], text: &[u8]) -> bool {
     go(pattern, text, (0, 0), &mut Default::default())
 }
 
-/// Whether deleting `path` is the judge setting a refused candidate aside: the same change adds
-/// it under `refused/`, and the record never accepted it.
-fn set_aside(path: &str, changes: &[Change], record: &Record) -> bool {
+/// Whether deleting `deleted` is the judge setting a refused candidate aside: the same change
+/// adds its very bytes under `refused/`, and the record never accepted it.
+fn set_aside(deleted: &Change, changes: &[Change], record: &Record) -> bool {
+    let path = deleted.path.as_str();
     let base = path.strip_suffix(".sig").unwrap_or(path);
-    let Some((folder, name)) = base.split_once('/') else {
-        return false;
-    };
-    let stem = name.split('.').next().unwrap_or(name);
-    let kept = format!("{}/{folder}/{stem}.", super::candidates::REFUSED);
+    let stem = base
+        .rsplit('/')
+        .next()
+        .unwrap_or(base)
+        .split('.')
+        .next()
+        .unwrap_or(base);
     let moved = changes
         .iter()
-        .any(|c| c.status == 'A' && c.path.starts_with(&kept));
+        .any(|c| c.status == 'A' && kept_copy_of(c, deleted));
     let accepted = record.lines.iter().any(|l| match &l.entry {
         Entry::Move { ply, seat, .. } => base == super::move_path(*ply, seat),
         Entry::Commitment { seat, .. } => base == format!("commitments/{seat}.toml"),
@@ -394,10 +397,17 @@ fn set_aside(path: &str, changes: &[Change], record: &Record) -> bool {
     moved && !accepted
 }
 
-/// Whether the change deletes the candidate a `refused/FOLDER/STEM.DIGEST.EXT` file was, and
-/// keeps its very bytes: the same blob, at the name the judge gives it.
+/// Whether the change deletes the candidate the added `refused/FOLDER/STEM.DIGEST.EXT` file was.
 fn original_deleted(set_aside: &Change, changes: &[Change]) -> bool {
-    let rest = set_aside.path.strip_prefix("refused/").unwrap_or_default();
+    changes
+        .iter()
+        .any(|c| c.status == 'D' && kept_copy_of(set_aside, c))
+}
+
+/// Whether `copy` is `deleted` kept under `refused/`: at the name the judge gives it
+/// (`refused/FOLDER/STEM.<12 hex>.EXT` for `FOLDER/STEM.EXT`) with the very same bytes.
+fn kept_copy_of(copy: &Change, deleted: &Change) -> bool {
+    let rest = copy.path.strip_prefix("refused/").unwrap_or_default();
     let Some((folder, name)) = rest.split_once('/') else {
         return false;
     };
@@ -406,13 +416,9 @@ fn original_deleted(set_aside: &Change, changes: &[Change]) -> bool {
         return false;
     };
     let hex = digest.len() == 12 && digest.bytes().all(|b| b.is_ascii_hexdigit());
-    let original = format!("{folder}/{stem}.{ext}");
-    hex && changes.iter().any(|c| {
-        c.status == 'D'
-            && c.path == original
-            && c.old_id == set_aside.new_id
-            && !c.old_id.is_empty()
-    })
+    hex && deleted.path == format!("{folder}/{stem}.{ext}")
+        && !deleted.old_id.is_empty()
+        && deleted.old_id == copy.new_id
 }
 
 /// The other half of a signed player file: `X.sig` for `X`, `X` for `X.sig`.
@@ -589,6 +595,10 @@ mod tests {
         assert!(check(&game, &record, &other, Some("OLD\nNEW\n")).is_err());
         other[2] = blob('A', "refused/moves/0001-south.junk.toml", "a");
         assert!(check(&game, &record, &other, Some("OLD\nNEW\n")).is_err());
+        // A file deleted whose bytes are kept nowhere (only its signature is): refused.
+        let half = [aside[0].clone(), aside[1].clone(), aside[3].clone()];
+        let e = check(&game, &record, &half, Some("OLD\nNEW\n")).unwrap_err();
+        assert!(e.to_string().contains("deletes a file"), "{e}");
         // Without its copy in refused/, a deletion is a deletion.
         assert!(check(&game, &record, &aside[..2], Some("OLD\nNEW\n")).is_err());
         // A file in refused/ that sets nothing aside, or changed later.
