@@ -72,62 +72,59 @@ pub struct RepoRun<'a> {
 /// refusal.
 pub fn repo(run: RepoRun) -> Result<()> {
     let top = git::top(run.repo)?;
-    let touched = check_repository(&top, run.base, run.head);
-    let mut results = Vec::new();
-    match touched {
-        Err(e) => results.push(e),
-        Ok(folders) => {
-            for folder in folders {
-                let dir = top.join(&folder);
-                let g = GameDir::new(&dir);
-                let checked = check_game(&dir, &g, run.base, run.head, run.judge_commit);
-                let result = checked.and_then(|()| match run.key {
-                    // A game that ended is revealed by the same run, so `verify` passes on the
-                    // commit that records the end (a refused file still leaves outputs).
-                    Some(key) => {
-                        let judged = super::game::judge(&dir, key, run.now.clone(), false, None);
-                        match judged {
-                            Ok(()) | Err(Error::Refused(_)) => {
-                                super::mail::reveal_when_over(&g, key)?;
-                                judged
-                            }
-                            Err(e) => Err(e),
-                        }
-                    }
-                    None => crate::games::of_dir(&dir)?
-                        .precheck(&dir, None)
-                        .and_then(|lines| {
-                            for l in lines {
-                                say!("{l}");
-                            }
-                            Ok(())
-                        }),
-                });
-                if let Err(e) = &result {
-                    eprintln!("qijudge: {}: {e}", shown(&folder));
-                }
-                if run.github {
-                    annotate(&dir, &result)?;
-                }
-                results.extend(result.err());
+    let folders = match check_repository(&top, run.base, run.head) {
+        Ok(folders) => folders,
+        Err(e) => {
+            let refused = Err(e);
+            if run.github {
+                annotate(&top, &refused)?;
             }
-            if results.is_empty() {
-                say!("the change keeps every game's rules");
-            }
-            return worst(results);
+            return refused;
         }
+    };
+    let mut results = Vec::new();
+    for folder in folders {
+        let dir = top.join(&folder);
+        let result = touched_game(&run, &dir);
+        if let Err(e) = &result {
+            eprintln!("qijudge: {}: {e}", shown(&folder));
+        }
+        if run.github {
+            annotate(&dir, &result)?;
+        }
+        results.extend(result.err());
     }
-    if run.github {
-        annotate(&top, &Err(results[0].clone()))?;
+    if results.is_empty() {
+        say!("the change keeps every game's rules");
     }
     worst(results)
+}
+
+/// One game the change touches: its own rules, then judged (with the key; a game that ended is
+/// revealed by the same run, so `verify` passes on the commit that records the end) or each new
+/// file prechecked.
+fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
+    let g = GameDir::new(dir);
+    check_game(dir, &g, run.base, run.head, run.judge_commit)?;
+    let Some(key) = run.key else {
+        for line in crate::games::of_dir(dir)?.precheck(dir, None)? {
+            say!("{line}");
+        }
+        return Ok(());
+    };
+    let judged = super::game::judge(dir, key, run.now.clone(), false, None);
+    // A refused file still leaves the run's outputs, the end included.
+    if matches!(judged, Ok(()) | Err(Error::Refused(_))) {
+        super::mail::reveal_when_over(&g, key)?;
+    }
+    judged
 }
 
 /// An I/O error first (exit 2), else the first refusal.
 fn worst(results: Vec<Error>) -> Result<()> {
     let io = results.iter().position(|e| !matches!(e, Error::Refused(_)));
-    match io.or((!results.is_empty()).then_some(0)) {
-        Some(i) => Err(results.into_iter().nth(i).expect("an index into results")),
+    match results.into_iter().nth(io.unwrap_or(0)) {
+        Some(e) => Err(e),
         None => Ok(()),
     }
 }
@@ -299,4 +296,19 @@ fn check_staged(dir: &Path, g: &GameDir) -> Result<()> {
         git::EMPTY_TREE
     };
     check_since(dir, g, base, None, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worst_result_is_an_io_error_then_the_first_refusal() {
+        let refused = |f: &str| refuse(f, None, "no");
+        assert_eq!(worst(Vec::new()), Ok(()));
+        let r = worst(vec![refused("a"), refused("b")]).unwrap_err();
+        assert!(r.to_string().contains("a: no"), "{r}");
+        let r = worst(vec![refused("a"), Error::Io("disk".into())]).unwrap_err();
+        assert_eq!(r, Error::Io("disk".into()));
+    }
 }
