@@ -343,6 +343,16 @@ pub enum Command {
         #[arg(long, default_value = "luzhanqi")]
         game: String,
     },
+    /// Inside the bot sandbox (run by bwrap, never by hand): applies Landlock and runs the bot.
+    #[command(hide = true)]
+    SandboxExec {
+        #[arg(long)]
+        read: Vec<PathBuf>,
+        #[arg(long)]
+        write: Vec<PathBuf>,
+        #[arg(last = true, required = true)]
+        argv: Vec<std::ffi::OsString>,
+    },
     /// Count the leaf nodes of the legal-move tree (perft), for checking move generation.
     ///
     /// The total is the last line of standard output; timing goes to standard error.
@@ -484,6 +494,9 @@ pub fn run(cli: Cli) -> Result<()> {
         } => tournament::tournament(&dirs, &format, threads),
         Command::Match(args) => tournament::run(&args),
         Command::Bot { name, game } => tournament::bot(&name, &game),
+        Command::SandboxExec { read, write, argv } => Err(crate::error::Error::Io(
+            crate::tournament::sandbox::exec_confined(&read, &write, &argv),
+        )),
         Command::Events { dir, audience } => game::events(&dir, &audience),
         Command::Keygen { name } => player::keygen(&name),
         Command::New {

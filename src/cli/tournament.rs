@@ -167,6 +167,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             read: args.bot_read.clone(),
             write: args.bot_write.clone(),
             off: args.bot_sandbox == "off",
+            launcher: None,
         },
     };
     let sprt: Option<Sprt> = args

@@ -6,7 +6,7 @@ use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
 use crate::rules::luzhanqi::{by_name, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
@@ -306,30 +306,11 @@ impl ProcessBot {
     ) -> std::io::Result<ProcessBot> {
         use std::os::unix::process::CommandExt;
         let (command, programs) = super::sandbox::program_files(command);
-        let mut sandbox =
-            super::sandbox::prepare(grants, &programs).map_err(std::io::Error::other)?;
-        let mut ruleset = sandbox.ruleset.take();
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(&command)
-            .current_dir(&sandbox.folder)
-            .env("HOME", &sandbox.folder)
-            .env("TMPDIR", &sandbox.folder)
-            // An agent would sign with the organiser's keys.
-            .env_remove("SSH_AUTH_SOCK");
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("QIJUDGE") {
-                cmd.env_remove(name);
-            }
-        }
+        let sandbox = super::sandbox::prepare(grants, &programs).map_err(std::io::Error::other)?;
+        let mut cmd = sandbox.command(&command);
         // A group of its own: Ctrl-C at the terminal reaches the match runner, which finishes
         // the games in flight, and not the bots playing them.
         cmd.process_group(0);
-        // SAFETY: the closure only makes system calls (prctl, landlock_restrict_self) on a
-        // ruleset prepared before the fork; it allocates nothing and takes no lock.
-        unsafe {
-            cmd.pre_exec(move || super::sandbox::confine(&mut ruleset));
-        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

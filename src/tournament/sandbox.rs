@@ -1,39 +1,76 @@
-//! Process bots are programs of unknown trust: each runs in an empty working folder of its own
-//! and, on Linux with Landlock, can reach nothing of the file system but the system's folders
-//! (read-only), its own folder and what the organiser grants. So a bot cannot read the match
-//! folder (the opponent's setup, the judge's key), another bot's files or the user's keys.
+//! Process bots and UCI engines are programs of unknown trust. Each runs in a sandbox made by the
+//! kernel, not by a list of things to hide:
+//!
+//! 1. **bubblewrap** (`bwrap`) puts it in new user, PID, IPC, network, UTS and mount namespaces:
+//!    it sees a fresh `/proc` with its own processes only (no opponent, no runner to signal or to
+//!    read the environment of), no network and no host Unix socket (abstract ones belong to the
+//!    network namespace; path ones are not mounted), a `/dev` of its own (its own empty
+//!    `/dev/shm`), and a file system of the system's folders (read-only), its program files, what
+//!    the organiser grants and its own folder (the only writable place). It holds no capability
+//!    and cannot make user namespaces of its own.
+//! 2. **Landlock**, applied inside by qijudge itself (`qijudge sandbox-exec`, run by bwrap) before
+//!    the bot's command starts: the same file rules again, and on kernels with Landlock ABI 6 the
+//!    signal and abstract-socket scopes.
+//!
+//! Before any of it, the runner marks every descriptor above 2 close-on-exec and clears the
+//! environment, so a bot inherits its three pipes and `PATH`, `HOME`, `TMPDIR` and `LANG` only.
 
 use landlock::{
     Access, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, ABI,
+    RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// What the organiser lets bots reach beyond the system's folders.
+/// What the organiser lets bots reach, and how to confine them.
 #[derive(Clone, Debug, Default)]
 pub struct Grants {
     /// Read (and execute) only.
     pub read: Vec<PathBuf>,
     /// Read and write.
     pub write: Vec<PathBuf>,
-    /// Run bots unconfined (their own working folder still): for kernels without Landlock.
+    /// Run bots unconfined (their own working folder and a clean environment still).
     pub off: bool,
+    /// The qijudge program that applies Landlock inside the sandbox; default: this program.
+    pub launcher: Option<PathBuf>,
 }
 
-/// The system's folders a program needs to start: read and execute only.
+/// The system's folders a program needs to start, visible read-only.
 const SYSTEM: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
 ];
 
-/// The newest Landlock ABI asked for; older kernels enforce what they know.
-const LANDLOCK: ABI = ABI::V5;
+/// What of `/etc` a program needs (the loader, names of users and groups, time zone,
+/// certificates, alternatives); not the rest (`shadow`, `ssh/`, the organiser's config).
+const ETC: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/os-release",
+    "/etc/mime.types",
+];
 
-/// A bot's confinement, made in the parent before the bot starts (the child only applies it).
+/// The environment a bot gets; `PATH` is the organiser's (it names no secret).
+const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The newest Landlock ABI asked for; older kernels enforce what they know.
+const LANDLOCK: ABI = ABI::V6;
+
+/// A bot's own folder (removed when the bot is done) and how to start it there.
 pub struct Sandbox {
-    /// The bot's own working folder, removed when the bot is done.
     pub folder: PathBuf,
-    pub ruleset: Option<RulesetCreated>,
+    /// bwrap's arguments up to and including the launcher's, or empty when off.
+    wrapper: Vec<OsString>,
 }
 
 impl Drop for Sandbox {
@@ -44,20 +81,69 @@ impl Drop for Sandbox {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Whether this kernel enforces Landlock file-system rules (asked once per process).
-pub fn available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        Ruleset::default()
-            .set_compatibility(CompatLevel::HardRequirement)
-            .handle_access(AccessFs::from_all(ABI::V1))
-            .and_then(|r| r.create())
-            .is_ok()
-    })
+impl Sandbox {
+    /// The command that runs `shell_command` with `sh -c` in the bot's folder, confined unless
+    /// the organiser said off; descriptors above 2 are closed at exec either way.
+    pub fn command(&self, shell_command: &str) -> Command {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = match self.wrapper.split_first() {
+            Some((program, args)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(args).arg("/bin/sh");
+                cmd
+            }
+            None => Command::new("/bin/sh"),
+        };
+        cmd.arg("-c")
+            .arg(shell_command)
+            .current_dir(&self.folder)
+            .env_clear()
+            .env("PATH", host_path())
+            .env("HOME", &self.folder)
+            .env("TMPDIR", &self.folder)
+            .env("LANG", "C.UTF-8");
+        // SAFETY: the closure makes one system call (close_range, or fcntl per descriptor
+        // where the kernel lacks it); it allocates nothing and takes no lock.
+        unsafe {
+            cmd.pre_exec(|| {
+                close_inherited_descriptors();
+                Ok(())
+            });
+        }
+        cmd
+    }
 }
 
-/// Makes the working folder and the rules for a bot whose program files are `programs`.
-pub fn prepare(grants: &Grants, programs: &[PathBuf]) -> Result<Sandbox, String> {
+fn host_path() -> OsString {
+    std::env::var_os("PATH").unwrap_or_else(|| DEFAULT_PATH.into())
+}
+
+/// Marks every descriptor above 2 close-on-exec: a descriptor the organiser's shell left open
+/// (a key file on fd 7) must not reach a bot. Run between fork and exec.
+fn close_inherited_descriptors() {
+    // SAFETY: plain system calls on descriptor numbers.
+    unsafe {
+        let done = libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ) == 0;
+        if !done {
+            let max = match libc::sysconf(libc::_SC_OPEN_MAX) {
+                n if n > 0 => n.min(1 << 20) as libc::c_int,
+                _ => 1024,
+            };
+            for fd in 3..max {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
+/// Makes the bot's folder and the wrapper that confines it, for a bot whose program files are
+/// `programs` (as named in the command, and their targets).
+pub fn prepare(grants: &Grants, programs: &[ProgramFile]) -> Result<Sandbox, String> {
     let folder = std::env::temp_dir().join(format!(
         "qijudge-bot-{}-{}",
         std::process::id(),
@@ -71,61 +157,249 @@ pub fn prepare(grants: &Grants, programs: &[PathBuf]) -> Result<Sandbox, String>
             .create(&folder)
             .map_err(|e| format!("{}: {e}", folder.display()))?;
     }
+    let mut sandbox = Sandbox {
+        folder,
+        wrapper: Vec::new(),
+    };
     if grants.off {
-        return Ok(Sandbox {
-            folder,
-            ruleset: None,
-        });
+        return Ok(sandbox);
     }
-    if !available() {
-        let _ = std::fs::remove_dir_all(&folder);
-        return Err(
-            "this kernel does not enforce Landlock, so process bots cannot be confined; \
-                    run the match as a user who can read nothing else, with --bot-sandbox off"
-                .into(),
-        );
+    let launcher = launcher(grants)?;
+    check_once(grants, &launcher)?;
+    sandbox.wrapper = wrapper(grants, &launcher, programs, &sandbox.folder);
+    Ok(sandbox)
+}
+
+fn launcher(grants: &Grants) -> Result<PathBuf, String> {
+    match &grants.launcher {
+        Some(path) => Ok(path.clone()),
+        None => std::env::current_exe()
+            .and_then(std::fs::canonicalize)
+            .map_err(|e| format!("cannot find the qijudge program to confine bots with: {e}")),
     }
-    let read = AccessFs::from_read(LANDLOCK);
+}
+
+/// bwrap's arguments for one bot, ending with `LAUNCHER sandbox-exec … --` (the shell and its
+/// command follow).
+fn wrapper(
+    grants: &Grants,
+    launcher: &Path,
+    programs: &[ProgramFile],
+    folder: &Path,
+) -> Vec<OsString> {
+    let mut a: Vec<OsString> = Vec::new();
+    let mut push = |words: &[&std::ffi::OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
+    push(&[
+        "bwrap".as_ref(),
+        "--die-with-parent".as_ref(),
+        "--new-session".as_ref(),
+        "--unshare-user".as_ref(),
+        "--unshare-pid".as_ref(),
+        "--unshare-ipc".as_ref(),
+        "--unshare-net".as_ref(),
+        "--unshare-uts".as_ref(),
+        "--unshare-cgroup-try".as_ref(),
+        "--disable-userns".as_ref(),
+        "--uid".as_ref(),
+        "65534".as_ref(),
+        "--gid".as_ref(),
+        "65534".as_ref(),
+        "--cap-drop".as_ref(),
+        "ALL".as_ref(),
+        "--hostname".as_ref(),
+        "qijudge-bot".as_ref(),
+    ]);
+    for dir in SYSTEM.iter().chain(ETC) {
+        let path = Path::new(dir);
+        match std::fs::read_link(path) {
+            // Debian's /bin is a link to usr/bin: keep it a link.
+            Ok(target) => push(&["--symlink".as_ref(), target.as_os_str(), path.as_os_str()]),
+            Err(_) if path.exists() => push(&["--ro-bind".as_ref(), path.as_ref(), path.as_ref()]),
+            Err(_) => {}
+        }
+    }
+    push(&[
+        "--proc".as_ref(),
+        "/proc".as_ref(),
+        "--dev".as_ref(),
+        "/dev".as_ref(),
+        "--tmpfs".as_ref(),
+        "/tmp".as_ref(),
+    ]);
+    let visible = |path: &Path| {
+        SYSTEM
+            .iter()
+            .chain(ETC)
+            .map(Path::new)
+            .chain(grants.read.iter().map(PathBuf::as_path))
+            .chain(grants.write.iter().map(PathBuf::as_path))
+            .any(|dir| path.starts_with(dir))
+    };
+    let mut files: Vec<(&Path, &Path)> = vec![(launcher, launcher)];
+    for p in programs {
+        files.push((&p.real, &p.real));
+        files.push((&p.real, &p.named));
+    }
+    let mut bound: Vec<&Path> = Vec::new();
+    for (source, at) in files {
+        if !visible(at) && !bound.contains(&at) {
+            bound.push(at);
+            push(&["--ro-bind".as_ref(), source.as_ref(), at.as_ref()]);
+        }
+    }
+    for path in &grants.read {
+        push(&["--ro-bind".as_ref(), path.as_ref(), path.as_ref()]);
+    }
+    for path in grants.write.iter().chain(std::iter::once(&folder.to_path_buf())) {
+        push(&["--bind".as_ref(), path.as_ref(), path.as_ref()]);
+    }
+    push(&[
+        "--chdir".as_ref(),
+        folder.as_ref(),
+        "--".as_ref(),
+        launcher.as_ref(),
+        "sandbox-exec".as_ref(),
+    ]);
+    for path in grants.read.iter().chain(programs.iter().map(|p| &p.real)) {
+        push(&["--read".as_ref(), path.as_ref()]);
+    }
+    for path in grants.write.iter().chain(std::iter::once(&folder.to_path_buf())) {
+        push(&["--write".as_ref(), path.as_ref()]);
+    }
+    push(&["--".as_ref()]);
+    a
+}
+
+/// Starts the whole sandbox once, on `true`, so a missing layer is said before the first game
+/// (and not as a bot that "crashed").
+fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
+    static CHECKED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    CHECKED
+        .get_or_init(|| {
+            let folder = Sandbox {
+                folder: std::env::temp_dir().join(format!(
+                    "qijudge-bot-check-{}",
+                    std::process::id()
+                )),
+                wrapper: Vec::new(),
+            };
+            std::fs::create_dir_all(&folder.folder)
+                .map_err(|e| format!("{}: {e}", folder.folder.display()))?;
+            let args = wrapper(
+                &Grants {
+                    read: Vec::new(),
+                    write: Vec::new(),
+                    ..grants.clone()
+                },
+                launcher,
+                &[],
+                &folder.folder,
+            );
+            let output = Command::new(&args[0])
+                .args(&args[1..])
+                .args(["/bin/sh", "-c", "true"])
+                .env_clear()
+                .env("PATH", host_path())
+                .stdin(std::process::Stdio::null())
+                .output();
+            let off = "or, knowing a bot then runs with your user's rights, --bot-sandbox off";
+            match output {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+                    "process bots run under bubblewrap, which is not installed: install it \
+                     (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install \
+                     bubblewrap), {off}"
+                )),
+                Err(e) => Err(format!("bwrap does not start: {e}; {off}")),
+                Ok(out) if !out.status.success() => Err(format!(
+                    "the bot sandbox does not start here ({}): {}; where user namespaces are \
+                     restricted (sysctl kernel.unprivileged_userns_clone, Ubuntu's AppArmor \
+                     rule for bwrap), allow them for bwrap, {off}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )),
+                Ok(_) => Ok(()),
+            }
+        })
+        .clone()
+}
+
+/// `qijudge sandbox-exec --read P… --write P… -- PROGRAM ARGS…`, run by bwrap inside the
+/// namespaces: applies Landlock (files as given, signal and abstract-socket scopes where the
+/// kernel has ABI 6) and becomes PROGRAM. Returns only on failure.
+pub fn exec_confined(read: &[PathBuf], write: &[PathBuf], argv: &[OsString]) -> String {
+    use std::os::unix::process::CommandExt;
+    let Some((program, args)) = argv.split_first() else {
+        return "sandbox-exec: no program to run".into();
+    };
+    match restrict(read, write) {
+        Ok(RulesetStatus::NotEnforced) => {
+            return "sandbox-exec: this kernel does not enforce Landlock (5.13 or later, with \
+                    landlock in the lsm= boot list)"
+                .into()
+        }
+        Ok(_) => {}
+        Err(e) => return format!("sandbox-exec: landlock: {e}"),
+    }
+    let e = Command::new(program).args(args).exec();
+    format!("sandbox-exec: {}: {e}", Path::new(program).display())
+}
+
+fn restrict(read: &[PathBuf], write: &[PathBuf]) -> Result<RulesetStatus, String> {
+    let e = |e: landlock::RulesetError| e.to_string();
+    let read_access = AccessFs::from_read(LANDLOCK);
     let all = AccessFs::from_all(LANDLOCK);
+    let mut ruleset = Ruleset::default()
+        .handle_access(all)
+        .map_err(e)?
+        .set_compatibility(CompatLevel::BestEffort)
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)
+        .map_err(e)?
+        .create()
+        .map_err(e)?;
+    let readable = SYSTEM
+        .iter()
+        .chain(ETC)
+        .chain(&["/proc"])
+        .map(PathBuf::from)
+        .chain(read.iter().cloned());
     let rule = |path: &Path, access| {
         PathFd::new(path)
             .ok()
             .map(|fd| PathBeneath::new(fd, access))
     };
-    let mut ruleset = Ruleset::default()
-        .handle_access(all)
-        .and_then(|r| r.create())
-        .map_err(|e| format!("landlock: {e}"))?;
-    let readable = SYSTEM
-        .iter()
-        .map(PathBuf::from)
-        .chain(grants.read.iter().cloned())
-        .chain(programs.iter().cloned());
     for path in readable {
-        if let Some(r) = rule(&path, read) {
-            ruleset = ruleset.add_rule(r).map_err(|e| format!("landlock: {e}"))?;
+        if let Some(r) = rule(&path, read_access) {
+            ruleset = ruleset.add_rule(r).map_err(e)?;
         }
     }
-    // Devices: /dev/null, /dev/urandom, a terminal.
-    if let Some(r) = rule(Path::new("/dev"), read | AccessFs::WriteFile) {
-        ruleset = ruleset.add_rule(r).map_err(|e| format!("landlock: {e}"))?;
+    // Devices (/dev/null, /dev/urandom) and the sandbox's own /dev/shm and /tmp.
+    if let Some(r) = rule(Path::new("/dev"), read_access | AccessFs::WriteFile) {
+        ruleset = ruleset.add_rule(r).map_err(e)?;
     }
-    for path in std::iter::once(&folder).chain(&grants.write) {
-        if let Some(r) = rule(path, all) {
-            ruleset = ruleset.add_rule(r).map_err(|e| format!("landlock: {e}"))?;
+    for path in write
+        .iter()
+        .cloned()
+        .chain(["/tmp", "/dev/shm"].map(PathBuf::from))
+    {
+        if let Some(r) = rule(&path, all) {
+            ruleset = ruleset.add_rule(r).map_err(e)?;
         }
     }
-    Ok(Sandbox {
-        folder,
-        ruleset: Some(ruleset),
-    })
+    Ok(ruleset.restrict_self().map_err(e)?.ruleset)
 }
 
-/// The files a bot command names (words that are paths of existing files, links followed), so
-/// the bot may read its own program; the command with those words made absolute, since the bot
-/// starts in its own folder. Links stay links in the command: a virtual environment's
-/// `bin/python` is a link whose name tells Python where its environment is.
-pub fn program_files(command: &str) -> (String, Vec<PathBuf>) {
+/// A file a bot command names: as named (made absolute) and the file it leads to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramFile {
+    pub named: PathBuf,
+    pub real: PathBuf,
+}
+
+/// The files a bot command names (words that are paths of existing files), so the bot may read
+/// its own program; the command with those words made absolute, since the bot starts in its
+/// own folder. Links stay links in the command: a virtual environment's `bin/python` is a link
+/// whose name tells Python where its environment is.
+pub fn program_files(command: &str) -> (String, Vec<ProgramFile>) {
     let mut files = Vec::new();
     let words: Vec<String> = command
         .split(' ')
@@ -136,24 +410,16 @@ pub fn program_files(command: &str) -> (String, Vec<PathBuf>) {
                     .all(|b| b.is_ascii_alphanumeric() || b"/._-+:=@".contains(&b));
             let path = Path::new(word);
             match (std::fs::canonicalize(path), std::path::absolute(path)) {
-                (Ok(real), Ok(abs)) if plain && word.contains('/') && real.is_file() => {
-                    files.push(real);
-                    abs.to_string_lossy().into_owned()
+                (Ok(real), Ok(named)) if plain && word.contains('/') && real.is_file() => {
+                    let text = named.to_string_lossy().into_owned();
+                    files.push(ProgramFile { named, real });
+                    text
                 }
                 _ => word.to_string(),
             }
         })
         .collect();
     (words.join(" "), files)
-}
-
-/// Applies the rules in the child, between fork and exec: only system calls, no allocation.
-pub fn confine(ruleset: &mut Option<RulesetCreated>) -> std::io::Result<()> {
-    if let Some(r) = ruleset.take() {
-        r.restrict_self()
-            .map_err(|_| std::io::Error::from_raw_os_error(libc::EPERM))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -172,6 +438,48 @@ mod tests {
         // The link is named as given (a virtual environment finds itself by it) and its target
         // may be read.
         assert_eq!(text, command);
-        assert_eq!(files, [std::fs::canonicalize(&real).unwrap()]);
+        assert_eq!(
+            files,
+            [ProgramFile {
+                named: link.clone(),
+                real: std::fs::canonicalize(&real).unwrap()
+            }]
+        );
+    }
+
+    #[test]
+    fn the_wrapper_shows_a_program_at_its_name_and_the_bot_folder_last_writable() {
+        let grants = Grants {
+            read: vec!["/opt/engine".into()],
+            ..Grants::default()
+        };
+        let program = ProgramFile {
+            named: "/home/o/bots/venv/bin/python".into(),
+            real: "/home/o/py/bin/python3.11".into(),
+        };
+        let args: Vec<String> = wrapper(
+            &grants,
+            Path::new("/home/o/qijudge"),
+            &[program],
+            Path::new("/tmp/qijudge-bot-1-0"),
+        )
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+        let text = args.join(" ");
+        for part in [
+            "--unshare-user --unshare-pid --unshare-ipc --unshare-net",
+            "--ro-bind /home/o/qijudge /home/o/qijudge",
+            "--ro-bind /home/o/py/bin/python3.11 /home/o/bots/venv/bin/python",
+            "--bind /tmp/qijudge-bot-1-0 /tmp/qijudge-bot-1-0 --chdir /tmp/qijudge-bot-1-0",
+            "-- /home/o/qijudge sandbox-exec --read /opt/engine --read /home/o/py/bin/python3.11 \
+             --write /tmp/qijudge-bot-1-0 --",
+        ] {
+            assert!(text.contains(part), "{part:?} not in {text}");
+        }
+        // Nothing of /etc but the listed files, and no /sys, /run or /home as a whole.
+        assert!(!args.iter().any(|a| a == "/etc" || a == "/sys" || a == "/run" || a == "/home"));
+        assert!(text.contains("--proc /proc --dev /dev --tmpfs /tmp"));
+        assert_eq!(args.last().map(String::as_str), Some("--"));
     }
 }

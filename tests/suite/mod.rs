@@ -23,6 +23,7 @@ mod pipeline;
 mod protocol;
 mod refusals;
 mod replay_page;
+mod sandbox;
 mod schemas;
 mod soak;
 mod standalone;
