@@ -43,6 +43,6 @@ attempt("list match", lambda: os.listdir(match))
 attempt("write match", lambda: open(os.path.join(match, "planted.txt"), "w").close())
 attempt("ssh keys", lambda: os.listdir(os.path.expanduser("~root/.ssh")))
 attempt("own folder", lambda: open("scratch.txt", "w").close())
-with open(os.path.join(report, f"attempts-{os.getpid()}.txt"), "w") as f:
+with open(os.path.join(report, f"attempts-{os.urandom(6).hex()}.txt"), "w") as f:
     f.write("\n".join(lines) + "\n")
 os.execv(sys.executable, [sys.executable, random_bot])

@@ -378,3 +378,53 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+/// A real UCI engine (Fairy-Stockfish's WebAssembly build under Node, installed by `npm ci` in
+/// `tests/engines/fairy-stockfish`) plays whole Xiangqi games inside the sandbox, granted only
+/// its own folder; every game verifies.
+#[test]
+fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
+    let engine = root().join("tests/engines/fairy-stockfish");
+    assert!(
+        engine
+            .join("node_modules/fairy-stockfish-nnue.wasm/stockfish.wasm")
+            .exists(),
+        "the engine is not installed: run `npm ci` in {} (.ci/run does)",
+        engine.display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let bot = format!("fsf=uci:/usr/bin/node {}", engine.join("engine.js").display());
+    let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(["match", "--game", "xiangqi", "--games", "2", "--time-ms", "300"])
+        .args(["--format", "json", "--bot", &bot, "--bot", "greedy=builtin:greedy"])
+        .arg("--bot-read")
+        .arg(&engine)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for g in games {
+        // The engine played (it did not fail to start, time out or crash) and beat greedy.
+        assert_eq!(g["winner"], "fsf", "{g}");
+        assert!(g["plies"].as_u64().unwrap() >= 5, "{g}");
+    }
+    for k in 1..=2 {
+        let dir = out.join(format!("games/game-{k:05}"));
+        let verify = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+            .arg("verify")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(verify.status.success(), "{verify:?}");
+    }
+}
