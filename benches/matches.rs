@@ -108,11 +108,21 @@ fn main() {
     );
     if qijudge.exists() {
         let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
-        let procs = config(&tmp.path().join("b"), [cmd("a"), cmd("b")], games);
+        // Each process bot starts in its sandbox (bubblewrap, then Landlock by qijudge
+        // itself), once per game; the same match unconfined shows what the sandbox costs.
+        let mut procs = config(&tmp.path().join("b"), [cmd("a"), cmd("b")], games);
+        procs.sandbox.launcher = Some(qijudge.clone());
         measure(
             "process random vs random, folders",
             &procs,
             "; target ≤ 300 µs",
+        );
+        let mut off = config(&tmp.path().join("o"), [cmd("a"), cmd("b")], games);
+        off.sandbox.off = true;
+        measure(
+            "process random vs random, --bot-sandbox off",
+            &off,
+            "",
         );
     } else {
         println!("process bots: build the binary first (cargo build --release)");

@@ -312,10 +312,18 @@ pub enum Command {
     ///
     /// Each DIR is a game directory or a folder of them (e.g. a match's OUT/games). Games are
     /// audited in parallel; an invalid game is listed and counted, and the exit code is 1.
+    /// Only games judged by a trusted key count: each --judge key, or, without --judge, the key
+    /// of the match each DIR belongs to (OUT/keys/judge.pub, beside OUT/games). Pool others'
+    /// shards with --judge.
     /// Example: qijudge tournament results/ --format markdown
+    /// Example: qijudge tournament shard-*/games --judge organiser-judge.pub
     Tournament {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// A judge's public key file (`ssh-ed25519 AAAA…`) whose games count; repeat for
+        /// several. `--judge any` counts games of every judge (each listed by its key).
+        #[arg(long = "judge", value_name = "KEY")]
+        judges: Vec<PathBuf>,
         #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]
         format: String,
         /// Games audited at once.
@@ -489,9 +497,10 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Tournament {
             dirs,
+            judges,
             format,
             threads,
-        } => tournament::tournament(&dirs, &format, threads),
+        } => tournament::tournament(&dirs, &judges, &format, threads),
         Command::Match(args) => tournament::run(&args),
         Command::Bot { name, game } => tournament::bot(&name, &game),
         Command::SandboxExec { read, write, argv } => Err(crate::error::Error::Io(
@@ -762,8 +771,10 @@ pub struct MatchArgs {
     /// A file or folder process bots may read and write; repeat for more.
     #[arg(long = "bot-write", value_name = "PATH")]
     pub bot_write: Vec<PathBuf>,
-    /// `on`: process bots are confined with Landlock (refused where the kernel lacks it);
-    /// `off`: they run in their own folder but can reach what your user can.
+    /// `on`: each process bot and engine runs in its own namespaces (bubblewrap: no other
+    /// process, no network, only its folder writable) under Landlock; refused where a layer is
+    /// missing. `off`: its own folder and a clean environment only; it can reach what your
+    /// user can. See docs/bots.md.
     #[arg(long = "bot-sandbox", default_value = "on", value_parser = ["on", "off"])]
     pub bot_sandbox: String,
 }

@@ -7,7 +7,7 @@ use crate::tournament::live::Live;
 use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::tournament::schedule::Pairing;
 use crate::tournament::sprt::{Sprt, Tally};
-use crate::tournament::standings::{collect, render, report, Format};
+use crate::tournament::standings::{collect, render, report, Format, Judges};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -46,12 +46,12 @@ fn is_game(path: &Path) -> bool {
 }
 
 /// Games: each DIR that is a game (a folder with a game.toml, or a packed `.tar.gz`), else every
-/// game below it (two levels deep); sorted.
-fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for d in dirs {
+/// game below it (two levels deep); sorted, each with the index of the DIR it was found under.
+fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, usize)>> {
+    let mut out: Vec<(PathBuf, usize)> = Vec::new();
+    for (i, d) in dirs.iter().enumerate() {
         if is_game(d) {
-            out.push(d.clone());
+            out.push((d.clone(), i));
             continue;
         }
         let mut found = Vec::new();
@@ -68,11 +68,70 @@ fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 d.display()
             )));
         }
-        out.extend(found);
+        out.extend(found.into_iter().map(|g| (g, i)));
     }
     out.sort();
-    out.dedup();
+    out.dedup_by(|a, b| a.0 == b.0);
     Ok(out)
+}
+
+/// The judge key of the match DIR belongs to (DIR is a match's OUT, with its `match.json`, or
+/// OUT/games): `OUT/keys/judge.pub`, or the public half of `OUT/keys/judge`.
+fn match_judge(dir: &Path) -> Option<(String, PathBuf)> {
+    let parent = dir.parent().unwrap_or(Path::new(""));
+    let out = if dir.join("match.json").is_file() {
+        dir
+    } else if dir.file_name() == Some("games".as_ref()) && parent.join("match.json").is_file() {
+        parent
+    } else {
+        return None;
+    };
+    let public = out.join("keys/judge.pub");
+    if let Ok(line) = std::fs::read_to_string(&public) {
+        return Some((line, public));
+    }
+    let private = out.join("keys/judge");
+    let key = crate::protocol::signing::parse_private_key(&std::fs::read_to_string(&private).ok()?)
+        .ok()?;
+    Some((
+        crate::protocol::signing::public_key_line(key.public_key()),
+        private,
+    ))
+}
+
+/// Who is trusted for the games under each DIR: the `--judge` keys for all, or each DIR's own
+/// match judge; `None` trusts every judge (`--judge any`).
+fn trusted_judges(dirs: &[PathBuf], given: &[PathBuf]) -> Result<Option<Vec<Judges>>> {
+    if given.iter().any(|g| g.as_os_str() == "any") {
+        if given.len() > 1 {
+            return Err(Error::Io(
+                "--judge any counts every judge; give it alone".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    if !given.is_empty() {
+        let mut judges = Judges::default();
+        for file in given {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| Error::Io(format!("--judge {}: {e}", file.display())))?;
+            judges
+                .add(&text, &file.display().to_string())
+                .map_err(|e| Error::Io(format!("--judge {e}; give the .pub file")))?;
+        }
+        return Ok(Some(vec![judges; dirs.len()]));
+    }
+    let mut each = Vec::new();
+    for dir in dirs {
+        let mut judges = Judges::default();
+        if let Some((line, from)) = match_judge(dir) {
+            judges
+                .add(&line, &from.display().to_string())
+                .map_err(Error::Io)?;
+        }
+        each.push(judges);
+    }
+    Ok(Some(each))
 }
 
 /// The folders and packed games in `d`.
@@ -87,9 +146,30 @@ fn read_entries(d: &Path) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-pub fn tournament(dirs: &[PathBuf], format: &str, threads: usize) -> Result<()> {
-    let dirs = game_dirs(dirs)?;
-    let (games, invalid) = collect(&dirs, threads, &progress("auditing"));
+pub fn tournament(
+    dirs: &[PathBuf],
+    judges: &[PathBuf],
+    format: &str,
+    threads: usize,
+) -> Result<()> {
+    let trusted = trusted_judges(dirs, judges)?;
+    let found = game_dirs(dirs)?;
+    let root_of: std::collections::BTreeMap<&Path, usize> =
+        found.iter().map(|(g, i)| (g.as_path(), *i)).collect();
+    let trust = |game: &Path, judge: &str| -> std::result::Result<(), String> {
+        let Some(each) = &trusted else { return Ok(()) };
+        let root = root_of.get(game).copied().unwrap_or(0);
+        match each.get(root) {
+            Some(j) if !j.is_empty() => j.check(judge),
+            _ => Err(format!(
+                "no judge to trust for {}: give --judge KEY.pub (a match keeps its judge's in \
+                 OUT/keys/judge.pub), or --judge any to count every judge",
+                dirs[root].display()
+            )),
+        }
+    };
+    let dirs: Vec<PathBuf> = found.iter().map(|(g, _)| g.clone()).collect();
+    let (games, invalid) = collect(&dirs, threads, &progress("auditing"), &trust);
     let r = report(games, invalid);
     say_raw!("{}", render(&r, format_of(format)));
     if !r.invalid.is_empty() {

@@ -528,9 +528,16 @@ fn load_or_make_key(out: &Path, name: &str) -> Result<PrivateKey> {
 impl Keys {
     fn load_or_make(out: &Path, bots: &[BotEntry]) -> Result<Keys> {
         let one = |name: &str| load_or_make_key(out, name);
+        let judge = one("judge")?;
+        // The judge's public key, for `tournament` to count this match's games by.
+        let public = out.join("keys/judge.pub");
+        let line = format!("{}\n", signing::public_key_line(judge.public_key()));
+        if std::fs::read_to_string(&public).ok().as_deref() != Some(line.as_str()) {
+            crate::store::write_atomic(&public, line.as_bytes())?;
+        }
         Ok(Keys {
             bots: bots.iter().map(|b| one(&b.name)).collect::<Result<_>>()?,
-            judge: one("judge")?,
+            judge,
         })
     }
 }

@@ -250,7 +250,11 @@ fn wrapper(
     for path in &grants.read {
         push(&["--ro-bind".as_ref(), path.as_ref(), path.as_ref()]);
     }
-    for path in grants.write.iter().chain(std::iter::once(&folder.to_path_buf())) {
+    for path in grants
+        .write
+        .iter()
+        .chain(std::iter::once(&folder.to_path_buf()))
+    {
         push(&["--bind".as_ref(), path.as_ref(), path.as_ref()]);
     }
     push(&[
@@ -263,7 +267,11 @@ fn wrapper(
     for path in grants.read.iter().chain(programs.iter().map(|p| &p.real)) {
         push(&["--read".as_ref(), path.as_ref()]);
     }
-    for path in grants.write.iter().chain(std::iter::once(&folder.to_path_buf())) {
+    for path in grants
+        .write
+        .iter()
+        .chain(std::iter::once(&folder.to_path_buf()))
+    {
         push(&["--write".as_ref(), path.as_ref()]);
     }
     push(&["--".as_ref()]);
@@ -277,10 +285,8 @@ fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
     CHECKED
         .get_or_init(|| {
             let folder = Sandbox {
-                folder: std::env::temp_dir().join(format!(
-                    "qijudge-bot-check-{}",
-                    std::process::id()
-                )),
+                folder: std::env::temp_dir()
+                    .join(format!("qijudge-bot-check-{}", std::process::id())),
                 wrapper: Vec::new(),
             };
             std::fs::create_dir_all(&folder.folder)
@@ -478,7 +484,9 @@ mod tests {
             assert!(text.contains(part), "{part:?} not in {text}");
         }
         // Nothing of /etc but the listed files, and no /sys, /run or /home as a whole.
-        assert!(!args.iter().any(|a| a == "/etc" || a == "/sys" || a == "/run" || a == "/home"));
+        assert!(!args
+            .iter()
+            .any(|a| a == "/etc" || a == "/sys" || a == "/run" || a == "/home"));
         assert!(text.contains("--proc /proc --dev /dev --tmpfs /tmp"));
         assert_eq!(args.last().map(String::as_str), Some("--"));
     }

@@ -32,11 +32,17 @@ pub struct Invalid {
     pub error: String,
 }
 
-/// Audits every directory, `threads` at a time; results in the order of `dirs`.
+/// Whether a game's judge is one to count games of: given the game's path and its manifest's
+/// judge key line, `Err(why not)`.
+pub type Trust<'a> = dyn Fn(&Path, &str) -> Result<(), String> + Sync + 'a;
+
+/// Audits every directory, `threads` at a time; results in the order of `dirs`. A game that
+/// verifies but was judged by a key `trust` refuses is invalid, with the reason.
 pub fn collect(
     dirs: &[PathBuf],
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
+    trust: &Trust,
 ) -> (Vec<GameRecord>, Vec<Invalid>) {
     let slots: Vec<Mutex<Option<Result<GameRecord, Invalid>>>> =
         dirs.iter().map(|_| Mutex::new(None)).collect();
@@ -47,7 +53,7 @@ pub fn collect(
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(dir) = dirs.get(i) else { break };
-                let r = one(dir);
+                let r = one(dir, trust);
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 progress(done.fetch_add(1, Ordering::SeqCst) + 1, dirs.len());
             });
@@ -65,15 +71,79 @@ pub fn collect(
     (games, invalid)
 }
 
-/// One directory's result, through its game's own audit.
-fn one(dir: &Path) -> Result<GameRecord, Invalid> {
+/// One directory's result, through its game's own audit, if its judge is trusted.
+fn one(dir: &Path, trust: &Trust) -> Result<GameRecord, Invalid> {
     let shown = dir.display().to_string();
-    let summary = crate::console::quietly(|| crate::games::of_dir(dir)?.summary(dir));
-    let s = summary.map_err(|e| Invalid {
+    let invalid = |error: String| Invalid {
         dir: shown.clone(),
-        error: e.to_string(),
-    })?;
+        error,
+    };
+    let summary = crate::console::quietly(|| crate::games::of_dir(dir)?.summary(dir));
+    let s = summary.map_err(|e| invalid(e.to_string()))?;
+    let judge = judge_key(dir).map_err(|e| invalid(e.to_string()))?;
+    trust(dir, &judge).map_err(invalid)?;
     Ok(from_summary(&shown, &s))
+}
+
+/// The judge's key line in a game's manifest (the key its record and views verified with).
+fn judge_key(dir: &Path) -> crate::error::Result<String> {
+    let text = crate::store::GameDir::new(dir).read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let manifest: toml::Table = toml::from_str(&text).map_err(|e| {
+        crate::error::refuse(
+            "game.toml",
+            None,
+            format!("not valid TOML: {}", e.message()),
+        )
+    })?;
+    manifest
+        .get("judge")
+        .and_then(|j| j.get("key"))
+        .and_then(|k| k.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| crate::error::refuse("game.toml", Some("judge.key"), "missing"))
+}
+
+/// Judges' public keys to count games of, each with where it came from (a file named by
+/// `--judge`, or a match folder's `keys/judge.pub`).
+#[derive(Clone, Debug, Default)]
+pub struct Judges {
+    keys: Vec<(String, String)>,
+}
+
+impl Judges {
+    /// Adds the key in `line` (an OpenSSH public key line), found at `from`.
+    pub fn add(&mut self, line: &str, from: &str) -> Result<(), String> {
+        let key = crate::protocol::signing::parse_public_key(line)
+            .map_err(|e| format!("{from}: not a judge's public key: {e}"))?;
+        self.keys
+            .push((crate::protocol::signing::public_key_line(&key), from.into()));
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Ok when `judge` (a manifest's key line) is one of these keys; else why it does not
+    /// count, naming the key by its fingerprint.
+    pub fn check(&self, judge: &str) -> Result<(), String> {
+        let parsed = crate::protocol::signing::parse_public_key(judge);
+        let line = parsed
+            .as_ref()
+            .map(crate::protocol::signing::public_key_line)
+            .unwrap_or_default();
+        if self.keys.iter().any(|(k, _)| *k == line) {
+            return Ok(());
+        }
+        let fingerprint = parsed
+            .map(|k| k.fingerprint(ssh_key::HashAlg::Sha256).to_string())
+            .unwrap_or_else(|_| judge.chars().take(60).collect());
+        let trusted: Vec<&str> = self.keys.iter().map(|(_, from)| from.as_str()).collect();
+        Err(format!(
+            "judged by {fingerprint}, not a judge trusted here ({}); not counted",
+            trusted.join(", ")
+        ))
+    }
 }
 
 /// A game's result as the audit of its directory established it.
@@ -238,7 +308,8 @@ fn count_once(
                 conflicting.insert(g.game.clone());
                 invalid.push(Invalid {
                     error: format!(
-                        "game {}: this copy's result differs from the copy in {}; neither counts",
+                        "conflict: game {} here and in {} has two different results, both \
+                         signed by a trusted judge; neither counts until one is removed",
                         g.game, kept[i].dir
                     ),
                     dir: g.dir,
@@ -252,7 +323,8 @@ fn count_once(
     for g in bad {
         invalid.push(Invalid {
             error: format!(
-                "game {}: another copy's result differs from this one; neither counts",
+                "conflict: game {} has another copy with a different result (listed); neither \
+                 counts until one is removed",
                 g.game
             ),
             dir: g.dir,

@@ -924,12 +924,15 @@ fn packed_and_unpacked_games_give_equal_standings() {
     assert_ne!(r.code, 0, "{r:?}");
     assert!(r.stderr.contains("game.toml"), "{r:?}");
     assert!(!tmp.path().join("empty.tar.gz").exists());
+    // Outside their match folder, the games count once their judge is named.
     let both = ok(&[
         "tournament",
         &g1_copy.to_string_lossy(),
         &format!("{}.tar.gz", g1_copy.display()),
         "--format",
         "json",
+        "--judge",
+        &format!("{folders}/keys/judge.pub"),
     ]);
     let v: serde_json::Value = serde_json::from_str(&both.stdout).unwrap();
     assert_eq!(v["games"].as_array().unwrap().len(), 1, "{}", both.stdout);
@@ -1405,4 +1408,166 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             assert!(record.contains("\"kind\":\"forfeit\""), "{what}");
         }
     }
+}
+
+/// A Xiangqi game claiming `id`, between `a` (red) and `b` (black), judged by `judge` (a
+/// private key file; its `.pub` beside it) and ended at once by red's resignation.
+fn forged_game(dir: &Path, keys: &Keys, judge: &str, id: Option<&str>) {
+    let d = dir.to_string_lossy().into_owned();
+    let (a, b, j) = (
+        format!("a={}.pub", keys.path("alice")),
+        format!("b={}.pub", keys.path("bob")),
+        format!("{judge}.pub"),
+    );
+    ok(&[
+        "new", "xiangqi", &d, "--player", &a, "--player", &b, "--judge", &j, "--now", NOW,
+    ]);
+    if let Some(id) = id {
+        // Before anything is signed over the manifest: the forger's own, consistent game.
+        let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        let old = manifest
+            .lines()
+            .find(|l| l.starts_with("id = "))
+            .unwrap()
+            .to_string();
+        std::fs::write(
+            dir.join("game.toml"),
+            manifest.replace(&old, &format!("id = \"{id}\"")),
+        )
+        .unwrap();
+    }
+    ok(&["judge", &d, "--key", judge, "--now", NOW]);
+    ok(&[
+        "move",
+        &d,
+        "resign",
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+    ]);
+    ok(&["judge", &d, "--key", judge, "--now", NOW]);
+    ok(&["verify", &d]);
+}
+
+#[test]
+fn a_tournament_counts_only_trusted_judges_and_names_conflicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let o = out.to_string_lossy().into_owned();
+    let real = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--out",
+        &o,
+        "--format",
+        "json",
+        "--bot",
+        "a=builtin:greedy",
+        "--bot",
+        "b=builtin:random",
+        "--games",
+        "2",
+    ]);
+    let games = out.join("games");
+    let g = games.to_string_lossy().into_owned();
+    let manifest = std::fs::read_to_string(games.join("game-00001/game.toml")).unwrap();
+    let id = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("id = \""))
+        .unwrap()
+        .trim_end_matches('"')
+        .to_string();
+    // A forger's games dropped into the match folder: one reusing a real game's id with
+    // another result, one with a new id; both verify, signed by the forger's judge.
+    let keys = Keys::new(tmp.path());
+    forged_game(
+        &games.join("forged-same-id"),
+        &keys,
+        &keys.path("judge"),
+        Some(&id),
+    );
+    forged_game(
+        &games.join("forged-new-id"),
+        &keys,
+        &keys.path("judge"),
+        None,
+    );
+    // A pack of two gzip members (read as one game here, unpacked as another by tar -xzf).
+    ok(&["pack", &games.join("forged-new-id").to_string_lossy()]);
+    let two = [
+        std::fs::read(games.join("forged-new-id.tar.gz")).unwrap(),
+        std::fs::read(games.join("forged-new-id.tar.gz")).unwrap(),
+    ]
+    .concat();
+    std::fs::remove_file(games.join("forged-new-id.tar.gz")).unwrap();
+    std::fs::write(games.join("two-members.tar.gz"), two).unwrap();
+
+    let check = |args: &[&str]| {
+        let r = qj(args);
+        assert_eq!(r.code, 1, "{r:?}");
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let invalid: Vec<(String, String)> = v["invalid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                let dir = i["dir"].as_str().unwrap();
+                let name = Path::new(dir).file_name().unwrap().to_string_lossy();
+                (name.into_owned(), i["error"].as_str().unwrap().to_string())
+            })
+            .collect();
+        (v, invalid)
+    };
+    // Trusting the match's own judge (found in OUT/keys/judge.pub), or naming it: the forged
+    // games are named and not counted, the real ones count as the match counted them.
+    let judge_pub = out.join("keys/judge.pub").to_string_lossy().into_owned();
+    for args in [
+        vec!["tournament", &g, "--format", "json"],
+        vec!["tournament", &g, "--format", "json", "--judge", &judge_pub],
+    ] {
+        let (v, invalid) = check(&args);
+        assert_eq!(standings(&v.to_string()), standings(&real.stdout), "{v}");
+        assert_eq!(v["games"].as_array().unwrap().len(), 2);
+        let names: Vec<&str> = invalid.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["forged-new-id", "forged-same-id", "two-members.tar.gz"],
+            "{invalid:?}"
+        );
+        for (name, error) in &invalid[..2] {
+            assert!(
+                error.contains("judged by SHA256:") && error.contains("not a judge trusted here"),
+                "{name}: {error}"
+            );
+        }
+        assert!(invalid[2].1.contains("gzip member"), "{:?}", invalid[2]);
+    }
+    // Trusting every judge: the same id with two results is named as a conflict.
+    let (_, invalid) = check(&["tournament", &g, "--format", "json", "--judge", "any"]);
+    let conflicts: Vec<&String> = invalid
+        .iter()
+        .filter(|(_, e)| e.starts_with(&format!("conflict: game {id}")))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(conflicts, ["forged-same-id", "game-00001"], "{invalid:?}");
+    // Pooled folders with no match beside them need a judge named.
+    let pool = tmp.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    copy_dir(&games.join("game-00002"), &pool.join("game-00002"));
+    let p = pool.to_string_lossy().into_owned();
+    let (_, invalid) = check(&["tournament", &p, "--format", "json"]);
+    assert!(invalid[0].1.contains("give --judge KEY.pub"), "{invalid:?}");
+    let named = ok(&["tournament", &p, "--format", "json", "--judge", &judge_pub]);
+    assert!(named.stdout.contains("\"invalid\": []"), "{named:?}");
+    // A private key given as --judge is refused with what to give.
+    let r = qj(&[
+        "tournament",
+        &p,
+        "--judge",
+        &out.join("keys/judge").to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("give the .pub file"), "{r:?}");
 }

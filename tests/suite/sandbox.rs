@@ -112,7 +112,10 @@ fn targets(tag: &str) -> Targets {
     let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     tcp.set_nonblocking(true).unwrap();
     let secret = format!("organiser-secret-{tag}-{}", std::process::id());
-    let shm_secret = PathBuf::from(format!("/dev/shm/qijudge-test-{tag}-{}", std::process::id()));
+    let shm_secret = PathBuf::from(format!(
+        "/dev/shm/qijudge-test-{tag}-{}",
+        std::process::id()
+    ));
     std::fs::write(&shm_secret, &secret).unwrap();
     std::fs::set_permissions(&shm_secret, std::fs::Permissions::from_mode(0o644)).unwrap();
     let shm_planted = PathBuf::from(format!(
@@ -202,7 +205,9 @@ fn hostile_match(t: &Targets, sandbox: &str, as_user: bool) -> (Vec<String>, Str
         .arg(&script)
         .arg("sh")
         .arg(bots.join("qijudge"))
-        .args(["match", "--game", "luzhanqi", "--games", "2", "--format", "json"])
+        .args([
+            "match", "--game", "luzhanqi", "--games", "2", "--format", "json",
+        ])
         .arg("--out")
         .arg(&out)
         .args(["--bot", &hostile, "--bot", &opponent])
@@ -255,7 +260,10 @@ fn assert_all_denied(t: &Targets, who: &str, lines: &[String], stdout: &str) {
         if line.starts_with("own folder") || line.starts_with("write /dev/shm") {
             assert!(line.contains("SUCCEEDED"), "{who}: {line}");
         } else {
-            assert!(line.contains("denied"), "{who}: the bot got through: {line}");
+            assert!(
+                line.contains("denied"),
+                "{who}: the bot got through: {line}"
+            );
         }
     }
     assert!(!victim_stopped(t), "{who}: the victim was stopped");
@@ -394,10 +402,28 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("m");
-    let bot = format!("fsf=uci:/usr/bin/node {}", engine.join("engine.js").display());
+    let bot = format!(
+        "fsf=uci:/usr/bin/node {}",
+        engine.join("engine.js").display()
+    );
     let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
-        .args(["match", "--game", "xiangqi", "--games", "2", "--time-ms", "300"])
-        .args(["--format", "json", "--bot", &bot, "--bot", "greedy=builtin:greedy"])
+        .args([
+            "match",
+            "--game",
+            "xiangqi",
+            "--games",
+            "2",
+            "--time-ms",
+            "300",
+        ])
+        .args([
+            "--format",
+            "json",
+            "--bot",
+            &bot,
+            "--bot",
+            "greedy=builtin:greedy",
+        ])
         .arg("--bot-read")
         .arg(&engine)
         .arg("--out")
