@@ -119,11 +119,7 @@ fn main() {
         );
         let mut off = config(&tmp.path().join("o"), [cmd("a"), cmd("b")], games);
         off.sandbox.off = true;
-        measure(
-            "process random vs random, --bot-sandbox off",
-            &off,
-            "",
-        );
+        measure("process random vs random, --bot-sandbox off", &off, "");
     } else {
         println!("process bots: build the binary first (cargo build --release)");
     }

@@ -454,3 +454,40 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
         assert!(verify.status.success(), "{verify:?}");
     }
 }
+
+/// Without bubblewrap, process bots are refused before the first game, with what to install
+/// and the way out; built-in bots still play.
+#[test]
+fn without_bubblewrap_process_bots_are_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("no-tools");
+    std::fs::create_dir(&empty).unwrap();
+    let out = tmp.path().join("m");
+    let bot = format!(
+        "r={PYTHON} {}",
+        root().join("examples/bots/random_bot.py").display()
+    );
+    let run = |bots: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_qijudge"));
+        cmd.args(["match", "--game", "luzhanqi", "--games", "1"])
+            .arg("--out")
+            .arg(&out)
+            .env("PATH", &empty);
+        for b in bots {
+            cmd.args(["--bot", b]);
+        }
+        cmd.output().unwrap()
+    };
+    let refused = run(&[&bot, "builtin:random"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bubblewrap, which is not installed")
+            && stderr.contains("apt-get install bubblewrap")
+            && stderr.contains("--bot-sandbox off"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    let builtin = run(&["builtin:greedy", "builtin:random"]);
+    assert!(builtin.status.success(), "{builtin:?}");
+}
