@@ -334,34 +334,17 @@ impl Step<'_> {
         }]))
     }
 
-    /// The seat's nonce: sealed to the judge (a sealed game), `setups/` (the judge) or
-    /// `reveal/` (after the game).
+    /// The seat's nonce, where [`super::secret::read`] finds it.
     fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let name = SEATS[seat];
-        let sealed = super::sealed_setup_path(name);
-        if let (true, Some(key), Mode::Judge) = (self.g.manifest.sealed, self.cx.key, self.cx.mode)
-        {
-            if self.cx.dir.exists(&sealed) {
-                let text = super::sealing::open_seat_secret(
-                    self.cx.dir,
-                    name,
-                    key,
-                    &self.g.player_keys[seat],
-                )?;
-                return self.parse_nonce(seat, &sealed, &text).map(Some);
-            }
-        }
-        let folders: &[&str] = match self.cx.mode {
-            Mode::Judge => &["setups", "reveal"],
-            Mode::Audit => &["reveal"],
-        };
-        for folder in folders {
-            let path = format!("{folder}/{name}.toml");
-            if let Some(text) = self.cx.dir.read_optional(&path, SMALL_FILE_LIMIT)? {
-                return self.parse_nonce(seat, &path, &text).map(Some);
-            }
-        }
-        Ok(None)
+        let found = super::secret::read(
+            self.cx,
+            self.g.manifest.sealed,
+            SEATS[seat],
+            &self.g.player_keys[seat],
+        )?;
+        found
+            .map(|(path, text)| self.parse_nonce(seat, &path, &text))
+            .transpose()
     }
 
     fn parse_nonce(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
@@ -703,6 +686,10 @@ impl Referee for JieqiGame {
         let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
         state.game.end(ending);
         Ok(lines)
+    }
+
+    fn secrets_held(&self) -> Option<&'static str> {
+        Some("nonces")
     }
 
     fn is_over(&self, state: &State) -> bool {

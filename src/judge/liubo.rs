@@ -361,29 +361,17 @@ impl Step<'_> {
         }]))
     }
 
-    /// The seat's seed file, from `sealed/` (the judge of a sealed game), `setups/` (the judge)
-    /// or `reveal/` (after the game).
+    /// The seat's seed file, where [`super::secret::read`] finds it.
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let sealed = super::sealed_setup_path(SEATS[seat]);
-        if let (true, Some(key)) = (self.g.manifest.sealed, self.cx.key) {
-            if self.cx.dir.exists(&sealed) {
-                let text = super::sealing::open_seat_secret(
-                    self.cx.dir,
-                    SEATS[seat],
-                    key,
-                    &self.g.player_keys[seat],
-                )?;
-                return self.parse_seed(seat, &sealed, &text).map(Some);
-            }
-        }
-        for folder in ["setups", "reveal"] {
-            let path = format!("{folder}/{}.toml", SEATS[seat]);
-            let Some(text) = self.cx.dir.read_optional(&path, SMALL_FILE_LIMIT)? else {
-                continue;
-            };
-            return self.parse_seed(seat, &path, &text).map(Some);
-        }
-        Ok(None)
+        let found = super::secret::read(
+            self.cx,
+            self.g.manifest.sealed,
+            SEATS[seat],
+            &self.g.player_keys[seat],
+        )?;
+        found
+            .map(|(path, text)| self.parse_seed(seat, &path, &text))
+            .transpose()
     }
 
     /// Reads a seed file's text (`path` names it in errors).
@@ -812,6 +800,12 @@ impl Referee for LiuboGame {
                 reason: EndReason::Forfeit,
             },
         ])
+    }
+
+    /// Escrow: the judge holds the seeds it throws with. Self mode: each player reveals its
+    /// own chain elements in play, and no seed is handed to the judge.
+    fn secrets_held(&self) -> Option<&'static str> {
+        (self.manifest.rules.dice_mode != DiceMode::SelfReveal).then_some("seeds")
     }
 
     fn is_over(&self, state: &State) -> bool {

@@ -14,6 +14,7 @@ pub mod precheck;
 mod record;
 mod replay;
 pub mod sealing;
+pub mod secret;
 pub mod xiangqi;
 
 pub use audit::*;

@@ -130,6 +130,12 @@ pub trait Referee {
 
     fn is_over(&self, state: &Self::State) -> bool;
 
+    /// What the judge held secret for the seats (`nonces`, `seeds`), which `verify` of a
+    /// finished game requires revealed; none for a game without such secrets.
+    fn secrets_held(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Once play has begun and while it goes on: the seat whose clock runs and the ply it owes.
     fn clock_turn(&self, state: &Self::State) -> Option<(usize, u32)>;
 
@@ -682,6 +688,9 @@ pub fn current<R: Referee>(r: &R, dir: &GameDir, mode: Mode) -> Result<R::State>
 /// published view checked against what the record gives.
 pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
     let state = current(r, dir, Mode::Audit)?;
+    if let (true, Some(what)) = (r.is_over(&state), r.secrets_held()) {
+        super::secret::require_revealed(dir, r.frame().seats, what)?;
+    }
     r.check_views(dir, &state)?;
     common::check_view_signatures(dir, &r.frame())?;
     Ok(state)

@@ -177,16 +177,18 @@ fn a_jieqi_game_from_the_nonces_to_the_audit() {
 
     j.play_out(160, 7);
     assert!(!j.status()["result"].is_null());
-    // Before the reveal a spectator's audit checks every signature, move and public view and
-    // takes the record's word for what turned up.
+    // Before the reveal the game is over but the judge's use of the nonces cannot be checked:
+    // a spectator's audit refuses to call it verified (nor do the judge's own `setups/` count,
+    // which a spectator cannot tell from invented ones).
     let spectator = copy_of(&j.dir, "spectator");
-    std::fs::remove_dir_all(spectator.join("setups")).unwrap();
-    let r = ok(&["verify", &spectator.to_string_lossy()]);
+    let r = qj(&["verify", &spectator.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stdout
-            .contains("checked against the layout once the nonces are revealed"),
+        r.stderr
+            .contains("reveal/red.toml: missing: the game is over but the nonces are not revealed"),
         "{r:?}"
     );
+    std::fs::remove_dir_all(spectator.join("setups")).unwrap();
     // After it, the layout is recomputed and every piece that turned up checked.
     let r = ok(&["reveal", &j.g()]);
     assert!(r.stdout.contains("reveal/black.toml"), "{r:?}");

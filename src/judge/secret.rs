@@ -1,0 +1,67 @@
+//! A seat's secret (a Luzhanqi setup, a Jieqi nonce, a Liubo chain seed) and the one rule for
+//! where it is read:
+//! - the judge (`Mode::Judge`) reads it sealed to its key (`sealed/SEAT.age`, a sealed game
+//!   judged with `--key`), else in the clear from `setups/SEAT.toml`, or from `reveal/SEAT.toml`
+//!   once published;
+//! - an audit (`Mode::Audit`, what `verify` does for anyone) reads only what was published,
+//!   `reveal/SEAT.toml`: a secret the judge keeps in `setups/` is not evidence.
+//!
+//! And the one rule for the end: a finished game whose secrets the judge held verifies only once
+//! they are revealed, since until then nothing shows the judge used them honestly.
+
+use super::pipeline::{Ctx, Mode};
+use crate::error::{refuse_with, Result};
+use crate::store::SMALL_FILE_LIMIT;
+use ssh_key::PublicKey;
+
+/// Where a seat's published secret lives.
+pub fn revealed_path(seat: &str) -> String {
+    format!("reveal/{seat}.toml")
+}
+
+/// A seat's secret file as the rule above finds it: (the path it was read from, its text);
+/// none when it is not there (yet). `sealed` is the manifest's; `signer` the seat's key.
+pub fn read(
+    cx: &Ctx,
+    sealed: bool,
+    seat: &str,
+    signer: &PublicKey,
+) -> Result<Option<(String, String)>> {
+    if let (Mode::Judge, true, Some(key)) = (cx.mode, sealed, cx.key) {
+        let path = super::sealed_setup_path(seat);
+        if cx.dir.exists(&path) {
+            let text = super::sealing::open_seat_secret(cx.dir, seat, key, signer)?;
+            return Ok(Some((path, text)));
+        }
+    }
+    let places = match cx.mode {
+        Mode::Judge => vec![format!("setups/{seat}.toml"), revealed_path(seat)],
+        Mode::Audit => vec![revealed_path(seat)],
+    };
+    for path in places {
+        if let Some(text) = cx.dir.read_optional(&path, SMALL_FILE_LIMIT)? {
+            return Ok(Some((path, text)));
+        }
+    }
+    Ok(None)
+}
+
+/// Refuses the audit of a finished game while a secret the judge held is unpublished.
+pub fn require_revealed(dir: &crate::store::GameDir, seats: &[&str], what: &str) -> Result<()> {
+    for seat in seats {
+        let path = revealed_path(seat);
+        if !dir.exists(&path) {
+            return Err(refuse_with(
+                &path,
+                None,
+                format!(
+                    "missing: the game is over but the {what} are not revealed, so the judge's \
+                     use of them cannot be checked"
+                ),
+                "after the game the judge publishes them with `qijudge reveal GAME --key \
+                 JUDGE_KEY`",
+            ));
+        }
+    }
+    Ok(())
+}
