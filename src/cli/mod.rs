@@ -39,12 +39,14 @@ pub enum Command {
     /// Example: qijudge new luzhanqi game1 --player alice=alice.pub --player bob=bob.pub
     ///   --judge judge.pub --rule mines=explode
     New {
-        /// The game: luzhanqi, xiangqi or liubo.
+        /// The game (each registered game is listed below).
+        #[arg(value_parser = game_names())]
         game: String,
         /// The game directory.
         dir: PathBuf,
         /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; on the
-        /// cross board south, east, north, west; xiangqi: red, black).
+        /// cross board: south, east, north, west; xiangqi: red, black; liubo: a, b; jieqi: red,
+        /// black).
         #[arg(long = "player", required = true)]
         players: Vec<String>,
         /// The judge's public key file.
@@ -65,7 +67,8 @@ pub enum Command {
         #[arg(long)]
         clock: Option<String>,
         /// Play in public (git): setups arrive sealed to the judge and each seat's view is
-        /// published sealed to that seat's key (age, ssh-ed25519). Luzhanqi only.
+        /// published sealed to that seat's key (age, ssh-ed25519): every game whose players
+        /// hold secrets (docs/git.md).
         #[arg(long)]
         sealed: bool,
         /// Luzhanqi board: 2p (two players) or cross4 (four players in two teams, 四国军棋).
@@ -205,7 +208,7 @@ pub enum Command {
         #[arg(long, default_value = "text", value_parser = ["text", "github"])]
         format: String,
     },
-    /// Check new move files before committing them (a pre-commit hook; Luzhanqi): signature,
+    /// Check new move files before committing them (a pre-commit hook; every game): signature,
     /// game, ply, turn and the record head they answer, against the judge's signed record;
     /// with your key, the move's legality on your own view. With --staged, also the rules on
     /// what a commit may change (as the judge's CI mode applies them).
@@ -348,7 +351,7 @@ pub enum Command {
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
         name: String,
-        #[arg(long, default_value = "luzhanqi")]
+        #[arg(long, default_value = "luzhanqi", value_parser = game_names())]
         game: String,
     },
     /// Inside the bot sandbox (run by bwrap, never by hand): applies Landlock and runs the bot.
@@ -481,6 +484,11 @@ pub enum Command {
         #[arg(long)]
         key: Option<PathBuf>,
     },
+}
+
+/// The registered games, as `--help` lists them and the parser checks them.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::games::registry::names())
 }
 
 /// Runs a parsed command line.
@@ -711,8 +719,8 @@ impl MailArgs {
 /// `qijudge match`: bots, games and where they go.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// luzhanqi, xiangqi or liubo.
-    #[arg(long, default_value = "luzhanqi")]
+    /// The game (each registered game is listed below).
+    #[arg(long, default_value = "luzhanqi", value_parser = game_names())]
     pub game: String,
     /// The Luzhanqi board: 2p, or cross4 (four seats: four bots a table, or two bots
     /// each playing a team).

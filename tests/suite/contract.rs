@@ -82,3 +82,54 @@ fn a_finished_game_with_secrets_verifies_only_once_they_are_revealed() {
         }
     }
 }
+
+/// The methods a trait declares in `source` (the text of `pub trait NAME { … }`), sorted.
+fn trait_methods(source: &str, name: &str) -> Vec<String> {
+    let start = source
+        .find(&format!("pub trait {name}"))
+        .unwrap_or_else(|| panic!("no trait {name}"));
+    let body = &source[start..];
+    let end = body.find("\n}").unwrap();
+    let mut names: Vec<String> = body[..end]
+        .split("fn ")
+        .skip(1)
+        .map(|rest| rest.split(['(', '<']).next().unwrap().trim().to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The referee contract as `docs/games.md` shows it is the one in the code: a method added,
+/// renamed or removed fails here until the page says so.
+#[test]
+fn the_documented_referee_contract_is_the_code_s() {
+    let code = std::fs::read_to_string(root().join("src/judge/pipeline.rs")).unwrap();
+    let doc = std::fs::read_to_string(root().join("docs/games.md")).unwrap();
+    assert_eq!(
+        trait_methods(&doc, "Referee"),
+        trait_methods(&code, "Referee")
+    );
+}
+
+/// `new --help` names every registered game and each board's seats in order, and `match
+/// --help` every game: a game added to the registry shows up, or this fails.
+#[test]
+fn help_names_every_registered_game_and_its_seats() {
+    let new = ok(&["new", "--help"]).stdout;
+    let matches = ok(&["match", "--help"]).stdout;
+    for game in qijudge::games::registry::names() {
+        let g = qijudge::games::by_name(game).unwrap();
+        assert!(new.contains(game) && matches.contains(game), "{game}");
+        for board in ["2p", "cross4"] {
+            if let Ok(seats) = g.seats(board) {
+                let listed = seats.join(", ");
+                let flat = new.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(
+                    flat.contains(&format!("{listed})")) || flat.contains(&format!("{listed};")),
+                    "{game} {board}: seats {listed} not in new --help"
+                );
+            }
+        }
+    }
+}
