@@ -1,15 +1,44 @@
 //! One judge pipeline for every game: the same run gives the same answers whatever the game.
-//! Each shipped sample (Luzhanqi, Xiangqi, Liubo) goes through the same checks.
+//! Every shipped sample of every registered game (Luzhanqi on both boards, Xiangqi, Liubo,
+//! Jieqi, and any game added to the registry) goes through the same checks.
 
 use super::helpers::*;
 use qijudge::protocol::signing::{self, namespace};
 use std::path::Path;
 
-const SAMPLES: [&str; 3] = [
-    "games/luzhanqi/sample",
-    "games/xiangqi/sample",
-    "games/liubo/sample",
-];
+/// Every registered game's samples, `games/GAME/sample*`, as paths from the repository.
+fn samples() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for game in qijudge::games::registry::names() {
+        let mut these: Vec<String> = std::fs::read_dir(root.join("games").join(game))
+            .unwrap_or_else(|e| panic!("games/{game}: {e}"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("sample"))
+            .map(|n| format!("games/{game}/{n}"))
+            .collect();
+        assert!(!these.is_empty(), "{game}: no sample");
+        these.sort();
+        found.extend(these);
+    }
+    found
+}
+
+/// The last seat of the game in `dir`, by its manifest's game and board.
+fn last_seat(dir: &Path) -> String {
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+    let game = manifest["game"].as_str().unwrap();
+    let board = manifest
+        .get("board")
+        .and_then(|b| b.as_str())
+        .unwrap_or("2p");
+    // A one-board game names its board in the manifest (`9x10`); `--board` speaks of 2p.
+    let g = qijudge::games::by_name(game).unwrap();
+    let seats = g.seats(board).or_else(|_| g.seats("2p")).unwrap();
+    seats.last().unwrap().clone()
+}
 
 fn judge(dir: &Path, extra: &[&str]) -> Run {
     let key = dir.join("keys/judge");
@@ -27,13 +56,14 @@ fn judge(dir: &Path, extra: &[&str]) -> Run {
 /// deadline script, say) leaves the result alone.
 #[test]
 fn every_game_rejudges_byte_for_byte() {
-    for sample in SAMPLES {
-        let (_tmp, dir) = sample_copy_of(sample);
+    for sample in samples() {
+        let (_tmp, dir) = sample_copy_of(&sample);
         let before = snapshot(&dir);
         let r = judge(&dir, &[]);
         assert_eq!(r.code, 0, "{sample}: {r:?}");
         assert!(r.stdout.contains("nothing new"), "{sample}: {r:?}");
-        let r = judge(&dir, &["--forfeit", &forfeit_seat(sample)]);
+        let forfeit = format!("{}:missed-deadline", last_seat(&dir));
+        let r = judge(&dir, &["--forfeit", &forfeit]);
         assert_eq!(r.code, 0, "{sample}: {r:?}");
         assert!(r.stdout.contains("nothing new"), "{sample}: {r:?}");
         assert!(before == snapshot(&dir), "{sample}: a re-run changed files");
@@ -41,21 +71,12 @@ fn every_game_rejudges_byte_for_byte() {
     }
 }
 
-fn forfeit_seat(sample: &str) -> String {
-    let seat = match sample {
-        s if s.contains("xiangqi") => "black",
-        s if s.contains("liubo") => "b",
-        _ => "north",
-    };
-    format!("{seat}:missed-deadline")
-}
-
 /// A record cut short and signed again with the judge's own key (a restored backup) is refused
 /// as rolled back, by every game's judge and audit, and nothing is written.
 #[test]
 fn every_game_refuses_a_rolled_back_record() {
-    for sample in SAMPLES {
-        let (_tmp, dir) = sample_copy_of(sample);
+    for sample in samples() {
+        let (_tmp, dir) = sample_copy_of(&sample);
         let text = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         let cut: String = lines[..lines.len() - 3]
@@ -104,8 +125,8 @@ fn judge_and_audit_refuse(dir: &Path, sample: &str, needles: &[&str]) {
 /// An accepted move file changed afterwards is refused with its name, by judge and audit alike.
 #[test]
 fn every_game_refuses_a_changed_accepted_move() {
-    for sample in SAMPLES {
-        let (_tmp, dir) = sample_copy_of(sample);
+    for sample in samples() {
+        let (_tmp, dir) = sample_copy_of(&sample);
         let name = std::fs::read_dir(dir.join("moves"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -115,7 +136,7 @@ fn every_game_refuses_a_changed_accepted_move() {
         let path = dir.join("moves").join(&name);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, text.replacen("ply = 3", "ply = 3 ", 1)).unwrap();
-        judge_and_audit_refuse(&dir, sample, &[&format!("moves/{name}")]);
+        judge_and_audit_refuse(&dir, &sample, &[&format!("moves/{name}")]);
     }
 }
 
@@ -124,9 +145,8 @@ fn every_game_refuses_a_changed_accepted_move() {
 /// checked in batches; a batch that fails must still name the file).
 #[test]
 fn every_game_refuses_a_recorded_move_with_another_moves_signature() {
-    let more = ["games/jieqi/sample", "games/luzhanqi/sample-4p"];
-    for sample in SAMPLES.into_iter().chain(more) {
-        let (_tmp, dir) = sample_copy_of(sample);
+    for sample in samples() {
+        let (_tmp, dir) = sample_copy_of(&sample);
         let names: Vec<String> = std::fs::read_dir(dir.join("moves"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -155,7 +175,7 @@ fn every_game_refuses_a_recorded_move_with_another_moves_signature() {
         )
         .unwrap();
         let sig = format!("moves/{victim}.sig");
-        judge_and_audit_refuse(&dir, sample, &[&sig, "signature does not match"]);
+        judge_and_audit_refuse(&dir, &sample, &[&sig, "signature does not match"]);
     }
 }
 
@@ -165,9 +185,10 @@ fn every_game_refuses_a_recorded_move_with_another_moves_signature() {
 fn every_game_refuses_a_malformed_forfeit() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
-    for (game, seat) in [("luzhanqi", "north"), ("xiangqi", "black"), ("liubo", "b")] {
+    for game in qijudge::games::registry::names() {
         let dir = tmp.path().join(game);
         new_game(game, &dir, &keys, &[]);
+        let seat = last_seat(&dir);
         let d = dir.to_string_lossy().into_owned();
         let judge = |forfeit: &str| {
             qj(&[
