@@ -336,12 +336,7 @@ impl Step<'_> {
 
     /// The seat's nonce, where [`super::secret::read`] finds it.
     fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found = super::secret::read(
-            self.cx,
-            self.g.manifest.sealed,
-            SEATS[seat],
-            &self.g.player_keys[seat],
-        )?;
+        let found = super::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
         found
             .map(|(path, text)| self.parse_nonce(seat, &path, &text))
             .transpose()

@@ -363,18 +363,12 @@ impl Step<'_> {
 
     /// The seat's seed file, where [`super::secret::read`] finds it.
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found = super::secret::read(
-            self.cx,
-            self.g.manifest.sealed,
-            SEATS[seat],
-            &self.g.player_keys[seat],
-        )?;
+        let found = super::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
         found
             .map(|(path, text)| self.parse_seed(seat, &path, &text))
             .transpose()
     }
 
-    /// Reads a seed file's text (`path` names it in errors).
     fn parse_seed(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
         let s: SeedFile =
             parse_toml(text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;

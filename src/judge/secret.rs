@@ -9,24 +9,20 @@
 //! And the one rule for the end: a finished game whose secrets the judge held verifies only once
 //! they are revealed, since until then nothing shows the judge used them honestly.
 
+use super::common::Frame;
 use super::pipeline::{Ctx, Mode};
 use crate::error::{refuse_with, Result};
 use crate::store::SMALL_FILE_LIMIT;
-use ssh_key::PublicKey;
 
 /// Where a seat's published secret lives.
 pub fn revealed_path(seat: &str) -> String {
     format!("reveal/{seat}.toml")
 }
 
-/// A seat's secret file as the rule above finds it: (the path it was read from, its text);
-/// none when it is not there (yet). `sealed` is the manifest's; `signer` the seat's key.
-pub fn read(
-    cx: &Ctx,
-    sealed: bool,
-    seat: &str,
-    signer: &PublicKey,
-) -> Result<Option<(String, String)>> {
+/// Seat `seat`'s secret file as the rule above finds it: (the path it was read from, its
+/// text); none when it is not there (yet). `sealed` is the manifest's.
+pub fn read(cx: &Ctx, f: &Frame, sealed: bool, seat: usize) -> Result<Option<(String, String)>> {
+    let (seat, signer) = (f.seats[seat], &f.player_keys[seat]);
     if let (Mode::Judge, true, Some(key)) = (cx.mode, sealed, cx.key) {
         let path = super::sealed_setup_path(seat);
         if cx.dir.exists(&path) {
