@@ -13,6 +13,7 @@
 //! commands) and a rules type implementing [`rules::Rules`], plus one line in
 //! [`registry::GAMES`].
 
+pub mod defined;
 pub mod jieqi;
 pub mod liubo;
 pub mod luzhanqi;

@@ -4,26 +4,39 @@
 pub mod commands;
 pub mod rules;
 
-use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
+use super::defined::{Answers, Definition};
+use super::{JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
+use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::store::GameDir;
-use crate::tournament::protocol::BotView;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub struct Jieqi;
 
-impl Game for Jieqi {
-    fn name(&self) -> &'static str {
-        "jieqi"
+impl Definition for Jieqi {
+    type Loaded = jq::JieqiGame;
+    const NAME: &'static str = "jieqi";
+    const SEATS: &'static [&'static str] = &jq::SEATS;
+    const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
+    const SECRETS: bool = true;
+
+    fn load(dir: &GameDir) -> Result<jq::JieqiGame> {
+        jq::load(dir)
+    }
+
+    fn sealed(g: &jq::JieqiGame) -> bool {
+        g.manifest.sealed
+    }
+
+    fn players(g: &jq::JieqiGame) -> &[crate::protocol::files::Player] {
+        &g.manifest.players
     }
 
     fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        super::one_board("jieqi", new.board)?;
         commands::new(
             dir,
             &new.players,
@@ -34,17 +47,6 @@ impl Game for Jieqi {
             new.clock,
             new.sealed,
         )
-    }
-
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
-        let g = jq::load(dir)?;
-        Ok(GameFacts {
-            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-            sealed: g.manifest.sealed,
-            hash: g.hash,
-            player_keys: g.player_keys,
-            judge_key: g.judge_key,
-        })
     }
 
     fn setup(
@@ -116,113 +118,46 @@ impl Game for Jieqi {
             Ok(", legal".into())
         })
     }
+}
 
-    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
-        super::seat_index(&jq::SEATS, seat)?;
-        // Legality depends only on what everyone sees: a face-down piece moves as its square.
-        let state = jq::current(&d, &g)?;
-        commands::check_turn(&state, seat)?;
+impl Answers for jq::JieqiGame {
+    fn to_move_in(&self, state: &jq::State) -> Option<String> {
+        state.to_move().map(str::to_string)
+    }
+
+    /// Legality depends only on what everyone sees: a face-down piece moves as its square.
+    fn legal_in(&self, _: &GameDir, state: &jq::State, seat: &str) -> Result<Vec<String>> {
+        commands::check_turn(state, seat)?;
         Ok(super::sorted_moves(
             state.game.position().legal_moves().iter(),
         ))
     }
 
-    fn match_rules(&self) -> &'static [&'static str] {
-        &["move-limit=on"]
+    /// A seat's own view, with the face-down pieces it took that it may know.
+    fn view_in(&self, d: &GameDir, state: &jq::State, seat: &str) -> Result<serde_json::Value> {
+        let known = jq::known_captures(d, self, state, seat)?;
+        super::to_json(&jq::view_with(
+            self,
+            state,
+            &known,
+            seat,
+            state.plies() as usize,
+        ))
     }
 
-    fn seats(&self, board: &str) -> Result<Vec<String>> {
-        super::one_board(self.name(), board)?;
-        Ok(jq::SEATS.iter().map(|s| s.to_string()).collect())
+    fn plies_in(&self, state: &jq::State) -> usize {
+        state.plies() as usize
     }
 
-    fn has_secrets(&self) -> bool {
-        true
+    fn end_in(&self, state: &jq::State) -> Option<(Option<String>, EndReason)> {
+        state.end.clone()
     }
 
-    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
-        let (d, g) = commands::load(dir)?;
-        Ok(jq::current(&d, &g)?.to_move().map(str::to_string))
-    }
-
-    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
-        let (d, g) = commands::load(dir)?;
-        super::seat_index(&jq::SEATS, seat)?;
-        let state = jq::current(&d, &g)?;
-        seat_view_of(&d, &g, &state, seat)
-    }
-
-    fn turn(
-        &self,
-        dir: &Path,
-        _key: &dyn Fn(&str) -> PathBuf,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        let (d, g) = commands::load(dir)?;
-        super::match_play::turn(&g, &d, wants_view)
-    }
-
-    fn play_match(
-        &self,
-        dir: &Path,
-        play: &MatchPlay,
-        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-    ) -> Result<bool> {
-        let (d, g) = commands::load(dir)?;
-        super::match_play::play(&g, &d, play, next)?;
-        Ok(true)
-    }
-
-    fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let (d, g) = commands::load(dir)?;
-        let state = jq::verify(&d, &g)?;
-        let plies = state.plies() as usize;
-        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
-    }
-}
-
-/// A seat's own view, as JSON, with the face-down pieces it took that it may know.
-fn seat_view_of(
-    d: &GameDir,
-    g: &jq::JieqiGame,
-    state: &jq::State,
-    seat: &str,
-) -> Result<serde_json::Value> {
-    let known = jq::known_captures(d, g, state, seat)?;
-    super::to_json(&jq::view_with(
-        g,
-        state,
-        &known,
-        seat,
-        state.plies() as usize,
-    ))
-}
-
-impl SessionGame for jq::JieqiGame {
-    fn turn_in(
-        &self,
-        dir: &GameDir,
-        state: &jq::State,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        super::turn_from(
-            state.to_move().map(str::to_string),
-            wants_view,
-            |_| {
-                Ok(super::sorted_moves(
-                    state.game.position().legal_moves().iter(),
-                ))
-            },
-            |seat| seat_view_of(dir, self, state, seat).map(BotView::Other),
-        )
-    }
-
-    fn next_move(&self, state: &jq::State) -> (u32, String) {
+    fn next_move_in(&self, state: &jq::State) -> (u32, String) {
         (state.plies() + 1, state.head(self))
     }
 
-    fn binding(&self) -> (&str, &str) {
+    fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
     }
 }

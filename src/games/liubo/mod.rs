@@ -4,8 +4,8 @@
 pub mod commands;
 pub mod rules;
 
-use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
+use super::defined::{Answers, Definition};
+use super::{JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
@@ -13,19 +13,37 @@ use crate::judge::liubo as lb;
 use crate::judge::move_path;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
+use crate::rules::luzhanqi::EndReason;
 use crate::store::GameDir;
-use crate::tournament::protocol::BotView;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub struct Liubo;
 
-impl Game for Liubo {
-    fn name(&self) -> &'static str {
-        "liubo"
+impl Definition for Liubo {
+    type Loaded = lb::LiuboGame;
+    const NAME: &'static str = "liubo";
+    const SEATS: &'static [&'static str] = &lb::SEATS;
+    const MATCH_RULES: &'static [&'static str] = &["ply_limit=1000"];
+    const SECRETS: bool = true;
+
+    fn load(dir: &GameDir) -> Result<lb::LiuboGame> {
+        lb::load(dir)
+    }
+
+    fn sealed(g: &lb::LiuboGame) -> bool {
+        g.manifest.sealed
+    }
+
+    fn players(g: &lb::LiuboGame) -> &[crate::protocol::files::Player] {
+        &g.manifest.players
+    }
+
+    /// In self mode each move carries the mover's chain element: played through the commands.
+    fn in_session(g: &lb::LiuboGame) -> bool {
+        g.manifest.rules.dice_mode == DiceMode::Escrow
     }
 
     fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        super::one_board("liubo", new.board)?;
         commands::new(
             dir,
             &new.players,
@@ -36,17 +54,6 @@ impl Game for Liubo {
             new.clock,
             new.sealed,
         )
-    }
-
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
-        let g = lb::load(dir)?;
-        Ok(GameFacts {
-            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-            sealed: g.manifest.sealed,
-            hash: g.hash,
-            player_keys: g.player_keys,
-            judge_key: g.judge_key,
-        })
     }
 
     fn setup(
@@ -154,71 +161,6 @@ impl Game for Liubo {
             },
         )
     }
-
-    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
-        let i = super::seat_index(&lb::SEATS, seat)?;
-        // Nothing on the board is hidden: the seat's view is the record's position and throw.
-        let state = lb::current(&d, &g)?;
-        legal_turns(&d, &g, &state, i)
-    }
-
-    fn match_rules(&self) -> &'static [&'static str] {
-        &["ply_limit=1000"]
-    }
-
-    fn seats(&self, board: &str) -> Result<Vec<String>> {
-        super::one_board(self.name(), board)?;
-        Ok(lb::SEATS.iter().map(|s| s.to_string()).collect())
-    }
-
-    fn has_secrets(&self) -> bool {
-        true
-    }
-
-    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
-        let (d, g) = commands::load(dir)?;
-        Ok(to_move_in(&lb::current(&d, &g)?))
-    }
-
-    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
-        let (d, g) = commands::load(dir)?;
-        super::seat_index(&lb::SEATS, seat)?;
-        let state = lb::current(&d, &g)?;
-        super::to_json(&lb::build_view(&g, &state, seat))
-    }
-
-    fn turn(
-        &self,
-        dir: &Path,
-        _key: &dyn Fn(&str) -> PathBuf,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        let (d, g) = commands::load(dir)?;
-        super::match_play::turn(&g, &d, wants_view)
-    }
-
-    fn play_match(
-        &self,
-        dir: &Path,
-        play: &MatchPlay,
-        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-    ) -> Result<bool> {
-        let (d, g) = commands::load(dir)?;
-        // In self mode each move carries the mover's chain element: played through the commands.
-        if g.manifest.rules.dice_mode != DiceMode::Escrow {
-            return Ok(false);
-        }
-        super::match_play::play(&g, &d, play, next)?;
-        Ok(true)
-    }
-
-    fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let (d, g) = commands::load(dir)?;
-        let state = lb::verify(&d, &g)?;
-        let plies = state.position.as_ref().map_or(0, |p| p.turns as usize);
-        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
-    }
 }
 
 /// The seat to move (or throw), none once the game is over or before play.
@@ -276,28 +218,35 @@ fn legal_turns(d: &GameDir, g: &lb::LiuboGame, state: &lb::State, i: usize) -> R
     Ok(turns)
 }
 
-impl SessionGame for lb::LiuboGame {
-    fn turn_in(
-        &self,
-        dir: &GameDir,
-        state: &lb::State,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        super::turn_from(
-            to_move_in(state),
-            wants_view,
-            |seat| legal_turns(dir, self, state, super::seat_index(&lb::SEATS, seat)?),
-            |seat| super::to_json(&lb::build_view(self, state, seat)).map(BotView::Other),
-        )
+impl Answers for lb::LiuboGame {
+    fn to_move_in(&self, state: &lb::State) -> Option<String> {
+        to_move_in(state)
+    }
+
+    /// Nothing on the board is hidden: the seat's view is the record's position and throw.
+    fn legal_in(&self, dir: &GameDir, state: &lb::State, seat: &str) -> Result<Vec<String>> {
+        legal_turns(dir, self, state, super::seat_index(&lb::SEATS, seat)?)
+    }
+
+    fn view_in(&self, _: &GameDir, state: &lb::State, seat: &str) -> Result<serde_json::Value> {
+        super::to_json(&lb::build_view(self, state, seat))
+    }
+
+    fn plies_in(&self, state: &lb::State) -> usize {
+        state.position.as_ref().map_or(0, |p| p.turns as usize)
+    }
+
+    fn end_in(&self, state: &lb::State) -> Option<(Option<String>, EndReason)> {
+        state.end.clone()
     }
 
     /// The throw being played and the head its turn answers (escrow mode).
-    fn next_move(&self, state: &lb::State) -> (u32, String) {
+    fn next_move_in(&self, state: &lb::State) -> (u32, String) {
         let t = state.throw.map_or(0, |(t, _, _)| t);
         (t, state.head(self))
     }
 
-    fn binding(&self) -> (&str, &str) {
+    fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
     }
 }

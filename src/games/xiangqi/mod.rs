@@ -4,26 +4,39 @@
 pub mod commands;
 pub mod rules;
 
-use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
+use super::defined::{Answers, Definition};
+use super::{JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::xiangqi as xq;
+use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation;
 use crate::store::GameDir;
-use crate::tournament::protocol::BotView;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub struct Xiangqi;
 
-impl Game for Xiangqi {
-    fn name(&self) -> &'static str {
-        "xiangqi"
+impl Definition for Xiangqi {
+    type Loaded = xq::XiangqiGame;
+    const NAME: &'static str = "xiangqi";
+    const SEATS: &'static [&'static str] = &xq::SEATS;
+    const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
+    const SECRETS: bool = false;
+
+    fn load(dir: &GameDir) -> Result<xq::XiangqiGame> {
+        xq::load(dir)
+    }
+
+    fn sealed(_: &xq::XiangqiGame) -> bool {
+        false
+    }
+
+    fn players(g: &xq::XiangqiGame) -> &[crate::protocol::files::Player] {
+        &g.manifest.players
     }
 
     fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        super::one_board("xiangqi", new.board)?;
         if new.sealed {
             return Err(Error::Io(
                 "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
@@ -38,17 +51,6 @@ impl Game for Xiangqi {
             new.sample,
             new.clock,
         )
-    }
-
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
-        let g = xq::load(dir)?;
-        Ok(GameFacts {
-            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-            hash: g.hash,
-            player_keys: g.player_keys,
-            judge_key: g.judge_key,
-            sealed: false,
-        })
     }
 
     fn setup(
@@ -117,97 +119,39 @@ impl Game for Xiangqi {
             Ok(", legal".into())
         })
     }
+}
 
-    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
-        super::seat_index(&xq::SEATS, seat)?;
-        // Nothing is hidden: the seat's view is the whole position, which the record gives.
-        let state = xq::current(&d, &g)?;
-        commands::check_turn(&state, seat)?;
+impl Answers for xq::XiangqiGame {
+    fn to_move_in(&self, state: &xq::State) -> Option<String> {
+        state.to_move().map(str::to_string)
+    }
+
+    /// Nothing is hidden: the seat's view is the whole position, which the record gives.
+    fn legal_in(&self, _: &GameDir, state: &xq::State, seat: &str) -> Result<Vec<String>> {
+        commands::check_turn(state, seat)?;
         Ok(super::sorted_moves(
             state.game.position().legal_moves().iter(),
         ))
     }
 
-    fn match_rules(&self) -> &'static [&'static str] {
-        &["move-limit=on"]
+    fn view_in(&self, _: &GameDir, state: &xq::State, seat: &str) -> Result<serde_json::Value> {
+        super::to_json(&xq::build_view(self, state, seat))
     }
 
-    fn seats(&self, board: &str) -> Result<Vec<String>> {
-        super::one_board(self.name(), board)?;
-        Ok(xq::SEATS.iter().map(|s| s.to_string()).collect())
+    fn plies_in(&self, state: &xq::State) -> usize {
+        state.game.moves().len()
     }
 
-    fn has_secrets(&self) -> bool {
-        false
+    fn end_in(&self, state: &xq::State) -> Option<(Option<String>, EndReason)> {
+        state.end.clone()
     }
 
-    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
-        let (d, g) = commands::load(dir)?;
-        Ok(xq::current(&d, &g)?.to_move().map(str::to_string))
-    }
-
-    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
-        let (d, g) = commands::load(dir)?;
-        super::seat_index(&xq::SEATS, seat)?;
-        let state = xq::current(&d, &g)?;
-        super::to_json(&xq::build_view(&g, &state, seat))
-    }
-
-    fn turn(
-        &self,
-        dir: &Path,
-        _key: &dyn Fn(&str) -> PathBuf,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        let (d, g) = commands::load(dir)?;
-        super::match_play::turn(&g, &d, wants_view)
-    }
-
-    fn play_match(
-        &self,
-        dir: &Path,
-        play: &MatchPlay,
-        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-    ) -> Result<bool> {
-        let (d, g) = commands::load(dir)?;
-        super::match_play::play(&g, &d, play, next)?;
-        Ok(true)
-    }
-
-    fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let (d, g) = commands::load(dir)?;
-        let state = xq::verify(&d, &g)?;
-        let plies = state.game.moves().len();
-        super::one_side_each_summary(&g.manifest.id, &g.manifest.players, state.end, plies)
-    }
-}
-
-impl SessionGame for xq::XiangqiGame {
-    fn turn_in(
-        &self,
-        _dir: &GameDir,
-        state: &xq::State,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        super::turn_from(
-            state.to_move().map(str::to_string),
-            wants_view,
-            |_| {
-                Ok(super::sorted_moves(
-                    state.game.position().legal_moves().iter(),
-                ))
-            },
-            |seat| super::to_json(&xq::build_view(self, state, seat)).map(BotView::Other),
-        )
-    }
-
-    fn next_move(&self, state: &xq::State) -> (u32, String) {
+    fn next_move_in(&self, state: &xq::State) -> (u32, String) {
         let ply = state.game.moves().len() as u32 + 1;
         (ply, state.record.head_or(&self.hash))
     }
 
-    fn binding(&self) -> (&str, &str) {
+    fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
     }
 }
