@@ -7,7 +7,7 @@
 //! [`Answers`], from which its [`SessionGame`] (the judge's in-process session) follows too.
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
+use super::{Commands, Game, GameFacts, GameSummary, NewGame, Turn};
 use crate::error::Result;
 use crate::judge::pipeline::{self, Mode, Referee};
 use crate::rules::luzhanqi::EndReason;
@@ -58,7 +58,7 @@ impl<G: Answers> SessionGame for G {
 }
 
 /// What a pipeline game supplies; [`Game`] follows from it.
-pub trait Definition: Sync {
+pub trait Definition: Commands {
     /// The game as loaded from its folder (manifest, keys): its judge.
     type Loaded: Answers;
     /// The manifest's `game` value.
@@ -80,26 +80,8 @@ pub trait Definition: Sync {
     fn in_session(_g: &Self::Loaded) -> bool {
         true
     }
-
-    // The commands whose words (and checks before the pipeline) are the game's own.
+    /// Writes a new `game.toml` (the board already checked).
     fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
-    fn setup(
-        &self,
-        dir: &Path,
-        seat: &str,
-        key: &Path,
-        setup: super::SetupSource,
-        seal: bool,
-    ) -> Result<()>;
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()>;
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()>;
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()>;
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()>;
-    fn events(&self, dir: &Path, audience: &str) -> Result<()>;
-    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String>;
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()>;
-    fn verify(&self, dir: &Path) -> Result<()>;
-    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
 }
 
 /// The folder and its loaded game.
@@ -134,53 +116,6 @@ impl<D: Definition> Game for D {
             judge_key: f.judge_key.clone(),
             sealed: D::sealed(&g),
         })
-    }
-
-    fn setup(
-        &self,
-        dir: &Path,
-        seat: &str,
-        key: &Path,
-        setup: super::SetupSource,
-        seal: bool,
-    ) -> Result<()> {
-        Definition::setup(self, dir, seat, key, setup, seal)
-    }
-
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
-        Definition::make_move(self, dir, seat, key, mv)
-    }
-
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        Definition::judge(self, dir, key, run)
-    }
-
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
-        Definition::view(self, dir, request)
-    }
-
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
-        Definition::status(self, dir, json, now)
-    }
-
-    fn events(&self, dir: &Path, audience: &str) -> Result<()> {
-        Definition::events(self, dir, audience)
-    }
-
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
-        Definition::reveal(self, dir, key)
-    }
-
-    fn verify(&self, dir: &Path) -> Result<()> {
-        Definition::verify(self, dir)
-    }
-
-    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
-        Definition::precheck(self, dir, key)
-    }
-
-    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String> {
-        Definition::html(self, dir, audience, chinese)
     }
 
     /// Nothing a seat may not see decides legality in these games (a face-down Jieqi piece

@@ -81,15 +81,9 @@ pub struct GameFacts {
     pub sealed: bool,
 }
 
-/// A game's commands over a game directory. Each method is one subcommand; each prints what
+/// The commands whose words are a game's own. Each method is one subcommand; each prints what
 /// the user should read and returns the refusal, if any (exit code 1), or an I/O error (2).
-pub trait Game: Sync {
-    /// The manifest's `game` value.
-    fn name(&self) -> &'static str;
-    /// Writes a new `game.toml`.
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
-    /// The manifest's seats, keys and sealing, read and checked once.
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts>;
+pub trait Commands: Sync {
     /// A seat's secret before play: a Luzhanqi setup, a Liubo chain seed.
     fn setup(
         &self,
@@ -115,12 +109,19 @@ pub trait Game: Sync {
     /// Checks move files beyond the record without the judge's key; one line per file.
     fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
     /// The replay page of one audience (`qijudge html`), as one self-contained HTML document.
-    fn html(&self, _dir: &Path, _audience: &str, _chinese: bool) -> Result<String> {
-        Err(crate::error::Error::Io(format!(
-            "html: no replay page for {} games yet (view shows the current position)",
-            self.name()
-        )))
-    }
+    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String>;
+}
+
+/// A game over a game directory: its [`Commands`], and what mail, CI, `match` and `tournament`
+/// ask of any game. Games judged through the shared pipeline get all but the commands from
+/// their [`defined::Definition`].
+pub trait Game: Commands {
+    /// The manifest's `game` value.
+    fn name(&self) -> &'static str;
+    /// Writes a new `game.toml`.
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
+    /// The manifest's seats, keys and sealing, read and checked once.
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts>;
     /// The legal moves of `seat`, from what that seat's own view shows, sorted.
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
     /// Whether players hold secrets that `reveal` publishes after the end.

@@ -5,7 +5,7 @@ pub mod commands;
 pub mod rules;
 
 use super::defined::{Answers, Definition};
-use super::{JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
@@ -48,7 +48,9 @@ impl Definition for Jieqi {
             new.sealed,
         )
     }
+}
 
+impl Commands for Jieqi {
     fn setup(
         &self,
         dir: &Path,

@@ -5,7 +5,7 @@ pub mod commands;
 pub mod rules;
 
 use super::defined::{Answers, Definition};
-use super::{JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
 use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
@@ -55,7 +55,9 @@ impl Definition for Liubo {
             new.sealed,
         )
     }
+}
 
+impl Commands for Liubo {
     fn setup(
         &self,
         dir: &Path,

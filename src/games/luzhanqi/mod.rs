@@ -9,7 +9,9 @@ pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-s
 pub mod rules;
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest};
+use super::{
+    Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest,
+};
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Result};
 use crate::judge::{self, load_game, precheck::position_from_view};
@@ -21,26 +23,7 @@ use std::path::{Path, PathBuf};
 
 pub struct Luzhanqi;
 
-impl Game for Luzhanqi {
-    fn name(&self) -> &'static str {
-        "luzhanqi"
-    }
-
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        commands::new(dir, new)
-    }
-
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
-        let g = load_game(dir)?;
-        Ok(GameFacts {
-            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-            sealed: g.manifest.sealed,
-            hash: g.hash,
-            player_keys: g.player_keys,
-            judge_key: g.judge_key,
-        })
-    }
-
+impl Commands for Luzhanqi {
     fn setup(
         &self,
         dir: &Path,
@@ -89,6 +72,27 @@ impl Game for Luzhanqi {
         let game = load_game(&g)?;
         let key = key.map(load_private_key).transpose()?;
         judge::precheck::precheck(&g, &game, key.as_ref())
+    }
+}
+
+impl Game for Luzhanqi {
+    fn name(&self) -> &'static str {
+        "luzhanqi"
+    }
+
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+        commands::new(dir, new)
+    }
+
+    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
+        let g = load_game(dir)?;
+        Ok(GameFacts {
+            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
+            sealed: g.manifest.sealed,
+            hash: g.hash,
+            player_keys: g.player_keys,
+            judge_key: g.judge_key,
+        })
     }
 
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>> {
