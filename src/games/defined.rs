@@ -69,6 +69,8 @@ pub trait Definition: Commands {
     const MATCH_RULES: &'static [&'static str];
     /// Whether players hold secrets that `reveal` publishes after the end.
     const SECRETS: bool;
+    /// The boards and options the contract suite plays it under ([`Game::variants`]).
+    const VARIANTS: &'static [super::Variant] = &[("2p", &[])];
 
     /// Reads and checks the folder's manifest and keys.
     fn load(dir: &GameDir) -> Result<Self::Loaded>;
@@ -129,6 +131,10 @@ impl<D: Definition> Game for D {
 
     fn has_secrets(&self) -> bool {
         D::SECRETS
+    }
+
+    fn variants(&self) -> &'static [super::Variant] {
+        D::VARIANTS
     }
 
     fn match_rules(&self) -> &'static [&'static str] {

@@ -71,6 +71,9 @@ pub struct ViewRequest<'a> {
     pub key: Option<&'a Path>,
 }
 
+/// A board and rule options (`key=value`), as `--board` and `--rule` take them.
+pub type Variant = (&'static str, &'static [&'static str]);
+
 /// What every game's manifest says about who plays: enough for mail, CI and precheck.
 pub struct GameFacts {
     /// SHA-256 of the manifest: the record's genesis.
@@ -130,6 +133,11 @@ pub trait Game: Commands {
     /// Liubo chain seed).
     fn setup_is_chosen(&self) -> bool {
         false
+    }
+    /// The boards and rule options the contract suite plays the game under, each a board and
+    /// `key=value` options: every board, and every option that changes who sees what.
+    fn variants(&self) -> &'static [Variant] {
+        &[("2p", &[])]
     }
     /// Options a bot match sets unless told otherwise, so that games between random bots end
     /// by rule (`key=value`, as `--rule` takes them).

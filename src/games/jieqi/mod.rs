@@ -23,6 +23,11 @@ impl Definition for Jieqi {
     const SEATS: &'static [&'static str] = &jq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = true;
+    const VARIANTS: &'static [super::Variant] = &[
+        ("2p", &["captured=both"]),
+        ("2p", &["captured=captor"]),
+        ("2p", &["captured=nobody"]),
+    ];
 
     fn load(dir: &GameDir) -> Result<jq::JieqiGame> {
         jq::load(dir)

@@ -25,6 +25,8 @@ impl Definition for Liubo {
     const SEATS: &'static [&'static str] = &lb::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["ply_limit=1000"];
     const SECRETS: bool = true;
+    /// Self mode is not played by `match` (its throws wait for elements only players hold).
+    const VARIANTS: &'static [super::Variant] = &[("2p", &["dice_mode=escrow"])];
 
     fn load(dir: &GameDir) -> Result<lb::LiuboGame> {
         lb::load(dir)

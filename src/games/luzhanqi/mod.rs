@@ -106,6 +106,10 @@ impl Game for Luzhanqi {
         true
     }
 
+    fn variants(&self) -> &'static [super::Variant] {
+        &[("2p", &[]), ("cross4", &[])]
+    }
+
     fn setup_is_chosen(&self) -> bool {
         true
     }
