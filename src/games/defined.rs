@@ -189,3 +189,28 @@ impl<D: Definition> Game for D {
         Ok(true)
     }
 }
+
+/// `reveal` for a pipeline game: once the game is over, each seat's secret the judge held into
+/// `reveal/` (opened with `key` in a sealed game), so anyone can check what the judge did with
+/// it. A game whose players hold no secret has nothing to reveal.
+pub fn reveal<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<()> {
+    if !D::SECRETS {
+        return Err(crate::error::Error::Io(format!(
+            "{}: players hold no secret, so there is nothing to reveal",
+            D::NAME
+        )));
+    }
+    let key = key.map(crate::console::load_private_key).transpose()?;
+    let (d, g) = open::<D>(dir)?;
+    let _lock = d.lock()?;
+    let state = current::<D>(&d, &g)?;
+    let what = g.secrets_held().unwrap_or("secrets");
+    if !g.is_over(&state) {
+        return Err(crate::error::refuse(
+            "record.jsonl",
+            None,
+            format!("the game is not over: {what} stay secret until the end"),
+        ));
+    }
+    crate::judge::sealing::publish_secrets(&d, &g.frame(), D::sealed(&g), key.as_ref(), what)
+}

@@ -293,21 +293,6 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-/// After the end: both nonces into `reveal/`, so anyone can recompute the layout.
-pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
-    let (d, g) = load(dir)?;
-    let _lock = d.lock()?;
-    let state = jq::current(&d, &g)?;
-    if state.end.is_none() {
-        return Err(refuse(
-            "record.jsonl",
-            None,
-            "the game is not over: nonces stay secret until the end",
-        ));
-    }
-    crate::judge::sealing::publish_secrets(&d, &g.frame(), g.manifest.sealed, key, "nonces")
-}
-
 pub fn verify(dir: &Path) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = jq::verify(&d, &g)?;

@@ -294,20 +294,6 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-pub fn reveal(dir: &Path, key: Option<&ssh_key::PrivateKey>) -> Result<()> {
-    let (d, g) = load(dir)?;
-    let _lock = d.lock()?;
-    let state = lb::current(&d, &g)?;
-    if state.end.is_none() {
-        return Err(refuse(
-            "record.jsonl",
-            None,
-            "the game is not over: seeds stay secret until the end",
-        ));
-    }
-    crate::judge::sealing::publish_secrets(&d, &g.frame(), g.manifest.sealed, key, "seeds")
-}
-
 pub fn verify(dir: &Path) -> Result<()> {
     let (d, g) = load(dir)?;
     let state = lb::verify(&d, &g)?;

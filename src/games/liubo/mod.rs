@@ -107,8 +107,7 @@ impl Commands for Liubo {
     }
 
     fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
-        let key = key.map(load_private_key).transpose()?;
-        commands::reveal(dir, key.as_ref())
+        super::defined::reveal::<Self>(dir, key)
     }
 
     fn verify(&self, dir: &Path) -> Result<()> {

@@ -97,10 +97,8 @@ impl Commands for Xiangqi {
         ))
     }
 
-    fn reveal(&self, _: &Path, _: Option<&Path>) -> Result<()> {
-        Err(Error::Io(
-            "Xiangqi hides nothing: there are no setups to reveal".into(),
-        ))
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+        super::defined::reveal::<Self>(dir, key)
     }
 
     fn verify(&self, dir: &Path) -> Result<()> {
