@@ -4,11 +4,11 @@
 //! on what it may see, chance outcomes are a distribution, returns appear exactly at the end,
 //! and every random playout ends.
 
-use super::jieqi::rules::JieqiRules;
-use super::liubo::rules::LiuboRules;
+use super::jieqi::rules::binding::JieqiRules;
+use super::liubo::rules::binding::LiuboRules;
 use super::luzhanqi::rules::LuzhanqiRules;
 use super::rules::{playout, Rules, Turn};
-use super::xiangqi::rules::XiangqiRules;
+use super::xiangqi::rules::binding::XiangqiRules;
 use crate::rules::luzhanqi::random::SplitMix64;
 
 /// Actions a playout may take at most: each game below ends by its own rules well before.

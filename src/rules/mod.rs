@@ -1,6 +1,6 @@
 //! Pure game logic: no files, no keys, no clocks. Each game lives in its own folder.
 
-pub mod jieqi;
-pub mod liubo;
+pub use crate::games::jieqi::rules as jieqi;
+pub use crate::games::liubo::rules as liubo;
 pub mod luzhanqi;
-pub mod xiangqi;
+pub use crate::games::xiangqi::rules as xiangqi;

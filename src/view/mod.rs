@@ -4,11 +4,11 @@
 
 mod cjk_glyphs;
 pub mod html;
-pub mod jieqi;
-pub mod liubo;
+pub use crate::games::jieqi::view as jieqi;
+pub use crate::games::liubo::view as liubo;
 pub mod picture;
 pub mod text;
-pub mod xiangqi;
+pub use crate::games::xiangqi::view as xiangqi;
 
 use crate::protocol::files::{Notice, VIEW_FORMAT};
 use crate::rules::luzhanqi::nodeset::NodeSet;

@@ -2,7 +2,9 @@
 //! binding for bots, `moves` and the conformance suite.
 
 pub mod commands;
+pub mod referee;
 pub mod rules;
+pub mod view;
 
 use super::defined::{Answers, Definition};
 use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};

@@ -10,5 +10,6 @@ pub use board::{Line, Station};
 pub use options::{DiceMode, Options};
 pub use position::{EndReason, Event, Move, MoveError, Outcome, Place, Position, Stone};
 
+pub mod binding;
 #[cfg(test)]
 mod tests;

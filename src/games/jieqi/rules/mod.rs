@@ -10,6 +10,7 @@ pub mod game;
 pub mod position;
 pub mod shuffle;
 
+pub mod binding;
 #[cfg(test)]
 mod tests;
 

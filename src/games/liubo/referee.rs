@@ -6,10 +6,10 @@
 //! gives, and a replay (the judge's own start, `verify`) demands that every recorded line is
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
-use super::common::{self, Frame};
-use super::pipeline::{self, Ctx, Mode, Referee};
-use super::{check_frame, move_path, Kind};
 use crate::error::{refuse, refuse_with, Result};
+use crate::judge::common::{self, Frame};
+use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::{check_frame, move_path, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
@@ -361,9 +361,10 @@ impl Step<'_> {
         }]))
     }
 
-    /// The seat's seed file, where [`super::secret::read`] finds it.
+    /// The seat's seed file, where [`crate::judge::secret::read`] finds it.
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found = super::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
+        let found =
+            crate::judge::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
         found
             .map(|(path, text)| self.parse_seed(seat, &path, &text))
             .transpose()
@@ -810,7 +811,7 @@ impl Referee for LiuboGame {
     fn leftover(&self, state: &State, cx: &Ctx) -> Result<Option<crate::error::Error>> {
         let next = self.clock_turn(state).map(|(_, ply)| ply);
         let stray_from = next.map_or(u32::MAX, |n| n.saturating_add(1));
-        super::common::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
+        crate::judge::common::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
@@ -934,8 +935,11 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
     let throw = throw.filter(|_| state.throw.is_some());
     let waiting = if let Some((winner, reason)) = &state.end {
         match winner {
-            Some(w) => format!("game over: {w} wins ({})", super::reason_text(*reason)),
-            None => format!("game over: draw ({})", super::reason_text(*reason)),
+            Some(w) => format!(
+                "game over: {w} wins ({})",
+                crate::judge::reason_text(*reason)
+            ),
+            None => format!("game over: draw ({})", crate::judge::reason_text(*reason)),
         }
     } else if let Some((t, seat, v)) = state.throw {
         format!("{} to play throw {t}: {} and {}", SEATS[seat], v.0, v.1)

@@ -2,10 +2,10 @@
 //! checks signed moves (in any notation), keeps the hash-chained record, decides every ending by
 //! the rules, and publishes the same signed view to both players and the public.
 
-use super::common::{self, Frame};
-use super::pipeline::{self, Ctx, Mode, Referee};
-use super::{check_frame, Kind};
 use crate::error::{refuse, Error, Result};
+use crate::judge::common::{self, Frame};
+use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::{check_frame, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;

@@ -15,5 +15,6 @@ pub use board::{Color, Kind, Piece, Square};
 pub use game::{Ending, Game, Options, Winner};
 pub use position::{Move, MoveError, MoveList, Position, PositionError};
 
+pub mod binding;
 #[cfg(test)]
 mod tests;

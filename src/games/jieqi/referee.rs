@@ -4,11 +4,11 @@
 //! exactly as the manifest's `captured` option says; and, once the nonces are revealed, an audit
 //! that recomputes the whole layout and checks every piece that turned up.
 
-use super::common::{self, Frame};
-use super::pipeline::{self, Ctx, Mode, Referee};
-use super::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
-use super::{check_frame, Kind as GameKind};
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::common::{self, Frame};
+use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
+use crate::judge::{check_frame, Kind as GameKind};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hash_fields, hex32, sha256_tagged};
 use crate::protocol::record::Record;
@@ -24,7 +24,7 @@ use ssh_key::{PrivateKey, PublicKey};
 pub use crate::view::jieqi::{JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
-pub const SEATS: [&str; 2] = super::xiangqi::SEATS;
+pub const SEATS: [&str; 2] = crate::judge::xiangqi::SEATS;
 
 /// The prefix of Jieqi game ids.
 pub const ID_PREFIX: &str = "jq-";
@@ -334,9 +334,10 @@ impl Step<'_> {
         }]))
     }
 
-    /// The seat's nonce, where [`super::secret::read`] finds it.
+    /// The seat's nonce, where [`crate::judge::secret::read`] finds it.
     fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found = super::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
+        let found =
+            crate::judge::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
         found
             .map(|(path, text)| self.parse_nonce(seat, &path, &text))
             .transpose()
