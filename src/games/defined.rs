@@ -10,7 +10,7 @@ use super::match_play::{MatchPlay, MatchStep, SessionGame};
 use super::{Commands, Game, GameFacts, GameSummary, NewGame, Turn};
 use crate::error::Result;
 use crate::judge::pipeline::{self, Mode, Referee};
-use crate::rules::luzhanqi::EndReason;
+use crate::rules::EndReason;
 use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};

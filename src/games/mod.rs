@@ -243,7 +243,7 @@ pub struct GameSummary {
 fn one_side_each_summary(
     id: &str,
     players: &[Player],
-    end: Option<(Option<String>, crate::rules::luzhanqi::EndReason)>,
+    end: Option<(Option<String>, crate::rules::EndReason)>,
     plies: usize,
 ) -> Result<GameSummary> {
     let Some((winner, reason)) = end else {

@@ -728,7 +728,7 @@ mod tests {
             Entry::End {
                 winner: None,
                 allies: Vec::new(),
-                reason: crate::rules::luzhanqi::EndReason::Agreement,
+                reason: crate::rules::EndReason::Agreement,
             },
             "g",
         );

@@ -131,7 +131,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::luzhanqi::EndReason;
+    use crate::rules::EndReason;
 
     /// Byte-exact head vector (computed independently with Python hashlib).
     #[test]

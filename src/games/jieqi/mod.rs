@@ -12,8 +12,8 @@ use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
-use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::parse_iccs;
+use crate::rules::EndReason;
 use crate::store::GameDir;
 use std::path::Path;
 

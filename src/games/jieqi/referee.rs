@@ -15,9 +15,9 @@ use crate::protocol::record::Record;
 use crate::rules::jieqi::position::Cell;
 use crate::rules::jieqi::shuffle::{shuffle, Layout};
 use crate::rules::jieqi::{AdvisorsElephants, Captured, Game, Options};
-use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square};
+use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 

@@ -15,7 +15,7 @@ use crate::judge::liubo as lb;
 use crate::judge::move_path;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
-use crate::rules::luzhanqi::EndReason;
+use crate::rules::EndReason;
 use crate::store::GameDir;
 use std::path::Path;
 

@@ -16,7 +16,7 @@ use crate::protocol::record::Record;
 use crate::protocol::throws;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::{self, DiceMode, EndReason as LiuboEnd, Place, Position};
-use crate::rules::luzhanqi::EndReason;
+use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 

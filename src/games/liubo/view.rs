@@ -3,7 +3,7 @@
 
 use crate::protocol::files::Player;
 use crate::rules::liubo::Station;
-use crate::rules::luzhanqi::EndReason;
+use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

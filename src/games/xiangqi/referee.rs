@@ -9,9 +9,9 @@ use crate::judge::{check_frame, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::rules::luzhanqi::EndReason;
 use crate::rules::xiangqi::notation::{self, Notation};
 use crate::rules::xiangqi::{fen, Color, Ending, Game, Options, Position};
+use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 

@@ -2,7 +2,7 @@
 //! everyone), and its text form. Built by the judge (`judge::xiangqi::build_view`).
 
 use crate::protocol::files::Player;
-use crate::rules::luzhanqi::EndReason;
+use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 
 /// A published Xiangqi view (the same board for everyone: nothing is hidden).
