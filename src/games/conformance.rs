@@ -6,7 +6,7 @@
 
 use super::jieqi::rules::binding::JieqiRules;
 use super::liubo::rules::binding::LiuboRules;
-use super::luzhanqi::rules::LuzhanqiRules;
+use super::luzhanqi::rules::binding::LuzhanqiRules;
 use super::rules::{playout, Rules, Turn};
 use super::xiangqi::rules::binding::XiangqiRules;
 use crate::rules::luzhanqi::random::SplitMix64;

@@ -1,17 +1,20 @@
 //! Every game behind one contract. The command line, mail, CI and precheck never ask which game
 //! a folder holds: they ask the [`registry`] for the folder's [`Game`] and call it.
 //!
-//! Two contracts, one per layer:
-//! - [`Game`] (this file): what a game does with a game directory — make one, take a setup or a
-//!   move, judge, show a view, report its status and events, reveal, verify, precheck, and list
-//!   a seat's legal moves from that seat's own view.
+//! The contracts, one per layer:
+//! - [`Commands`] (this file): the commands whose words are a game's own — take a setup or a
+//!   move, judge, show a view, report its status and events, reveal, verify, precheck.
+//! - [`Game`] (this file): `Commands` and what mail, CI, `match` and `tournament` ask of any
+//!   game — make one, its facts and seats, a seat's legal moves and view, a bot's turn, a match
+//!   game in one process, the audited result. A game judged through the shared pipeline gets it
+//!   from its [`defined::Definition`].
 //! - [`rules::Rules`]: the pure rules every game implements (seats, whose turn, legal actions,
 //!   apply, chance, what a seat may see, the outcome), in the manner of OpenSpiel's `State`. It
 //!   is what the conformance suite, bots and `moves` run on.
 //!
-//! Adding a game: a folder `games/NAME/` with a unit struct implementing [`Game`] (its
-//! commands) and a rules type implementing [`rules::Rules`], plus one line in
-//! [`registry::GAMES`].
+//! Adding a game: a folder `games/NAME/` (its pure rules and their `Rules` binding, its referee,
+//! its view, its `Definition` and `Commands`) and one line in [`registry::GAMES`]; see
+//! `docs/games.md`.
 
 pub mod defined;
 pub mod jieqi;

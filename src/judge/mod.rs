@@ -1,27 +1,20 @@
 //! The judge: replay protocol files through the rules, keep the record, publish views, audit.
 
-mod audit;
 pub mod candidates;
 pub mod ci;
 pub mod clock;
 pub mod common;
-mod game;
 pub use crate::games::jieqi::referee as jieqi;
 pub use crate::games::liubo::referee as liubo;
-mod outputs;
 pub mod pipeline;
 pub mod precheck;
 mod record;
-mod replay;
 pub mod sealing;
 pub mod secret;
 pub use crate::games::xiangqi::referee as xiangqi;
 
-pub use audit::*;
-pub use game::*;
-pub use outputs::*;
+pub use crate::games::luzhanqi::referee::*;
 pub use record::*;
-pub use replay::*;
 pub use sealing::sealed_setup_path;
 
 thread_local! {

@@ -6,6 +6,7 @@ pub mod commands;
 
 /// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
 pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
+pub mod referee;
 pub mod rules;
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};

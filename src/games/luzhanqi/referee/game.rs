@@ -172,11 +172,11 @@ pub fn check_keys(
 
 /// The public keys of the shipped sample games: refused in every other game.
 const SAMPLE_KEYS: [&str; 5] = [
-    include_str!("../../games/luzhanqi/sample/keys/alice.pub"),
-    include_str!("../../games/luzhanqi/sample/keys/bob.pub"),
-    include_str!("../../games/luzhanqi/sample/keys/judge.pub"),
-    include_str!("../../games/luzhanqi/sample-4p/keys/carol.pub"),
-    include_str!("../../games/luzhanqi/sample-4p/keys/dave.pub"),
+    include_str!("../../../../games/luzhanqi/sample/keys/alice.pub"),
+    include_str!("../../../../games/luzhanqi/sample/keys/bob.pub"),
+    include_str!("../../../../games/luzhanqi/sample/keys/judge.pub"),
+    include_str!("../../../../games/luzhanqi/sample-4p/keys/carol.pub"),
+    include_str!("../../../../games/luzhanqi/sample-4p/keys/dave.pub"),
 ];
 
 fn is_sample_key(key: &PublicKey) -> bool {

@@ -1,7 +1,7 @@
 //! The third-party audit of a finished game from its public files and revealed setups.
 
-use super::*;
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
@@ -27,7 +27,7 @@ pub struct Audit {
 pub fn audit(dir: &GameDir) -> Result<Audit> {
     let game = load_game(dir)?;
     // Too early to audit: say so (and what comes next) before reading files that come later.
-    let record = super::load_record(dir, &game)?;
+    let record = crate::judge::load_record(dir, &game)?;
     let over = record
         .lines
         .iter()
@@ -59,7 +59,10 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         ));
     }
     let views = check_published_views(&game, dir, &replay)?;
-    super::common::check_view_signatures(dir, &super::pipeline::Referee::frame(&game))?;
+    crate::judge::common::check_view_signatures(
+        dir,
+        &crate::judge::pipeline::Referee::frame(&game),
+    )?;
     let outcome = replay
         .outcome
         .ok_or_else(|| Error::Io("audit without an outcome".into()))?;

@@ -1,7 +1,7 @@
 //! What the judge publishes: the signed record and one signed view per audience.
 
-use super::*;
 use crate::error::{refuse, refuse_with, Result};
+use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
@@ -209,9 +209,9 @@ pub fn read_sealed_view(
     audience: &str,
     key: &PrivateKey,
 ) -> Result<(ViewFile, String)> {
-    let path = super::sealing::sealed_view_path(audience);
+    let path = crate::judge::sealing::sealed_view_path(audience);
     let bytes = dir.read_bytes(&path, crate::store::SEALED_LIMIT)?;
-    let files = super::sealing::open_view(&path, &bytes, key)?;
+    let files = crate::judge::sealing::open_view(&path, &bytes, key)?;
     let inner = format!("views/{audience}.json");
     let find = |name: &str| {
         files
@@ -236,7 +236,7 @@ pub fn judge_outputs(
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
     let outputs = outputs(game, replay, key);
     let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
-        super::sealing::seal_outputs(dir, game, key, outputs)?
+        crate::judge::sealing::seal_outputs(dir, game, key, outputs)?
     } else {
         outputs
             .into_iter()
@@ -256,7 +256,7 @@ pub fn judge_outputs(
             .as_ref()
             .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
         {
-            if !super::pictures() {
+            if !crate::judge::pictures() {
                 pictures.push((format!("views/{audience}.png"), None));
                 pictures.push((format!("views/{audience}.svg"), None));
                 continue;

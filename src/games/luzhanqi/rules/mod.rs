@@ -24,6 +24,7 @@ pub use position::{Move, MoveError, Position, Unit};
 pub use position_file::PositionFile;
 pub use setup::{Placement, Setup, SetupProblem};
 
+pub mod binding;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! from the committed nonces), then one signed move file per ply. `judge` appends what the files
 //! give; `verify` demands that every recorded line is exactly what they give.
 
-use super::pipeline::{self, Ctx, Referee};
-use super::*;
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
+use crate::judge::pipeline::{self, Ctx, Referee};
+use crate::judge::*;
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, is_sha256_tagged, sha256_tagged};
@@ -21,7 +21,7 @@ use ssh_key::{PrivateKey, PublicKey};
 /// The forfeit reason of a seat whose committed setup the rules refuse.
 pub const ILLEGAL_SETUP: &str = "illegal-setup";
 
-pub use super::pipeline::Mode;
+pub use crate::judge::pipeline::Mode;
 
 /// The game as the record and the files say (the Luzhanqi referee's state).
 pub struct Replay {
@@ -226,7 +226,7 @@ impl<'a> Files<'a> {
             )
         })?;
         let name = &self.game.manifest.players[seat].seat;
-        super::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
+        crate::judge::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
     }
 
     /// Every file in the game's folders must have a name of its folder's pattern.
@@ -794,7 +794,7 @@ impl Referee for Game {
 
     fn refusal_note_path(&self, seat: usize) -> String {
         match self.manifest.sealed {
-            true => super::sealing::sealed_refusal_path(self.seats[seat]),
+            true => crate::judge::sealing::sealed_refusal_path(self.seats[seat]),
             false => format!("views/{}.refusal.txt", self.seats[seat]),
         }
     }
@@ -807,7 +807,7 @@ impl Referee for Game {
         key: &PrivateKey,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         match self.manifest.sealed {
-            true => super::sealing::seal_refusal(dir, self, key, seat, text),
+            true => crate::judge::sealing::seal_refusal(dir, self, key, seat, text),
             false => Ok(pipeline::plain_refusal_note(self, seat, text, key)),
         }
     }
