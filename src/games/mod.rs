@@ -376,6 +376,24 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
     })
 }
 
+/// The index of `seat` in the game's frame, once `key` is shown to be that seat's key in
+/// `game.toml` (what a player's command checks before it signs anything for the seat).
+pub(crate) fn seat_of_key(
+    f: &crate::judge::common::Frame,
+    seat: &str,
+    key: &crate::protocol::signing::Signer,
+) -> Result<usize> {
+    let i = seat_index(f.seats, seat)?;
+    if crate::protocol::signing::Sign::public(key).key_data() != f.player_keys[i].key_data() {
+        return Err(crate::error::refuse(
+            "--key",
+            None,
+            format!("is not {seat}'s key in game.toml"),
+        ));
+    }
+    Ok(i)
+}
+
 /// Refuses an `--as` that is none of `seats` and none of `others` (`public`, `full`).
 pub(crate) fn check_audience(seats: &[&str], others: &[&str], audience: &str) -> Result<()> {
     if seats.contains(&audience) || others.contains(&audience) {

@@ -4,7 +4,7 @@
 use crate::error::{refuse, Error, Result};
 use crate::judge::jieqi::{self as jq, JieqiGame};
 use crate::protocol::files::to_toml;
-use crate::protocol::signing::{namespace, Sign, Signer};
+use crate::protocol::signing::{namespace, Signer};
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
@@ -14,18 +14,6 @@ pub(super) fn load(dir: &Path) -> Result<(GameDir, JieqiGame)> {
     let d = GameDir::new(dir);
     let g = jq::load(&d)?;
     Ok((d, g))
-}
-
-fn seat_of(g: &JieqiGame, seat: &str, key: &Signer) -> Result<usize> {
-    let i = crate::games::seat_index(&jq::SEATS, seat)?;
-    if key.public().key_data() != g.player_keys[i].key_data() {
-        return Err(refuse(
-            "--key",
-            None,
-            format!("is not {seat}'s key in game.toml"),
-        ));
-    }
-    Ok(i)
 }
 
 // One argument per `new` option.
@@ -72,7 +60,7 @@ pub fn new(
 pub fn commit(dir: &Path, seat: &str, key: &Signer) -> Result<()> {
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
-    let i = seat_of(&g, seat, key)?;
+    let i = crate::games::seat_of_key(&g.frame(), seat, key)?;
     let commitment_path = format!("commitments/{seat}.toml");
     if d.exists(&commitment_path) {
         return Err(Error::Io(format!(
@@ -126,7 +114,7 @@ pub fn make_move(
     } = request;
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
-    seat_of(&g, seat, key)?;
+    crate::games::seat_of_key(&g.frame(), seat, key)?;
     let state = jq::current(&d, &g)?;
     if check {
         check_turn(&state, seat)?;

@@ -4,7 +4,7 @@
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::liubo::{self as lb, LiuboGame};
 use crate::protocol::files::to_toml;
-use crate::protocol::signing::{namespace, Sign, Signer};
+use crate::protocol::signing::{namespace, Signer};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
@@ -14,21 +14,6 @@ pub(super) fn load(dir: &Path) -> Result<(GameDir, LiuboGame)> {
     let d = GameDir::new(dir);
     let g = lb::load(&d)?;
     Ok((d, g))
-}
-
-fn seat_of(g: &LiuboGame, seat: &str, key: &Signer) -> Result<usize> {
-    let i = lb::SEATS
-        .iter()
-        .position(|s| *s == seat)
-        .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat (a, b)")))?;
-    if key.public().key_data() != g.player_keys[i].key_data() {
-        return Err(refuse(
-            "--key",
-            None,
-            format!("is not {seat}'s key in game.toml"),
-        ));
-    }
-    Ok(i)
 }
 
 // One argument per `new` option.
@@ -81,7 +66,7 @@ pub fn new(
 pub fn commit(dir: &Path, seat: &str, key: &Signer) -> Result<()> {
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
-    let i = seat_of(&g, seat, key)?;
+    let i = crate::games::seat_of_key(&g.frame(), seat, key)?;
     let commitment_path = format!("commitments/{seat}.toml");
     if d.exists(&commitment_path) {
         return Err(Error::Io(format!(
@@ -131,7 +116,7 @@ pub fn make_move(
 ) -> Result<()> {
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
-    seat_of(&g, seat, key)?;
+    crate::games::seat_of_key(&g.frame(), seat, key)?;
     let state = lb::current(&d, &g)?;
     if g.manifest.rules.dice_mode == crate::rules::liubo::DiceMode::SelfReveal {
         let i = lb::SEATS.iter().position(|s| *s == seat).unwrap_or(0);

@@ -54,18 +54,7 @@ pub fn make_move(
     use crate::rules::xiangqi::notation;
     let (d, g) = load(dir)?;
     let _lock = d.lock()?;
-    let Some(index) = xq::SEATS.iter().position(|s| *s == seat) else {
-        return Err(Error::Io(format!(
-            "--as: {seat:?} is not a seat (red, black)"
-        )));
-    };
-    if crate::protocol::signing::Sign::public(key).key_data() != g.player_keys[index].key_data() {
-        return Err(refuse(
-            "--key",
-            None,
-            format!("is not {seat}'s key in game.toml"),
-        ));
-    }
+    crate::games::seat_of_key(&g.frame(), seat, key)?;
     let state = xq::current(&d, &g)?;
     if check {
         check_turn(&state, seat)?;
