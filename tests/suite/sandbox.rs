@@ -406,15 +406,11 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
         "fsf=uci:/usr/bin/node {}",
         engine.join("engine.js").display()
     );
+    // A clock (5 s + 0.1 s a move) rather than a fixed time a move: the engine keeps a reserve,
+    // so a loaded machine does not make it lose on time.
     let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
         .args([
-            "match",
-            "--game",
-            "xiangqi",
-            "--games",
-            "2",
-            "--time-ms",
-            "300",
+            "match", "--game", "xiangqi", "--games", "2", "--tc", "5+0.1",
         ])
         .args([
             "--format",
