@@ -31,6 +31,9 @@ pub trait Answers: Referee {
     fn next_move_in(&self, state: &Self::State) -> (u32, String);
     /// The game's id and manifest hash, which every move file carries.
     fn binding_of(&self) -> (&str, &str);
+    /// One line on where the game stands (`red to move (ply 7)`, `game over: …`), which
+    /// `judge` prints last.
+    fn headline(&self, state: &Self::State) -> String;
 }
 
 impl<G: Answers> SessionGame for G {
@@ -213,4 +216,14 @@ pub fn reveal<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<()> {
         ));
     }
     crate::judge::sealing::publish_secrets(&d, &g.frame(), D::sealed(&g), key.as_ref(), what)
+}
+
+/// `judge` for a pipeline game: one run of the pipeline with the judge's key, each new record
+/// line said, then where the game stands; a refusal is the exit code 1.
+pub fn judge<D: Definition>(dir: &Path, key: &Path, run: super::JudgeRequest) -> Result<()> {
+    let key = crate::console::load_private_key(key)?;
+    let (d, g) = open::<D>(dir)?;
+    let done = pipeline::judge(&g, &d, &key, &run.now, run.forfeit)?;
+    let last = g.headline(&done.state);
+    super::report_run(&done.said, Some(&last), done.refusal)
 }

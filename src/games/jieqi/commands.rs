@@ -176,18 +176,6 @@ pub(super) fn check_turn(state: &jq::State, seat: &str) -> Result<()> {
     }
 }
 
-pub fn judge(
-    dir: &Path,
-    key: &ssh_key::PrivateKey,
-    now: String,
-    forfeit: Option<(String, String)>,
-) -> Result<()> {
-    let (d, g) = load(dir)?;
-    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
-    let last = summary(&g, &run.state);
-    super::super::report_run(&run.said, Some(&last), run.refusal)
-}
-
 pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
     use crate::judge::pipeline::Referee;
     match (state.game.ending(), g.waiting(state)) {

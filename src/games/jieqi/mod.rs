@@ -8,7 +8,6 @@ pub mod view;
 
 use super::defined::{Answers, Definition};
 use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
-use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
@@ -76,8 +75,7 @@ impl Commands for Jieqi {
     }
 
     fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        let key = load_private_key(key)?;
-        commands::judge(dir, &key, run.now, run.forfeit)
+        super::defined::judge::<Self>(dir, key, run)
     }
 
     fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
@@ -167,5 +165,9 @@ impl Answers for jq::JieqiGame {
 
     fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
+    }
+
+    fn headline(&self, state: &jq::State) -> String {
+        commands::summary(self, state)
     }
 }

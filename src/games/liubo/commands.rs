@@ -172,18 +172,6 @@ pub fn make_move(
     Ok(())
 }
 
-pub fn judge(
-    dir: &Path,
-    key: &ssh_key::PrivateKey,
-    now: String,
-    forfeit: Option<(String, String)>,
-) -> Result<()> {
-    let (d, g) = load(dir)?;
-    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
-    let last = lb::build_view(&g, &run.state, "public").waiting;
-    super::super::report_run(&run.said, Some(&last), run.refusal)
-}
-
 pub fn view(dir: &Path, audience: &str, format: &str) -> Result<()> {
     let (d, g) = load(dir)?;
     crate::games::check_audience(&lb::SEATS, &["public"], audience)?;

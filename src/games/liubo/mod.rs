@@ -8,7 +8,6 @@ pub mod view;
 
 use super::defined::{Answers, Definition};
 use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
-use crate::console::load_private_key;
 use crate::error::{refuse, Error, Result};
 use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
 use crate::judge::liubo as lb;
@@ -85,8 +84,7 @@ impl Commands for Liubo {
     }
 
     fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        let key = load_private_key(key)?;
-        commands::judge(dir, &key, run.now, run.forfeit)
+        super::defined::judge::<Self>(dir, key, run)
     }
 
     fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
@@ -253,5 +251,9 @@ impl Answers for lb::LiuboGame {
 
     fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
+    }
+
+    fn headline(&self, state: &lb::State) -> String {
+        lb::build_view(self, state, "public").waiting
     }
 }

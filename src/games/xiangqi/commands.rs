@@ -86,18 +86,6 @@ pub fn make_move(
     Ok(())
 }
 
-pub fn judge(
-    dir: &Path,
-    key: &ssh_key::PrivateKey,
-    now: String,
-    forfeit: Option<(String, String)>,
-) -> Result<()> {
-    let (d, g) = load(dir)?;
-    let run = crate::judge::pipeline::judge(&g, &d, key, &now, forfeit)?;
-    let last = summary(&run.state);
-    super::super::report_run(&run.said, Some(&last), run.refusal)
-}
-
 pub(super) fn summary(state: &xq::State) -> String {
     match (state.game.ending(), state.to_move()) {
         (Some(e), _) => format!("game over: {e}"),
