@@ -302,10 +302,10 @@ pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
     for dir in dirs {
         let shown = dir.display().to_string().trim_end_matches('/').to_string();
         let game = crate::games::of_dir(dir)?;
-        let before = crate::console::quietly(|| game.summary(dir))?;
+        let before = game.summary(dir)?;
         let file = PathBuf::from(format!("{shown}{}", packed::EXTENSION));
         crate::store::write_atomic(&file, &packed::pack(dir)?)?;
-        let after = crate::console::quietly(|| game.summary(&file))?;
+        let after = game.summary(&file)?;
         if (&after.id, &after.winner, after.plies) != (&before.id, &before.winner, before.plies) {
             let _ = std::fs::remove_file(&file);
             return Err(Error::Io(format!(

@@ -151,7 +151,8 @@ pub trait Game: Commands {
     fn to_move(&self, dir: &Path) -> Result<Option<String>>;
     /// A seat's own view as JSON: what a bot playing that seat is shown.
     fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value>;
-    /// The result of a finished game, after the full audit (`verify`) passed.
+    /// The result of a finished game, after the full audit (`verify`) passed. Prints nothing
+    /// (`tournament` and `match` call it for every game).
     fn summary(&self, dir: &Path) -> Result<GameSummary>;
     /// Plays a bot match game from where it stands to its end in this process, asking `next`
     /// at every turn, and writes the signed outputs once at the end; `false` (and nothing done)

@@ -361,7 +361,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     let mut todo = Vec::new();
     for k in shard_games(cfg, seatings.len()) {
         let dir = finished_game(&cfg.out, k, cfg.pack);
-        match crate::console::quietly(|| game.summary(&dir)) {
+        match game.summary(&dir) {
             Ok(a) if state.completed.contains(&k) => {
                 results.insert(k, from_summary(&dir.display().to_string(), &a));
             }

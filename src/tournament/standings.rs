@@ -78,7 +78,7 @@ fn one(dir: &Path, trust: &Trust) -> Result<GameRecord, Invalid> {
         dir: shown.clone(),
         error,
     };
-    let summary = crate::console::quietly(|| crate::games::of_dir(dir)?.summary(dir));
+    let summary = crate::games::of_dir(dir).and_then(|g| g.summary(dir));
     let s = summary.map_err(|e| invalid(e.to_string()))?;
     let judge = judge_key(dir).map_err(|e| invalid(e.to_string()))?;
     trust(dir, &judge).map_err(invalid)?;
