@@ -187,7 +187,10 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
-    games::of_dir(dir)?.verify(dir)
+    for line in games::of_dir(dir)?.verify(dir)? {
+        say!("{line}");
+    }
+    Ok(())
 }
 
 pub fn events(dir: &Path, audience: &str) -> Result<()> {

@@ -110,8 +110,8 @@ pub trait Commands: Sync {
     fn events(&self, dir: &Path, audience: &str) -> Result<()>;
     /// After the end: the secrets into `reveal/`.
     fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()>;
-    /// The third party's audit.
-    fn verify(&self, dir: &Path) -> Result<()>;
+    /// The third party's audit: what it checked, as lines for the command line to print.
+    fn verify(&self, dir: &Path) -> Result<Vec<String>>;
     /// Checks move files beyond the record without the judge's key; one line per file.
     fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
     /// The replay page of one audience (`qijudge html`), as one self-contained HTML document.

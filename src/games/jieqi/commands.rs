@@ -269,7 +269,9 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-pub fn verify(dir: &Path) -> Result<()> {
+/// The audit, as the lines `verify` prints.
+pub fn verify(dir: &Path) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
     let (d, g) = load(dir)?;
     let state = jq::verify(&d, &g)?;
     let turned = state
@@ -280,19 +282,19 @@ pub fn verify(dir: &Path) -> Result<()> {
         .count();
     match &state.layout {
         Some(layout) => {
-            say!(
+            lines.push(format!(
                 "verified Jieqi game {}: {} plies, every signature, move and view checked; both revealed nonces match their commitments, and the layout they give matches all {turned} pieces that turned up",
                 g.manifest.id,
                 state.plies()
-            );
-            say!("layout: {}", layout.describe());
+            ));
+            lines.push(format!("layout: {}", layout.describe()));
         }
-        None => say!(
+        None => lines.push(format!(
             "verified Jieqi game {}: {} plies, every signature, move and public view checked; the {turned} pieces that turned up are checked against the layout once the nonces are revealed (qijudge reveal)",
             g.manifest.id,
             state.plies()
-        ),
+        )),
     }
-    say!("{}", summary(&g, &state));
-    Ok(())
+    lines.push(summary(&g, &state));
+    Ok(lines)
 }

@@ -267,7 +267,9 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-pub fn verify(dir: &Path) -> Result<()> {
+/// The audit, as the lines `verify` prints.
+pub fn verify(dir: &Path) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
     let (d, g) = load(dir)?;
     let state = lb::verify(&d, &g)?;
     let throws = state
@@ -280,14 +282,14 @@ pub fn verify(dir: &Path) -> Result<()> {
         .iter()
         .filter(|s| d.exists(&format!("reveal/{s}.toml")))
         .count();
-    say!(
+    lines.push(format!(
         "verified Liubo game {}: {} throws recomputed from the chain elements, every signature, turn and view checked{}",
         g.manifest.id,
         throws,
         if seeds == 2 { "; both revealed seeds rebuild their signed chains" } else { "" }
-    );
-    say!("{}", lb::build_view(&g, &state, "public").waiting);
-    Ok(())
+    ));
+    lines.push(lb::build_view(&g, &state, "public").waiting);
+    Ok(lines)
 }
 
 /// Self mode: the player reveals its own chain elements. `reveal` answers a start or a bonus

@@ -110,7 +110,7 @@ impl Commands for Liubo {
         super::defined::reveal::<Self>(dir, key)
     }
 
-    fn verify(&self, dir: &Path) -> Result<()> {
+    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
         commands::verify(dir)
     }
 

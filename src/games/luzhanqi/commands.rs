@@ -250,13 +250,15 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-pub fn verify(dir: &Path) -> Result<()> {
+/// The audit, as the lines `verify` prints.
+pub fn verify(dir: &Path) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
     let a = judge::audit(&GameDir::new(dir))?;
-    say!(
+    lines.push(format!(
         "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
         a.game, a.moves, a.record_lines, a.head, a.views
-    );
-    Ok(())
+    ));
+    Ok(lines)
 }
 
 /// The viewer an `--as` names: a seat, `public` or `full`.

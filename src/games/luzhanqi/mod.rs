@@ -64,7 +64,7 @@ impl Commands for Luzhanqi {
         commands::reveal(dir, key)
     }
 
-    fn verify(&self, dir: &Path) -> Result<()> {
+    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
         commands::verify(dir)
     }
 

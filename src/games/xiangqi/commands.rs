@@ -166,16 +166,18 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-pub fn verify(dir: &Path) -> Result<()> {
+/// The audit, as the lines `verify` prints.
+pub fn verify(dir: &Path) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
     let (d, g) = load(dir)?;
     let state = xq::verify(&d, &g)?;
-    say!(
+    lines.push(format!(
         "verified Xiangqi game {}: {} plies, every signature, move and view checked",
         g.manifest.id,
         state.game.moves().len()
-    );
-    say!("{}", summary(&state));
-    Ok(())
+    ));
+    lines.push(summary(&state));
+    Ok(lines)
 }
 
 /// Refuses a move before the judge opened the game, after its end, or out of turn.

@@ -101,7 +101,7 @@ impl Commands for Xiangqi {
         super::defined::reveal::<Self>(dir, key)
     }
 
-    fn verify(&self, dir: &Path) -> Result<()> {
+    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
         commands::verify(dir)
     }
 
