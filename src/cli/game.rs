@@ -183,7 +183,10 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
 }
 
 pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
-    games::of_dir(dir)?.reveal(dir, key)
+    for line in games::of_dir(dir)?.reveal(dir, key)? {
+        say!("{line}");
+    }
+    Ok(())
 }
 
 pub fn verify(dir: &Path) -> Result<()> {

@@ -196,7 +196,7 @@ impl<D: Definition> Game for D {
 /// `reveal` for a pipeline game: once the game is over, each seat's secret the judge held into
 /// `reveal/` (opened with `key` in a sealed game), so anyone can check what the judge did with
 /// it. A game whose players hold no secret has nothing to reveal.
-pub fn reveal<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<()> {
+pub fn reveal<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
     if !D::SECRETS {
         return Err(crate::error::Error::Io(format!(
             "{}: players hold no secret, so there is nothing to reveal",

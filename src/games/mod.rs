@@ -108,8 +108,8 @@ pub trait Commands: Sync {
     fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()>;
     /// The events one audience may see, as JSON lines.
     fn events(&self, dir: &Path, audience: &str) -> Result<()>;
-    /// After the end: the secrets into `reveal/`.
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()>;
+    /// After the end: the secrets into `reveal/`; what was written, as lines.
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
     /// The third party's audit: what it checked, as lines for the command line to print.
     fn verify(&self, dir: &Path) -> Result<Vec<String>>;
     /// Checks move files beyond the record without the judge's key; one line per file.

@@ -18,8 +18,8 @@ pub fn publish_secrets(
     sealed: bool,
     key: Option<&PrivateKey>,
     what: &str,
-) -> Result<()> {
-    let mut opened = 0;
+) -> Result<Vec<String>> {
+    let mut written = Vec::new();
     for (i, seat) in f.seats.iter().enumerate() {
         let from = format!("setups/{seat}.toml");
         let text = match key {
@@ -37,17 +37,16 @@ pub fn publish_secrets(
             _ => dir.read(&from, crate::store::SMALL_FILE_LIMIT)?,
         };
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
-        say!("published {from} as reveal/{seat}.toml");
-        opened += 1;
+        written.push(format!("published {from} as reveal/{seat}.toml"));
     }
-    if opened == 0 {
+    if written.is_empty() {
         return Err(refuse(
             "sealed/",
             None,
             format!("this key opens none of the sealed {what}"),
         ));
     }
-    Ok(())
+    Ok(written)
 }
 
 /// Where a seat's sealed setup lives.

@@ -106,7 +106,7 @@ impl Commands for Liubo {
         ))
     }
 
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
         super::defined::reveal::<Self>(dir, key)
     }
 

@@ -189,7 +189,8 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
     crate::console::print_status(json, fields, clock, &lines)
 }
 
-pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
+/// After the end: each accepted setup into `reveal/`; what was written, as lines.
+pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
@@ -217,7 +218,7 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
         ));
     }
     // Only setups the judge accepted are revealed (a game forfeited early may lack some).
-    let mut opened = 0;
+    let mut written = Vec::new();
     for (i, p) in game.manifest.players.iter().enumerate() {
         let accepted = record
             .lines
@@ -236,18 +237,17 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
             }
             _ => dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?,
         };
-        opened += 1;
         dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
-        say!("wrote reveal/{}.toml", p.seat);
+        written.push(format!("wrote reveal/{}.toml", p.seat));
     }
-    if opened == 0 && key.is_some() {
+    if written.is_empty() && key.is_some() {
         return Err(refuse(
             "sealed/",
             None,
             "this key opens none of the sealed setups",
         ));
     }
-    Ok(())
+    Ok(written)
 }
 
 /// The audit, as the lines `verify` prints.

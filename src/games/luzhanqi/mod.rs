@@ -60,7 +60,7 @@ impl Commands for Luzhanqi {
         commands::events(dir, audience)
     }
 
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
         commands::reveal(dir, key)
     }
 

@@ -97,7 +97,7 @@ impl Commands for Xiangqi {
         ))
     }
 
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<()> {
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
         super::defined::reveal::<Self>(dir, key)
     }
 
