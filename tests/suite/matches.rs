@@ -1561,6 +1561,10 @@ fn a_tournament_counts_only_trusted_judges_and_names_conflicts() {
     assert!(invalid[0].1.contains("give --judge KEY.pub"), "{invalid:?}");
     let named = ok(&["tournament", &p, "--format", "json", "--judge", &judge_pub]);
     assert!(named.stdout.contains("\"invalid\": []"), "{named:?}");
+    // `any` trusts every judge, so it is not mixed with named keys.
+    let r = qj(&["tournament", &p, "--judge", "any", "--judge", &judge_pub]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("give it alone"), "{r:?}");
     // A private key given as --judge is refused with what to give.
     let r = qj(&[
         "tournament",
