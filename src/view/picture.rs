@@ -5,15 +5,15 @@
 //! seat sits at the bottom, and has a caption: game, ply, audience, players, last move, and
 //! whose turn it is or the result.
 
-use crate::rules::liubo::Station;
 use crate::rules::luzhanqi::nodeset::NodeSet;
 use crate::rules::luzhanqi::{cross_four, two_player, NodeKind};
-use crate::view::jieqi::JieqiView;
-use crate::view::liubo::LiuboView;
-use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+pub use crate::games::jieqi::picture::{jieqi, jieqi_layers};
+pub use crate::games::liubo::picture::{liubo, liubo_layers, liubo_with};
+pub use crate::games::xiangqi::picture::{xiangqi, xiangqi_layers};
 
 /// 5 × 7 glyphs: seven rows, the low five bits of each from left (bit 4) to right (bit 0).
 const GLYPHS: &[(char, [u8; 7])] = &[
@@ -85,7 +85,7 @@ fn is_wide(c: char) -> bool {
 
 /// An SVG document being drawn. Each distinct label is drawn once, as a path in `<defs>`, and
 /// placed with `<use>`: a board repeats the same few labels many times.
-struct Svg {
+pub(crate) struct Svg {
     width: u32,
     height: u32,
     body: String,
@@ -106,7 +106,7 @@ pub struct Layers {
 }
 
 impl Svg {
-    fn new(width: u32, height: u32, background: &str) -> Svg {
+    pub(crate) fn new(width: u32, height: u32, background: &str) -> Svg {
         let mut s = Svg {
             width,
             height,
@@ -118,14 +118,22 @@ impl Svg {
         s
     }
 
-    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: &str, width: f64) {
+    pub(crate) fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: &str, width: f64) {
         let _ = writeln!(
             self.body,
             r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{color}" stroke-width="{width:.1}"/>"#
         );
     }
 
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: Option<(&str, f64)>) {
+    pub(crate) fn rect(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: &str,
+        stroke: Option<(&str, f64)>,
+    ) {
         let stroke = stroke.map_or(String::new(), |(c, w)| {
             format!(r#" stroke="{c}" stroke-width="{w:.1}""#)
         });
@@ -135,7 +143,14 @@ impl Svg {
         );
     }
 
-    fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
+    pub(crate) fn circle(
+        &mut self,
+        cx: f64,
+        cy: f64,
+        r: f64,
+        fill: &str,
+        stroke: Option<(&str, f64)>,
+    ) {
         let stroke = stroke.map_or(String::new(), |(c, w)| {
             format!(r#" stroke="{c}" stroke-width="{w:.1}""#)
         });
@@ -148,7 +163,7 @@ impl Svg {
     /// Text centred on (cx, cy) in the pixel fonts, `scale` pixels per Latin dot (Chinese
     /// characters at half that per dot, 16 dots high). Letters are drawn in capitals; a
     /// character neither font has is drawn as `?`.
-    fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
+    pub(crate) fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
         if text.trim().is_empty() {
             return;
         }
@@ -169,7 +184,7 @@ impl Svg {
     }
 
     /// The caption under the board: `lines` in the pixel font, broken to fit the width.
-    fn caption(&mut self, top: f64, lines: &[String]) {
+    pub(crate) fn caption(&mut self, top: f64, lines: &[String]) {
         let scale = 1.5;
         let per_line = ((self.width as f64 - 20.0) / (6.0 * scale)).max(10.0) as usize;
         let mut y = top + 8.0;
@@ -182,12 +197,12 @@ impl Svg {
     }
 
     /// Text starting at x, centred on y.
-    fn label_left(&mut self, x: f64, y: f64, text: &str, scale: f64, color: &str) {
+    pub(crate) fn label_left(&mut self, x: f64, y: f64, text: &str, scale: f64, color: &str) {
         let width = text.chars().map(advance).sum::<f64>() - 1.0;
         self.label(x + width * scale / 2.0, y, text, scale, color);
     }
 
-    fn path(&mut self, d: &str, color: &str, width: f64) {
+    pub(crate) fn path(&mut self, d: &str, color: &str, width: f64) {
         let _ = writeln!(
             self.body,
             r#"<path d="{d}" fill="none" stroke="{color}" stroke-width="{width:.1}"/>"#
@@ -195,11 +210,11 @@ impl Svg {
     }
 
     /// Marks where the pieces begin: what is drawn before is the board.
-    fn pieces_start(&mut self) {
+    pub(crate) fn pieces_start(&mut self) {
         self.pieces_at = Some(self.body.len());
     }
 
-    fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         let defs: Vec<&str> = self.defs.values().map(String::as_str).collect();
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<defs>\n{}\n</defs>\n{}</svg>\n",
@@ -210,7 +225,7 @@ impl Svg {
         )
     }
 
-    fn layers(self) -> Layers {
+    pub(crate) fn layers(self) -> Layers {
         let at = self.pieces_at.unwrap_or(self.body.len());
         Layers {
             width: self.width,
@@ -293,7 +308,7 @@ fn runs(path: &mut String, x0: f64, y: f64, bits: u32, width: u32, dot: f64) {
 }
 
 /// `text` broken at spaces into lines of at most `width` characters (a longer word alone).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = vec![String::new()];
     for word in text.split(' ') {
         let last = lines.last_mut().expect("one line at least");
@@ -310,7 +325,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// How many caption lines `lines` take in a picture `width` pixels wide.
-fn caption_height(width: f64, lines: &[String]) -> f64 {
+pub(crate) fn caption_height(width: f64, lines: &[String]) -> f64 {
     if lines.is_empty() {
         return 0.0;
     }
@@ -319,9 +334,9 @@ fn caption_height(width: f64, lines: &[String]) -> f64 {
     n as f64 * 13.0 + 12.0
 }
 
-const INK: &str = "#3b2f2f";
-const PAPER: &str = "#f3e3bd";
-const MARK: &str = "#d62828";
+pub(crate) const INK: &str = "#3b2f2f";
+pub(crate) const PAPER: &str = "#f3e3bd";
+pub(crate) const MARK: &str = "#d62828";
 
 /// The caption of a Luzhanqi picture: what the text view says around its board.
 fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
@@ -614,56 +629,9 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     svg
 }
 
-/// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
-/// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four
-/// sides; Black's view turned so Black sits at the bottom.
-pub fn xiangqi(view: &XiangqiView) -> String {
-    draw_xiangqi(view, true).finish()
-}
-
-/// The Xiangqi picture in layers (no caption), for the replay page.
-pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
-    draw_xiangqi(view, false).layers()
-}
-
-fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
-    let mut caption = vec![
-        format!("{} ply {}", view.game, view.ply),
-        format!("view for {}", view.audience),
-    ];
-    caption.extend(crate::view::xiangqi::state_lines(view));
-    if !with_caption {
-        caption.clear();
-    }
-    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
-    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
-}
-
-/// Jieqi: the Xiangqi board, face-down pieces as plain discs of their side's colour.
-pub fn jieqi(view: &JieqiView) -> String {
-    draw_jieqi(view, true).finish()
-}
-
-pub fn jieqi_layers(view: &JieqiView) -> Layers {
-    draw_jieqi(view, false).layers()
-}
-
-fn draw_jieqi(view: &JieqiView, with_caption: bool) -> Svg {
-    let mut caption = vec![
-        format!("{} ply {}", view.game, view.ply),
-        format!("view for {}", view.audience),
-    ];
-    caption.extend(crate::view::jieqi::state_lines(view));
-    if !with_caption {
-        caption.clear();
-    }
-    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
-    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
-}
-
 /// The 9 × 10 board of Xiangqi and Jieqi with its pieces (`board`: ranks 9 to 0 of FEN
 /// letters, `X`/`x` face down), the last move's points marked, and a caption.
-fn draw_nine_by_ten(
+pub(crate) fn draw_nine_by_ten(
     audience: &str,
     board: &[String],
     last: Option<&str>,
@@ -760,119 +728,6 @@ fn draw_nine_by_ten(
         }
     }
     svg.caption(board_height - 4.0, caption);
-    svg
-}
-
-/// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),
-/// owls as larger discs marked O; the count on each station.
-pub fn liubo(view: &LiuboView) -> String {
-    liubo_with(&[], view)
-}
-
-/// [`liubo`] with the players' names in the caption.
-pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) -> String {
-    draw_liubo(players, view, true).finish()
-}
-
-/// The Liubo picture in layers (no caption), for the replay page.
-pub fn liubo_layers(players: &[crate::protocol::files::Player], view: &LiuboView) -> Layers {
-    draw_liubo(players, view, false).layers()
-}
-
-fn draw_liubo(
-    players: &[crate::protocol::files::Player],
-    view: &LiuboView,
-    with_caption: bool,
-) -> Svg {
-    let (cell, margin) = (70.0, 45.0);
-    let place = |s: Station| {
-        let (c, r) = crate::view::liubo::grid_place(s);
-        (margin + c as f64 * cell, margin + r as f64 * cell)
-    };
-    let name = |seat: &str| {
-        players
-            .iter()
-            .find(|p| p.seat == seat)
-            .map(|p| format!(" ({})", crate::view::text::clean(&p.name)))
-            .unwrap_or_default()
-    };
-    let mut caption = vec![
-        format!("{} turn {}", view.game, view.turns),
-        format!("view for {}", view.audience),
-        format!(
-            "a{} blue, b{} red; O an owl, a number the stones on a station",
-            name("a"),
-            name("b")
-        ),
-    ];
-    caption.extend(crate::view::liubo::state_lines(view));
-    if !with_caption {
-        caption.clear();
-    }
-    let width = margin * 2.0 + 6.0 * cell;
-    let mut svg = Svg::new(
-        width as u32,
-        (width + caption_height(width, &caption) + 10.0) as u32,
-        PAPER,
-    );
-    for (a, b) in crate::rules::liubo::board::edges() {
-        let (p, q) = (place(a), place(b));
-        // The rim's corners: go round them.
-        if p.0 != q.0 && p.1 != q.1 {
-            let corner = if (p.1 - margin).abs() < 1.0 || (p.1 - margin - 6.0 * cell).abs() < 1.0 {
-                (q.0, p.1)
-            } else {
-                (p.0, q.1)
-            };
-            svg.line(p.0, p.1, corner.0, corner.1, INK, 2.0);
-            svg.line(corner.0, corner.1, q.0, q.1, INK, 2.0);
-        } else {
-            svg.line(p.0, p.1, q.0, q.1, INK, 2.0);
-        }
-    }
-    for s in Station::all() {
-        let (x, y) = place(s);
-        let cardinal = matches!(s.rim_number(), Some(1 | 6 | 11 | 16)) || s == Station::X;
-        svg.circle(
-            x,
-            y,
-            if cardinal { 24.0 } else { 20.0 },
-            PAPER,
-            Some((INK, if cardinal { 2.5 } else { 1.5 })),
-        );
-    }
-    svg.pieces_start();
-    for s in Station::all() {
-        let (x, y) = place(s);
-        let pieces = view.stations.get(&s.to_string());
-        match pieces {
-            None => svg.label(x, y, &s.to_string(), 2.0, INK),
-            Some(p) => {
-                svg.label(x, y - 29.0, &s.to_string(), 1.5, INK);
-                let a = p.chars().filter(|c| *c == 'a').count();
-                let b = p.chars().filter(|c| *c == 'b').count();
-                let mut slot = 0.0;
-                for (count, owl, colour) in [
-                    (a, p.contains('A'), "#1d4e89"),
-                    (b, p.contains('B'), "#8c1c13"),
-                ] {
-                    if owl {
-                        svg.circle(x - 8.0 + slot, y, 11.0, colour, Some(("#ffffff", 1.5)));
-                        svg.label(x - 8.0 + slot, y, "O", 1.5, "#ffffff");
-                        slot += 16.0;
-                    }
-                    if count > 0 {
-                        svg.circle(x - 8.0 + slot, y, 8.0, colour, None);
-                        if count > 1 {
-                            svg.label(x - 8.0 + slot, y, &count.to_string(), 1.5, "#ffffff");
-                        }
-                        slot += 16.0;
-                    }
-                }
-            }
-        }
-    }
-    svg.caption(width - 8.0, &caption);
     svg
 }
 

@@ -2,6 +2,7 @@
 //! binding for bots, `moves` and the conformance suite.
 
 pub mod commands;
+pub mod picture;
 pub mod referee;
 pub mod rules;
 pub mod view;

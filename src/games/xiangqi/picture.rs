@@ -1,0 +1,29 @@
+//! Xiangqi's board picture, drawn with the shared pieces of [`crate::view::picture`].
+
+use crate::view::picture::*;
+use crate::view::xiangqi::XiangqiView;
+
+/// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
+/// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four
+/// sides; Black's view turned so Black sits at the bottom.
+pub fn xiangqi(view: &XiangqiView) -> String {
+    draw_xiangqi(view, true).finish()
+}
+
+/// The Xiangqi picture in layers (no caption), for the replay page.
+pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
+    draw_xiangqi(view, false).layers()
+}
+
+fn draw_xiangqi(view: &XiangqiView, with_caption: bool) -> Svg {
+    let mut caption = vec![
+        format!("{} ply {}", view.game, view.ply),
+        format!("view for {}", view.audience),
+    ];
+    caption.extend(crate::view::xiangqi::state_lines(view));
+    if !with_caption {
+        caption.clear();
+    }
+    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
+    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
+}
