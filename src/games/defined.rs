@@ -164,8 +164,12 @@ impl<D: Definition> Game for D {
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = open::<D>(dir)?;
         let state = pipeline::verify(&g, &d)?;
-        let (id, _) = g.binding_of();
-        super::one_side_each_summary(id, D::players(&g), g.end_in(&state), g.plies_in(&state))
+        super::one_side_each_summary(
+            &g.frame(),
+            D::players(&g),
+            g.end_in(&state),
+            g.plies_in(&state),
+        )
     }
 
     fn turn(

@@ -240,12 +240,14 @@ pub struct GameSummary {
     /// The sides, each a list of seats that win or lose together: one seat each, but for
     /// the teams of the four-player board.
     pub sides: Vec<Vec<String>>,
+    /// The manifest's judge key line: the key the record and views were verified with.
+    pub judge: String,
 }
 
-/// The summary of an audited game of one side per seat (Xiangqi, Liubo, Jieqi) from its id,
+/// The summary of an audited game of one side per seat (Xiangqi, Liubo, Jieqi) from its frame,
 /// players, recorded end and length; refused while the game goes on.
 fn one_side_each_summary(
-    id: &str,
+    frame: &crate::judge::common::Frame,
     players: &[Player],
     end: Option<(Option<String>, crate::rules::EndReason)>,
     plies: usize,
@@ -258,7 +260,8 @@ fn one_side_each_summary(
         ));
     };
     Ok(GameSummary {
-        id: id.to_string(),
+        id: frame.id.to_string(),
+        judge: crate::protocol::signing::public_key_line(frame.judge_key),
         players: players
             .iter()
             .map(|p| (p.seat.clone(), p.name.clone()))

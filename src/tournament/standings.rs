@@ -80,27 +80,8 @@ fn one(dir: &Path, trust: &Trust) -> Result<GameRecord, Invalid> {
     };
     let summary = crate::games::of_dir(dir).and_then(|g| g.summary(dir));
     let s = summary.map_err(|e| invalid(e.to_string()))?;
-    let judge = judge_key(dir).map_err(|e| invalid(e.to_string()))?;
-    trust(dir, &judge).map_err(invalid)?;
+    trust(dir, &s.judge).map_err(invalid)?;
     Ok(from_summary(&shown, &s))
-}
-
-/// The judge's key line in a game's manifest (the key its record and views verified with).
-fn judge_key(dir: &Path) -> crate::error::Result<String> {
-    let text = crate::store::GameDir::new(dir).read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let manifest: toml::Table = toml::from_str(&text).map_err(|e| {
-        crate::error::refuse(
-            "game.toml",
-            None,
-            format!("not valid TOML: {}", e.message()),
-        )
-    })?;
-    manifest
-        .get("judge")
-        .and_then(|j| j.get("key"))
-        .and_then(|k| k.as_str())
-        .map(str::to_string)
-        .ok_or_else(|| crate::error::refuse("game.toml", Some("judge.key"), "missing"))
 }
 
 /// Judges' public keys to count games of, each with where it came from (a file named by

@@ -1544,6 +1544,14 @@ fn a_tournament_counts_only_trusted_judges_and_names_conflicts() {
         }
         assert!(invalid[2].1.contains("gzip member"), "{:?}", invalid[2]);
     }
+    // A match folder from before `keys/judge.pub` was written: its judge is the public half of
+    // `keys/judge`, and the same games count.
+    let public = std::fs::read(out.join("keys/judge.pub")).unwrap();
+    std::fs::remove_file(out.join("keys/judge.pub")).unwrap();
+    let (v, invalid) = check(&["tournament", &g, "--format", "json"]);
+    assert_eq!(standings(&v.to_string()), standings(&real.stdout), "{v}");
+    assert_eq!(invalid.len(), 3, "{invalid:?}");
+    std::fs::write(out.join("keys/judge.pub"), public).unwrap();
     // Trusting every judge: the same id with two results is named as a conflict.
     let (_, invalid) = check(&["tournament", &g, "--format", "json", "--judge", "any"]);
     let conflicts: Vec<&String> = invalid

@@ -190,7 +190,8 @@ impl Game for Luzhanqi {
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let g = GameDir::new(dir);
         let a = judge::audit(&g)?;
-        let board = load_game(&g)?.board;
+        let game = load_game(&g)?;
+        let board = game.board;
         let mut sides: Vec<Vec<String>> = Vec::new();
         for (seat, _) in &a.players {
             let Some(s) = board.seat(seat) else { continue };
@@ -204,6 +205,7 @@ impl Game for Luzhanqi {
         }
         Ok(GameSummary {
             sides,
+            judge: crate::protocol::signing::public_key_line(&game.judge_key),
             id: a.game,
             players: a.players,
             winner: a.winner,
