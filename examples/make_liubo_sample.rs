@@ -2,9 +2,11 @@
 //! escrowed seeds, one signed turn per throw, the judge after every turn, the reveal and the
 //! audit.
 //!
-//! Usage: cargo run --release --example make_liubo_sample -- DIR
+//! Usage: cargo run --release --example make_liubo_sample -- DIR [self]
 //! Both players choose among the legal turns: a turn that wins first, then one that takes
 //! prisoners or promotes an owl, else one at random (a fixed seed), and never one that loses.
+//! With `self`, the game is played in self mode: no escrow; each player reveals its own chain
+//! elements, the mover's with its turn and the other's when a throw waits for it.
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
@@ -25,7 +27,8 @@ fn cli(args: &[&str]) {
 fn main() {
     let dir = std::env::args()
         .nth(1)
-        .expect("usage: make_liubo_sample DIR");
+        .expect("usage: make_liubo_sample DIR [self]");
+    let self_mode = std::env::args().nth(2).as_deref() == Some("self");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let keys = root.join("games/liubo/sample/keys");
     let key = |name: &str| keys.join(name).to_string_lossy().into_owned();
@@ -50,6 +53,12 @@ fn main() {
         "--sample",
         "--rule",
         "ply_limit=400",
+        "--rule",
+        if self_mode {
+            "dice_mode=self"
+        } else {
+            "dice_mode=escrow"
+        },
     ]);
     cli(&["setup", &dir, "--as", "a", "--key", &key("alice")]);
     cli(&["setup", &dir, "--as", "b", "--key", &key("bob")]);
@@ -63,6 +72,11 @@ fn main() {
     };
     let d = GameDir::new(&dir);
     let g = liubo::load(&d).expect("the manifest");
+    if self_mode {
+        play_self_mode(&dir, &key, &time, &mut next);
+        cli(&["verify", &dir]);
+        return;
+    }
     loop {
         let state = liubo::current(&d, &g).expect("the game so far");
         let Some((t, seat, _)) = state.throw else {
@@ -105,4 +119,49 @@ fn main() {
     }
     cli(&["reveal", &dir]);
     cli(&["verify", &dir]);
+}
+
+/// Self mode: each seat reveals its first element, then the mover plays the turn its own next
+/// element throws (a winning turn if there is one), and a seat a throw waits for reveals.
+fn play_self_mode(
+    dir: &str,
+    key: &dyn Fn(&str) -> String,
+    time: &dyn Fn(u32) -> String,
+    next: &mut dyn FnMut(usize) -> usize,
+) {
+    use qijudge::games::Game;
+    let game = qijudge::games::liubo::Liubo;
+    let path = Path::new(dir);
+    let player = |seat: &str| if seat == "a" { "alice" } else { "bob" };
+    let say = |seat: &str, action: &str| {
+        cli(&["move", dir, "--as", seat, "--key", &key(player(seat)), action]);
+    };
+    let judge = |t: u32| cli(&["judge", dir, "--key", &key("judge"), "--now", &time(t)]);
+    say("a", "reveal");
+    say("b", "reveal");
+    judge(0);
+    for t in 1..400 {
+        let d = GameDir::new(dir);
+        let g = liubo::load(&d).expect("the manifest");
+        let state = liubo::current(&d, &g).expect("the game so far");
+        if state.end.is_some() {
+            return;
+        }
+        let seat = liubo::SEATS[state.position.as_ref().expect("play began").to_move];
+        let turns = match game.legal_moves(path, seat, None) {
+            Ok(turns) => turns,
+            // The throw waits for the other seat's element: it reveals it.
+            Err(e) if e.to_string().contains("waiting for") => {
+                let other = if seat == "a" { "b" } else { "a" };
+                say(other, "reveal");
+                judge(t);
+                continue;
+            }
+            Err(e) => panic!("legal turns of {seat}: {e}"),
+        };
+        let chosen = &turns[next(turns.len())];
+        say(seat, chosen);
+        judge(t);
+    }
+    panic!("self-mode sample: no end within 400 turns");
 }

@@ -52,27 +52,10 @@ pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-thread_local! {
-    /// Set while a command runs on behalf of another (a match plays through the games'
-    /// commands): what they print is dropped.
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with standard output of this thread silenced.
-pub(crate) fn quietly<T>(f: impl FnOnce() -> T) -> T {
-    let before = QUIET.with(|q| q.replace(true));
-    let out = f();
-    QUIET.with(|q| q.set(before));
-    out
-}
-
 /// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
 /// success; any other failure is an I/O error, never a panic.
 pub(crate) fn write_stdout(text: &str) -> Result<()> {
     use std::io::Write;
-    if QUIET.with(|q| q.get()) {
-        return Ok(());
-    }
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
@@ -92,9 +75,6 @@ pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
         return Err(Error::Io(
             "--format png writes binary data: send it to a file, e.g. `> board.png`".into(),
         ));
-    }
-    if QUIET.with(|q| q.get()) {
-        return Ok(());
     }
     let bytes = crate::view::picture::png(svg);
     let mut out = std::io::stdout().lock();
@@ -142,14 +122,15 @@ pub(crate) struct StatusClock<'a> {
     pub players: &'a [crate::protocol::files::Player],
 }
 
-/// Prints `status`: the game's own `fields` plus `deadline` and `reminders` (a reminder for a
-/// cron job) as JSON, or the deadline line and the game's `lines` as text.
-pub(crate) fn print_status(
+/// What `status` reports: the game's own `fields` plus `deadline` and `reminders` (a reminder
+/// for a cron job) as JSON, or the deadline line and the game's `lines` as text.
+pub(crate) fn status_report(
     json: bool,
     mut fields: serde_json::Value,
     c: StatusClock,
     lines: &[String],
-) -> Result<()> {
+) -> crate::games::report::Report {
+    use crate::games::report::{Out, Report};
     let deadline = match (c.clock, c.to_move) {
         (Some(clock), Some(seat)) => {
             crate::judge::clock::next_deadline(clock, c.record, c.now).map(|d| (seat, d))
@@ -184,24 +165,19 @@ pub(crate) fn print_status(
         };
         fields["deadline"] = d;
         fields["reminders"] = reminders;
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&fields).map_err(|e| Error::Io(e.to_string()))?
-        );
-        return Ok(());
+        return Report::of(Out::Json(fields));
     }
+    let mut report = Report::default();
     if let Some((_, d)) = &deadline {
-        say!(
+        report.say(format!(
             "deadline: {} (grace until {}), {}",
-            d.due,
-            d.grace_until,
-            d.state
-        );
+            d.due, d.grace_until, d.state
+        ));
     }
     for line in lines {
-        say!("{line}");
+        report.say(line);
     }
-    Ok(())
+    report
 }
 
 /// Reads an OpenSSH private key named on the command line; a passphrase-protected one is opened

@@ -107,10 +107,7 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
     let g = GameDir::new(dir);
     check_game(dir, &g, run.base, run.head, run.judge_commit)?;
     let Some(key) = run.key else {
-        for line in crate::games::of_dir(dir)?.precheck(dir, None)? {
-            say!("{line}");
-        }
-        return Ok(());
+        return super::report::print(crate::games::of_dir(dir)?.precheck(dir, None)?);
     };
     let judged = super::game::judge(dir, key, run.now.clone(), false, None);
     // A refused file still leaves the run's outputs, the end included.
@@ -281,10 +278,7 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
     if staged {
         check_staged(dir, &g)?;
     }
-    for line in crate::games::of_dir(dir)?.precheck(dir, key)? {
-        say!("{line}");
-    }
-    Ok(())
+    super::report::print(crate::games::of_dir(dir)?.precheck(dir, key)?)
 }
 
 /// The append-only rules on what the index changes since HEAD (or since nothing, in a

@@ -55,7 +55,7 @@ pub fn new(
         sealed: opts.sealed,
         board: &opts.board,
     };
-    game.new_game(dir, new)
+    super::report::print(game.new_game(dir, new)?)
 }
 
 /// `NAME=PUBLIC_KEY_FILE[=EMAIL]` from `--player`.
@@ -103,7 +103,7 @@ pub fn judge(
         details,
         forfeit,
     };
-    games::of_dir(dir)?.judge(dir, key_path, run)
+    super::report::print(games::of_dir(dir)?.judge(dir, key_path, run)?)
 }
 
 pub fn view(
@@ -120,7 +120,7 @@ pub fn view(
         key,
     };
     let game = games::of_dir(dir)?;
-    game.view(dir, request)?;
+    super::report::print(game.view(dir, request)?)?;
     // A seat's pending refusal, on stderr so that a JSON or SVG view stays what it is.
     if let Some(text) = pending_refusal(dir, audience, key)? {
         eprintln!(
@@ -146,7 +146,7 @@ pub fn html(dir: &Path, audience: &str, chinese: bool, out: Option<&Path>) -> Re
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let now = now_or(now)?;
     let game = games::of_dir(dir)?;
-    game.status(dir, json, &now)?;
+    super::report::print(game.status(dir, json, &now)?)?;
     // Who has a pending refusal is public (the refused files are); why is for that seat only.
     let g = GameDir::new(dir);
     for seat in game.facts(&g)?.seats {
@@ -183,21 +183,15 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
 }
 
 pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
-    for line in games::of_dir(dir)?.reveal(dir, key)? {
-        say!("{line}");
-    }
-    Ok(())
+    super::report::print(games::of_dir(dir)?.reveal(dir, key)?)
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
-    for line in games::of_dir(dir)?.verify(dir)? {
-        say!("{line}");
-    }
-    Ok(())
+    super::report::print(games::of_dir(dir)?.verify(dir)?)
 }
 
 pub fn events(dir: &Path, audience: &str) -> Result<()> {
-    games::of_dir(dir)?.events(dir, audience)
+    super::report::print(games::of_dir(dir)?.events(dir, audience)?)
 }
 
 /// `moves DIR --as SEAT [--key K]`, or `moves luzhanqi POSITION`.

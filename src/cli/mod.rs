@@ -6,6 +6,7 @@ mod game;
 mod interrupt;
 mod mail;
 mod player;
+mod report;
 mod tournament;
 mod xiangqi;
 

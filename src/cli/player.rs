@@ -62,7 +62,7 @@ pub fn setup(
                 .into(),
         )
     })?;
-    game.setup(dir, seat, key_path, source, seal)
+    super::report::print(game.setup(dir, seat, key_path, source, seal)?)
 }
 
 pub fn make_move(
@@ -71,5 +71,5 @@ pub fn make_move(
     key_path: &Path,
     mv: crate::games::MoveRequest,
 ) -> Result<()> {
-    crate::games::of_dir(dir)?.make_move(dir, seat, key_path, mv)
+    super::report::print(crate::games::of_dir(dir)?.make_move(dir, seat, key_path, mv)?)
 }

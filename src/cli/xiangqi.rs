@@ -2,7 +2,6 @@
 
 use super::read_arg;
 use crate::error::{refuse, Error, Result};
-use crate::games::xiangqi::commands::load;
 use crate::judge::xiangqi as xq;
 use crate::rules::xiangqi::{check, fen, pgn, Options};
 use std::path::{Path, PathBuf};
@@ -144,7 +143,7 @@ pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
             dir.display()
         )));
     }
-    let (d, g) = load(dir)?;
+    let (d, g) = crate::games::defined::open::<crate::games::xiangqi::Xiangqi>(dir)?;
     let state = xq::current(&d, &g)?;
     let notation = match notation {
         "wxf" => Notation::Wxf,

@@ -22,6 +22,7 @@ pub mod liubo;
 pub mod luzhanqi;
 pub mod match_play;
 pub mod registry;
+pub mod report;
 pub mod rules;
 pub mod xiangqi;
 
@@ -29,7 +30,7 @@ pub mod xiangqi;
 mod conformance;
 
 use crate::error::{Error, Result};
-use crate::protocol::files::{to_toml, Clock, Player};
+use crate::protocol::files::{Clock, Player};
 use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
 use rand_core::{OsRng, RngCore};
@@ -87,10 +88,11 @@ pub struct GameFacts {
     pub sealed: bool,
 }
 
-/// The commands whose words are a game's own. Each method is one subcommand; each prints what
-/// the user should read and returns the refusal, if any (exit code 1), or an I/O error (2).
+/// The commands whose words are a game's own. Each method is one subcommand and returns what
+/// the user should read as a [`report::Report`] (the command line prints it): a refusal is
+/// `Err` (exit code 1), or the report's refusal after what was done; an I/O error is exit 2.
 pub trait Commands: Sync {
-    /// A seat's secret before play: a Luzhanqi setup, a Liubo chain seed.
+    /// A seat's secret before play: a Luzhanqi setup, a Jieqi nonce, a Liubo chain seed.
     fn setup(
         &self,
         dir: &Path,
@@ -98,22 +100,28 @@ pub trait Commands: Sync {
         key: &Path,
         setup: SetupSource,
         seal: bool,
-    ) -> Result<()>;
+    ) -> Result<report::Report>;
     /// Writes and signs a move, after checking what the player can know: the turn, the ply and
     /// the move's legality on the player's own view.
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()>;
+    fn make_move(
+        &self,
+        dir: &Path,
+        seat: &str,
+        key: &Path,
+        mv: MoveRequest,
+    ) -> Result<report::Report>;
     /// Judges every new file and writes the signed record and views.
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()>;
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()>;
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()>;
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<report::Report>;
+    fn view(&self, dir: &Path, request: ViewRequest) -> Result<report::Report>;
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<report::Report>;
     /// The events one audience may see, as JSON lines.
-    fn events(&self, dir: &Path, audience: &str) -> Result<()>;
-    /// After the end: the secrets into `reveal/`; what was written, as lines.
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
-    /// The third party's audit: what it checked, as lines for the command line to print.
-    fn verify(&self, dir: &Path) -> Result<Vec<String>>;
+    fn events(&self, dir: &Path, audience: &str) -> Result<report::Report>;
+    /// After the end: the secrets into `reveal/`, and what was written.
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<report::Report>;
+    /// The third party's audit, and what it checked.
+    fn verify(&self, dir: &Path) -> Result<report::Report>;
     /// Checks move files beyond the record without the judge's key; one line per file.
-    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>>;
+    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<report::Report>;
     /// The replay page of one audience (`qijudge html`), as one self-contained HTML document.
     fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String>;
 }
@@ -125,7 +133,7 @@ pub trait Game: Commands {
     /// The manifest's `game` value.
     fn name(&self) -> &'static str;
     /// Writes a new `game.toml`.
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<report::Report>;
     /// The manifest's seats, keys and sealing, read and checked once.
     fn facts(&self, dir: &GameDir) -> Result<GameFacts>;
     /// The legal moves of `seat`, from what that seat's own view shows, sorted.
@@ -342,21 +350,16 @@ pub(crate) fn random_id() -> [u8; 16] {
     id
 }
 
-/// Writes a new `game.toml` (never over an existing game), then loads it exactly as a judge will.
-pub(crate) fn write_manifest<T: serde::Serialize>(
-    dir: &Path,
-    manifest: &T,
-    load: impl Fn(&GameDir) -> Result<()>,
-) -> Result<()> {
-    let g = GameDir::new(dir);
+/// Writes a new `game.toml` (never over an existing game); the caller then loads it exactly as
+/// a judge will.
+pub(crate) fn write_manifest_text(g: &GameDir, text: &str) -> Result<()> {
     if g.exists("game.toml") {
         return Err(Error::Io(format!(
             "{}: already holds a game",
-            dir.display()
+            g.root.display()
         )));
     }
-    g.write("game.toml", to_toml(manifest).as_bytes())?;
-    load(&g)
+    g.write("game.toml", text.as_bytes())
 }
 
 /// Refuses `--board` for games with a single board.
@@ -410,52 +413,21 @@ pub(crate) fn check_audience(seats: &[&str], others: &[&str], audience: &str) ->
     )))
 }
 
-/// `view` of a game whose published views are shown as signed, never recomputed (Xiangqi,
-/// Jieqi): the judge's `views/AUDIENCE.json` as JSON, as text, or as a picture (`svg`, `png`).
-pub(crate) fn show_signed_view<V: serde::de::DeserializeOwned>(
-    dir: &GameDir,
-    f: &crate::judge::common::Frame,
-    audience: &str,
-    format: &str,
-    text: impl Fn(&V) -> String,
-    picture: impl Fn(&V) -> String,
-) -> Result<()> {
-    check_audience(f.seats, &["public"], audience)?;
-    let json = crate::judge::common::signed_view_text(dir, f, audience)?;
-    if format == "json" {
-        say_raw!("{json}");
-        return Ok(());
-    }
-    let v: V = serde_json::from_str(&json).map_err(|e| {
-        crate::error::refuse(
-            format!("views/{audience}.json"),
-            None,
-            format!("not a view: {e}"),
-        )
-    })?;
-    match format {
-        "svg" | "png" => crate::console::write_picture(&picture(&v), format)?,
-        _ => say_raw!("{}", text(&v)),
-    }
-    Ok(())
-}
-
-/// Prints what a judge run did, the same for every game: one line per new record entry (or
-/// "nothing new"), then `last` (what the game waits for, or how it ended); returns the refusal
-/// that stopped the run.
-pub(crate) fn report_run(
+/// What a judge run did, the same for every game: one line per new record entry (or "nothing
+/// new"), then `last` (what the game waits for, or how it ended), and the refusal that stopped
+/// the run.
+pub(crate) fn run_report(
     said: &[String],
     last: Option<&str>,
     refusal: Option<Error>,
-) -> Result<()> {
-    for line in said {
-        say!("{line}");
-    }
+) -> report::Report {
+    let mut report = report::Report::lines(said.iter().cloned());
     if said.is_empty() {
-        say!("nothing new");
+        report.say("nothing new");
     }
     if let Some(last) = last {
-        say!("{last}");
+        report.say(last);
     }
-    refusal.map_or(Ok(()), Err)
+    report.refusal = refusal;
+    report
 }

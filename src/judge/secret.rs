@@ -11,7 +11,7 @@
 
 use super::common::Frame;
 use super::pipeline::{Ctx, Mode};
-use crate::error::{refuse_with, Result};
+use crate::error::{refuse, refuse_with, Result};
 use crate::store::SMALL_FILE_LIMIT;
 
 /// Where a seat's published secret lives.
@@ -40,6 +40,38 @@ pub fn read(cx: &Ctx, f: &Frame, sealed: bool, seat: usize) -> Result<Option<(St
         }
     }
     Ok(None)
+}
+
+/// Seat `seat`'s secret of 32 bytes (a Jieqi nonce, a Liubo chain seed) where [`read`] finds
+/// it, checked: the file's `format`, that it belongs to this game, manifest and seat, and 64 hex
+/// digits in `field`. `parts` gives the file's format, game, manifest, seat and value.
+pub fn read_32<T: serde::de::DeserializeOwned + serde::Serialize>(
+    cx: &Ctx,
+    f: &Frame,
+    sealed: bool,
+    seat: usize,
+    (format, field): (&str, &str),
+    parts: impl Fn(&T) -> [&str; 5],
+) -> Result<Option<(String, [u8; 32])>> {
+    let Some((path, text)) = read(cx, f, sealed, seat)? else {
+        return Ok(None);
+    };
+    let file: T = crate::protocol::files::parse_toml(&text)
+        .map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
+    let [found, game, manifest, named, value] = parts(&file);
+    let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
+    if found != format {
+        return Err(bad("format", &format!("expected {format}")));
+    }
+    if game != f.id || manifest != f.hash {
+        return Err(bad("game", "belongs to another game or manifest"));
+    }
+    if named != f.seats[seat] {
+        return Err(bad("seat", "names another seat"));
+    }
+    let bytes = crate::protocol::hash::hex32(value)
+        .ok_or_else(|| bad(field, "expected 64 lowercase hex digits"))?;
+    Ok(Some((path, bytes)))
 }
 
 /// Refuses the audit of a finished game while a secret the judge held is unpublished.

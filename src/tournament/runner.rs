@@ -491,7 +491,7 @@ fn play_one(
         let audit = play_game(cfg, keys, k, seating, dropped)?;
         from_audit(&game_dir(&cfg.out, k).display().to_string(), &audit)
     } else {
-        crate::console::quietly(|| play_through_contract(cfg, game, keys, k, seating, dropped))?
+        play_through_contract(cfg, game, keys, k, seating, dropped)?
     };
     if !cfg.pack {
         return Ok(record);
@@ -907,7 +907,7 @@ fn play_through_contract(
         sealed: false,
         board: &cfg.board,
     };
-    game.new_game(&path, new)?;
+    let _ = game.new_game(&path, new)?;
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
@@ -919,14 +919,15 @@ fn play_through_contract(
             details: false,
             forfeit,
         };
-        game.judge(&path, &judge_file, run)
+        // What a run says is for a terminal; a refusal stops the match game.
+        game.judge(&path, &judge_file, run)?.into_result().map(drop)
     };
     let mut failure: Option<(String, &'static str)> = None;
     if game.has_secrets() {
         for (j, seat) in seats.iter().enumerate() {
             let key = key_file(j);
             if !game.setup_is_chosen() {
-                game.setup(&path, seat, &key, crate::games::SetupSource::None, false)?;
+                let _ = game.setup(&path, seat, &key, crate::games::SetupSource::None, false)?;
                 continue;
             }
             let request = Request::Setup {
@@ -1045,7 +1046,7 @@ fn play_through_contract(
                             comment: None,
                             check: true,
                         };
-                        game.make_move(&path, &seat, &seat_key(&seat), mv)?;
+                        let _ = game.make_move(&path, &seat, &seat_key(&seat), mv)?;
                         judge(None).map_err(|e| {
                             Error::Io(format!(
                                 "game {k}: the judge refused a move the runner checked: {e}"
@@ -1067,7 +1068,7 @@ fn play_through_contract(
     }
     drop(bots);
     if game.has_secrets() {
-        game.reveal(&path, None)?;
+        let _ = game.reveal(&path, None)?;
     }
     let summary = game.summary(&path)?;
     Ok(from_summary(&path.display().to_string(), &summary))

@@ -1183,6 +1183,8 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
                 forfeit: None,
             };
             game.judge(&dir, Path::new(&keys.path("judge")), run)
+                .unwrap()
+                .into_result()
                 .unwrap();
         };
         if setup {
@@ -1191,7 +1193,8 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
                     true => SetupSource::Random(Some(i as u64)),
                     false => SetupSource::None,
                 };
-                game.setup(&dir, seat, &key_of(seat), source, false)
+                let _ = game
+                    .setup(&dir, seat, &key_of(seat), source, false)
                     .unwrap();
             }
         }
@@ -1226,7 +1229,7 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
                 comment: None,
                 check: true,
             };
-            game.make_move(&dir, &seat, &key, mv).unwrap();
+            let _ = game.make_move(&dir, &seat, &key, mv).unwrap();
             judge();
             plies += 1;
         }
@@ -1323,7 +1326,10 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                 details: false,
                 forfeit,
             };
-            game.judge(dir, &judge_key, run).unwrap();
+            game.judge(dir, &judge_key, run)
+                .unwrap()
+                .into_result()
+                .unwrap();
         };
         if game.has_secrets() {
             for (i, seat) in seats.iter().enumerate() {
@@ -1331,7 +1337,8 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                     true => SetupSource::Random(Some(i as u64)),
                     false => SetupSource::None,
                 };
-                game.setup(&session_dir, seat, &key_of(seat), source, false)
+                let _ = game
+                    .setup(&session_dir, seat, &key_of(seat), source, false)
                     .unwrap();
             }
         }
@@ -1371,7 +1378,8 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                         comment: None,
                         check: true,
                     };
-                    game.make_move(&commands_dir, &seat, &key_of(&seat), mv)
+                    let _ = game
+                        .make_move(&commands_dir, &seat, &key_of(&seat), mv)
                         .unwrap();
                     judge(&commands_dir, None);
                 }
@@ -1398,9 +1406,9 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             assert!(b[file] == *bytes, "{what}: {file} differs");
         }
         if game.has_secrets() {
-            game.reveal(&session_dir, None).unwrap();
+            let _ = game.reveal(&session_dir, None).unwrap();
         }
-        game.verify(&session_dir).unwrap();
+        let _ = game.verify(&session_dir).unwrap();
         if let Some(at) = forfeit_at.filter(|_| board == "cross4") {
             // The forfeit did not end the four-player game: the others played on.
             assert!(turns > at + 4, "{what}: {turns}");

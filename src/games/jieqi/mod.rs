@@ -7,21 +7,23 @@ pub mod referee;
 pub mod rules;
 pub mod view;
 
-use super::defined::{Answers, Definition};
-use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::defined::{check_turn, Answers, Definition};
+use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::precheck_moves;
 use crate::judge::jieqi as jq;
+use crate::protocol::files::{to_toml, JieqiManifest, JudgeEntry, Player};
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use std::path::Path;
 
 pub struct Jieqi;
 
 impl Definition for Jieqi {
     type Loaded = jq::JieqiGame;
+    type View = jq::JieqiView;
     const NAME: &'static str = "jieqi";
+    const TITLE: &'static str = "Jieqi";
+    const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &jq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = true;
@@ -43,87 +45,49 @@ impl Definition for Jieqi {
         &g.manifest.players
     }
 
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        commands::new(
-            dir,
-            &new.players,
-            new.judge_key,
-            new.rules,
-            new.created,
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
+        let mut items = new.rules.to_vec();
+        // A sealed game publishes every view: unless told otherwise, captured pieces stay
+        // unknown.
+        if new.sealed && !items.iter().any(|r| r.starts_with("captured=")) {
+            items.push("captured=nobody".into());
+        }
+        let options = jq::rules_from(&items)?;
+        if new.sealed && options.captured == crate::rules::jieqi::Captured::Captor {
+            return Err(jq::sealed_captor_refusal());
+        }
+        let manifest = jq::new_manifest(
+            id,
+            new.created.clone(),
             new.sample,
-            new.clock,
-            new.sealed,
-        )
-    }
-}
-
-impl Commands for Jieqi {
-    fn setup(
-        &self,
-        dir: &Path,
-        seat: &str,
-        key: &Path,
-        _: crate::games::SetupSource,
-        _: bool,
-    ) -> Result<()> {
-        let key = crate::console::load_signer(key)?;
-        commands::commit(dir, seat, &key)
+            options,
+            new.clock.clone(),
+            JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        );
+        Ok(to_toml(&JieqiManifest {
+            sealed: new.sealed,
+            ..manifest
+        }))
     }
 
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
-        let key = crate::console::load_signer(key)?;
-        commands::make_move(dir, seat, &key, mv)
+    fn draw_secret(g: &jq::JieqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
+        let (commitment, nonce) = jq::new_nonce(g, seat, random);
+        Ok((to_toml(&commitment), to_toml(&nonce)))
     }
 
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        super::defined::judge::<Self>(dir, key, run)
+    fn text_view(g: &jq::JieqiGame, v: &jq::JieqiView, chinese: bool) -> String {
+        crate::view::jieqi::render_text(&g.manifest.players, v, chinese)
     }
 
-    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
-        commands::html(dir, audience)
+    fn picture(_: &jq::JieqiGame, v: &jq::JieqiView) -> String {
+        picture::jieqi(v)
     }
 
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
-        commands::view(dir, request.audience, request.format, request.chinese)
-    }
-
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
-        commands::status(dir, json, now)
-    }
-
-    fn events(&self, _: &Path, _: &str) -> Result<()> {
-        Err(Error::Io(
-            "events lists Luzhanqi's hidden-information events; a Jieqi view lists every move, what turned up and what was taken (qijudge view)"
-                .into(),
-        ))
-    }
-
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
-        super::defined::reveal::<Self>(dir, key)
-    }
-
-    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
-        commands::verify(dir)
-    }
-
-    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
-        let state = jq::current(&d, &g)?;
-        let next = state.plies() + 1;
-        let head = state.head(&g);
-        let to_move = || Ok(state.to_move().map(str::to_string));
-        precheck_moves(&d, &g.frame(), next, &head, to_move, |path, _, file| {
-            if !matches!(file.action.as_str(), "resign" | "accept-draw") {
-                let m = parse_iccs(&file.action)
-                    .ok_or_else(|| refuse(path, Some("move"), "not ICCS coordinates like h2e2"))?;
-                state
-                    .game
-                    .position()
-                    .check_move(m)
-                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-            }
-            Ok(", legal".into())
-        })
+    fn html(dir: &GameDir, g: &jq::JieqiGame, audience: &str) -> Result<String> {
+        commands::html(dir, g, audience)
     }
 }
 
@@ -134,7 +98,7 @@ impl Answers for jq::JieqiGame {
 
     /// Legality depends only on what everyone sees: a face-down piece moves as its square.
     fn legal_in(&self, _: &GameDir, state: &jq::State, seat: &str) -> Result<Vec<String>> {
-        commands::check_turn(state, seat)?;
+        check_turn(self, state, seat)?;
         Ok(super::sorted_moves(
             state.game.position().legal_moves().iter(),
         ))
@@ -170,5 +134,52 @@ impl Answers for jq::JieqiGame {
 
     fn headline(&self, state: &jq::State) -> String {
         commands::summary(self, state)
+    }
+
+    /// Stored in ICCS as `h2e2`; legal where the pieces stand (a face-down piece moves as its
+    /// square), which is all the seat needs to know.
+    fn typed_action(&self, _: &GameDir, state: &jq::State, _: &str, text: &str) -> Result<String> {
+        if matches!(text, "resign" | "accept-draw") {
+            return Ok(text.to_string());
+        }
+        let m = parse_iccs(text).ok_or_else(|| {
+            Error::Io(format!(
+                "move: {text:?} is not a move; write ICCS coordinates like h2e2 (from, to), or resign"
+            ))
+        })?;
+        state
+            .game
+            .position()
+            .check_move(m)
+            .map_err(|e| Error::Io(format!("move {m}: {e}")))?;
+        Ok(m.to_string())
+    }
+
+    fn filed_action(&self, state: &jq::State, path: &str, action: &str) -> Result<()> {
+        if !matches!(action, "resign" | "accept-draw") {
+            let m = parse_iccs(action)
+                .ok_or_else(|| refuse(path, Some("move"), "not ICCS coordinates like h2e2"))?;
+            state
+                .game
+                .position()
+                .check_move(m)
+                .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn status_of(&self, state: &jq::State) -> (serde_json::Value, String) {
+        let v = jq::build_view(self, state, "public");
+        let first = format!("game {} after {} plies", v.game, v.ply);
+        let fields = serde_json::json!({
+            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+            "position": v.position,
+        });
+        (fields, first)
+    }
+
+    fn audited(&self, _: &GameDir, state: &jq::State) -> Vec<String> {
+        commands::audited(self, state)
     }
 }

@@ -336,28 +336,14 @@ impl Step<'_> {
 
     /// The seat's nonce, where [`crate::judge::secret::read`] finds it.
     fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found =
-            crate::judge::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
-        found
-            .map(|(path, text)| self.parse_nonce(seat, &path, &text))
-            .transpose()
-    }
-
-    fn parse_nonce(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
-        let n: NonceFile =
-            parse_toml(text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
-        let bad = |field: &str, reason: &str| refuse(path, Some(field), reason);
-        if n.format != NONCE_FORMAT {
-            return Err(bad("format", "expected qijudge/nonce/1"));
-        }
-        if n.game != self.g.manifest.id || n.manifest != self.g.hash {
-            return Err(bad("game", "belongs to another game or manifest"));
-        }
-        if n.seat != SEATS[seat] {
-            return Err(bad("seat", "names another seat"));
-        }
-        let nonce = hex32(&n.nonce).ok_or_else(|| bad("nonce", "expected 64 hex digits"))?;
-        Ok((path.to_string(), nonce))
+        crate::judge::secret::read_32(
+            self.cx,
+            &self.g.frame(),
+            self.g.manifest.sealed,
+            seat,
+            (NONCE_FORMAT, "nonce"),
+            |n: &NonceFile| [&n.format, &n.game, &n.manifest, &n.seat, &n.nonce],
+        )
     }
 
     /// The judge takes a nonce only once both commitments are recorded, and only the one the

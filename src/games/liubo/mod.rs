@@ -7,12 +7,14 @@ pub mod referee;
 pub mod rules;
 pub mod view;
 
-use super::defined::{Answers, Definition};
-use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::defined::{self, open, Answers, Definition};
+use super::report::Report;
+use super::{MoveRequest, NewGame};
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::{moves_beyond, precheck_moves, read_signed_move};
+use crate::judge::common::{moves_beyond, read_signed_move};
 use crate::judge::liubo as lb;
 use crate::judge::move_path;
+use crate::protocol::files::{to_toml, JudgeEntry, LiuboManifest, Player};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
 use crate::rules::EndReason;
@@ -23,7 +25,11 @@ pub struct Liubo;
 
 impl Definition for Liubo {
     type Loaded = lb::LiuboGame;
+    type View = lb::LiuboView;
     const NAME: &'static str = "liubo";
+    const TITLE: &'static str = "Liubo";
+    const SECRET_WORD: &'static str = "chain seed";
+    const DRAW_OFFERS: bool = false;
     const SEATS: &'static [&'static str] = &lb::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["ply_limit=1000"];
     const SECRETS: bool = true;
@@ -47,123 +53,104 @@ impl Definition for Liubo {
         g.manifest.rules.dice_mode == DiceMode::Escrow
     }
 
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
-        commands::new(
-            dir,
-            &new.players,
-            new.judge_key,
-            new.rules,
-            new.created,
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
+        let mut options = crate::rules::liubo::Options::default();
+        for r in new.rules {
+            let (k, v) = r
+                .split_once('=')
+                .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+            options
+                .set(k, v)
+                .map_err(|e| Error::Io(format!("--rule: {e}")))?;
+        }
+        if new.sealed && options.dice_mode != DiceMode::Escrow {
+            return Err(Error::Io(
+                "--sealed: in self mode no seed is handed over; seal escrow games (--rule dice=escrow)"
+                    .into(),
+            ));
+        }
+        let manifest = lb::new_manifest(
+            id,
+            new.created.clone(),
             new.sample,
-            new.clock,
-            new.sealed,
-        )
-    }
-}
-
-impl Commands for Liubo {
-    fn setup(
-        &self,
-        dir: &Path,
-        seat: &str,
-        key: &Path,
-        _: crate::games::SetupSource,
-        _: bool,
-    ) -> Result<()> {
-        let key = crate::console::load_signer(key)?;
-        commands::commit(dir, seat, &key)
+            options,
+            new.clock.clone(),
+            JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        );
+        Ok(to_toml(&LiuboManifest {
+            sealed: new.sealed,
+            ..manifest
+        }))
     }
 
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
+    fn draw_secret(g: &lb::LiuboGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
+        let (commitment, seed) = lb::new_chain(g, seat, random);
+        Ok((to_toml(&commitment), to_toml(&seed)))
+    }
+
+    fn secret_hint(g: &lb::LiuboGame) -> &'static str {
+        match g.manifest.rules.dice_mode {
+            DiceMode::Escrow => "hand it to the judge only (escrow)",
+            DiceMode::SelfReveal => "keep it to yourself (self mode)",
+        }
+    }
+
+    fn text_view(g: &lb::LiuboGame, v: &lb::LiuboView, _chinese: bool) -> String {
+        view::render_text(&g.manifest.players, v)
+    }
+
+    fn picture(g: &lb::LiuboGame, v: &lb::LiuboView) -> String {
+        picture::liubo_with(&g.manifest.players, v)
+    }
+
+    fn html(dir: &GameDir, g: &lb::LiuboGame, audience: &str) -> Result<String> {
+        commands::html(dir, g, audience)
+    }
+
+    /// In self mode a move carries the mover's own chain element.
+    fn make_move(dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
+        let (d, g) = open::<Self>(dir)?;
+        if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
+            return defined::make_move::run::<Self>(dir, seat, key, mv);
+        }
         if mv.offer_draw {
             return Err(Error::Io(
                 "--offer-draw: Liubo has no draw offers (resign, or play on)".into(),
             ));
         }
         let key = crate::console::load_signer(key)?;
-        commands::make_move(dir, seat, &key, mv.action, mv.comment, mv.check)
+        let _lock = d.lock()?;
+        let i = super::seat_of_key(&g.frame(), seat, &key)?;
+        let state = lb::current(&d, &g)?;
+        commands::self_mode_move(&d, &g, &state, i, &key, mv.action, mv.comment)
     }
 
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        super::defined::judge::<Self>(dir, key, run)
-    }
-
-    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
-        commands::html(dir, audience)
-    }
-
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
-        commands::view(dir, request.audience, request.format)
-    }
-
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
-        commands::status(dir, json, now)
-    }
-
-    fn events(&self, _: &Path, _: &str) -> Result<()> {
-        Err(Error::Io(
-            "events lists Luzhanqi's hidden-information events; a Liubo view shows every throw and turn (qijudge view)"
-                .into(),
-        ))
-    }
-
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
-        super::defined::reveal::<Self>(dir, key)
-    }
-
-    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
-        commands::verify(dir)
-    }
-
-    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
+    /// In self mode, reveals answer other heads and a turn's throw needs the mover's next
+    /// chain element: only the signatures are checked here, the rest by the judge.
+    fn precheck(dir: &Path) -> Result<Report> {
+        let (d, g) = open::<Self>(dir)?;
+        if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
+            return defined::precheck::run::<Self>(dir);
+        }
         let state = lb::current(&d, &g)?;
         let turns = state.position.as_ref().map_or(0, |p| p.turns);
-        if g.manifest.rules.dice_mode == DiceMode::SelfReveal {
-            // Reveals answer other heads, and a turn's throw needs the mover's next chain
-            // element: only the signatures are checked here, the rest by the judge.
-            let mut lines = Vec::new();
-            for (ply, seat) in moves_beyond(&d, turns)? {
-                let path = move_path(ply, &seat);
-                let i = super::seat_index(&lb::SEATS, &seat)
-                    .map_err(|_| refuse(&path, None, "no such seat in this game"))?;
-                read_signed_move(&d, &g.frame(), &path, i)?;
-                lines.push(format!(
-                    "{path}: signed by {seat} (self mode: the throw and the turn are checked by the judge)"
-                ));
-            }
-            if lines.is_empty() {
-                lines.push(format!("no move beyond ply {turns} to check"));
-            }
-            return Ok(lines);
+        let mut report = Report::default();
+        for (ply, seat) in moves_beyond(&d, turns)? {
+            let path = move_path(ply, &seat);
+            let i = super::seat_index(&lb::SEATS, &seat)
+                .map_err(|_| refuse(&path, None, "no such seat in this game"))?;
+            read_signed_move(&d, &g.frame(), &path, i)?;
+            report.say(format!(
+                "{path}: signed by {seat} (self mode: the throw and the turn are checked by the judge)"
+            ));
         }
-        let (next, to_move) = match state.throw {
-            Some((t, mover, _)) => (t, Some(lb::SEATS[mover].to_string())),
-            None => (turns + 1, None),
-        };
-        let head = state.head(&g);
-        precheck_moves(
-            &d,
-            &g.frame(),
-            next,
-            &head,
-            || Ok(to_move),
-            |path, _, file| {
-                if file.action != "resign" {
-                    let position = state
-                        .position
-                        .as_ref()
-                        .ok_or_else(|| refuse(path, None, "play has not begun"))?;
-                    let moves = parse_turn(position, &file.action)
-                        .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-                    position
-                        .clone()
-                        .play_turn(&moves)
-                        .map_err(|(_, e)| refuse(path, Some("move"), e.to_string()))?;
-                }
-                Ok(", legal".into())
-            },
-        )
+        if report.out.is_empty() {
+            report.say(format!("no move beyond ply {turns} to check"));
+        }
+        Ok(report)
     }
 }
 
@@ -256,5 +243,59 @@ impl Answers for lb::LiuboGame {
 
     fn headline(&self, state: &lb::State) -> String {
         lb::build_view(self, state, "public").waiting
+    }
+
+    /// A turn (escrow mode): legal with the throw the judge made.
+    fn typed_action(&self, _: &GameDir, state: &lb::State, _: &str, text: &str) -> Result<String> {
+        if state.throw.is_none() {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "no throw is waiting: run the judge",
+            ));
+        }
+        if text == "resign" {
+            return Ok(text.to_string());
+        }
+        let position = state
+            .position
+            .as_ref()
+            .ok_or_else(|| refuse("record.jsonl", None, "play has not begun"))?;
+        let moves = parse_turn(position, text).map_err(|e| Error::Io(format!("move: {e}")))?;
+        position
+            .clone()
+            .play_turn(&moves)
+            .map_err(|(_, e)| Error::Io(format!("move: {e}")))?;
+        Ok(write_turn(&moves))
+    }
+
+    fn filed_action(&self, state: &lb::State, path: &str, action: &str) -> Result<()> {
+        if action != "resign" {
+            let position = state
+                .position
+                .as_ref()
+                .ok_or_else(|| refuse(path, None, "play has not begun"))?;
+            let moves = parse_turn(position, action)
+                .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+            position
+                .clone()
+                .play_turn(&moves)
+                .map_err(|(_, e)| refuse(path, Some("move"), e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn status_of(&self, state: &lb::State) -> (serde_json::Value, String) {
+        let v = lb::build_view(self, state, "public");
+        let first = format!("game {} after {} turns", v.game, v.turns);
+        let fields = serde_json::json!({
+            "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
+            "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
+        });
+        (fields, first)
+    }
+
+    fn audited(&self, dir: &GameDir, state: &lb::State) -> Vec<String> {
+        commands::audited(dir, self, state)
     }
 }

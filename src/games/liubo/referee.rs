@@ -363,28 +363,14 @@ impl Step<'_> {
 
     /// The seat's seed file, where [`crate::judge::secret::read`] finds it.
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        let found =
-            crate::judge::secret::read(self.cx, &self.g.frame(), self.g.manifest.sealed, seat)?;
-        found
-            .map(|(path, text)| self.parse_seed(seat, &path, &text))
-            .transpose()
-    }
-
-    fn parse_seed(&self, seat: usize, path: &str, text: &str) -> Result<(String, [u8; 32])> {
-        let s: SeedFile =
-            parse_toml(text).map_err(|e| refuse(path, e.field.as_deref(), e.reason))?;
-        let bad = |field: &str, reason: &str| refuse(path, Some(field), reason);
-        if s.format != SEED_FORMAT {
-            return Err(bad("format", "expected qijudge/chain-seed/1"));
-        }
-        if s.game != self.g.manifest.id || s.manifest != self.g.hash {
-            return Err(bad("game", "belongs to another game or manifest"));
-        }
-        if s.seat != SEATS[seat] {
-            return Err(bad("seat", "names another seat"));
-        }
-        let seed = parse_hex32(path, "seed", &s.seed)?;
-        Ok((path.to_string(), seed))
+        crate::judge::secret::read_32(
+            self.cx,
+            &self.g.frame(),
+            self.g.manifest.sealed,
+            seat,
+            (SEED_FORMAT, "seed"),
+            |s: &SeedFile| [&s.format, &s.game, &s.manifest, &s.seat, &s.seed],
+        )
     }
 
     /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.

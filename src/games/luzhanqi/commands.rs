@@ -2,6 +2,7 @@
 
 use crate::console::{load_private_key, read_arg, with_rules};
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::games::report::{Out, Report};
 use crate::games::{MoveRequest, NewGame};
 use crate::judge::{self, load_game, load_record, Mode};
 use crate::protocol::files::*;
@@ -11,7 +12,7 @@ use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::view::{self, ViewFile};
 use std::path::Path;
 
-pub fn new(dir: &Path, new: NewGame) -> Result<()> {
+pub fn new(dir: &Path, new: NewGame) -> Result<Report> {
     let board = by_name(new.board).ok_or_else(|| {
         Error::Io(format!(
             "--board: unknown board {:?}; luzhanqi boards: {}",
@@ -68,12 +69,11 @@ pub fn new(dir: &Path, new: NewGame) -> Result<()> {
         let _ = std::fs::remove_file(g.path("game.toml"));
         return Err(e);
     }
-    say!(
+    Ok(Report::line(format!(
         "created {} (game {})",
         g.path("game.toml").display(),
         manifest.id
-    );
-    Ok(())
+    )))
 }
 
 pub fn judge(
@@ -82,7 +82,7 @@ pub fn judge(
     now: String,
     details: bool,
     forfeit: Option<(String, String)>,
-) -> Result<()> {
+) -> Result<Report> {
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
@@ -92,7 +92,11 @@ pub fn judge(
         Some(Error::Refused(r)) if details => Some(Error::Refused(r.disclosed())),
         other => other,
     };
-    super::super::report_run(&run.said, run.waiting.as_deref(), refusal)
+    Ok(crate::games::run_report(
+        &run.said,
+        run.waiting.as_deref(),
+        refusal,
+    ))
 }
 
 /// Reads a view and checks the judge's signature on it.
@@ -122,7 +126,7 @@ pub fn view(
     format: &str,
     chinese: bool,
     key: Option<&Path>,
-) -> Result<()> {
+) -> Result<Report> {
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let seat_view = game.manifest.players.iter().any(|p| p.seat == audience);
@@ -141,22 +145,23 @@ pub fn view(
         }
         _ => signed_view(&dir, &game, audience)?,
     };
-    if format == "json" {
-        say_raw!("{text}");
-    } else if format == "svg" || format == "png" {
-        crate::console::write_picture(&crate::view::picture::luzhanqi_with(&v, chinese), format)?;
-    } else {
-        let labels = if chinese {
-            view::text::Labels::Chinese
-        } else {
-            view::text::Labels::Letters
-        };
-        say_raw!("{}", view::text::render(&v, labels));
-    }
-    Ok(())
+    Ok(Report::of(match format {
+        "json" => Out::Text(text),
+        "svg" | "png" => Out::Picture {
+            svg: crate::view::picture::luzhanqi_with(&v, chinese),
+            png: format == "png",
+        },
+        _ => Out::Text(view::text::render(
+            &v,
+            match chinese {
+                true => view::text::Labels::Chinese,
+                false => view::text::Labels::Letters,
+            },
+        )),
+    }))
 }
 
-pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
+pub fn status(dir: &Path, json: bool, now: &str) -> Result<Report> {
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let (v, _) = signed_view(&dir, &game, "public")?;
@@ -186,11 +191,11 @@ pub fn status(dir: &Path, json: bool, now: &str) -> Result<()> {
         to_move: v.to_move.as_deref(),
         players: &game.manifest.players,
     };
-    crate::console::print_status(json, fields, clock, &lines)
+    Ok(crate::console::status_report(json, fields, clock, &lines))
 }
 
 /// After the end: each accepted setup into `reveal/`; what was written, as lines.
-pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
+pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<Report> {
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let game = load_game(&dir)?;
@@ -247,18 +252,16 @@ pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
             "this key opens none of the sealed setups",
         ));
     }
-    Ok(written)
+    Ok(Report::lines(written))
 }
 
 /// The audit, as the lines `verify` prints.
-pub fn verify(dir: &Path) -> Result<Vec<String>> {
-    let mut lines = Vec::new();
+pub fn verify(dir: &Path) -> Result<Report> {
     let a = judge::audit(&GameDir::new(dir))?;
-    lines.push(format!(
+    Ok(Report::line(format!(
         "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
         a.game, a.moves, a.record_lines, a.head, a.views
-    ));
-    Ok(lines)
+    )))
 }
 
 /// The viewer an `--as` names: a seat, `public` or `full`.
@@ -375,7 +378,7 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
     Ok(view::html::page(&title, &about, &frames, &moves, "ply"))
 }
 
-pub fn events(dir: &Path, audience: &str) -> Result<()> {
+pub fn events(dir: &Path, audience: &str) -> Result<Report> {
     use crate::rules::luzhanqi::{EventJson, Viewer};
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
@@ -396,12 +399,13 @@ pub fn events(dir: &Path, audience: &str) -> Result<()> {
             "the full event stream is public only after the end",
         ));
     }
+    let mut report = Report::default();
     for e in replay.events.iter().filter(|e| e.audience.includes(viewer)) {
         let line = serde_json::to_string(&EventJson::from_event(board, e))
             .map_err(|e| Error::Io(e.to_string()))?;
-        say!("{line}");
+        report.say(line);
     }
-    Ok(())
+    Ok(report)
 }
 
 /// Finds a seat and checks that the key is that seat's key.
@@ -440,8 +444,9 @@ pub fn setup(
     key_path: &Path,
     source: crate::games::SetupSource,
     seal: bool,
-) -> Result<()> {
+) -> Result<Report> {
     use crate::games::SetupSource;
+    let mut report = Report::default();
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
     let (game, i, key) = seat_and_key(&dir, seat, key_path)?;
@@ -459,16 +464,19 @@ pub fn setup(
         SetupSource::Random(seed) => {
             use rand_core::RngCore;
             if seed.is_some() {
-                eprintln!(
+                report.out.push(Out::Note(
                     "note: a setup drawn from a seed can be rebuilt by anyone who guesses the seed; \
                      for a real game use --random without one"
-                );
+                        .into(),
+                ));
             }
             let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
             let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
             let drawn = crate::rules::luzhanqi::random::random_setup(board, seat_id, &mut rng);
             let rows = drawn.to_rows_toml(board, seat_id);
-            say_raw!("your random setup (keep it to yourself):\n{rows}");
+            report.out.push(Out::Text(format!(
+                "your random setup (keep it to yourself):\n{rows}"
+            )));
             ("--random".to_string(), rows)
         }
         SetupSource::None => {
@@ -499,16 +507,17 @@ pub fn setup(
         })?;
     crate::player::commit_setup(&dir, &game, seat, &key, &setup)?;
     let commitment_path = format!("commitments/{seat}.toml");
-    say!("wrote {commitment_path} and its signature: publish them");
-    if game.manifest.sealed {
-        say!(
+    report.say(format!(
+        "wrote {commitment_path} and its signature: publish them"
+    ));
+    report.say(match game.manifest.sealed {
+        true => format!(
             "wrote {}: your setup sealed to the judge (and to you); publish it only after the record lists every commitment",
             crate::judge::sealed_setup_path(seat)
-        );
-    } else {
-        say!("wrote setups/{seat}.toml: your secret; hand it to the judge only after both commitments are recorded");
-    }
-    Ok(())
+        ),
+        false => format!("wrote setups/{seat}.toml: your secret; hand it to the judge only after every commitment is recorded"),
+    });
+    Ok(report)
 }
 
 /// A move as a player types it, in the record's form: any case (`A6-A7`), and the compact form
@@ -527,7 +536,7 @@ fn typed_move(text: &str) -> String {
     }
 }
 
-pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) -> Result<()> {
+pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) -> Result<Report> {
     let MoveRequest {
         action,
         offer_draw,
@@ -582,8 +591,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
         chain: None,
     };
     let path = crate::player::write_move(&dir, &game.manifest.id, &game.hash, seat, &key, mv)?;
-    say!("wrote {path} and its signature");
-    Ok(())
+    Ok(Report::line(format!("wrote {path} and its signature")))
 }
 
 /// Refuses what the player can tell is wrong from its own view: a move out of turn, on a stale

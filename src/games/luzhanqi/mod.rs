@@ -10,6 +10,7 @@ pub mod referee;
 pub mod rules;
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};
+use super::report::Report;
 use super::{
     Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest,
 };
@@ -32,11 +33,11 @@ impl Commands for Luzhanqi {
         key: &Path,
         setup: crate::games::SetupSource,
         seal: bool,
-    ) -> Result<()> {
+    ) -> Result<Report> {
         commands::setup(dir, seat, key, setup, seal)
     }
 
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
         commands::make_move(dir, seat, key, mv)
     }
 
@@ -44,35 +45,35 @@ impl Commands for Luzhanqi {
         commands::html(dir, audience, chinese)
     }
 
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
         commands::judge(dir, key, run.now, run.details, run.forfeit)
     }
 
-    fn view(&self, dir: &Path, r: ViewRequest) -> Result<()> {
+    fn view(&self, dir: &Path, r: ViewRequest) -> Result<Report> {
         commands::view(dir, r.audience, r.format, r.chinese, r.key)
     }
 
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<Report> {
         commands::status(dir, json, now)
     }
 
-    fn events(&self, dir: &Path, audience: &str) -> Result<()> {
+    fn events(&self, dir: &Path, audience: &str) -> Result<Report> {
         commands::events(dir, audience)
     }
 
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
         commands::reveal(dir, key)
     }
 
-    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
+    fn verify(&self, dir: &Path) -> Result<Report> {
         commands::verify(dir)
     }
 
-    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
+    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
         let g = GameDir::new(dir);
         let game = load_game(&g)?;
         let key = key.map(load_private_key).transpose()?;
-        judge::precheck::precheck(&g, &game, key.as_ref())
+        judge::precheck::precheck(&g, &game, key.as_ref()).map(Report::lines)
     }
 }
 
@@ -81,7 +82,7 @@ impl Game for Luzhanqi {
         "luzhanqi"
     }
 
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<Report> {
         commands::new(dir, new)
     }
 

@@ -7,21 +7,22 @@ pub mod referee;
 pub mod rules;
 pub mod view;
 
-use super::defined::{Answers, Definition};
-use super::{Commands, JudgeRequest, MoveRequest, NewGame, ViewRequest};
+use super::defined::{check_turn, Answers, Definition};
+use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::judge::common::precheck_moves;
 use crate::judge::xiangqi as xq;
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
 use crate::rules::xiangqi::notation;
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use std::path::Path;
 
 pub struct Xiangqi;
 
 impl Definition for Xiangqi {
     type Loaded = xq::XiangqiGame;
+    type View = xq::XiangqiView;
     const NAME: &'static str = "xiangqi";
+    const TITLE: &'static str = "Xiangqi";
     const SEATS: &'static [&'static str] = &xq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = false;
@@ -38,87 +39,36 @@ impl Definition for Xiangqi {
         &g.manifest.players
     }
 
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         if new.sealed {
             return Err(Error::Io(
                 "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
             ));
         }
-        commands::new(
-            dir,
-            &new.players,
-            new.judge_key,
-            new.rules,
-            new.created,
+        let manifest = xq::new_manifest(
+            id,
+            new.created.clone(),
             new.sample,
-            new.clock,
-        )
-    }
-}
-
-impl Commands for Xiangqi {
-    fn setup(
-        &self,
-        _: &Path,
-        _: &str,
-        _: &Path,
-        _: crate::games::SetupSource,
-        _: bool,
-    ) -> Result<()> {
-        Err(Error::Io(
-            "Xiangqi has no secret setup: both players start from the position in game.toml".into(),
-        ))
+            xq::rules_from(new.rules)?,
+            new.clock.clone(),
+            JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        );
+        Ok(to_toml(&manifest))
     }
 
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<()> {
-        let key = crate::console::load_signer(key)?;
-        commands::make_move(dir, seat, &key, mv)
+    fn text_view(g: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
+        crate::view::xiangqi::render_text(&g.manifest.players, v, chinese)
     }
 
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<()> {
-        super::defined::judge::<Self>(dir, key, run)
+    fn picture(_: &xq::XiangqiGame, v: &xq::XiangqiView) -> String {
+        picture::xiangqi(v)
     }
 
-    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
-        commands::html(dir, audience)
-    }
-
-    fn view(&self, dir: &Path, request: ViewRequest) -> Result<()> {
-        commands::view(dir, request.audience, request.format, request.chinese)
-    }
-
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<()> {
-        commands::status(dir, json, now)
-    }
-
-    fn events(&self, _: &Path, _: &str) -> Result<()> {
-        Err(Error::Io(
-            "events is for hidden-information games; a Xiangqi view shows everything (qijudge view)"
-                .into(),
-        ))
-    }
-
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
-        super::defined::reveal::<Self>(dir, key)
-    }
-
-    fn verify(&self, dir: &Path) -> Result<Vec<String>> {
-        commands::verify(dir)
-    }
-
-    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Vec<String>> {
-        let (d, g) = commands::load(dir)?;
-        let state = xq::current(&d, &g)?;
-        let next = state.game.moves().len() as u32 + 1;
-        let head = state.record.head_or(&g.hash);
-        let to_move = || Ok(state.to_move().map(str::to_string));
-        precheck_moves(&d, &g.frame(), next, &head, to_move, |path, _, file| {
-            if !matches!(file.action.as_str(), "resign" | "accept-draw") {
-                notation::parse(state.game.position(), &file.action)
-                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-            }
-            Ok(", legal".into())
-        })
+    fn html(dir: &GameDir, g: &xq::XiangqiGame, audience: &str) -> Result<String> {
+        commands::html(dir, g, audience)
     }
 }
 
@@ -129,7 +79,7 @@ impl Answers for xq::XiangqiGame {
 
     /// Nothing is hidden: the seat's view is the whole position, which the record gives.
     fn legal_in(&self, _: &GameDir, state: &xq::State, seat: &str) -> Result<Vec<String>> {
-        commands::check_turn(state, seat)?;
+        check_turn(self, state, seat)?;
         Ok(super::sorted_moves(
             state.game.position().legal_moves().iter(),
         ))
@@ -158,5 +108,42 @@ impl Answers for xq::XiangqiGame {
 
     fn headline(&self, state: &xq::State) -> String {
         commands::summary(state)
+    }
+
+    /// Stored in ICCS whatever notation the player typed (ICCS, WXF, Chinese).
+    fn typed_action(&self, _: &GameDir, state: &xq::State, _: &str, text: &str) -> Result<String> {
+        match text {
+            "resign" | "accept-draw" => Ok(text.to_string()),
+            text => Ok(notation::parse(state.game.position(), text)
+                .map_err(|e| Error::Io(format!("move: {e}")))?
+                .to_string()),
+        }
+    }
+
+    fn filed_action(&self, state: &xq::State, path: &str, action: &str) -> Result<()> {
+        if !matches!(action, "resign" | "accept-draw") {
+            notation::parse(state.game.position(), action)
+                .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn status_of(&self, state: &xq::State) -> (serde_json::Value, String) {
+        let v = xq::build_view(self, state, "public");
+        let first = format!("game {} after {} plies", v.game, v.ply);
+        let fields = serde_json::json!({
+            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+            "fen": v.fen,
+        });
+        (fields, first)
+    }
+
+    fn audited(&self, _: &GameDir, state: &xq::State) -> Vec<String> {
+        vec![format!(
+            "verified Xiangqi game {}: {} plies, every signature, move and view checked",
+            self.manifest.id,
+            state.game.moves().len()
+        )]
     }
 }

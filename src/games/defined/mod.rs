@@ -1,13 +1,30 @@
 //! The game definition of a game judged through the shared pipeline (Xiangqi, Jieqi, Liubo):
-//! what such a game supplies — its name, seats and match options, how its folder loads, and the
-//! commands whose words are its own — and, written once for all of them, the rest of the
-//! [`Game`] contract: the facts mail and CI read, seats, whose turn, a seat's legal moves and
-//! view, a bot's turn, an in-process match game and the audited summary. The per-state
-//! questions (whose turn, legal moves, a seat's view, plies, the end) are the loaded game's
-//! [`Answers`], from which its [`SessionGame`] (the judge's in-process session) follows too.
+//! what such a game supplies — its name, seats and options, how its folder loads, its secret,
+//! how a typed move is read and checked, how a view is drawn — and, written once for all of
+//! them, every command (one per file in this folder) and the rest of the [`Game`] contract: the
+//! facts mail and CI read, seats, whose turn, a seat's legal moves and view, a bot's turn, an
+//! in-process match game and the audited summary. The per-state questions (whose turn, legal
+//! moves, a seat's view, plies, the end, how a move reads) are the loaded game's [`Answers`],
+//! from which its [`SessionGame`] (the judge's in-process session) follows too.
+
+mod judge;
+pub(crate) mod make_move;
+mod new;
+pub(crate) mod precheck;
+mod reveal;
+mod setup;
+mod status;
+mod verify;
+mod view;
+
+pub use make_move::check_turn;
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::{Commands, Game, GameFacts, GameSummary, NewGame, Turn};
+use super::report::Report;
+use super::{
+    Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, SetupSource, Turn,
+    ViewRequest,
+};
 use crate::error::Result;
 use crate::judge::pipeline::{self, Mode, Referee};
 use crate::rules::EndReason;
@@ -34,6 +51,22 @@ pub trait Answers: Referee {
     /// One line on where the game stands (`red to move (ply 7)`, `game over: …`), which
     /// `judge` prints last.
     fn headline(&self, state: &Self::State) -> String;
+    /// A move as the player typed it, read and checked against what the seat sees once it is
+    /// its turn: the action as it is stored (`resign`, `accept-draw` and moves in the game's
+    /// notation).
+    fn typed_action(
+        &self,
+        dir: &GameDir,
+        state: &Self::State,
+        seat: &str,
+        text: &str,
+    ) -> Result<String>;
+    /// A filed move's action checked against the state (`precheck`); `path` names the file.
+    fn filed_action(&self, state: &Self::State, path: &str, action: &str) -> Result<()>;
+    /// What `status` shows: the public fields (as JSON) and the first line.
+    fn status_of(&self, state: &Self::State) -> (serde_json::Value, String);
+    /// What `verify` says it checked (the headline follows).
+    fn audited(&self, dir: &GameDir, state: &Self::State) -> Vec<String>;
 }
 
 impl<G: Answers> SessionGame for G {
@@ -60,12 +93,20 @@ impl<G: Answers> SessionGame for G {
     }
 }
 
-/// What a pipeline game supplies; [`Game`] follows from it.
-pub trait Definition: Commands {
+/// What a pipeline game supplies; its [`Commands`] and [`Game`] follow from it.
+pub trait Definition: Sync + Sized {
     /// The game as loaded from its folder (manifest, keys): its judge.
     type Loaded: Answers;
+    /// What an audience is shown (`views/AUDIENCE.json`).
+    type View: serde::de::DeserializeOwned;
     /// The manifest's `game` value.
     const NAME: &'static str;
+    /// The game's name in a sentence (`Xiangqi`).
+    const TITLE: &'static str;
+    /// What a seat's drawn secret is called (`nonce`, `chain seed`), for games with one.
+    const SECRET_WORD: &'static str = "secret";
+    /// Whether a move may offer a draw.
+    const DRAW_OFFERS: bool = true;
     /// The seats, in order (one board).
     const SEATS: &'static [&'static str];
     /// Options a bot match sets unless told otherwise (`key=value`).
@@ -85,19 +126,100 @@ pub trait Definition: Commands {
     fn in_session(_g: &Self::Loaded) -> bool {
         true
     }
-    /// Writes a new `game.toml` (the board already checked).
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()>;
+    /// The text of a new `game.toml` from `new` (the board already checked), with the id made
+    /// from `id` and the players in seat order.
+    fn manifest(
+        new: &NewGame,
+        id: [u8; 16],
+        players: Vec<crate::protocol::files::Player>,
+    ) -> Result<String>;
+    /// A seat's secret drawn from `random`: the commitment file (public) and the secret file
+    /// (for the judge), as TOML; refused by a game whose players hold no secret.
+    fn draw_secret(_g: &Self::Loaded, _seat: usize, _random: [u8; 32]) -> Result<(String, String)> {
+        Err(crate::error::Error::Io(format!(
+            "{} has no secret setup: both players start from the position in game.toml",
+            Self::TITLE
+        )))
+    }
+    /// What the player does with the secret file of an unsealed game.
+    fn secret_hint(_g: &Self::Loaded) -> &'static str {
+        "hand it to the judge only, once the record lists every commitment"
+    }
+    /// A view drawn as text (`chinese`: with Chinese piece names, where the game has them).
+    fn text_view(g: &Self::Loaded, view: &Self::View, chinese: bool) -> String;
+    /// A view drawn as an SVG picture.
+    fn picture(g: &Self::Loaded, view: &Self::View) -> String;
+    /// The replay page of one audience, as one HTML document.
+    fn html(dir: &GameDir, g: &Self::Loaded, audience: &str) -> Result<String>;
+
+    /// `move`, for a game that writes some moves its own way (Liubo's self mode).
+    fn make_move(dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
+        make_move::run::<Self>(dir, seat, key, mv)
+    }
+    /// `precheck`, for a game that checks some moves its own way.
+    fn precheck(dir: &Path) -> Result<Report> {
+        precheck::run::<Self>(dir)
+    }
+}
+
+impl<D: Definition> Commands for D {
+    fn setup(&self, dir: &Path, seat: &str, key: &Path, _: SetupSource, _: bool) -> Result<Report> {
+        setup::run::<D>(dir, seat, key)
+    }
+
+    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
+        D::make_move(dir, seat, key, mv)
+    }
+
+    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
+        judge::run::<D>(dir, key, run)
+    }
+
+    fn view(&self, dir: &Path, request: ViewRequest) -> Result<Report> {
+        view::run::<D>(dir, request)
+    }
+
+    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<Report> {
+        status::run::<D>(dir, json, now)
+    }
+
+    fn events(&self, _: &Path, _: &str) -> Result<Report> {
+        Err(crate::error::Error::Io(format!(
+            "events lists Luzhanqi's hidden-information events; a {} view shows every move (qijudge view)",
+            D::TITLE
+        )))
+    }
+
+    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
+        reveal::run::<D>(dir, key)
+    }
+
+    fn verify(&self, dir: &Path) -> Result<Report> {
+        verify::run::<D>(dir)
+    }
+
+    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Report> {
+        D::precheck(dir)
+    }
+
+    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
+        let (d, g) = open::<D>(dir)?;
+        D::html(&d, &g, audience)
+    }
 }
 
 /// The folder and its loaded game.
-fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
+pub(crate) fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
     let d = GameDir::new(dir);
     let g = D::load(&d)?;
     Ok((d, g))
 }
 
 /// The state the signed files give (the judge's view of them, without its key).
-fn current<D: Definition>(d: &GameDir, g: &D::Loaded) -> Result<<D::Loaded as Referee>::State> {
+pub(crate) fn current<D: Definition>(
+    d: &GameDir,
+    g: &D::Loaded,
+) -> Result<<D::Loaded as Referee>::State> {
     pipeline::current(g, d, Mode::Judge)
 }
 
@@ -106,9 +228,9 @@ impl<D: Definition> Game for D {
         D::NAME
     }
 
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<()> {
+    fn new_game(&self, dir: &Path, new: NewGame) -> Result<Report> {
         super::one_board(D::NAME, new.board)?;
-        Definition::new_game(self, dir, new)
+        new::run::<D>(dir, new)
     }
 
     fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
@@ -195,39 +317,4 @@ impl<D: Definition> Game for D {
         super::match_play::play(&g, &d, play, next)?;
         Ok(true)
     }
-}
-
-/// `reveal` for a pipeline game: once the game is over, each seat's secret the judge held into
-/// `reveal/` (opened with `key` in a sealed game), so anyone can check what the judge did with
-/// it. A game whose players hold no secret has nothing to reveal.
-pub fn reveal<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Vec<String>> {
-    if !D::SECRETS {
-        return Err(crate::error::Error::Io(format!(
-            "{}: players hold no secret, so there is nothing to reveal",
-            D::NAME
-        )));
-    }
-    let key = key.map(crate::console::load_private_key).transpose()?;
-    let (d, g) = open::<D>(dir)?;
-    let _lock = d.lock()?;
-    let state = current::<D>(&d, &g)?;
-    let what = g.secrets_held().unwrap_or("secrets");
-    if !g.is_over(&state) {
-        return Err(crate::error::refuse(
-            "record.jsonl",
-            None,
-            format!("the game is not over: {what} stay secret until the end"),
-        ));
-    }
-    crate::judge::sealing::publish_secrets(&d, &g.frame(), D::sealed(&g), key.as_ref(), what)
-}
-
-/// `judge` for a pipeline game: one run of the pipeline with the judge's key, each new record
-/// line said, then where the game stands; a refusal is the exit code 1.
-pub fn judge<D: Definition>(dir: &Path, key: &Path, run: super::JudgeRequest) -> Result<()> {
-    let key = crate::console::load_private_key(key)?;
-    let (d, g) = open::<D>(dir)?;
-    let done = pipeline::judge(&g, &d, &key, &run.now, run.forfeit)?;
-    let last = g.headline(&done.state);
-    super::report_run(&done.said, Some(&last), done.refusal)
 }

@@ -1,0 +1,23 @@
+//! The one printer of what commands report.
+
+use crate::error::{Error, Result};
+use crate::games::report::{Out, Report};
+
+/// Writes a command's report to standard output, then returns its refusal, if any (exit 1).
+pub fn print(report: Report) -> Result<()> {
+    for out in &report.out {
+        match out {
+            Out::Line(line) => say!("{line}"),
+            Out::Text(text) => say_raw!("{text}"),
+            Out::Json(value) => say!(
+                "{}",
+                serde_json::to_string_pretty(value).map_err(|e| Error::Io(e.to_string()))?
+            ),
+            Out::Note(note) => eprintln!("{note}"),
+            Out::Picture { svg, png } => {
+                crate::console::write_picture(svg, if *png { "png" } else { "svg" })?
+            }
+        }
+    }
+    report.refusal.map_or(Ok(()), Err)
+}

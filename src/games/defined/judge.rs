@@ -1,0 +1,21 @@
+//! `judge`: one run of the pipeline with the judge's key, each new record line said, then where
+//! the game stands; a refusal is the exit code 1, after what the run did.
+
+use super::{open, Answers, Definition};
+use crate::error::Result;
+use crate::games::report::Report;
+use crate::games::JudgeRequest;
+use crate::judge::pipeline;
+use std::path::Path;
+
+pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
+    let key = crate::console::load_private_key(key)?;
+    let (d, g) = open::<D>(dir)?;
+    let done = pipeline::judge(&g, &d, &key, &run.now, run.forfeit)?;
+    let last = g.headline(&done.state);
+    Ok(crate::games::run_report(
+        &done.said,
+        Some(&last),
+        done.refusal,
+    ))
+}

@@ -1,0 +1,28 @@
+//! `precheck`: the move files beyond the record checked without the judge's key (signature,
+//! binding, turn and legality), one line per file.
+
+use super::{current, open, Answers, Definition};
+use crate::error::Result;
+use crate::games::report::Report;
+use crate::judge::pipeline::Referee;
+use std::path::Path;
+
+pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
+    let (d, g) = open::<D>(dir)?;
+    let state = current::<D>(&d, &g)?;
+    let (next, head) = g.next_move_in(&state);
+    let next = next.max(g.plies_in(&state) as u32 + 1);
+    let to_move = || Ok(g.to_move_in(&state));
+    let lines = crate::judge::common::precheck_moves(
+        &d,
+        &g.frame(),
+        next,
+        &head,
+        to_move,
+        |path, _, file| {
+            g.filed_action(&state, path, &file.action)?;
+            Ok(", legal".into())
+        },
+    )?;
+    Ok(Report::lines(lines))
+}

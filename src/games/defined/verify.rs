@@ -1,0 +1,15 @@
+//! `verify`: the third party's audit of the whole folder, and what it checked.
+
+use super::{open, Answers, Definition};
+use crate::error::Result;
+use crate::games::report::Report;
+use crate::judge::pipeline;
+use std::path::Path;
+
+pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
+    let (d, g) = open::<D>(dir)?;
+    let state = pipeline::verify(&g, &d)?;
+    let mut report = Report::lines(g.audited(&d, &state));
+    report.say(g.headline(&state));
+    Ok(report)
+}

@@ -1,0 +1,34 @@
+//! `view`: the judge's signed view of an audience, shown as signed (never recomputed: a seat's
+//! view may hold what only that seat was shown) — as JSON, as text or as a picture.
+
+use super::{open, Definition};
+use crate::error::{refuse, Result};
+use crate::games::report::{Out, Report};
+use crate::games::ViewRequest;
+use crate::judge::pipeline::Referee;
+use std::path::Path;
+
+pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
+    let (d, g) = open::<D>(dir)?;
+    let f = g.frame();
+    let audience = request.audience;
+    crate::games::check_audience(f.seats, &["public"], audience)?;
+    let json = crate::judge::common::signed_view_text(&d, &f, audience)?;
+    if request.format == "json" {
+        return Ok(Report::of(Out::Text(json)));
+    }
+    let v: D::View = serde_json::from_str(&json).map_err(|e| {
+        refuse(
+            format!("views/{audience}.json"),
+            None,
+            format!("not a view: {e}"),
+        )
+    })?;
+    Ok(Report::of(match request.format {
+        "svg" | "png" => Out::Picture {
+            svg: D::picture(&g, &v),
+            png: request.format == "png",
+        },
+        _ => Out::Text(D::text_view(&g, &v, request.chinese)),
+    }))
+}
