@@ -134,7 +134,15 @@ fn play_self_mode(
     let path = Path::new(dir);
     let player = |seat: &str| if seat == "a" { "alice" } else { "bob" };
     let say = |seat: &str, action: &str| {
-        cli(&["move", dir, "--as", seat, "--key", &key(player(seat)), action]);
+        cli(&[
+            "move",
+            dir,
+            "--as",
+            seat,
+            "--key",
+            &key(player(seat)),
+            action,
+        ]);
     };
     let judge = |t: u32| cli(&["judge", dir, "--key", &key("judge"), "--now", &time(t)]);
     say("a", "reveal");

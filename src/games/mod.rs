@@ -86,6 +86,10 @@ pub struct GameFacts {
     pub player_keys: Vec<PublicKey>,
     pub judge_key: PublicKey,
     pub sealed: bool,
+    /// Whether the judge holds secrets of this game's players (setups, nonces, escrowed seeds)
+    /// that `reveal` publishes after the end; not in a game without secrets, nor in Liubo's
+    /// self mode, where each player reveals its own.
+    pub judge_holds_secrets: bool,
 }
 
 /// The commands whose words are a game's own. Each method is one subcommand and returns what

@@ -145,8 +145,7 @@ pub trait Referee {
     /// After the judge took what it could with no refusal: a file that can never be taken (a
     /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
-        let next = self.clock_turn(state).map(|(_, ply)| ply);
-        let stray_from = next.map_or(u32::MAX, |n| n.saturating_add(1));
+        let (stray_from, next) = stray_from(self, state);
         common::stray_move(cx.dir, &self.frame(), self.record(state), stray_from, next)
     }
 
@@ -194,6 +193,19 @@ pub struct Run<S> {
 }
 
 /// The seat a record entry was made for, if it is a seat's own file.
+/// The first ply at which a move file can never be taken, and the next ply: past the next ply
+/// while the game goes on; past the last recorded move once it is over (a move after the end);
+/// none before play begins (a move filed early waits).
+pub fn stray_from<R: Referee + ?Sized>(r: &R, state: &R::State) -> (u32, Option<u32>) {
+    let next = r.clock_turn(state).map(|(_, ply)| ply);
+    let from = match (next, r.is_over(state)) {
+        (Some(n), _) => n.saturating_add(1),
+        (None, true) => r.record(state).last_move_ply() + 1,
+        (None, false) => u32::MAX,
+    };
+    (from, next)
+}
+
 fn entry_seat(entry: &Entry) -> Option<&str> {
     match entry {
         Entry::Commitment { seat, .. }

@@ -223,3 +223,79 @@ fn every_game_refuses_a_malformed_forfeit() {
         );
     }
 }
+
+/// A move after the end, signed by its seat, is refused with the reason, set aside into
+/// `refused/` (so nothing is left to refuse again) and the game still verifies.
+#[test]
+fn every_game_sets_aside_a_move_after_the_end() {
+    for sample in samples() {
+        let (_tmp, dir) = sample_copy_of(&sample);
+        let seat = last_seat(&dir);
+        let last = std::fs::read_dir(dir.join("moves"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".toml"))
+            .max()
+            .unwrap_or_else(|| panic!("{sample}: no move"));
+        let ply: u32 = last[..4].parse().unwrap();
+        let rel = format!("moves/{:04}-{seat}.toml", ply + 1);
+        // Signed by the seat's own key, bound to the game and the record's head: only the end
+        // makes it late (a player's tool would refuse to write it).
+        let key = dir.join(format!("keys/{}", key_name(&dir, &seat)));
+        let key = signing::parse_private_key(&std::fs::read_to_string(key).unwrap()).unwrap();
+        let g = qijudge::store::GameDir::new(&dir);
+        let facts = qijudge::games::of_dir(&dir).unwrap().facts(&g).unwrap();
+        let head = qijudge::protocol::record::Record::parse(
+            &std::fs::read_to_string(dir.join("record.jsonl")).unwrap(),
+            &facts.hash,
+        )
+        .unwrap()
+        .head_or(&facts.hash);
+        let manifest: toml::Table =
+            toml::from_str(&std::fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+        let mv = qijudge::player::NewMove {
+            ply: ply + 1,
+            answers: &head,
+            action: "resign",
+            offer_draw: false,
+            comment: None,
+            chain: None,
+        };
+        let id = manifest["id"].as_str().unwrap();
+        let written = qijudge::player::write_move(&g, id, &facts.hash, &seat, &key, mv).unwrap();
+        assert_eq!(written, rel, "{sample}");
+        let run = judge(&dir, &[]);
+        assert_eq!(run.code, 1, "{sample}: {run:?}");
+        assert!(run.stderr.contains(&rel), "{sample}: {run:?}");
+        assert_set_aside(&dir, &rel);
+        let again = judge(&dir, &[]);
+        assert_eq!(again.code, 0, "{sample}: {again:?}");
+        assert!(again.stdout.contains("nothing new"), "{sample}: {again:?}");
+        let verify = qj(&["verify", dir.to_str().unwrap()]);
+        assert_eq!(verify.code, 0, "{sample}: {verify:?}");
+    }
+}
+
+/// The key file of `seat` in a sample's `keys/`: the one whose public half the manifest lists.
+fn key_name(dir: &Path, seat: &str) -> String {
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+    let players = manifest["players"].as_array().unwrap();
+    let line = players
+        .iter()
+        .find(|p| p["seat"].as_str() == Some(seat))
+        .unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::read_dir(dir.join("keys"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pub"))
+        .find(|n| {
+            let text = std::fs::read_to_string(dir.join("keys").join(n)).unwrap();
+            text.split_whitespace().nth(1) == line.split_whitespace().nth(1)
+        })
+        .map(|n| n.trim_end_matches(".pub").to_string())
+        .unwrap_or_else(|| panic!("no key of {seat} in keys/"))
+}

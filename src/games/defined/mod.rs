@@ -242,6 +242,7 @@ impl<D: Definition> Game for D {
             player_keys: f.player_keys.to_vec(),
             judge_key: f.judge_key.clone(),
             sealed: D::sealed(&g),
+            judge_holds_secrets: g.secrets_held().is_some(),
         })
     }
 

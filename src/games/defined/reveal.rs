@@ -18,7 +18,12 @@ pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
     let state = current::<D>(&d, &g)?;
-    let what = g.secrets_held().unwrap_or("secrets");
+    let Some(what) = g.secrets_held() else {
+        return Err(Error::Io(format!(
+            "{}: the judge holds no secret of this game's players (each reveals its own), so it has nothing to reveal",
+            D::NAME
+        )));
+    };
     if !g.is_over(&state) {
         return Err(refuse(
             "record.jsonl",

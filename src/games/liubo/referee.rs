@@ -795,8 +795,7 @@ impl Referee for LiuboGame {
 
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
     fn leftover(&self, state: &State, cx: &Ctx) -> Result<Option<crate::error::Error>> {
-        let next = self.clock_turn(state).map(|(_, ply)| ply);
-        let stray_from = next.map_or(u32::MAX, |n| n.saturating_add(1));
+        let (stray_from, next) = pipeline::stray_from(self, state);
         crate::judge::common::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
     }
 

@@ -91,6 +91,7 @@ impl Game for Luzhanqi {
         Ok(GameFacts {
             seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
             sealed: g.manifest.sealed,
+            judge_holds_secrets: true,
             hash: g.hash,
             player_keys: g.player_keys,
             judge_key: g.judge_key,
