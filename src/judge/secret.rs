@@ -12,6 +12,7 @@
 use super::common::Frame;
 use super::pipeline::{Ctx, Mode};
 use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::files::Entry;
 use crate::store::SMALL_FILE_LIMIT;
 
 /// Where a seat's published secret lives.
@@ -72,6 +73,55 @@ pub fn read_32<T: serde::de::DeserializeOwned + serde::Serialize>(
     let bytes = crate::protocol::hash::hex32(value)
         .ok_or_else(|| bad(field, "expected 64 lowercase hex digits"))?;
     Ok(Some((path, bytes)))
+}
+
+/// The commit step: seat `seat`'s signed commitment file, read and checked (`format` and the
+/// binding fields `fields` gives, then `take`, which keeps what was committed to), as the record
+/// line that says it arrived; none while it has not.
+pub fn take_commitment<C: serde::de::DeserializeOwned + serde::Serialize>(
+    cx: &Ctx,
+    f: &Frame,
+    seat: usize,
+    format: &str,
+    fields: impl Fn(&C) -> [&str; 4],
+    take: impl FnOnce(&C, &str) -> Result<()>,
+) -> Result<Option<Vec<Entry>>> {
+    let read = super::common::read_commitment(cx.dir, f, seat, format, fields)?;
+    let Some((c, hash, path)) = read else {
+        return Ok(None);
+    };
+    take(&c, &path)?;
+    Ok(Some(vec![Entry::Commitment {
+        seat: f.seats[seat].into(),
+        file: hash,
+    }]))
+}
+
+/// The hand-over step: seat `seat`'s 32-byte secret where [`read_32`] finds it, checked against
+/// its commitment by `take` (which keeps it), as the record line that accepts it. An audit
+/// before the reveal has no secret: the record's word is taken, and what the secret decided is
+/// checked once it is revealed.
+pub fn take_secret_32<T: serde::de::DeserializeOwned + serde::Serialize>(
+    cx: &Ctx,
+    f: &Frame,
+    sealed: bool,
+    seat: usize,
+    (format, field): (&str, &str),
+    parts: impl Fn(&T) -> [&str; 5],
+    take: impl FnOnce(&str, [u8; 32]) -> Result<()>,
+) -> Result<Option<Vec<Entry>>> {
+    let name = f.seats[seat];
+    let accepted = || Some(vec![Entry::SetupAccepted { seat: name.into() }]);
+    match read_32(cx, f, sealed, seat, (format, field), parts)? {
+        Some((path, secret)) => {
+            take(&path, secret)?;
+            Ok(accepted())
+        }
+        None if matches!(cx.recorded(), Some(Entry::SetupAccepted { seat: s }) if s == name) => {
+            Ok(accepted())
+        }
+        None => Ok(None),
+    }
 }
 
 /// Refuses the audit of a finished game while a secret the judge held is unpublished.

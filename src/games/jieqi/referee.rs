@@ -315,67 +315,46 @@ impl Step<'_> {
     }
 
     fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        let read = common::read_commitment(
-            self.cx.dir,
+        crate::judge::secret::take_commitment(
+            self.cx,
             &self.g.frame(),
             seat,
             NONCE_COMMITMENT_FORMAT,
             |c: &NonceCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
-        )?;
-        let Some((c, hash, path)) = read else {
-            return Ok(None);
-        };
-        let digest = hex32(&c.commitment)
-            .ok_or_else(|| refuse(&path, Some("commitment"), "expected 64 hex digits"))?;
-        state.commitments[seat] = Some(digest);
-        Ok(Some(vec![Entry::Commitment {
-            seat: SEATS[seat].into(),
-            file: hash,
-        }]))
-    }
-
-    /// The seat's nonce, where [`crate::judge::secret::read`] finds it.
-    fn nonce(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        crate::judge::secret::read_32(
-            self.cx,
-            &self.g.frame(),
-            self.g.manifest.sealed,
-            seat,
-            (NONCE_FORMAT, "nonce"),
-            |n: &NonceFile| [&n.format, &n.game, &n.manifest, &n.seat, &n.nonce],
+            |c, path| {
+                let digest = hex32(&c.commitment)
+                    .ok_or_else(|| refuse(path, Some("commitment"), "expected 64 hex digits"))?;
+                state.commitments[seat] = Some(digest);
+                Ok(())
+            },
         )
     }
 
     /// The judge takes a nonce only once both commitments are recorded, and only the one the
     /// seat committed to.
     fn accept_nonce(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        match self.nonce(seat)? {
-            Some((path, nonce)) => {
+        let g = self.g;
+        crate::judge::secret::take_secret_32(
+            self.cx,
+            &g.frame(),
+            g.manifest.sealed,
+            seat,
+            (NONCE_FORMAT, "nonce"),
+            |n: &NonceFile| [&n.format, &n.game, &n.manifest, &n.seat, &n.nonce],
+            |path, nonce| {
                 let want = state.commitments[seat].map(hex::encode);
-                if want.as_deref()
-                    != Some(&nonce_commitment(&self.g.manifest.id, SEATS[seat], &nonce))
-                {
+                if want.as_deref() != Some(&nonce_commitment(&g.manifest.id, SEATS[seat], &nonce)) {
                     return Err(refuse_with(
-                        &path,
+                        path,
                         Some("nonce"),
                         format!("does not match the commitment {} signed", SEATS[seat]),
                         "the nonce must be the one the signed commitment was made from",
                     ));
                 }
                 state.nonces[seat] = Some(nonce);
-                Ok(Some(vec![Entry::SetupAccepted {
-                    seat: SEATS[seat].into(),
-                }]))
-            }
-            // An audit before the reveal has no nonces: the record's word is taken, and every
-            // piece that turned up is checked once they are revealed.
-            None if matches!(self.cx.recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
-                Ok(Some(vec![Entry::SetupAccepted {
-                    seat: SEATS[seat].into(),
-                }]))
-            }
-            None => Ok(None),
-        }
+                Ok(())
+            },
+        )
     }
 
     fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {

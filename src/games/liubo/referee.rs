@@ -337,28 +337,25 @@ impl Step<'_> {
     }
 
     fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        let read = common::read_commitment(
-            self.cx.dir,
+        let length = self.g.chain_length();
+        crate::judge::secret::take_commitment(
+            self.cx,
             &self.frame(),
             seat,
             CHAIN_COMMITMENT_FORMAT,
             |c: &ChainCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
-        )?;
-        let Some((c, hash, path)) = read else {
-            return Ok(None);
-        };
-        let bad = |field: &str, reason: String| refuse(&path, Some(field), reason);
-        if c.length != self.g.chain_length() {
-            return Err(bad(
-                "length",
-                format!("the manifest fixes {}", self.g.chain_length()),
-            ));
-        }
-        state.heads[seat] = Some(parse_hex32(&path, "chain", &c.chain)?);
-        Ok(Some(vec![Entry::Commitment {
-            seat: SEATS[seat].into(),
-            file: hash,
-        }]))
+            |c, path| {
+                if c.length != length {
+                    return Err(refuse(
+                        path,
+                        Some("length"),
+                        format!("the manifest fixes {length}"),
+                    ));
+                }
+                state.heads[seat] = Some(parse_hex32(path, "chain", &c.chain)?);
+                Ok(())
+            },
+        )
     }
 
     /// The seat's seed file, where [`crate::judge::secret::read`] finds it.
@@ -375,17 +372,24 @@ impl Step<'_> {
 
     /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.
     fn accept_seed(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        match self.seed(seat)? {
-            Some((path, seed)) => {
+        let g = self.g;
+        crate::judge::secret::take_secret_32(
+            self.cx,
+            &g.frame(),
+            g.manifest.sealed,
+            seat,
+            (SEED_FORMAT, "seed"),
+            |s: &SeedFile| [&s.format, &s.game, &s.manifest, &s.seat, &s.seed],
+            |path, seed| {
                 let chain = throws::shared_chain(
-                    &self.g.manifest.id,
+                    &g.manifest.id,
                     throws::letter(seat),
                     &seed,
-                    self.g.chain_length(),
+                    g.chain_length(),
                 );
                 if Some(chain[0]) != state.heads[seat] {
                     return Err(refuse_with(
-                        &path,
+                        path,
                         Some("seed"),
                         format!(
                             "the chain of player {} does not reach the head it committed to",
@@ -395,19 +399,9 @@ impl Step<'_> {
                     ));
                 }
                 state.chains[seat] = Some(chain);
-                Ok(Some(vec![Entry::SetupAccepted {
-                    seat: SEATS[seat].into(),
-                }]))
-            }
-            // Someone auditing before the reveal has no seeds: the record's word is taken, and
-            // every element it reveals is still checked against the signed head.
-            None if matches!(self.cx.recorded(), Some(Entry::SetupAccepted { seat: s }) if *s == SEATS[seat]) => {
-                Ok(Some(vec![Entry::SetupAccepted {
-                    seat: SEATS[seat].into(),
-                }]))
-            }
-            None => Ok(None),
-        }
+                Ok(())
+            },
+        )
     }
 
     /// The chain element `e[t]` of a seat: from its chain, or from the recorded line (checked
