@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 const MESSAGE_LIMIT: u64 = 32 * 1024 * 1024;
 
 /// Options for outgoing mail.
+#[derive(Clone)]
 pub struct Outgoing {
     pub outbox: Option<PathBuf>,
     pub from: Option<String>,
@@ -123,6 +124,259 @@ pub fn inbox(
             ),
         )),
     }
+}
+
+/// `inbox --games ROOT`: one address for every game under ROOT. Each message is routed to its
+/// game ([`crate::mail::route`]) and taken there exactly as `inbox GAME` takes it (its own lock,
+/// judge run and mail; an outbox gets a folder per game); a message for no game, or for
+/// several, gets a short help reply, at most one a day per address, never to a program or to
+/// the judge's own address.
+pub fn inbox_games(
+    root: &Path,
+    source: Source,
+    key: Option<&Path>,
+    now: Option<String>,
+    out: Outgoing,
+) -> Result<()> {
+    use crate::mail::route::{self, Named};
+    check_outgoing(&out)?;
+    let key = key.ok_or_else(|| {
+        Error::Io(
+            "--key: --games is the judge's (a player's copy serves its one game: inbox COPY)"
+                .into(),
+        )
+    })?;
+    let now = super::now_or(now)?;
+    let games = games_under(root)?;
+    let known: Vec<String> = games.iter().map(|(id, _)| id.clone()).collect();
+    let spool = root.join(".qijudge-mail");
+    std::fs::create_dir_all(&spool).map_err(|e| Error::Io(format!("{}: {e}", spool.display())))?;
+    let mut refused = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut take = |bytes: &[u8], shown: &str| -> Result<()> {
+        let messages = match inbox::split_mbox(bytes) {
+            Ok(all) => all,
+            Err(e) => {
+                eprintln!("refused: {shown}: {e}");
+                refused.push(shown.to_string());
+                return Ok(());
+            }
+        };
+        for (k, message) in messages.iter().enumerate() {
+            let label = match messages.len() {
+                1 => shown.to_string(),
+                _ => format!("{shown} message {}", k + 1),
+            };
+            match route::game_of(message, &known) {
+                Named::One(id) => {
+                    let Some((_, dir)) = games.iter().find(|(g, _)| *g == id) else {
+                        continue;
+                    };
+                    say!("{label}: for game {id} ({})", dir.display());
+                    // Taken from a file of its own, as `inbox GAME FILE` takes it.
+                    let file = spool.join(format!("incoming-{}.eml", std::process::id()));
+                    crate::store::write_atomic(&file, message)?;
+                    let mut game_out = out.clone();
+                    game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+                    let taken = inbox(
+                        dir,
+                        Source::Files(std::slice::from_ref(&file)),
+                        Some(key),
+                        Some(now.clone()),
+                        game_out,
+                    );
+                    let _ = std::fs::remove_file(&file);
+                    if let Err(e) = taken {
+                        eprintln!("{label}: {e}");
+                        refused.push(label);
+                    }
+                }
+                named => {
+                    let why = match named {
+                        Named::Several(ids) => format!(
+                            "Your message names more than one game ({}); send one message per game.",
+                            ids.join(", ")
+                        ),
+                        _ => "Your message names no game that this judge holds.".to_string(),
+                    };
+                    say!("{label}: no game: {why}");
+                    help_once(&spool, &games, message, &why, &now, &out)?;
+                }
+            }
+        }
+        Ok(())
+    };
+    match source {
+        Source::Files(paths) => {
+            for path in paths {
+                let shown = match path.as_os_str() == "-" {
+                    true => "<stdin>".to_string(),
+                    false => path.display().to_string(),
+                };
+                let bytes = read_bytes(path, &shown)?;
+                take(&bytes, &shown)?;
+            }
+        }
+        Source::Maildir(maildir) => {
+            for path in maildir_new(maildir)? {
+                let shown = path.display().to_string();
+                match read_bytes(&path, &shown) {
+                    Ok(bytes) => take(&bytes, &shown)?,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        unreadable.push(shown);
+                    }
+                }
+                maildir_done(maildir, &path)?;
+            }
+        }
+    }
+    refused.extend(unreadable);
+    match refused.first() {
+        None => Ok(()),
+        Some(first) => Err(refuse(
+            first.clone(),
+            None,
+            format!(
+                "{} message(s) refused (reasons above); nothing was lost, they can be sent again",
+                refused.len()
+            ),
+        )),
+    }
+}
+
+/// The game folders under `root` (itself, or up to three levels down; hidden folders skipped),
+/// each with its manifest's id, sorted by id; two folders of one id are refused.
+fn games_under(root: &Path) -> Result<Vec<(String, PathBuf)>> {
+    fn walk(dir: &Path, depth: usize, found: &mut Vec<(String, PathBuf)>) -> Result<()> {
+        let manifest = dir.join("game.toml");
+        if manifest.is_file() {
+            let text = crate::store::read_limited(
+                &manifest,
+                &manifest.display().to_string(),
+                crate::store::SMALL_FILE_LIMIT,
+            )?;
+            let id = toml::from_str::<toml::Table>(&text)
+                .ok()
+                .and_then(|t| t.get("id")?.as_str().map(str::to_string))
+                .ok_or_else(|| refuse(manifest.display().to_string(), Some("id"), "missing"))?;
+            found.push((id, dir.to_path_buf()));
+            return Ok(());
+        }
+        if depth == 0 {
+            return Ok(());
+        }
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+        let mut dirs: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        dirs.sort();
+        for d in dirs {
+            walk(&d, depth - 1, found)?;
+        }
+        Ok(())
+    }
+    if !root.is_dir() {
+        return Err(Error::Io(format!(
+            "--games {}: not a folder",
+            root.display()
+        )));
+    }
+    let mut found = Vec::new();
+    walk(root, 3, &mut found)?;
+    found.sort();
+    for pair in found.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            return Err(Error::Io(format!(
+                "--games: {} and {} hold the same game {}",
+                pair[0].1.display(),
+                pair[1].1.display(),
+                pair[0].0
+            )));
+        }
+    }
+    Ok(found)
+}
+
+/// A game folder's name, for its outbox folder.
+fn folder_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into())
+}
+
+/// Answers a message that found no game with the help text: only a person's message (not a
+/// program's, not the judge's own), from a plain address, at most once a day per address
+/// (`.qijudge-mail/help.json` under the root remembers when).
+fn help_once(
+    spool: &Path,
+    games: &[(String, PathBuf)],
+    message: &[u8],
+    why: &str,
+    now: &str,
+    out: &Outgoing,
+) -> Result<()> {
+    let Some(from_judge) = out.from.as_deref() else {
+        return Ok(());
+    };
+    if out.outbox.is_none() && out.sendmail.is_none() {
+        return Ok(());
+    }
+    let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
+        return Ok(());
+    };
+    let Some(sender) = parsed
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_ascii_lowercase)
+        .filter(|a| outbox::valid_address(a))
+    else {
+        return Ok(());
+    };
+    if sender == from_judge.to_ascii_lowercase() || inbox::is_automatic(&parsed).is_some() {
+        return Ok(());
+    }
+    let day = now.get(..10).unwrap_or(now).to_string();
+    let log_path = spool.join("help.json");
+    let mut log: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&log_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    if log.get(&sender) == Some(&day) {
+        say!("{sender}: helped today already: not answered again");
+        return Ok(());
+    }
+    // The games this address plays: their ids and seats, nothing of their state.
+    let mut own = Vec::new();
+    for (id, dir) in games {
+        if let Ok(manifest) = Manifest::read(&GameDir::new(dir)) {
+            let kind = manifest
+                .table
+                .get("game")
+                .and_then(|v| v.as_str())
+                .unwrap_or("luzhanqi")
+                .to_string();
+            for (seat, _, email) in manifest.players() {
+                if email.is_some_and(|e| e.eq_ignore_ascii_case(&sender)) {
+                    own.push(format!("  {id} ({kind}), seat {seat}"));
+                }
+            }
+        }
+    }
+    let answers = parsed
+        .message_id()
+        .filter(|id| outbox::valid_message_id(id));
+    let bytes = outbox::help(from_judge, &sender, now, answers, why, &own)?;
+    let name = format!("help-{}.eml", sender.replace(['@', '/'], "_"));
+    deliver(out, &name, &bytes)?;
+    log.insert(sender, day);
+    let text = serde_json::to_string_pretty(&log).map_err(|e| Error::Io(e.to_string()))?;
+    crate::store::write_atomic(&log_path, format!("{text}\n").as_bytes())
 }
 
 /// The addresses of outgoing mail are checked before anything is read.

@@ -404,13 +404,23 @@ pub enum Command {
     /// MESSAGE is an .eml file, an mbox, or - for standard input. Files come as attachments or
     /// pasted into a text/plain body (quoted replies are ignored); the sender is whoever signed
     /// them. A refused message changes nothing and can be sent again.
+    /// With --games ROOT, one address serves every game under ROOT: each message goes to the
+    /// game its signed files name (or, without files, the game it replies to or names in its
+    /// subject), and a message for no game gets a short help reply (one a day per address).
+    ///
     /// Example: qijudge inbox game1 msg.eml --key judge --outbox out/ --from judge@example.org
+    /// Example: qijudge inbox --games club/ --maildir ~/Maildir --key judge --sendmail 'sendmail -t' --from judge@example.org
     Inbox {
-        /// The game directory.
-        dir: PathBuf,
+        /// The game directory (without --games).
+        #[arg(required_unless_present = "games")]
+        dir: Option<PathBuf>,
         /// Messages or mboxes (`-` for standard input), at most 32 MiB each.
-        #[arg(required_unless_present = "maildir", conflicts_with = "maildir")]
+        #[arg(required_unless_present_any = ["maildir", "games"], conflicts_with = "maildir")]
         messages: Vec<PathBuf>,
+        /// Serve every game under this folder (game folders up to three levels down) from one
+        /// address; every positional argument is then a message.
+        #[arg(long, value_name = "ROOT", conflicts_with = "spectators")]
+        games: Option<PathBuf>,
         /// Read the new messages of this Maildir (from procmail, fetchmail or an MTA); each is
         /// handled once, then moved to cur/.
         #[arg(long)]
@@ -660,22 +670,43 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pgn { dir, notation } => xiangqi::pgn(&dir, &notation),
         Command::Inbox {
             dir,
-            messages,
+            mut messages,
             maildir,
+            games,
             key,
             now,
             mail: m,
             spectators,
-        } => mail::inbox(
-            &dir,
-            match &maildir {
-                Some(m) => mail::Source::Maildir(m),
-                None => mail::Source::Files(&messages),
-            },
-            key.as_deref(),
-            now,
-            m.outgoing(spectators),
-        ),
+        } => match (games, dir) {
+            (Some(root), first) => {
+                messages.splice(0..0, first);
+                if maildir.is_none() && messages.is_empty() {
+                    return Err(crate::error::Error::Io(
+                        "inbox --games: give messages or --maildir".into(),
+                    ));
+                }
+                mail::inbox_games(
+                    &root,
+                    match &maildir {
+                        Some(m) => mail::Source::Maildir(m),
+                        None => mail::Source::Files(&messages),
+                    },
+                    key.as_deref(),
+                    now,
+                    m.outgoing(spectators),
+                )
+            }
+            (None, dir) => mail::inbox(
+                &dir.unwrap_or_default(),
+                match &maildir {
+                    Some(m) => mail::Source::Maildir(m),
+                    None => mail::Source::Files(&messages),
+                },
+                key.as_deref(),
+                now,
+                m.outgoing(spectators),
+            ),
+        },
         Command::Invite { dir, now, mail: m } => mail::invite(&dir, now, m.outgoing(Vec::new())),
         Command::Remind {
             dir,

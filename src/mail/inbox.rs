@@ -178,7 +178,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     if message.headers().is_empty() {
         return Err(InboxError::Broken("no headers".into()));
     }
-    let automatic = automatic(&message);
+    let automatic = is_automatic(&message);
     let mut seen = Seen::default();
     let mut blocks = Vec::new();
     collect(&message, 0, &mut blocks, &mut seen)?;
@@ -520,7 +520,7 @@ fn pair(blocks: Vec<Block>) -> Vec<Found> {
 
 /// Why a message was sent by a program rather than a person, if it was (RFC 3834 and the
 /// headers vacation responders and list servers add).
-fn automatic(message: &mail_parser::Message) -> Option<String> {
+pub fn is_automatic(message: &mail_parser::Message) -> Option<String> {
     let raw = |name: &str| {
         message
             .header_raw(name)

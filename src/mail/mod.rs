@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod inbox;
 pub mod outbox;
+pub mod route;
 
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;

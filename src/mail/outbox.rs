@@ -246,12 +246,52 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
         to.audience,
         hex_prefix(&digest, 16)
     );
-    let subject = format!("[qijudge] refused: {}", to.audience);
+    let subject = format!("[qijudge {}] refused: {}", short_id(env.game), to.audience);
     let body = format!(
         "Your message was refused; nothing from it was taken, and nothing is lost.\n\n{}\n",
         text.trim_end()
     );
     write(headers(env, to, subject, &id)?.text_body(body))
+}
+
+/// The short answer to a message that names no game of this address (or several): what was
+/// wrong with it, how a message finds its game, and the games this address plays here.
+/// `answers` is the message's Message-ID, already checked.
+pub fn help(
+    from: &str,
+    to: &str,
+    now: &str,
+    answers: Option<&str>,
+    why: &str,
+    games: &[String],
+) -> Result<Vec<u8>> {
+    let env = Envelope {
+        game: "help",
+        from,
+        now,
+        answers: answers.map(|id| ("help", id)),
+    };
+    let recipient = Recipient {
+        audience: "help".into(),
+        name: String::new(),
+        addresses: vec![to.to_string()],
+    };
+    let listed = match games {
+        [] => "This address plays no game here.".to_string(),
+        games => format!("The games of this address here:\n{}", games.join("\n")),
+    };
+    let body = format!(
+        "{why}\n\n\
+         A message finds its game by the game id inside the signed files it carries: attach the\n\
+         file and its .sig that `qijudge move` (or `setup`) wrote, or paste both into a plain-text\n\
+         body. A message without files names its game by replying to the judge's last message\n\
+         or by the game id in its subject (the short form in the judge's subjects will do).\n\n\
+         {listed}\n"
+    );
+    let digest = crate::protocol::hash::sha256_tagged(format!("{to}\n{body}").as_bytes());
+    let id = format!("help.{}", hex_prefix(&digest, 16));
+    let subject = "[qijudge] your message found no game".to_string();
+    write(headers(&env, &recipient, subject, &id)?.text_body(wrap(&body)))
 }
 
 /// Builds the messages for the current views of a judged game directory. Each carries the
@@ -430,7 +470,7 @@ fn wrap(text: &str) -> String {
 
 /// The short form of a game id used in subjects (`lzq-1234abcd`): short enough to keep a
 /// Subject on one plain header line.
-fn short_id(game: &str) -> String {
+pub(crate) fn short_id(game: &str) -> String {
     game.chars()
         .take(game.find('-').map_or(12, |i| i + 9))
         .collect()

@@ -1,0 +1,260 @@
+//! One address for a club's games: `inbox --games ROOT --maildir DIR` routes each message to the
+//! game its signed files name, answers a message that names no game with a short help (once a
+//! day per address), and leaves the other games alone.
+
+use super::helpers::*;
+use std::path::{Path, PathBuf};
+
+struct Club {
+    tmp: tempfile::TempDir,
+}
+
+impl Club {
+    /// Two Xiangqi games under `club/`: alice (red) and bob in `a`, carol (red) and dave in `b`.
+    fn new() -> Club {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = tmp.path().join("keys");
+        std::fs::create_dir_all(&keys).unwrap();
+        for name in ["alice", "bob", "carol", "dave", "judge"] {
+            ok(&["keygen", &keys.join(name).to_string_lossy()]);
+        }
+        let judge_pub = format!("{}.pub", keys.join("judge").display());
+        for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
+            let d = tmp.path().join("club").join(folder);
+            let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
+            ok(&[
+                "new",
+                "xiangqi",
+                &d.to_string_lossy(),
+                "--player",
+                &p(red),
+                "--player",
+                &p(black),
+                "--judge",
+                &judge_pub,
+                "--now",
+                NOW,
+            ]);
+            ok(&[
+                "judge",
+                &d.to_string_lossy(),
+                "--key",
+                &keys.join("judge").to_string_lossy(),
+                "--now",
+                NOW,
+            ]);
+        }
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(tmp.path().join("Maildir").join(sub)).unwrap();
+        }
+        Club { tmp }
+    }
+
+    fn game(&self, folder: &str) -> PathBuf {
+        self.tmp.path().join("club").join(folder)
+    }
+
+    fn key(&self, who: &str) -> String {
+        self.tmp
+            .path()
+            .join("keys")
+            .join(who)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// A player's move, made in a copy of its game and mailed as an attachment into the Maildir.
+    fn mail_move(&self, folder: &str, seat: &str, who: &str, mv: &str, n: u32) {
+        let copy = self.tmp.path().join(format!("{who}-copy-{n}"));
+        copy_dir(&self.game(folder), &copy);
+        let r = ok(&[
+            "move",
+            &copy.to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &self.key(who),
+            mv,
+        ]);
+        let rel = r.stdout.split_whitespace().nth(1).unwrap().to_string();
+        let file = copy.join(&rel);
+        let eml = self
+            .tmp
+            .path()
+            .join("Maildir/new")
+            .join(format!("{n}.{who}.eml"));
+        eml_py(&[
+            "make",
+            "attach",
+            &eml.to_string_lossy(),
+            &format!("{who}@example.org"),
+            &file.to_string_lossy(),
+            &format!("{}.sig", file.display()),
+        ]);
+    }
+
+    /// A plain message into the Maildir.
+    fn mail_text(&self, n: u32, from: &str, headers: &str, body: &str) {
+        let eml = self
+            .tmp
+            .path()
+            .join("Maildir/new")
+            .join(format!("{n}.text.eml"));
+        std::fs::write(
+            eml,
+            format!(
+                "From: {from}\r\nTo: judge@example.org\r\n{headers}\r\nMessage-ID: <m{n}@example.org>\r\n\r\n{body}\r\n"
+            ),
+        )
+        .unwrap();
+    }
+
+    /// One run of the club's judge over the Maildir.
+    fn judge_runs(&self) -> Run {
+        qj(&[
+            "inbox",
+            "--games",
+            &self.tmp.path().join("club").to_string_lossy(),
+            "--maildir",
+            &self.tmp.path().join("Maildir").to_string_lossy(),
+            "--key",
+            &self.key("judge"),
+            "--outbox",
+            &self.tmp.path().join("outbox").to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--now",
+            NOW,
+        ])
+    }
+
+    fn outbox(&self, rel: &str) -> PathBuf {
+        self.tmp.path().join("outbox").join(rel)
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn one_address_serves_two_games_and_helps_a_message_for_none() {
+    let club = Club::new();
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    club.mail_move("b", "red", "carol", "b2e2", 2);
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    // Each move went into its own game, was judged there, and its players got their views.
+    assert!(club.game("a").join("moves/0001-red.toml").exists(), "{r:?}");
+    assert!(club.game("b").join("moves/0001-red.toml").exists(), "{r:?}");
+    for folder in ["a", "b"] {
+        let status = ok(&["status", &club.game(folder).to_string_lossy()]);
+        assert!(
+            status.stdout.contains("black to move (ply 2)"),
+            "{folder}: {status:?}"
+        );
+        assert!(
+            club.outbox(&format!("{folder}/black.eml")).exists(),
+            "{folder}"
+        );
+        ok(&["verify", &club.game(folder).to_string_lossy()]);
+    }
+    let a_head = std::fs::read(club.game("a").join("record.jsonl")).unwrap();
+    // Every message was handled once: nothing left in new/.
+    let left = std::fs::read_dir(club.tmp.path().join("Maildir/new"))
+        .unwrap()
+        .count();
+    assert_eq!(left, 0);
+
+    // A message that names no game: one short help, listing the sender's own games only.
+    club.mail_text(3, "alice@example.org", "Subject: hello", "How do I play?");
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let help = std::fs::read_to_string(club.outbox("help-alice_example.org.eml")).unwrap();
+    let a_id = game_id(&club.game("a"));
+    let b_id = game_id(&club.game("b"));
+    assert!(help.contains(&a_id), "{help}");
+    assert!(
+        !help.contains(&b_id),
+        "another address's game is not listed: {help}"
+    );
+    assert!(help.contains("In-Reply-To: <m3@example.org>"), "{help}");
+    assert!(help.contains("Auto-Submitted: auto-replied"), "{help}");
+    // The same address again that day: not answered again (no mail loop with a responder).
+    std::fs::remove_file(club.outbox("help-alice_example.org.eml")).unwrap();
+    club.mail_text(
+        4,
+        "alice@example.org",
+        "Subject: hello again",
+        "Still lost.",
+    );
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("helped today already"), "{r:?}");
+    assert!(!club.outbox("help-alice_example.org.eml").exists());
+    // A program's message is never answered.
+    club.mail_text(
+        5,
+        "robot@example.org",
+        "Subject: away\r\nAuto-Submitted: auto-replied",
+        "Out of office.",
+    );
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!club.outbox("help-robot_example.org.eml").exists(), "{r:?}");
+
+    // A reply to the judge's message names its game by the Message-ID it answers: it goes to
+    // game a (where, holding no file, it is refused and nothing changes); game b is untouched.
+    let b_record = std::fs::read(club.game("b").join("record.jsonl")).unwrap();
+    let reply_to = std::fs::read_to_string(club.outbox("a/red.eml"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: ").map(str::to_string))
+        .unwrap();
+    club.mail_text(
+        6,
+        "alice@example.org",
+        &format!("Subject: Re: your game\r\nIn-Reply-To: {reply_to}"),
+        "Thanks!",
+    );
+    let r = club.judge_runs();
+    assert!(r.stdout.contains(&format!("for game {a_id}")), "{r:?}");
+    assert_eq!(
+        std::fs::read(club.game("a").join("record.jsonl")).unwrap(),
+        a_head
+    );
+    assert_eq!(
+        std::fs::read(club.game("b").join("record.jsonl")).unwrap(),
+        b_record
+    );
+}
+
+#[test]
+fn the_club_judge_needs_its_key_and_a_folder_of_games() {
+    let club = Club::new();
+    let root = club.tmp.path().join("club");
+    let r = qj(&["inbox", "--games", &root.to_string_lossy(), "x.eml"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--key"), "{r:?}");
+    // Two folders holding one game (a copy left beside it) are refused by name.
+    copy_dir(&club.game("a"), &root.join("a-backup"));
+    club.mail_text(1, "alice@example.org", "Subject: hi", "hi");
+    let r = club.judge_runs();
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("hold the same game"), "{r:?}");
+}
+
+fn game_id(dir: &Path) -> String {
+    let t: toml::Table =
+        toml::from_str(&std::fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+    t["id"].as_str().unwrap().to_string()
+}
