@@ -97,14 +97,26 @@ pub fn inbox(
             now: &now,
             answers,
         };
+        let mut sent = SentLog::read(&game)?;
         for (seat, text) in &run.notices {
             let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
                 continue;
             };
+            // The same refusal once: a message sent again, or replayed by someone else, is
+            // not answered again with the same words.
             let name = format!("{}.refused.eml", to.audience);
-            deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
+            let m = outbox::Outgoing {
+                digest: crate::protocol::hash::sha256_tagged(text.as_bytes()),
+                bytes: outbox::notice(&env, to, text)?,
+                name,
+            };
+            if !sent.send_new(&game, &out, &m)? {
+                say!(
+                    "{}: the same refusal was sent before, not sent again",
+                    m.name
+                );
+            }
         }
-        let mut sent = SentLog::read(&game)?;
         for m in outbox::messages(&game, &env, &recipients, revealed)? {
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
             if !sent.send_new(&game, &out, &m)? {
@@ -167,6 +179,15 @@ pub fn inbox_games(
                 1 => shown.to_string(),
                 _ => format!("{shown} message {}", k + 1),
             };
+            // A message without files may be a command (`help`, `list`, `status`, `resend`).
+            if inbox::extract(message).is_err() {
+                if let Some(command) = crate::mail::command::parse(message) {
+                    let routed = route::game_of(message, &known);
+                    say!("{label}: command {command:?}");
+                    answer_command(&spool, &games, message, &command, routed, key, &now, &out)?;
+                    continue;
+                }
+            }
             match route::game_of(message, &known) {
                 Named::One(id) => {
                     let Some((_, dir)) = games.iter().find(|(g, _)| *g == id) else {
@@ -243,6 +264,186 @@ pub fn inbox_games(
             ),
         )),
     }
+}
+
+/// Answers a mail command from a player's registered address (a stranger's gets the help, once a
+/// day): `help`; `list`, the address's games and where each stands; `status [GAME]`, where one
+/// game stands; `resend [GAME]`, the judge's last message to the sender's seats again. At most
+/// [`COMMANDS_PER_DAY`] answers a day per address.
+#[allow(clippy::too_many_arguments)]
+fn answer_command(
+    spool: &Path,
+    games: &[(String, PathBuf)],
+    message: &[u8],
+    command: &crate::mail::command::Command,
+    routed: crate::mail::route::Named,
+    key: &Path,
+    now: &str,
+    out: &Outgoing,
+) -> Result<()> {
+    use crate::mail::command::Command;
+    let Some(from_judge) = out.from.as_deref() else {
+        return Ok(());
+    };
+    let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
+        return Ok(());
+    };
+    let sender = parsed
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_ascii_lowercase)
+        .filter(|a| outbox::valid_address(a));
+    let Some(sender) = sender else {
+        return Ok(());
+    };
+    if sender == from_judge.to_ascii_lowercase() || inbox::is_automatic(&parsed).is_some() {
+        return Ok(());
+    }
+    // The sender's games: (id, folder, seats).
+    let mut own: Vec<(&String, &PathBuf, Vec<String>)> = Vec::new();
+    for (id, dir) in games {
+        let Ok(manifest) = Manifest::read(&GameDir::new(dir)) else {
+            continue;
+        };
+        let seats: Vec<String> = manifest
+            .players()
+            .into_iter()
+            .filter(|(_, _, e)| {
+                e.as_deref()
+                    .is_some_and(|e| e.eq_ignore_ascii_case(&sender))
+            })
+            .map(|(seat, _, _)| seat)
+            .collect();
+        if !seats.is_empty() {
+            own.push((id, dir, seats));
+        }
+    }
+    if own.is_empty() || *command == Command::Help {
+        let why = match own.is_empty() {
+            true => "This address plays no game here.",
+            false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME.",
+        };
+        return help_once(spool, games, message, why, now, out);
+    }
+    if !within_daily_limit(spool, &sender, now)? {
+        say!("{sender}: {COMMANDS_PER_DAY} commands answered today already: not answered");
+        return Ok(());
+    }
+    // The game a command names: its argument (a whole or short id), else the game the message
+    // answers or names, else the sender's only game.
+    let named = |arg: &Option<String>| -> Option<&(&String, &PathBuf, Vec<String>)> {
+        if let Some(a) = arg {
+            let a = a.to_ascii_lowercase();
+            return own
+                .iter()
+                .find(|(id, _, _)| **id == a || outbox::short_id(id) == a);
+        }
+        if let crate::mail::route::Named::One(id) = &routed {
+            return own.iter().find(|(g, _, _)| *g == id);
+        }
+        match own.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    };
+    let stands = |dir: &Path| -> String {
+        GameDir::new(dir)
+            .read_optional("views/public.json", RECORD_LIMIT)
+            .ok()
+            .flatten()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map(|v| outbox::headline(&v))
+            .unwrap_or_else(|| "not opened by the judge yet".into())
+    };
+    let (subject, body) = match command {
+        Command::Help => unreachable!("answered above"),
+        Command::List => {
+            let lines: Vec<String> = own
+                .iter()
+                .map(|(id, dir, seats)| {
+                    format!("{id} (seat {}): {}", seats.join(", "), stands(dir))
+                })
+                .collect();
+            ("your games".to_string(), lines.join("\n"))
+        }
+        Command::Status(arg) | Command::Resend(arg) => {
+            let Some((id, dir, seats)) = named(arg) else {
+                let ids: Vec<String> = own.iter().map(|(id, _, _)| id.to_string()).collect();
+                let body = format!(
+                    "Which game? Name one of yours after the command: {}",
+                    ids.join(", ")
+                );
+                let answers = parsed
+                    .message_id()
+                    .filter(|id| outbox::valid_message_id(id));
+                let bytes = outbox::reply(from_judge, &sender, now, answers, "which game?", &body)?;
+                return deliver(out, &reply_name(&sender), &bytes);
+            };
+            if let Command::Resend(_) = command {
+                // Forget what was last sent to the sender's seats, then let the judge's run
+                // send it again (nothing else changes: the other messages are the same).
+                let game = GameDir::new(dir);
+                let mut sent = SentLog::read(&game)?;
+                for seat in seats {
+                    sent.forget(&game, &format!("{seat}.eml"))?;
+                }
+                let mut game_out = out.clone();
+                game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+                return inbox(
+                    dir,
+                    Source::Files(&[]),
+                    Some(key),
+                    Some(now.to_string()),
+                    game_out,
+                );
+            }
+            let mut body = format!("{id}: {}", stands(dir));
+            if let Ok(Some(d)) = outbox::deadline(&GameDir::new(dir), now) {
+                body.push_str(&format!(
+                    "\nPly {} is due by {} (grace until {}); it is {} now.",
+                    d.ply, d.due, d.grace_until, d.state
+                ));
+            }
+            (format!("{} status", outbox::short_id(id)), body)
+        }
+    };
+    let answers = parsed
+        .message_id()
+        .filter(|id| outbox::valid_message_id(id));
+    let bytes = outbox::reply(from_judge, &sender, now, answers, &subject, &body)?;
+    deliver(out, &reply_name(&sender), &bytes)
+}
+
+/// Answers to mail commands a day per address, at most.
+const COMMANDS_PER_DAY: u32 = 20;
+
+/// Counts one answer for `sender` today; whether it is within [`COMMANDS_PER_DAY`].
+fn within_daily_limit(spool: &Path, sender: &str, now: &str) -> Result<bool> {
+    let day = now.get(..10).unwrap_or(now);
+    let path = spool.join("commands.json");
+    let mut log: std::collections::BTreeMap<String, (String, u32)> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let entry = log
+        .entry(sender.to_string())
+        .or_insert((day.to_string(), 0));
+    if entry.0 != day {
+        *entry = (day.to_string(), 0);
+    }
+    if entry.1 >= COMMANDS_PER_DAY {
+        return Ok(false);
+    }
+    entry.1 += 1;
+    let text = serde_json::to_string_pretty(&log).map_err(|e| Error::Io(e.to_string()))?;
+    crate::store::write_atomic(&path, format!("{text}\n").as_bytes())?;
+    Ok(true)
+}
+
+/// The outbox name of an answer to an address.
+fn reply_name(sender: &str) -> String {
+    format!("reply-{}.eml", sender.replace(['@', '/'], "_"))
 }
 
 /// The game folders under `root` (itself, or up to three levels down; hidden folders skipped),
@@ -449,6 +650,13 @@ fn take_file(
             }
             Err(e) => {
                 eprintln!("refused: {label}: {e}");
+                // A player's message that holds no file still gets its answer, at the address
+                // the manifest registers for that player.
+                if key.is_some() {
+                    if let Some(seat) = registered_sender(game, message)? {
+                        run.notices.push((seat, e.to_string()));
+                    }
+                }
                 run.refusals.push(label);
                 continue;
             }
@@ -495,15 +703,51 @@ fn take_file(
             }
             Err(e) => {
                 eprintln!("{e}");
-                if let Some(seat) = &sender {
+                // Told privately: the seat that signed a file of it, else the player whose
+                // registered address sent it (the notice goes to that address, never to the
+                // From of the message).
+                let told = match &sender {
+                    Some(seat) => Some(seat.clone()),
+                    None if key.is_some() => registered_sender(game, message)?,
+                    None => None,
+                };
+                if let Some(seat) = told {
                     run.notices.push((seat.clone(), e.to_string()));
-                    run.answers = answer(&sender);
+                    run.answers = answer(&Some(seat));
                 }
                 run.refusals.push(label);
             }
         }
     }
     Ok(())
+}
+
+/// The seat whose registered address (in `game.toml`) a message comes from, if any; a message
+/// sent by a program never has one.
+fn registered_sender(game: &GameDir, message: &[u8]) -> Result<Option<String>> {
+    let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
+        return Ok(None);
+    };
+    if inbox::is_automatic(&parsed).is_some() {
+        return Ok(None);
+    }
+    let Some(from) = parsed
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+    else {
+        return Ok(None);
+    };
+    let manifest = Manifest::read(game)?;
+    Ok(manifest
+        .players()
+        .into_iter()
+        .find(|(_, _, email)| {
+            email
+                .as_deref()
+                .is_some_and(|e| e.eq_ignore_ascii_case(from))
+        })
+        .map(|(seat, _, _)| seat))
 }
 
 /// Reveals the setups once the game is over (games with secrets), so that the judge's last
@@ -721,8 +965,20 @@ impl SentLog {
         Ok(true)
     }
 
+    /// Forgets what was last sent under `name`, so that the next run sends it again.
+    fn forget(&mut self, game: &GameDir, name: &str) -> Result<()> {
+        if self.0.remove(name).is_some() {
+            self.save(game)?;
+        }
+        Ok(())
+    }
+
     fn record(&mut self, game: &GameDir, name: &str, digest: &str) -> Result<()> {
         self.0.insert(name.to_string(), digest.to_string());
+        self.save(game)
+    }
+
+    fn save(&self, game: &GameDir) -> Result<()> {
         let text = serde_json::to_string_pretty(&self.0)
             .map_err(|e| Error::Io(format!("{SENT_LOG}: {e}")))?;
         std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;

@@ -2,6 +2,7 @@
 //! (`outbox`). The game directory stays the only state; a message can be processed again.
 
 pub mod bundle;
+pub mod command;
 pub mod inbox;
 pub mod outbox;
 pub mod route;

@@ -105,6 +105,88 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
     Ok(crate::judge::clock::next_deadline(&clock, &record, now))
 }
 
+/// Before play: how far each seat is with its secret, from the record (`commitment`, then
+/// `setup_accepted`), in seat order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    Nothing,
+    Committed,
+    Accepted,
+}
+
+fn setup_progress(dir: &GameDir, seats: &[String]) -> Result<Vec<(String, Stage)>> {
+    let text = dir
+        .read_optional("record.jsonl", RECORD_LIMIT)?
+        .unwrap_or_default();
+    let mut stages: Vec<(String, Stage)> =
+        seats.iter().map(|s| (s.clone(), Stage::Nothing)).collect();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let entry = &v["entry"];
+        let stage = match entry["kind"].as_str() {
+            Some("commitment") => Stage::Committed,
+            Some("setup_accepted") => Stage::Accepted,
+            _ => continue,
+        };
+        if let Some((_, s)) = stages.iter_mut().find(|(n, _)| entry["seat"] == n.as_str()) {
+            *s = (*s).max(stage);
+        }
+    }
+    Ok(stages)
+}
+
+/// The headline before play: what the judge still waits for, by seat.
+fn waiting_headline(progress: &[(String, Stage)]) -> String {
+    let of = |stage: Stage| -> Vec<&str> {
+        progress
+            .iter()
+            .filter(|(_, s)| *s == stage)
+            .map(|(n, _)| n.as_str())
+            .collect()
+    };
+    let (none, committed) = (of(Stage::Nothing), of(Stage::Committed));
+    match (none.is_empty(), committed.is_empty()) {
+        (false, _) => format!("waiting for the commitment of {}", none.join(", ")),
+        (true, false) => format!("waiting for the setup of {}", committed.join(", ")),
+        (true, true) => "every setup is in; play begins at the judge's next run".to_string(),
+    }
+}
+
+/// Before play: what one seat has sent, and what it sends next.
+fn setup_steps(progress: &[(String, Stage)], audience: &str, judge: &str) -> String {
+    let stage = progress
+        .iter()
+        .find(|(n, _)| n == audience)
+        .map_or(Stage::Nothing, |(_, s)| *s);
+    let others: Vec<&str> = progress
+        .iter()
+        .filter(|(n, s)| n != audience && *s != Stage::Accepted)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let waiting = match others.as_slice() {
+        [] => String::new(),
+        others => format!(" The judge still waits for {}.", others.join(", ")),
+    };
+    match stage {
+        Stage::Nothing => format!(
+            "The judge has nothing from you yet. Make your secret with `qijudge setup YOUR-COPY \
+             --as {audience} --key YOUR-KEY` (a Luzhanqi setup also takes SETUP-FILE), and send the \
+             signed commitment (commitments/{audience}.toml and its .sig) to {judge}.{waiting}"
+        ),
+        Stage::Committed => format!(
+            "Your commitment is on the record. Send your secret (setups/{audience}.toml, or the \
+             sealed file in a sealed game) to {judge} once every commitment is recorded; it is \
+             checked against your commitment.{waiting}"
+        ),
+        Stage::Accepted => format!(
+            "Your commitment and your secret are both taken; nothing to do until play \
+             begins.{waiting}"
+        ),
+    }
+}
+
 /// What the recipient of a message can do next, in a few sentences.
 fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, revealed: bool) -> String {
     let over = view.get("result").is_some_and(|r| !r.is_null());
@@ -265,17 +347,6 @@ pub fn help(
     why: &str,
     games: &[String],
 ) -> Result<Vec<u8>> {
-    let env = Envelope {
-        game: "help",
-        from,
-        now,
-        answers: answers.map(|id| ("help", id)),
-    };
-    let recipient = Recipient {
-        audience: "help".into(),
-        name: String::new(),
-        addresses: vec![to.to_string()],
-    };
     let listed = match games {
         [] => "This address plays no game here.".to_string(),
         games => format!("The games of this address here:\n{}", games.join("\n")),
@@ -288,10 +359,37 @@ pub fn help(
          or by the game id in its subject (the short form in the judge's subjects will do).\n\n\
          {listed}\n"
     );
-    let digest = crate::protocol::hash::sha256_tagged(format!("{to}\n{body}").as_bytes());
-    let id = format!("help.{}", hex_prefix(&digest, 16));
-    let subject = "[qijudge] your message found no game".to_string();
-    write(headers(&env, &recipient, subject, &id)?.text_body(wrap(&body)))
+    reply(from, to, now, answers, "your message found no game", &body)
+}
+
+/// A short answer to one address (a mail command, a help): its subject after `[qijudge]`, its
+/// body wrapped at 72 columns. `answers` is the message's Message-ID, already checked.
+pub fn reply(
+    from: &str,
+    to: &str,
+    now: &str,
+    answers: Option<&str>,
+    subject: &str,
+    body: &str,
+) -> Result<Vec<u8>> {
+    let env = Envelope {
+        game: "reply",
+        from,
+        now,
+        answers: answers.map(|id| ("reply", id)),
+    };
+    let recipient = Recipient {
+        audience: "reply".into(),
+        name: String::new(),
+        addresses: vec![to.to_string()],
+    };
+    let digest =
+        crate::protocol::hash::sha256_tagged(format!("{to}\n{subject}\n{body}").as_bytes());
+    let id = format!("reply.{}", hex_prefix(&digest, 16));
+    let subject = format!("[qijudge] {subject}");
+    write(
+        headers(&env, &recipient, subject, &id)?.text_body(format!("{}\n", wrap(body.trim_end()))),
+    )
 }
 
 /// Builds the messages for the current views of a judged game directory. Each carries the
@@ -328,7 +426,13 @@ pub fn messages(
             .chars()
             .take(16)
             .collect::<String>();
-        let headline = headline(&view);
+        let before_play = view.get("result").is_none_or(|v| v.is_null())
+            && view.get("to_move").and_then(|t| t.as_str()).is_none();
+        let progress = setup_progress(dir, &seats)?;
+        let headline = match before_play {
+            true => waiting_headline(&progress),
+            false => headline(&view),
+        };
         let subject = format!("[qijudge {}] {headline}", short_id(env.game));
         // A seat's pending refusal comes first in its own message, and only there.
         let note = dir.read_optional(
@@ -358,12 +462,11 @@ pub fn messages(
             body.push('\n');
         }
         body.push('\n');
-        body.push_str(&wrap(&next_steps(
-            &view,
-            &r.audience,
-            env.from,
-            over && revealed,
-        )));
+        let steps = match before_play && r.audience != "public" {
+            true => setup_steps(&progress, &r.audience, env.from),
+            false => next_steps(&view, &r.audience, env.from, over && revealed),
+        };
+        body.push_str(&wrap(&steps));
         body.push_str("\n\n");
         if let Some(n) = &note {
             body.push_str(&format!(

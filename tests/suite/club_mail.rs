@@ -258,3 +258,65 @@ fn game_id(dir: &Path) -> String {
         toml::from_str(&std::fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
     t["id"].as_str().unwrap().to_string()
 }
+
+#[test]
+fn players_ask_the_club_judge_by_mail_commands() {
+    let club = Club::new();
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    assert_eq!(club.judge_runs().code, 0);
+    let a_id = game_id(&club.game("a"));
+    let reply = |who: &str| {
+        std::fs::read_to_string(club.outbox(&format!("reply-{who}_example.org.eml"))).unwrap()
+    };
+    // list: the sender's games and where each stands; another address's game is not named.
+    club.mail_text(2, "alice@example.org", "Subject: list", "");
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let text = reply("alice");
+    assert!(
+        text.contains(&a_id) && text.contains("black to move (ply 2)"),
+        "{text}"
+    );
+    assert!(!text.contains(&game_id(&club.game("b"))), "{text}");
+    // status, in the first line of the body, of the sender's only game.
+    club.mail_text(
+        3,
+        "dave@example.org",
+        "Subject: a question",
+        "status\r\n\r\nthanks",
+    );
+    assert_eq!(club.judge_runs().code, 0);
+    let text = reply("dave");
+    assert!(
+        text.contains(&game_id(&club.game("b"))) && text.contains("red to move (ply 1)"),
+        "{text}"
+    );
+    // resend: the judge's last message to the sender's seat comes again, and only that one.
+    let red = club.outbox("a/red.eml");
+    let black = club.outbox("a/black.eml");
+    let message_id = |path: &Path| {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("Message-ID: "))
+            .map(str::to_string)
+    };
+    let before = message_id(&red);
+    std::fs::remove_file(&red).unwrap();
+    std::fs::remove_file(&black).unwrap();
+    club.mail_text(4, "alice@example.org", "Subject: resend", "");
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(red.exists(), "{r:?}");
+    assert_eq!(message_id(&red), before, "the same message: {r:?}");
+    assert!(
+        !black.exists(),
+        "only the sender's seat gets it again: {r:?}"
+    );
+    // A stranger's command gets the help (once a day), never a game's state.
+    club.mail_text(5, "eve@example.org", "Subject: list", "");
+    assert_eq!(club.judge_runs().code, 0);
+    let help = std::fs::read_to_string(club.outbox("help-eve_example.org.eml")).unwrap();
+    assert!(help.contains("plays no game here"), "{help}");
+    assert!(!help.contains(&a_id), "{help}");
+}

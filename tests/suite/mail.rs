@@ -362,10 +362,14 @@ fn unusable_conflicting_html_unsigned_and_forged_messages_are_refused() {
         &g.eml("attach", seat, &file, Some(&forged), None),
         "is not signed by",
     );
-    // Nobody is answered for a file no seat signed: a From header proves nothing.
+    // A file no seat signed proves nothing about its sender: the player whose registered
+    // address the message claims is told, at that address only, so a forger learns nothing
+    // and a player who signed with the wrong key learns why.
     let sent = take_outbox(&g);
+    let notice = format!("{}.refused.eml", SEATS[seat]);
+    assert_eq!(sent.keys().collect::<Vec<_>>(), vec![&notice], "{sent:?}");
     assert!(
-        sent.keys().all(|k| !k.ends_with(".refused.eml")),
+        sent[&notice].contains("the key named for your seat"),
         "{sent:?}"
     );
     // A message with no file at all, and a broken one.
@@ -762,11 +766,23 @@ fn by_mail_a_refused_seat_learns_why_and_nothing_loops() {
         .values()
         .all(|m| !m.contains("<judge@example.org>\r\nSubject") && !m.contains("To: judge@")));
 
-    // A chat brings nothing: refused, and nobody is mailed again.
+    // A chat brings nothing: refused; its sender, a registered player, is told once, at the
+    // address game.toml registers (never the From of the message); no one else is mailed.
     let chat = g.eml("chat", seat, &file, None, None);
     let r = g.inbox(&[&chat]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("nothing new, not sent"), "{r:?}");
+    let sent = take_outbox(&g);
+    let notice = format!("{}.refused.eml", SEATS[seat]);
+    assert_eq!(sent.keys().collect::<Vec<_>>(), vec![&notice], "{sent:?}");
+    assert!(sent[&notice].contains("holds no qijudge file"), "{sent:?}");
+    // The same chat again: the same answer is not sent twice (no loop with a chatty player).
+    let r = g.inbox(&[&chat]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout.contains("the same refusal was sent before"),
+        "{r:?}"
+    );
     assert!(take_outbox(&g).is_empty());
 
     // An out-of-office reply pasting the legal move is ignored, not taken and not answered.

@@ -1,0 +1,90 @@
+//! Commands a player mails to the judge, one per message, in the subject or the first line of a
+//! plain-text body: `help`, `list`, `status [GAME]`, `resend [GAME]`. Pure: a message in, a
+//! command (or none) out.
+
+use mail_parser::MessageParser;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    List,
+    /// Where a game stands (the game named, or the one the message is about).
+    Status(Option<String>),
+    /// The judge's last message to the sender's seats, again.
+    Resend(Option<String>),
+}
+
+/// The command of a message, if its subject or the first line of its text says one.
+pub fn parse(message: &[u8]) -> Option<Command> {
+    let parsed = MessageParser::default().parse(message)?;
+    let subject = parsed.subject().unwrap_or_default();
+    if let Some(c) = of_line(strip_reply(subject)) {
+        return Some(c);
+    }
+    let body = parsed.body_text(0)?;
+    let first = body.lines().map(str::trim).find(|l| !l.is_empty())?;
+    of_line(first)
+}
+
+/// A subject without its `Re:` and `Fwd:` prefixes.
+fn strip_reply(subject: &str) -> &str {
+    let mut s = subject.trim();
+    loop {
+        let lower = s.to_ascii_lowercase();
+        let Some(cut) = ["re:", "fwd:", "fw:", "aw:"]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+            .map(|p| p.len())
+        else {
+            return s;
+        };
+        s = s[cut..].trim_start();
+    }
+}
+
+/// A command line: the word, then at most one argument (a game id); anything longer is prose,
+/// not a command.
+fn of_line(line: &str) -> Option<Command> {
+    let mut words = line.split_whitespace();
+    let verb = words.next()?.to_ascii_lowercase();
+    let arg = words.next().map(str::to_string);
+    if words.next().is_some() {
+        return None;
+    }
+    match (verb.as_str(), arg) {
+        ("help", None) => Some(Command::Help),
+        ("list", None) => Some(Command::List),
+        ("status", arg) => Some(Command::Status(arg)),
+        ("resend", arg) => Some(Command::Resend(arg)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(subject: &str, body: &str) -> Vec<u8> {
+        format!("From: a@example.org\r\nTo: j@example.org\r\nSubject: {subject}\r\n\r\n{body}\r\n")
+            .into_bytes()
+    }
+
+    #[test]
+    fn commands_are_read_from_the_subject_or_the_first_line() {
+        assert_eq!(parse(&mail("help", "")), Some(Command::Help));
+        assert_eq!(parse(&mail("Re: LIST", "")), Some(Command::List));
+        assert_eq!(
+            parse(&mail("hi", "\r\n  status xq-12345678\r\nthanks")),
+            Some(Command::Status(Some("xq-12345678".into())))
+        );
+        assert_eq!(parse(&mail("resend", "")), Some(Command::Resend(None)));
+    }
+
+    #[test]
+    fn prose_is_not_a_command() {
+        assert_eq!(parse(&mail("help me with my move please", "")), None);
+        assert_eq!(parse(&mail("Nice move", "I need a day to think.")), None);
+        assert_eq!(parse(&mail("list", "")), Some(Command::List));
+        assert_eq!(parse(&mail("list all games", "")), None);
+    }
+}
