@@ -165,6 +165,7 @@ pub fn inbox_games(
     std::fs::create_dir_all(&spool).map_err(|e| Error::Io(format!("{}: {e}", spool.display())))?;
     let mut refused = Vec::new();
     let mut unreadable = Vec::new();
+    let mut served: std::collections::BTreeSet<String> = Default::default();
     let mut take = |bytes: &[u8], shown: &str| -> Result<()> {
         let messages = match inbox::split_mbox(bytes) {
             Ok(all) => all,
@@ -194,6 +195,7 @@ pub fn inbox_games(
                         continue;
                     };
                     say!("{label}: for game {id} ({})", dir.display());
+                    served.insert(id.clone());
                     // Taken from a file of its own, as `inbox GAME FILE` takes it.
                     let file = spool.join(format!("incoming-{}.eml", std::process::id()));
                     crate::store::write_atomic(&file, message)?;
@@ -253,6 +255,25 @@ pub fn inbox_games(
         }
     }
     refused.extend(unreadable);
+    // Every other game is judged too (a deadline may have passed, a new game wants its first
+    // messages): one cron line serves the club.
+    for (id, dir) in &games {
+        if served.contains(id) {
+            continue;
+        }
+        let mut game_out = out.clone();
+        game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+        if let Err(e) = inbox(
+            dir,
+            Source::Files(&[]),
+            Some(key),
+            Some(now.clone()),
+            game_out,
+        ) {
+            eprintln!("{}: {e}", dir.display());
+            refused.push(dir.display().to_string());
+        }
+    }
     match refused.first() {
         None => Ok(()),
         Some(first) => Err(refuse(

@@ -19,6 +19,7 @@ mod liubo;
 mod mail;
 mod mail_clients;
 mod matches;
+mod mta;
 mod noninterference;
 mod pictures;
 mod pipeline;

@@ -1,0 +1,492 @@
+//! A club's games by e-mail through a real mail server: Postfix on 127.0.0.1 delivering into
+//! Maildirs, players sending over SMTP (as mutt or Thunderbird do) and keeping their copies from
+//! what arrives, the club's judge running `inbox --games ROOT --maildir` with `sendmail -t`. Two
+//! games on one address are played to the end with the mistakes players make; every message is
+//! answered, nothing loops, and every copy verifies.
+
+use super::helpers::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A Postfix instance of its own (configuration, queue, mailboxes under one folder), stopped
+/// when dropped.
+struct Postfix {
+    base: PathBuf,
+    port: u16,
+}
+
+const DOMAINS: &str = "club.test example.org";
+
+impl Postfix {
+    fn start(base: &Path, mailboxes: &[&str]) -> Postfix {
+        let postfix = Path::new("/usr/sbin/postfix");
+        assert!(
+            postfix.exists(),
+            "Postfix is needed (Debian: apt-get install postfix; .ci/run installs it)"
+        );
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        let etc = base.join("etc");
+        for d in ["etc", "spool", "data", "mail"] {
+            std::fs::create_dir_all(base.join(d)).unwrap();
+        }
+        // The postfix user walks to its queue; the virtual agent delivers as nobody.
+        chmod(base, 0o755);
+        chown(&base.join("data"), "postfix:postfix");
+        let master = std::fs::read_to_string("/etc/postfix/master.cf").unwrap();
+        let master: String = master
+            .lines()
+            .map(|l| match l.starts_with("smtp ") && l.contains(" inet ") {
+                true => format!("127.0.0.1:{port} inet n - n - - smtpd"),
+                false => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(etc.join("master.cf"), master + "\n").unwrap();
+        let b = base.display();
+        std::fs::write(
+            etc.join("main.cf"),
+            format!(
+                "compatibility_level = 3.6\n\
+                 queue_directory = {b}/spool\n\
+                 data_directory = {b}/data\n\
+                 mail_owner = postfix\n\
+                 setgid_group = postdrop\n\
+                 myhostname = mx.club.test\n\
+                 mydomain = club.test\n\
+                 myorigin = club.test\n\
+                 mydestination =\n\
+                 inet_interfaces = 127.0.0.1\n\
+                 inet_protocols = ipv4\n\
+                 mynetworks = 127.0.0.0/8\n\
+                 virtual_mailbox_domains = {DOMAINS}\n\
+                 virtual_mailbox_base = {b}/mail\n\
+                 virtual_mailbox_maps = texthash:{b}/etc/vmailbox\n\
+                 virtual_uid_maps = static:65534\n\
+                 virtual_gid_maps = static:65534\n\
+                 default_transport = error:no mail leaves the test\n\
+                 relayhost =\n\
+                 alias_maps =\n\
+                 alias_database =\n\
+                 biff = no\n\
+                 smtputf8_enable = no\n\
+                 maillog_file_prefixes = {b}\n\
+                 maillog_file = {b}/postfix.log\n\
+                 message_size_limit = 20480000\n"
+            ),
+        )
+        .unwrap();
+        let map: String = mailboxes
+            .iter()
+            .map(|a| format!("{a} {}/\n", a.replace('@', "_")))
+            .collect();
+        std::fs::write(etc.join("vmailbox"), map).unwrap();
+        // Every mailbox exists before its first message, as a real account's does.
+        for a in mailboxes {
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(base.join("mail").join(a.replace('@', "_")).join(sub))
+                    .unwrap();
+            }
+        }
+        let ok = Command::new("chown")
+            .args(["-R", "65534:65534", &base.join("mail").to_string_lossy()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "chown the mailboxes");
+        let pf = Postfix {
+            base: base.to_path_buf(),
+            port,
+        };
+        let out = Command::new(postfix)
+            .args(["-c", &etc.to_string_lossy(), "start"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "postfix start: {}", pf.log());
+        pf
+    }
+
+    fn config(&self) -> String {
+        self.base.join("etc").to_string_lossy().into_owned()
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.base.join("postfix.log")).unwrap_or_default()
+    }
+
+    /// The Maildir of an address.
+    fn maildir(&self, address: &str) -> PathBuf {
+        self.base.join("mail").join(address.replace('@', "_"))
+    }
+
+    /// Sends a message file over SMTP, as a mail client does.
+    fn submit(&self, from: &str, to: &str, message: &Path) {
+        let out = Command::new("python3")
+            .args([
+                "-c",
+                "import smtplib, sys\n\
+                 s = smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=30)\n\
+                 s.sendmail(sys.argv[2], [sys.argv[3]], open(sys.argv[4], 'rb').read())\n\
+                 s.quit()\n",
+                &self.port.to_string(),
+                from,
+                to,
+                &message.to_string_lossy(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "SMTP: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            self.log()
+        );
+    }
+
+    /// Waits until `address` has received `n` messages in all (new and cur), as an MTA takes
+    /// its time; panics with Postfix's log after a minute.
+    fn wait_for(&self, address: &str, n: usize) {
+        let start = Instant::now();
+        loop {
+            let count = self.received(address);
+            if count >= n {
+                return;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                panic!(
+                    "{address}: {count} of {n} messages after 60 s\n{}",
+                    self.log()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn received(&self, address: &str) -> usize {
+        let md = self.maildir(address);
+        ["new", "cur"]
+            .iter()
+            .map(|s| std::fs::read_dir(md.join(s)).map_or(0, |d| d.count()))
+            .sum()
+    }
+
+    /// Waits until the queue is empty (every message delivered or bounced).
+    fn settle(&self) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            let queued: usize = ["incoming", "active", "deferred", "maildrop"]
+                .iter()
+                .map(|q| count_files(&self.base.join("spool").join(q)))
+                .sum();
+            if queued == 0 {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the queue did not empty\n{}", self.log());
+    }
+}
+
+impl Drop for Postfix {
+    fn drop(&mut self) {
+        let _ = Command::new("/usr/sbin/postfix")
+            .args(["-c", &self.config(), "stop"])
+            .output();
+    }
+}
+
+fn count_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type().is_ok_and(|t| t.is_dir()) {
+            true => count_files(&e.path()),
+            false => 1,
+        })
+        .sum()
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn chown(path: &Path, owner: &str) {
+    let ok = Command::new("chown")
+        .args([owner, &path.to_string_lossy()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "chown {owner} {}", path.display());
+}
+
+const JUDGE: &str = "judge@club.test";
+
+/// One player: a name, an address, a key, a copy of its game.
+struct Player {
+    name: &'static str,
+    seat: &'static str,
+    copy: PathBuf,
+}
+
+impl Player {
+    fn address(&self) -> String {
+        format!("{}@example.org", self.name)
+    }
+}
+
+struct World {
+    tmp: tempfile::TempDir,
+    mta: Postfix,
+    players: Vec<Player>,
+    sent: std::cell::Cell<u32>,
+}
+
+impl World {
+    fn key(&self, name: &str) -> String {
+        self.tmp
+            .path()
+            .join("keys")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn player(&self, name: &str) -> &Player {
+        self.players.iter().find(|p| p.name == name).unwrap()
+    }
+
+    /// The club's judge: one run over its Maildir, mail out through Postfix's sendmail.
+    fn judge_runs(&self) -> Run {
+        let r = qj(&[
+            "inbox",
+            "--games",
+            &self.tmp.path().join("club").to_string_lossy(),
+            "--maildir",
+            &self.mta.maildir(JUDGE).to_string_lossy(),
+            "--key",
+            &self.key("judge"),
+            "--from",
+            JUDGE,
+            "--sendmail",
+            &format!("/usr/sbin/sendmail -C {} -t", self.mta.config()),
+            "--now",
+            NOW,
+        ]);
+        self.mta.settle();
+        r
+    }
+
+    /// A player takes what arrived into its copy (as `inbox COPY --maildir` does for mutt's
+    /// Maildir).
+    fn reads(&self, name: &str) -> Run {
+        let p = self.player(name);
+        qj(&[
+            "inbox",
+            &p.copy.to_string_lossy(),
+            "--maildir",
+            &self.mta.maildir(&p.address()).to_string_lossy(),
+        ])
+    }
+
+    /// A player writes a move in its copy and mails it in `shape` (`attach`, `inline`,
+    /// `nosig`, …) to the judge.
+    fn moves(&self, name: &str, mv: &str, shape: &str) {
+        let p = self.player(name);
+        let r = qj(&[
+            "move",
+            &p.copy.to_string_lossy(),
+            "--as",
+            p.seat,
+            "--key",
+            &self.key(name),
+            mv,
+        ]);
+        let rel = match r.code {
+            0 => r.stdout.split_whitespace().nth(1).unwrap().to_string(),
+            // A move written before (and refused by the judge): mailed again as it is.
+            _ => panic!("{name} {mv}: {r:?}"),
+        };
+        self.mail_file(name, &p.copy.join(rel), shape);
+    }
+
+    fn mail_file(&self, name: &str, file: &Path, shape: &str) {
+        let n = self.sent.get() + 1;
+        self.sent.set(n);
+        let eml = self.tmp.path().join(format!("out{n}.eml"));
+        let sig = format!("{}.sig", file.display());
+        let from = self.player(name).address();
+        let mut args = vec![
+            "make".to_string(),
+            shape.to_string(),
+            eml.to_string_lossy().into_owned(),
+            from.clone(),
+            file.to_string_lossy().into_owned(),
+        ];
+        if shape != "nosig" && shape != "chat" {
+            args.push(sig);
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        eml_py(&refs);
+        self.mta.submit(&from, JUDGE, &eml);
+    }
+
+    fn mail_text(&self, from: &str, subject: &str, body: &str) {
+        let n = self.sent.get() + 1;
+        self.sent.set(n);
+        let eml = self.tmp.path().join(format!("out{n}.eml"));
+        std::fs::write(
+            &eml,
+            format!("From: {from}\r\nTo: {JUDGE}\r\nSubject: {subject}\r\nMessage-ID: <t{n}@example.org>\r\n\r\n{body}\r\n"),
+        )
+        .unwrap();
+        self.mta.submit(from, JUDGE, &eml);
+    }
+}
+
+#[test]
+fn two_games_on_one_address_through_postfix_to_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = tmp.path().join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    let names = ["alice", "bob", "carol", "dave"];
+    for name in names.iter().chain(&["judge"]) {
+        ok(&["keygen", &keys.join(name).to_string_lossy()]);
+    }
+    let mut addresses: Vec<String> = names.iter().map(|n| format!("{n}@example.org")).collect();
+    addresses.push(JUDGE.into());
+    addresses.push("eve@example.org".into());
+    let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
+    let mta = Postfix::start(&tmp.path().join("mta"), &refs);
+    let judge_pub = format!("{}.pub", keys.join("judge").display());
+    let mut players = Vec::new();
+    for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
+        let d = tmp.path().join("club").join(folder);
+        let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
+        ok(&[
+            "new",
+            "xiangqi",
+            &d.to_string_lossy(),
+            "--player",
+            &p(red),
+            "--player",
+            &p(black),
+            "--judge",
+            &judge_pub,
+            "--now",
+            NOW,
+        ]);
+        // Each player's copy starts from the manifest the organiser hands out.
+        for (name, seat) in [(red, "red"), (black, "black")] {
+            let copy = tmp.path().join(format!("{name}-copy"));
+            std::fs::create_dir_all(&copy).unwrap();
+            std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
+            players.push(Player { name, seat, copy });
+        }
+    }
+    let w = World {
+        tmp,
+        mta,
+        players,
+        sent: std::cell::Cell::new(0),
+    };
+
+    // The judge's first run opens both games: every player hears from it.
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in names {
+        w.mta.wait_for(&format!("{name}@example.org"), 1);
+        let r = w.reads(name);
+        assert_eq!(r.code, 0, "{name}: {r:?}");
+    }
+
+    // Game a: alice opens; bob first forgets the signature (refused, told privately), then
+    // sends it right; alice chats (answered once), then resigns.
+    w.moves("alice", "h2e2", "attach");
+    // Game b, interleaved on the same address: carol's move pasted inline (Thunderbird-like).
+    w.moves("carol", "b2e2", "inline");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in names {
+        w.reads(name);
+    }
+    let bob_had = w.mta.received("bob@example.org");
+    let p = w.player("bob");
+    let r = qj(&[
+        "move",
+        &p.copy.to_string_lossy(),
+        "--as",
+        "black",
+        "--key",
+        &w.key("bob"),
+        "h9g7",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let file = p.copy.join("moves/0002-black.toml");
+    w.mail_file("bob", &file, "nosig");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 1, "refused, and said so: {r:?}");
+    w.mta.wait_for("bob@example.org", bob_had + 1);
+    w.mail_file("bob", &file, "attach");
+    w.moves("dave", "b7e7", "attach");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in names {
+        w.reads(name);
+    }
+    let alice_had = w.mta.received("alice@example.org");
+    // A chat that names no game: answered with the help, which lists alice's own game.
+    w.mail_text("alice@example.org", "Nice move", "I need a day to think.");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for("alice@example.org", alice_had + 1);
+    w.reads("alice");
+    w.moves("alice", "resign", "attach");
+    w.moves("carol", "h0g2", "attach");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in names {
+        w.reads(name);
+    }
+    w.moves("dave", "resign", "attach");
+    // A stranger's message gets the help, once; a player's `list` gets its games.
+    w.mail_text("eve@example.org", "hello", "Is this the chess club?");
+    w.mail_text("eve@example.org", "hello again", "Anyone?");
+    w.mail_text("bob@example.org", "list", "");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for("eve@example.org", 1);
+    for name in names {
+        let r = w.reads(name);
+        assert!(r.code == 0 || r.code == 1, "{name}: {r:?}");
+    }
+
+    // Both games are over, and every copy verifies from what the mail brought.
+    for (folder, result) in [("a", "black wins"), ("b", "red wins")] {
+        let d = w.tmp.path().join("club").join(folder);
+        let status = ok(&["status", &d.to_string_lossy()]);
+        assert!(status.stdout.contains("game over"), "{folder}: {status:?}");
+        let _ = result;
+        ok(&["verify", &d.to_string_lossy()]);
+    }
+    for name in names {
+        let copy = &w.player(name).copy;
+        let r = qj(&["verify", &copy.to_string_lossy()]);
+        assert_eq!(r.code, 0, "{name}'s copy: {r:?}");
+    }
+    // One help for eve however often she writes; the judge never mails itself (no loop).
+    assert_eq!(w.mta.received("eve@example.org"), 1);
+    let judge_got = w.mta.received(JUDGE);
+    assert_eq!(
+        judge_got as u32,
+        w.sent.get(),
+        "only the players' messages reach the judge"
+    );
+    let log = w.mta.log();
+    assert!(!log.contains("status=bounced"), "{log}");
+}
