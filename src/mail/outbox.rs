@@ -483,43 +483,12 @@ pub fn messages(
         );
         let boundary = format!("qijudge-{head}-{}", r.audience);
         let mut parts = vec![MimePart::new("text/plain", body)];
-        // The seat's own view, and the public one (so that `status` works on a player's copy).
-        let mut audiences = vec![r.audience.as_str()];
-        if r.audience != "public" {
-            audiences.push("public");
-        }
-        for who in audiences {
-            let name = format!("views/{who}.json");
-            let (Some(view), Some(sig)) = (
-                dir.read_optional(&name, RECORD_LIMIT)?,
-                dir.read_optional(&format!("{name}.sig"), RECORD_LIMIT)?,
-            ) else {
-                continue;
-            };
-            parts.push(
-                MimePart::new("application/json", view.into_bytes())
-                    .attachment(format!("{who}.json")),
-            );
-            parts.push(
-                MimePart::new("application/octet-stream", sig.into_bytes())
-                    .attachment(format!("{who}.json.sig")),
-            );
-        }
-        // The record, so players' tools can answer its head.
-        for name in ["record.jsonl", "record.sig"] {
-            if let Some(body) = dir.read_optional(name, RECORD_LIMIT)? {
-                parts.push(
-                    MimePart::new("application/octet-stream", body.into_bytes()).attachment(name),
-                );
-            }
-        }
-        for (ext, mime) in [("svg", "image/svg+xml"), ("png", "image/png")] {
-            // Per audience (hidden pieces), else the one board for everyone.
-            let own = dir.path(&format!("views/{}.{ext}", r.audience));
-            let shared = dir.path(&format!("views/board.{ext}"));
-            if let Ok(bytes) = std::fs::read(&own).or_else(|_| std::fs::read(&shared)) {
-                parts.push(MimePart::new(mime, bytes).attachment(format!("board.{ext}")));
-            }
+        // One picture (the audience's own, else the one board for everyone); the record and
+        // the signed views travel in game.tar.gz, which a player's copy takes in.
+        let own = dir.path(&format!("views/{}.png", r.audience));
+        let shared = dir.path("views/board.png");
+        if let Ok(bytes) = std::fs::read(&own).or_else(|_| std::fs::read(&shared)) {
+            parts.push(MimePart::new("image/png", bytes).attachment("board.png"));
         }
         parts.push(MimePart::new("application/gzip", bundle).attachment("game.tar.gz"));
         let body = MimePart::new(

@@ -249,9 +249,72 @@ pub fn png(svg: &str) -> Vec<u8> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .expect("encoding an in-memory PNG does not fail")
+    encode_png(size.width(), size.height(), pixmap.data())
+}
+
+/// Encodes RGBA pixels (premultiplied, as tiny-skia holds them; an opaque picture's are plain)
+/// as a PNG, losslessly: indexed when there are 256 colours or fewer, else RGB or RGBA, at the
+/// best compression with adaptive filters. Deterministic: the same pixels give the same bytes.
+fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
+    use std::collections::BTreeMap;
+    let pixels: Vec<[u8; 4]> = rgba
+        .chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect();
+    let opaque = pixels.iter().all(|p| p[3] == 255);
+    // Colours in first-seen order, so the palette (and the file) depends only on the pixels.
+    let mut index: BTreeMap<[u8; 4], u8> = BTreeMap::new();
+    let mut palette: Vec<[u8; 4]> = Vec::new();
+    let mut indexed = opaque;
+    for p in &pixels {
+        if !indexed {
+            break;
+        }
+        if !index.contains_key(p) {
+            match u8::try_from(palette.len()) {
+                Ok(i) => {
+                    index.insert(*p, i);
+                    palette.push(*p);
+                }
+                Err(_) => indexed = false,
+            }
+        }
+    }
+    let (color, data, plte) = if indexed {
+        let data: Vec<u8> = pixels.iter().map(|p| index[p]).collect();
+        let plte: Vec<u8> = palette.iter().flat_map(|p| [p[0], p[1], p[2]]).collect();
+        (png::ColorType::Indexed, data, Some(plte))
+    } else if opaque {
+        let data = pixels.iter().flat_map(|p| [p[0], p[1], p[2]]).collect();
+        (png::ColorType::Rgb, data, None)
+    } else {
+        // Back from premultiplied alpha, as PNG stores it.
+        let data = pixels
+            .iter()
+            .flat_map(|p| {
+                let un = |c: u8| match p[3] {
+                    0 => 0,
+                    a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
+                };
+                [un(p[0]), un(p[1]), un(p[2]), p[3]]
+            })
+            .collect();
+        (png::ColorType::Rgba, data, None)
+    };
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(color);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    if let Some(plte) = plte {
+        encoder.set_palette(plte);
+    }
+    let written = encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&data));
+    written.expect("encoding an in-memory PNG does not fail");
+    out
 }
 
 /// The dots of a label centred on (0, 0), as one path.
