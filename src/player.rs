@@ -105,6 +105,8 @@ pub struct NewMove<'a> {
     pub comment: Option<String>,
     /// Liubo self mode: the signer's chain element revealed with this file (index, hex).
     pub chain: Option<(u32, String)>,
+    /// Set aside the seat's own file already here for this ply (the judge refused it).
+    pub replace: bool,
 }
 
 impl<'a> NewMove<'a> {
@@ -118,6 +120,7 @@ impl<'a> NewMove<'a> {
             offer_draw: false,
             comment: None,
             chain: None,
+            replace: false,
         }
     }
 }
@@ -138,12 +141,20 @@ pub fn write_move(
         offer_draw,
         comment,
         chain,
+        replace,
     } = mv;
     let path = move_path(ply, seat);
     if dir.exists(&path) {
-        return Err(Error::Io(format!(
-            "{path}: already exists; a signed move is never replaced"
-        )));
+        if !replace {
+            return Err(crate::error::refuse_with(
+                &path,
+                None,
+                format!("you already moved for ply {ply}; a signed move is never replaced"),
+                "wait for the judge's answer (in a git repository: pull); if the judge refused \
+                 this file, `qijudge move … --replace` sets it aside and writes the new one",
+            ));
+        }
+        crate::judge::candidates::set_aside(dir, &path)?;
     }
     let file = MoveFile {
         format: MOVE_FORMAT.into(),

@@ -34,13 +34,18 @@ pub fn inbox(
 ) -> Result<()> {
     check_outgoing(&out)?;
     let now = super::now_or(now)?;
+    // A new copy (a spectator's first message): started from the manifest in the message's
+    // game.tar.gz.
+    if key.is_none() && !dir.join("game.toml").exists() {
+        start_copy(dir, &source)?;
+    }
     let game = GameDir::new(dir);
     // One message at a time: a second inbox run waits for this one.
     let _lock = game.lock()?;
     let mut run = Run::default();
     match source {
         Source::Files(paths) => {
-            for path in paths {
+            for path in &saved_folders(paths)? {
                 let shown = if path.as_os_str() == "-" {
                     "<stdin>".to_string()
                 } else {
@@ -136,6 +141,94 @@ pub fn inbox(
             ),
         )),
     }
+}
+
+/// Starts a player's or spectator's copy in `dir` (empty or new) from the first judge's message
+/// among `source` whose game.tar.gz holds a manifest. The manifest names the judge's key: the
+/// copy then takes only what that key signed, so the user should compare the key's fingerprint,
+/// printed here, with the one the organiser announced.
+fn start_copy(dir: &Path, source: &Source) -> Result<()> {
+    let paths: Vec<PathBuf> = match source {
+        Source::Files(paths) => saved_folders(paths)?,
+        Source::Maildir(m) => maildir_new(m)?,
+    };
+    for path in &paths {
+        let Ok(bytes) = read_bytes(path, &path.display().to_string()) else {
+            continue;
+        };
+        let Ok(all) = inbox::split_mbox(&bytes) else {
+            continue;
+        };
+        for message in all {
+            let Ok(found) = inbox::extract(&message) else {
+                continue;
+            };
+            for archive in &found.archives {
+                let Ok(files) = crate::mail::bundle::unpack(archive, RECORD_LIMIT) else {
+                    continue;
+                };
+                let Some((_, manifest)) = files.iter().find(|(p, _)| p == "game.toml") else {
+                    continue;
+                };
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+                let copy = GameDir::new(dir);
+                copy.write("game.toml", manifest)?;
+                let facts = match crate::games::of_dir(dir).and_then(|g| g.facts(&copy)) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        let _ = std::fs::remove_file(dir.join("game.toml"));
+                        return Err(e);
+                    }
+                };
+                say!(
+                    "started a copy of the game in {} from {}; its judge's key is {}: check it with the organiser",
+                    dir.display(),
+                    path.display(),
+                    facts.judge_key.fingerprint(ssh_key::HashAlg::Sha256)
+                );
+                return Ok(());
+            }
+        }
+    }
+    Err(Error::Io(format!(
+        "{}: no game.toml here, and no judge's message given holds the game (game.tar.gz)",
+        dir.display()
+    )))
+}
+
+/// The message files named on the command line, with a folder that a mail client saved messages
+/// into as a Maildir (mutt's "save message" to a Maildir-type folder) read as its messages, in
+/// name order (new/, then cur/); the folder is left as it is.
+fn saved_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let (new, cur) = (path.join("new"), path.join("cur"));
+        if !new.is_dir() && !cur.is_dir() {
+            return Err(Error::Io(format!(
+                "{}: a folder, and not a Maildir (no new/ or cur/): give the message files",
+                path.display()
+            )));
+        }
+        for sub in [new, cur] {
+            let Ok(entries) = std::fs::read_dir(&sub) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = entries
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            out.extend(files);
+        }
+    }
+    Ok(out)
 }
 
 /// `inbox --games ROOT`: one address for every game under ROOT. Each message is routed to its

@@ -135,6 +135,11 @@ pub enum Command {
         /// decides): for a view you believe is wrong, or to test a judge.
         #[arg(long)]
         no_check: bool,
+        /// Your file for this ply is still here and the judge refused it (its notice says so):
+        /// set it aside into refused/ and write this one. Without it an existing file is never
+        /// replaced.
+        #[arg(long)]
+        replace: bool,
     },
     /// Verify and replay every file, append what is new to the record, write signed views.
     ///
@@ -583,6 +588,7 @@ pub fn run(cli: Cli) -> Result<()> {
             offer_draw,
             comment,
             no_check,
+            replace,
         } => player::make_move(
             &dir,
             &seat,
@@ -592,6 +598,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 offer_draw,
                 comment,
                 check: !no_check,
+                replace,
             },
         ),
         Command::Judge {

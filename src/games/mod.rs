@@ -296,6 +296,8 @@ pub struct MoveRequest<'a> {
     pub comment: Option<String>,
     /// Check the move against the player's own view before writing it (`--no-check`: no).
     pub check: bool,
+    /// Set aside the seat's own earlier file for this ply (which the judge refused) first.
+    pub replace: bool,
 }
 
 /// What `judge` was asked to do.

@@ -21,13 +21,24 @@ pub struct Seats {
     pub names: Vec<String>,
     pub keys: Vec<PublicKey>,
     pub judge: PublicKey,
+    /// The game's id and its manifest's hash, which every file a player sends carries.
+    pub id: String,
+    pub hash: String,
 }
 
 /// Reads the seats and keys of any game directory.
 pub fn seats(dir: &GameDir) -> Result<Seats> {
     let facts = crate::games::of_dir(&dir.root)?.facts(dir)?;
     let (names, keys, judge) = (facts.seats, facts.player_keys, facts.judge_key);
-    Ok(Seats { names, keys, judge })
+    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let id = field(&manifest, "id").unwrap_or_default();
+    Ok(Seats {
+        names,
+        keys,
+        judge,
+        id,
+        hash: facts.hash,
+    })
 }
 
 /// Where a found file belongs, and what its signature must be made for.
@@ -162,6 +173,23 @@ pub fn import(
     let mut files: Vec<(String, Vec<u8>, bool)> = Vec::new();
     for f in &found {
         let p = place(&f.text, shown)?;
+        // A file of another game (a player's key used in two games) is not this game's, even
+        // signed: taken, it would stand in the way of this game's own files.
+        let game = field(&f.text, "game");
+        let manifest = field(&f.text, "manifest");
+        if game.as_deref() != Some(seats.id.as_str()) || manifest.as_deref() != Some(&seats.hash) {
+            return Err(refuse_with(
+                shown,
+                Some("game"),
+                format!(
+                    "{} belongs to another game ({}), not {}",
+                    p.path,
+                    game.as_deref().unwrap_or("none named"),
+                    seats.id
+                ),
+                "send each game's files to that game",
+            ));
+        }
         let Some(index) = seats.names.iter().position(|s| *s == p.seat) else {
             return Err(refuse(
                 shown,

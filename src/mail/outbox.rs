@@ -330,7 +330,9 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
     );
     let subject = format!("[qijudge {}] refused: {}", short_id(env.game), to.audience);
     let body = format!(
-        "Your message was refused; nothing from it was taken, and nothing is lost.\n\n{}\n",
+        "Your message was refused; nothing from it was taken, and nothing is lost. To correct a \
+         move, write it again in your copy with `qijudge move … --replace`, which sets the \
+         refused file aside.\n\n{}\n",
         text.trim_end()
     );
     write(headers(env, to, subject, &id)?.text_body(body))
@@ -470,7 +472,8 @@ pub fn messages(
         body.push_str("\n\n");
         if let Some(n) = &note {
             body.push_str(&format!(
-                "Your last file was refused and set aside; send a corrected one.\n{}\n\n",
+                "Your last file was refused and set aside; send a corrected one (in your copy, \
+                 `qijudge move … --replace` sets the refused file aside and writes the new one).\n{}\n\n",
                 n.trim_end()
             ));
         }

@@ -1045,6 +1045,7 @@ fn play_through_contract(
                             offer_draw: false,
                             comment: None,
                             check: true,
+                            replace: false,
                         };
                         let _ = game.make_move(&path, &seat, &seat_key(&seat), mv)?;
                         judge(None).map_err(|e| {

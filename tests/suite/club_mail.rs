@@ -320,3 +320,115 @@ fn players_ask_the_club_judge_by_mail_commands() {
     assert!(help.contains("plays no game here"), "{help}");
     assert!(!help.contains(&a_id), "{help}");
 }
+
+#[test]
+fn copies_start_from_mail_take_only_their_game_and_replace_a_refused_move() {
+    let club = Club::new();
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    club.mail_move("b", "red", "carol", "b2e2", 2);
+    assert_eq!(club.judge_runs().code, 0);
+    let t = club.tmp.path();
+    // bob starts his copy from the judge's message alone (no game.toml by hand).
+    let copy = t.join("bob-copy");
+    let black = club.outbox("a/black.eml");
+    let r = ok(&["inbox", &copy.to_string_lossy(), &black.to_string_lossy()]);
+    assert!(
+        r.stdout.contains("started a copy") && r.stdout.contains("SHA256:"),
+        "{r:?}"
+    );
+    let status = ok(&["status", &copy.to_string_lossy()]);
+    assert!(
+        status.stdout.contains("black to move (ply 2)"),
+        "{status:?}"
+    );
+    // A folder mutt saved as a Maildir is read as its messages.
+    let saved = t.join("saved");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(saved.join(sub)).unwrap();
+    }
+    std::fs::copy(&black, saved.join("cur/1.eml:2,S")).unwrap();
+    let second = t.join("bob-copy-2");
+    ok(&["inbox", &second.to_string_lossy(), &saved.to_string_lossy()]);
+    ok(&["status", &second.to_string_lossy()]);
+    // A signed move of another game (carol's, game b) is not taken into bob's copy of game a.
+    let stray = t.join("stray.eml");
+    let carol_copy = t.join("carol-copy-2");
+    eml_py(&[
+        "make",
+        "attach",
+        &stray.to_string_lossy(),
+        "carol@example.org",
+        &carol_copy.join("moves/0001-red.toml").to_string_lossy(),
+        &carol_copy.join("moves/0001-red.toml.sig").to_string_lossy(),
+    ]);
+    let r = qj(&["inbox", &copy.to_string_lossy(), &stray.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("belongs to another game"), "{r:?}");
+    assert!(
+        !copy.join("moves/0001-red.toml").exists() || {
+            // The copy's own red move of game a came with the judge's bundle.
+            let text = std::fs::read_to_string(copy.join("moves/0001-red.toml")).unwrap();
+            text.contains(&game_id(&club.game("a")))
+        }
+    );
+    // bob's move is refused by the judge (written unchecked); the corrected one replaces it in
+    // his copy with --replace, and the judge takes it.
+    let key = club.key("bob");
+    let c = copy.to_string_lossy();
+    ok(&[
+        "move",
+        &c,
+        "--as",
+        "black",
+        "--key",
+        &key,
+        "--no-check",
+        "h9h1",
+    ]);
+    let bad = copy.join("moves/0002-black.toml");
+    let eml = t.join("Maildir/new/3.bob.eml");
+    eml_py(&[
+        "make",
+        "attach",
+        &eml.to_string_lossy(),
+        "bob@example.org",
+        &bad.to_string_lossy(),
+        &format!("{}.sig", bad.display()),
+    ]);
+    let r = club.judge_runs();
+    assert_eq!(r.code, 1, "{r:?}");
+    let again = qj(&["move", &c, "--as", "black", "--key", &key, "h9g7"]);
+    assert_eq!(again.code, 1, "{again:?}");
+    assert!(
+        again.stderr.contains("you already moved for ply 2"),
+        "{again:?}"
+    );
+    assert!(again.stderr.contains("--replace"), "{again:?}");
+    ok(&[
+        "move",
+        &c,
+        "--as",
+        "black",
+        "--key",
+        &key,
+        "--replace",
+        "h9g7",
+    ]);
+    let kept = std::fs::read_dir(copy.join("refused/moves"))
+        .unwrap()
+        .count();
+    assert_eq!(kept, 2, "the refused file and its .sig are kept aside");
+    let eml = t.join("Maildir/new/4.bob.eml");
+    eml_py(&[
+        "make",
+        "attach",
+        &eml.to_string_lossy(),
+        "bob@example.org",
+        &bad.to_string_lossy(),
+        &format!("{}.sig", bad.display()),
+    ]);
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let status = ok(&["status", &club.game("a").to_string_lossy()]);
+    assert!(status.stdout.contains("red to move (ply 3)"), "{status:?}");
+}

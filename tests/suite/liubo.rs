@@ -491,6 +491,7 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
                 offer_draw: false,
                 comment: None,
                 chain: Some((t + 1, "00".repeat(32))),
+                replace: false,
             },
         )
         .unwrap();

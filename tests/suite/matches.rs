@@ -1228,6 +1228,7 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
                 offer_draw: false,
                 comment: None,
                 check: true,
+                replace: false,
             };
             let _ = game.make_move(&dir, &seat, &key, mv).unwrap();
             judge();
@@ -1377,6 +1378,7 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                         offer_draw: false,
                         comment: None,
                         check: true,
+                        replace: false,
                     };
                     let _ = game
                         .make_move(&commands_dir, &seat, &key_of(&seat), mv)

@@ -260,6 +260,7 @@ fn every_game_sets_aside_a_move_after_the_end() {
             offer_draw: false,
             comment: None,
             chain: None,
+            replace: false,
         };
         let id = manifest["id"].as_str().unwrap();
         let written = qijudge::player::write_move(&g, id, &facts.hash, &seat, &key, mv).unwrap();

@@ -19,6 +19,7 @@ pub fn run<D: Definition>(
         offer_draw,
         comment,
         check,
+        replace,
     } = request;
     if offer_draw && !D::DRAW_OFFERS {
         return Err(Error::Io(format!(
@@ -53,6 +54,7 @@ pub fn run<D: Definition>(
         offer_draw,
         comment,
         chain: None,
+        replace,
     };
     let path = crate::player::write_move(&d, id, manifest, seat, &key, mv)?;
     Ok(Report::line(format!(

@@ -193,6 +193,7 @@ pub(super) fn self_mode_move(
         offer_draw: false,
         comment,
         chain: Some((index, hex::encode(chain[index as usize]))),
+        replace: false,
     };
     let path = crate::player::write_move(d, &g.manifest.id, &g.hash, name, key, mv)?;
     report.say(format!("wrote {path} ({text}) and its signature"));

@@ -542,6 +542,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
         offer_draw,
         comment,
         check,
+        replace,
     } = request;
     let dir = GameDir::new(dir);
     let _lock = dir.lock()?;
@@ -589,6 +590,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
         offer_draw,
         comment,
         chain: None,
+        replace,
     };
     let path = crate::player::write_move(&dir, &game.manifest.id, &game.hash, seat, &key, mv)?;
     Ok(Report::line(format!("wrote {path} and its signature")))
