@@ -102,6 +102,16 @@ pub fn inbox(
             now: &now,
             answers,
         };
+        for (seat, text) in &run.warnings {
+            let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
+                continue;
+            };
+            for address in &to.addresses {
+                let subject = format!("{}: warning for {seat}", manifest.id());
+                let bytes = outbox::reply(from, address, &now, None, &subject, text)?;
+                deliver(&out, &format!("{seat}.warning.eml"), &bytes)?;
+            }
+        }
         let mut sent = SentLog::read(&game)?;
         for (seat, text) in &run.notices {
             let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
@@ -725,6 +735,9 @@ struct Run {
     refusals: Vec<String>,
     /// Intake refusals of files a seat signed: that seat is told why, privately.
     notices: Vec<(String, String)>,
+    /// What a seat should know about a message that was taken (a secret also sent to another
+    /// player): told privately.
+    warnings: Vec<(String, String)>,
     /// The seat whose signed message this run answers, and that message's Message-ID.
     answers: Option<(String, String)>,
     judged: Option<Result<()>>,
@@ -803,6 +816,17 @@ fn take_file(
                 if sender.is_some() {
                     run.answers = answer(&sender);
                 }
+                // A secret sent to another player too: taken, and its owner warned (a secret
+                // comes unsigned; the commitment it matched says whose it is).
+                let owners = paths
+                    .iter()
+                    .filter_map(|p| p.strip_prefix("setups/")?.strip_suffix(".toml"));
+                for seat in owners.filter(|_| key.is_some()) {
+                    if let Some(warning) = secret_copied_to(game, message, seat)? {
+                        eprintln!("{label}: {warning}");
+                        run.warnings.push((seat.to_string(), warning));
+                    }
+                }
                 // Judged message by message: a refused move is set aside before the next
                 // message, which may hold its correction.
                 if let Some(key) = key {
@@ -834,6 +858,42 @@ fn take_file(
         }
     }
     Ok(())
+}
+
+/// When a message carrying `seat`'s secret was also addressed (To, Cc) to another player's
+/// registered address: the warning for `seat`.
+fn secret_copied_to(game: &GameDir, message: &[u8], seat: &str) -> Result<Option<String>> {
+    let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
+        return Ok(None);
+    };
+    let mut addressed: Vec<String> = Vec::new();
+    for list in [parsed.to(), parsed.cc()].into_iter().flatten() {
+        addressed.extend(
+            list.iter()
+                .filter_map(|a| a.address())
+                .map(str::to_ascii_lowercase),
+        );
+    }
+    let others: Vec<String> = Manifest::read(game)?
+        .players()
+        .into_iter()
+        .filter(|(s, _, email)| {
+            s != seat
+                && email
+                    .as_deref()
+                    .is_some_and(|e| addressed.contains(&e.to_ascii_lowercase()))
+        })
+        .map(|(s, _, _)| s)
+        .collect();
+    if others.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "your secret (setups/{seat}.toml) was taken, but your message was also addressed to {}: \
+         they may have read it. Tell the organiser; only a new game makes it secret again. Send \
+         secrets to the judge's address alone.",
+        others.join(", ")
+    )))
 }
 
 /// The seat whose registered address (in `game.toml`) a message comes from, if any; a message

@@ -432,3 +432,121 @@ fn copies_start_from_mail_take_only_their_game_and_replace_a_refused_move() {
     let status = ok(&["status", &club.game("a").to_string_lossy()]);
     assert!(status.stdout.contains("red to move (ply 3)"), "{status:?}");
 }
+
+#[test]
+fn a_move_after_the_end_is_set_aside_and_never_joins_the_game() {
+    let club = Club::new();
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    assert_eq!(club.judge_runs().code, 0);
+    club.mail_move("a", "black", "bob", "resign", 2);
+    assert_eq!(club.judge_runs().code, 0);
+    let a = club.game("a");
+    assert!(ok(&["status", &a.to_string_lossy()])
+        .stdout
+        .contains("game over"));
+    // alice's copy was made before the end: her move for ply 3 is signed and bound to the game.
+    let copy = club.tmp.path().join("alice-copy-late");
+    copy_dir(&a, &copy);
+    std::fs::remove_dir_all(copy.join("moves")).unwrap();
+    std::fs::create_dir_all(copy.join("moves")).unwrap();
+    for f in std::fs::read_dir(a.join("moves")).unwrap() {
+        let f = f.unwrap();
+        let name = f.file_name().to_string_lossy().into_owned();
+        if name.starts_with("0001-") {
+            std::fs::copy(f.path(), copy.join("moves").join(&name)).unwrap();
+        }
+    }
+    let mv = qijudge::player::NewMove::plain(3, "sha256:00", "h0g2");
+    let key = qijudge::protocol::signing::parse_private_key(
+        &std::fs::read_to_string(club.key("alice")).unwrap(),
+    )
+    .unwrap();
+    let g = qijudge::store::GameDir::new(&copy);
+    let facts = qijudge::games::of_dir(&copy).unwrap().facts(&g).unwrap();
+    let rel = qijudge::player::write_move(&g, &game_id(&a), &facts.hash, "red", &key, mv).unwrap();
+    let file = copy.join(&rel);
+    let eml = club.tmp.path().join("Maildir/new/3.alice.eml");
+    eml_py(&[
+        "make",
+        "attach",
+        &eml.to_string_lossy(),
+        "alice@example.org",
+        &file.to_string_lossy(),
+        &format!("{}.sig", file.display()),
+    ]);
+    let record = std::fs::read(a.join("record.jsonl")).unwrap();
+    let r = club.judge_runs();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(!a.join(&rel).exists(), "{r:?}");
+    assert!(a.join("refused/moves").is_dir(), "{r:?}");
+    assert_eq!(std::fs::read(a.join("record.jsonl")).unwrap(), record);
+    ok(&["verify", &a.to_string_lossy()]);
+    // Another run: nothing new, nothing refused again.
+    let again = club.judge_runs();
+    assert_eq!(again.code, 0, "{again:?}");
+}
+
+#[test]
+fn a_secret_mailed_with_the_opponent_in_cc_is_taken_and_its_sender_warned() {
+    let club = Club::new();
+    let t = club.tmp.path();
+    let keys = t.join("keys");
+    let d = t.join("club").join("c");
+    let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
+    ok(&[
+        "new",
+        "jieqi",
+        &d.to_string_lossy(),
+        "--player",
+        &p("alice"),
+        "--player",
+        &p("bob"),
+        "--judge",
+        &format!("{}.pub", keys.join("judge").display()),
+        "--now",
+        NOW,
+    ]);
+    let mut n = 10;
+    for (who, seat) in [("alice", "red"), ("bob", "black")] {
+        let copy = t.join(format!("{who}-jq"));
+        copy_dir(&d, &copy);
+        ok(&[
+            "setup",
+            &copy.to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &club.key(who),
+        ]);
+        let file = copy.join(format!("commitments/{seat}.toml"));
+        let eml = t.join(format!("Maildir/new/{n}.{who}.eml"));
+        n += 1;
+        eml_py(&[
+            "make",
+            "attach",
+            &eml.to_string_lossy(),
+            &format!("{who}@example.org"),
+            &file.to_string_lossy(),
+            &format!("{}.sig", file.display()),
+        ]);
+    }
+    assert_eq!(club.judge_runs().code, 0);
+    // alice's nonce, pasted into a message that also goes to bob.
+    let nonce = std::fs::read_to_string(t.join("alice-jq/setups/red.toml")).unwrap();
+    club.mail_text(
+        20,
+        "alice@example.org",
+        "Subject: my nonce\r\nCc: Bob <bob@example.org>",
+        &nonce.replace('\n', "\r\n"),
+    );
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(d.join("setups/red.toml").exists(), "{r:?}");
+    let warning = std::fs::read_to_string(club.outbox("c/red.warning.eml")).unwrap();
+    assert!(warning.contains("alice@example.org"), "{warning}");
+    assert!(
+        !warning.contains("bob@example.org"),
+        "to the owner only: {warning}"
+    );
+    assert!(warning.contains("black"), "{warning}");
+}
