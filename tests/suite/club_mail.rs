@@ -506,8 +506,7 @@ fn a_secret_mailed_with_the_opponent_in_cc_is_taken_and_its_sender_warned() {
         "--now",
         NOW,
     ]);
-    let mut n = 10;
-    for (who, seat) in [("alice", "red"), ("bob", "black")] {
+    for (n, (who, seat)) in (10..).zip([("alice", "red"), ("bob", "black")]) {
         let copy = t.join(format!("{who}-jq"));
         copy_dir(&d, &copy);
         ok(&[
@@ -520,7 +519,6 @@ fn a_secret_mailed_with_the_opponent_in_cc_is_taken_and_its_sender_warned() {
         ]);
         let file = copy.join(format!("commitments/{seat}.toml"));
         let eml = t.join(format!("Maildir/new/{n}.{who}.eml"));
-        n += 1;
         eml_py(&[
             "make",
             "attach",
