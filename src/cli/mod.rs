@@ -424,7 +424,7 @@ pub enum Command {
         messages: Vec<PathBuf>,
         /// Serve every game under this folder (game folders up to three levels down) from one
         /// address; every positional argument is then a message.
-        #[arg(long, value_name = "ROOT", conflicts_with = "spectators")]
+        #[arg(long, value_name = "ROOT")]
         games: Option<PathBuf>,
         /// Read the new messages of this Maildir (from procmail, fetchmail or an MTA); each is
         /// handled once, then moved to cur/.
@@ -440,7 +440,7 @@ pub enum Command {
         now: Option<String>,
         #[command(flatten)]
         mail: MailArgs,
-        /// Addresses that get the public view.
+        /// Addresses that get the public view (with --games: of every game).
         #[arg(long = "spectator")]
         spectators: Vec<String>,
     },

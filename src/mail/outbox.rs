@@ -457,7 +457,8 @@ pub fn messages(
         ]
         .join("\0");
         let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
-        let mut body = format!("Game {}: {headline}.\n", env.game);
+        let mut body = wrap(&format!("Game {}: {headline}.", env.game));
+        body.push('\n');
         let to_move = view.get("to_move").and_then(|t| t.as_str());
         if let (Some(d), Some(seat)) = (&deadline, to_move) {
             body.push_str(&wrap(&deadline_line(d, seat, &r.audience)));
@@ -477,7 +478,9 @@ pub fn messages(
                 n.trim_end()
             ));
         }
-        body.push_str(&text);
+        // The view's text, its long prose lines (the key to the pieces) folded at 72 columns
+        // like the rest of the body; board lines are shorter and stay as they are.
+        body.push_str(&wrap(&text));
         let message_id = format!(
             "{}.{}.{head}.{}",
             env.game,
