@@ -36,6 +36,25 @@ pub fn new(
     let read_key = |path: &Path| -> Result<String> {
         let shown = path.display().to_string();
         let text = read_arg(path, SMALL_FILE_LIMIT)?;
+        if text.trim_start().starts_with("-----BEGIN") {
+            return Err(crate::error::refuse_with(
+                &shown,
+                None,
+                "is a private key; a game lists public keys",
+                format!("give {shown}.pub (the public half, one line starting ssh-ed25519)"),
+            ));
+        }
+        let kind = text.split_whitespace().next().unwrap_or_default();
+        if kind.starts_with("ssh-") || kind.starts_with("ecdsa-") || kind.starts_with("sk-") {
+            if kind != "ssh-ed25519" {
+                return Err(crate::error::refuse_with(
+                    &shown,
+                    None,
+                    format!("is a {kind} key; qijudge signs with Ed25519 keys only"),
+                    "make one with `ssh-keygen -t ed25519` (or `qijudge keygen`) and give its .pub",
+                ));
+            }
+        }
         let key =
             signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
         Ok(signing::public_key_line(&key))

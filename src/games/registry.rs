@@ -34,6 +34,16 @@ pub fn by_name(name: &str) -> Result<&'static dyn Game> {
 /// The game a directory holds, from the `game` field of its `game.toml` (the rest of the
 /// manifest is checked by the game itself).
 pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
+    if !dir.join("game.toml").exists() {
+        return Err(crate::error::refuse_with(
+            dir.display().to_string(),
+            None,
+            "not a game folder (it has no game.toml)",
+            "give the folder that holds game.toml: the one `qijudge new` made, or your copy of \
+             the game (made from the invitation's game.toml, or with `qijudge inbox NEW-FOLDER \
+             MESSAGE`)",
+        ));
+    }
     let text = GameDir::new(dir).read("game.toml", SMALL_FILE_LIMIT)?;
     let value: toml::Table = toml::from_str(&text).map_err(|e| {
         refuse(

@@ -361,7 +361,7 @@ fn a_seat_lists_its_moves_from_its_own_view_and_move_checks_them() {
     // writes nothing.
     let key = g.keys.path("alice");
     let illegal = qj(&["move", &g.d(), "--as", "south", "--key", &key, "a5-a4"]);
-    assert_eq!(illegal.code, 2, "{illegal:?}");
+    assert_eq!(illegal.code, 1, "refused input: {illegal:?}");
     assert!(
         illegal.stderr.contains("holds a piece of yours"),
         "{}",

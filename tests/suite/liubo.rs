@@ -607,3 +607,22 @@ fn commitments_and_seeds_replay_in_the_order_they_were_recorded() {
     assert!(again.stdout.contains("nothing new"), "{again:?}");
     ok(&["verify", &d]);
 }
+
+/// In escrow mode the judge throws: a player typing `throw` is told so, and how to play.
+#[test]
+fn throw_in_escrow_mode_says_the_judge_throws() {
+    let g = LGame::started(&["dice_mode=escrow"]);
+    let (seat, _) = g.next_turn();
+    let r = qj(&[
+        "move",
+        &g.d(),
+        "--as",
+        liubo::SEATS[seat],
+        "--key",
+        &g.keys.path(LGame::key_of(seat)),
+        "throw",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("the judge throws"), "{r:?}");
+    assert!(r.stderr.contains("qijudge moves"), "{r:?}");
+}

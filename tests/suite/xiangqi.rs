@@ -619,3 +619,85 @@ fn a_seat_lists_its_legal_moves_and_precheck_checks_a_move() {
         pre.stderr
     );
 }
+
+/// What a new user types wrong gets an answer that says what is wrong and what to give.
+#[test]
+fn players_mistakes_are_answered_in_plain_words() {
+    let g = XGame::new(&[]);
+    let d = g.d();
+    let key = g.keys.path("alice");
+    // A move onto one's own piece is refused input (exit 1), with the point named.
+    let r = qj(&["move", &d, "--as", "red", "--key", &key, "a0a3"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("occupied by one of your own pieces"),
+        "{r:?}"
+    );
+    // An elephant blocked at its eye: "an elephant", not "a elephant".
+    let r = qj(&["move", &d, "--as", "red", "--key", &key, "c0e2"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let _ = g.judge();
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &g.keys.path("bob"),
+        "c9c5",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("an elephant cannot move"), "{r:?}");
+    // A folder that is no game.
+    let r = qj(&["status", &g.tmp.path().to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("not a game folder"), "{r:?}");
+    // `new` given a private key, or an ECDSA key, for a player or the judge.
+    let other = g.tmp.path().join("other");
+    let judge_private = g.keys.path("judge");
+    let alice = format!("alice={}.pub", g.keys.path("alice"));
+    let bob = format!("bob={}.pub", g.keys.path("bob"));
+    let new = |judge: &str| {
+        qj(&[
+            "new",
+            "xiangqi",
+            &other.to_string_lossy(),
+            "--player",
+            &alice,
+            "--player",
+            &bob,
+            "--judge",
+            judge,
+        ])
+    };
+    let r = new(&judge_private);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("is a private key") && r.stderr.contains(".pub"),
+        "{r:?}"
+    );
+    let ecdsa = g.tmp.path().join("ecdsa");
+    let made = std::process::Command::new("ssh-keygen")
+        .args([
+            "-q",
+            "-t",
+            "ecdsa",
+            "-N",
+            "",
+            "-f",
+            &ecdsa.to_string_lossy(),
+        ])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let r = new(&format!("{}.pub", ecdsa.display()));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("ecdsa-sha2-nistp256 key") && r.stderr.contains("ed25519"),
+        "{r:?}"
+    );
+    // The Chinese board keeps its empty points (U+3000), so every rank lines up.
+    let view = ok(&["view", &d, "--as", "public", "--chinese"]);
+    let rank8 = view.stdout.lines().find(|l| l.starts_with("8 ")).unwrap();
+    assert_eq!(rank8.matches('\u{3000}').count(), 9, "{rank8:?}");
+}

@@ -41,7 +41,15 @@ pub fn run<D: Definition>(
     let action = match check {
         true => {
             check_turn(&g, &state, seat)?;
-            g.typed_action(&d, &state, seat, action)?
+            // A move that does not read or is illegal is refused input (exit code 1).
+            g.typed_action(&d, &state, seat, action)
+                .map_err(|e| match e {
+                    Error::Io(why) => {
+                        let why = why.strip_prefix("move: ").unwrap_or(&why).to_string();
+                        refuse("move", None, why)
+                    }
+                    e => e,
+                })?
         }
         false => action.to_string(),
     };

@@ -578,7 +578,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
     let action = typed.as_str();
     if action != "resign" && action != "accept-draw" {
         crate::rules::luzhanqi::Move::parse(action, game.board)
-            .map_err(|e| Error::Io(format!("move: {e}")))?;
+            .map_err(|e| refuse("move", None, e.to_string()))?;
     }
     if check && action != "resign" && action != "accept-draw" {
         check_on_own_view(&dir, &game, seat, key_path, action, &head)?;
@@ -629,9 +629,11 @@ fn check_on_own_view(
         crate::rules::luzhanqi::Seat(index as u8),
     )?;
     position.check_move(mv).map_err(|e| {
-        Error::Io(format!(
-            "move {action}: {e} (checked on your view; --no-check writes it anyway)"
-        ))
+        refuse(
+            "move",
+            None,
+            format!("{action}: {e} (checked on your view; --no-check writes it anyway)"),
+        )
     })
 }
 

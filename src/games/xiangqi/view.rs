@@ -261,7 +261,7 @@ pub fn board_diagram(
             }
             line.push(mark);
         }
-        out.push_str(&format!("{}  {rank}\n", line.trim_end()));
+        out.push_str(&format!("{}  {rank}\n", line.trim_end_matches(' ')));
         if i == 4 {
             out.push_str("   ~~~~~~~ river ~~~~~~~\n");
         }

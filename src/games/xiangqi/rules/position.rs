@@ -44,7 +44,12 @@ impl fmt::Display for MoveError {
                 write!(f, "{s} is occupied by one of your own pieces")
             }
             MoveError::CannotReach { kind, from, to } => {
-                write!(f, "a {} cannot move from {from} to {to}", kind.name())
+                let name = kind.name();
+                let article = match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    true => "an",
+                    false => "a",
+                };
+                write!(f, "{article} {name} cannot move from {from} to {to}")
             }
             MoveError::KingLeftInCheck => write!(f, "the move leaves your own king in check"),
             MoveError::GameOver => write!(f, "the game is over"),
