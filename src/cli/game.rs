@@ -45,15 +45,16 @@ pub fn new(
             ));
         }
         let kind = text.split_whitespace().next().unwrap_or_default();
-        if kind.starts_with("ssh-") || kind.starts_with("ecdsa-") || kind.starts_with("sk-") {
-            if kind != "ssh-ed25519" {
-                return Err(crate::error::refuse_with(
-                    &shown,
-                    None,
-                    format!("is a {kind} key; qijudge signs with Ed25519 keys only"),
-                    "make one with `ssh-keygen -t ed25519` (or `qijudge keygen`) and give its .pub",
-                ));
-            }
+        let ssh_key = ["ssh-", "ecdsa-", "sk-"]
+            .iter()
+            .any(|p| kind.starts_with(p));
+        if ssh_key && kind != "ssh-ed25519" {
+            return Err(crate::error::refuse_with(
+                &shown,
+                None,
+                format!("is a {kind} key; qijudge signs with Ed25519 keys only"),
+                "make one with `ssh-keygen -t ed25519` (or `qijudge keygen`) and give its .pub",
+            ));
         }
         let key =
             signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
