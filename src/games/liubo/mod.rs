@@ -246,14 +246,17 @@ impl Answers for lb::LiuboGame {
     }
 
     /// A turn (escrow mode): legal with the throw the judge made.
-    fn typed_action(&self, _: &GameDir, state: &lb::State, _: &str, text: &str) -> Result<String> {
+    fn typed_action(&self, d: &GameDir, state: &lb::State, seat: &str, text: &str) -> Result<String> {
         if matches!(text, "throw" | "reveal") {
+            let game = d.root.display();
             return Err(crate::error::refuse_with(
                 "move",
                 None,
                 format!("{text:?} is for self mode; in this game (escrow) the judge throws"),
-                "play the throw the judge made: `qijudge view GAME --as SEAT` shows it, \
-                 `qijudge moves GAME --as SEAT` lists your turns",
+                format!(
+                    "play the throw the judge made: `qijudge view {game} --as {seat}` shows it, \
+                     `qijudge moves {game} --as {seat}` lists your turns"
+                ),
             ));
         }
         if state.throw.is_none() {

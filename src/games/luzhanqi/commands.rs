@@ -485,8 +485,9 @@ pub fn setup(
                 None,
                 "no setup given",
                 format!(
-                    "start from the template (qijudge setup GAME --as {seat} --template > my-setup.toml), \
-                     or let qijudge draw one (--random)"
+                    "start from the template (qijudge setup {} --as {seat} --template > my-setup.toml), \
+                     or let qijudge draw one (--random)",
+                    dir.root.display()
                 ),
             ))
         }
@@ -564,7 +565,7 @@ pub fn make_move(dir: &Path, seat: &str, key_path: &Path, request: MoveRequest) 
             "record.jsonl",
             None,
             "play has not begun",
-            "wait until the judge has both setups",
+            "wait until the judge has every seat's setup",
         ));
     }
     let ply = record.last_move_ply() + 1;

@@ -75,7 +75,11 @@ pub fn write(position: &Position, m: Move, notation: Notation) -> String {
 
 /// Reads a move in any notation (ICCS, WXF or Chinese) and checks it is legal.
 pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
-    let t = without_annotations(text.trim());
+    // ICCS or WXF typed with a Chinese input method's full-width forms (`Ｈ２－Ｅ２`): read as
+    // ASCII. Chinese notation keeps its full-width digits (black's files), so only a text with
+    // no other character is converted.
+    let ascii = half_width(text.trim());
+    let t = without_annotations(ascii.as_deref().unwrap_or(text.trim()));
     let iccs = parse_iccs(t).or_else(|| parse_iccs(t.strip_suffix('+')?));
     if let Some(m) = iccs {
         return position
@@ -95,6 +99,22 @@ pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
         Description::parse_wxf(t)?
     };
     parsed.resolve(position, t)
+}
+
+/// A text made of ASCII and full-width ASCII forms (U+FF01–U+FF5E, and the ideographic space)
+/// only, in ASCII; none for any other text.
+fn half_width(text: &str) -> Option<String> {
+    if text.is_ascii() {
+        return None;
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{3000}' => Some(' '),
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+            c if c.is_ascii() => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The move without the marks annotators add after it: `!`, `?`, `!!`, `?!`, `#` (mate), in

@@ -479,3 +479,17 @@ fn notation_forms_players_write() {
     assert!(notation::parse(&pawns, "37.4").is_err());
     assert!(notation::parse(&start, "C2.5x").is_err());
 }
+
+#[test]
+fn full_width_forms_read_as_ascii_and_chinese_keeps_its_digits() {
+    let start = Position::start();
+    let h2e2 = notation::parse(&start, "h2e2").unwrap();
+    for typed in ["Ｈ２－Ｅ２", "ｈ２ｅ２", "Ｃ２．５", "炮二平五"] {
+        assert_eq!(notation::parse(&start, typed).unwrap(), h2e2, "{typed}");
+    }
+    let mut after = start.clone();
+    after.play(h2e2).unwrap();
+    // Black's files in full-width digits are Chinese notation, not ICCS.
+    let black = notation::parse(&after, "炮８平５").unwrap();
+    assert_eq!(black, notation::parse(&after, "h7e7").unwrap());
+}
