@@ -54,6 +54,7 @@ pub fn check_records(game: &str, files: &[PathBuf], json: bool, move_limit: bool
         ..Options::default()
     };
     let mut illegal = Vec::new();
+    let mut empty = Vec::new();
     for path in files {
         let shown = if path.as_os_str() == "-" {
             "<stdin>".to_string()
@@ -63,6 +64,10 @@ pub fn check_records(game: &str, files: &[PathBuf], json: bool, move_limit: bool
         let text = read_arg(path, PGN_LIMIT)?;
         let games = pgn::read(&text)
             .map_err(|e| refuse(&shown, Some(&format!("line {}", e.line)), e.why))?;
+        if games.is_empty() {
+            say!("{shown}: no game in this file (no tags, no moves)");
+            empty.push(shown.clone());
+        }
         for (i, g) in games.iter().enumerate() {
             let report = check::check_game(i + 1, g, options);
             if report.illegal.is_some() {
@@ -78,16 +83,19 @@ pub fn check_records(game: &str, files: &[PathBuf], json: bool, move_limit: bool
             }
         }
     }
-    match illegal.first() {
-        None => Ok(()),
-        Some(first) => Err(refuse(
+    if let Some(first) = illegal.first() {
+        return Err(refuse(
             first.clone(),
             None,
             format!(
                 "{} game(s) have an illegal move (listed above)",
                 illegal.len()
             ),
-        )),
+        ));
+    }
+    match empty.first() {
+        None => Ok(()),
+        Some(first) => Err(refuse(first.clone(), None, "holds no game")),
     }
 }
 

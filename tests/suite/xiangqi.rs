@@ -696,6 +696,12 @@ fn players_mistakes_are_answered_in_plain_words() {
         r.stderr.contains("ecdsa-sha2-nistp256 key") && r.stderr.contains("ed25519"),
         "{r:?}"
     );
+    // An empty PGN file is said to hold no game (exit 1), not passed in silence.
+    let empty = g.tmp.path().join("empty.pgn");
+    std::fs::write(&empty, "\n").unwrap();
+    let r = qj(&["check", "xiangqi", &empty.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("no game in this file"), "{r:?}");
     // The Chinese board keeps its empty points (U+3000), so every rank lines up.
     let view = ok(&["view", &d, "--as", "public", "--chinese"]);
     let rank8 = view.stdout.lines().find(|l| l.starts_with("8 ")).unwrap();

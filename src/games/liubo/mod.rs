@@ -246,7 +246,13 @@ impl Answers for lb::LiuboGame {
     }
 
     /// A turn (escrow mode): legal with the throw the judge made.
-    fn typed_action(&self, d: &GameDir, state: &lb::State, seat: &str, text: &str) -> Result<String> {
+    fn typed_action(
+        &self,
+        d: &GameDir,
+        state: &lb::State,
+        seat: &str,
+        text: &str,
+    ) -> Result<String> {
         if matches!(text, "throw" | "reveal") {
             let game = d.root.display();
             return Err(crate::error::refuse_with(

@@ -221,8 +221,18 @@ fn append(slot: &mut Option<String>, text: String) {
     }
 }
 
-/// `12.`, `12...` and `12.C2.5` (number glued to the move) → the move part.
+/// `12.`, `12...` and `12.C2.5` (number glued to the move) → the move part. A WXF move of a
+/// pawn among tandem pawns (`33.4`: two digits, the direction, a digit) is a move, not a number.
 fn strip_move_number(token: &str) -> &str {
+    let b = token.as_bytes();
+    let tandem = b.len() == 4
+        && b[0].is_ascii_digit()
+        && b[1].is_ascii_digit()
+        && b"+-.=".contains(&b[2])
+        && b[3].is_ascii_digit();
+    if tandem {
+        return token;
+    }
     let digits = token.chars().take_while(|c| c.is_ascii_digit()).count();
     if digits > 0 && token[digits..].starts_with('.') {
         token[digits..].trim_start_matches('.')

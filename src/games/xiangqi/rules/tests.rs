@@ -493,3 +493,13 @@ fn full_width_forms_read_as_ascii_and_chinese_keeps_its_digits() {
     let black = notation::parse(&after, "炮８平５").unwrap();
     assert_eq!(black, notation::parse(&after, "h7e7").unwrap());
 }
+
+#[test]
+fn a_tandem_pawn_move_is_not_a_move_number() {
+    let games = super::pgn::read("1. C2.5 h9g7 2. 33.4").unwrap();
+    let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["C2.5", "h9g7", "33.4"]);
+    let games = super::pgn::read("12.C2.5 12...h9g7").unwrap();
+    let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["C2.5", "h9g7"]);
+}
