@@ -238,15 +238,26 @@ fn open_private_key(shown: &str, text: &str) -> Result<ssh_key::PrivateKey> {
     }
     let key =
         ssh_key::PrivateKey::from_openssh(text).map_err(|e| refuse(shown, None, e.to_string()))?;
-    let passphrase = ask_passphrase(shown)?;
-    let open = key.decrypt(passphrase.as_bytes()).map_err(|_| {
-        refuse_with(
-            shown,
-            None,
-            "the passphrase does not open this key",
-            "try again, or check with ssh-keygen -y -f KEY",
-        )
-    })?;
+    // Three tries, as ssh gives.
+    let mut tries = 0;
+    let open = loop {
+        let passphrase = ask_passphrase(shown)?;
+        match key.decrypt(passphrase.as_bytes()) {
+            Ok(open) => break open,
+            Err(_) if tries < 2 => {
+                tries += 1;
+                eprintln!("the passphrase does not open {shown}; try again");
+            }
+            Err(_) => {
+                return Err(refuse_with(
+                    shown,
+                    None,
+                    "the passphrase does not open this key (three tries)",
+                    format!("check it with `ssh-keygen -y -f {shown}`"),
+                ))
+            }
+        }
+    };
     signing::check_key(open.public_key()).map_err(|e| refuse(shown, None, e.to_string()))?;
     Ok(open)
 }

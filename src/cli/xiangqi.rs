@@ -109,6 +109,11 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
     if let Some(bad) = &r.illegal {
         if r.status == "bad_start" {
             s.push_str(&format!("invalid FEN tag: {}", bad.reason));
+        } else if r.status == "bad_notation" {
+            s.push_str(&format!(
+                "not a move at ply {} {:?}: {}",
+                bad.ply, bad.text, bad.reason
+            ));
         } else {
             s.push_str(&format!(
                 "illegal move at ply {} {:?}: {}",

@@ -707,3 +707,18 @@ fn players_mistakes_are_answered_in_plain_words() {
     let rank8 = view.stdout.lines().find(|l| l.starts_with("8 ")).unwrap();
     assert_eq!(rank8.matches('\u{3000}').count(), 9, "{rank8:?}");
 }
+
+/// `check` tells a text that is no move from a move the rules forbid.
+#[test]
+fn check_tells_bad_notation_from_an_illegal_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("g.pgn");
+    std::fs::write(&file, "1. h2e2 h9g7 2. zz9 *\n").unwrap();
+    let r = qj(&["check", "xiangqi", &file.to_string_lossy(), "--json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("\"status\":\"bad_notation\""), "{r:?}");
+    std::fs::write(&file, "1. h2e2 h9g7 2. h0h9 *\n").unwrap();
+    let r = qj(&["check", "xiangqi", &file.to_string_lossy(), "--json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("\"status\":\"illegal_move\""), "{r:?}");
+}

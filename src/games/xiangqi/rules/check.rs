@@ -14,7 +14,8 @@ pub struct GameCheck {
     pub game: usize,
     /// The game's name: its `SampleId`, else `Event`, else nothing.
     pub name: Option<String>,
-    /// `checkmate`, `stalemate`, `repetition`, `move-limit`, `illegal_move`, `ongoing`,
+    /// `checkmate`, `stalemate`, `repetition`, `move-limit`, `illegal_move`, `bad_notation` (a
+    /// move text in no notation), `ongoing`,
     /// `bad_start` (the FEN tag is invalid).
     pub status: &'static str,
     /// Plies replayed legally.
@@ -83,6 +84,7 @@ pub fn check_game(index: usize, game: &PgnGame, options: Options) -> GameCheck {
             ..options
         },
     );
+    let mut syntax = false;
     for (i, recorded) in game.moves.iter().enumerate() {
         if let Some(ending) = replay.ending() {
             report.illegal = Some(IllegalMove {
@@ -99,6 +101,10 @@ pub fn check_game(index: usize, game: &PgnGame, options: Options) -> GameCheck {
                 report.moves.push(m.to_string());
             }
             Err(e) => {
+                // A text that is no move in any notation is a syntax error, not an illegal move.
+                if matches!(e, notation::NotationError::Syntax { .. }) {
+                    syntax = true;
+                }
                 report.illegal = Some(IllegalMove {
                     ply: i + 1,
                     text: recorded.text.clone(),
@@ -124,7 +130,10 @@ pub fn check_game(index: usize, game: &PgnGame, options: Options) -> GameCheck {
             .map(|tag| tag == ending.winner().pgn());
     }
     if report.illegal.is_some() {
-        report.status = "illegal_move";
+        report.status = match syntax {
+            true => "bad_notation",
+            false => "illegal_move",
+        };
     }
     report
 }
