@@ -52,6 +52,8 @@ fn replay_pages_step_through_the_game_in_a_real_browser() {
         ("games/luzhanqi/sample-4p", "east", "south and north win"),
         ("games/xiangqi/sample", "black", "checkmate: black is mated"),
         ("games/liubo/sample", "a", "a wins (owl captured)"),
+        // Self mode: the players' reveals are no turns of the replay.
+        ("games/liubo/sample-self", "public", "a wins (five stones)"),
         (
             "games/jieqi/sample",
             "black",

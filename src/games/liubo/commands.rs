@@ -19,9 +19,12 @@ pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
     let mut start = None;
     let mut after_turns = Vec::new();
     pipeline::replay_observed(g, d, &record, Mode::Judge, None, &mut |state, entry| {
-        // The view after each turn, and the last one before the first turn.
+        // The view after each turn, and the last one before the first turn. A self-mode
+        // reveal (a chain element, no turn) is no position of its own.
         match entry {
-            Entry::Move { .. } => after_turns.push(lb::build_view(g, state, audience)),
+            Entry::Move { action, .. } if action != "reveal" => {
+                after_turns.push(lb::build_view(g, state, audience))
+            }
             _ if after_turns.is_empty() => start = Some(lb::build_view(g, state, audience)),
             _ => {}
         }
