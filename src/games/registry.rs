@@ -34,7 +34,8 @@ pub fn by_name(name: &str) -> Result<&'static dyn Game> {
 /// The game a directory holds, from the `game` field of its `game.toml` (the rest of the
 /// manifest is checked by the game itself).
 pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
-    if !dir.join("game.toml").exists() {
+    // (A packed game, `game-00001.tar.gz`, is a file holding its game.toml: read as it is.)
+    if dir.is_dir() && !dir.join("game.toml").exists() {
         return Err(crate::error::refuse_with(
             dir.display().to_string(),
             None,

@@ -28,17 +28,21 @@ pub trait Bot: Send {
 
 /// The built-in bots by name: `random`, `greedy`.
 pub fn builtin(name: &str) -> Option<Box<dyn Bot>> {
-    match name {
-        "random" => Some(Box::new(Builtin {
-            greedy: false,
-            rng: SplitMix64::new(0),
-        })),
-        "greedy" => Some(Box::new(Builtin {
-            greedy: true,
-            rng: SplitMix64::new(0),
-        })),
-        _ => None,
-    }
+    builtin_seeded(name, 0)
+}
+
+/// A built-in bot whose choices start from `seed` (a setup request sets it again): a match
+/// gives each game and seat its own, so games without a setup (Xiangqi) differ too.
+pub fn builtin_seeded(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
+    let greedy = match name {
+        "random" => false,
+        "greedy" => true,
+        _ => return None,
+    };
+    Some(Box::new(Builtin {
+        greedy,
+        rng: SplitMix64::new(seed),
+    }))
 }
 
 /// What a greedy bot thinks a Xiangqi piece is worth.

@@ -3,7 +3,7 @@
 //! reveal; an in-process judge [`Session`] checks every move as it is written, and the finished
 //! directory must pass the audit. A bot is only ever shown its own view.
 
-use super::bots::{builtin, Bot, ProcessBot};
+use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
 use super::schedule::{self, Pairing};
 use super::standings::{from_audit, from_summary, GameRecord};
@@ -633,10 +633,15 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
     Ok(())
 }
 
-fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32) -> Result<Box<dyn Bot>> {
+fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result<Box<dyn Bot>> {
     match &entry.spec {
-        BotSpec::Builtin(name) => builtin(name)
-            .ok_or_else(|| Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))),
+        // Each game and seat its own seed, so games without a setup (Xiangqi) differ too.
+        BotSpec::Builtin(name) => {
+            super::bots::builtin_seeded(name, game_seed(cfg.seed, k) ^ (seat as u64 + 1))
+                .ok_or_else(|| {
+                    Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))
+                })
+        }
         BotSpec::Command(cmd) | BotSpec::Uci(cmd) => {
             let log = if cfg.logs {
                 let path = cfg
@@ -706,7 +711,8 @@ fn play_game(
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = order
         .iter()
-        .map(|&b| start_bot(cfg, &cfg.bots[b], k))
+        .enumerate()
+        .map(|(seat, &b)| start_bot(cfg, &cfg.bots[b], k, seat))
         .collect::<Result<_>>()?;
 
     // Setups: a bot that fails here forfeits before play begins.
@@ -911,7 +917,7 @@ fn play_through_contract(
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
-        .map(|j| start_bot(cfg, &cfg.bots[bot_of(j)], k))
+        .map(|j| start_bot(cfg, &cfg.bots[bot_of(j)], k, j))
         .collect::<Result<_>>()?;
     let judge = |forfeit: Option<(String, String)>| {
         let run = JudgeRequest {

@@ -136,13 +136,18 @@ impl Sprt {
         if n == 0.0 {
             return 0.0;
         }
-        let mean = (w as f64 + d as f64 / 2.0) / n;
-        let var = (w as f64 * (1.0 - mean).powi(2)
-            + d as f64 * (0.5 - mean).powi(2)
-            + l as f64 * mean.powi(2))
-            / n;
+        let moments = |w: f64, d: f64, l: f64| {
+            let m = w + d + l;
+            let mean = (w + d / 2.0) / m;
+            let var = (w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)) / m;
+            (mean, var)
+        };
+        let (mut mean, mut var) = moments(w as f64, d as f64, l as f64);
         if var <= 0.0 {
-            return 0.0;
+            // Every game the same result (40-0): the sample variance is 0 and the LLR would be
+            // undefined. Half a win and half a loss more regularise it (a Jeffreys-like prior),
+            // so a one-sided match is decided rather than left at 0 for ever.
+            (mean, var) = moments(w as f64 + 0.5, d as f64, l as f64 + 0.5);
         }
         let (s0, s1) = (expected(self.elo0), expected(self.elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -207,7 +212,7 @@ mod tests {
     fn a_clear_difference_is_decided_and_an_even_match_is_not_soon() {
         let s: Sprt = "elo0=0,elo1=50".parse().unwrap();
         assert_eq!(s.verdict(0, 0, 0), Verdict::Continue);
-        assert_eq!(s.verdict(5, 0, 0), Verdict::Continue, "no variance yet");
+        assert_eq!(s.verdict(5, 0, 0), Verdict::Continue, "too few games yet");
         // 80 % over 100 games is far above 50 Elo (57 %): H1.
         assert_eq!(s.verdict(80, 0, 20), Verdict::H1);
         // 30 % over 100 games is far below: H0.
@@ -219,5 +224,20 @@ mod tests {
         assert!(s
             .describe("a", 80, 0, 20)
             .contains("H1 accepted: a is 50 Elo stronger"));
+    }
+
+    #[test]
+    fn a_one_sided_match_is_decided() {
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert_eq!(s.verdict(40, 0, 0), Verdict::H1, "llr {}", s.llr(40, 0, 0));
+        assert_eq!(s.verdict(0, 0, 40), Verdict::H0, "llr {}", s.llr(0, 0, 40));
+        assert_eq!(s.verdict(1, 0, 0), Verdict::Continue);
+        // All draws: no evidence either way for a few games, and an even score stays in.
+        assert_eq!(s.verdict(0, 10, 0), Verdict::Continue);
     }
 }

@@ -1593,3 +1593,45 @@ fn a_tournament_counts_only_trusted_judges_and_names_conflicts() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("give the .pub file"), "{r:?}");
 }
+
+/// Random bots play different games in one match, even where nothing is drawn before play
+/// (Xiangqi): each game and seat starts its bot from its own seed.
+#[test]
+fn a_random_xiangqi_match_plays_different_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        "r1=builtin:random",
+        "--bot",
+        "r2=builtin:random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let mut moves = std::collections::BTreeSet::new();
+    for k in 1..=4 {
+        let dir = out.join(format!("games/game-{k:05}/moves"));
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .map(|p| {
+                let t = std::fs::read_to_string(p).unwrap();
+                t.lines()
+                    .find(|l| l.starts_with("move ="))
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        names.sort();
+        moves.insert(names);
+    }
+    assert_eq!(moves.len(), 4, "four different games");
+}
