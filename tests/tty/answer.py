@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs a command on a new pseudo-terminal (its controlling terminal) and types ANSWER when it
-asks for a passphrase, as a person at a terminal would.
+"""Runs a command on a new pseudo-terminal (its controlling terminal) and types ANSWER each time
+it asks for a passphrase, as a person at a terminal would.
 
 Usage: answer.py ANSWER COMMAND [ARG...]
 Prints what the command wrote to the terminal; exits with the command's status.
@@ -16,7 +16,7 @@ if pid == 0:
     os.execvp(command[0], command)
 
 seen = b""
-answered = False
+answered = 0  # how much of what was seen the answers so far went to
 deadline = time.time() + 60
 while time.time() < deadline:
     try:
@@ -26,9 +26,9 @@ while time.time() < deadline:
     if not chunk:
         break
     seen += chunk
-    if not answered and b"passphrase" in seen.lower():
+    if b"enter passphrase" in seen[answered:].lower():
         os.write(fd, answer.encode() + b"\n")
-        answered = True
+        answered = len(seen)
 _, status = os.waitpid(pid, 0)
 sys.stdout.write(seen.decode("utf-8", "replace"))
 sys.exit(os.waitstatus_to_exitcode(status))
