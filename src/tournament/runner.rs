@@ -439,19 +439,25 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         // Watch for interrupts while the workers play, and say what happens to the games in
         // flight once, for each level.
         let mut said = 0;
-        while workers.load(Ordering::SeqCst) > 0 {
+        let tell = |said: &mut u8| {
             let asked = cfg
                 .interrupts
                 .map_or(0, |i| i.load(Ordering::SeqCst).min(2));
-            if asked > said {
-                said = asked;
+            if asked > *said {
+                *said = asked;
                 observe(Event::Stopping {
                     in_flight: in_flight.load(Ordering::SeqCst),
                     dropping: asked >= 2,
                 });
             }
+        };
+        while workers.load(Ordering::SeqCst) > 0 {
+            tell(&mut said);
             std::thread::sleep(Duration::from_millis(20));
         }
+        // The workers may stop (a second interrupt drops their games at once) between two looks:
+        // what was asked is still said.
+        tell(&mut said);
     });
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
