@@ -240,9 +240,10 @@ impl Player {
     }
 }
 
+/// (Fields drop in order: Postfix stops before its folder is removed.)
 struct World {
-    tmp: tempfile::TempDir,
     mta: Postfix,
+    tmp: tempfile::TempDir,
     players: Vec<Player>,
     sent: std::cell::Cell<u32>,
 }
@@ -390,8 +391,8 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
         }
     }
     let w = World {
-        tmp,
         mta,
+        tmp,
         players,
         sent: std::cell::Cell::new(0),
     };
