@@ -684,36 +684,30 @@ pub fn run(cli: Cli) -> Result<()> {
             now,
             mail: m,
             spectators,
-        } => match (games, dir) {
-            (Some(root), first) => {
-                messages.splice(0..0, first);
-                if maildir.is_none() && messages.is_empty() {
-                    return Err(crate::error::Error::Io(
-                        "inbox --games: give messages or --maildir".into(),
-                    ));
+        } => {
+            // With --games every positional argument is a message.
+            let dir = match games {
+                Some(_) => {
+                    messages.splice(0..0, dir);
+                    if maildir.is_none() && messages.is_empty() {
+                        return Err(crate::error::Error::Io(
+                            "inbox --games: give messages or --maildir".into(),
+                        ));
+                    }
+                    None
                 }
-                mail::inbox_games(
-                    &root,
-                    match &maildir {
-                        Some(m) => mail::Source::Maildir(m),
-                        None => mail::Source::Files(&messages),
-                    },
-                    key.as_deref(),
-                    now,
-                    m.outgoing(spectators),
-                )
+                None => dir,
+            };
+            let source = match &maildir {
+                Some(m) => mail::Source::Maildir(m),
+                None => mail::Source::Files(&messages),
+            };
+            let (key, out) = (key.as_deref(), m.outgoing(spectators));
+            match games {
+                Some(root) => mail::inbox_games(&root, source, key, now, out),
+                None => mail::inbox(&dir.unwrap_or_default(), source, key, now, out),
             }
-            (None, dir) => mail::inbox(
-                &dir.unwrap_or_default(),
-                match &maildir {
-                    Some(m) => mail::Source::Maildir(m),
-                    None => mail::Source::Files(&messages),
-                },
-                key.as_deref(),
-                now,
-                m.outgoing(spectators),
-            ),
-        },
+        }
         Command::Invite { dir, now, mail: m } => mail::invite(&dir, now, m.outgoing(Vec::new())),
         Command::Remind {
             dir,
