@@ -412,18 +412,9 @@ fn answer_command(
     let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
         return Ok(());
     };
-    let sender = parsed
-        .from()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .map(str::to_ascii_lowercase)
-        .filter(|a| outbox::valid_address(a));
-    let Some(sender) = sender else {
+    let Some(sender) = person_sender(&parsed, Some(from_judge)) else {
         return Ok(());
     };
-    if sender == from_judge.to_ascii_lowercase() || inbox::is_automatic(&parsed).is_some() {
-        return Ok(());
-    }
     // The sender's games: (id, folder, seats).
     let mut own: Vec<(&String, &PathBuf, Vec<String>)> = Vec::new();
     for (id, dir) in games {
@@ -654,18 +645,9 @@ fn help_once(
     let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
         return Ok(());
     };
-    let Some(sender) = parsed
-        .from()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .map(str::to_ascii_lowercase)
-        .filter(|a| outbox::valid_address(a))
-    else {
+    let Some(sender) = person_sender(&parsed, Some(from_judge)) else {
         return Ok(());
     };
-    if sender == from_judge.to_ascii_lowercase() || inbox::is_automatic(&parsed).is_some() {
-        return Ok(());
-    }
     let day = now.get(..10).unwrap_or(now).to_string();
     let log_path = spool.join("help.json");
     let mut log: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&log_path)
@@ -896,20 +878,24 @@ fn secret_copied_to(game: &GameDir, message: &[u8], seat: &str) -> Result<Option
     )))
 }
 
+/// The address a person sent `message` from (lower case, a plain address): none for a program's
+/// message (auto-replies, lists) or for the judge's own address.
+fn person_sender(message: &mail_parser::Message, judge: Option<&str>) -> Option<String> {
+    if inbox::is_automatic(message).is_some() {
+        return None;
+    }
+    let sender = message.from()?.first()?.address()?.to_ascii_lowercase();
+    let judges = judge.is_some_and(|j| j.eq_ignore_ascii_case(&sender));
+    (outbox::valid_address(&sender) && !judges).then_some(sender)
+}
+
 /// The seat whose registered address (in `game.toml`) a message comes from, if any; a message
 /// sent by a program never has one.
 fn registered_sender(game: &GameDir, message: &[u8]) -> Result<Option<String>> {
     let Some(parsed) = mail_parser::MessageParser::default().parse(message) else {
         return Ok(None);
     };
-    if inbox::is_automatic(&parsed).is_some() {
-        return Ok(None);
-    }
-    let Some(from) = parsed
-        .from()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-    else {
+    let Some(from) = person_sender(&parsed, None) else {
         return Ok(None);
     };
     let manifest = Manifest::read(game)?;
@@ -919,7 +905,7 @@ fn registered_sender(game: &GameDir, message: &[u8]) -> Result<Option<String>> {
         .find(|(_, _, email)| {
             email
                 .as_deref()
-                .is_some_and(|e| e.eq_ignore_ascii_case(from))
+                .is_some_and(|e| e.eq_ignore_ascii_case(&from))
         })
         .map(|(seat, _, _)| seat))
 }

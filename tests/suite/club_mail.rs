@@ -18,23 +18,9 @@ impl Club {
         for name in ["alice", "bob", "carol", "dave", "judge"] {
             ok(&["keygen", &keys.join(name).to_string_lossy()]);
         }
-        let judge_pub = format!("{}.pub", keys.join("judge").display());
         for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
             let d = tmp.path().join("club").join(folder);
-            let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
-            ok(&[
-                "new",
-                "xiangqi",
-                &d.to_string_lossy(),
-                "--player",
-                &p(red),
-                "--player",
-                &p(black),
-                "--judge",
-                &judge_pub,
-                "--now",
-                NOW,
-            ]);
+            new_mail_game("xiangqi", &d, &keys, red, black);
             ok(&[
                 "judge",
                 &d.to_string_lossy(),
@@ -492,20 +478,7 @@ fn a_secret_mailed_with_the_opponent_in_cc_is_taken_and_its_sender_warned() {
     let t = club.tmp.path();
     let keys = t.join("keys");
     let d = t.join("club").join("c");
-    let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
-    ok(&[
-        "new",
-        "jieqi",
-        &d.to_string_lossy(),
-        "--player",
-        &p("alice"),
-        "--player",
-        &p("bob"),
-        "--judge",
-        &format!("{}.pub", keys.join("judge").display()),
-        "--now",
-        NOW,
-    ]);
+    new_mail_game("jieqi", &d, &keys, "alice", "bob");
     for (n, (who, seat)) in (10..).zip([("alice", "red"), ("bob", "black")]) {
         let copy = t.join(format!("{who}-jq"));
         copy_dir(&d, &copy);
@@ -547,4 +520,35 @@ fn a_secret_mailed_with_the_opponent_in_cc_is_taken_and_its_sender_warned() {
         "to the owner only: {warning}"
     );
     assert!(warning.contains("black"), "{warning}");
+}
+
+#[test]
+fn a_message_naming_two_games_and_a_copy_without_a_bundle_are_answered() {
+    let club = Club::new();
+    let (a, b) = (game_id(&club.game("a")), game_id(&club.game("b")));
+    club.mail_text(
+        1,
+        "alice@example.org",
+        &format!("Subject: {a} and {b}"),
+        "which?",
+    );
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let help = std::fs::read_to_string(club.outbox("help-alice_example.org.eml")).unwrap();
+    assert!(help.contains("more than one game"), "{help}");
+    // A new copy needs a judge's message with the game in it: a plain one is said not to do.
+    let plain = club.tmp.path().join("plain.eml");
+    std::fs::write(
+        &plain,
+        "From: a@example.org\r\nSubject: hi\r\n\r\nhello\r\n",
+    )
+    .unwrap();
+    let copy = club.tmp.path().join("new-copy");
+    let r = qj(&["inbox", &copy.to_string_lossy(), &plain.to_string_lossy()]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("no judge's message given holds the game"),
+        "{r:?}"
+    );
+    assert!(!copy.join("game.toml").exists());
 }

@@ -492,3 +492,23 @@ pub fn new_game_by_mail(dir: &Path, keys: &Keys, extra: &[&str]) -> Run {
     args.extend_from_slice(extra);
     ok(&args)
 }
+
+/// `qijudge new KIND DIR` with two players (red first) whose keys are `KEYS/NAME` and whose
+/// addresses are `NAME@example.org`, judged by `KEYS/judge`.
+pub fn new_mail_game(kind: &str, dir: &Path, keys: &Path, red: &str, black: &str) {
+    let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
+    let judge = format!("{}.pub", keys.join("judge").display());
+    ok(&[
+        "new",
+        kind,
+        &dir.to_string_lossy(),
+        "--player",
+        &p(red),
+        "--player",
+        &p(black),
+        "--judge",
+        &judge,
+        "--now",
+        NOW,
+    ]);
+}

@@ -364,24 +364,10 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
     addresses.push("eve@example.org".into());
     let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
     let mta = Postfix::start(&tmp.path().join("mta"), &refs);
-    let judge_pub = format!("{}.pub", keys.join("judge").display());
     let mut players = Vec::new();
     for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
         let d = tmp.path().join("club").join(folder);
-        let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
-        ok(&[
-            "new",
-            "xiangqi",
-            &d.to_string_lossy(),
-            "--player",
-            &p(red),
-            "--player",
-            &p(black),
-            "--judge",
-            &judge_pub,
-            "--now",
-            NOW,
-        ]);
+        new_mail_game("xiangqi", &d, &keys, red, black);
         // Each player's copy starts from the manifest the organiser hands out.
         for (name, seat) in [(red, "red"), (black, "black")] {
             let copy = tmp.path().join(format!("{name}-copy"));
