@@ -133,7 +133,7 @@ pub(crate) fn status_report(
     use crate::games::report::{Out, Report};
     let deadline = match (c.clock, c.to_move) {
         (Some(clock), Some(seat)) => {
-            crate::judge::clock::next_deadline(clock, c.record, c.now).map(|d| (seat, d))
+            crate::judge::clock::next_deadline(clock, c.record, seat, c.now).map(|d| (seat, d))
         }
         _ => None,
     };

@@ -26,7 +26,7 @@ pub fn judge(
         .map_or(Ok(()), |(base, head)| {
             check_since(dir, &GameDir::new(dir), base, Some(head), judge_commit).map(|_| ())
         })
-        .and_then(|()| super::game::judge(dir, key, now, false, None));
+        .and_then(|()| super::game::judge(dir, key, now, false, None, None));
     if github {
         annotate(dir, &result)?;
     }
@@ -109,7 +109,7 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
     let Some(key) = run.key else {
         return super::report::print(crate::games::of_dir(dir)?.precheck(dir, None)?);
     };
-    let judged = super::game::judge(dir, key, run.now.clone(), false, None);
+    let judged = super::game::judge(dir, key, run.now.clone(), false, None, None);
     // A refused file still leaves the run's outputs, the end included.
     if matches!(judged, Ok(()) | Err(Error::Refused(_))) {
         super::mail::reveal_when_over(&g, key)?;

@@ -108,6 +108,7 @@ pub fn judge(
     now: Option<String>,
     details: bool,
     forfeit: Option<String>,
+    vacation: Option<String>,
 ) -> Result<()> {
     let forfeit = match forfeit {
         Some(f) => {
@@ -118,10 +119,20 @@ pub fn judge(
         }
         None => None,
     };
+    let vacation = match vacation {
+        Some(v) => {
+            let (seat, days) = v
+                .split_once(':')
+                .and_then(|(s, d)| Some((s, d.parse::<u32>().ok()?)))
+                .ok_or_else(|| Error::Io("--vacation: expected SEAT:DAYS".into()))?;
+            Some((seat.to_string(), days))
+        }
+        None => None,
+    };
     let run = JudgeRequest {
         now: now_or(now)?,
         details,
-        forfeit,
+        rulings: crate::judge::pipeline::Rulings { forfeit, vacation },
     };
     super::report::print(games::of_dir(dir)?.judge(dir, key_path, run)?)
 }

@@ -84,7 +84,7 @@ pub fn inbox(
     // Nothing imported: the judge still runs once (a deadline may have passed).
     let judged = match run.judged.take() {
         Some(j) => j,
-        None => super::game::judge(dir, key, Some(now.clone()), false, None),
+        None => super::game::judge(dir, key, Some(now.clone()), false, None, None),
     };
     // After the end the setups are revealed, so that every player can verify the game.
     let revealed = judged.is_ok() && reveal_when_over(&game, key)?;
@@ -437,7 +437,7 @@ fn answer_command(
     if own.is_empty() || *command == Command::Help {
         let why = match own.is_empty() {
             true => "This address plays no game here.",
-            false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME.",
+            false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME; vacation GAME DAYS.",
         };
         return help_once(spool, games, message, why, now, out);
     }
@@ -522,12 +522,65 @@ fn answer_command(
             }
             (format!("{} status", outbox::short_id(id)), body)
         }
+        Command::Vacation(arg, days) => {
+            let Some((id, dir, seats)) = named(arg) else {
+                let ids: Vec<String> = own.iter().map(|(id, _, _)| id.to_string()).collect();
+                let body = format!(
+                    "Which game? Name one of yours before the days: vacation GAME DAYS ({})",
+                    ids.join(", ")
+                );
+                let answers = parsed
+                    .message_id()
+                    .filter(|id| outbox::valid_message_id(id));
+                let bytes = outbox::reply(from_judge, &sender, now, answers, "which game?", &body)?;
+                return deliver(out, &reply_name(&sender), &bytes);
+            };
+            let subject = format!("{} vacation", outbox::short_id(id));
+            let body = match seats.as_slice() {
+                [seat] => vacation(dir, key, seat, *days, now),
+                _ => format!(
+                    "This address plays {} in {id}; ask the organiser for a vacation of one seat.",
+                    seats.join(" and ")
+                ),
+            };
+            (subject, body)
+        }
     };
     let answers = parsed
         .message_id()
         .filter(|id| outbox::valid_message_id(id));
     let bytes = outbox::reply(from_judge, &sender, now, answers, &subject, &body)?;
     deliver(out, &reply_name(&sender), &bytes)
+}
+
+/// Runs the judge with a vacation of `days` days for `seat`: what the judge did, or why not.
+fn vacation(dir: &Path, key: &Path, seat: &str, days: u32, now: &str) -> String {
+    let run = crate::games::JudgeRequest {
+        now: now.to_string(),
+        details: false,
+        rulings: crate::judge::pipeline::Rulings {
+            forfeit: None,
+            vacation: Some((seat.to_string(), days)),
+        },
+    };
+    let judged = crate::games::of_dir(dir).and_then(|g| g.judge(dir, key, run));
+    match judged {
+        Ok(_) => {
+            let mut body = format!("{seat}: {days} day(s) of vacation from {now}, recorded.");
+            if let Ok(Some(d)) = outbox::deadline(&GameDir::new(dir), now) {
+                body.push_str(&format!(
+                    "\nPly {} is due by {} (grace until {}).",
+                    d.ply, d.due, d.grace_until
+                ));
+            }
+            body
+        }
+        Err(e) => {
+            let why = e.to_string();
+            let why = why.strip_prefix("--vacation: ").unwrap_or(&why);
+            format!("No vacation recorded: {why}")
+        }
+    }
 }
 
 /// Answers to mail commands a day per address, at most.
@@ -817,6 +870,7 @@ fn take_file(
                         key,
                         Some(now.to_string()),
                         false,
+                        None,
                         None,
                     ));
                 }

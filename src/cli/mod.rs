@@ -63,8 +63,10 @@ pub enum Command {
         /// Mark the game as a shipped sample whose keys are public.
         #[arg(long, hide = true)]
         sample: bool,
-        /// Deadlines: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing]] per move, on the judge's
-        /// clock from the receipt of the previous move.
+        /// Deadlines: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]] per move,
+        /// on the judge's clock from the receipt of the previous move; VACATION_DAYS: the days
+        /// of vacation each seat may take (mail command `vacation GAME DAYS`, or `judge
+        /// --vacation`).
         #[arg(long)]
         clock: Option<String>,
         /// Play in public (git): setups arrive sealed to the judge and each seat's view is
@@ -162,10 +164,15 @@ pub enum Command {
         /// already over keeps its result.
         #[arg(long, value_name = "SEAT:REASON")]
         forfeit: Option<String>,
+        /// Grant SEAT a vacation of DAYS days from now, within the allowance of the game's clock
+        /// (`--clock M:G:forfeit:DAYS` at `new`): SEAT's deadlines stop meanwhile. Recorded in
+        /// the signed record; players ask by mail with `vacation GAME DAYS`.
+        #[arg(long, value_name = "SEAT:DAYS")]
+        vacation: Option<String>,
         /// CI mode for a game in a git repository: first check that the change
         /// since --base only adds player files, changes nothing published and only grows the
         /// record, then judge; outputs are left ready to commit. Exit 1 on any refusal.
-        #[arg(long, conflicts_with_all = ["details", "forfeit"])]
+        #[arg(long, conflicts_with_all = ["details", "forfeit", "vacation"])]
         ci: bool,
         /// With --ci: the revision the change starts from (the branch's last judged commit).
         #[arg(long, requires = "ci")]
@@ -607,6 +614,7 @@ pub fn run(cli: Cli) -> Result<()> {
             now,
             details,
             forfeit,
+            vacation,
             ci,
             base,
             head,
@@ -619,7 +627,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     .map(|b| (b, head.as_deref().unwrap_or("HEAD")));
                 ci::judge(&dir, &key, now, range, judge_commit, format == "github")
             } else {
-                game::judge(&dir, &key, now, details, forfeit)
+                game::judge(&dir, &key, now, details, forfeit, vacation)
             }
         }
         Command::Precheck { dir, key, staged } => ci::precheck(&dir, key.as_deref(), staged),

@@ -305,8 +305,8 @@ pub struct JudgeRequest {
     pub now: String,
     /// Show private refusal details on stderr (the judge's own terminal).
     pub details: bool,
-    /// A seat to forfeit on the judge's authority, with a reason code.
-    pub forfeit: Option<(String, String)>,
+    /// What the judge rules besides taking files: a forfeit, a vacation.
+    pub rulings: crate::judge::pipeline::Rulings,
 }
 
 /// `.gitignore` of a game's folder: the judge's lock and staging never belong in a commit, nor

@@ -30,9 +30,11 @@ fn show(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// The deadline of the next ply: its time starts at the last move's receipt, a forfeit that
-/// left the game going (four players), or when play began (the `begin` line's `at`). None without a clock or before play.
-pub fn next_deadline(clock: &Clock, record: &Record, now: &str) -> Option<Deadline> {
+/// The deadline of the next ply, `seat`'s: its time starts at the last move's receipt, a
+/// forfeit that left the game going (four players), or when play began (the `begin` line's
+/// `at`), and `seat`'s vacations stop it (the part of each after that start). None without a
+/// clock or before play.
+pub fn next_deadline(clock: &Clock, record: &Record, seat: &str, now: &str) -> Option<Deadline> {
     let mut ply = None;
     let mut started = None;
     for line in record.lines.iter().rev() {
@@ -52,7 +54,8 @@ pub fn next_deadline(clock: &Clock, record: &Record, now: &str) -> Option<Deadli
     }
     let ply = ply.unwrap_or(1);
     let start = time(&started?)?;
-    let due = start + Duration::minutes(clock.move_minutes as i64);
+    let away = vacation_after(record, seat, start);
+    let due = start + Duration::minutes(clock.move_minutes as i64) + away;
     let grace = due + Duration::minutes(clock.grace_minutes as i64);
     let now = time(now)?;
     let state = if now <= due {
@@ -71,12 +74,78 @@ pub fn next_deadline(clock: &Clock, record: &Record, now: &str) -> Option<Deadli
     })
 }
 
+/// How much of `seat`'s vacations lies after `start`.
+fn vacation_after(record: &Record, seat: &str, start: DateTime<Utc>) -> Duration {
+    let mut away = Duration::zero();
+    for line in &record.lines {
+        if let Entry::Vacation { seat: s, days, at } = &line.entry {
+            let Some(from) = time(at).filter(|_| s == seat) else {
+                continue;
+            };
+            let until = from + Duration::days(i64::from(*days));
+            if until > start {
+                away += until - from.max(start);
+            }
+        }
+    }
+    away
+}
+
+/// Days of vacation `seat` has taken in this game.
+pub fn vacation_taken(record: &Record, seat: &str) -> u32 {
+    record
+        .lines
+        .iter()
+        .filter_map(|l| match &l.entry {
+            Entry::Vacation { seat: s, days, .. } if s == seat => Some(*days),
+            _ => None,
+        })
+        .sum()
+}
+
+/// Whether `seat` may take `days` more days of vacation at `now`: within the manifest's
+/// allowance, and before its current deadline has run out (`to_move`: the seat to move).
+pub fn may_take_vacation(
+    clock: Option<&Clock>,
+    record: &Record,
+    seat: &str,
+    days: u32,
+    to_move: Option<&str>,
+    now: &str,
+) -> std::result::Result<(), String> {
+    let Some(clock) = clock.filter(|c| c.vacation_days > 0) else {
+        return Err(
+            "this game allows no vacation (its manifest's clock has no vacation_days)".into(),
+        );
+    };
+    if days == 0 {
+        return Err("a vacation is at least one day".into());
+    }
+    let taken = vacation_taken(record, seat);
+    let left = clock.vacation_days.saturating_sub(taken);
+    if days > left {
+        return Err(format!(
+            "{seat} may take {} days of vacation in this game and has taken {taken}: {left} left, {days} asked",
+            clock.vacation_days
+        ));
+    }
+    if to_move == Some(seat) {
+        if let Some(d) = next_deadline(clock, record, seat, now).filter(|d| d.state == "expired") {
+            return Err(format!(
+                "the time for ply {} ran out at {}: a vacation cannot bring it back",
+                d.ply, d.grace_until
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether the expiry rule records a forfeit.
 pub fn forfeits(clock: &Clock) -> bool {
     clock.on_expiry == Expiry::Forfeit
 }
 
-/// Reads `--clock MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing]]`.
+/// Reads `--clock MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]]`.
 pub fn parse_clock(text: &str) -> Result<Clock, String> {
     let mut parts = text.split(':');
     let number = |p: Option<&str>, default: u32| -> Result<u32, String> {
@@ -103,10 +172,22 @@ pub fn parse_clock(text: &str) -> Result<Clock, String> {
         Some("nothing") => Expiry::Nothing,
         Some(other) => return Err(format!("--clock: on expiry {other:?}: forfeit or nothing")),
     };
+    let vacation_days = match parts.next() {
+        None => 0,
+        Some(t) => t.parse::<u32>().ok().filter(|n| *n <= 365).ok_or_else(|| {
+            format!("--clock {text:?}: the vacation allowance is whole days up to 365")
+        })?,
+    };
+    if parts.next().is_some() {
+        return Err(format!(
+            "--clock {text:?}: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]]"
+        ));
+    }
     Ok(Clock {
         move_minutes,
         grace_minutes,
         on_expiry,
+        vacation_days,
     })
 }
 
@@ -123,7 +204,7 @@ pub fn check(
     forfeit: &mut Option<(String, String)>,
 ) -> Option<Option<crate::error::Error>> {
     let clock = clock?;
-    let d = next_deadline(clock, record, now)?;
+    let d = next_deadline(clock, record, seat, now)?;
     if d.state != "expired" {
         return None;
     }
@@ -141,4 +222,33 @@ pub fn check(
             "moves must reach the judge before the deadline",
         )
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_option_reads_an_optional_vacation_allowance() {
+        assert_eq!(parse_clock("60:30").unwrap().vacation_days, 0);
+        let c = parse_clock("60:30:forfeit:14").unwrap();
+        assert_eq!((c.move_minutes, c.vacation_days), (60, 14));
+        assert!(parse_clock("60:30:forfeit:400").is_err());
+        assert!(parse_clock("60:30:forfeit:3:9").is_err());
+    }
+
+    #[test]
+    fn only_the_part_of_a_vacation_after_the_ply_began_counts() {
+        let mut record = Record::new();
+        for (at, days) in [("2026-01-01T00:00:00Z", 2), ("2026-01-10T00:00:00Z", 1)] {
+            let seat = "red".into();
+            let at = at.into();
+            record.append(Entry::Vacation { seat, days, at }, "genesis");
+        }
+        let start = time("2026-01-02T12:00:00Z").unwrap();
+        // Half a day left of the first; all of the second.
+        assert_eq!(vacation_after(&record, "red", start), Duration::hours(36));
+        assert_eq!(vacation_after(&record, "black", start), Duration::zero());
+        assert_eq!(vacation_taken(&record, "red"), 3);
+    }
 }

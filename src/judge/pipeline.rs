@@ -285,6 +285,15 @@ pub fn replay_observed<R: Referee>(
                 })?;
                 r.forfeit(&mut state, i, reason, &cx)?
             }
+            Entry::Vacation { seat, days, at } if !r.is_over(&state) => {
+                vacation_entry(r, &state, seat, *days, at).map_err(|why| {
+                    refuse(
+                        "record.jsonl",
+                        Some("days"),
+                        format!("line {}: {why}", k + 1),
+                    )
+                })?
+            }
             _ => r.step(&mut state, &cx)?.ok_or_else(|| {
                 refuse_with(
                     "record.jsonl",
@@ -452,6 +461,62 @@ pub fn forfeit_now<R: Referee>(
     Ok(said)
 }
 
+/// The record line of a vacation `seat` asks for at `at`, if the clock allows it.
+fn vacation_entry<R: Referee>(
+    r: &R,
+    state: &R::State,
+    seat: &str,
+    days: u32,
+    at: &str,
+) -> std::result::Result<Vec<Entry>, String> {
+    if seat_of(r, seat).is_none() {
+        return Err(format!(
+            "{seat:?} is not a seat ({})",
+            r.frame().seats.join(", ")
+        ));
+    }
+    let seats = r.frame().seats;
+    let to_move = r.clock_turn(state).map(|(i, _)| seats[i]);
+    super::clock::may_take_vacation(r.clock(), r.record(state), seat, days, to_move, at)?;
+    Ok(vec![Entry::Vacation {
+        seat: seat.to_string(),
+        days,
+        at: at.to_string(),
+    }])
+}
+
+/// Records a vacation of `days` days for `seat`, asked for now.
+pub fn vacation_now<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    state: &mut R::State,
+    now: &str,
+    seat: &str,
+    days: u32,
+) -> Result<Vec<String>> {
+    if r.is_over(state) {
+        return Err(Error::Io("--vacation: the game is already over".into()));
+    }
+    let entries = vacation_entry(r, state, seat, days, now)
+        .map_err(|why| Error::Io(format!("--vacation: {why}")))?;
+    let cx = Ctx::taking_new(dir, now, None);
+    let mut said = Vec::new();
+    for entry in entries {
+        said.push(describe(&entry));
+        append(r, state, entry, &cx)?;
+    }
+    Ok(said)
+}
+
+/// What the judge rules on its own authority in a run, besides taking files.
+#[derive(Clone, Debug, Default)]
+pub struct Rulings {
+    /// A seat that forfeits, with a reason code.
+    pub forfeit: Option<(String, String)>,
+    /// A seat's vacation, in days (the seat asked; the manifest allows it).
+    pub vacation: Option<(String, u32)>,
+}
+
 /// Every file the judge writes under `views/` carries its signature (pictures included), so a
 /// file there that is not signed by the judge is known not to be the judge's.
 fn sign_views(
@@ -580,15 +645,16 @@ fn sweep_views(
 }
 
 /// One judge run: checks the key, locks the folder, recovers an interrupted run, replays the
-/// record, takes what is new, records a forfeit (asked for, or by the clock's expiry rule) and
-/// writes everything atomically.
+/// record, records a vacation asked for, takes what is new, records a forfeit (asked for, or by
+/// the clock's expiry rule) and writes everything atomically.
 pub fn judge<R: Referee>(
     r: &R,
     dir: &GameDir,
     key: &PrivateKey,
     now: &str,
-    mut forfeit: Option<(String, String)>,
+    rulings: Rulings,
 ) -> Result<Run<R::State>> {
+    let mut forfeit = rulings.forfeit;
     common::check_judge(&r.frame(), key)?;
     let _lock = dir.lock()?;
     dir.recover()?;
@@ -597,7 +663,13 @@ pub fn judge<R: Referee>(
     let cx = Ctx::taking_new(dir, now, Some(key));
     r.prepare(&mut state, &cx)?;
     let before = r.record(&state).lines.len();
-    let (mut said, refusals) = take_all(r, dir, &mut state, now, Some(key), &mut forfeit)?;
+    // A vacation first: the clock it stops is the one the files are taken against.
+    let mut said = match &rulings.vacation {
+        Some((seat, days)) => vacation_now(r, dir, &mut state, now, seat, *days)?,
+        None => Vec::new(),
+    };
+    let (taken, refusals) = take_all(r, dir, &mut state, now, Some(key), &mut forfeit)?;
+    said.extend(taken);
     let moved_on = moved_on_since(r, &state, before);
     // A game that ended meanwhile keeps its result: a late forfeit (say, from a deadline
     // script) changes nothing.

@@ -1,6 +1,6 @@
 //! Commands a player mails to the judge, one per message, in the subject or the first line of a
-//! plain-text body: `help`, `list`, `status [GAME]`, `resend [GAME]`. Pure: a message in, a
-//! command (or none) out.
+//! plain-text body: `help`, `list`, `status [GAME]`, `resend [GAME]`, `vacation [GAME] DAYS`.
+//! Pure: a message in, a command (or none) out.
 
 use mail_parser::MessageParser;
 
@@ -12,6 +12,8 @@ pub enum Command {
     Status(Option<String>),
     /// The judge's last message to the sender's seats, again.
     Resend(Option<String>),
+    /// Stop the sender's clock for some days, within what the game's manifest allows.
+    Vacation(Option<String>, u32),
 }
 
 /// The command of a message, if its subject or the first line of its text says one.
@@ -42,13 +44,22 @@ fn strip_reply(subject: &str) -> &str {
     }
 }
 
-/// A command line: the word, then at most one argument (a game id); anything longer is prose,
-/// not a command.
+/// A command line: the word, then at most one argument (a game id; `vacation` takes a game id
+/// and a number of days, or the days alone); anything longer is prose, not a command.
 fn of_line(line: &str) -> Option<Command> {
     let mut words = line.split_whitespace();
     let verb = words.next()?.to_ascii_lowercase();
     let arg = words.next().map(str::to_string);
-    if words.next().is_some() {
+    let second = words.next();
+    if verb == "vacation" {
+        let days = |w: &str| w.parse::<u32>().ok().filter(|d| (1..=365).contains(d));
+        return match (arg, second, words.next()) {
+            (Some(d), None, None) => Some(Command::Vacation(None, days(&d)?)),
+            (Some(game), Some(d), None) => Some(Command::Vacation(Some(game), days(d)?)),
+            _ => None,
+        };
+    }
+    if second.is_some() {
         return None;
     }
     match (verb.as_str(), arg) {
@@ -78,6 +89,22 @@ mod tests {
             Some(Command::Status(Some("xq-12345678".into())))
         );
         assert_eq!(parse(&mail("resend", "")), Some(Command::Resend(None)));
+        assert_eq!(
+            parse(&mail("vacation xq-1234 7", "")),
+            Some(Command::Vacation(Some("xq-1234".into()), 7))
+        );
+        assert_eq!(
+            parse(&mail("Re: your move", "vacation 3")),
+            Some(Command::Vacation(None, 3))
+        );
+    }
+
+    #[test]
+    fn a_vacation_needs_a_number_of_days() {
+        assert_eq!(parse(&mail("vacation", "")), None);
+        assert_eq!(parse(&mail("vacation next week", "")), None);
+        assert_eq!(parse(&mail("vacation xq-1 0", "")), None);
+        assert_eq!(parse(&mail("vacation xq-1 3 days", "")), None);
     }
 
     #[test]

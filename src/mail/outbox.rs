@@ -102,7 +102,15 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
     let Ok(record) = crate::protocol::record::Record::parse(&here, &genesis) else {
         return Ok(None);
     };
-    Ok(crate::judge::clock::next_deadline(&clock, &record, now))
+    // The seat to move: its vacations stop its clock.
+    let to_move = crate::games::of_dir(&dir.root)
+        .and_then(|g| g.to_move(&dir.root))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    Ok(crate::judge::clock::next_deadline(
+        &clock, &record, &to_move, now,
+    ))
 }
 
 /// Before play: how far each seat is with its secret, from the record (`commitment`, then

@@ -151,6 +151,14 @@ pub struct Clock {
     pub move_minutes: u32,
     pub grace_minutes: u32,
     pub on_expiry: Expiry,
+    /// Days of vacation each seat may take in this game (a `vacation` record line stops the
+    /// seat's clock for that many days); 0 or absent: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub vacation_days: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What the judge does when a move is not in by the end of its grace.
@@ -529,6 +537,9 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
+    /// The judge granted `seat` a vacation of `days` days from `at`, asked by the seat within
+    /// the manifest's allowance: the seat's clock does not run meanwhile.
+    Vacation { seat: String, days: u32, at: String },
     /// The game is over.
     End {
         #[serde(default, skip_serializing_if = "Option::is_none")]

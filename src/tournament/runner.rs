@@ -929,7 +929,10 @@ fn play_through_contract(
         let run = JudgeRequest {
             now: cfg.now.clone(),
             details: false,
-            forfeit,
+            rulings: crate::judge::pipeline::Rulings {
+                forfeit,
+                vacation: None,
+            },
         };
         // What a run says is for a terminal; a refusal stops the match game.
         game.judge(&path, &judge_file, run)?.into_result().map(drop)

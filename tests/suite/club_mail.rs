@@ -552,3 +552,81 @@ fn a_message_naming_two_games_and_a_copy_without_a_bundle_are_answered() {
     );
     assert!(!copy.join("game.toml").exists());
 }
+
+#[test]
+fn a_player_takes_a_vacation_by_mail_within_the_allowance() {
+    let club = Club::new();
+    // A third game, alice against bob, with 60 minutes a move and 3 days of vacation a seat.
+    let c = club.game("c");
+    new_mail_game_with(
+        "xiangqi",
+        &c,
+        &club.tmp.path().join("keys"),
+        "alice",
+        "bob",
+        &["--clock", "60:30:forfeit:3"],
+    );
+    ok(&[
+        "judge",
+        &c.to_string_lossy(),
+        "--key",
+        &club.key("judge"),
+        "--now",
+        NOW,
+    ]);
+    let c_id = game_id(&c);
+    let reply = || std::fs::read_to_string(club.outbox("reply-alice_example.org.eml")).unwrap();
+    // alice plays two games here: a vacation must name one.
+    club.mail_text(1, "alice@example.org", "Subject: vacation 2", "");
+    assert_eq!(club.judge_runs().code, 0);
+    assert!(reply().contains("Which game?"), "{}", reply());
+    // A game without a clock allows none.
+    let a_id = game_id(&club.game("a"));
+    club.mail_text(
+        2,
+        "alice@example.org",
+        &format!("Subject: vacation {a_id} 2"),
+        "",
+    );
+    assert_eq!(club.judge_runs().code, 0);
+    assert!(reply().contains("allows no vacation"), "{}", reply());
+    // Two days in game c, by its short id: recorded, and red's move is due two days later.
+    let short = &c_id[..11];
+    club.mail_text(
+        3,
+        "alice@example.org",
+        "Subject: Re: your move",
+        &format!("vacation {short} 2"),
+    );
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let text = reply();
+    assert!(text.contains("2 day(s) of vacation"), "{text}");
+    let record = std::fs::read_to_string(c.join("record.jsonl")).unwrap();
+    assert!(
+        record.contains(r#""kind":"vacation","seat":"red","days":2"#),
+        "{record}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&ok(&["status", &c.to_string_lossy(), "--json", "--now", NOW]).stdout)
+            .unwrap();
+    let due = s["deadline"]["due"].as_str().unwrap();
+    let expected = chrono::DateTime::parse_from_rfc3339(NOW).unwrap()
+        + chrono::Duration::days(2)
+        + chrono::Duration::minutes(60);
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(due).unwrap(),
+        expected,
+        "{s}"
+    );
+    // Two more would pass the allowance: refused with what is left.
+    club.mail_text(
+        4,
+        "alice@example.org",
+        &format!("Subject: vacation {c_id} 2"),
+        "",
+    );
+    assert_eq!(club.judge_runs().code, 0);
+    assert!(reply().contains("1 left, 2 asked"), "{}", reply());
+    ok(&["verify", &c.to_string_lossy()]);
+}

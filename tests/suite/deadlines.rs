@@ -212,3 +212,79 @@ fn luzhanqi_past_the_grace_the_seat_to_move_forfeits() {
     ok(&["reveal", &d]);
     ok(&["verify", &d]);
 }
+
+#[test]
+fn a_vacation_stops_the_seats_clock_within_the_allowance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = xiangqi_with_clock(tmp.path(), &keys, "60:30:forfeit:3");
+    let judge_key = keys.path("judge");
+    let judge = |now: &str, more: &[&str]| {
+        let mut args = vec!["judge", &d, "--key", &judge_key, "--now", now];
+        args.extend_from_slice(more);
+        qj(&args)
+    };
+    // Black, not to move, leaves at 10:00 for two days.
+    let r = judge(T0, &["--vacation", "black:2"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("black takes 2 days of vacation"), "{r:?}");
+    // Red's clock is not stopped.
+    let s = json(&ok(&["status", &d, "--json", "--now", T0]));
+    assert_eq!(s["deadline"]["due"], "2026-11-21T11:00:00Z");
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "h2e2",
+    ]);
+    assert_eq!(judge("2026-11-21T10:10:00Z", &[]).code, 0);
+    // Black's ply began at 10:10; what is left of the vacation (2 days less 10 minutes) stops
+    // its clock: due 11:10 plus that.
+    let s = json(&ok(&[
+        "status",
+        &d,
+        "--json",
+        "--now",
+        "2026-11-22T10:00:00Z",
+    ]));
+    assert_eq!(s["deadline"]["due"], "2026-11-23T11:00:00Z", "{s}");
+    assert_eq!(s["deadline"]["state"], "on-time");
+    // Past the allowance (3 days): refused, nothing recorded.
+    let r = judge("2026-11-22T10:00:00Z", &["--vacation", "black:2"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("1 left, 2 asked"), "{r:?}");
+    // A seat that is not in the game, a malformed request.
+    let r = judge("2026-11-22T10:00:00Z", &["--vacation", "white:1"]);
+    assert!(r.stderr.contains("not a seat"), "{r:?}");
+    let r = judge("2026-11-22T10:00:00Z", &["--vacation", "black"]);
+    assert!(r.stderr.contains("SEAT:DAYS"), "{r:?}");
+    // The vacation is in the signed record and the audit checks it.
+    ok(&["verify", &d]);
+    // Once black's time has run out, a vacation cannot bring it back: the forfeit stands.
+    let r = judge("2026-11-24T12:00:00Z", &["--vacation", "black:1"]);
+    assert!(r.stderr.contains("ran out"), "{r:?}");
+    let r = judge("2026-11-24T12:00:00Z", &[]);
+    assert!(r.stdout.contains("black forfeits"), "{r:?}");
+}
+
+#[test]
+fn a_game_without_an_allowance_takes_no_vacation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = xiangqi_with_clock(tmp.path(), &keys, "60:30");
+    let r = qj(&[
+        "judge",
+        &d,
+        "--key",
+        &keys.path("judge"),
+        "--now",
+        T0,
+        "--vacation",
+        "red:1",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("allows no vacation"), "{r:?}");
+}

@@ -496,19 +496,25 @@ pub fn new_game_by_mail(dir: &Path, keys: &Keys, extra: &[&str]) -> Run {
 /// `qijudge new KIND DIR` with two players (red first) whose keys are `KEYS/NAME` and whose
 /// addresses are `NAME@example.org`, judged by `KEYS/judge`.
 pub fn new_mail_game(kind: &str, dir: &Path, keys: &Path, red: &str, black: &str) {
+    new_mail_game_with(kind, dir, keys, red, black, &[]);
+}
+
+/// [`new_mail_game`] with more options for `new`.
+pub fn new_mail_game_with(
+    kind: &str,
+    dir: &Path,
+    keys: &Path,
+    red: &str,
+    black: &str,
+    more: &[&str],
+) {
     let p = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
     let judge = format!("{}.pub", keys.join("judge").display());
-    ok(&[
-        "new",
-        kind,
-        &dir.to_string_lossy(),
-        "--player",
-        &p(red),
-        "--player",
-        &p(black),
-        "--judge",
-        &judge,
-        "--now",
-        NOW,
-    ]);
+    let dir = dir.to_string_lossy();
+    let (red, black) = (p(red), p(black));
+    let mut args = vec![
+        "new", kind, &dir, "--player", &red, "--player", &black, "--judge", &judge, "--now", NOW,
+    ];
+    args.extend_from_slice(more);
+    ok(&args);
 }

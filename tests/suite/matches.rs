@@ -1180,7 +1180,7 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
             let run = JudgeRequest {
                 now: NOW.to_string(),
                 details: false,
-                forfeit: None,
+                rulings: Default::default(),
             };
             game.judge(&dir, Path::new(&keys.path("judge")), run)
                 .unwrap()
@@ -1325,7 +1325,10 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             let run = JudgeRequest {
                 now: NOW.to_string(),
                 details: false,
-                forfeit,
+                rulings: qijudge::judge::pipeline::Rulings {
+                    forfeit,
+                    vacation: None,
+                },
             };
             game.judge(dir, &judge_key, run)
                 .unwrap()

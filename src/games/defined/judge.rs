@@ -11,7 +11,7 @@ use std::path::Path;
 pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
     let key = crate::console::load_private_key(key)?;
     let (d, g) = open::<D>(dir)?;
-    let done = pipeline::judge(&g, &d, &key, &run.now, run.forfeit)?;
+    let done = pipeline::judge(&g, &d, &key, &run.now, run.rulings)?;
     let last = g.headline(&done.state);
     Ok(crate::games::run_report(
         &done.said,

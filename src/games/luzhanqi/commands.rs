@@ -81,13 +81,13 @@ pub fn judge(
     key_path: &Path,
     now: String,
     details: bool,
-    forfeit: Option<(String, String)>,
+    rulings: judge::pipeline::Rulings,
 ) -> Result<Report> {
     let dir = GameDir::new(dir);
     let game = load_game(&dir)?;
     let key = load_private_key(key_path)?;
     judge::check_judge_key(&game, &key, &key_path.display().to_string())?;
-    let run = judge::pipeline::judge(&game, &dir, &key, &now, forfeit)?;
+    let run = judge::pipeline::judge(&game, &dir, &key, &now, rulings)?;
     let refusal = match run.refusal {
         Some(Error::Refused(r)) if details => Some(Error::Refused(r.disclosed())),
         other => other,

@@ -46,7 +46,7 @@ impl Commands for Luzhanqi {
     }
 
     fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
-        commands::judge(dir, key, run.now, run.details, run.forfeit)
+        commands::judge(dir, key, run.now, run.details, run.rulings)
     }
 
     fn view(&self, dir: &Path, r: ViewRequest) -> Result<Report> {

@@ -928,6 +928,12 @@ pub fn describe(entry: &Entry) -> String {
                 .join(" and ")
         ),
         Entry::Forfeit { seat, reason, .. } => format!("{seat} forfeits ({reason})"),
+        Entry::Vacation { seat, days, .. } => {
+            format!(
+                "{seat} takes {days} day{} of vacation",
+                if *days == 1 { "" } else { "s" }
+            )
+        }
         Entry::End {
             winner: Some(w),
             allies,
