@@ -454,11 +454,11 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
     }
 
     // Both games are over, and every copy verifies from what the mail brought.
-    for (folder, result) in [("a", "black wins"), ("b", "red wins")] {
+    for (folder, result) in [("a", "red resigned"), ("b", "black resigned")] {
         let d = w.tmp.path().join("club").join(folder);
         let status = ok(&["status", &d.to_string_lossy()]);
         assert!(status.stdout.contains("game over"), "{folder}: {status:?}");
-        let _ = result;
+        assert!(status.stdout.contains(result), "{folder}: {status:?}");
         ok(&["verify", &d.to_string_lossy()]);
     }
     for name in names {
@@ -476,4 +476,14 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
     );
     let log = w.mta.log();
     assert!(!log.contains("status=bounced"), "{log}");
+    // The figures of the run, for whoever reads the test's output.
+    let delivered: Vec<String> = names
+        .iter()
+        .map(|n| format!("{n} {}", w.mta.received(&format!("{n}@example.org"))))
+        .collect();
+    eprintln!(
+        "messages: {} from players to the judge; delivered to players: {}",
+        judge_got,
+        delivered.join(", ")
+    );
 }
