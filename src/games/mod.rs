@@ -16,6 +16,7 @@
 //! its view, its `Definition` and `Commands`) and one line in [`registry::GAMES`]; see
 //! `docs/games.md`.
 
+pub mod banqi;
 pub mod defined;
 pub mod jieqi;
 pub mod liubo;

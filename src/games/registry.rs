@@ -5,11 +5,12 @@ use crate::error::{refuse, Error, Result};
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 
 /// Every game this version judges. A new game is one line here.
-pub static GAMES: [&dyn Game; 4] = [
+pub static GAMES: [&dyn Game; 5] = [
     &super::luzhanqi::Luzhanqi,
     &super::xiangqi::Xiangqi,
     &super::liubo::Liubo,
     &super::jieqi::Jieqi,
+    &super::banqi::Banqi,
 ];
 
 /// The names of every game, for messages.

@@ -62,8 +62,10 @@ impl Layout {
     }
 }
 
-/// The hash stream the shuffle draws from.
+/// The hash stream the shuffle draws from (Banqi's shuffle draws from one too, under its own
+/// domain).
 pub struct Stream<'a> {
+    domain: &'a str,
     game: &'a str,
     nonces: [&'a [u8]; 2],
     block: u64,
@@ -73,9 +75,20 @@ pub struct Stream<'a> {
 
 impl<'a> Stream<'a> {
     pub fn new(game: &'a str, red: &'a [u8], black: &'a [u8]) -> Stream<'a> {
+        Stream::in_domain(SHUFFLE_DOMAIN, game, red, black)
+    }
+
+    /// A stream under another `domain`, so that no two games' shuffles share one.
+    pub fn in_domain(
+        domain: &'a str,
+        game: &'a str,
+        first: &'a [u8],
+        second: &'a [u8],
+    ) -> Stream<'a> {
         Stream {
+            domain,
             game,
-            nonces: [red, black],
+            nonces: [first, second],
             block: 0,
             words: [0; 8],
             next: 8,
@@ -85,7 +98,7 @@ impl<'a> Stream<'a> {
     pub fn word(&mut self) -> u32 {
         if self.next == 8 {
             let digest = hash_fields(&[
-                SHUFFLE_DOMAIN.as_bytes(),
+                self.domain.as_bytes(),
                 self.game.as_bytes(),
                 self.nonces[0],
                 self.nonces[1],

@@ -1,0 +1,78 @@
+//! Banqi's own words: where the game stands, what its audit checked, and its replay page.
+
+use super::referee::{self as bq, BanqiGame};
+use crate::error::Result;
+use crate::store::GameDir;
+
+pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
+    use crate::judge::pipeline::Referee;
+    match (state.game.ending(), g.waiting(state)) {
+        (Some(e), _) => format!("game over: {e}"),
+        (None, Some(w)) => w,
+        (None, None) => String::new(),
+    }
+}
+
+/// The replay page of one audience (all see the same board).
+pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
+    use crate::view::html;
+    crate::games::check_audience(&bq::SEATS, &["public"], audience)?;
+    let state = bq::current(d, g)?;
+    let views: Vec<_> = (0..=state.plies() as usize)
+        .map(|ply| bq::view_at(g, &state, audience, ply))
+        .collect();
+    let frames: Vec<html::Frame> = views
+        .iter()
+        .map(|v| html::Frame {
+            ply: v.ply,
+            heading: match (&v.last_move, v.moves.last()) {
+                (Some(m), Some(written)) => format!("ply {}: {} {written}", v.ply, m.seat),
+                _ => "before the first turn".to_string(),
+            },
+            lines: super::view::state_lines(v),
+            picture: super::picture::banqi_layers(v),
+        })
+        .collect();
+    let moves: Vec<String> = views
+        .iter()
+        .filter_map(|v| {
+            Some(format!(
+                "{} {}",
+                v.last_move.as_ref()?.seat,
+                v.moves.last()?
+            ))
+        })
+        .collect();
+    let title = format!("Banqi {}: replay for {audience}", g.manifest.id);
+    let about = html::about(
+        &g.manifest.players,
+        " A plain brown disc is a piece lying face down.",
+        &state.head(g),
+    );
+    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+}
+
+/// What the audit checked: every piece named against the revealed layout.
+pub(super) fn audited(g: &BanqiGame, state: &bq::State) -> Vec<String> {
+    let named = state
+        .game
+        .played()
+        .iter()
+        .filter(|p| p.revealed.is_some() || p.captured_face_down)
+        .count();
+    match &state.layout {
+        Some(layout) => vec![
+            format!(
+                "verified Banqi game {}: {} plies, every signature, turn and view checked; both revealed nonces match their commitments, and the layout they give matches all {named} pieces turned up",
+                g.manifest.id,
+                state.plies()
+            ),
+            format!("layout: {}", layout.describe()),
+        ],
+        None => vec![format!(
+            "verified Banqi game {}: {} plies, every signature, turn and view checked; the {named} pieces turned up are checked against the layout once the nonces are revealed (qijudge reveal)",
+            g.manifest.id,
+            state.plies()
+        )],
+    }
+}

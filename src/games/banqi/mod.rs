@@ -1,0 +1,166 @@
+//! Banqi (暗棋) through the game definition: everything the commands need from the game, and
+//! the pure rules for bots, `moves` and the conformance suite. Rules and choices:
+//! `docs/banqi.md`.
+
+pub mod commands;
+pub mod picture;
+pub mod referee;
+pub mod rules;
+pub mod view;
+
+use super::defined::{check_turn, Answers, Definition};
+use super::NewGame;
+use crate::error::{refuse, Error, Result};
+use crate::protocol::files::{to_toml, JudgeEntry, Player, MANIFEST_FORMAT};
+use crate::rules::EndReason;
+use crate::store::GameDir;
+use referee::{self as bq, BanqiGame, BanqiManifest, State};
+use rules::Action;
+
+pub use referee::SEATS;
+
+pub struct Banqi;
+
+impl Definition for Banqi {
+    type Loaded = BanqiGame;
+    type View = view::BanqiView;
+    const NAME: &'static str = "banqi";
+    const TITLE: &'static str = "Banqi";
+    const SECRET_WORD: &'static str = "nonce";
+    const SEATS: &'static [&'static str] = &bq::SEATS;
+    const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
+    const SECRETS: bool = true;
+    const VARIANTS: &'static [super::Variant] =
+        &[("2p", &[]), ("2p", &["cannon-takes-face-down=on"])];
+
+    fn load(dir: &GameDir) -> Result<BanqiGame> {
+        bq::load(dir)
+    }
+
+    fn sealed(g: &BanqiGame) -> bool {
+        g.manifest.sealed
+    }
+
+    fn players(g: &BanqiGame) -> &[Player] {
+        &g.manifest.players
+    }
+
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
+        Ok(to_toml(&BanqiManifest {
+            format: MANIFEST_FORMAT.into(),
+            game: Self::NAME.into(),
+            id: format!("{}{}", bq::ID_PREFIX, hex::encode(id)),
+            created: new.created.clone(),
+            sample: new.sample,
+            board: "4x8".into(),
+            rules: bq::rules_from(new.rules)?,
+            clock: new.clock.clone(),
+            sealed: new.sealed,
+            judge: JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        }))
+    }
+
+    fn draw_secret(g: &BanqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
+        let (commitment, nonce) = bq::new_nonce(g, seat, random);
+        Ok((to_toml(&commitment), to_toml(&nonce)))
+    }
+
+    fn text_view(g: &BanqiGame, v: &view::BanqiView, chinese: bool) -> String {
+        view::render_text(&g.manifest.players, v, chinese)
+    }
+
+    fn picture(_: &BanqiGame, v: &view::BanqiView) -> String {
+        picture::banqi(v)
+    }
+
+    fn html(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
+        commands::html(dir, g, audience)
+    }
+}
+
+impl BanqiGame {
+    /// A turn as written, checked against the position: the action as it is stored.
+    fn read_turn(&self, state: &State, text: &str) -> std::result::Result<String, String> {
+        if matches!(text, "resign" | "accept-draw") {
+            return Ok(text.to_string());
+        }
+        let action = Action::parse(text).ok_or_else(|| {
+            format!(
+                "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
+            )
+        })?;
+        state
+            .game
+            .position()
+            .check(action)
+            .map_err(|e| format!("{action}: {e}"))?;
+        Ok(action.to_string())
+    }
+}
+
+impl Answers for BanqiGame {
+    fn to_move_in(&self, state: &State) -> Option<String> {
+        state.to_move().map(str::to_string)
+    }
+
+    /// Legality depends only on what everyone sees.
+    fn legal_in(&self, _: &GameDir, state: &State, seat: &str) -> Result<Vec<String>> {
+        check_turn(self, state, seat)?;
+        Ok(super::sorted_moves(
+            state.game.position().legal_actions().iter(),
+        ))
+    }
+
+    fn view_in(&self, _: &GameDir, state: &State, seat: &str) -> Result<serde_json::Value> {
+        super::to_json(&bq::build_view(self, state, seat))
+    }
+
+    fn plies_in(&self, state: &State) -> usize {
+        state.plies() as usize
+    }
+
+    fn end_in(&self, state: &State) -> Option<(Option<String>, EndReason)> {
+        state.end.clone()
+    }
+
+    fn next_move_in(&self, state: &State) -> (u32, String) {
+        (state.plies() + 1, state.head(self))
+    }
+
+    fn binding_of(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
+    }
+
+    fn headline(&self, state: &State) -> String {
+        commands::summary(self, state)
+    }
+
+    fn typed_action(&self, _: &GameDir, state: &State, _: &str, text: &str) -> Result<String> {
+        self.read_turn(state, text.trim())
+            .map_err(|e| Error::Io(format!("move: {e}")))
+    }
+
+    fn filed_action(&self, state: &State, path: &str, action: &str) -> Result<()> {
+        self.read_turn(state, action)
+            .map(drop)
+            .map_err(|e| refuse(path, Some("move"), e))
+    }
+
+    fn status_of(&self, state: &State) -> (serde_json::Value, String) {
+        let v = bq::build_view(self, state, "public");
+        let first = format!("game {} after {} plies", v.game, v.ply);
+        let fields = serde_json::json!({
+            "game": v.game, "ply": v.ply, "to_move": v.to_move, "colours": v.colours,
+            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
+            "position": v.position,
+        });
+        (fields, first)
+    }
+
+    fn audited(&self, _: &GameDir, state: &State) -> Vec<String> {
+        commands::audited(self, state)
+    }
+}

@@ -1,0 +1,762 @@
+//! The Banqi judge: both seats' nonce commitments, then their nonces (handed to the judge
+//! only), from which the shuffle fixes the layout; then signed turns, each piece turned up (or
+//! taken face down by a cannon) named in the public record; one view for everyone, since what
+//! lies face down is no seat's to know; and, once the nonces are revealed, an audit that
+//! recomputes the whole layout and checks every piece named.
+
+use super::rules::position::Square;
+use super::rules::shuffle::{shuffle, Layout};
+use super::rules::{Action, Ending, Game, Options};
+use super::view::{BanqiView, LastMove, Taken};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::common::{self, Frame};
+use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::{check_frame, Kind as GameKind};
+use crate::protocol::files::*;
+use crate::protocol::hash::{hex32, sha256_tagged};
+use crate::protocol::record::Record;
+use crate::rules::xiangqi::Piece;
+use crate::rules::EndReason;
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use serde::{Deserialize, Serialize};
+use ssh_key::{PrivateKey, PublicKey};
+use std::collections::BTreeMap;
+
+/// The seats, in manifest order: `first` moves first; colours come with the first piece up.
+pub const SEATS: [&str; 2] = ["first", "second"];
+
+/// The prefix of Banqi game ids.
+pub const ID_PREFIX: &str = "bq-";
+
+/// The format of a Banqi view.
+pub const VIEW_FORMAT: &str = "qijudge/banqi-view/1";
+
+/// `game.toml` of a Banqi game: the frame every manifest has, with Banqi's options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BanqiManifest {
+    /// Always `qijudge/manifest/1`.
+    pub format: String,
+    /// Always `banqi`.
+    pub game: String,
+    /// Random game id: `bq-` and 32 hex digits (128 random bits).
+    pub id: String,
+    /// When the game was created (RFC 3339, UTC).
+    pub created: String,
+    /// True only for the shipped sample games, whose keys are public.
+    pub sample: bool,
+    /// The board: `4x8`.
+    pub board: String,
+    pub rules: Options,
+    /// Deadlines, when the game has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// Played in public (git): nonces come sealed to the judge (`sealed/<seat>.age`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
+    pub judge: JudgeEntry,
+    /// First, then second.
+    pub players: Vec<Player>,
+}
+
+impl BanqiManifest {
+    pub fn frame(&self) -> ManifestFrame<'_> {
+        ManifestFrame {
+            format: &self.format,
+            game: &self.game,
+            id: &self.id,
+            created: &self.created,
+            sample: self.sample,
+            board: &self.board,
+            judge: &self.judge,
+            players: &self.players,
+        }
+    }
+}
+
+/// A checked Banqi manifest with its keys.
+pub struct BanqiGame {
+    pub manifest: BanqiManifest,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+}
+
+impl BanqiGame {
+    pub fn frame(&self) -> Frame<'_> {
+        Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: &SEATS,
+            player_keys: &self.player_keys,
+        }
+    }
+}
+
+/// Reads and checks a Banqi `game.toml`.
+pub fn load(dir: &GameDir) -> Result<BanqiGame> {
+    const F: &str = "game.toml";
+    let text = dir.read(F, SMALL_FILE_LIMIT)?;
+    let manifest: BanqiManifest =
+        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+    let (player_keys, judge_key) = check_frame(
+        &manifest.frame(),
+        &GameKind {
+            game: "banqi",
+            id_prefix: ID_PREFIX,
+            board: "4x8",
+            seats: &SEATS,
+        },
+    )?;
+    Ok(BanqiGame {
+        hash: sha256_tagged(text.as_bytes()),
+        manifest,
+        player_keys,
+        judge_key,
+    })
+}
+
+/// The rule options from `--rule key=value` items.
+pub fn rules_from(items: &[String]) -> Result<Options> {
+    let mut rules = Options::default();
+    for item in items {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+        let on = match v {
+            "on" | "true" => true,
+            "off" | "false" => false,
+            _ => return Err(Error::Io(format!("--rule {k}: on or off"))),
+        };
+        match k {
+            "cannon-takes-face-down" => rules.cannon_takes_face_down = on,
+            "move-limit" => rules.move_limit = on,
+            _ => {
+                return Err(Error::Io(format!(
+                    "--rule {k:?}: Banqi options are cannon-takes-face-down=on|off and \
+                     move-limit=on|off"
+                )))
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// A seat's commitment and nonce files for a fresh nonce (the commitment is Jieqi's: SHA-256
+/// over `qijudge/nonce/1`, the game id, the seat and the nonce).
+pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
+    let commitment = crate::judge::jieqi::nonce_commitment(&g.manifest.id, SEATS[seat], &nonce);
+    (
+        NonceCommitmentFile {
+            format: NONCE_COMMITMENT_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            commitment,
+        },
+        NonceFile {
+            format: NONCE_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            seat: SEATS[seat].into(),
+            nonce: hex::encode(nonce),
+        },
+    )
+}
+
+/// The game as the record and the files say.
+pub struct State {
+    pub record: Record,
+    pub game: Game,
+    commitments: [Option<[u8; 32]>; 2],
+    accepted: [bool; 2],
+    nonces: [Option<[u8; 32]>; 2],
+    begun: bool,
+    /// The layout, once both nonces are at hand (the judge, or anyone after the reveal).
+    pub layout: Option<Layout>,
+    /// The seat whose last turn offered a draw, while the offer stands.
+    pub draw_offer: Option<usize>,
+    pub end: Option<(Option<String>, EndReason)>,
+    pub comments: Vec<Option<String>>,
+}
+
+impl State {
+    pub fn head(&self, g: &BanqiGame) -> String {
+        self.record.head_or(&g.hash)
+    }
+
+    /// The seat to move, once play has begun and while it goes on.
+    pub fn to_move(&self) -> Option<&'static str> {
+        (self.begun && self.end.is_none()).then(|| SEATS[self.game.position().to_move])
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.game.played().len() as u32
+    }
+
+    /// What the record is waiting for before play, in words.
+    fn waiting_before_play(&self) -> Option<String> {
+        if self.begun {
+            return None;
+        }
+        let missing = |done: &dyn Fn(usize) -> bool| -> Vec<&str> {
+            (0..2).filter(|&i| !done(i)).map(|i| SEATS[i]).collect()
+        };
+        let uncommitted = missing(&|i| self.commitments[i].is_some());
+        if !uncommitted.is_empty() {
+            return Some(format!(
+                "waiting for the nonce commitment of {} (qijudge setup)",
+                uncommitted.join(" and ")
+            ));
+        }
+        Some(format!(
+            "waiting for the nonce of {}: hand setups/SEAT.toml to the judge now that both commitments are recorded",
+            missing(&|i| self.accepted[i]).join(" and ")
+        ))
+    }
+}
+
+/// The record's reason and winner for an ending.
+fn end_of(ending: Ending) -> (Option<String>, EndReason) {
+    let reason = match ending {
+        Ending::AllTaken { .. } => EndReason::NoPiecesInPlay,
+        Ending::NoLegalMove { .. } => EndReason::NoLegalMove,
+        Ending::MoveLimit => EndReason::MoveLimit,
+        Ending::Resignation { .. } => EndReason::Resignation,
+        Ending::Agreement => EndReason::Agreement,
+        Ending::Forfeit { .. } => EndReason::Forfeit,
+    };
+    (ending.winner().map(|w| SEATS[w].to_string()), reason)
+}
+
+fn end_entry(end: &mut Option<(Option<String>, EndReason)>, ending: Ending) -> Entry {
+    let (winner, reason) = end_of(ending);
+    *end = Some((winner.clone(), reason));
+    Entry::End {
+        winner,
+        allies: Vec::new(),
+        reason,
+    }
+}
+
+/// A piece's letter as the record names it: upper case red, lower case black.
+fn piece_of_letter(text: &str) -> Option<Piece> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(())?;
+    c.is_ascii_alphabetic().then_some(())?;
+    Piece::from_fen_char(c).filter(|p| p.fen_char() == c)
+}
+
+fn seat_index(name: &str) -> Option<usize> {
+    SEATS.iter().position(|s| *s == name)
+}
+
+/// What a move file asks for.
+enum Asked {
+    Play(Action),
+    Resign,
+    AcceptDraw,
+}
+
+/// The step function's inputs.
+struct Step<'a> {
+    g: &'a BanqiGame,
+    cx: &'a Ctx<'a>,
+}
+
+impl Step<'_> {
+    /// The seats in the order to look at them: a recorded line's seat first, else seat order.
+    fn seat_order(&self) -> [usize; 2] {
+        match self.cx.recorded() {
+            Some(Entry::Commitment { seat, .. } | Entry::SetupAccepted { seat })
+                if seat_index(seat) == Some(1) =>
+            {
+                [1, 0]
+            }
+            _ => [0, 1],
+        }
+    }
+
+    fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        crate::judge::secret::take_commitment(
+            self.cx,
+            &self.g.frame(),
+            seat,
+            NONCE_COMMITMENT_FORMAT,
+            |c: &NonceCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
+            |c, path| {
+                let digest = hex32(&c.commitment)
+                    .ok_or_else(|| refuse(path, Some("commitment"), "expected 64 hex digits"))?;
+                state.commitments[seat] = Some(digest);
+                Ok(())
+            },
+        )
+    }
+
+    /// The judge takes a nonce only once both commitments are recorded, and only the one the
+    /// seat committed to.
+    fn accept_nonce(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
+        let g = self.g;
+        crate::judge::secret::take_secret_32(
+            self.cx,
+            &g.frame(),
+            g.manifest.sealed,
+            seat,
+            (NONCE_FORMAT, "nonce"),
+            |n: &NonceFile| [&n.format, &n.game, &n.manifest, &n.seat, &n.nonce],
+            |path, nonce| {
+                let want = state.commitments[seat].map(hex::encode);
+                let made =
+                    crate::judge::jieqi::nonce_commitment(&g.manifest.id, SEATS[seat], &nonce);
+                if want.as_deref() != Some(made.as_str()) {
+                    return Err(refuse_with(
+                        path,
+                        Some("nonce"),
+                        format!("does not match the commitment {} signed", SEATS[seat]),
+                        "the nonce must be the one the signed commitment was made from",
+                    ));
+                }
+                state.nonces[seat] = Some(nonce);
+                Ok(())
+            },
+        )
+    }
+
+    fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
+        for seat in self.seat_order() {
+            if state.commitments[seat].is_none() {
+                if let Some(entries) = self.commitment(state, seat)? {
+                    return Ok(Some(entries));
+                }
+            }
+        }
+        if state.commitments.iter().any(Option::is_none) {
+            return Ok(None);
+        }
+        for seat in self.seat_order() {
+            if !state.accepted[seat] {
+                if let Some(entries) = self.accept_nonce(state, seat)? {
+                    state.accepted[seat] = true;
+                    return Ok(Some(entries));
+                }
+            }
+        }
+        if !state.accepted.iter().all(|a| *a) {
+            return Ok(None);
+        }
+        if let [Some(first), Some(second)] = state.nonces {
+            state.layout = Some(shuffle(&self.g.manifest.id, &first, &second));
+        }
+        state.begun = true;
+        let recorded = match self.cx.recorded() {
+            Some(Entry::Begin { at, .. }) => Some(at),
+            _ => None,
+        };
+        Ok(Some(vec![Entry::Begin {
+            first: SEATS[0].into(),
+            lot_nonces: Default::default(),
+            at: self.cx.at(recorded, self.g.manifest.clock.is_some()),
+        }]))
+    }
+
+    fn check_move_file(
+        &self,
+        state: &State,
+        path: &str,
+        ply: u32,
+        seat: usize,
+        m: &MoveFile,
+    ) -> Result<Asked> {
+        common::check_binding(&self.g.frame(), path, m, ply, seat, &state.head(self.g))?;
+        common::no_chain_fields(path, m)?;
+        match m.action.as_str() {
+            "resign" => Ok(Asked::Resign),
+            "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Asked::AcceptDraw),
+            "accept-draw" => Err(refuse(
+                path,
+                Some("move"),
+                "accept-draw, but no draw offer from the opponent stands",
+            )),
+            text => {
+                let action = Action::parse(text).ok_or_else(|| {
+                    refuse(
+                        path,
+                        Some("move"),
+                        format!(
+                            "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
+                        ),
+                    )
+                })?;
+                state
+                    .game
+                    .position()
+                    .check(action)
+                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+                Ok(Asked::Play(action))
+            }
+        }
+    }
+
+    /// What the face-down piece on `square` is: from the layout (checked against the record in
+    /// a replay), else from the recorded line (an audit before the reveal).
+    fn identity(&self, state: &State, square: Square, recorded: Option<&str>) -> Result<Piece> {
+        let ply = state.plies() + 1;
+        if let Some(layout) = &state.layout {
+            let piece = layout.at(square);
+            if let Some(text) = recorded.filter(|t| piece_of_letter(t) != Some(piece)) {
+                return Err(refuse_with(
+                    "record.jsonl",
+                    Some("revealed"),
+                    format!(
+                        "ply {ply}: the record names {text} on {square}, but the nonces put {} there",
+                        piece.fen_char()
+                    ),
+                    "the record or the revealed nonces were changed",
+                ));
+            }
+            return Ok(piece);
+        }
+        match recorded {
+            Some(text) => piece_of_letter(text).ok_or_else(|| {
+                refuse(
+                    "record.jsonl",
+                    Some("revealed"),
+                    format!("ply {ply}: {text:?} is not a piece letter"),
+                )
+            }),
+            None => Err(refuse_with(
+                "record.jsonl",
+                None,
+                format!("the judge cannot turn up the piece on {square}: it lacks a nonce"),
+                "the judge needs both players' nonces (setups/first.toml, setups/second.toml)",
+            )),
+        }
+    }
+
+    fn play(
+        &self,
+        state: &mut State,
+        ply: u32,
+        seat: usize,
+        file: &MoveFile,
+        hash: String,
+        asked: Asked,
+    ) -> Result<Vec<Entry>> {
+        let recorded = match self.cx.recorded() {
+            Some(Entry::Move {
+                revealed, notices, ..
+            }) => revealed.clone().or_else(|| {
+                notices.iter().find_map(|n| match n {
+                    Notice::Uncovered { piece, .. } => Some(piece.clone()),
+                    _ => None,
+                })
+            }),
+            _ => None,
+        };
+        let mut notices = Vec::new();
+        let mut revealed = None;
+        let (text, ending) = match asked {
+            Asked::Play(action) => {
+                let identity = match action {
+                    _ if !state.game.needs_identity(action) => None,
+                    Action::Flip(s) | Action::Move(_, s) => {
+                        Some(self.identity(state, s, recorded.as_deref())?)
+                    }
+                };
+                match (action, identity) {
+                    (Action::Flip(_), Some(p)) => revealed = Some(p.fen_char().to_string()),
+                    (Action::Move(_, to), Some(p)) => notices.push(Notice::Uncovered {
+                        square: to.to_string(),
+                        piece: p.fen_char().to_string(),
+                    }),
+                    _ => {}
+                }
+                let ending = state
+                    .game
+                    .play(action, identity)
+                    .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?;
+                state.comments.push(file.comment.clone());
+                (action.to_string(), ending)
+            }
+            Asked::Resign => {
+                let ending = Ending::Resignation { loser: seat };
+                state.game.end(ending);
+                ("resign".to_string(), Some(ending))
+            }
+            Asked::AcceptDraw => {
+                state.game.end(Ending::Agreement);
+                ("accept-draw".to_string(), Some(Ending::Agreement))
+            }
+        };
+        state.draw_offer = file.offer_draw.then_some(seat);
+        let mut entries = vec![Entry::Move {
+            ply,
+            seat: SEATS[seat].into(),
+            file: hash,
+            received: self.cx.received(),
+            action: text,
+            outcome: None,
+            notices,
+            draw_offered: file.offer_draw,
+            revealed,
+        }];
+        if let Some(ending) = ending {
+            entries.push(end_entry(&mut state.end, ending));
+        }
+        Ok(entries)
+    }
+}
+
+impl Referee for BanqiGame {
+    type State = State;
+
+    fn frame(&self) -> Frame<'_> {
+        BanqiGame::frame(self)
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
+    }
+
+    fn initial(&self) -> State {
+        State {
+            record: Record::new(),
+            game: Game::new(self.manifest.rules),
+            commitments: [None, None],
+            accepted: [false, false],
+            nonces: [None, None],
+            begun: false,
+            layout: None,
+            draw_offer: None,
+            end: None,
+            comments: Vec::new(),
+        }
+    }
+
+    fn record<'s>(&self, state: &'s State) -> &'s Record {
+        &state.record
+    }
+
+    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
+        &mut state.record
+    }
+
+    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        if state.record.lines.is_empty() {
+            return Ok(Some(vec![Entry::Start {
+                format: RECORD_FORMAT.into(),
+                game: self.manifest.id.clone(),
+                manifest: self.hash.clone(),
+            }]));
+        }
+        let step = Step { g: self, cx };
+        if !state.begun {
+            return step.before_play(state);
+        }
+        if state.end.is_some() {
+            return Ok(None);
+        }
+        let seat = state.game.position().to_move;
+        let ply = state.plies() + 1;
+        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
+            return Ok(None);
+        };
+        let (file, hash) = common::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
+        let asked = step.check_move_file(state, &path, ply, seat, &file)?;
+        step.play(state, ply, seat, &file, hash, asked).map(Some)
+    }
+
+    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
+        let ending = Ending::Forfeit { loser: seat };
+        state.game.end(ending);
+        Ok(vec![
+            Entry::Forfeit {
+                seat: SEATS[seat].into(),
+                reason: reason.into(),
+                at: None,
+            },
+            end_entry(&mut state.end, ending),
+        ])
+    }
+
+    fn secrets_held(&self) -> Option<&'static str> {
+        Some("nonces")
+    }
+
+    fn is_over(&self, state: &State) -> bool {
+        state.end.is_some()
+    }
+
+    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
+        let seat = state.to_move()?;
+        Some((seat_index(seat).unwrap_or(0), state.plies() + 1))
+    }
+
+    fn waiting(&self, state: &State) -> Option<String> {
+        if state.end.is_some() {
+            return None;
+        }
+        if let Some(before) = state.waiting_before_play() {
+            return Some(before);
+        }
+        let seat = state.to_move()?;
+        Some(format!("{seat} to move (ply {})", state.plies() + 1))
+    }
+
+    fn outputs(
+        &self,
+        _dir: &GameDir,
+        state: &State,
+        key: &PrivateKey,
+    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+        let audiences = [SEATS[0], SEATS[1], "public"];
+        Ok(common::open_outputs(
+            &state.record,
+            &audiences,
+            |audience| build_view(self, state, audience),
+            |v| super::view::render_text(&self.manifest.players, v, false),
+            super::picture::banqi,
+            key,
+        ))
+    }
+
+    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
+        for audience in [SEATS[0], SEATS[1], "public"] {
+            let want = build_view(self, state, audience);
+            match read_view(dir, self, audience)? {
+                Some(v) if v == want => {}
+                Some(_) => {
+                    return Err(refuse(
+                        format!("views/{audience}.json"),
+                        None,
+                        "does not show what the record gives",
+                    ))
+                }
+                None if state.record.lines.is_empty() => {}
+                None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+            }
+            let text = super::view::render_text(&self.manifest.players, &want, false);
+            common::check_text_view(dir, &self.frame(), audience, &text)?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds one audience's view now.
+pub fn build_view(g: &BanqiGame, state: &State, audience: &str) -> BanqiView {
+    view_at(g, state, audience, state.plies() as usize)
+}
+
+/// The view of `audience` after the first `ply` turns (the replay page). Every audience is
+/// shown the same: the board with face-down pieces as `?`, each piece as it was turned up or
+/// taken, and the colours once decided. What lies face down is in no view; this is the one
+/// place that decides it.
+pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> BanqiView {
+    let played = state.game.played();
+    let ply = ply.min(played.len());
+    let latest = ply == played.len();
+    let position = &state.game.positions()[ply];
+    let letter = |p: Piece| p.fen_char().to_string();
+    let moves = played[..ply]
+        .iter()
+        .map(|p| {
+            let up = p.revealed.map(|r| format!("={}", r.fen_char()));
+            let took = p.captured.map(|c| format!("x{}", c.fen_char()));
+            format!(
+                "{}{}{}",
+                p.action,
+                up.unwrap_or_default(),
+                took.unwrap_or_default()
+            )
+        })
+        .collect();
+    let taken = played[..ply]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let c = p.captured?;
+            let Action::Move(_, to) = p.action else {
+                return None;
+            };
+            Some(Taken {
+                ply: i as u32 + 1,
+                by: SEATS[p.seat].into(),
+                square: to.to_string(),
+                piece: letter(c),
+                face_down: p.captured_face_down,
+            })
+        })
+        .collect();
+    let last_move = (ply > 0).then(|| {
+        let p = &played[ply - 1];
+        LastMove {
+            seat: SEATS[p.seat].into(),
+            action: p.action.to_string(),
+            revealed: p.revealed.map(letter),
+            captured: p.captured.map(letter),
+            comment: state.comments.get(ply - 1).cloned().flatten(),
+        }
+    });
+    let mut face_down: Vec<char> = state
+        .game
+        .face_down_after(ply)
+        .iter()
+        .map(|p| p.fen_char())
+        .collect();
+    face_down.sort_unstable();
+    let colours: BTreeMap<String, String> = position
+        .colours
+        .map(|c| {
+            (0..2)
+                .map(|i| (SEATS[i].to_string(), c[i].name().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let result = state
+        .end
+        .as_ref()
+        .filter(|_| latest)
+        .map(|(winner, reason)| super::view::result(winner, *reason, state.game.ending()));
+    BanqiView {
+        format: VIEW_FORMAT.into(),
+        game: g.manifest.id.clone(),
+        manifest: g.hash.clone(),
+        audience: audience.into(),
+        record_head: state.head(g),
+        ply: ply as u32,
+        to_move: match latest {
+            true => state.to_move().map(str::to_string),
+            false => Some(SEATS[position.to_move].to_string()),
+        },
+        colours,
+        position: position.text(),
+        board: position.rows(),
+        moves,
+        last_move,
+        taken,
+        face_down: face_down.into_iter().collect(),
+        quiet_plies: position.quiet,
+        draw_offer: state
+            .draw_offer
+            .filter(|_| latest)
+            .map(|s| SEATS[s].to_string()),
+        result,
+    }
+}
+
+/// Reads a published view after checking the judge's signature; none when absent.
+pub fn read_view(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<Option<BanqiView>> {
+    common::read_view(dir, &g.frame(), audience)
+}
+
+/// Audits a game from its files; after the reveal, the whole layout too.
+pub fn verify(dir: &GameDir, g: &BanqiGame) -> Result<State> {
+    pipeline::verify(g, dir)
+}
+
+/// The state of a game from its signed files, for `status` and for players writing moves.
+pub fn current(dir: &GameDir, g: &BanqiGame) -> Result<State> {
+    pipeline::current(g, dir, Mode::Judge)
+}

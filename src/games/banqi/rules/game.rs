@@ -1,0 +1,236 @@
+//! A Banqi game: the positions since the start, what each turn turned up or took, and how it
+//! ended. A seat loses when all its pieces are taken or when it has no legal action on its
+//! turn; with the move limit, [`MOVE_LIMIT_PLIES`] quiet plies draw.
+
+use super::position::{kind_name, Action, Position, Refused};
+use super::{Options, MOVE_LIMIT_PLIES};
+use crate::rules::xiangqi::{Kind, Piece};
+use std::fmt;
+
+/// One turn played: what it turned up (a flip) and what it took, as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub action: Action,
+    pub seat: usize,
+    /// The piece a flip turned up.
+    pub revealed: Option<Piece>,
+    pub captured: Option<Piece>,
+    /// The piece taken lay face down (a cannon's jump, with the option).
+    pub captured_face_down: bool,
+}
+
+/// How a game ended; seats are 0 (moved first) and 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every piece of the loser's colour was taken.
+    AllTaken {
+        loser: usize,
+    },
+    /// The loser had no legal action on its turn.
+    NoLegalMove {
+        loser: usize,
+    },
+    /// The move limit: a draw.
+    MoveLimit,
+    Resignation {
+        loser: usize,
+    },
+    Agreement,
+    Forfeit {
+        loser: usize,
+    },
+}
+
+impl Ending {
+    /// The winning seat; none for a draw.
+    pub fn winner(self) -> Option<usize> {
+        match self {
+            Ending::AllTaken { loser }
+            | Ending::NoLegalMove { loser }
+            | Ending::Resignation { loser }
+            | Ending::Forfeit { loser } => Some(1 - loser),
+            Ending::MoveLimit | Ending::Agreement => None,
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seat = |i: usize| super::super::SEATS[i];
+        match self {
+            Ending::AllTaken { loser } => write!(f, "every piece of {} was taken", seat(*loser)),
+            Ending::NoLegalMove { loser } => write!(f, "{} has no legal move", seat(*loser)),
+            Ending::MoveLimit => write!(
+                f,
+                "draw: {MOVE_LIMIT_PLIES} plies without a capture or a piece turned up"
+            ),
+            Ending::Resignation { loser } => write!(f, "{} resigned", seat(*loser)),
+            Ending::Agreement => write!(f, "draw by agreement"),
+            Ending::Forfeit { loser } => write!(f, "{} forfeited", seat(*loser)),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    options: Options,
+    /// `positions[i]` is the position before turn `i`; the last is the current one.
+    positions: Vec<Position>,
+    played: Vec<Played>,
+    ending: Option<Ending>,
+}
+
+impl Game {
+    pub fn new(options: Options) -> Game {
+        Game {
+            options,
+            positions: vec![Position::start(options.cannon_takes_face_down)],
+            played: Vec::new(),
+            ending: None,
+        }
+    }
+
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game has a position")
+    }
+
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    pub fn played(&self) -> &[Played] {
+        &self.played
+    }
+
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// Ends the game outside the rules of play (resignation, agreement, forfeit).
+    pub fn end(&mut self, ending: Ending) {
+        self.ending = Some(ending);
+    }
+
+    /// Whether the action needs the identity of a face-down piece: a flip, or a cannon
+    /// taking a face-down piece.
+    pub fn needs_identity(&self, action: Action) -> bool {
+        match action {
+            Action::Flip(_) => true,
+            Action::Move(_, to) => self.position().cell(to) == Some(super::Cell::Down),
+        }
+    }
+
+    /// How many of `piece` have been seen (turned up, or taken face down).
+    fn seen(&self, piece: Piece) -> usize {
+        seen_in(&self.played, piece)
+    }
+
+    /// The pieces still face down after the first `n` turns, as a multiset everyone can work
+    /// out: all 32 less those seen.
+    pub fn face_down_after(&self, n: usize) -> Vec<Piece> {
+        let played = &self.played[..n.min(self.played.len())];
+        let mut out = Vec::new();
+        for color in [
+            crate::rules::xiangqi::Color::Red,
+            crate::rules::xiangqi::Color::Black,
+        ] {
+            for kind in Kind::ALL {
+                let p = Piece::new(color, kind);
+                for _ in seen_in(played, p)..kind.max_count() {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// Pieces of `piece.color` taken so far.
+    fn taken_of(&self, color: crate::rules::xiangqi::Color) -> usize {
+        self.played
+            .iter()
+            .filter(|p| p.captured.is_some_and(|c| c.color == color))
+            .count()
+    }
+
+    /// Plays a turn; a flip, and a cannon taking a face-down piece, need what the piece is.
+    pub fn play(
+        &mut self,
+        action: Action,
+        identity: Option<Piece>,
+    ) -> Result<Option<Ending>, Refused> {
+        if self.ending.is_some() {
+            return Err(Refused("the game is over".into()));
+        }
+        let position = self.position();
+        position.check(action)?;
+        let seat = position.to_move;
+        match (self.needs_identity(action), identity) {
+            (true, None) => {
+                return Err(Refused(format!(
+                    "{action}: what the face-down piece is was not given"
+                )))
+            }
+            (false, Some(_)) => {
+                return Err(Refused(format!(
+                    "{action}: no face-down piece is turned up"
+                )))
+            }
+            (true, Some(p)) if self.seen(p) >= p.kind.max_count() => {
+                return Err(Refused(format!(
+                    "{action}: {} has only {} {}{}",
+                    p.color.name(),
+                    p.kind.max_count(),
+                    kind_name(p.kind),
+                    if p.kind.max_count() > 1 { "s" } else { "" }
+                )))
+            }
+            _ => {}
+        }
+        let face_down_target = matches!(action, Action::Move(..)) && identity.is_some();
+        let mut next = position.clone();
+        let captured = next.apply(action, identity);
+        self.positions.push(next);
+        self.played.push(Played {
+            action,
+            seat,
+            revealed: identity.filter(|_| matches!(action, Action::Flip(_))),
+            captured,
+            captured_face_down: face_down_target,
+        });
+        self.ending = self.judge_position();
+        Ok(self.ending)
+    }
+
+    /// The ending the current position brings, if any.
+    fn judge_position(&self) -> Option<Ending> {
+        let now = self.position();
+        if let Some(colours) = now.colours {
+            for seat in [now.to_move, 1 - now.to_move] {
+                if self.taken_of(colours[seat]) >= 16 {
+                    return Some(Ending::AllTaken { loser: seat });
+                }
+            }
+        }
+        if !now.has_legal_action() {
+            return Some(Ending::NoLegalMove { loser: now.to_move });
+        }
+        if self.options.move_limit && now.quiet >= MOVE_LIMIT_PLIES {
+            return Some(Ending::MoveLimit);
+        }
+        None
+    }
+}
+
+/// How many of `piece` the turns `played` turned up or took face down.
+fn seen_in(played: &[Played], piece: Piece) -> usize {
+    played
+        .iter()
+        .filter(|p| {
+            p.revealed == Some(piece) || (p.captured_face_down && p.captured == Some(piece))
+        })
+        .count()
+}

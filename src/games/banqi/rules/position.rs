@@ -1,0 +1,430 @@
+//! The board, its pieces (face down or up), the moves a seat may make, and their effect.
+//!
+//! A square is `rank * 8 + file`: files a–h, ranks 1–4 (`a1` … `h4`). Seat 0 moves first; the
+//! seats have no colour until the first piece is turned up.
+
+use crate::rules::xiangqi::{Color, Kind, Piece};
+use std::fmt;
+
+pub const FILES: u8 = 8;
+pub const RANKS: u8 = 4;
+pub const SQUARES: usize = 32;
+
+/// A square of the 4 × 8 board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    pub fn new(file: u8, rank: u8) -> Option<Square> {
+        (file < FILES && rank < RANKS).then_some(Square(rank * FILES + file))
+    }
+
+    pub fn from_index(i: usize) -> Option<Square> {
+        (i < SQUARES).then_some(Square(i as u8))
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    pub fn rank(self) -> u8 {
+        self.0 / FILES
+    }
+
+    pub fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        let f = self.file() as i8 + df;
+        let r = self.rank() as i8 + dr;
+        ((0..FILES as i8).contains(&f) && (0..RANKS as i8).contains(&r))
+            .then(|| Square((r * FILES as i8 + f) as u8))
+    }
+
+    /// `a1` … `h4`, either case.
+    pub fn parse(text: &str) -> Option<Square> {
+        let b = text.as_bytes();
+        if b.len() != 2 {
+            return None;
+        }
+        let file = b[0].to_ascii_lowercase().checked_sub(b'a')?;
+        let rank = b[1].checked_sub(b'1')?;
+        Square::new(file, rank)
+    }
+
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..SQUARES as u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// A piece lying face down: nobody at the board knows what it is.
+    Down,
+    Up(Piece),
+}
+
+impl Cell {
+    /// `?` face down, else the FEN letter (red upper case).
+    pub fn letter(self) -> char {
+        match self {
+            Cell::Down => '?',
+            Cell::Up(p) => p.fen_char(),
+        }
+    }
+}
+
+/// A turn: turn a face-down piece up, or move a face-up piece (a capture if the target is
+/// occupied).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Flip(Square),
+    Move(Square, Square),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Flip(s) => write!(f, "{s}"),
+            Action::Move(a, b) => write!(f, "{a}{b}"),
+        }
+    }
+}
+
+impl Action {
+    /// `a1` (turn up), `a1a2`, `a1-a2` or `a1xa2` (move), either case.
+    pub fn parse(text: &str) -> Option<Action> {
+        let t = text.trim();
+        if let Some(s) = Square::parse(t) {
+            return Some(Action::Flip(s));
+        }
+        let t: String = t
+            .chars()
+            .filter(|c| !matches!(c, '-' | 'x' | 'X'))
+            .collect();
+        if t.len() != 4 || !t.is_ascii() {
+            return None;
+        }
+        Some(Action::Move(
+            Square::parse(&t[..2])?,
+            Square::parse(&t[2..])?,
+        ))
+    }
+}
+
+/// Banqi's ranks: general 6, advisor 5, elephant 4, chariot 3, horse 2, cannon 1, soldier 0.
+pub fn rank_of(kind: Kind) -> u8 {
+    match kind {
+        Kind::King => 6,
+        Kind::Advisor => 5,
+        Kind::Elephant => 4,
+        Kind::Chariot => 3,
+        Kind::Horse => 2,
+        Kind::Cannon => 1,
+        Kind::Pawn => 0,
+    }
+}
+
+/// Banqi's names of the kinds.
+pub fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::King => "general",
+        Kind::Pawn => "soldier",
+        other => other.name(),
+    }
+}
+
+/// Whether `attacker` may take `target` by stepping onto it (a cannon takes only by its jump):
+/// a higher or equal rank, except that the soldier takes the general and the general does not
+/// take the soldier.
+pub fn takes(attacker: Kind, target: Kind) -> bool {
+    match (attacker, target) {
+        (Kind::Cannon, _) => false,
+        (Kind::Pawn, Kind::King) => true,
+        (Kind::King, Kind::Pawn) => false,
+        (a, t) => rank_of(a) >= rank_of(t),
+    }
+}
+
+/// Why an action is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+const STEPS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// A position: the squares, the seat to move and each seat's colour once the first piece is up.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    cells: [Option<Cell>; SQUARES],
+    /// The seat to move: 0 or 1.
+    pub to_move: usize,
+    /// Each seat's colour, from the first piece turned up on.
+    pub colours: Option<[Color; 2]>,
+    /// Plies since the last capture or piece turned up.
+    pub quiet: u32,
+    /// A cannon may take a face-down piece by its jump.
+    pub cannon_takes_face_down: bool,
+}
+
+impl Position {
+    /// Every square holds a face-down piece; seat 0 to move.
+    pub fn start(cannon_takes_face_down: bool) -> Position {
+        Position {
+            cells: [Some(Cell::Down); SQUARES],
+            to_move: 0,
+            colours: None,
+            quiet: 0,
+            cannon_takes_face_down,
+        }
+    }
+
+    pub fn cell(&self, s: Square) -> Option<Cell> {
+        self.cells[s.index()]
+    }
+
+    /// The colour of `seat`, once decided.
+    pub fn colour_of(&self, seat: usize) -> Option<Color> {
+        self.colours.map(|c| c[seat])
+    }
+
+    /// Pieces of `color` still in play, face up or (for the judge, who knows) face down: the
+    /// face-up ones here; face-down ones are counted by [`super::Game`].
+    pub fn face_up_of(&self, color: Color) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Some(Cell::Up(p)) if p.color == color))
+            .count()
+    }
+
+    pub fn face_down(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Some(Cell::Down)))
+            .count()
+    }
+
+    /// The square a cannon on `from` takes in direction `(df, dr)`: the first occupied square
+    /// after exactly one occupied square (the screen).
+    fn jump_target(&self, from: Square, (df, dr): (i8, i8)) -> Option<Square> {
+        let mut s = from;
+        let mut screened = false;
+        while let Some(next) = s.offset(df, dr) {
+            s = next;
+            if self.cell(s).is_some() {
+                if screened {
+                    return Some(s);
+                }
+                screened = true;
+            }
+        }
+        None
+    }
+
+    /// Every legal action of the seat to move, flips first, in square order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out: Vec<Action> = Square::all()
+            .filter(|&s| self.cell(s) == Some(Cell::Down))
+            .map(Action::Flip)
+            .collect();
+        for from in Square::all() {
+            for to in self.targets(from) {
+                out.push(Action::Move(from, to));
+            }
+        }
+        out
+    }
+
+    /// Whether the seat to move has any legal action.
+    pub fn has_legal_action(&self) -> bool {
+        self.face_down() > 0 || Square::all().any(|s| !self.targets(s).is_empty())
+    }
+
+    /// Where the mover's face-up piece on `from` may go.
+    fn targets(&self, from: Square) -> Vec<Square> {
+        let Some(Cell::Up(p)) = self.cell(from) else {
+            return Vec::new();
+        };
+        if Some(p.color) != self.colour_of(self.to_move) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for step in STEPS {
+            if let Some(to) = from.offset(step.0, step.1) {
+                match self.cell(to) {
+                    None => out.push(to),
+                    Some(Cell::Up(t)) if t.color != p.color && takes(p.kind, t.kind) => {
+                        out.push(to)
+                    }
+                    _ => {}
+                }
+            }
+            if p.kind == Kind::Cannon {
+                match self.jump_target(from, step).map(|s| (s, self.cell(s))) {
+                    Some((to, Some(Cell::Up(t)))) if t.color != p.color => out.push(to),
+                    Some((to, Some(Cell::Down))) if self.cannon_takes_face_down => out.push(to),
+                    _ => {}
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Checks an action against the rules, with the reason it is refused.
+    pub fn check(&self, action: Action) -> Result<(), Refused> {
+        let no = |why: String| Err(Refused(why));
+        match action {
+            Action::Flip(s) => match self.cell(s) {
+                Some(Cell::Down) => Ok(()),
+                Some(Cell::Up(_)) => no(format!("the piece on {s} is already face up")),
+                None => no(format!("there is no piece on {s} to turn up")),
+            },
+            Action::Move(from, to) => {
+                let p = match self.cell(from) {
+                    None => return no(format!("there is no piece on {from}")),
+                    Some(Cell::Down) => {
+                        return no(format!(
+                            "the piece on {from} is face down: turn it up first (write {from})"
+                        ))
+                    }
+                    Some(Cell::Up(p)) => p,
+                };
+                if Some(p.color) != self.colour_of(self.to_move) {
+                    return no(format!("the {} on {from} is not yours", piece_name(p)));
+                }
+                if self.targets(from).contains(&to) {
+                    return Ok(());
+                }
+                let adjacent = STEPS
+                    .iter()
+                    .any(|&(df, dr)| from.offset(df, dr) == Some(to));
+                let why = match self.cell(to) {
+                    _ if from == to => "a piece must move".to_string(),
+                    Some(Cell::Up(t)) if t.color == p.color => {
+                        format!("{to} holds your own {}", kind_name(t.kind))
+                    }
+                    Some(Cell::Down) if p.kind == Kind::Cannon => {
+                        "a face-down piece cannot be taken (the rule option cannon-takes-face-down is off)".to_string()
+                    }
+                    Some(Cell::Down) => "a face-down piece cannot be taken".to_string(),
+                    Some(Cell::Up(t)) if p.kind == Kind::Cannon && adjacent => format!(
+                        "a cannon takes only by jumping over exactly one piece, not the {} beside it",
+                        piece_name(t)
+                    ),
+                    Some(Cell::Up(t)) if p.kind == Kind::Cannon => format!(
+                        "a cannon takes by jumping over exactly one piece: not so from {from} to the {} on {to}",
+                        piece_name(t)
+                    ),
+                    Some(Cell::Up(t)) if adjacent => format!(
+                        "a {} cannot take a {}",
+                        kind_name(p.kind),
+                        kind_name(t.kind)
+                    ),
+                    _ => format!(
+                        "a {} moves one square up, down, left or right",
+                        kind_name(p.kind)
+                    ),
+                };
+                no(why)
+            }
+        }
+    }
+
+    /// Plays a checked action. A flip, and a cannon taking a face-down piece, need what the
+    /// piece is (`identity`). Returns what was taken, as it was.
+    pub fn apply(&mut self, action: Action, identity: Option<Piece>) -> Option<Piece> {
+        let mut captured = None;
+        match action {
+            Action::Flip(s) => {
+                let p = identity.expect("a flip needs the piece's identity");
+                self.cells[s.index()] = Some(Cell::Up(p));
+                if self.colours.is_none() {
+                    let mine = p.color;
+                    let mut c = [mine, mine.other()];
+                    if self.to_move == 1 {
+                        c.swap(0, 1);
+                    }
+                    self.colours = Some(c);
+                }
+            }
+            Action::Move(from, to) => {
+                captured = match self.cell(to) {
+                    Some(Cell::Up(p)) => Some(p),
+                    Some(Cell::Down) => identity,
+                    None => None,
+                };
+                self.cells[to.index()] = self.cells[from.index()].take();
+            }
+        }
+        let reset = matches!(action, Action::Flip(_)) || captured.is_some();
+        self.quiet = if reset { 0 } else { self.quiet + 1 };
+        self.to_move = 1 - self.to_move;
+        captured
+    }
+
+    /// The board as text: ranks 4 to 1 separated by `/`, `?` face down, letters, digits for
+    /// empty squares; then the seat to move (`0` or `1`) and the colours (`rb`, `br` or `-`).
+    pub fn text(&self) -> String {
+        let mut rows = Vec::new();
+        for rank in (0..RANKS).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for file in 0..FILES {
+                match Square::new(file, rank).and_then(|s| self.cell(s)) {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c.letter());
+                    }
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        let colours = match self.colours {
+            None => "-".to_string(),
+            Some(c) => c.iter().map(|c| &c.name()[..1]).collect(),
+        };
+        format!("{} {} {colours}", rows.join("/"), self.to_move)
+    }
+
+    /// Ranks 4 to 1, files a to h: a cell's letter, `.` for an empty square.
+    pub fn rows(&self) -> Vec<String> {
+        (0..RANKS)
+            .rev()
+            .map(|rank| {
+                (0..FILES)
+                    .map(|file| {
+                        Square::new(file, rank)
+                            .and_then(|s| self.cell(s))
+                            .map_or('.', Cell::letter)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// `red general`, `black soldier`.
+pub fn piece_name(p: Piece) -> String {
+    format!("{} {}", p.color.name(), kind_name(p.kind))
+}

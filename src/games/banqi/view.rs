@@ -1,0 +1,222 @@
+//! The Banqi view model: what the judge publishes for each audience (the same for all: nobody
+//! is shown what lies face down), and its text form. Built by the judge
+//! (`referee::view_at`).
+
+use crate::protocol::files::Player;
+use crate::rules::EndReason;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use crate::view::xiangqi::ViewResult;
+
+/// A published Banqi view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BanqiView {
+    /// Always `qijudge/banqi-view/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// `first`, `second` or `public`.
+    pub audience: String,
+    /// The record head this view was made at.
+    pub record_head: String,
+    /// Turns played.
+    pub ply: u32,
+    /// The seat to move, while the game goes on.
+    pub to_move: Option<String>,
+    /// Each seat's colour (`red`, `black`), once the first piece is turned up; empty before.
+    pub colours: BTreeMap<String, String>,
+    /// The position: ranks 4 to 1 separated by `/`, FEN letters for face-up pieces (red upper
+    /// case), `?` for face-down ones, digits for empty squares; the seat to move (`0` first, `1`
+    /// second); the colours of first and second (`rb`, `br`, or `-` before the first turn-up).
+    pub position: String,
+    /// Ranks 4 to 1, files a to h: as in `position`, `.` for an empty square.
+    pub board: Vec<String>,
+    /// The turns so far: a square turned up with what it was (`c2=R`), or a move, with what it
+    /// took (`c2c4xp`).
+    pub moves: Vec<String>,
+    pub last_move: Option<LastMove>,
+    /// Every piece taken so far, in order.
+    pub taken: Vec<Taken>,
+    /// The pieces still face down, as everyone can count them (FEN letters, sorted); where
+    /// each lies is in no view.
+    pub face_down: String,
+    /// Plies since the last capture or piece turned up (the move limit counts them).
+    pub quiet_plies: u32,
+    /// The seat whose draw offer stands.
+    pub draw_offer: Option<String>,
+    pub result: Option<ViewResult>,
+}
+
+/// The last turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastMove {
+    pub seat: String,
+    /// `c2` (turned up) or `c2c3` (moved).
+    pub action: String,
+    /// What the piece turned up was.
+    pub revealed: Option<String>,
+    /// What the move took.
+    pub captured: Option<String>,
+    /// The mover's comment in its signed move file (public, like the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A piece taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Taken {
+    pub ply: u32,
+    /// The seat that took it.
+    pub by: String,
+    pub square: String,
+    /// Its FEN letter (every piece taken is known to all: a face-down one is turned up).
+    pub piece: String,
+    /// It was face down when a cannon took it.
+    pub face_down: bool,
+}
+
+/// The result as a view shows it: `1-0` when first wins.
+pub fn result(
+    winner: &Option<String>,
+    reason: EndReason,
+    ending: Option<super::rules::Ending>,
+) -> ViewResult {
+    let score = match winner.as_deref() {
+        Some("first") => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    };
+    ViewResult {
+        winner: winner.clone(),
+        score: score.into(),
+        reason,
+        detail: ending.map(|e| e.to_string()).unwrap_or_default(),
+    }
+}
+
+/// `red chariot` for `R`.
+fn piece_name(letter: &str) -> String {
+    letter
+        .chars()
+        .next()
+        .and_then(crate::rules::xiangqi::Piece::from_fen_char)
+        .map(super::rules::position::piece_name)
+        .unwrap_or_else(|| "piece".into())
+}
+
+/// The state of play in sentences, for the text view, captions and the replay page.
+pub fn state_lines(v: &BanqiView) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(m) = &v.last_move {
+        let what = match (&m.revealed, &m.captured) {
+            (Some(r), _) => format!("turned up a {} on {}", piece_name(r), m.action),
+            (None, Some(c)) => format!("{}, takes a {}", m.action, piece_name(c)),
+            (None, None) => m.action.clone(),
+        };
+        out.push(format!("Last turn (ply {}): {} {what}", v.ply, m.seat));
+        if let Some(c) = &m.comment {
+            out.push(format!(
+                "{}'s comment: \"{}\"",
+                m.seat,
+                crate::view::text::clean(c)
+            ));
+        }
+    }
+    if v.colours.is_empty() {
+        out.push(
+            "No piece is up yet: the first piece turned up gives its turner that colour.".into(),
+        );
+    } else {
+        let c: Vec<String> = v
+            .colours
+            .iter()
+            .map(|(s, c)| format!("{s} plays {c}"))
+            .collect();
+        out.push(format!("{}.", c.join(", ")));
+    }
+    for seat in ["first", "second"] {
+        let taken: Vec<&str> = v
+            .taken
+            .iter()
+            .filter(|t| t.by == seat)
+            .map(|t| t.piece.as_str())
+            .collect();
+        if !taken.is_empty() {
+            out.push(format!("Taken by {seat}: {}", taken.join(" ")));
+        }
+    }
+    if !v.face_down.is_empty() {
+        out.push(format!("Still face down: {}", v.face_down));
+    }
+    match (&v.result, &v.to_move) {
+        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
+        (None, Some(seat)) => out.push(format!("{seat} to move (ply {})", v.ply + 1)),
+        (None, None) => {}
+    }
+    if let Some(seat) = &v.draw_offer {
+        out.push(format!("{seat} offers a draw."));
+    }
+    out
+}
+
+/// One square of the text board.
+fn cell_text(c: char, chinese: bool) -> String {
+    match (c, chinese) {
+        ('.', false) => " .".into(),
+        ('?', false) => " ?".into(),
+        (c, false) => format!(" {c}"),
+        ('.', true) => "\u{3000}".into(),
+        ('?', true) => "暗".into(),
+        (c, true) => {
+            crate::view::xiangqi::chinese_piece(c).map_or_else(|| "？".into(), |g| g.to_string())
+        }
+    }
+}
+
+/// The text form of a view: the board and the state of play.
+pub fn render_text(players: &[Player], v: &BanqiView, chinese: bool) -> String {
+    let title = format!("Banqi {}  ply {}", v.game, v.ply);
+    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let files = if chinese {
+        "ａｂｃｄｅｆｇｈ"
+            .chars()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    } else {
+        ('a'..='h').map(|c| format!(" {c}")).collect()
+    };
+    let header = format!("   {}\n", files.join(""));
+    out.push_str(&header);
+    for (i, row) in v.board.iter().enumerate() {
+        let rank = 4 - i;
+        let cells: String = row.chars().map(|c| cell_text(c, chinese)).collect();
+        out.push_str(&format!(" {rank} {cells}  {rank}\n"));
+    }
+    out.push_str(&header);
+    if chinese {
+        out.push_str("Key: red 帥仕相俥傌炮兵, black 將士象車馬砲卒, 暗 face down.\n");
+    } else {
+        out.push_str(
+            "Key: red upper case, black lower case: K general, A advisor, B elephant, R chariot, \
+             N horse, C cannon, P soldier; ? face down; . empty.\n",
+        );
+    }
+    out.push('\n');
+    for line in state_lines(v) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let (None, Some(seat)) = (&v.result, &v.to_move) {
+        if *seat == v.audience {
+            out.push_str(&format!(
+                "Your legal turns: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY TURN (a square to turn up, like c2, or a move like c2c3).\n"
+            ));
+        }
+    }
+    out.push_str(&format!("Position: {}\n", v.position));
+    out
+}
