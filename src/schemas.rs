@@ -13,14 +13,22 @@ use crate::view::liubo::LiuboView;
 use crate::view::xiangqi::XiangqiView;
 use crate::view::ViewFile;
 
-fn schema<T: schemars::JsonSchema>() -> String {
+pub(crate) fn schema<T: schemars::JsonSchema>() -> String {
     let mut s = serde_json::to_string_pretty(&schemars::schema_for!(T)).expect("schemas serialise");
     s.push('\n');
     s
 }
 
-/// Every schema as (file name, JSON text).
+/// Every schema as (file name, JSON text): the shared formats, then each registered game's own.
 pub fn all() -> Vec<(String, String)> {
+    let mut all = shared();
+    for game in crate::games::registry::GAMES {
+        all.extend(game.schemas());
+    }
+    all
+}
+
+fn shared() -> Vec<(String, String)> {
     vec![
         ("manifest.schema.json".into(), schema::<Manifest>()),
         ("commitment.schema.json".into(), schema::<CommitmentFile>()),

@@ -47,7 +47,7 @@ pub enum Command {
         dir: PathBuf,
         /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; on the
         /// cross board: south, east, north, west; xiangqi: red, black; liubo: a, b; jieqi: red,
-        /// black).
+        /// black; banqi: first, second).
         #[arg(long = "player", required = true)]
         players: Vec<String>,
         /// The judge's public key file.

@@ -4,6 +4,7 @@
 //! on what it may see, chance outcomes are a distribution, returns appear exactly at the end,
 //! and every random playout ends.
 
+use super::banqi::rules::binding::BanqiRules;
 use super::jieqi::rules::binding::JieqiRules;
 use super::liubo::rules::binding::LiuboRules;
 use super::luzhanqi::rules::binding::LuzhanqiRules;
@@ -206,6 +207,17 @@ fn xiangqi_conforms() {
         ..Default::default()
     };
     conformance(&rules, 4);
+}
+
+#[test]
+fn banqi_conforms_under_each_option() {
+    for cannon_takes_face_down in [false, true] {
+        let options = crate::games::banqi::rules::Options {
+            cannon_takes_face_down,
+            move_limit: true,
+        };
+        conformance(&BanqiRules { options }, 4);
+    }
 }
 
 #[test]

@@ -158,6 +158,11 @@ pub trait Game: Commands {
     /// Options a bot match sets unless told otherwise, so that games between random bots end
     /// by rule (`key=value`, as `--rule` takes them).
     fn match_rules(&self) -> &'static [&'static str];
+    /// The JSON Schemas of the game's own file formats, as (file name, JSON text), for
+    /// `schemas/` (games added through the definition list theirs here).
+    fn schemas(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The seats of a new game on `board`, in order.
     fn seats(&self, board: &str) -> Result<Vec<String>>;
     /// The seat to move (or throw), none once the game is over or before play.

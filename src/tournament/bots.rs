@@ -100,6 +100,12 @@ impl Bot for Builtin {
                     (true, BotView::Other(view)) if view.get("fen").is_some() => {
                         self.best_xiangqi(view, legal)
                     }
+                    (true, BotView::Other(view))
+                        if view["format"] == crate::games::banqi::referee::VIEW_FORMAT =>
+                    {
+                        let worth = crate::games::banqi::view::capture_worth;
+                        self.best_by(legal, |turn| worth(view, turn))
+                    }
                     (true, BotView::Other(view)) if view.get("position").is_some() => {
                         self.best_jieqi(view, legal)
                     }

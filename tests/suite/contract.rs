@@ -177,8 +177,14 @@ fn every_game_and_variant_plays_a_match_that_passes_the_contract() {
                 let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
                 for r in rules.iter() {
                     let (key, value) = r.split_once('=').unwrap();
+                    // A switch (`on`, `off`) is a TOML boolean; other values are strings.
+                    let written = match value {
+                        "on" => format!("{key} = true"),
+                        "off" => format!("{key} = false"),
+                        _ => format!("{key} = \"{value}\""),
+                    };
                     assert!(
-                        manifest.contains(&format!("{key} = \"{value}\"")),
+                        manifest.contains(&written),
                         "{what}: {key} not in the manifest"
                     );
                 }

@@ -79,6 +79,17 @@ impl Definition for Banqi {
     fn html(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
         commands::html(dir, g, audience)
     }
+
+    fn schemas() -> Vec<(String, String)> {
+        use crate::schemas::schema;
+        vec![
+            (
+                "banqi-manifest.schema.json".into(),
+                schema::<BanqiManifest>(),
+            ),
+            ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
+        ]
+    }
 }
 
 impl BanqiGame {

@@ -760,3 +760,203 @@ pub fn verify(dir: &GameDir, g: &BanqiGame) -> Result<State> {
 pub fn current(dir: &GameDir, g: &BanqiGame) -> Result<State> {
     pipeline::current(g, dir, Mode::Judge)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Non-interference: what lies face down changes nothing any audience is shown, until it
+    //! is turned up; and the judge's step names every piece turned up as the layout says.
+
+    use super::*;
+    use crate::rules::luzhanqi::random::SplitMix64;
+    use rand_core::OsRng;
+
+    fn game(options: Options) -> BanqiGame {
+        let key = || {
+            ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
+                .unwrap()
+                .public_key()
+                .clone()
+        };
+        let line = |k: &PublicKey| crate::protocol::signing::public_key_line(k);
+        let (first, second, judge) = (key(), key(), key());
+        let players = [("alice", "first", &first), ("bob", "second", &second)]
+            .iter()
+            .map(|(name, seat, k)| Player {
+                seat: seat.to_string(),
+                name: name.to_string(),
+                key: line(k),
+                email: None,
+            })
+            .collect();
+        let manifest = BanqiManifest {
+            format: MANIFEST_FORMAT.into(),
+            game: "banqi".into(),
+            id: format!("{ID_PREFIX}{}", "07".repeat(16)),
+            created: "2026-11-25T00:00:00Z".into(),
+            sample: false,
+            board: "4x8".into(),
+            rules: options,
+            clock: None,
+            sealed: false,
+            judge: JudgeEntry { key: line(&judge) },
+            players,
+        };
+        BanqiGame {
+            hash: sha256_tagged(to_toml(&manifest).as_bytes()),
+            manifest,
+            player_keys: vec![first, second],
+            judge_key: judge,
+        }
+    }
+
+    fn move_file(g: &BanqiGame, ply: u32, seat: usize, action: Action) -> MoveFile {
+        MoveFile {
+            format: MOVE_FORMAT.into(),
+            game: g.manifest.id.clone(),
+            manifest: g.hash.clone(),
+            ply,
+            seat: SEATS[seat].into(),
+            answers: String::new(),
+            action: action.to_string(),
+            offer_draw: false,
+            comment: None,
+            chain_index: None,
+            chain: None,
+        }
+    }
+
+    /// The judge's state after `turns`, played through its own step code on `layout`.
+    fn played(g: &BanqiGame, layout: &Layout, turns: &[Action]) -> (State, Vec<Vec<Entry>>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let cx = Ctx::taking_new(&dir, "2026-11-25T00:00:00Z", None);
+        let step = Step { g, cx: &cx };
+        let mut state = g.initial();
+        state.begun = true;
+        state.layout = Some(layout.clone());
+        let mut entries = Vec::new();
+        for (i, &a) in turns.iter().enumerate() {
+            let ply = i as u32 + 1;
+            let seat = state.game.position().to_move;
+            let file = move_file(g, ply, seat, a);
+            let hash = format!("sha256:{i:064x}");
+            entries.push(
+                step.play(&mut state, ply, seat, &file, hash, Asked::Play(a))
+                    .unwrap(),
+            );
+        }
+        (state, entries)
+    }
+
+    /// A random game on `layout`: its turns, and the squares still face down after them.
+    fn random_game(
+        options: Options,
+        layout: &Layout,
+        seed: u64,
+        plies: usize,
+    ) -> (Vec<Action>, Vec<Square>) {
+        let mut rng = SplitMix64::new(seed);
+        let mut g = Game::new(options);
+        let mut turns = Vec::new();
+        while turns.len() < plies && g.ending().is_none() {
+            let legal = g.position().legal_actions();
+            let a = legal[rng.below(legal.len())];
+            let id = g.needs_identity(a).then(|| match a {
+                Action::Flip(s) | Action::Move(_, s) => layout.at(s),
+            });
+            g.play(a, id).unwrap();
+            turns.push(a);
+        }
+        let still = Square::all()
+            .filter(|&s| g.position().cell(s) == Some(super::super::rules::Cell::Down))
+            .collect();
+        (turns, still)
+    }
+
+    /// Everything an audience is shown: the JSON at every ply, the text (both scripts) and the
+    /// picture.
+    fn shown(g: &BanqiGame, state: &State, audience: &str) -> Vec<String> {
+        let mut out: Vec<String> = (0..=state.plies() as usize)
+            .map(|ply| serde_json::to_string(&view_at(g, state, audience, ply)).unwrap())
+            .collect();
+        let v = build_view(g, state, audience);
+        for chinese in [false, true] {
+            out.push(super::super::view::render_text(
+                &g.manifest.players,
+                &v,
+                chinese,
+            ));
+        }
+        out.push(super::super::picture::banqi(&v));
+        out
+    }
+
+    #[test]
+    fn rearranging_what_is_still_face_down_changes_no_view() {
+        for (seed, options) in [
+            (1u64, Options::default()),
+            (2, Options::default()),
+            (
+                3,
+                Options {
+                    cannon_takes_face_down: true,
+                    ..Options::default()
+                },
+            ),
+        ] {
+            let g = game(options);
+            let layout = shuffle(&g.manifest.id, &seed.to_be_bytes(), &[9; 32]);
+            let (turns, still) = random_game(options, &layout, seed, 40);
+            assert!(still.len() >= 2, "seed {seed}: pieces left face down");
+            // Exchange two face-down pieces that differ.
+            let (a, b) = still
+                .iter()
+                .flat_map(|&a| still.iter().map(move |&b| (a, b)))
+                .find(|(a, b)| layout.at(*a) != layout.at(*b))
+                .unwrap();
+            let mut other = layout.clone();
+            other.pieces.swap(a.index(), b.index());
+            let (sa, _) = played(&g, &layout, &turns);
+            let (sb, _) = played(&g, &other, &turns);
+            for audience in ["first", "second", "public"] {
+                assert_eq!(
+                    shown(&g, &sa, audience),
+                    shown(&g, &sb, audience),
+                    "seed {seed}: {audience} learns what lies face down"
+                );
+            }
+            // And every audience is shown the same but for its name.
+            let public = serde_json::to_value(build_view(&g, &sa, "public")).unwrap();
+            for seat in SEATS {
+                let mut v = serde_json::to_value(build_view(&g, &sa, seat)).unwrap();
+                v["audience"] = "public".into();
+                assert_eq!(v, public);
+            }
+        }
+    }
+
+    #[test]
+    fn the_record_names_each_piece_turned_up_as_the_layout_says() {
+        let g = game(Options::default());
+        let layout = shuffle(&g.manifest.id, &[1; 32], &[2; 32]);
+        let turns = [Action::Flip(Square::new(2, 1).unwrap())];
+        let (_, entries) = played(&g, &layout, &turns);
+        let Entry::Move {
+            revealed, action, ..
+        } = &entries[0][0]
+        else {
+            panic!("{entries:?}");
+        };
+        assert_eq!(action, "c2");
+        assert_eq!(
+            revealed.as_deref(),
+            Some(
+                layout
+                    .at(Square::new(2, 1).unwrap())
+                    .fen_char()
+                    .to_string()
+                    .as_str()
+            )
+        );
+    }
+}

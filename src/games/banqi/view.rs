@@ -220,3 +220,20 @@ pub fn render_text(players: &[Player], v: &BanqiView, chinese: bool) -> String {
     out.push_str(&format!("Position: {}\n", v.position));
     out
 }
+
+/// What a turn takes, by rank (1 a soldier … 7 a general; 0 for a quiet turn), read from a
+/// view: the greedy bot's measure.
+pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {
+    let Some(super::rules::Action::Move(_, to)) = super::rules::Action::parse(turn) else {
+        return 0;
+    };
+    let row = view["board"][3 - to.rank() as usize]
+        .as_str()
+        .unwrap_or_default();
+    row.chars()
+        .nth(to.file() as usize)
+        .and_then(crate::rules::xiangqi::Piece::from_fen_char)
+        .map_or(0, |p| {
+            1 + i32::from(super::rules::position::rank_of(p.kind))
+        })
+}

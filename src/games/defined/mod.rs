@@ -156,6 +156,11 @@ pub trait Definition: Sync + Sized {
     fn make_move(dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
         make_move::run::<Self>(dir, seat, key, mv)
     }
+    /// The JSON Schemas of the game's own formats (its manifest, its view), as (file name,
+    /// JSON text).
+    fn schemas() -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// `precheck`, for a game that checks some moves its own way.
     fn precheck(dir: &Path) -> Result<Report> {
         precheck::run::<Self>(dir)
@@ -265,6 +270,10 @@ impl<D: Definition> Game for D {
 
     fn match_rules(&self) -> &'static [&'static str] {
         D::MATCH_RULES
+    }
+
+    fn schemas(&self) -> Vec<(String, String)> {
+        D::schemas()
     }
 
     fn seats(&self, board: &str) -> Result<Vec<String>> {
