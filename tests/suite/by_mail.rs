@@ -608,3 +608,31 @@ fn a_jieqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
         );
     }
 }
+
+#[test]
+fn a_banqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let t = Table::of("banqi", &["first", "second"], &["alice", "bob"], &[]);
+    t.copies_from_invitations();
+    for (i, seat) in t.seats.iter().enumerate() {
+        let copy = t.copies[i].to_string_lossy().into_owned();
+        ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
+    }
+    t.send_secrets();
+    // Every turn-up and capture is public: each copy lists its seat's turns from the record.
+    let shapes = ["outlook", "attach", "thunderbird", "inline", "applemail"];
+    let plies = t.play(12, 4, &shapes, |table, _| {
+        for (i, copy) in table.copies[..2].iter().enumerate() {
+            let other = copy.join(format!("setups/{}.toml", table.seats[1 - i]));
+            assert!(!other.exists(), "{}", other.display());
+        }
+    });
+    assert_eq!(plies, 12);
+    t.verify_every_copy();
+    for copy in &t.copies {
+        let r = ok(&["verify", &copy.to_string_lossy()]);
+        assert!(
+            r.stdout.contains("the layout they give matches all"),
+            "{r:?}"
+        );
+    }
+}

@@ -788,3 +788,73 @@ fn a_sealed_jieqi_game_is_played_through_git() {
         }
     }
 }
+
+/// Banqi played through git: the nonces sealed to the judge, every turn through the hook and the
+/// CI mode, an illegal one stopped by both, and no nonce in clear in the history before the
+/// reveal. Its views hold nothing secret, so they are published as they are.
+#[test]
+fn a_sealed_banqi_game_is_played_through_git() {
+    let r = sealed_repo_of("banqi");
+    for (seat, who) in [("first", "alice"), ("second", "bob")] {
+        let out = ok(&["setup", &r.g(), "--as", seat, "--key", &r.keys.path(who)]);
+        assert!(out.stdout.contains("sealed/"), "{out:?}");
+    }
+    assert!(!r.game.join("setups").exists(), "no clear nonce is written");
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "commitments");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let base = r.head();
+    std::fs::rename(held, r.game.join("sealed")).unwrap();
+    git(&r.root, &["add", "games/g1/sealed"]);
+    let (code, out) = commit_as(&r.root, &r.keys.path("bob"), "sealed nonces");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    assert!(r.game.join("views/first.json").exists());
+
+    let status = |g: &str| -> serde_json::Value {
+        serde_json::from_str(&ok(&["status", g, "--json", "--now", NOW]).stdout).unwrap()
+    };
+    for ply in 1..=10 {
+        let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
+        let moves = ok(&["moves", &r.g(), "--as", &seat]).stdout;
+        let moves: Vec<&str> = moves.lines().collect();
+        let base = r.head();
+        let (code, out) = r.commit_move(&seat, moves[(ply * 5) % moves.len()]);
+        assert_eq!(code, 0, "ply {ply}: {out}");
+        r.land(&base);
+    }
+    // An illegal turn: no piece moves two squares.
+    let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
+    r.illegal_move_is_stopped(&seat, "a1a3", 11);
+
+    let base = r.head();
+    let (code, out) = r.commit_move(&seat, "resign");
+    assert_eq!(code, 0, "{out}");
+    r.land(&base);
+    let blobs = all_blobs(&r.root);
+    ok(&["reveal", &r.g(), "--key", &r.keys.path("judge")]);
+    let v = ok(&["verify", &r.g()]);
+    assert!(
+        v.stdout.contains("the layout they give matches all"),
+        "{v:?}"
+    );
+    for seat in ["first", "second"] {
+        let reveal = std::fs::read_to_string(r.game.join(format!("reveal/{seat}.toml"))).unwrap();
+        let nonce = reveal
+            .lines()
+            .find_map(|l| l.strip_prefix("nonce = \""))
+            .unwrap()
+            .trim_end_matches('"')
+            .to_string();
+        assert_eq!(nonce.len(), 64);
+        for (path, bytes) in &blobs {
+            assert!(
+                !contains(bytes, &nonce),
+                "{path} holds {seat}'s nonce in clear"
+            );
+        }
+    }
+}

@@ -568,6 +568,11 @@ fn a_round_robin_of_three_bots_at_jieqi_verifies() {
 }
 
 #[test]
+fn a_round_robin_of_three_bots_at_banqi_verifies() {
+    round_robin_of_three("banqi", &[]);
+}
+
+#[test]
 fn a_round_robin_of_three_bots_at_liubo_verifies() {
     round_robin_of_three("liubo", &[]);
 }
@@ -1158,6 +1163,7 @@ fn a_turn_is_what_to_move_legal_moves_and_seat_view_say() {
     for (name, setup) in [
         ("xiangqi", false),
         ("jieqi", true),
+        ("banqi", true),
         ("liubo", true),
         ("luzhanqi", true),
     ] {
@@ -1288,6 +1294,8 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
         ("xiangqi", "2p", None),
         ("xiangqi", "2p", Some(7)),
         ("jieqi", "2p", Some(40)),
+        ("banqi", "2p", None),
+        ("banqi", "2p", Some(30)),
         ("liubo", "2p", None),
         ("liubo", "2p", Some(8)),
         ("luzhanqi", "2p", None),

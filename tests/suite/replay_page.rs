@@ -59,6 +59,11 @@ fn replay_pages_step_through_the_game_in_a_real_browser() {
             "black",
             "stalemate: black has no legal move and loses",
         ),
+        (
+            "games/banqi/sample",
+            "second",
+            "every piece of second was taken",
+        ),
     ] {
         let dir = root().join(sample).to_string_lossy().into_owned();
         let name = format!(

@@ -127,7 +127,24 @@ fn shipped_files_validate_against_their_schemas() {
             file_json(&jq, &format!("views/{v}.json")),
         );
     }
-    for dir in [&xq, &lb, &jq] {
+    let bq = root.join("games/banqi/sample");
+    check("banqi-manifest.schema.json", file_json(&bq, "game.toml"));
+    check(
+        "jieqi-nonce-commitment.schema.json",
+        file_json(&bq, "commitments/first.toml"),
+    );
+    check(
+        "jieqi-nonce.schema.json",
+        file_json(&bq, "reveal/second.toml"),
+    );
+    check("move.schema.json", file_json(&bq, "moves/0001-first.toml"));
+    for v in ["first", "second", "public"] {
+        check(
+            "banqi-view.schema.json",
+            file_json(&bq, &format!("views/{v}.json")),
+        );
+    }
+    for dir in [&xq, &lb, &jq, &bq] {
         for line in std::fs::read_to_string(dir.join("record.jsonl"))
             .unwrap()
             .lines()

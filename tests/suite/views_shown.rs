@@ -26,7 +26,7 @@ fn check(name: &str, got: &str) {
     );
 }
 
-const GAMES: [(&str, &str, &[&str]); 5] = [
+const GAMES: [(&str, &str, &[&str]); 6] = [
     (
         "luzhanqi",
         "games/luzhanqi/sample",
@@ -44,6 +44,11 @@ const GAMES: [(&str, &str, &[&str]); 5] = [
     ),
     ("liubo", "games/liubo/sample", &["a", "b", "public"]),
     ("jieqi", "games/jieqi/sample", &["red", "black", "public"]),
+    (
+        "banqi",
+        "games/banqi/sample",
+        &["first", "second", "public"],
+    ),
 ];
 
 #[test]
@@ -320,6 +325,7 @@ fn an_unknown_audience_is_refused_with_the_ones_there_are() {
         ("xiangqi/sample", "red, black, public"),
         ("liubo/sample", "a, b, public"),
         ("jieqi/sample", "red, black, public"),
+        ("banqi/sample", "first, second, public"),
     ] {
         let dir = root().join("games").join(game);
         for command in ["view", "html"] {

@@ -117,7 +117,7 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
             (None, Some(c)) => format!("{}, takes a {}", m.action, piece_name(c)),
             (None, None) => m.action.clone(),
         };
-        out.push(format!("Last turn (ply {}): {} {what}", v.ply, m.seat));
+        out.push(format!("Last move (ply {}): {} {what}", v.ply, m.seat));
         if let Some(c) = &m.comment {
             out.push(format!(
                 "{}'s comment: \"{}\"",
