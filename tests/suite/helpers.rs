@@ -246,7 +246,7 @@ impl TestGame {
 
     /// Alice plays the first seat (south, red, a), Bob the other.
     pub fn key_of(seat: &str) -> &'static str {
-        if matches!(seat, "south" | "red" | "a") {
+        if matches!(seat, "south" | "red" | "a" | "first") {
             "alice"
         } else {
             "bob"
