@@ -27,7 +27,7 @@ pub struct ViewFile {
     pub manifest: String,
     /// `south`, `north`, `public` (spectators) or `full` (after the game, everything).
     pub audience: String,
-    /// Plies played.
+    /// Plies played: every signed move, a resignation or an accepted draw included.
     pub ply: u32,
     /// The record head this view was made at.
     pub record_head: String,
@@ -49,6 +49,15 @@ pub struct ViewFile {
     /// The opponent's last signed move file and signature, so players can compare what the
     /// judge showed them (seat views only).
     pub opponent_last_move: Option<SignedFile>,
+    /// The last signed move when it was no move on the board (a resignation, an accepted
+    /// draw), with its comment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closing: Option<crate::view::xiangqi::Closing>,
+}
+
+/// Whether a recorded action is a move on the board (not `resign` or `accept-draw`).
+pub fn on_board(action: &str) -> bool {
+    !matches!(action, "resign" | "accept-draw")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -123,6 +132,8 @@ pub struct Header<'a> {
     pub record_head: &'a str,
     pub players: Vec<SeatName>,
     pub history: Vec<HistoryItem>,
+    /// The comment of the last signed move when it was no move on the board.
+    pub closing_comment: Option<String>,
 }
 
 /// The audience name of a viewer.
@@ -149,7 +160,10 @@ pub fn build<S: NodeSet>(
         game: header.game.into(),
         manifest: header.manifest.into(),
         audience: audience_name(board, k.viewer),
-        ply: k.plies,
+        ply: header
+            .history
+            .last()
+            .map_or(k.plies, |h| h.ply.max(k.plies)),
         record_head: header.record_head.into(),
         board: board.name.clone(),
         players: header.players.clone(),
@@ -204,6 +218,16 @@ pub fn build<S: NodeSet>(
             .collect(),
         history: header.history.clone(),
         opponent_last_move,
+        closing: header
+            .history
+            .last()
+            .filter(|h| !on_board(&h.action))
+            .map(|h| crate::view::xiangqi::Closing {
+                ply: h.ply,
+                seat: h.seat.clone(),
+                action: h.action.clone(),
+                comment: header.closing_comment.clone(),
+            }),
     }
 }
 

@@ -390,10 +390,17 @@ pub fn state_lines(view: &ViewFile) -> Vec<String> {
         let _ = writeln!(out, "Out of the game: {}.", view.out.join(", "));
     }
     if let Some(m) = &view.last_move {
+        // The ply of the last move on the board (a resignation since has its own line).
+        let ply = view
+            .history
+            .iter()
+            .rev()
+            .find(|h| super::on_board(&h.action))
+            .map_or(view.ply, |h| h.ply);
         let _ = writeln!(
             out,
             "Last move (ply {}): {} {}-{} ({})",
-            view.ply,
+            ply,
             m.seat,
             m.from,
             m.to,
@@ -401,6 +408,11 @@ pub fn state_lines(view: &ViewFile) -> Vec<String> {
         );
         if let Some(c) = &m.comment {
             let _ = writeln!(out, "{}'s comment: \"{}\"", m.seat, clean(c));
+        }
+    }
+    if let Some(c) = &view.closing {
+        for line in c.lines() {
+            let _ = writeln!(out, "{line}");
         }
     }
     for f in &view.revealed_flags {

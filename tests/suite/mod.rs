@@ -2,6 +2,7 @@ mod age;
 mod bad_input;
 mod by_mail;
 mod cli_game;
+mod closing;
 mod club_mail;
 mod contract;
 mod crash;

@@ -162,9 +162,11 @@ impl Answers for BanqiGame {
 
     fn status_of(&self, state: &State) -> (serde_json::Value, String) {
         let v = bq::build_view(self, state, "public");
-        let first = format!("game {} after {} plies", v.game, v.ply);
+        // Every signed move counts, a resignation or an accepted draw included.
+        let plies = state.record.last_move_ply();
+        let first = format!("game {} after {plies} plies", v.game);
         let fields = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "colours": v.colours,
+            "game": v.game, "ply": plies, "closing": v.closing, "to_move": v.to_move, "colours": v.colours,
             "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
             "position": v.position,
         });

@@ -7,7 +7,7 @@
 use super::rules::position::Square;
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
-use super::view::{BanqiView, LastMove, Taken};
+use super::view::{BanqiView, Closing, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::common::{self, Frame};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
@@ -179,6 +179,8 @@ pub struct State {
     pub draw_offer: Option<usize>,
     pub end: Option<(Option<String>, EndReason)>,
     pub comments: Vec<Option<String>>,
+    /// The signed move that ended the game off the board (resign, accept-draw).
+    pub closing: Option<Closing>,
 }
 
 impl State {
@@ -490,6 +492,14 @@ impl Step<'_> {
                 ("accept-draw".to_string(), Some(Ending::Agreement))
             }
         };
+        if matches!(text.as_str(), "resign" | "accept-draw") {
+            state.closing = Some(Closing {
+                ply,
+                seat: SEATS[seat].into(),
+                action: text.clone(),
+                comment: file.comment.clone(),
+            });
+        }
         state.draw_offer = file.offer_draw.then_some(seat);
         let mut entries = vec![Entry::Move {
             ply,
@@ -532,6 +542,7 @@ impl Referee for BanqiGame {
             draw_offer: None,
             end: None,
             comments: Vec::new(),
+            closing: None,
         }
     }
 
@@ -742,6 +753,7 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
             .draw_offer
             .filter(|_| latest)
             .map(|s| SEATS[s].to_string()),
+        closing: state.closing.clone().filter(|_| latest),
         result,
     }
 }

@@ -7,7 +7,7 @@ use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use crate::view::xiangqi::ViewResult;
+pub use crate::view::xiangqi::{Closing, ViewResult};
 
 /// A published Banqi view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -46,6 +46,9 @@ pub struct BanqiView {
     pub quiet_plies: u32,
     /// The seat whose draw offer stands.
     pub draw_offer: Option<String>,
+    /// The signed move that ended the game off the board (resign, accept-draw), if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closing: Option<Closing>,
     pub result: Option<ViewResult>,
 }
 
@@ -151,6 +154,9 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
     }
     if !v.face_down.is_empty() {
         out.push(format!("Still face down: {}", v.face_down));
+    }
+    if let Some(c) = &v.closing {
+        out.extend(c.lines());
     }
     match (&v.result, &v.to_move) {
         (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),

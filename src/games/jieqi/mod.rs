@@ -170,9 +170,11 @@ impl Answers for jq::JieqiGame {
 
     fn status_of(&self, state: &jq::State) -> (serde_json::Value, String) {
         let v = jq::build_view(self, state, "public");
-        let first = format!("game {} after {} plies", v.game, v.ply);
+        // Every signed move counts, a resignation or an accepted draw included.
+        let plies = state.record.last_move_ply();
+        let first = format!("game {} after {plies} plies", v.game);
         let fields = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
+            "game": v.game, "ply": plies, "closing": v.closing, "to_move": v.to_move, "check": v.check,
             "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
             "position": v.position,
         });

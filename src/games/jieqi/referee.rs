@@ -21,7 +21,7 @@ use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
-pub use crate::view::jieqi::{JieqiView, LastMove, Taken, ViewResult};
+pub use crate::view::jieqi::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
 pub const SEATS: [&str; 2] = crate::judge::xiangqi::SEATS;
@@ -214,6 +214,8 @@ pub struct State {
     pub draw_offer: Option<usize>,
     pub end: Option<(Option<String>, EndReason)>,
     pub comments: Vec<Option<String>>,
+    /// The signed move that ended the game off the board (resign, accept-draw).
+    pub closing: Option<Closing>,
 }
 
 impl State {
@@ -564,6 +566,14 @@ impl Step<'_> {
                 ("accept-draw".to_string(), Some(Ending::AgreedDraw))
             }
         };
+        if matches!(text.as_str(), "resign" | "accept-draw") {
+            state.closing = Some(Closing {
+                ply,
+                seat: SEATS[seat].into(),
+                action: text.clone(),
+                comment: file.comment.clone(),
+            });
+        }
         state.draw_offer = file.offer_draw.then_some(seat);
         let mut entries = vec![Entry::Move {
             ply,
@@ -607,6 +617,7 @@ impl Referee for JieqiGame {
             draw_offer: None,
             end: None,
             comments: Vec::new(),
+            closing: None,
         }
     }
 
@@ -838,6 +849,7 @@ pub fn view_with(
             .draw_offer
             .filter(|_| latest)
             .map(|s| SEATS[s].to_string()),
+        closing: state.closing.clone().filter(|_| latest),
         result,
     }
 }

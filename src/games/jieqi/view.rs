@@ -5,7 +5,7 @@
 use crate::protocol::files::Player;
 use serde::{Deserialize, Serialize};
 
-pub use crate::view::xiangqi::ViewResult;
+pub use crate::view::xiangqi::{Closing, ViewResult};
 
 /// A published Jieqi view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -38,6 +38,9 @@ pub struct JieqiView {
     pub taken: Vec<Taken>,
     /// The seat whose draw offer stands.
     pub draw_offer: Option<String>,
+    /// The signed move that ended the game off the board (resign, accept-draw), if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closing: Option<Closing>,
     pub result: Option<ViewResult>,
 }
 
@@ -128,6 +131,9 @@ pub fn state_lines(v: &JieqiView) -> Vec<String> {
         if !taken.is_empty() {
             out.push(format!("Taken by {seat}: {}", taken.join(" ")));
         }
+    }
+    if let Some(c) = &v.closing {
+        out.extend(c.lines());
     }
     match (&v.result, &v.to_move) {
         (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),

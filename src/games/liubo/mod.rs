@@ -305,10 +305,13 @@ impl Answers for lb::LiuboGame {
 
     fn status_of(&self, state: &lb::State) -> (serde_json::Value, String) {
         let v = lb::build_view(self, state, "public");
-        let first = format!("game {} after {} turns", v.game, v.turns);
+        // Every signed turn counts, a resignation included.
+        let turns = state.record.last_move_ply();
+        let first = format!("game {} after {turns} turns", v.game);
         let fields = serde_json::json!({
-            "game": v.game, "turns": v.turns, "to_move": v.to_move, "throw": v.throw,
-            "result": v.result, "record_head": v.record_head, "waiting": v.waiting,
+            "game": v.game, "turns": turns, "to_move": v.to_move, "throw": v.throw,
+            "result": v.result, "closing": v.closing, "record_head": v.record_head,
+            "waiting": v.waiting,
         });
         (fields, first)
     }

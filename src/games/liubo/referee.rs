@@ -148,6 +148,8 @@ pub struct State {
     pub last_turn: Option<(usize, String, Vec<String>)>,
     /// The comment in the last turn's move file (public, like the file).
     pub last_comment: Option<String>,
+    /// The signed turn that ended the game off the board (a resignation).
+    pub closing: Option<crate::view::xiangqi::Closing>,
     pub end: Option<(Option<String>, EndReason)>,
 }
 
@@ -163,6 +165,7 @@ impl State {
             throw: None,
             last_turn: None,
             last_comment: None,
+            closing: None,
             end: None,
         }
     }
@@ -550,6 +553,12 @@ impl Step<'_> {
         let position = state.position.as_mut().expect("play has begun");
         let (action, ended) = if m.action == "resign" {
             position.concede(seat, LiuboEnd::Resignation);
+            state.closing = Some(crate::view::xiangqi::Closing {
+                ply: t,
+                seat: SEATS[seat].into(),
+                action: "resign".into(),
+                comment: m.comment.clone(),
+            });
             ("resign".to_string(), true)
         } else {
             let moves = parse_turn(position, &m.action)
@@ -969,6 +978,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
             turn: turn.clone(),
             comment: state.last_comment.clone(),
         }),
+        closing: state.closing.clone(),
         result: state.end.as_ref().map(|(w, r)| LiuboResult {
             winner: w.clone(),
             reason: *r,

@@ -38,6 +38,9 @@ pub struct LiuboView {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_x: Vec<OnX>,
     pub last_turn: Option<LastTurn>,
+    /// The signed turn that ended the game off the board (a resignation), if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closing: Option<crate::view::xiangqi::Closing>,
     pub result: Option<LiuboResult>,
 }
 
@@ -167,6 +170,12 @@ pub fn state_lines(v: &LiuboView) -> Vec<String> {
         out.push_str(&format!("last turn: {} {}\n", last.seat, last.turn));
         if let Some(c) = &last.comment {
             out.push_str(&format!("{}'s comment: \"{}\"\n", last.seat, clean(c)));
+        }
+    }
+    if let Some(c) = &v.closing {
+        for line in c.lines() {
+            out.push_str(&line);
+            out.push('\n');
         }
     }
     if let Some(t) = &v.throw {

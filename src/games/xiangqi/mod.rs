@@ -130,11 +130,13 @@ impl Answers for xq::XiangqiGame {
 
     fn status_of(&self, state: &xq::State) -> (serde_json::Value, String) {
         let v = xq::build_view(self, state, "public");
-        let first = format!("game {} after {} plies", v.game, v.ply);
+        // Every signed move counts, a resignation or an accepted draw included.
+        let plies = state.record.last_move_ply();
+        let first = format!("game {} after {plies} plies", v.game);
         let fields = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "check": v.check,
-            "result": v.result, "last_move": v.last_move, "record_head": v.record_head,
-            "fen": v.fen,
+            "game": v.game, "ply": plies, "to_move": v.to_move, "check": v.check,
+            "result": v.result, "last_move": v.last_move, "closing": v.closing,
+            "record_head": v.record_head, "fen": v.fen,
         });
         (fields, first)
     }
@@ -143,7 +145,7 @@ impl Answers for xq::XiangqiGame {
         vec![format!(
             "verified Xiangqi game {}: {} plies, every signature, move and view checked",
             self.manifest.id,
-            state.game.moves().len()
+            state.record.last_move_ply()
         )]
     }
 }

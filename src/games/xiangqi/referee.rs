@@ -15,7 +15,7 @@ use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
-pub use crate::view::xiangqi::{LastMove, ViewResult, XiangqiView};
+pub use crate::view::xiangqi::{Closing, LastMove, ViewResult, XiangqiView};
 
 /// The seats, in manifest order: Red moves first from the standard start.
 pub const SEATS: [&str; 2] = ["red", "black"];
@@ -153,6 +153,8 @@ pub struct State {
     pub end: Option<(Option<String>, EndReason)>,
     /// The comment of each move played on the board, in order (public, like the move files).
     pub comments: Vec<Option<String>>,
+    /// The signed move that ended the game off the board (resign, accept-draw).
+    pub closing: Option<Closing>,
 }
 
 impl State {
@@ -304,6 +306,14 @@ fn apply(
             ("accept-draw".to_string(), Some(Ending::AgreedDraw))
         }
     };
+    if matches!(action, Action::Resign | Action::AcceptDraw) {
+        state.closing = Some(Closing {
+            ply,
+            seat: SEATS[seat].into(),
+            action: text.clone(),
+            comment: signed.file.comment.clone(),
+        });
+    }
     // An offer stands until the opponent's next move.
     state.draw_offer = offer.then_some(seat);
     let mut entries = vec![Entry::Move {
@@ -341,6 +351,7 @@ impl Referee for XiangqiGame {
             draw_offer: None,
             end: None,
             comments: Vec::new(),
+            closing: None,
         }
     }
 
@@ -498,6 +509,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
             .draw_offer
             .filter(|_| latest)
             .map(|s| SEATS[s].to_string()),
+        closing: state.closing.clone().filter(|_| latest),
         result,
     }
 }

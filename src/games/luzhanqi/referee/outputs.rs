@@ -66,20 +66,42 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
     let history = history_items(&replay.record);
     let head = replay.record.head_or(&game.hash);
     let players = seat_names(game);
-    let snapshot = |k: &Knowledge| {
-        let played = (k.plies as usize).min(history.len());
-        let comment = history[..played].last().and_then(|h| {
+    // How much of the history the view after `n` board moves holds: up to that move, and at
+    // the end everything (a resignation or an accepted draw after the last board move).
+    let board_moves: Vec<usize> = history
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| view::on_board(&h.action))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let snapshot = |k: &Knowledge, last: bool| {
+        let played = match (last, k.plies as usize) {
+            (true, _) => history.len(),
+            (false, 0) => 0,
+            (false, n) => board_moves.get(n - 1).copied().unwrap_or(history.len()),
+        };
+        let comment_of = |h: &HistoryItem| {
             let text = dir
                 .read_optional(&move_path(h.ply, &h.seat), RECORD_LIMIT)
                 .ok()??;
             MoveFile::parse(&text).ok()?.comment
-        });
+        };
+        let shown = &history[..played];
+        let comment = shown
+            .iter()
+            .rev()
+            .find(|h| view::on_board(&h.action))
+            .and_then(comment_of);
         let header = view::Header {
             game: &game.manifest.id,
             manifest: &game.hash,
             record_head: &head,
             players: players.clone(),
-            history: history[..played].to_vec(),
+            history: shown.to_vec(),
+            closing_comment: shown
+                .last()
+                .filter(|h| !view::on_board(&h.action))
+                .and_then(comment_of),
         };
         view::build(board, k, &header, None, comment)
     };
@@ -87,12 +109,25 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
     let mut views = Vec::new();
     for e in &replay.events {
         if matches!(e.fact, Fact::Moved { .. }) {
-            views.push(snapshot(&k));
+            views.push(snapshot(&k, false));
         }
         k.observe_all(std::iter::once(e));
     }
-    views.push(snapshot(&k));
+    views.push(snapshot(&k, true));
     views
+}
+
+/// The comment of the last signed move when it was no move on the board (from its signed file,
+/// public like the file).
+fn closing_comment(replay: &Replay, history: &[HistoryItem]) -> Option<String> {
+    let last = history.last().filter(|h| !view::on_board(&h.action))?;
+    replay
+        .last_moves
+        .iter()
+        .flatten()
+        .filter_map(|f| MoveFile::parse(&f.file).ok())
+        .find(|m| m.ply == last.ply && m.seat == last.seat)?
+        .comment
 }
 
 /// Builds the JSON view of one audience.
@@ -106,6 +141,7 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
         manifest: &game.hash,
         record_head: &replay.record.head_or(&game.hash),
         players: seat_names(game),
+        closing_comment: closing_comment(replay, &history),
         history,
     };
     // The signed file of the last move another player made, so the viewer can check it.
@@ -123,9 +159,11 @@ pub fn build_view(game: &Game, replay: &Replay, viewer: Viewer) -> ViewFile {
         _ => None,
     };
     // The last move's comment, from the mover's signed file (public, like the file itself).
+    // (Only while that file is still its seat's last: a later resignation has its own line.)
     let comment = k.last_move.and_then(|m| {
         let file = replay.last_moves.get(m.seat.index())?.as_ref()?;
-        MoveFile::parse(&file.file).ok()?.comment
+        let file = MoveFile::parse(&file.file).ok()?;
+        view::on_board(&file.action).then_some(file.comment)?
     });
     view::build(board, &k, &header, opponent, comment)
 }
