@@ -795,6 +795,12 @@ pub struct MatchArgs {
     /// `go wtime … btime … winc … binc …`.
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<String>,
+    /// A setting of one UCI engine, by its bot name: search limits for every move
+    /// (`sf:nodes=2000`, `sf:depth=6`, `sf:movetime=100` in ms; with --tc, added to the clock),
+    /// a UCI option (`sf:option.Hash=64`), or its square names (`sf:ranks=0` as Pikafish and
+    /// ICCS, `sf:ranks=1` as Fairy-Stockfish; detected when not given). Repeat as needed.
+    #[arg(long = "engine", value_name = "NAME:KEY=VALUE")]
+    pub engines: Vec<String>,
     /// Stop once a sequential test decides between the first bot being elo0 or elo1 Elo
     /// stronger than the second (two bots only): elo0=0,elo1=10[,alpha=0.05][,beta=0.05].
     #[arg(long, value_name = "SETTINGS")]

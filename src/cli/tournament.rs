@@ -216,10 +216,32 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
     } else {
         Options::default()
     };
+    let bots: Vec<BotEntry> = args.bots.iter().map(|b| BotEntry::parse(b)).collect();
+    let mut engines: std::collections::BTreeMap<String, crate::tournament::uci::EngineSettings> =
+        Default::default();
+    for item in &args.engines {
+        let (name, setting) = item
+            .split_once(':')
+            .ok_or_else(|| Error::Io(format!("--engine {item:?}: expected NAME:KEY=VALUE")))?;
+        let is_engine = bots.iter().any(|b| {
+            b.name == name && matches!(b.spec, crate::tournament::runner::BotSpec::Uci(_))
+        });
+        if !is_engine {
+            return Err(Error::Io(format!(
+                "--engine {item:?}: no UCI engine is called {name:?} (--bot {name}=uci:COMMAND)"
+            )));
+        }
+        engines
+            .entry(name.to_string())
+            .or_default()
+            .set(setting)
+            .map_err(|e| Error::Io(format!("--engine {name}: {e}")))?;
+    }
     let cfg = MatchConfig {
+        engines,
         game: args.game.clone(),
         board: args.board.clone(),
-        bots: args.bots.iter().map(|b| BotEntry::parse(b)).collect(),
+        bots,
         pairing: if args.gauntlet {
             Pairing::Gauntlet
         } else {

@@ -20,7 +20,7 @@ use crate::store::{write_atomic, GameDir};
 use rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
 use ssh_key::PrivateKey;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -113,12 +113,19 @@ pub struct MatchConfig {
     pub pack: bool,
     /// A clock per seat and game (`--tc`), besides the time per answer.
     pub tc: Option<TimeControl>,
+    /// Per UCI engine, by bot name: search limits, options, dialect (`--engine`).
+    pub engines: BTreeMap<String, super::uci::EngineSettings>,
     /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
     /// flight are finished, at 2 they are dropped.
     pub interrupts: Option<&'static std::sync::atomic::AtomicU8>,
 }
 
 impl MatchConfig {
+    /// The `--engine` settings of the bot called `name` (none set: the defaults).
+    pub fn engine_settings(&self, name: &str) -> super::uci::EngineSettings {
+        self.engines.get(name).cloned().unwrap_or_default()
+    }
+
     /// A match of `game` on its first board between `bots`, into `out`, with the defaults of
     /// `qijudge match` (two games an encounter, round-robin, one at a time, seed 1, 5 s an
     /// answer, the game's match rules); set the fields to change them.
@@ -151,6 +158,7 @@ impl MatchConfig {
             sandbox: Default::default(),
             pack: false,
             tc: None,
+            engines: Default::default(),
             interrupts: None,
         })
     }
@@ -176,6 +184,9 @@ pub struct MatchState {
     pack: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tc: Option<String>,
+    /// `--engine` settings per engine, as given.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    engines: BTreeMap<String, Vec<String>>,
     games: u32,
     seed: u64,
     shard: String,
@@ -333,6 +344,11 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         gauntlet: cfg.pairing == Pairing::Gauntlet,
         pack: cfg.pack,
         tc: cfg.tc.map(|t| t.to_string()),
+        engines: cfg
+            .engines
+            .iter()
+            .map(|(name, s)| (name.clone(), s.describe()))
+            .collect(),
         games: cfg.games,
         seed: cfg.seed,
         shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
@@ -565,6 +581,17 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     compare("storage", store(old.pack), store(new.pack));
     let tc = |t: &Option<String>| t.clone().unwrap_or_else(|| "none".into());
     compare("--tc", tc(&old.tc), tc(&new.tc));
+    let engines = |e: &BTreeMap<String, Vec<String>>| {
+        let all: Vec<String> = e
+            .iter()
+            .map(|(n, s)| format!("{n}:{}", s.join(",")))
+            .collect();
+        match all.is_empty() {
+            true => "none".to_string(),
+            false => all.join(" "),
+        }
+    };
+    compare("--engine", engines(&old.engines), engines(&new.engines));
     compare("--games", old.games.to_string(), new.games.to_string());
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());
@@ -599,7 +626,7 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
             }
             let process = ProcessBot::spawn(cmd, None, &cfg.sandbox)
                 .map_err(|e| refused(format!("does not start ({e})")))?;
-            let mut engine = UciBot::new(process, cfg.time);
+            let mut engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
             engine
                 .handshake()
                 .map_err(|f| refused(format!("did not answer uci and isready ({})", f.code())))?;
@@ -666,7 +693,11 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox)
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             Ok(match entry.spec {
-                BotSpec::Uci(_) => Box::new(UciBot::new(process, cfg.time)),
+                BotSpec::Uci(_) => Box::new(UciBot::new(
+                    process,
+                    cfg.time,
+                    cfg.engine_settings(&entry.name),
+                )),
                 _ => Box::new(process),
             })
         }

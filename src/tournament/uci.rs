@@ -16,9 +16,115 @@ use std::time::{Duration, Instant};
 /// answer when longer (loading a network takes a moment).
 const START_TIME: Duration = Duration::from_secs(10);
 
+/// What a match sets for one engine (`--engine NAME:KEY=VALUE`): search limits for every
+/// `go` (as fastchess's `nodes=`, `depth=`, `st=`), UCI options, and the square dialect where
+/// detection is not wanted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSettings {
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub movetime_ms: Option<u64>,
+    /// Ranks counted from 1 (`true`) or 0 (`false`); detected from `UCI_Variant` when unset.
+    pub ranks_from_one: Option<bool>,
+    /// `setoption name NAME value VALUE`, in the order given.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSettings {
+    /// Reads one `KEY=VALUE`: `nodes`, `depth`, `movetime` (ms), `ranks` (`0` or `1`), or
+    /// `option.NAME`.
+    pub fn set(&mut self, item: &str) -> Result<(), String> {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("{item:?}: expected KEY=VALUE"))?;
+        let number = |what: &str| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("{key}={value}: {what} must be a whole number above 0"))
+        };
+        match key {
+            "nodes" => self.nodes = Some(number("nodes")?),
+            "depth" => {
+                self.depth = Some(
+                    u32::try_from(number("depth")?)
+                        .ok()
+                        .filter(|d| *d <= 255)
+                        .ok_or("depth: at most 255")?,
+                )
+            }
+            "movetime" => self.movetime_ms = Some(number("movetime (milliseconds)")?),
+            "ranks" => {
+                self.ranks_from_one = Some(match value {
+                    "0" => false,
+                    "1" => true,
+                    _ => {
+                        return Err(format!(
+                            "ranks={value}: 0 (Pikafish, ICCS) or 1 (Fairy-Stockfish)"
+                        ))
+                    }
+                })
+            }
+            _ => {
+                let Some(name) = key.strip_prefix("option.").filter(|n| !n.is_empty()) else {
+                    return Err(format!(
+                        "{key:?}: an engine setting is nodes=N, depth=N, movetime=MS, ranks=0|1 or option.NAME=VALUE"
+                    ));
+                };
+                // One line to the engine each: no line breaks, and nothing the protocol reads
+                // as its own word.
+                let clean = |t: &str| !t.chars().any(char::is_control);
+                if !clean(name) || !clean(value) || name.contains(" value ") {
+                    return Err(format!("{key}: names and values are one line of text"));
+                }
+                self.options.push((name.to_string(), value.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The settings as given, for the match's state and report.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(n) = self.nodes {
+            out.push(format!("nodes={n}"));
+        }
+        if let Some(d) = self.depth {
+            out.push(format!("depth={d}"));
+        }
+        if let Some(t) = self.movetime_ms {
+            out.push(format!("movetime={t}"));
+        }
+        if let Some(r) = self.ranks_from_one {
+            out.push(format!("ranks={}", u8::from(r)));
+        }
+        for (k, v) in &self.options {
+            out.push(format!("option.{k}={v}"));
+        }
+        out
+    }
+
+    /// The search limits of a `go` line (`nodes 2000 depth 6`), if any is set.
+    fn limits(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.movetime_ms {
+            parts.push(format!("movetime {t}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+}
+
 /// A UCI engine playing one Xiangqi game.
 pub struct UciBot {
     process: ProcessBot,
+    settings: EngineSettings,
     /// Time for the handshake.
     start_time: Duration,
     ready: bool,
@@ -28,9 +134,10 @@ pub struct UciBot {
 }
 
 impl UciBot {
-    pub fn new(process: ProcessBot, time: Duration) -> UciBot {
+    pub fn new(process: ProcessBot, time: Duration, settings: EngineSettings) -> UciBot {
         UciBot {
             process,
+            settings,
             start_time: time.max(START_TIME),
             ready: false,
             ranks_from_one: false,
@@ -45,18 +152,25 @@ impl UciBot {
         }
         let deadline = Instant::now() + self.start_time;
         self.process.send_line("uci")?;
+        let mut variants = false;
         loop {
             let line = self.line_before(deadline)?;
             if line.starts_with("option name UCI_Variant ") {
-                self.ranks_from_one = true;
+                variants = true;
             }
             if line == "uciok" {
                 break;
             }
         }
-        if self.ranks_from_one {
+        // Fairy-Stockfish (which has UCI_Variant) counts ranks from 1, unless told otherwise.
+        self.ranks_from_one = self.settings.ranks_from_one.unwrap_or(variants);
+        if variants {
             self.process
                 .send_line("setoption name UCI_Variant value xiangqi")?;
+        }
+        for (name, value) in &self.settings.options {
+            self.process
+                .send_line(&format!("setoption name {name} value {value}"))?;
         }
         self.wait_ready(deadline)?;
         self.ready = true;
@@ -115,18 +229,26 @@ impl UciBot {
             position.push_str(&moves.join(" "));
         }
         self.process.send_line(&position)?;
-        let go = match clock {
-            Some(c) => {
+        let limits = self.settings.limits();
+        let go = match (clock, limits) {
+            (Some(c), limits) => {
                 let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
-                format!(
+                let mut go = format!(
                     "go wtime {} btime {} winc {inc} binc {inc}",
                     ms("red"),
                     ms("black"),
                     inc = c.increment_ms
-                )
+                );
+                if let Some(l) = limits {
+                    go.push(' ');
+                    go.push_str(&l);
+                }
+                go
             }
+            // Fixed nodes, depth or time a move: the answer's time limit still holds.
+            (None, Some(l)) => format!("go {l}"),
             // Keep a tenth (at most 100 ms) for the engine to answer and us to read it.
-            None => format!("go movetime {}", time_ms - (time_ms / 10).min(100)),
+            (None, None) => format!("go movetime {}", time_ms - (time_ms / 10).min(100)),
         };
         self.process.send_line(&go)?;
         loop {
@@ -213,6 +335,41 @@ impl Bot for UciBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_settings_read_limits_options_and_the_dialect() {
+        let mut s = EngineSettings::default();
+        for item in [
+            "nodes=2000",
+            "depth=6",
+            "option.Hash=64",
+            "option.Threads=1",
+            "ranks=0",
+        ] {
+            s.set(item).unwrap();
+        }
+        assert_eq!(s.limits().as_deref(), Some("nodes 2000 depth 6"));
+        assert_eq!(
+            s.describe(),
+            [
+                "nodes=2000",
+                "depth=6",
+                "ranks=0",
+                "option.Hash=64",
+                "option.Threads=1"
+            ]
+        );
+        for bad in [
+            "nodes=0",
+            "depth=x",
+            "ranks=2",
+            "colour=red",
+            "option.=1",
+            "option.A=b\nquit",
+        ] {
+            assert!(EngineSettings::default().set(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn squares_are_read_with_one_or_two_digit_ranks() {

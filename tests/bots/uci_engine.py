@@ -2,19 +2,27 @@
 """A small UCI Xiangqi engine for the tests: it plays a scripted game, one ICCS move per line of
 SCRIPT, and checks that what it is told is that game so far.
 
-    python3 uci_engine.py zero|one|slow SCRIPT [clock]
+    python3 uci_engine.py zero|one|slow SCRIPT [clock] [expect-go=WORDS] [expect-option=NAME,VALUE]
 
 zero: squares as Pikafish names them (ranks 0-9, like ICCS). one: as Fairy-Stockfish does with
 UCI_Variant xiangqi (ranks 1-10); it offers the option and plays nothing until it is set.
 slow: like zero, but thinks for 1.5 s on every move. With `clock`, a `go` without wtime, btime,
 winc and binc is answered with resignation (bestmove (none)). A position that is not the
-scripted game so far is answered with a move off the board."""
+scripted game so far is answered with a move off the board. With expect-go=nodes,500 every `go`
+must hold `nodes 500`, and with expect-option=Hash,64 the engine must have been told
+`setoption name Hash value 64`; otherwise it resigns."""
 import sys
 import time
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 mode, script_path = sys.argv[1], sys.argv[2]
-want_clock = len(sys.argv) > 3 and sys.argv[3] == "clock"
+extra = sys.argv[3:]
+want_clock = "clock" in extra
+expect_go = [a[len("expect-go="):].replace(",", " ") for a in extra if a.startswith("expect-go=")]
+expect_options = [
+    tuple(a[len("expect-option="):].split(",", 1)) for a in extra if a.startswith("expect-option=")
+]
+options = set()
 script = [line.strip() for line in open(script_path, encoding="utf-8") if line.strip()]
 shift = 1 if mode == "one" else 0
 variant_set = mode != "one"
@@ -52,6 +60,9 @@ for line in sys.stdin:
         say("uciok")
     elif words[:4] == ["setoption", "name", "UCI_Variant", "value"]:
         variant_set = words[4] == "xiangqi"
+    elif words[:2] == ["setoption", "name"] and "value" in words:
+        at = words.index("value")
+        options.add((" ".join(words[2:at]), " ".join(words[at + 1:])))
     elif words[0] == "isready":
         say("readyok")
     elif words[0] == "position":
@@ -62,7 +73,10 @@ for line in sys.stdin:
         if mode == "slow":
             time.sleep(1.5)
         clocked = all(w in words for w in ["wtime", "btime", "winc", "binc"])
-        if not variant_set or (want_clock and not clocked):
+        met = all(f" {e} " in f" {' '.join(words)} " for e in expect_go) and all(
+            o in options for o in expect_options
+        )
+        if not variant_set or (want_clock and not clocked) or not met:
             say("bestmove (none)")
         elif told is None or told >= len(script):
             say("bestmove z0z0")

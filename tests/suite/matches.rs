@@ -1023,6 +1023,69 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
     ok(&["verify", &dir.to_string_lossy()]);
 }
 
+/// `--engine` settings reach the engine: fixed nodes and depth in every `go`, UCI options by
+/// `setoption`, and a forced square dialect; an engine not given what it expects resigns.
+#[test]
+fn engine_settings_reach_the_engine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (script, moves) = sample_xiangqi_script(tmp.path());
+    let engine = root().join("tests/bots/uci_engine.py");
+    let fsf = format!(
+        "fsf=uci:{PYTHON} {} one {} expect-go=nodes,500 expect-option=Hash,64",
+        engine.display(),
+        script.display()
+    );
+    let pika = format!(
+        "pika=uci:{PYTHON} {} zero {} expect-go=depth,3 expect-go=movetime,40",
+        engine.display(),
+        script.display()
+    );
+    let play = |out: &str, settings: &[&str]| {
+        let mut args = vec![
+            "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--out",
+            out, "--format", "json",
+        ];
+        for s in settings {
+            args.extend(["--engine", s]);
+        }
+        results(&ok(&args).stdout)
+    };
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let settings = [
+        "fsf:nodes=500",
+        "fsf:option.Hash=64",
+        "pika:depth=3",
+        "pika:movetime=40",
+        "pika:ranks=0",
+    ];
+    assert_eq!(
+        play(&out, &settings),
+        [("fsf".into(), "checkmate".into(), moves.len().into())]
+    );
+    let state = std::fs::read_to_string(Path::new(&out).join("match.json")).unwrap();
+    assert!(state.contains("option.Hash=64"), "{state}");
+    // Without its option the engine resigns at once; the match says so.
+    let out = tmp.path().join("m2").to_string_lossy().into_owned();
+    let games = play(&out, &settings[1..]);
+    assert_eq!(games[0].1, "resignation", "{games:?}");
+    // Another --engine is another match; an unknown name or key is refused.
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let mut args = vec!["match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika];
+    args.extend(["--games", "1", "--out", &out, "--engine", "fsf:nodes=600"]);
+    let r = qj(&args);
+    assert!(r.stderr.contains("--engine: fsf:nodes=500"), "{r:?}");
+    for (bad, says) in [
+        ("ghost:nodes=5", "no UCI engine is called"),
+        ("fsf:speed=5", "an engine setting is"),
+        ("fsf:nodes=0", "above 0"),
+    ] {
+        let mut args = vec!["match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika];
+        args.extend(["--out", &out, "--engine", bad]);
+        let r = qj(&args);
+        assert!(r.code != 0 && r.stderr.contains(says), "{bad}: {r:?}");
+    }
+}
+
 /// An engine that thinks past its clock loses on time; one that does not answer `uci` is
 /// refused before the match; UCI is for Xiangqi only.
 #[test]

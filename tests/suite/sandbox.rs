@@ -451,6 +451,72 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
     }
 }
 
+/// The real engine against itself at two fixed depths (`--engine NAME:depth=N`, the engine
+/// test fastchess runs with `depth=`), in the sandbox: no game is lost by a failure, the deeper
+/// search scores at least as much, and every game verifies.
+#[test]
+fn a_real_uci_engine_plays_itself_at_two_depths() {
+    let engine = root().join("tests/engines/fairy-stockfish");
+    assert!(
+        engine
+            .join("node_modules/fairy-stockfish-nnue.wasm/stockfish.wasm")
+            .exists(),
+        "the engine is not installed: run `npm ci` in {} (.ci/run does)",
+        engine.display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let cmd = format!("/usr/bin/node {}", engine.join("engine.js").display());
+    let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args([
+            "match", "--game", "xiangqi", "--games", "2", "--format", "json",
+        ])
+        .args([
+            "--bot",
+            &format!("d1=uci:{cmd}"),
+            "--bot",
+            &format!("d4=uci:{cmd}"),
+        ])
+        .args(["--engine", "d1:depth=1", "--engine", "d4:depth=4"])
+        .args(["--engine", "d4:option.Hash=16"])
+        .arg("--bot-read")
+        .arg(&engine)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut points = std::collections::BTreeMap::new();
+    for g in v["games"].as_array().unwrap() {
+        assert_ne!(g["reason"], "forfeit", "{g}");
+        match g["winner"].as_str() {
+            Some(w) => *points.entry(w.to_string()).or_insert(0.0) += 1.0,
+            None => {
+                for b in ["d1", "d4"] {
+                    *points.entry(b.to_string()).or_insert(0.0) += 0.5;
+                }
+            }
+        }
+    }
+    let score = |b: &str| points.get(b).copied().unwrap_or(0.0);
+    assert!(score("d4") >= score("d1"), "{stdout}");
+    for k in 1..=2 {
+        let dir = out.join(format!("games/game-{k:05}"));
+        let verify = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+            .arg("verify")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(verify.status.success(), "{verify:?}");
+    }
+}
+
 /// Without bubblewrap, process bots are refused before the first game, with what to install
 /// and the way out; built-in bots still play.
 #[test]
