@@ -778,6 +778,14 @@ pub struct MatchArgs {
     /// The first bot meets each of the others, who do not meet each other.
     #[arg(long)]
     pub gauntlet: bool,
+    /// An opening book (Xiangqi: one FEN or EPD position a line): each opening is played twice
+    /// in an encounter, the colours reversed (so --games is even), and the result is reported
+    /// as pairs too (pentanomial counts and the Elo from pairs).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// The order the book's openings are played in: as written, or shuffled by --seed.
+    #[arg(long, default_value = "sequential", value_parser = ["sequential", "random"])]
+    pub book_order: String,
     /// Keep each finished game as one file, OUT/games/game-NNNNN.tar.gz, instead of a folder
     /// (`verify` and `tournament` read it as it is).
     #[arg(long)]

@@ -237,7 +237,27 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .set(setting)
             .map_err(|e| Error::Io(format!("--engine {name}: {e}")))?;
     }
+    let book = match &args.book {
+        None => None,
+        Some(_) if args.game != "xiangqi" => {
+            return Err(Error::Io(
+                "--book: opening books are Xiangqi positions (FEN or EPD lines)".into(),
+            ))
+        }
+        Some(_) if args.games % 2 == 1 => {
+            return Err(Error::Io(format!(
+                "--book: each opening is played twice, the colours reversed: --games {} is odd",
+                args.games
+            )))
+        }
+        Some(path) => Some(crate::tournament::book::Book::read(
+            path,
+            args.book_order == "random",
+            args.seed,
+        )?),
+    };
     let cfg = MatchConfig {
+        book,
         engines,
         game: args.game.clone(),
         board: args.board.clone(),
@@ -304,10 +324,18 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         }
         let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
     }
+    let pairs = match cfg.book {
+        Some(_) => pair_lines(&cfg, &played.games)?,
+        None => Vec::new(),
+    };
     say_raw!(
         "{}",
         render(&report(played.games, Vec::new()), format_of(&args.format))
     );
+    // The pairs, on standard error beside the progress (standard output keeps its format).
+    for line in pairs {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
+    }
     match played.stopped {
         Some(Stopped::Interrupted) => Err(Error::Interrupted(format!(
             "{done} of {} games played and kept; run the same command again to play the other {}",
@@ -316,6 +344,54 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// Per encounter, its first bot's pairs: the two games of each book opening, colours reversed.
+fn pair_lines(
+    cfg: &MatchConfig,
+    games: &[crate::tournament::standings::GameRecord],
+) -> Result<Vec<String>> {
+    use crate::tournament::book::Pentanomial;
+    let seats = crate::games::by_name(&cfg.game)?.seats(&cfg.board)?.len();
+    let encounters = crate::tournament::schedule::encounters(cfg.bots.len(), seats, cfg.pairing)
+        .map_err(Error::Io)?;
+    let e = encounters.len() as u32;
+    // (encounter, pair) → the first bot's points in each game of it.
+    let mut pairs: std::collections::BTreeMap<(u32, u32), Vec<f64>> = Default::default();
+    for g in games {
+        let Some(k) = g
+            .dir
+            .trim_end_matches(crate::store::packed::EXTENSION)
+            .rsplit("game-")
+            .next()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let (encounter, round) = ((k - 1) % e, (k - 1) / e);
+        let first = &cfg.bots[encounters[encounter as usize][0]].name;
+        let points = match &g.winner {
+            Some(w) if w == first => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        pairs
+            .entry((encounter, round / 2))
+            .or_default()
+            .push(points);
+    }
+    let mut lines = Vec::new();
+    for (i, enc) in encounters.iter().enumerate() {
+        let mut p = Pentanomial::default();
+        for ((_, _), points) in pairs.range((i as u32, 0)..(i as u32 + 1, 0)) {
+            if points.len() == 2 {
+                p.add(points.iter().sum());
+            }
+        }
+        let (a, b) = (&cfg.bots[enc[0]].name, &cfg.bots[enc[1]].name);
+        lines.push(format!("{} (against {b})", p.describe(a)));
+    }
+    Ok(lines)
 }
 
 /// `qijudge pack`: each finished game verified, packed into DIR.tar.gz, read back with the same

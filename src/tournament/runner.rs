@@ -113,6 +113,8 @@ pub struct MatchConfig {
     pub pack: bool,
     /// A clock per seat and game (`--tc`), besides the time per answer.
     pub tc: Option<TimeControl>,
+    /// Openings (`--book`): each played twice in an encounter, the colours reversed.
+    pub book: Option<super::book::Book>,
     /// Per UCI engine, by bot name: search limits, options, dialect (`--engine`).
     pub engines: BTreeMap<String, super::uci::EngineSettings>,
     /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
@@ -121,6 +123,19 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// The book opening of game `k`, if the match has a book: games go round by round through
+    /// the encounters, and each encounter's rounds go in pairs.
+    pub fn opening(&self, k: u32) -> Result<Option<&str>> {
+        let Some(book) = &self.book else {
+            return Ok(None);
+        };
+        let seats = crate::games::by_name(&self.game)?.seats(&self.board)?.len();
+        let encounters = schedule::encounters(self.bots.len(), seats, self.pairing)
+            .map_err(|e| Error::Io(format!("--bot: {e}")))?
+            .len() as u32;
+        Ok(Some(book.opening((k - 1) / encounters.max(1))))
+    }
+
     /// The `--engine` settings of the bot called `name` (none set: the defaults).
     pub fn engine_settings(&self, name: &str) -> super::uci::EngineSettings {
         self.engines.get(name).cloned().unwrap_or_default()
@@ -159,6 +174,7 @@ impl MatchConfig {
             pack: false,
             tc: None,
             engines: Default::default(),
+            book: None,
             interrupts: None,
         })
     }
@@ -184,6 +200,9 @@ pub struct MatchState {
     pack: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tc: Option<String>,
+    /// The book's SHA-256 and order (`--book`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    book: Option<String>,
     /// `--engine` settings per engine, as given.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     engines: BTreeMap<String, Vec<String>>,
@@ -344,6 +363,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         gauntlet: cfg.pairing == Pairing::Gauntlet,
         pack: cfg.pack,
         tc: cfg.tc.map(|t| t.to_string()),
+        book: cfg.book.as_ref().map(|b| b.identity.clone()),
         engines: cfg
             .engines
             .iter()
@@ -592,6 +612,8 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
         }
     };
     compare("--engine", engines(&old.engines), engines(&new.engines));
+    let book = |b: &Option<String>| b.clone().unwrap_or_else(|| "none".into());
+    compare("--book", book(&old.book), book(&new.book));
     compare("--games", old.games.to_string(), new.games.to_string());
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());
@@ -693,11 +715,13 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox)
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             Ok(match entry.spec {
-                BotSpec::Uci(_) => Box::new(UciBot::new(
-                    process,
-                    cfg.time,
-                    cfg.engine_settings(&entry.name),
-                )),
+                BotSpec::Uci(_) => {
+                    let engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
+                    match cfg.opening(k)? {
+                        Some(fen) => Box::new(engine.starting_from(fen)),
+                        None => Box::new(engine),
+                    }
+                }
                 _ => Box::new(process),
             })
         }
@@ -935,6 +959,12 @@ fn play_through_contract(
     }
     let key_file = |j: usize| seat_keys[j].0.clone();
     let judge_file = cfg.out.join("keys").join("judge");
+    // A book opening is the game's start position.
+    let mut rules = cfg.rule_texts.clone();
+    if let Some(fen) = cfg.opening(k)? {
+        rules.retain(|r| !r.starts_with("start="));
+        rules.push(format!("start={fen}"));
+    }
     let new = NewGame {
         players: (0..seats.len())
             .map(|j| {
@@ -943,7 +973,7 @@ fn play_through_contract(
             })
             .collect(),
         judge_key: signing::public_key_line(keys.judge.public_key()),
-        rules: &cfg.rule_texts,
+        rules: &rules,
         created: cfg.now.clone(),
         sample: false,
         clock: None,

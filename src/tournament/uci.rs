@@ -125,6 +125,8 @@ impl EngineSettings {
 pub struct UciBot {
     process: ProcessBot,
     settings: EngineSettings,
+    /// The game's start position (a book opening, or Xiangqi's start).
+    start: String,
     /// Time for the handshake.
     start_time: Duration,
     ready: bool,
@@ -138,11 +140,18 @@ impl UciBot {
         UciBot {
             process,
             settings,
+            start: START.to_string(),
             start_time: time.max(START_TIME),
             ready: false,
             ranks_from_one: false,
             new_game_sent: false,
         }
+    }
+
+    /// The game starts from `fen` (an opening of the match's book).
+    pub fn starting_from(mut self, fen: &str) -> UciBot {
+        self.start = fen.to_string();
+        self
     }
 
     /// `uci` … `uciok`, the variant where the engine has the option, `isready` … `readyok`.
@@ -223,7 +232,7 @@ impl UciBot {
             .iter()
             .filter_map(|m| m.as_str().and_then(|m| self.iccs_to_engine(m)))
             .collect();
-        let mut position = format!("position fen {START}");
+        let mut position = format!("position fen {}", self.start);
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&moves.join(" "));

@@ -1023,6 +1023,76 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
     ok(&["verify", &dir.to_string_lossy()]);
 }
 
+/// A book: every opening played twice in an encounter, the colours reversed, as each game's
+/// start position; the result reported as pairs; an odd --games, another game or a bad line
+/// refused.
+#[test]
+fn a_book_plays_each_opening_twice_with_colours_reversed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("book.epd");
+    let openings = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - -",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - -",
+    ];
+    std::fs::write(&book, format!("# two openings\n{}\n", openings.join("\n"))).unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let b = book.to_string_lossy().into_owned();
+    let args = |games: &str, game: &str| -> Vec<String> {
+        [
+            "match",
+            "--game",
+            game,
+            "--bot",
+            "g=builtin:greedy",
+            "--bot",
+            "r=builtin:random",
+            "--games",
+            games,
+            "--book",
+            &b,
+            "--out",
+            &out,
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let run = |a: Vec<String>| qj(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let r = run(args("4", "xiangqi"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("pairs for g: 2 ("), "{}", r.stderr);
+    let game = |k: u32| {
+        let dir = Path::new(&out).join(format!("games/game-{k:05}"));
+        let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        let red = manifest
+            .split("[[players]]")
+            .nth(1)
+            .and_then(|p| p.lines().find_map(|l| l.strip_prefix("name = ")))
+            .unwrap()
+            .to_string();
+        ok(&["verify", &dir.to_string_lossy()]);
+        (manifest, red)
+    };
+    for (k, opening) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
+        let (manifest, _) = game(k);
+        assert!(manifest.contains(openings[opening]), "game {k}: {manifest}");
+    }
+    // The two games of a pair are played with the colours reversed.
+    assert_ne!(game(1).1, game(2).1);
+    assert_ne!(game(3).1, game(4).1);
+    let out2 = tmp.path().join("odd").to_string_lossy().into_owned();
+    let mut odd = args("3", "xiangqi");
+    *odd.last_mut().unwrap() = out2.clone();
+    let r = run(odd);
+    assert!(r.code != 0 && r.stderr.contains("is odd"), "{r:?}");
+    let mut other = args("2", "jieqi");
+    *other.last_mut().unwrap() = out2;
+    let r = run(other);
+    assert!(
+        r.code != 0 && r.stderr.contains("Xiangqi positions"),
+        "{r:?}"
+    );
+}
+
 /// `--engine` settings reach the engine: fixed nodes and depth in every `go`, UCI options by
 /// `setoption`, and a forced square dialect; an engine not given what it expects resigns.
 #[test]

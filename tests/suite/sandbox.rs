@@ -452,8 +452,9 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
 }
 
 /// The real engine against itself at two fixed depths (`--engine NAME:depth=N`, the engine
-/// test fastchess runs with `depth=`), in the sandbox: no game is lost by a failure, the deeper
-/// search scores at least as much, and every game verifies.
+/// test fastchess runs with `depth=`), from a book opening played as a pair (colours
+/// reversed), in the sandbox: no game is lost by a failure, the deeper search scores at least
+/// as much, the pair is reported, and every game verifies from the book's position.
 #[test]
 fn a_real_uci_engine_plays_itself_at_two_depths() {
     let engine = root().join("tests/engines/fairy-stockfish");
@@ -466,6 +467,10 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("m");
+    let book = tmp.path().join("book.epd");
+    // After red's central cannon (炮二平五), black to move.
+    let opening = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - -";
+    std::fs::write(&book, format!("{opening}\n")).unwrap();
     let cmd = format!("/usr/bin/node {}", engine.join("engine.js").display());
     let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
         .args([
@@ -479,6 +484,8 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
         ])
         .args(["--engine", "d1:depth=1", "--engine", "d4:depth=4"])
         .args(["--engine", "d4:option.Hash=16"])
+        .arg("--book")
+        .arg(&book)
         .arg("--bot-read")
         .arg(&engine)
         .arg("--out")
@@ -506,6 +513,8 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
     }
     let score = |b: &str| points.get(b).copied().unwrap_or(0.0);
     assert!(score("d4") >= score("d1"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("pairs for d1: 1 ("), "{stderr}");
     for k in 1..=2 {
         let dir = out.join(format!("games/game-{k:05}"));
         let verify = Command::new(env!("CARGO_BIN_EXE_qijudge"))
@@ -514,6 +523,8 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
             .output()
             .unwrap();
         assert!(verify.status.success(), "{verify:?}");
+        let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        assert!(manifest.contains(opening), "{manifest}");
     }
 }
 

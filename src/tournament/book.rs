@@ -1,0 +1,199 @@
+//! Opening books and game pairs, as engine testers use them: each opening of a book is played
+//! twice in an encounter, the colours reversed, and the two games' points make one pair, whose
+//! five possible totals (0, ½, 1, 1½, 2) are the pentanomial counts fastchess reports. Pairs
+//! cancel most of what an opening gives one colour, so their Elo has a smaller error than the
+//! games' alone.
+
+use crate::error::{Error, Result};
+use crate::rules::luzhanqi::random::SplitMix64;
+
+/// The openings of a book, in the order they are played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    pub openings: Vec<String>,
+    /// The book's SHA-256 and order, which make a match the same match when resumed.
+    pub identity: String,
+}
+
+impl Book {
+    /// Reads a Xiangqi book: one position a line, as FEN (six fields) or EPD (the first four,
+    /// anything after them ignored); `#` starts a comment line. Every position is checked: a
+    /// legal position with a legal move. `random`: the order shuffled by `seed`.
+    pub fn read(path: &std::path::Path, random: bool, seed: u64) -> Result<Book> {
+        let shown = path.display();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
+        let mut openings = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let fen = match fields.len() {
+                0..=3 => {
+                    return Err(Error::Io(format!(
+                        "--book {shown}: line {}: not a FEN or EPD position",
+                        n + 1
+                    )))
+                }
+                6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
+                _ => format!("{} 0 1", fields[..4].join(" ")),
+            };
+            let position = crate::rules::xiangqi::fen::parse(&fen)
+                .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
+            if !position.has_legal_move() {
+                return Err(Error::Io(format!(
+                    "--book {shown}: line {}: the side to move has no legal move",
+                    n + 1
+                )));
+            }
+            openings.push(fen);
+        }
+        if openings.is_empty() {
+            return Err(Error::Io(format!("--book {shown}: no position in it")));
+        }
+        let order = match random {
+            true => {
+                let mut rng = SplitMix64::new(seed ^ 0x626f_6f6b);
+                for i in (1..openings.len()).rev() {
+                    openings.swap(i, rng.below(i + 1));
+                }
+                "random"
+            }
+            false => "sequential",
+        };
+        let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+        Ok(Book {
+            openings,
+            identity: format!("{digest} {order}"),
+        })
+    }
+
+    /// The opening of a game played in round `round` of its encounter: the rounds go in
+    /// pairs, each pair one opening, the book started again when it runs out.
+    pub fn opening(&self, round: u32) -> &str {
+        &self.openings[(round / 2) as usize % self.openings.len()]
+    }
+}
+
+/// Pair totals of one player: how many pairs scored 0, ½, 1, 1½ and 2 points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair worth `points` (0, 0.5, 1, 1.5 or 2).
+    pub fn add(&mut self, points: f64) {
+        let i = ((points * 2.0).round() as usize).min(4);
+        self.counts[i] += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The score per game, its variance per pair, and the Elo difference with its 95% error,
+    /// from the pairs' distribution. None without pairs; a one-sided result is regularised by
+    /// half a pair at each end (a 40–0 match still has an error bar and a sign).
+    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+        let n = self.pairs();
+        if n == 0 {
+            return None;
+        }
+        let mut c: Vec<f64> = self.counts.iter().map(|&c| f64::from(c)).collect();
+        if c[1..].iter().all(|x| *x == 0.0) || c[..4].iter().all(|x| *x == 0.0) {
+            c[0] += 0.5;
+            c[4] += 0.5;
+        }
+        let total: f64 = c.iter().sum();
+        let points = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean: f64 = c.iter().zip(points).map(|(n, p)| n * p).sum::<f64>() / total;
+        let var: f64 = c
+            .iter()
+            .zip(points)
+            .map(|(n, p)| n * (p - mean).powi(2))
+            .sum::<f64>()
+            / total;
+        let se = (var / total).sqrt();
+        let elo = |s: f64| {
+            let s = s.clamp(1e-6, 1.0 - 1e-6);
+            -400.0 * (1.0 / s - 1.0).log10()
+        };
+        let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
+        Some((mean, elo(mean), (hi - lo) / 2.0))
+    }
+
+    /// `LL 0, LD 1, DD+WL 3, WD 2, WW 1`, and the Elo from pairs.
+    pub fn describe(&self, player: &str) -> String {
+        let c = self.counts;
+        let mut line = format!(
+            "pairs for {player}: {} (LL {}, LD {}, DD+WL {}, WD {}, WW {})",
+            self.pairs(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        );
+        if let Some((score, elo, error)) = self.elo() {
+            line.push_str(&format!(
+                "; score {:.1}%, Elo {elo:+.1} ± {error:.1} (95%, from pairs)",
+                score * 100.0
+            ));
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_book_reads_fen_and_epd_and_refuses_what_is_no_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.epd");
+        std::fs::write(
+            &path,
+            "# two openings\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - ; c0 \"pawn\"\n",
+        )
+        .unwrap();
+        let book = Book::read(&path, false, 1).unwrap();
+        assert_eq!(book.openings.len(), 2);
+        assert!(
+            book.openings[1].ends_with(" b - - 0 1"),
+            "{:?}",
+            book.openings
+        );
+        // Rounds go in pairs, and the book starts again.
+        assert_eq!(book.opening(0), book.opening(1));
+        assert_ne!(book.opening(1), book.opening(2));
+        assert_eq!(book.opening(4), book.opening(0));
+        std::fs::write(&path, "rnbakabnr/9/1c5c1 w\n").unwrap();
+        let e = Book::read(&path, false, 1).unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(Book::read(&path, false, 1).is_err());
+    }
+
+    #[test]
+    fn pentanomial_elo_is_signed_and_decides_a_one_sided_match() {
+        let mut even = Pentanomial::default();
+        for p in [0.0, 0.5, 1.0, 1.5, 2.0, 1.0] {
+            even.add(p);
+        }
+        let (score, elo, error) = even.elo().unwrap();
+        assert!((score - 0.5).abs() < 1e-9 && elo.abs() < 1e-6 && error > 0.0);
+        let mut all = Pentanomial::default();
+        for _ in 0..20 {
+            all.add(2.0);
+        }
+        let (_, elo, error) = all.elo().unwrap();
+        assert!(elo > 0.0 && error.is_finite(), "{elo} ± {error}");
+        assert!(all.describe("a").contains("WW 20"));
+    }
+}
