@@ -317,13 +317,6 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), b"\n");
     }
     let done = played.games.len();
-    if let Some(t) = tally.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        let mut line = t.describe();
-        if played.stopped == Some(Stopped::Decided) {
-            line.push_str(&format!("; stopped after {done} of {} games", played.total));
-        }
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
-    }
     let pairs = match cfg.book {
         Some(_) => pair_lines(&cfg, &played.games)?,
         None => Vec::new(),
@@ -334,6 +327,14 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
     );
     // The pairs, on standard error beside the progress (standard output keeps its format).
     for line in pairs {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
+    }
+    // The verdict last, under the standings it decides on.
+    if let Some(t) = tally.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let mut line = t.describe();
+        if played.stopped == Some(Stopped::Decided) {
+            line.push_str(&format!("; stopped after {done} of {} games", played.total));
+        }
         let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
     }
     match played.stopped {

@@ -269,6 +269,7 @@ fn one_side_each_summary(
     players: &[Player],
     end: Option<(Option<String>, crate::rules::EndReason)>,
     plies: usize,
+    record: &crate::protocol::record::Record,
 ) -> Result<GameSummary> {
     let Some((winner, reason)) = end else {
         return Err(crate::error::refuse(
@@ -285,10 +286,28 @@ fn one_side_each_summary(
             .map(|p| (p.seat.clone(), p.name.clone()))
             .collect(),
         winner,
-        reason: crate::judge::reason_text(reason),
+        reason: ending_text(reason, forfeit_code(record).as_deref()),
         plies,
         sides: players.iter().map(|p| vec![p.seat.clone()]).collect(),
     })
+}
+
+/// The reason code of the record's last forfeit (`bot-crashed`, `missed-deadline`), if any.
+pub fn forfeit_code(record: &crate::protocol::record::Record) -> Option<String> {
+    record.lines.iter().rev().find_map(|l| match &l.entry {
+        crate::protocol::files::Entry::Forfeit { reason, .. } => Some(reason.clone()),
+        _ => None,
+    })
+}
+
+/// An ending in words for standings: `checkmate`, and for a forfeit its cause, `forfeit
+/// (bot-crashed)`.
+pub fn ending_text(reason: crate::rules::EndReason, forfeit: Option<&str>) -> String {
+    let text = crate::judge::reason_text(reason);
+    match (reason, forfeit) {
+        (crate::rules::EndReason::Forfeit, Some(code)) => format!("{text} ({code})"),
+        _ => text,
+    }
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value> {

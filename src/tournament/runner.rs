@@ -65,10 +65,30 @@ impl BotEntry {
         let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
             BotSpec::Builtin(b) => b.clone(),
             BotSpec::Command(c) | BotSpec::Uci(c) => {
-                let first = c
-                    .split_whitespace()
-                    .find(|w| !w.contains('='))
-                    .unwrap_or("bot");
+                // The program's name: the script an interpreter runs (`/usr/bin/python3
+                // bots/mybot.py` is `mybot`), else the command's first word.
+                let stem = |w: &str| {
+                    Path::new(w)
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().to_string())
+                        .unwrap_or_default()
+                };
+                let interpreter = |w: &str| {
+                    let s = stem(w);
+                    let s = s.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+                    [
+                        "python", "pypy", "node", "nodejs", "sh", "bash", "ruby", "perl", "deno",
+                        "bun",
+                    ]
+                    .contains(&s)
+                };
+                let mut words = c.split_whitespace().filter(|w| !w.contains('='));
+                let mut first = words.next().unwrap_or("bot");
+                if interpreter(first) {
+                    if let Some(script) = words.find(|w| !w.starts_with('-')) {
+                        first = script;
+                    }
+                }
                 let base = Path::new(first)
                     .file_stem()
                     .map(|s| s.to_string_lossy().to_string())
@@ -386,7 +406,10 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
                     differs.join("; ")
                 )));
             }
-            old
+            MatchState {
+                games: fresh.games,
+                ..old
+            }
         }
         Err(_) => fresh,
     };
@@ -614,7 +637,11 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     compare("--engine", engines(&old.engines), engines(&new.engines));
     let book = |b: &Option<String>| b.clone().unwrap_or_else(|| "none".into());
     compare("--book", book(&old.book), book(&new.book));
-    compare("--games", old.games.to_string(), new.games.to_string());
+    // More games extend a match (games are numbered round by round, so the games played keep
+    // their numbers); fewer would drop games played.
+    if new.games < old.games {
+        compare("--games", old.games.to_string(), new.games.to_string());
+    }
     compare("--seed", old.seed.to_string(), new.seed.to_string());
     compare("--shard", old.shard.clone(), new.shard.clone());
     compare("format", old.format.clone(), new.format.clone());
@@ -1202,4 +1229,24 @@ fn toml_key(name: &str) -> String {
 
 fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_is_named_by_its_name_its_script_or_its_program() {
+        let name = |t: &str| BotEntry::parse(t).name;
+        assert_eq!(name("fast=uci:/opt/pikafish"), "fast");
+        assert_eq!(name("builtin:greedy"), "greedy");
+        assert_eq!(
+            name("/usr/bin/python3 examples/bots/random_bot.py"),
+            "random_bot"
+        );
+        assert_eq!(name("python3.12 -u mybot.py --depth 3"), "mybot");
+        assert_eq!(name("uci:/usr/bin/node engine.js"), "engine");
+        assert_eq!(name("/opt/engines/pikafish-avx2"), "pikafish-avx2");
+        assert_eq!(name("uci:/usr/bin/node"), "node");
+    }
 }

@@ -2,7 +2,7 @@
 //! Markdown. Everything here is computed from audited game directories alone and sorted, so the
 //! same games give the same bytes whatever the order or the number of threads.
 
-use crate::judge::{reason_text, Audit};
+use crate::judge::Audit;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -141,7 +141,7 @@ pub fn from_audit(dir: &str, a: &Audit) -> GameRecord {
         players: a.players.iter().map(|(_, n)| n.clone()).collect(),
         winner: a.winner.as_deref().and_then(name_of),
         sides: a.players.iter().map(|(_, n)| vec![n.clone()]).collect(),
-        reason: reason_text(a.reason),
+        reason: crate::games::ending_text(a.reason, a.forfeit.as_deref()),
         plies: a.moves,
     }
 }

@@ -174,6 +174,10 @@ fn misbehaving_bots_lose_with_the_reason_recorded() {
             );
             ok(&["verify", &g.to_string_lossy()]);
         }
+        // The ending names the failure, as the record does.
+        for (_, reason, _) in results(&r.stdout) {
+            assert_eq!(reason, format!("forfeit ({code})"), "{mode}");
+        }
         let (table, _) = standings(&r.stdout);
         let bad_line = table
             .as_array()
@@ -720,8 +724,19 @@ fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
     other.extend(["--games", "2", "--seed", "8"]);
     let r = qj(&other);
     assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--seed: 7 there, 8 now"), "{r:?}");
+    // More games extend the match: the game played is kept as it is, one more is played.
+    let game1 = Path::new(&out).join("games/game-00001/record.jsonl");
+    let before = std::fs::read(&game1).unwrap();
+    let mut more = match_args(&out, &bots);
+    more.extend(["--games", "2", "--seed", "7"]);
+    let r = ok(&more);
+    assert_eq!(results(&r.stdout).len(), 2, "{}", r.stdout);
+    assert_eq!(std::fs::read(&game1).unwrap(), before);
+    // Fewer would drop a game played.
+    let r = qj(&first);
     assert!(
-        r.stderr.contains("--games: 1 there, 2 now") && r.stderr.contains("--seed: 7 there, 8 now"),
+        r.code == 2 && r.stderr.contains("--games: 2 there, 1 now"),
         "{r:?}"
     );
 }

@@ -501,7 +501,10 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let mut points = std::collections::BTreeMap::new();
     for g in v["games"].as_array().unwrap() {
-        assert_ne!(g["reason"], "forfeit", "{g}");
+        assert!(
+            !g["reason"].as_str().unwrap_or("").starts_with("forfeit"),
+            "{g}"
+        );
         match g["winner"].as_str() {
             Some(w) => *points.entry(w.to_string()).or_insert(0.0) += 1.0,
             None => {

@@ -301,6 +301,7 @@ impl<D: Definition> Game for D {
             D::players(&g),
             g.end_in(&state),
             g.plies_in(&state),
+            g.record(&state),
         )
     }
 

@@ -211,7 +211,7 @@ impl Game for Luzhanqi {
             id: a.game,
             players: a.players,
             winner: a.winner,
-            reason: judge::reason_text(a.reason),
+            reason: crate::games::ending_text(a.reason, a.forfeit.as_deref()),
             plies: a.moves,
         })
     }

@@ -16,6 +16,8 @@ pub struct Audit {
     /// The winning seat, or none for a draw.
     pub winner: Option<String>,
     pub reason: EndReason,
+    /// The forfeit's reason code (`bot-crashed`), when the game ended by one.
+    pub forfeit: Option<String>,
     pub moves: usize,
     pub record_lines: usize,
     pub head: String,
@@ -82,6 +84,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
             .collect(),
         winner: outcome.winner.map(|w| seats[w.index()].clone()),
         reason: outcome.reason,
+        forfeit: crate::games::forfeit_code(&replay.record),
         moves: replay
             .record
             .lines
