@@ -24,6 +24,14 @@ pub trait Bot: Send {
     fn reads_view(&self) -> bool {
         true
     }
+    /// Whether it is a UCI engine (kept from game to game).
+    fn is_engine(&self) -> bool {
+        false
+    }
+    /// The UCI engine, to keep for the match's next game (only an engine is kept).
+    fn into_engine(self: Box<Self>) -> Option<super::uci::UciBot> {
+        None
+    }
 }
 
 /// The built-in bots by name: `random`, `greedy`.

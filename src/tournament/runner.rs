@@ -413,7 +413,8 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         }
         Err(_) => fresh,
     };
-    check_bots(cfg, game)?;
+    let pool = EnginePool::default();
+    check_bots(cfg, &pool, game)?;
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -464,8 +465,15 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
                         in_flight.fetch_sub(1, Ordering::SeqCst);
                         break;
                     };
-                    let outcome =
-                        play_one(cfg, game, &keys, k, &seatings[k as usize - 1], &dropped);
+                    let outcome = play_one(
+                        cfg,
+                        &pool,
+                        game,
+                        &keys,
+                        k,
+                        &seatings[k as usize - 1],
+                        &dropped,
+                    );
                     in_flight.fetch_sub(1, Ordering::SeqCst);
                     match outcome {
                         Ok(record) => {
@@ -518,6 +526,8 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         // what was asked is still said.
         tell(&mut said);
     });
+    // The engines kept for another game are done.
+    pool.close();
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
@@ -540,10 +550,44 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     })
 }
 
+/// UCI engines kept between the games of a match, by bot name, as fastchess keeps them: an
+/// engine that finished a game without failing plays the next game it is needed in (after
+/// `ucinewgame`); one that failed is stopped, and a new one started when needed.
+#[derive(Default)]
+pub struct EnginePool {
+    idle: Mutex<BTreeMap<String, Vec<UciBot>>>,
+    /// Engine processes started in this run.
+    pub started: AtomicUsize,
+}
+
+impl EnginePool {
+    fn take(&self, name: &str) -> Option<UciBot> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        idle.get_mut(name).and_then(Vec::pop)
+    }
+
+    fn keep(&self, name: &str, engine: UciBot) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        idle.entry(name.to_string()).or_default().push(engine);
+    }
+
+    /// Stops every kept engine (`quit`, then the process is ended).
+    fn close(&self) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        for engine in idle.values_mut().flat_map(|v| v.iter_mut()) {
+            engine.tell(&Request::End {
+                view: BotView::Other(serde_json::Value::Null),
+            });
+        }
+        idle.clear();
+    }
+}
+
 /// Plays game k from its start and keeps it (packed, with `--pack`); `dropped` says when to give
 /// up the game at once.
 fn play_one(
     cfg: &MatchConfig,
+    pool: &EnginePool,
     game: &dyn crate::games::Game,
     keys: &Keys,
     k: u32,
@@ -553,10 +597,10 @@ fn play_one(
     clear_game(&cfg.out, k)?;
     let record = if cfg.game == "luzhanqi" && cfg.board == "2p" {
         // The fast path: an in-process judge session checks each move as it comes.
-        let audit = play_game(cfg, keys, k, seating, dropped)?;
+        let audit = play_game(cfg, pool, keys, k, seating, dropped)?;
         from_audit(&game_dir(&cfg.out, k).display().to_string(), &audit)
     } else {
-        play_through_contract(cfg, game, keys, k, seating, dropped)?
+        play_through_contract(cfg, pool, game, keys, k, seating, dropped)?
     };
     if !cfg.pack {
         return Ok(record);
@@ -652,7 +696,7 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
 /// (Luzhanqi) answer the first request a game sends, its setup, within the time per answer;
 /// otherwise the match would be a series of losses by `bot-crashed` with no word of why.
 /// Elsewhere the first request needs a game in progress: the bot must still be running.
-fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
+fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Game) -> Result<()> {
     for entry in &cfg.bots {
         let (cmd, uci) = match &entry.spec {
             BotSpec::Builtin(_) => continue,
@@ -676,12 +720,12 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
             let process = ProcessBot::spawn(cmd, None, &cfg.sandbox)
                 .map_err(|e| refused(format!("does not start ({e})")))?;
             let mut engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
+            pool.started.fetch_add(1, Ordering::SeqCst);
             engine
                 .handshake()
                 .map_err(|f| refused(format!("did not answer uci and isready ({})", f.code())))?;
-            engine.tell(&Request::End {
-                view: BotView::Other(serde_json::Value::Null),
-            });
+            // Checked, it plays the first game it is needed in.
+            pool.keep(&entry.name, engine);
             continue;
         }
         let mut bot = ProcessBot::spawn(cmd, None, &cfg.sandbox)
@@ -715,7 +759,18 @@ fn check_bots(cfg: &MatchConfig, game: &dyn crate::games::Game) -> Result<()> {
     Ok(())
 }
 
-fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result<Box<dyn Bot>> {
+fn start_bot(
+    cfg: &MatchConfig,
+    pool: &EnginePool,
+    entry: &BotEntry,
+    k: u32,
+    seat: usize,
+) -> Result<Box<dyn Bot>> {
+    if let BotSpec::Uci(_) = entry.spec {
+        if let Some(engine) = pool.take(&entry.name) {
+            return Ok(Box::new(engine.for_game(cfg.opening(k)?)));
+        }
+    }
     match &entry.spec {
         // Each game and seat its own seed, so games without a setup (Xiangqi) differ too.
         BotSpec::Builtin(name) => {
@@ -741,6 +796,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result
             };
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox)
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
+            pool.started.fetch_add(1, Ordering::SeqCst);
             Ok(match entry.spec {
                 BotSpec::Uci(_) => {
                     let engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
@@ -758,6 +814,7 @@ fn start_bot(cfg: &MatchConfig, entry: &BotEntry, k: u32, seat: usize) -> Result
 /// Plays game k from scratch into its directory, `seating[s]` the bot in seat s.
 fn play_game(
     cfg: &MatchConfig,
+    pool: &EnginePool,
     keys: &Keys,
     k: u32,
     seating: &[usize],
@@ -800,7 +857,7 @@ fn play_game(
     let mut bots: Vec<Box<dyn Bot>> = order
         .iter()
         .enumerate()
-        .map(|(seat, &b)| start_bot(cfg, &cfg.bots[b], k, seat))
+        .map(|(seat, &b)| start_bot(cfg, pool, &cfg.bots[b], k, seat))
         .collect::<Result<_>>()?;
 
     // Setups: a bot that fails here forfeits before play begins.
@@ -963,6 +1020,7 @@ fn play_game(
 /// there instead of a judge run per move. With two bots on four seats, each bot plays a team.
 fn play_through_contract(
     cfg: &MatchConfig,
+    pool: &EnginePool,
     game: &dyn crate::games::Game,
     keys: &Keys,
     k: u32,
@@ -1011,7 +1069,7 @@ fn play_through_contract(
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
-        .map(|j| start_bot(cfg, &cfg.bots[bot_of(j)], k, j))
+        .map(|j| start_bot(cfg, pool, &cfg.bots[bot_of(j)], k, j))
         .collect::<Result<_>>()?;
     let judge = |forfeit: Option<(String, String)>| {
         let run = JudgeRequest {
@@ -1082,6 +1140,13 @@ fn play_through_contract(
             }
         }
     }
+    // The seats whose bot failed (its engine is not kept for another game).
+    let failed = std::cell::RefCell::new(
+        seats
+            .iter()
+            .map(|s| failure.as_ref().is_some_and(|(f, _)| f == s))
+            .collect::<Vec<bool>>(),
+    );
     judge(None)?;
     if let Some((seat, code)) = &failure {
         judge(Some((seat.clone(), code.to_string())))?;
@@ -1109,7 +1174,10 @@ fn play_through_contract(
                 j,
             );
             reads.borrow_mut()[j] = bots[j].reads_view();
-            let failed = |f: BotFailure| MatchStep::Forfeit(f.code().to_string());
+            let failed = |f: BotFailure| {
+                failed.borrow_mut()[j] = true;
+                MatchStep::Forfeit(f.code().to_string())
+            };
             Ok(match asked {
                 Ok(Reply {
                     action: Some(a), ..
@@ -1162,15 +1230,23 @@ fn play_through_contract(
             }
         }
     }
-    for (j, seat) in seats.iter().enumerate() {
+    let failed = failed.into_inner();
+    for (j, (seat, mut bot)) in seats.iter().zip(bots).enumerate() {
+        // An engine that played the game through plays on in the next; the others are told
+        // the end and stopped.
+        if !failed[j] && bot.is_engine() {
+            if let Some(engine) = bot.into_engine() {
+                pool.keep(&cfg.bots[bot_of(j)].name, engine);
+            }
+            continue;
+        }
         let key = key_file(j);
         if let Ok(view) = game.seat_view(&path, seat, Some(&key)) {
-            bots[j].tell(&Request::End {
+            bot.tell(&Request::End {
                 view: bot_view(view),
             });
         }
     }
-    drop(bots);
     if game.has_secrets() {
         let _ = game.reveal(&path, None)?;
     }

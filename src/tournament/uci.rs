@@ -148,6 +148,14 @@ impl UciBot {
         }
     }
 
+    /// Readies a kept engine for another game: `ucinewgame` before it, from `fen` (a book
+    /// opening) or Xiangqi's start.
+    pub fn for_game(mut self, fen: Option<&str>) -> UciBot {
+        self.new_game_sent = false;
+        self.start = fen.unwrap_or(START).to_string();
+        self
+    }
+
     /// The game starts from `fen` (an opening of the match's book).
     pub fn starting_from(mut self, fen: &str) -> UciBot {
         self.start = fen.to_string();
@@ -327,6 +335,14 @@ impl Bot for UciBot {
 
     fn tell(&mut self, _: &Request) {
         let _ = self.process.send_line("quit");
+    }
+
+    fn is_engine(&self) -> bool {
+        true
+    }
+
+    fn into_engine(self: Box<Self>) -> Option<UciBot> {
+        Some(*self)
     }
 
     /// The handshake and `ucinewgame`, within the start time.

@@ -3,6 +3,7 @@
 SCRIPT, and checks that what it is told is that game so far.
 
     python3 uci_engine.py zero|one|slow SCRIPT [clock] [expect-go=WORDS] [expect-option=NAME,VALUE]
+        [starts=PATH]
 
 zero: squares as Pikafish names them (ranks 0-9, like ICCS). one: as Fairy-Stockfish does with
 UCI_Variant xiangqi (ranks 1-10); it offers the option and plays nothing until it is set.
@@ -23,6 +24,11 @@ expect_options = [
     tuple(a[len("expect-option="):].split(",", 1)) for a in extra if a.startswith("expect-option=")
 ]
 options = set()
+# starts=PATH: one line appended per engine process started (the test counts them).
+for a in extra:
+    if a.startswith("starts="):
+        with open(a[len("starts="):], "a", encoding="utf-8") as f:
+            f.write("start\n")
 script = [line.strip() for line in open(script_path, encoding="utf-8") if line.strip()]
 shift = 1 if mode == "one" else 0
 variant_set = mode != "one"

@@ -200,7 +200,7 @@ fn a_whole_luzhanqi_game_is_played_through_inbox_and_outgoing_mail() {
     let mail = std::fs::read_to_string(g.outbox.join("north.eml")).unwrap();
     assert!(
         mail.contains("Subject: [qijudge lzq-")
-            && mail.contains("] game over after 11 plies: south wins"),
+            && mail.contains("] game over after 12 plies: south wins"),
         "{mail}"
     );
     assert!(mail.contains("To: \"bob\" <bob@example.org>"), "{mail}");

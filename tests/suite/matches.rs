@@ -1038,6 +1038,86 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
     ok(&["verify", &dir.to_string_lossy()]);
 }
 
+/// A UCI engine lives for the whole match, as in fastchess: one process per engine for four
+/// games (`ucinewgame` between them); an engine that fails a game is stopped and a new one
+/// plays the next.
+#[test]
+fn an_engine_plays_every_game_of_a_match_in_one_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (script, moves) = sample_xiangqi_script(tmp.path());
+    let engine = root().join("tests/bots/uci_engine.py");
+    let starts = tmp.path().join("starts.txt");
+    std::fs::write(&starts, "").unwrap();
+    let spec = |name: &str, mode: &str| {
+        format!(
+            "{name}=uci:{PYTHON} {} {mode} {} starts={}",
+            engine.display(),
+            script.display(),
+            starts.display()
+        )
+    };
+    let (fsf, pika) = (spec("fsf", "one"), spec("pika", "zero"));
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let s = starts.to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+        "--games",
+        "4",
+        "--out",
+        &out,
+        "--format",
+        "json",
+        "--bot-write",
+        &s,
+    ]);
+    let games = results(&r.stdout);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(
+            (&g.1, &g.2),
+            (&"checkmate".into(), &moves.len().into()),
+            "{games:?}"
+        );
+    }
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 2, "one process per engine for the match");
+    // An engine that runs out of time each game is replaced each game.
+    std::fs::write(&starts, "").unwrap();
+    let slow = spec("slow", "slow");
+    let out = tmp.path().join("m2").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &slow,
+        "--bot",
+        "builtin:random",
+        "--games",
+        "2",
+        "--tc",
+        "1+0",
+        "--out",
+        &out,
+        "--format",
+        "json",
+        "--bot-write",
+        &s,
+    ]);
+    for g in results(&r.stdout) {
+        assert_eq!(g.1, "forfeit (bot-timeout)", "{}", r.stdout);
+    }
+    // The one checked before the match plays game 1 and fails; a new one plays game 2.
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 2, "a failed engine is not kept");
+}
+
 /// A book: every opening played twice in an encounter, the colours reversed, as each game's
 /// start position; the result reported as pairs; an odd --games, another game or a bad line
 /// refused.
