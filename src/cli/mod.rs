@@ -53,8 +53,13 @@ pub enum Command {
         /// The judge's public key file.
         #[arg(long)]
         judge: PathBuf,
-        /// A rule option as key=value (docs/rules.md; xiangqi: start=FEN, move-limit=on);
-        /// repeat as needed.
+        /// A rule option as key=value; repeat as needed. luzhanqi: docs/rules.md (every
+        /// option and its default; an unknown key lists them); xiangqi: start=FEN,
+        /// move-limit=on; jieqi: captured=both|captor|nobody, advisors-elephants=free|confined,
+        /// move-limit=on; liubo: dice_mode=escrow|self, ply_limit=N, chain_length=N,
+        /// stones_capture_stones, extra_throw_on_doubles, turn_at_x_for_stones,
+        /// release_on_reach (docs/liubo.md); banqi: cannon-takes-face-down=on,
+        /// move-limit=off (docs/banqi.md).
         #[arg(long = "rule")]
         rules: Vec<String>,
         /// Creation time to record (RFC 3339); default now.

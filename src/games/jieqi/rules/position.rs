@@ -479,6 +479,9 @@ impl Position {
                 kind: cell.kind,
                 from: m.from,
                 to: m.to,
+                blocked: crate::rules::xiangqi::position::blocker(cell.kind, m.from, m.to, |s| {
+                    self.cell(s).is_some()
+                }),
             });
         }
         if !self.keeps_king_safe(m) {

@@ -29,6 +29,8 @@ pub enum MoveError {
         kind: Kind,
         from: Square,
         to: Square,
+        /// The horse's leg or the elephant's eye that blocks the move, when one does.
+        blocked: Option<Square>,
     },
     /// The move would leave the mover's king attacked (flying general included).
     KingLeftInCheck,
@@ -43,18 +45,47 @@ impl fmt::Display for MoveError {
             MoveError::OwnPieceOnTarget(s) => {
                 write!(f, "{s} is occupied by one of your own pieces")
             }
-            MoveError::CannotReach { kind, from, to } => {
+            MoveError::CannotReach {
+                kind,
+                from,
+                to,
+                blocked,
+            } => {
                 let name = kind.name();
                 let article = match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
                     true => "an",
                     false => "a",
                 };
-                write!(f, "{article} {name} cannot move from {from} to {to}")
+                write!(f, "{article} {name} cannot move from {from} to {to}")?;
+                match (kind, blocked) {
+                    (Kind::Horse, Some(s)) => write!(f, ": its leg at {s} is blocked"),
+                    (Kind::Elephant, Some(s)) => write!(f, ": its eye at {s} is blocked"),
+                    _ => Ok(()),
+                }
             }
             MoveError::KingLeftInCheck => write!(f, "the move leaves your own king in check"),
             MoveError::GameOver => write!(f, "the game is over"),
         }
     }
+}
+
+/// The point that blocks a horse's or an elephant's move of the right shape (its leg or its
+/// eye), if a piece stands there; none for other pieces and other shapes.
+pub fn blocker(
+    kind: Kind,
+    from: Square,
+    to: Square,
+    occupied: impl Fn(Square) -> bool,
+) -> Option<Square> {
+    let df = to.file() as i8 - from.file() as i8;
+    let dr = to.rank() as i8 - from.rank() as i8;
+    let point = match (kind, df.abs(), dr.abs()) {
+        (Kind::Horse, 1, 2) => from.offset(0, dr / 2),
+        (Kind::Horse, 2, 1) => from.offset(df / 2, 0),
+        (Kind::Elephant, 2, 2) => from.offset(df / 2, dr / 2),
+        _ => None,
+    }?;
+    occupied(point).then_some(point)
 }
 
 /// Why a FEN does not describe a legal position.
@@ -511,6 +542,7 @@ impl Position {
                 kind: piece.kind,
                 from: m.from,
                 to: m.to,
+                blocked: blocker(piece.kind, m.from, m.to, |s| self.piece_at(s).is_some()),
             });
         }
         let mut after = self.clone();

@@ -503,3 +503,32 @@ fn a_tandem_pawn_move_is_not_a_move_number() {
     let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(moves, ["C2.5", "h9g7"]);
 }
+
+#[test]
+fn a_refusal_names_the_blocked_leg_or_eye() {
+    use super::position::MoveError;
+    let p = super::fen::parse(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/1R1N5/RNBAKAB2 w - - 0 1",
+    )
+    .unwrap();
+    let m = |t: &str| super::notation::parse_iccs(t).unwrap();
+    let e = p.check_move(m("c0e2")).unwrap_err();
+    assert!(matches!(e, MoveError::CannotReach { .. }));
+    assert_eq!(
+        e.to_string(),
+        "an elephant cannot move from c0 to e2: its eye at d1 is blocked"
+    );
+    assert_eq!(
+        p.check_move(m("b0c2")).unwrap_err().to_string(),
+        "a horse cannot move from b0 to c2: its leg at b1 is blocked"
+    );
+    // A move of the wrong shape names no blocker.
+    assert_eq!(
+        p.check_move(m("b0b1")).unwrap_err().to_string(),
+        "b1 is occupied by one of your own pieces"
+    );
+    assert_eq!(
+        p.check_move(m("d1d3")).unwrap_err().to_string(),
+        "a horse cannot move from d1 to d3"
+    );
+}
