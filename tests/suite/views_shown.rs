@@ -94,7 +94,7 @@ fn every_game_and_seat_has_a_text_view_and_a_picture() {
     }
 }
 
-/// The first diagram line that starts with a rank number, and the file letters line.
+/// The first diagram line that starts with a rank number (not a line of file numbers).
 fn first_rank(text: &str) -> String {
     text.lines()
         .find(|l| {
@@ -102,6 +102,7 @@ fn first_rank(text: &str) -> String {
                 .chars()
                 .next()
                 .is_some_and(|c| c.is_ascii_digit())
+                && l.chars().any(|c| !c.is_ascii_digit() && c != ' ')
         })
         .unwrap()
         .trim()
@@ -124,6 +125,29 @@ fn the_board_is_turned_to_the_viewer() {
     assert!(first_rank(&red).starts_with("9 "), "{red}");
     assert!(first_rank(&black).starts_with("0 "), "{black}");
     assert!(black.contains("   i h g f e d c b a"), "{black}");
+    // Each side's file numbers, 1 to 9 from its own right, on its own side of the board.
+    assert!(
+        red.contains("   1 2 3 4 5 6 7 8 9\n   a b c d e f g h i\n9 ")
+            && red.contains("   a b c d e f g h i\n   9 8 7 6 5 4 3 2 1\n   red"),
+        "{red}"
+    );
+    assert!(
+        black.contains("   1 2 3 4 5 6 7 8 9\n   i h g f e d c b a\n0 ")
+            && black.contains("   i h g f e d c b a\n   9 8 7 6 5 4 3 2 1\n   black"),
+        "{black}"
+    );
+    let chinese = ok(&[
+        "view",
+        &d("games/xiangqi/sample"),
+        "--as",
+        "red",
+        "--chinese",
+    ])
+    .stdout;
+    assert!(
+        chinese.contains("   九 八 七 六 五 四 三 二 一\n   red"),
+        "{chinese}"
+    );
     // Four players: each seat's own arm (its rank numbers s1…, e1…) in the bottom rows.
     for seat in ["south", "east", "north", "west"] {
         let text = ok(&["view", &d("games/luzhanqi/sample-4p"), "--as", seat]).stdout;

@@ -936,7 +936,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
     } else if g.manifest.rules.dice_mode == DiceMode::SelfReveal
         && state.known.iter().any(Option::is_none)
     {
-        "waiting for both players' start reveals (chain element 1)".to_string()
+        "waiting for both players' start reveals (chain element 1): each player runs qijudge move GAME --as SEAT --key KEY reveal".to_string()
     } else if g.manifest.rules.dice_mode == DiceMode::SelfReveal {
         match (&state.position, state.to_move()) {
             (Some(p), Some(seat)) => {
@@ -944,11 +944,14 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                 let other = 1 - p.to_move;
                 if state.known[other].is_none_or(|(j, _)| j < t) {
                     format!(
-                        "waiting for {}'s reveal of chain element {t} (a bonus throw)",
-                        SEATS[other]
+                        "waiting for {}'s reveal of chain element {t} (a bonus throw): {} runs qijudge move GAME --as {} --key KEY reveal",
+                        SEATS[other], SEATS[other], SEATS[other]
                     )
                 } else {
-                    format!("{seat} to throw {t} (self mode: the turn file reveals {seat}'s chain element {})", t + 1)
+                    format!(
+                        "{seat} to throw {t} (self mode: the turn file reveals {seat}'s chain element {}): qijudge moves GAME --as {seat} lists the turns, qijudge move GAME --as {seat} --key KEY TURN plays one",
+                        t + 1
+                    )
                 }
             }
             _ => String::new(),

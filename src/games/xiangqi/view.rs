@@ -275,9 +275,39 @@ pub fn board_diagram(
             .collect();
         out.push_str(&format!("   {}\n", letters.join(" ").trim_end()));
     };
+    // Each side numbers the files from its own right, 1 to 9 (red in Chinese numerals on a
+    // Chinese board, as its moves are written: 炮二平五).
+    let numbers_line = |out: &mut String, side: &str| {
+        let numbers: Vec<String> = files
+            .iter()
+            .map(|f| {
+                let from_a = (*f as u8 - b'a') as usize;
+                let n = if side == "red" {
+                    9 - from_a
+                } else {
+                    from_a + 1
+                };
+                match (chinese, side) {
+                    (true, "red") => "一二三四五六七八九"
+                        .chars()
+                        .nth(n - 1)
+                        .unwrap_or('?')
+                        .to_string(),
+                    (true, _) => "１２３４５６７８９"
+                        .chars()
+                        .nth(n - 1)
+                        .unwrap_or('?')
+                        .to_string(),
+                    (false, _) => n.to_string(),
+                }
+            })
+            .collect();
+        out.push_str(&format!("   {}\n", numbers.join(" ")));
+    };
     let top = if turned { "red" } else { "black" };
     let bottom = if turned { "black" } else { "red" };
     out.push_str(&format!("   {}\n", name(top)));
+    numbers_line(&mut out, top);
     file_line(&mut out);
     for (i, &rank) in ranks.iter().enumerate() {
         let row: Vec<char> = board
@@ -307,6 +337,7 @@ pub fn board_diagram(
         }
     }
     file_line(&mut out);
+    numbers_line(&mut out, bottom);
     out.push_str(&format!("   {}\n\n", name(bottom)));
     out
 }
