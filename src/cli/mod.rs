@@ -491,7 +491,13 @@ pub enum Command {
     Pgn {
         /// The game directory.
         dir: PathBuf,
-        #[arg(long, default_value = "iccs", value_parser = ["iccs", "wxf", "chinese"])]
+        /// `chinese` prints traditional characters (炮二平五, 馬８進７), `chinese-simplified`
+        /// simplified ones (马８进７), as mainland books do.
+        #[arg(
+            long,
+            default_value = "iccs",
+            value_parser = ["iccs", "wxf", "chinese", "chinese-simplified"]
+        )]
         notation: String,
     },
     /// Print legal moves, one per line, sorted: a seat's moves in a game directory, worked out

@@ -158,9 +158,10 @@ pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
     }
     let (d, g) = crate::games::defined::open::<crate::games::xiangqi::Xiangqi>(dir)?;
     let state = xq::current(&d, &g)?;
+    let simplified = notation == "chinese-simplified";
     let notation = match notation {
         "wxf" => Notation::Wxf,
-        "chinese" => Notation::Chinese,
+        "chinese" | "chinese-simplified" => Notation::Chinese,
         _ => Notation::Iccs,
     };
     let score = state.game.ending().map_or("*", |e| e.winner().pgn());
@@ -184,6 +185,11 @@ pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
     if let Some(e) = state.game.ending() {
         tags.push(("Termination".to_string(), e.to_string()));
     }
-    say_raw!("{}", pgn::write(&state.game, &tags, notation, score));
+    let text = pgn::write(&state.game, &tags, notation, score);
+    let text = match simplified {
+        true => crate::rules::xiangqi::notation::simplified(&text),
+        false => text,
+    };
+    say_raw!("{}", text);
     Ok(())
 }

@@ -722,3 +722,30 @@ fn check_tells_bad_notation_from_an_illegal_move() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("\"status\":\"illegal_move\""), "{r:?}");
 }
+
+/// `pgn --notation chinese-simplified` prints the mainland forms (马８进７, 车一平二), and the
+/// PGN reads back through `check` to the same result.
+#[test]
+fn a_game_prints_in_simplified_chinese_and_reads_back() {
+    let dir = root().join("games/xiangqi/sample");
+    let text = ok(&[
+        "pgn",
+        &dir.to_string_lossy(),
+        "--notation",
+        "chinese-simplified",
+    ])
+    .stdout;
+    assert!(
+        text.contains("马８进７") && text.contains("车一平二"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(['馬', '車', '進', '後', '俥', '傌', '帥', '將']),
+        "{text}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("game.pgn");
+    std::fs::write(&file, &text).unwrap();
+    let r = ok(&["check", "xiangqi", &file.to_string_lossy()]);
+    assert!(r.stdout.contains("Result tag 1-0 agrees"), "{r:?}");
+}

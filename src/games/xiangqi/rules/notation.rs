@@ -644,3 +644,20 @@ impl Parsed {
         }
     }
 }
+
+/// Chinese notation in simplified characters, as mainland books and sites print it (`马８进７`,
+/// `车一平二`, `后炮进四`): every traditional form of this notation mapped to its simplified one.
+pub fn simplified(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '車' | '俥' => '车',
+            '馬' | '傌' => '马',
+            '帥' => '帅',
+            '將' => '将',
+            '砲' => '炮',
+            '進' => '进',
+            '後' => '后',
+            other => other,
+        })
+        .collect()
+}
