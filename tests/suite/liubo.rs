@@ -626,3 +626,18 @@ fn throw_in_escrow_mode_says_the_judge_throws() {
     assert!(r.stderr.contains("the judge throws"), "{r:?}");
     assert!(r.stderr.contains("qijudge moves"), "{r:?}");
 }
+
+/// The replay page says whose each shortcut right is (`a's 2 stones on 6`), and a finished
+/// game shows none (they are for a next turn).
+#[test]
+fn shortcut_rights_name_their_owner_and_end_with_the_game() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/liubo/sample");
+    let d = dir.to_string_lossy();
+    let page = ok(&["html", &d, "--as", "public"]).stdout;
+    assert!(
+        page.contains("shortcut rights in its owner&#39;s next turn: a&#39;s 2 stones on 6"),
+        "no owner named"
+    );
+    let end = ok(&["view", &d, "--as", "public"]).stdout;
+    assert!(!end.contains("shortcut rights"), "{end}");
+}

@@ -878,7 +878,11 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                                 towards: end.to_string(),
                             });
                         }
-                        if stone.right_turn == Some(p.usable_turn(seat)) && !stone.owl {
+                        // Rights are for a next turn: none once the game is over.
+                        if stone.right_turn == Some(p.usable_turn(seat))
+                            && !stone.owl
+                            && state.end.is_none()
+                        {
                             rights.push(s.to_string());
                         }
                     }

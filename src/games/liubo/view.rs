@@ -161,9 +161,32 @@ pub fn state_lines(v: &LiuboView) -> Vec<String> {
         ));
     }
     if !v.shortcut_rights.is_empty() {
+        // Whose each right is: the stone on that station (its letter, a or b).
+        let mut stations: Vec<&String> = v.shortcut_rights.iter().collect();
+        stations.dedup();
+        let rights: Vec<String> = stations
+            .into_iter()
+            .map(|s| {
+                let owner = v.stations.get(s).and_then(|p| {
+                    p.chars()
+                        .find(|c| c.is_ascii_lowercase())
+                        .map(|c| c.to_string())
+                });
+                let n = v.shortcut_rights.iter().filter(|r| *r == s).count();
+                let stones = if n == 1 {
+                    "stone".to_string()
+                } else {
+                    format!("{n} stones")
+                };
+                match owner {
+                    Some(o) => format!("{o}'s {stones} on {s}"),
+                    None => format!("the {stones} on {s}"),
+                }
+            })
+            .collect();
         out.push_str(&format!(
-            "shortcut rights next turn: {}\n",
-            v.shortcut_rights.join(", ")
+            "shortcut rights in its owner's next turn: {}\n",
+            rights.join(", ")
         ));
     }
     if let Some(last) = &v.last_turn {
