@@ -6,6 +6,7 @@ pub mod clock;
 pub mod common;
 pub use crate::games::jieqi::referee as jieqi;
 pub use crate::games::liubo::referee as liubo;
+pub mod nonces;
 pub mod pipeline;
 pub mod precheck;
 mod record;

@@ -630,7 +630,7 @@ fn check_secret(
                 return Err(wrong("is not a nonce file"));
             };
             crate::protocol::hash::hex32(&n.nonce).is_some_and(|nonce| {
-                crate::judge::jieqi::nonce_commitment(&c.game, name, &nonce) == c.commitment
+                crate::judge::nonces::commitment(&c.game, name, &nonce) == c.commitment
             })
         }
         _ => false,

@@ -10,7 +10,7 @@ use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::judge::{check_frame, Kind as GameKind};
 use crate::protocol::files::*;
-use crate::protocol::hash::{hash_fields, hex32, sha256_tagged};
+use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::jieqi::position::Cell;
 use crate::rules::jieqi::shuffle::{shuffle, Layout};
@@ -155,35 +155,9 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
     Ok(rules)
 }
 
-/// The commitment to a seat's nonce: SHA-256 over `qijudge/nonce/1`, the game id, the seat and
-/// the nonce, each field length-prefixed; 64 hex digits.
-pub fn nonce_commitment(game: &str, seat: &str, nonce: &[u8; 32]) -> String {
-    hex::encode(hash_fields(&[
-        NONCE_FORMAT.as_bytes(),
-        game.as_bytes(),
-        seat.as_bytes(),
-        nonce,
-    ]))
-}
-
 /// A seat's commitment and nonce files for a fresh nonce.
 pub fn new_nonce(g: &JieqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
-    (
-        NonceCommitmentFile {
-            format: NONCE_COMMITMENT_FORMAT.into(),
-            game: g.manifest.id.clone(),
-            manifest: g.hash.clone(),
-            seat: SEATS[seat].into(),
-            commitment: nonce_commitment(&g.manifest.id, SEATS[seat], &nonce),
-        },
-        NonceFile {
-            format: NONCE_FORMAT.into(),
-            game: g.manifest.id.clone(),
-            manifest: g.hash.clone(),
-            seat: SEATS[seat].into(),
-            nonce: hex::encode(nonce),
-        },
-    )
+    crate::judge::nonces::new_files(&g.frame(), seat, nonce)
 }
 
 /// A piece taken: when, by whom, where, as it lay, and what it was if known here.
@@ -203,10 +177,8 @@ pub struct Capture {
 pub struct State {
     pub record: Record,
     pub game: Game,
-    commitments: [Option<[u8; 32]>; 2],
-    accepted: [bool; 2],
-    nonces: [Option<[u8; 32]>; 2],
-    begun: bool,
+    /// The seats' nonces, through the secret contract.
+    pub nonces: crate::judge::nonces::NoncePair,
     /// The hidden layout, once both nonces are at hand.
     pub layout: Option<Layout>,
     pub captures: Vec<Capture>,
@@ -225,7 +197,8 @@ impl State {
 
     /// The seat to move, once play has begun and while it goes on.
     pub fn to_move(&self) -> Option<&'static str> {
-        (self.begun && self.end.is_none()).then(|| seat_of(self.game.position().side_to_move()))
+        (self.nonces.begun && self.end.is_none())
+            .then(|| seat_of(self.game.position().side_to_move()))
     }
 
     pub fn plies(&self) -> u32 {
@@ -234,27 +207,7 @@ impl State {
 
     /// What the record is waiting for before play, in words.
     fn waiting_before_play(&self) -> Option<String> {
-        if self.begun {
-            return None;
-        }
-        let missing: Vec<&str> = (0..2)
-            .filter(|&i| self.commitments[i].is_none())
-            .map(|i| SEATS[i])
-            .collect();
-        if !missing.is_empty() {
-            return Some(format!(
-                "waiting for the nonce commitment of {} (qijudge setup)",
-                missing.join(" and ")
-            ));
-        }
-        let missing: Vec<&str> = (0..2)
-            .filter(|&i| !self.accepted[i])
-            .map(|i| SEATS[i])
-            .collect();
-        Some(format!(
-            "waiting for the nonce of {}: hand setups/SEAT.toml to the judge now that both commitments are recorded",
-            missing.join(" and ")
-        ))
+        self.nonces.waiting(&SEATS)
     }
 }
 
@@ -302,98 +255,16 @@ struct Step<'a> {
 }
 
 impl Step<'_> {
-    /// The seats in the order to look at them: a recorded line's seat first, else seat order.
-    fn seat_order(&self) -> [usize; 2] {
-        let named = match self.cx.recorded() {
-            Some(Entry::Commitment { seat, .. } | Entry::SetupAccepted { seat }) => {
-                seat_index(seat)
-            }
-            _ => None,
-        };
-        match named {
-            Some(1) => [1, 0],
-            _ => [0, 1],
-        }
-    }
-
-    fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        crate::judge::secret::take_commitment(
-            self.cx,
-            &self.g.frame(),
-            seat,
-            NONCE_COMMITMENT_FORMAT,
-            |c: &NonceCommitmentFile| [&c.format, &c.game, &c.manifest, &c.seat],
-            |c, path| {
-                let digest = hex32(&c.commitment)
-                    .ok_or_else(|| refuse(path, Some("commitment"), "expected 64 hex digits"))?;
-                state.commitments[seat] = Some(digest);
-                Ok(())
-            },
-        )
-    }
-
-    /// The judge takes a nonce only once both commitments are recorded, and only the one the
-    /// seat committed to.
-    fn accept_nonce(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
-        let g = self.g;
-        crate::judge::secret::take_secret_32(
-            self.cx,
-            &g.frame(),
-            g.manifest.sealed,
-            seat,
-            (NONCE_FORMAT, "nonce"),
-            |n: &NonceFile| [&n.format, &n.game, &n.manifest, &n.seat, &n.nonce],
-            |path, nonce| {
-                let want = state.commitments[seat].map(hex::encode);
-                if want.as_deref() != Some(&nonce_commitment(&g.manifest.id, SEATS[seat], &nonce)) {
-                    return Err(refuse_with(
-                        path,
-                        Some("nonce"),
-                        format!("does not match the commitment {} signed", SEATS[seat]),
-                        "the nonce must be the one the signed commitment was made from",
-                    ));
-                }
-                state.nonces[seat] = Some(nonce);
-                Ok(())
-            },
-        )
-    }
-
     fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
-        for seat in self.seat_order() {
-            if state.commitments[seat].is_none() {
-                if let Some(entries) = self.commitment(state, seat)? {
-                    return Ok(Some(entries));
-                }
-            }
+        let g = self.g;
+        let clock = g.manifest.clock.is_some();
+        let entries = state
+            .nonces
+            .step(self.cx, &g.frame(), g.manifest.sealed, clock)?;
+        if let Some((red, black)) = state.nonces.both().filter(|_| state.nonces.begun) {
+            state.layout = Some(shuffle(&g.manifest.id, &red, &black));
         }
-        if state.commitments.iter().any(Option::is_none) {
-            return Ok(None);
-        }
-        for seat in self.seat_order() {
-            if !state.accepted[seat] {
-                if let Some(entries) = self.accept_nonce(state, seat)? {
-                    state.accepted[seat] = true;
-                    return Ok(Some(entries));
-                }
-            }
-        }
-        if !state.accepted.iter().all(|a| *a) {
-            return Ok(None);
-        }
-        if let [Some(red), Some(black)] = state.nonces {
-            state.layout = Some(shuffle(&self.g.manifest.id, &red, &black));
-        }
-        state.begun = true;
-        let recorded = match self.cx.recorded() {
-            Some(Entry::Begin { at, .. }) => Some(at),
-            _ => None,
-        };
-        Ok(Some(vec![Entry::Begin {
-            first: SEATS[0].into(),
-            lot_nonces: Default::default(),
-            at: self.cx.at(recorded, self.g.manifest.clock.is_some()),
-        }]))
+        Ok(entries)
     }
 
     fn check_move_file(
@@ -608,10 +479,7 @@ impl Referee for JieqiGame {
         State {
             record: Record::new(),
             game: Game::new(self.options()),
-            commitments: [None, None],
-            accepted: [false, false],
-            nonces: [None, None],
-            begun: false,
+            nonces: Default::default(),
             layout: None,
             captures: Vec::new(),
             draw_offer: None,
@@ -638,7 +506,7 @@ impl Referee for JieqiGame {
             }]));
         }
         let step = Step { g: self, cx };
-        if !state.begun {
+        if !state.nonces.begun {
             return step.before_play(state);
         }
         let Some(seat_name) = state.to_move() else {
@@ -947,7 +815,7 @@ mod tests {
         let cx = Ctx::taking_new(&dir, "2026-11-24T00:00:00Z", None);
         let step = Step { g, cx: &cx };
         let mut state = g.initial();
-        state.begun = true;
+        state.nonces.begin();
         state.layout = Some(layout.clone());
         let mut entries = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
