@@ -303,7 +303,11 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             "--sprt: a sequential test compares two bots; give two".into(),
         ));
     }
-    let tally = std::sync::Mutex::new(sprt.map(|t| Tally::new(t, &cfg.bots[0].name)));
+    // With a book the games come in pairs, and the test is decided on pairs (pentanomial).
+    let tally = std::sync::Mutex::new(sprt.map(|t| match cfg.book {
+        Some(_) => Tally::on_pairs(t, &cfg.bots[0].name),
+        None => Tally::new(t, &cfg.bots[0].name),
+    }));
     let live = std::sync::Mutex::new(Live::new(std::io::stderr().is_terminal()));
     let observe = |event: Event| -> bool {
         let text = live.lock().unwrap_or_else(|e| e.into_inner()).on(&event);
@@ -360,13 +364,7 @@ fn pair_lines(
     // (encounter, pair) → the first bot's points in each game of it.
     let mut pairs: std::collections::BTreeMap<(u32, u32), Vec<f64>> = Default::default();
     for g in games {
-        let Some(k) = g
-            .dir
-            .trim_end_matches(crate::store::packed::EXTENSION)
-            .rsplit("game-")
-            .next()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
+        let Some(k) = crate::tournament::runner::game_number(&g.dir) else {
             continue;
         };
         let (encounter, round) = ((k - 1) % e, (k - 1) / e);

@@ -271,6 +271,15 @@ pub fn game_seed(seed: u64, k: u32) -> u64 {
     SplitMix64::new(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
 }
 
+/// The number k of a game from its folder or packed file (`…/game-00012`, `game-00012.tar.gz`).
+pub fn game_number(dir: &str) -> Option<u32> {
+    dir.trim_end_matches(crate::store::packed::EXTENSION)
+        .rsplit("game-")
+        .next()?
+        .parse()
+        .ok()
+}
+
 pub fn game_dir(out: &Path, k: u32) -> PathBuf {
     out.join("games").join(format!("game-{k:05}"))
 }

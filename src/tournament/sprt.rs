@@ -72,11 +72,14 @@ impl std::str::FromStr for Sprt {
     }
 }
 
-/// The test run on a match: the first bot's wins, draws and losses as games finish.
+/// The test run on a match: the first bot's wins, draws and losses as games finish, or, for a
+/// match played in pairs (a book), its pairs' totals (the pentanomial model, as fastchess).
 pub struct Tally {
     test: Sprt,
     first: String,
     wdl: [u32; 3],
+    /// Played in pairs: each pair's points so far, by pair (games 2i+1 and 2i+2).
+    pairs: Option<std::collections::BTreeMap<u32, Vec<f64>>>,
 }
 
 impl Tally {
@@ -85,33 +88,78 @@ impl Tally {
             test,
             first: first.to_string(),
             wdl: [0; 3],
+            pairs: None,
+        }
+    }
+
+    /// A test on pairs of games (a two-bot match with a book): decided on the pentanomial
+    /// counts of finished pairs.
+    pub fn on_pairs(test: Sprt, first: &str) -> Tally {
+        Tally {
+            pairs: Some(Default::default()),
+            ..Tally::new(test, first)
         }
     }
 
     /// Counts what the match reports; true once the test is decided.
     pub fn on(&mut self, event: &Event) -> bool {
         match event {
-            Event::Started { earlier, .. } => earlier.iter().for_each(|r| self.count(r)),
-            Event::Finished { record, .. } => self.count(record),
+            Event::Started { earlier, .. } => earlier.iter().for_each(|r| {
+                let k = super::runner::game_number(&r.dir);
+                self.count(k, r)
+            }),
+            Event::Finished { k, record } => self.count(Some(*k), record),
             Event::Stopping { .. } => {}
         }
-        let [w, d, l] = self.wdl;
-        self.test.verdict(w, d, l) != Verdict::Continue
+        self.verdict() != Verdict::Continue
     }
 
-    fn count(&mut self, r: &GameRecord) {
+    fn verdict(&self) -> Verdict {
+        match &self.pairs {
+            Some(_) => self.test.verdict_pairs(self.pentanomial()),
+            None => {
+                let [w, d, l] = self.wdl;
+                self.test.verdict(w, d, l)
+            }
+        }
+    }
+
+    /// The finished pairs' totals: how many scored 0, ½, 1, 1½ and 2.
+    fn pentanomial(&self) -> [u32; 5] {
+        let mut counts = [0; 5];
+        for points in self.pairs.iter().flat_map(|p| p.values()) {
+            if points.len() == 2 {
+                let i = ((points.iter().sum::<f64>() * 2.0).round() as usize).min(4);
+                counts[i] += 1;
+            }
+        }
+        counts
+    }
+
+    fn count(&mut self, k: Option<u32>, r: &GameRecord) {
         let i = match &r.winner {
             None => 1,
             Some(w) if *w == self.first => 0,
             Some(_) => 2,
         };
         self.wdl[i] += 1;
+        if let (Some(pairs), Some(k)) = (self.pairs.as_mut(), k) {
+            pairs
+                .entry((k - 1) / 2)
+                .or_default()
+                .push([1.0, 0.5, 0.0][i]);
+        }
     }
 
     /// The test's state in one line.
     pub fn describe(&self) -> String {
-        let [w, d, l] = self.wdl;
-        self.test.describe(&self.first, w, d, l)
+        match &self.pairs {
+            Some(_) => self.test.describe_pairs(&self.first, self.pentanomial()),
+            None => {
+                let [w, d, l] = self.wdl;
+                self.test.describe(&self.first, w, d, l)
+            }
+        }
     }
 }
 
@@ -151,6 +199,77 @@ impl Sprt {
         }
         let (s0, s1) = (expected(self.elo0), expected(self.elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The log-likelihood ratio from pairs: `counts[i]` pairs scored i/2 points (0 … 2). The
+    /// same normal approximation as for games, on each pair's score per game (0, ¼, ½, ¾, 1),
+    /// with half a pair added at each end.
+    pub fn llr_pairs(&self, counts: [u32; 5]) -> f64 {
+        let n: u32 = counts.iter().sum();
+        if n == 0 {
+            return 0.0;
+        }
+        let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let moments = |c: &[f64; 5]| {
+            let total: f64 = c.iter().sum();
+            let mean = c.iter().zip(scores).map(|(n, s)| n * s).sum::<f64>() / total;
+            let var = c
+                .iter()
+                .zip(scores)
+                .map(|(n, s)| n * (s - mean).powi(2))
+                .sum::<f64>()
+                / total;
+            (mean, var)
+        };
+        // Half a pair at each end, always: a few pairs alike would otherwise show almost no
+        // variance and decide at once; a one-sided match still decides.
+        let mut c = counts.map(f64::from);
+        c[0] += 0.5;
+        c[4] += 0.5;
+        let (mean, var) = moments(&c);
+        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
+        f64::from(n) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn verdict_pairs(&self, counts: [u32; 5]) -> Verdict {
+        self.decide(self.llr_pairs(counts))
+    }
+
+    /// The test's state on pairs in one line, with the pentanomial counts.
+    pub fn describe_pairs(&self, first: &str, counts: [u32; 5]) -> String {
+        let (lower, upper) = self.bounds();
+        let verdict = self.words(first, self.verdict_pairs(counts));
+        let c = counts;
+        format!(
+            "SPRT on pairs (pentanomial {} {} {} {} {}) elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}), {verdict}",
+            c[0], c[1], c[2], c[3], c[4],
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.llr_pairs(counts),
+            lower,
+            upper
+        )
+    }
+
+    fn words(&self, first: &str, v: Verdict) -> String {
+        match v {
+            Verdict::Continue => "undecided".to_string(),
+            Verdict::H0 => format!("H0 accepted: {first} is not {} Elo stronger", self.elo1),
+            Verdict::H1 => format!("H1 accepted: {first} is {} Elo stronger or more", self.elo1),
+        }
+    }
+
+    fn decide(&self, llr: f64) -> Verdict {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::H1
+        } else if llr <= lower {
+            Verdict::H0
+        } else {
+            Verdict::Continue
+        }
     }
 
     pub fn verdict(&self, w: u32, d: u32, l: u32) -> Verdict {
@@ -239,5 +358,23 @@ mod tests {
         assert_eq!(s.verdict(1, 0, 0), Verdict::Continue);
         // All draws: no evidence either way for a few games, and an even score stays in.
         assert_eq!(s.verdict(0, 10, 0), Verdict::Continue);
+    }
+
+    #[test]
+    fn pairs_decide_on_their_pentanomial_counts() {
+        let s: Sprt = "elo0=0,elo1=50".parse().unwrap();
+        assert_eq!(s.verdict_pairs([0; 5]), Verdict::Continue);
+        // Forty pairs won outright: H1; forty lost: H0.
+        assert_eq!(s.verdict_pairs([0, 0, 0, 0, 40]), Verdict::H1);
+        assert_eq!(s.verdict_pairs([40, 0, 0, 0, 0]), Verdict::H0);
+        // Even pairs (each colour wins its game): undecided after three, and after twenty
+        // evidence that the first bot is not 50 Elo stronger.
+        assert_eq!(s.verdict_pairs([0, 0, 3, 0, 0]), Verdict::Continue);
+        assert_eq!(s.verdict_pairs([0, 0, 20, 0, 0]), Verdict::H0);
+        // Mostly won-and-drawn pairs: evidence for the first bot.
+        assert!(s.llr_pairs([0, 2, 6, 20, 2]) > 0.0);
+        assert!(s
+            .describe_pairs("a", [0, 0, 0, 0, 40])
+            .contains("pentanomial 0 0 0 0 40"));
     }
 }

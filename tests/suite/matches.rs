@@ -1186,6 +1186,20 @@ fn a_book_plays_each_opening_twice_with_colours_reversed() {
         r.code != 0 && r.stderr.contains("Xiangqi positions"),
         "{r:?}"
     );
+    // With a book a sequential test is decided on pairs, and stops the match.
+    let out3 = tmp.path().join("sprt").to_string_lossy().into_owned();
+    let mut sprt = args("40", "xiangqi");
+    *sprt.last_mut().unwrap() = out3;
+    sprt.extend(["--sprt".to_string(), "elo0=0,elo1=100".to_string()]);
+    let r = run(sprt);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr.contains("SPRT on pairs (pentanomial")
+            && r.stderr.contains("H1 accepted: g is 100 Elo stronger")
+            && r.stderr.contains("stopped after"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// `--engine` settings reach the engine: fixed nodes and depth in every `go`, UCI options by
