@@ -570,9 +570,16 @@ pub struct EnginePool {
 }
 
 impl EnginePool {
+    /// A kept engine that is still running (one that died since its last game is dropped).
     fn take(&self, name: &str) -> Option<UciBot> {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        idle.get_mut(name).and_then(Vec::pop)
+        let kept = idle.get_mut(name)?;
+        while let Some(mut engine) = kept.pop() {
+            if engine.is_running() {
+                return Some(engine);
+            }
+        }
+        None
     }
 
     fn keep(&self, name: &str, engine: UciBot) {

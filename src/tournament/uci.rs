@@ -148,6 +148,11 @@ impl UciBot {
         }
     }
 
+    /// Whether the engine's process is still running (a kept engine may have died since).
+    pub fn is_running(&mut self) -> bool {
+        self.process.exited_within(Duration::ZERO).is_none()
+    }
+
     /// Readies a kept engine for another game: `ucinewgame` before it, from `fen` (a book
     /// opening) or Xiangqi's start.
     pub fn for_game(mut self, fen: Option<&str>) -> UciBot {

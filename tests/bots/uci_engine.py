@@ -3,7 +3,7 @@
 SCRIPT, and checks that what it is told is that game so far.
 
     python3 uci_engine.py zero|one|slow SCRIPT [clock] [expect-go=WORDS] [expect-option=NAME,VALUE]
-        [starts=PATH]
+        [starts=PATH] [exit-after-last]
 
 zero: squares as Pikafish names them (ranks 0-9, like ICCS). one: as Fairy-Stockfish does with
 UCI_Variant xiangqi (ranks 1-10); it offers the option and plays nothing until it is set.
@@ -24,6 +24,7 @@ expect_options = [
     tuple(a[len("expect-option="):].split(",", 1)) for a in extra if a.startswith("expect-option=")
 ]
 options = set()
+exit_after_last = "exit-after-last" in extra  # exits once it has played the script's last move
 # starts=PATH: one line appended per engine process started (the test counts them).
 for a in extra:
     if a.startswith("starts="):
@@ -89,5 +90,7 @@ for line in sys.stdin:
         else:
             say(f"info depth 1 score cp 0 pv {from_iccs(script[told])}")
             say(f"bestmove {from_iccs(script[told])}")
+            if exit_after_last and told + 1 == len(script):
+                break
     elif words[0] == "quit":
         break

@@ -1116,6 +1116,35 @@ fn an_engine_plays_every_game_of_a_match_in_one_process() {
     // The one checked before the match plays game 1 and fails; a new one plays game 2.
     let started = std::fs::read_to_string(&starts).unwrap().lines().count();
     assert_eq!(started, 2, "a failed engine is not kept");
+    // An engine whose process ended after a game (here: each one after playing the mating
+    // move) is not handed the next game: a new one is started, and no game is lost for it.
+    std::fs::write(&starts, "").unwrap();
+    let quits = |name: &str, mode: &str| format!("{} exit-after-last", spec(name, mode));
+    let (fsf, pika) = (quits("fsf", "one"), quits("pika", "zero"));
+    let out = tmp.path().join("m3").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+        "--games",
+        "4",
+        "--out",
+        &out,
+        "--format",
+        "json",
+        "--bot-write",
+        &s,
+    ]);
+    for g in results(&r.stdout) {
+        assert_eq!(g.1, "checkmate", "{}", r.stdout);
+    }
+    // Two checked, then the mating side's engine anew for games 2, 3 and 4.
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 5, "a dead engine is replaced");
 }
 
 /// A book: every opening played twice in an encounter, the colours reversed, as each game's
