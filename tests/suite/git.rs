@@ -717,13 +717,19 @@ fn ci_refuses_what_only_the_owner_or_the_judge_may_change() {
     refused(&base, "outside every game folder");
 }
 
-/// Jieqi played through git: the nonces sealed to the judge and published only after both
-/// commitments are recorded, every move through the hook and the CI mode, an illegal one
-/// stopped by both, and no nonce in clear anywhere in the history before the reveal.
-#[test]
-fn a_sealed_jieqi_game_is_played_through_git() {
-    let r = sealed_repo_of("jieqi");
-    for (seat, who) in [("red", "alice"), ("black", "bob")] {
+/// A game of shuffle nonces played through git: the nonces sealed to the judge and published
+/// only after both commitments are recorded, `plies` moves through the hook and the CI mode
+/// (the `pick`-th legal move each), `illegal` stopped by both, a resignation, and no nonce in
+/// clear anywhere in the history before the reveal; the reveal recomputes the layout.
+fn a_sealed_nonce_game_is_played_through_git(
+    kind: &str,
+    seats: [&str; 2],
+    plies: usize,
+    pick: usize,
+    illegal: &str,
+) {
+    let r = sealed_repo_of(kind);
+    for (seat, who) in seats.into_iter().zip(["alice", "bob"]) {
         let out = ok(&["setup", &r.g(), "--as", seat, "--key", &r.keys.path(who)]);
         assert!(out.stdout.contains("sealed/"), "{out:?}");
     }
@@ -740,24 +746,23 @@ fn a_sealed_jieqi_game_is_played_through_git() {
     let (code, out) = commit_as(&r.root, &r.keys.path("bob"), "sealed nonces");
     assert_eq!(code, 0, "{out}");
     r.land(&base);
-    // Captured pieces stay unknown in a sealed game, so its views are published as they are.
-    assert!(r.game.join("views/red.json").exists());
+    // Nothing in these views is secret in a sealed game: they are published as they are.
+    assert!(r.game.join(format!("views/{}.json", seats[0])).exists());
 
     let status = |g: &str| -> serde_json::Value {
         serde_json::from_str(&ok(&["status", g, "--json", "--now", NOW]).stdout).unwrap()
     };
-    for ply in 1..=12 {
+    for ply in 1..=plies {
         let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
         let moves = ok(&["moves", &r.g(), "--as", &seat]).stdout;
         let moves: Vec<&str> = moves.lines().collect();
         let base = r.head();
-        let (code, out) = r.commit_move(&seat, moves[(ply * 3) % moves.len()]);
+        let (code, out) = r.commit_move(&seat, moves[(ply * pick) % moves.len()]);
         assert_eq!(code, 0, "ply {ply}: {out}");
         r.land(&base);
     }
-    // An illegal move (no general goes five points).
     let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
-    r.illegal_move_is_stopped(&seat, "e0e5", 13);
+    r.illegal_move_is_stopped(&seat, illegal, plies as u32 + 1);
 
     // The seat resigns; the judge reveals both nonces; the layout is recomputed.
     let base = r.head();
@@ -771,7 +776,7 @@ fn a_sealed_jieqi_game_is_played_through_git() {
         v.stdout.contains("the layout they give matches all"),
         "{v:?}"
     );
-    for seat in ["red", "black"] {
+    for seat in seats {
         let reveal = std::fs::read_to_string(r.game.join(format!("reveal/{seat}.toml"))).unwrap();
         let nonce = reveal
             .lines()
@@ -789,72 +794,16 @@ fn a_sealed_jieqi_game_is_played_through_git() {
     }
 }
 
-/// Banqi played through git: the nonces sealed to the judge, every turn through the hook and the
-/// CI mode, an illegal one stopped by both, and no nonce in clear in the history before the
-/// reveal. Its views hold nothing secret, so they are published as they are.
+/// Jieqi through git (captured pieces stay unknown in a sealed game); the illegal move: no
+/// general goes five points.
+#[test]
+fn a_sealed_jieqi_game_is_played_through_git() {
+    a_sealed_nonce_game_is_played_through_git("jieqi", ["red", "black"], 12, 3, "e0e5");
+}
+
+/// Banqi through git (its views hold nothing secret); the illegal turn: no piece moves two
+/// squares.
 #[test]
 fn a_sealed_banqi_game_is_played_through_git() {
-    let r = sealed_repo_of("banqi");
-    for (seat, who) in [("first", "alice"), ("second", "bob")] {
-        let out = ok(&["setup", &r.g(), "--as", seat, "--key", &r.keys.path(who)]);
-        assert!(out.stdout.contains("sealed/"), "{out:?}");
-    }
-    assert!(!r.game.join("setups").exists(), "no clear nonce is written");
-    let base = r.head();
-    let held = r.hold_sealed();
-    git(&r.root, &["add", "games/g1/commitments"]);
-    let (code, out) = commit_as(&r.root, &r.keys.path("alice"), "commitments");
-    assert_eq!(code, 0, "{out}");
-    r.land(&base);
-    let base = r.head();
-    std::fs::rename(held, r.game.join("sealed")).unwrap();
-    git(&r.root, &["add", "games/g1/sealed"]);
-    let (code, out) = commit_as(&r.root, &r.keys.path("bob"), "sealed nonces");
-    assert_eq!(code, 0, "{out}");
-    r.land(&base);
-    assert!(r.game.join("views/first.json").exists());
-
-    let status = |g: &str| -> serde_json::Value {
-        serde_json::from_str(&ok(&["status", g, "--json", "--now", NOW]).stdout).unwrap()
-    };
-    for ply in 1..=10 {
-        let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
-        let moves = ok(&["moves", &r.g(), "--as", &seat]).stdout;
-        let moves: Vec<&str> = moves.lines().collect();
-        let base = r.head();
-        let (code, out) = r.commit_move(&seat, moves[(ply * 5) % moves.len()]);
-        assert_eq!(code, 0, "ply {ply}: {out}");
-        r.land(&base);
-    }
-    // An illegal turn: no piece moves two squares.
-    let seat = status(&r.g())["to_move"].as_str().unwrap().to_string();
-    r.illegal_move_is_stopped(&seat, "a1a3", 11);
-
-    let base = r.head();
-    let (code, out) = r.commit_move(&seat, "resign");
-    assert_eq!(code, 0, "{out}");
-    r.land(&base);
-    let blobs = all_blobs(&r.root);
-    ok(&["reveal", &r.g(), "--key", &r.keys.path("judge")]);
-    let v = ok(&["verify", &r.g()]);
-    assert!(
-        v.stdout.contains("the layout they give matches all"),
-        "{v:?}"
-    );
-    for seat in ["first", "second"] {
-        let reveal = std::fs::read_to_string(r.game.join(format!("reveal/{seat}.toml"))).unwrap();
-        let nonce = reveal
-            .lines()
-            .find_map(|l| l.strip_prefix("nonce = \""))
-            .unwrap()
-            .trim_end_matches('"')
-            .to_string();
-        assert_eq!(nonce.len(), 64);
-        for (path, bytes) in &blobs {
-            assert!(
-                !contains(bytes, &nonce),
-                "{path} holds {seat}'s nonce in clear"
-            );
-        }
-    }
+    a_sealed_nonce_game_is_played_through_git("banqi", ["first", "second"], 10, 5, "a1a3");
 }
