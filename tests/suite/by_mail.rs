@@ -578,28 +578,32 @@ fn a_liubo_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
     t.verify_every_copy();
 }
 
-#[test]
-fn a_jieqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
-    let t = Table::of("jieqi", &["red", "black"], &["alice", "bob"], &[]);
+/// A game of shuffle nonces by mail: each copy draws its seat's nonce with `setup` and mails it
+/// after the commitments; legality needs nothing hidden, so each copy lists its seat's moves
+/// from the record; no copy ever holds the other seat's nonce; the judge's last mail carries
+/// both, and every copy recomputes the layout.
+fn a_nonce_game_is_played_by_mail(
+    kind: &str,
+    seats: &[&'static str],
+    plies: u32,
+    every: usize,
+    shapes: &[&str],
+) {
+    let t = Table::of(kind, seats, &["alice", "bob"], &[]);
     t.copies_from_invitations();
     for (i, seat) in t.seats.iter().enumerate() {
-        // Jieqi's secret is drawn by `setup`: a shuffle nonce, committed to by its hash.
         let copy = t.copies[i].to_string_lossy().into_owned();
         ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
     }
     t.send_secrets();
-    // Legality needs nothing hidden: each copy lists its seat's moves from the record.
-    let shapes = ["thunderbird", "outlook", "applemail", "attach", "inline"];
-    let plies = t.play(11, 5, &shapes, |table, _| {
-        // No seat's copy ever holds the other seat's nonce.
+    let played = t.play(plies, every, shapes, |table, _| {
         for (i, copy) in table.copies[..2].iter().enumerate() {
             let other = copy.join(format!("setups/{}.toml", table.seats[1 - i]));
             assert!(!other.exists(), "{}", other.display());
         }
     });
-    assert_eq!(plies, 11);
+    assert_eq!(played, plies);
     t.verify_every_copy();
-    // The judge's last mail carried both nonces: every copy recomputed the layout.
     for copy in &t.copies {
         let r = ok(&["verify", &copy.to_string_lossy()]);
         assert!(
@@ -610,29 +614,13 @@ fn a_jieqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
 }
 
 #[test]
+fn a_jieqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
+    let shapes = ["thunderbird", "outlook", "applemail", "attach", "inline"];
+    a_nonce_game_is_played_by_mail("jieqi", &["red", "black"], 11, 5, &shapes);
+}
+
+#[test]
 fn a_banqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
-    let t = Table::of("banqi", &["first", "second"], &["alice", "bob"], &[]);
-    t.copies_from_invitations();
-    for (i, seat) in t.seats.iter().enumerate() {
-        let copy = t.copies[i].to_string_lossy().into_owned();
-        ok(&["setup", &copy, "--as", seat, "--key", &t.key(t.who[i])]);
-    }
-    t.send_secrets();
-    // Every turn-up and capture is public: each copy lists its seat's turns from the record.
     let shapes = ["outlook", "attach", "thunderbird", "inline", "applemail"];
-    let plies = t.play(12, 4, &shapes, |table, _| {
-        for (i, copy) in table.copies[..2].iter().enumerate() {
-            let other = copy.join(format!("setups/{}.toml", table.seats[1 - i]));
-            assert!(!other.exists(), "{}", other.display());
-        }
-    });
-    assert_eq!(plies, 12);
-    t.verify_every_copy();
-    for copy in &t.copies {
-        let r = ok(&["verify", &copy.to_string_lossy()]);
-        assert!(
-            r.stdout.contains("the layout they give matches all"),
-            "{r:?}"
-        );
-    }
+    a_nonce_game_is_played_by_mail("banqi", &["first", "second"], 12, 4, &shapes);
 }

@@ -375,7 +375,7 @@ impl Step<'_> {
                 ("accept-draw".to_string(), Some(Ending::Agreement))
             }
         };
-        if matches!(text.as_str(), "resign" | "accept-draw") {
+        if !crate::view::on_board(&text) {
             state.closing = Some(Closing {
                 ply,
                 seat: SEATS[seat].into(),
