@@ -39,8 +39,9 @@ fn disk_use(dir: &std::path::Path) -> (u64, u64) {
     total
 }
 
-/// Plays `cfg` and prints games/s, time per ply, and the bytes each game keeps.
-fn measure(label: &str, cfg: &MatchConfig, target: &str) {
+/// Plays `cfg` and prints games/s, time per ply, and the bytes each game keeps; returns the
+/// seconds it took.
+fn measure(label: &str, cfg: &MatchConfig, target: &str) -> f64 {
     let t = Instant::now();
     let played = run_match(cfg, &|_| false).unwrap();
     let secs = t.elapsed().as_secs_f64();
@@ -53,6 +54,39 @@ fn measure(label: &str, cfg: &MatchConfig, target: &str) {
         secs / n.max(1) as f64 * 1e6,
         apparent as f64 / games as f64 / 1000.0,
         disk as f64 / games as f64 / 1000.0,
+    );
+    secs
+}
+
+/// The same match written to a disk folder (`target/bench-disk`, made fresh: folders just
+/// emptied make ext4 search its recently freed inodes on every file it creates) and to tmpfs
+/// (`/dev/shm`), three times each, alternated; prints the ratio of the best times.
+fn disk_against_tmpfs(label: &str, make: &dyn Fn(&std::path::Path) -> MatchConfig) {
+    let shm = std::path::Path::new("/dev/shm");
+    if !shm.is_dir() {
+        println!("{label}: no /dev/shm here, disk/tmpfs not measured");
+        return;
+    }
+    let disk_root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-disk");
+    std::fs::create_dir_all(&disk_root).unwrap();
+    let (mut disk, mut tmpfs) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let on_disk = tempfile::tempdir_in(&disk_root).unwrap();
+        disk = disk.min(measure(
+            &format!("{label}, disk"),
+            &make(on_disk.path()),
+            "",
+        ));
+        let in_memory = tempfile::tempdir_in(shm).unwrap();
+        tmpfs = tmpfs.min(measure(
+            &format!("{label}, tmpfs"),
+            &make(in_memory.path()),
+            "",
+        ));
+    }
+    println!(
+        "{label}: disk {disk:.3} s, tmpfs {tmpfs:.3} s, ratio {:.2} (target ≤ 1.3)",
+        disk / tmpfs
     );
 }
 
@@ -106,6 +140,26 @@ fn main() {
         &cross,
         "",
     );
+    disk_against_tmpfs("luzhanqi greedy vs random, 20 games", &|out| {
+        config(
+            &out.join("m"),
+            [
+                BotEntry::parse("a=builtin:greedy"),
+                BotEntry::parse("b=builtin:random"),
+            ],
+            games,
+        )
+    });
+    disk_against_tmpfs("xiangqi greedy vs random, 8 games", &|out| {
+        let bots = vec![
+            BotEntry::parse("a=builtin:greedy"),
+            BotEntry::parse("b=builtin:random"),
+        ];
+        let mut cfg = MatchConfig::new("xiangqi", bots, &out.join("m")).unwrap();
+        cfg.games = 8;
+        cfg.seed = 3;
+        cfg
+    });
     if qijudge.exists() {
         let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
         // Each process bot starts in its sandbox (bubblewrap, then Landlock by qijudge

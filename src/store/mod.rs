@@ -35,6 +35,17 @@ pub struct GameDir {
     /// Candidates refused earlier in this judge run: treated as absent, so the run goes on
     /// taking the good files beside them (they are set aside when the run writes).
     held_back: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Writes kept in memory until [`GameDir::flush`] (see [`GameDir::in_memory`]), shared by
+    /// the clones of this value.
+    pending: Option<std::sync::Arc<Mutex<Pending>>>,
+}
+
+/// Files written to an in-memory game folder and not yet flushed: `None` is a deletion;
+/// private files are written readable by their owner only.
+#[derive(Debug, Default)]
+struct Pending {
+    files: std::collections::BTreeMap<String, Option<Vec<u8>>>,
+    private: std::collections::BTreeSet<String>,
 }
 
 /// The game locks this process holds, by folder, with how many callers hold each (a command
@@ -68,14 +79,73 @@ impl GameDir {
         let packed = (packed::is_packed(&root)
             && fs::symlink_metadata(&root).is_ok_and(|m| m.is_file()))
         .then(|| std::sync::Arc::new(packed::read(&root)));
+        let durable = !is_scratch(&root);
         GameDir {
             root,
             checked: Default::default(),
-            durable: true,
+            durable,
             packed,
             ahead: Default::default(),
             held_back: Default::default(),
+            pending: None,
         }
+    }
+
+    /// This folder with its writes kept in memory, served to its own reads, and put on disk
+    /// together by [`GameDir::flush`]: a bot match plays a whole game this way (hundreds of
+    /// small files) and writes each file once, not through a sync'd temporary file per move.
+    /// Unflushed writes are lost with the value, which suits games replayed when interrupted.
+    pub fn in_memory(&self) -> GameDir {
+        GameDir {
+            pending: Some(Default::default()),
+            ..GameDir::new(self.root.clone())
+        }
+    }
+
+    /// Writes what an in-memory folder holds to disk (without syncs; see
+    /// [`sync_folder`]); nothing for a folder on disk.
+    pub fn flush(&self) -> Result<()> {
+        let Some(pending) = &self.pending else {
+            return Ok(());
+        };
+        let taken = std::mem::take(&mut *pending.lock().unwrap_or_else(|e| e.into_inner()));
+        for (rel, bytes) in taken.files {
+            self.check_folders(&rel)?;
+            let path = self.path(&rel);
+            match bytes {
+                Some(b) if taken.private.contains(&rel) => {
+                    write_with_mode(&path, &b, false, 0o600)?
+                }
+                Some(b) => write_file(&path, &b, false)?,
+                None => match fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&path, e)),
+                    _ => {}
+                },
+            }
+        }
+        Ok(())
+    }
+
+    /// What the in-memory writes say of `rel`: `Some(None)` deleted, `Some(Some(bytes))` written.
+    fn pending_file(&self, rel: &str) -> Option<Option<Vec<u8>>> {
+        let pending = self.pending.as_ref()?;
+        let pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.files.get(rel).cloned()
+    }
+
+    /// Keeps a write in memory; false for a folder on disk.
+    fn keep_pending(&self, rel: &str, bytes: Option<&[u8]>, private: bool) -> bool {
+        let Some(pending) = &self.pending else {
+            return false;
+        };
+        let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending
+            .files
+            .insert(rel.to_string(), bytes.map(<[u8]>::to_vec));
+        if private {
+            pending.private.insert(rel.to_string());
+        }
+        true
     }
 
     /// The files of a packed game; none for a folder.
@@ -139,6 +209,21 @@ impl GameDir {
         if self.ahead.borrow().contains_key(rel) {
             return true;
         }
+        if let Some(pending) = &self.pending {
+            let pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(file) = pending.files.get(rel) {
+                return file.is_some();
+            }
+            let folder = format!("{rel}/");
+            if pending
+                .files
+                .range(folder.clone()..)
+                .take_while(|(k, _)| k.starts_with(&folder))
+                .any(|(_, v)| v.is_some())
+            {
+                return true;
+            }
+        }
         if let Some(files) = self.packed_files() {
             let folder = format!("{rel}/");
             return files.is_ok_and(|f| {
@@ -161,6 +246,10 @@ impl GameDir {
         let ahead = self.ahead.borrow_mut().remove(rel);
         if let Some(text) = ahead.filter(|t| t.len() as u64 <= limit) {
             return Ok(text);
+        }
+        if self.pending.is_some() {
+            let bytes = self.read_bytes(rel, limit)?;
+            return String::from_utf8(bytes).map_err(|_| refuse(rel, None, "not UTF-8 text"));
         }
         if let Some(files) = self.packed_files() {
             let bytes = self.packed_read(files?, rel, limit)?;
@@ -204,6 +293,18 @@ impl GameDir {
     pub fn read_bytes(&self, rel: &str, limit: u64) -> Result<Vec<u8>> {
         if self.is_held_back(rel) {
             return Err(refuse(rel, None, "missing"));
+        }
+        match self.pending_file(rel) {
+            Some(Some(bytes)) if bytes.len() as u64 > limit => {
+                return Err(refuse(
+                    rel,
+                    None,
+                    format!("too large: {} bytes, the limit is {limit}", bytes.len()),
+                ))
+            }
+            Some(Some(bytes)) => return Ok(bytes),
+            Some(None) => return Err(refuse(rel, None, "missing")),
+            None => {}
         }
         if let Some(files) = self.packed_files() {
             return self.packed_read(files?, rel, limit);
@@ -266,6 +367,32 @@ impl GameDir {
             names.dedup();
             return Ok(names);
         }
+        let mut names = self.list_on_disk(sub)?;
+        if let Some(pending) = &self.pending {
+            let pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+            let folder = format!("{sub}/");
+            for (k, v) in pending
+                .files
+                .range(folder.clone()..)
+                .take_while(|(k, _)| k.starts_with(&folder))
+            {
+                let name = &k[folder.len()..];
+                match (v, name.contains('/')) {
+                    (Some(_), false) => names.push(name.to_string()),
+                    (None, false) => names.retain(|n| n != name),
+                    // A file in a sub-folder names the sub-folder.
+                    (Some(_), true) => names.push(name.split('/').next().unwrap_or("").to_string()),
+                    (None, true) => {}
+                }
+            }
+            names.retain(|n| !self.is_held_back(&format!("{sub}/{n}")));
+            names.sort();
+            names.dedup();
+        }
+        Ok(names)
+    }
+
+    fn list_on_disk(&self, sub: &str) -> Result<Vec<String>> {
         self.check_folders(&format!("{sub}/x"))?;
         let dir = self.path(sub);
         match fs::symlink_metadata(&dir) {
@@ -291,6 +418,9 @@ impl GameDir {
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         self.writable()?;
         self.forget_read_ahead();
+        if self.keep_pending(rel, Some(bytes), false) {
+            return Ok(());
+        }
         write_file(&self.path(rel), bytes, self.durable)
     }
 
@@ -300,6 +430,13 @@ impl GameDir {
     pub fn commit(&self, files: &[(String, Option<Vec<u8>>)]) -> Result<()> {
         self.writable()?;
         self.forget_read_ahead();
+        if self.pending.is_some() {
+            // In memory the files change together by construction.
+            for (rel, bytes) in files {
+                self.keep_pending(rel, bytes.as_deref(), false);
+            }
+            return Ok(());
+        }
         // A staging folder left here (by a crash, or by someone else) is dealt with first.
         self.recover()?;
         let staging = self.path(STAGING);
@@ -399,7 +536,9 @@ impl GameDir {
                 },
             }
         }
-        sync_dir(&self.root);
+        if self.durable {
+            sync_dir(&self.root);
+        }
         fs::remove_dir_all(&staging).map_err(|e| io(&staging, e))
     }
 
@@ -430,6 +569,9 @@ impl GameDir {
         self.writable()?;
         self.forget_read_ahead();
         self.check_folders(rel)?;
+        if self.keep_pending(rel, Some(bytes), true) {
+            return Ok(());
+        }
         write_private(&self.path(rel), bytes)
     }
 
@@ -569,6 +711,54 @@ const LOCK: &str = ".qijudge.lock";
 /// Makes temporary names unique within a process (the process id makes them unique between).
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Folders whose writes are not synced one by one (see [`ScratchGuard`]).
+static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// While held, every write under `root` (through [`GameDir`] or [`write_atomic`]) skips its
+/// syncs: a bot match replays an unfinished game from the start, so a sync per file buys
+/// nothing there and costs most of the time on a disk. The holder makes the folder durable with
+/// one [`sync_folder`] when it counts a game as finished.
+pub struct ScratchGuard {
+    root: PathBuf,
+}
+
+impl ScratchGuard {
+    pub fn new(root: &Path) -> ScratchGuard {
+        let root = root.to_path_buf();
+        SCRATCH
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(root.clone());
+        ScratchGuard { root }
+    }
+}
+
+impl Drop for ScratchGuard {
+    fn drop(&mut self) {
+        let mut roots = SCRATCH.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = roots.iter().position(|r| *r == self.root) {
+            roots.swap_remove(i);
+        }
+    }
+}
+
+fn is_scratch(path: &Path) -> bool {
+    let roots = SCRATCH.lock().unwrap_or_else(|e| e.into_inner());
+    !roots.is_empty() && roots.iter().any(|r| path.starts_with(r))
+}
+
+/// Makes everything written so far on the file system holding `dir` durable (one `syncfs`,
+/// where a sync per file would cost one disk flush each).
+pub fn sync_folder(dir: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let d = File::open(dir).map_err(|e| io(dir, e))?;
+    // SAFETY: `d` is an open descriptor for the call's whole duration.
+    if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+        return Err(io(dir, std::io::Error::last_os_error()));
+    }
+    Ok(())
+}
+
 fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
@@ -636,7 +826,7 @@ pub fn read_bytes_limited(path: &Path, shown: &str, limit: u64) -> Result<Vec<u8
 
 /// Writes `bytes` to `path` atomically and durably; unchanged files are not rewritten.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_file(path, bytes, true)
+    write_file(path, bytes, !is_scratch(path))
 }
 
 /// Writes atomically (temporary file, rename); with `durable`, synced before and after the rename.
@@ -647,7 +837,7 @@ fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
 /// Writes a secret (a private key, a setup) atomically, readable by its owner only from the
 /// first byte on.
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_with_mode(path, bytes, true, 0o600)
+    write_with_mode(path, bytes, !is_scratch(path), 0o600)
 }
 
 fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Result<()> {
@@ -693,6 +883,46 @@ fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_in_memory_folder_reads_its_own_writes_and_puts_them_on_disk_at_flush() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let on_disk = GameDir::new(t.path());
+        on_disk.write("moves/0001-red.toml", b"one").unwrap();
+        on_disk.write("views/old.json", b"old").unwrap();
+        let g = on_disk.in_memory();
+        g.write("moves/0002-black.toml", b"two").unwrap();
+        g.write_private("secret/key", b"s").unwrap();
+        g.commit(&[
+            ("views/old.json".into(), None),
+            ("views/red.json".into(), Some(b"{}".to_vec())),
+        ])
+        .unwrap();
+        // Nothing new on disk yet; the folder's own reads see everything.
+        assert!(!t.path().join("moves/0002-black.toml").exists());
+        assert!(t.path().join("views/old.json").exists());
+        assert_eq!(
+            g.list("moves").unwrap(),
+            ["0001-red.toml", "0002-black.toml"]
+        );
+        assert_eq!(g.list("views").unwrap(), ["red.json"]);
+        assert_eq!(g.read("moves/0002-black.toml", 10).unwrap(), "two");
+        assert!(g.read("moves/0002-black.toml", 2).is_err(), "limits hold");
+        assert!(!g.exists("views/old.json") && g.read("views/old.json", 10).is_err());
+        assert!(g.exists("secret") && g.exists("moves/0001-red.toml"));
+        g.flush().unwrap();
+        assert_eq!(
+            on_disk.list("moves").unwrap(),
+            ["0001-red.toml", "0002-black.toml"]
+        );
+        assert_eq!(on_disk.list("views").unwrap(), ["red.json"]);
+        let mode = fs::metadata(t.path().join("secret/key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "a private file stays private on disk");
+    }
 
     #[test]
     fn a_file_read_ahead_is_read_once_and_forgotten_at_a_write() {

@@ -424,6 +424,11 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     };
     let pool = EnginePool::default();
     check_bots(cfg, &pool, game)?;
+    // A game's files are synced once, when it is counted (an unfinished game is replayed).
+    let games_folder = cfg.out.join("games");
+    std::fs::create_dir_all(&games_folder)
+        .map_err(|e| Error::Io(format!("{}: {e}", games_folder.display())))?;
+    let _scratch = crate::store::ScratchGuard::new(&games_folder);
     let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -489,7 +494,9 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
                             let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                             s.completed.insert(k);
                             let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
-                            if let Err(e) = write_atomic(&state_path, text.as_bytes()) {
+                            let written = crate::store::sync_folder(&games_folder)
+                                .and_then(|()| write_atomic(&state_path, text.as_bytes()));
+                            if let Err(e) = written {
                                 *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                             }
                             if observe(Event::Finished { k, record: &record }) {
@@ -837,7 +844,8 @@ fn play_game(
     dropped: &dyn Fn() -> bool,
 ) -> Result<Audit> {
     let path = game_dir(&cfg.out, k);
-    let dir = GameDir::scratch(&path);
+    // Kept in memory and written once at the end (an unfinished game is replayed).
+    let dir = GameDir::scratch(&path).in_memory();
     let order = seating;
     let seats = ["south", "north"];
     let mut id = [0u8; 16];
@@ -1027,7 +1035,9 @@ fn play_game(
         )?;
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
     }
-    audit(&dir)
+    let audited = audit(&dir)?;
+    dir.flush()?;
+    Ok(audited)
 }
 
 /// Plays game k of any game through the game contract alone: the same commands a person uses
