@@ -132,7 +132,11 @@ pub fn judge(
     let run = JudgeRequest {
         now: now_or(now)?,
         details,
-        rulings: crate::judge::pipeline::Rulings { forfeit, vacation },
+        rulings: crate::judge::pipeline::Rulings {
+            forfeit,
+            vacation,
+            adjudicate: None,
+        },
     };
     super::report::print(games::of_dir(dir)?.judge(dir, key_path, run)?)
 }

@@ -561,6 +561,7 @@ fn vacation(dir: &Path, key: &Path, seat: &str, days: u32, now: &str) -> String 
         rulings: crate::judge::pipeline::Rulings {
             forfeit: None,
             vacation: Some((seat.to_string(), days)),
+            adjudicate: None,
         },
     };
     let judged = crate::games::of_dir(dir).and_then(|g| g.judge(dir, key, run));

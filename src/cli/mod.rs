@@ -364,7 +364,7 @@ pub enum Command {
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
     ///
     /// Example: qijudge match --game xiangqi --bot a=builtin:greedy --bot b=builtin:random --bot c=builtin:random --games 4 --pack
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
@@ -820,6 +820,22 @@ pub struct MatchArgs {
     /// ICCS, `sf:ranks=1` as Fairy-Stockfish; detected when not given). Repeat as needed.
     #[arg(long = "engine", value_name = "NAME:KEY=VALUE")]
     pub engines: Vec<String>,
+    /// Adjudicate a loss by score (Xiangqi and Jieqi): a side loses when, for its last MOVES
+    /// moves, its engine scored at most -CP and the opponent's at least +CP (`3:600`). Each
+    /// move's reported score is in its signed comment; the ruling is a signed record line.
+    #[arg(long, value_name = "MOVES:CP")]
+    pub resign: Option<String>,
+    /// Adjudicate a draw by score (Xiangqi and Jieqi): from full move FROM, a draw when both
+    /// engines scored within ±CP for their last MOVES moves each (`40:8:10`).
+    #[arg(long, value_name = "FROM:MOVES:CP")]
+    pub draw: Option<String>,
+    /// Adjudicate a draw once this many full moves were played from the start position.
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u32>,
+    /// Also write every finished game as PGN, in game order, with each engine's score as a
+    /// comment and the ending in a Termination tag (Xiangqi), to this file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn_out: Option<PathBuf>,
     /// Stop once a sequential test decides between the first bot being elo0 or elo1 Elo
     /// stronger than the second (two bots only): elo0=0,elo1=10[,alpha=0.05][,beta=0.05].
     #[arg(long, value_name = "SETTINGS")]

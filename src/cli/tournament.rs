@@ -256,9 +256,35 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             args.seed,
         )?),
     };
+    let adjudication = crate::tournament::adjudication::Adjudication {
+        resign: args
+            .resign
+            .as_deref()
+            .map(crate::tournament::adjudication::Adjudication::parse_resign)
+            .transpose()?,
+        draw: args
+            .draw
+            .as_deref()
+            .map(crate::tournament::adjudication::Adjudication::parse_draw)
+            .transpose()?,
+        max_moves: args.max_moves,
+    };
+    if args.pgn_out.is_some() && args.game != "xiangqi" {
+        return Err(Error::Io(format!(
+            "--pgn-out writes Xiangqi games, not {}",
+            args.game
+        )));
+    }
+    if !adjudication.is_off() && !["xiangqi", "jieqi"].contains(&args.game.as_str()) {
+        return Err(Error::Io(format!(
+            "--resign, --draw and --max-moves adjudicate engine games of Xiangqi and Jieqi, not {}",
+            args.game
+        )));
+    }
     let cfg = MatchConfig {
         book,
         engines,
+        adjudication,
         game: args.game.clone(),
         board: args.board.clone(),
         bots,
@@ -321,6 +347,14 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), b"\n");
     }
     let done = played.games.len();
+    if let Some(file) = &args.pgn_out {
+        // Every finished game, in game order (GameRecord.dir names its folder or packed file).
+        let mut text = String::new();
+        for g in &played.games {
+            text.push_str(&super::xiangqi::pgn_text(Path::new(&g.dir), "iccs")?);
+        }
+        crate::store::write_atomic(file, text.as_bytes())?;
+    }
     let pairs = match cfg.book {
         Some(_) => pair_lines(&cfg, &played.games)?,
         None => Vec::new(),

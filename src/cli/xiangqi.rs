@@ -148,6 +148,14 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 // ---- Xiangqi game directories -------------------------------------------------------------
 
 pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
+    say_raw!("{}", pgn_text(dir, notation)?);
+    Ok(())
+}
+
+/// A Xiangqi game folder (or packed game) as PGN: its moves in `notation`, each move's signed
+/// comment (an engine's score in a match) in braces, the ending and any ruling's reason code in
+/// the Termination tag.
+pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     use crate::rules::xiangqi::notation::Notation;
     let kind = crate::games::of_dir(dir)?.name();
     if kind != "xiangqi" {
@@ -183,13 +191,15 @@ pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
         ("Black".to_string(), names("black")),
     ];
     if let Some(e) = state.game.ending() {
-        tags.push(("Termination".to_string(), e.to_string()));
+        let text = match crate::games::forfeit_code(&state.record) {
+            Some(code) => format!("{e} ({code})"),
+            None => e.to_string(),
+        };
+        tags.push(("Termination".to_string(), text));
     }
-    let text = pgn::write(&state.game, &tags, notation, score);
-    let text = match simplified {
+    let text = pgn::write_commented(&state.game, &tags, notation, score, &state.comments);
+    Ok(match simplified {
         true => crate::rules::xiangqi::notation::simplified(&text),
         false => text,
-    };
-    say_raw!("{}", text);
-    Ok(())
+    })
 }

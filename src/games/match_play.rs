@@ -14,10 +14,19 @@ use std::path::{Path, PathBuf};
 
 /// What a match's driver answers at a turn.
 pub enum MatchStep {
-    /// The seat plays this move (one of the turn's legal moves, or `resign`).
-    Move(String),
+    /// The seat plays this move (one of the turn's legal moves, or `resign`), with a comment
+    /// (an engine's score).
+    Move {
+        action: String,
+        comment: Option<String>,
+    },
     /// The judge forfeits the seat with this reason code (the bot failed).
     Forfeit(String),
+    /// The judge adjudicates the game: the winning seat (none: a draw) and a reason code.
+    Adjudicate {
+        winner: Option<String>,
+        reason: String,
+    },
 }
 
 /// What a game needs to play a match game in one process.
@@ -78,7 +87,7 @@ pub fn play<G: SessionGame>(
         };
         let seat = turn.seat.clone();
         match next(turn)? {
-            MatchStep::Move(action) => {
+            MatchStep::Move { action, comment } => {
                 // Each seat's key is read once a game.
                 let i = match signers.iter().position(|(s, _)| *s == seat) {
                     Some(i) => i,
@@ -91,12 +100,16 @@ pub fn play<G: SessionGame>(
                 let signer = &signers[i].1;
                 let (ply, head) = game.next_move(session.state());
                 let (id, hash) = game.binding();
-                let mv = crate::player::NewMove::plain(ply, &head, &action);
+                let mut mv = crate::player::NewMove::plain(ply, &head, &action);
+                mv.comment = comment;
                 crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
                 session.advance()?;
             }
             // On the four-player board the game may go on without the seat.
             MatchStep::Forfeit(code) => session.forfeit(&seat, &code)?,
+            MatchStep::Adjudicate { winner, reason } => {
+                session.adjudicate(winner.as_deref(), &reason)?
+            }
         }
     }
     // The game is over: the session writes the record and views, as a judge run would.

@@ -292,10 +292,12 @@ fn one_side_each_summary(
     })
 }
 
-/// The reason code of the record's last forfeit (`bot-crashed`, `missed-deadline`), if any.
+/// The reason code of the record's last forfeit (`bot-crashed`, `missed-deadline`) or
+/// adjudication (`score-resign`), if any.
 pub fn forfeit_code(record: &crate::protocol::record::Record) -> Option<String> {
     record.lines.iter().rev().find_map(|l| match &l.entry {
-        crate::protocol::files::Entry::Forfeit { reason, .. } => Some(reason.clone()),
+        crate::protocol::files::Entry::Forfeit { reason, .. }
+        | crate::protocol::files::Entry::Adjudicated { reason, .. } => Some(reason.clone()),
         _ => None,
     })
 }
@@ -305,7 +307,9 @@ pub fn forfeit_code(record: &crate::protocol::record::Record) -> Option<String> 
 pub fn ending_text(reason: crate::rules::EndReason, forfeit: Option<&str>) -> String {
     let text = crate::judge::reason_text(reason);
     match (reason, forfeit) {
-        (crate::rules::EndReason::Forfeit, Some(code)) => format!("{text} ({code})"),
+        (crate::rules::EndReason::Forfeit | crate::rules::EndReason::Adjudication, Some(code)) => {
+            format!("{text} ({code})")
+        }
         _ => text,
     }
 }

@@ -128,6 +128,20 @@ pub trait Referee {
         cx: &Ctx,
     ) -> Result<Vec<Entry>>;
 
+    /// The entries of a match judge's adjudication (the ruling and the end): `winner` wins, or
+    /// none for a draw. A game that takes no adjudication refuses it.
+    fn adjudicate(
+        &self,
+        _state: &mut Self::State,
+        _winner: Option<usize>,
+        _reason: &str,
+        _cx: &Ctx,
+    ) -> Result<Vec<Entry>> {
+        Err(Error::Io(
+            "this game takes no adjudication (engine matches of Xiangqi and Jieqi do)".into(),
+        ))
+    }
+
     fn is_over(&self, state: &Self::State) -> bool;
 
     /// What the judge held secret for the seats (`nonces`, `seeds`), which `verify` of a
@@ -285,6 +299,16 @@ pub fn replay_observed<R: Referee>(
                 })?;
                 r.forfeit(&mut state, i, reason, &cx)?
             }
+            Entry::Adjudicated { winner, reason } if !r.is_over(&state) => {
+                let winner = adjudicated_winner(r, winner.as_deref()).map_err(|why| {
+                    refuse(
+                        "record.jsonl",
+                        Some("winner"),
+                        format!("line {}: {why}", k + 1),
+                    )
+                })?;
+                r.adjudicate(&mut state, winner, reason, &cx)?
+            }
             Entry::Vacation { seat, days, at } if !r.is_over(&state) => {
                 vacation_entry(r, &state, seat, *days, at).map_err(|why| {
                     refuse(
@@ -439,12 +463,7 @@ pub fn forfeit_now<R: Referee>(
     let seats = r.frame().seats.join(", ");
     let i = seat_of(r, seat)
         .ok_or_else(|| Error::Io(format!("--forfeit: {seat:?} is not a seat ({seats})")))?;
-    let valid = !reason.is_empty()
-        && reason.len() <= 64
-        && reason
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !valid {
+    if !is_reason_code(reason) {
         return Err(Error::Io(format!(
             "--forfeit: the reason code {reason:?} must be lower-case letters, digits and -"
         )));
@@ -459,6 +478,57 @@ pub fn forfeit_now<R: Referee>(
         append(r, state, entry, &cx)?;
     }
     Ok(said)
+}
+
+/// The seat index of an adjudication's winner (none: a draw).
+fn adjudicated_winner<R: Referee>(
+    r: &R,
+    winner: Option<&str>,
+) -> std::result::Result<Option<usize>, String> {
+    winner
+        .map(|w| {
+            seat_of(r, w)
+                .ok_or_else(|| format!("{w:?} is not a seat ({})", r.frame().seats.join(", ")))
+        })
+        .transpose()
+}
+
+/// Records a match judge's adjudication: `winner` (none: a draw) wins for `reason`, a reason
+/// code as a forfeit's.
+pub fn adjudicate_now<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    state: &mut R::State,
+    now: &str,
+    winner: Option<&str>,
+    reason: &str,
+) -> Result<Vec<String>> {
+    let winner =
+        adjudicated_winner(r, winner).map_err(|why| Error::Io(format!("adjudication: {why}")))?;
+    if !is_reason_code(reason) {
+        return Err(Error::Io(format!(
+            "adjudication: the reason code {reason:?} must be lower-case letters, digits and -"
+        )));
+    }
+    if r.is_over(state) {
+        return Err(Error::Io("adjudication: the game is already over".into()));
+    }
+    let cx = Ctx::taking_new(dir, now, None);
+    let mut said = Vec::new();
+    for entry in r.adjudicate(state, winner, reason, &cx)? {
+        said.push(describe(&entry));
+        append(r, state, entry, &cx)?;
+    }
+    Ok(said)
+}
+
+/// A reason code: 1 to 64 lower-case letters, digits and `-`.
+fn is_reason_code(reason: &str) -> bool {
+    !reason.is_empty()
+        && reason.len() <= 64
+        && reason
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// The record line of a vacation `seat` asks for at `at`, if the clock allows it.
@@ -515,6 +585,8 @@ pub struct Rulings {
     pub forfeit: Option<(String, String)>,
     /// A seat's vacation, in days (the seat asked; the manifest allows it).
     pub vacation: Option<(String, u32)>,
+    /// A match's adjudication: the winning seat (none: a draw) and a reason code.
+    pub adjudicate: Option<(Option<String>, String)>,
 }
 
 /// Every file the judge writes under `views/` carries its signature (pictures included), so a
@@ -675,6 +747,16 @@ pub fn judge<R: Referee>(
     // script) changes nothing.
     if let Some((seat, reason)) = forfeit.filter(|_| !r.is_over(&state)) {
         said.extend(forfeit_now(r, dir, &mut state, now, &seat, &reason)?);
+    }
+    if let Some((winner, reason)) = rulings.adjudicate.filter(|_| !r.is_over(&state)) {
+        said.extend(adjudicate_now(
+            r,
+            dir,
+            &mut state,
+            now,
+            winner.as_deref(),
+            &reason,
+        )?);
     }
     let waiting = match (refusals.is_empty(), r.is_over(&state)) {
         (true, false) => r.waiting(&state),
@@ -864,6 +946,23 @@ impl<'a, R: Referee> Session<'a, R> {
             &refusals,
             &moved_on,
         )
+    }
+
+    /// The match judge adjudicates the game (nothing if it is already over): `winner` wins, or
+    /// none for a draw.
+    pub fn adjudicate(&mut self, winner: Option<&str>, reason: &str) -> Result<()> {
+        if self.referee.is_over(&self.state) {
+            return Ok(());
+        }
+        adjudicate_now(
+            self.referee,
+            self.dir,
+            &mut self.state,
+            &self.now,
+            winner,
+            reason,
+        )
+        .map(|_| ())
     }
 
     /// `seat` forfeits with a reason code (nothing if the game is already over): the game ends,

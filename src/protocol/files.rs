@@ -537,6 +537,14 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
+    /// A match judge ended the game on its own authority: `winner` wins, or none for a draw.
+    /// `reason` is a reason code (`score-resign`, `score-draw`, `max-moves`); the engines'
+    /// evaluations it rests on are in the moves' comments.
+    Adjudicated {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<String>,
+        reason: String,
+    },
     /// The judge granted `seat` a vacation of `days` days from `at`, asked by the seat within
     /// the manifest's allowance: the seat's clock does not run meanwhile.
     Vacation { seat: String, days: u32, at: String },

@@ -35,4 +35,7 @@ pub enum EndReason {
     FiveStones,
     /// Liubo: the loser has no stone left in play.
     NoPiecesInPlay,
+    /// A match judge's ruling on the engines' own evaluations or the game's length (resign or
+    /// draw by score, maximum length), recorded with its reason code.
+    Adjudication,
 }

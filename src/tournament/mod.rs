@@ -2,6 +2,7 @@
 //! runner (every game an ordinary signed game directory), and standings computed from game
 //! directories alone.
 
+pub mod adjudication;
 pub mod book;
 pub mod bots;
 pub mod live;

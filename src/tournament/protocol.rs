@@ -84,6 +84,13 @@ pub struct Reply {
     /// may say it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub views: Option<bool>,
+    /// The bot's evaluation of its move, from its own side (`{"cp": 35}`, `{"mate": -3}`):
+    /// written in the move's comment, and what adjudication by score reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<super::adjudication::Score>,
+    /// The search depth the score comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
 }
 
 /// How a bot failed; each is a loss for that bot, recorded with its reason code.

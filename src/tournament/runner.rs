@@ -137,6 +137,9 @@ pub struct MatchConfig {
     pub book: Option<super::book::Book>,
     /// Per UCI engine, by bot name: search limits, options, dialect (`--engine`).
     pub engines: BTreeMap<String, super::uci::EngineSettings>,
+    /// Resign and draw by the engines' scores, maximum length (`--resign`, `--draw`,
+    /// `--max-moves`).
+    pub adjudication: super::adjudication::Adjudication,
     /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
     /// flight are finished, at 2 they are dropped.
     pub interrupts: Option<&'static std::sync::atomic::AtomicU8>,
@@ -194,6 +197,7 @@ impl MatchConfig {
             pack: false,
             tc: None,
             engines: Default::default(),
+            adjudication: Default::default(),
             book: None,
             interrupts: None,
         })
@@ -226,6 +230,9 @@ pub struct MatchState {
     /// `--engine` settings per engine, as given.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     engines: BTreeMap<String, Vec<String>>,
+    /// `--resign`, `--draw` and `--max-moves`, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    adjudication: Option<String>,
     games: u32,
     seed: u64,
     shard: String,
@@ -398,6 +405,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
             .iter()
             .map(|(name, s)| (name.clone(), s.describe()))
             .collect(),
+        adjudication: cfg.adjudication.describe(),
         games: cfg.games,
         seed: cfg.seed,
         shard: format!("{}/{}", cfg.shard.0, cfg.shard.1),
@@ -704,6 +712,11 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
     compare("--engine", engines(&old.engines), engines(&new.engines));
     let book = |b: &Option<String>| b.clone().unwrap_or_else(|| "none".into());
     compare("--book", book(&old.book), book(&new.book));
+    compare(
+        "adjudication",
+        book(&old.adjudication),
+        book(&new.adjudication),
+    );
     // More games extend a match (games are numbered round by round, so the games played keep
     // their numbers); fewer would drop games played.
     if new.games < old.games {
@@ -1097,14 +1110,11 @@ fn play_through_contract(
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
         .map(|j| start_bot(cfg, pool, &cfg.bots[bot_of(j)], k, j))
         .collect::<Result<_>>()?;
-    let judge = |forfeit: Option<(String, String)>| {
+    let judge = |rulings: crate::judge::pipeline::Rulings| {
         let run = JudgeRequest {
             now: cfg.now.clone(),
             details: false,
-            rulings: crate::judge::pipeline::Rulings {
-                forfeit,
-                vacation: None,
-            },
+            rulings,
         };
         // What a run says is for a terminal; a refusal stops the match game.
         game.judge(&path, &judge_file, run)?.into_result().map(drop)
@@ -1173,9 +1183,13 @@ fn play_through_contract(
             .map(|s| failure.as_ref().is_some_and(|(f, _)| f == s))
             .collect::<Vec<bool>>(),
     );
-    judge(None)?;
+    let forfeit = |seat: String, code: String| crate::judge::pipeline::Rulings {
+        forfeit: Some((seat, code)),
+        ..Default::default()
+    };
+    judge(Default::default())?;
     if let Some((seat, code)) = &failure {
-        judge(Some((seat.clone(), code.to_string())))?;
+        judge(forfeit(seat.clone(), code.to_string()))?;
     }
     let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
     let seat_index = |seat: &str| seats.iter().position(|s| s == seat).unwrap_or(0);
@@ -1183,11 +1197,20 @@ fn play_through_contract(
     // Whether each seat's bot reads its view (a bot may waive its views in any answer).
     let reads = std::cell::RefCell::new(bots.iter().map(|b| b.reads_view()).collect::<Vec<_>>());
     let reads_view = |seat: &str| reads.borrow()[seat_index(seat)];
+    // Each ply's mover and the score its engine reported, for adjudication.
+    let mut scores: Vec<(usize, Option<super::adjudication::Score>)> = Vec::new();
     {
-        // A turn asked of the seat's bot, within its time: its move, or its forfeit.
+        // A turn asked of the seat's bot, within its time: its move, or its forfeit; or the
+        // judge's adjudication before it, on the scores so far.
         let mut next = |turn: Turn| -> Result<MatchStep> {
             if dropped() {
                 return Err(Error::Io(format!("game {k}: dropped")));
+            }
+            if let Some((winner, reason)) = cfg.adjudication.rule(&scores) {
+                return Ok(MatchStep::Adjudicate {
+                    winner: winner.map(|w| seats[w].clone()),
+                    reason: reason.to_string(),
+                });
             }
             let j = seat_index(&turn.seat);
             let view = turn.view.unwrap_or(BotView::Other(serde_json::Value::Null));
@@ -1206,8 +1229,17 @@ fn play_through_contract(
             };
             Ok(match asked {
                 Ok(Reply {
-                    action: Some(a), ..
-                }) if a == "resign" || turn.legal.contains(&a) => MatchStep::Move(a),
+                    action: Some(a),
+                    score,
+                    depth,
+                    ..
+                }) if a == "resign" || turn.legal.contains(&a) => {
+                    scores.push((j, score));
+                    MatchStep::Move {
+                        action: a,
+                        comment: score_comment(score, depth),
+                    }
+                }
                 Ok(Reply {
                     action: Some(_), ..
                 }) => failed(BotFailure::IllegalMove(String::new())),
@@ -1236,22 +1268,28 @@ fn play_through_contract(
                 };
                 let seat = turn.seat.clone();
                 match next(turn)? {
-                    MatchStep::Move(action) => {
+                    MatchStep::Move { action, comment } => {
                         let mv = MoveRequest {
                             action: &action,
                             offer_draw: false,
-                            comment: None,
+                            comment,
                             check: true,
                             replace: false,
                         };
                         let _ = game.make_move(&path, &seat, &seat_key(&seat), mv)?;
-                        judge(None).map_err(|e| {
+                        judge(Default::default()).map_err(|e| {
                             Error::Io(format!(
                                 "game {k}: the judge refused a move the runner checked: {e}"
                             ))
                         })?;
                     }
-                    MatchStep::Forfeit(code) => judge(Some((seat, code)))?,
+                    MatchStep::Forfeit(code) => judge(forfeit(seat, code))?,
+                    MatchStep::Adjudicate { winner, reason } => {
+                        judge(crate::judge::pipeline::Rulings {
+                            adjudicate: Some((winner, reason)),
+                            ..Default::default()
+                        })?
+                    }
                 }
             }
         }
@@ -1309,6 +1347,16 @@ fn ask_move(
     } else {
         Err(BotFailure::Timeout)
     }
+}
+
+/// A move's comment from its engine's report: `score cp 35 depth 12` (what an adjudication
+/// rests on, signed with the move).
+fn score_comment(score: Option<super::adjudication::Score>, depth: Option<u32>) -> Option<String> {
+    let score = score?;
+    Some(match depth {
+        Some(d) => format!("score {} depth {d}", score.uci()),
+        None => format!("score {}", score.uci()),
+    })
 }
 
 /// A view as bots receive it: typed when it is a Luzhanqi view.

@@ -273,9 +273,14 @@ impl UciBot {
             (None, None) => format!("go movetime {}", time_ms - (time_ms / 10).min(100)),
         };
         self.process.send_line(&go)?;
+        // The last score the search reported: its evaluation of the move it plays.
+        let mut reported = None;
         loop {
             let line = self.line_before(deadline)?;
             let Some(best) = line.strip_prefix("bestmove") else {
+                if let Some(info) = super::adjudication::parse_info(&line) {
+                    reported = Some(info);
+                }
                 continue;
             };
             let best = best.split_whitespace().next().unwrap_or("");
@@ -290,6 +295,8 @@ impl UciBot {
             })?;
             return Ok(Reply {
                 action: Some(iccs),
+                score: reported.map(|(s, _)| s),
+                depth: reported.and_then(|(_, d)| d),
                 ..Reply::default()
             });
         }

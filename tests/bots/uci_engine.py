@@ -3,7 +3,7 @@
 SCRIPT, and checks that what it is told is that game so far.
 
     python3 uci_engine.py zero|one|slow SCRIPT [clock] [expect-go=WORDS] [expect-option=NAME,VALUE]
-        [starts=PATH] [exit-after-last]
+        [starts=PATH] [exit-after-last] [score=CP]
 
 zero: squares as Pikafish names them (ranks 0-9, like ICCS). one: as Fairy-Stockfish does with
 UCI_Variant xiangqi (ranks 1-10); it offers the option and plays nothing until it is set.
@@ -11,7 +11,8 @@ slow: like zero, but thinks for 1.5 s on every move. With `clock`, a `go` withou
 winc and binc is answered with resignation (bestmove (none)). A position that is not the
 scripted game so far is answered with a move off the board. With expect-go=nodes,500 every `go`
 must hold `nodes 500`, and with expect-option=Hash,64 the engine must have been told
-`setoption name Hash value 64`; otherwise it resigns."""
+`setoption name Hash value 64`; otherwise it resigns. With score=CP it reports that score for
+every move it plays (else 0), as a search's last `info` line."""
 import sys
 import time
 
@@ -24,7 +25,8 @@ expect_options = [
     tuple(a[len("expect-option="):].split(",", 1)) for a in extra if a.startswith("expect-option=")
 ]
 options = set()
-exit_after_last = "exit-after-last" in extra  # exits once it has played the script's last move
+exit_after_last = "exit-after-last" in extra
+score = next((a[len("score="):] for a in extra if a.startswith("score=")), "0")  # exits once it has played the script's last move
 # starts=PATH: one line appended per engine process started (the test counts them).
 for a in extra:
     if a.startswith("starts="):
@@ -88,7 +90,8 @@ for line in sys.stdin:
         elif told is None or told >= len(script):
             say("bestmove z0z0")
         else:
-            say(f"info depth 1 score cp 0 pv {from_iccs(script[told])}")
+            say(f"info depth 1 score cp {int(score) // 2} lowerbound")
+            say(f"info depth 2 score cp {score} pv {from_iccs(script[told])}")
             say(f"bestmove {from_iccs(script[told])}")
             if exit_after_last and told + 1 == len(script):
                 break

@@ -1606,7 +1606,7 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                 details: false,
                 rulings: qijudge::judge::pipeline::Rulings {
                     forfeit,
-                    vacation: None,
+                    ..Default::default()
                 },
             };
             game.judge(dir, &judge_key, run)
@@ -1634,7 +1634,10 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
         // The same choices on both sides: the (ply mod count)-th legal move.
         let choose = |ply: usize, turn: &Turn| match forfeit_at {
             Some(at) if ply == at => MatchStep::Forfeit("bot-crashed".into()),
-            _ => MatchStep::Move(turn.legal[(ply * 7) % turn.legal.len()].clone()),
+            _ => MatchStep::Move {
+                action: turn.legal[(ply * 7) % turn.legal.len()].clone(),
+                comment: None,
+            },
         };
         let mut seen = Vec::new();
         let mut next = |turn: Turn| {
@@ -1654,7 +1657,7 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
         while let Some(turn) = game.turn(&commands_dir, &key_of, &wants).unwrap() {
             let seat = turn.seat.clone();
             match choose(shown.len(), &turn) {
-                MatchStep::Move(action) => {
+                MatchStep::Move { action, .. } => {
                     let mv = MoveRequest {
                         action: &action,
                         offer_draw: false,
@@ -1668,6 +1671,7 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
                     judge(&commands_dir, None);
                 }
                 MatchStep::Forfeit(code) => judge(&commands_dir, Some((seat, code))),
+                MatchStep::Adjudicate { .. } => unreachable!("the test never adjudicates"),
             }
             shown.push(turn);
         }
@@ -1916,4 +1920,161 @@ fn a_random_xiangqi_match_plays_different_games() {
         moves.insert(names);
     }
     assert_eq!(moves.len(), 4, "four different games");
+}
+
+/// Adjudication as engine testers set it: a loss when both engines' scores agree for enough
+/// moves (`--resign`), a draw by score after a move number (`--draw`), a maximum length
+/// (`--max-moves`). Each ruling is a signed record line the audit replays, each move carries
+/// its engine's score in its signed comment, and `--pgn-out` writes the games with both.
+#[test]
+fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (script, moves) = sample_xiangqi_script(tmp.path());
+    let engine = root().join("tests/bots/uci_engine.py");
+    let bot = |name: &str, score: i32| {
+        format!(
+            "{name}=uci:{PYTHON} {} zero {} score={score}",
+            engine.display(),
+            script.display()
+        )
+    };
+    let play = |out: &str, bots: [&str; 2], adjudication: &[&str]| {
+        let mut args = vec!["match", "--game", "xiangqi", "--games", "2", "--out", out];
+        args.extend(["--format", "json", "--bot", bots[0], "--bot", bots[1]]);
+        args.extend(adjudication);
+        results(&ok(&args).stdout)
+    };
+    // `gloomy` always sees itself lost, `sunny` always winning: after two moves each, whoever
+    // plays red, gloomy loses; the game ends before ply 5, whose move is never asked.
+    let (gloomy, sunny) = (bot("gloomy", -700), bot("sunny", 700));
+    let out = tmp.path().join("resign").to_string_lossy().into_owned();
+    let pgn = tmp.path().join("games.pgn");
+    let pgn_arg = pgn.to_string_lossy().into_owned();
+    let games = play(
+        &out,
+        [&gloomy, &sunny],
+        &["--resign", "2:500", "--pgn-out", &pgn_arg],
+    );
+    assert_eq!(
+        games,
+        vec![
+            (
+                "sunny".into(),
+                "adjudication (score-resign)".into(),
+                4.into()
+            );
+            2
+        ]
+    );
+    for k in [1, 2] {
+        let dir = Path::new(&out).join(format!("games/game-0000{k}"));
+        ok(&["verify", &dir.to_string_lossy()]);
+        let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+        let winner = if k == 1 { "black" } else { "red" };
+        assert!(
+            record.contains(&format!(
+                r#"{{"kind":"adjudicated","winner":"{winner}","reason":"score-resign"}}"#
+            )),
+            "{record}"
+        );
+        let first = std::fs::read_to_string(dir.join("moves/0001-red.toml")).unwrap();
+        let red_score = if k == 1 { -700 } else { 700 };
+        assert!(
+            first.contains(&format!("comment = \"score cp {red_score} depth 2\"")),
+            "{first}"
+        );
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"adjudicated:").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("(score-resign)\"]"), "{text}");
+    assert!(
+        text.contains("{score cp -700 depth 2}") && text.contains("1... "),
+        "{text}"
+    );
+    // The PGN reads back: two games of four plies.
+    let checked = ok(&["check", "xiangqi", &pgn_arg]).stdout;
+    assert_eq!(checked.matches(": 4 plies").count(), 2, "{checked}");
+
+    // Level scores: a draw from move 3 after two moves each within 10 centipawns; a maximum of
+    // 4 moves comes first when it is shorter. Without a rule the game is the whole script.
+    let (level, even) = (bot("level", 0), bot("even", -5));
+    let out = tmp.path().join("draw").to_string_lossy().into_owned();
+    let games = play(&out, [&level, &even], &["--draw", "3:2:10"]);
+    assert_eq!(
+        games,
+        vec![
+            (
+                serde_json::Value::Null,
+                "adjudication (score-draw)".into(),
+                6.into()
+            );
+            2
+        ]
+    );
+    let out = tmp.path().join("max").to_string_lossy().into_owned();
+    let games = play(
+        &out,
+        [&level, &even],
+        &["--draw", "3:2:10", "--max-moves", "2"],
+    );
+    assert_eq!(
+        games,
+        vec![
+            (
+                serde_json::Value::Null,
+                "adjudication (max-moves)".into(),
+                4.into()
+            );
+            2
+        ]
+    );
+    ok(&["verify", &format!("{out}/games/game-00002")]);
+    let out = tmp.path().join("none").to_string_lossy().into_owned();
+    let games = play(&out, [&level, &even], &[]);
+    assert_eq!(games[0].2, moves.len());
+
+    // Settings are checked; a resumed match keeps its rules; other games refuse them.
+    for (flag, bad) in [("--resign", "3"), ("--resign", "0:500"), ("--draw", "40:8")] {
+        let r = qj(&[
+            "match", "--game", "xiangqi", "--bot", &level, "--bot", &even, "--out", &out, flag, bad,
+        ]);
+        assert!(
+            r.stderr.contains(flag) && r.stderr.contains("expected"),
+            "{r:?}"
+        );
+    }
+    let r = qj(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &level,
+        "--bot",
+        &even,
+        "--games",
+        "2",
+        "--out",
+        &out,
+        "--max-moves",
+        "9",
+    ]);
+    assert!(r.stderr.contains("max-moves 9"), "{r:?}");
+    let r = qj(&[
+        "match",
+        "--game",
+        "luzhanqi",
+        "--bot",
+        "builtin:random",
+        "--bot",
+        "builtin:greedy",
+        "--out",
+        &out,
+        "--max-moves",
+        "9",
+    ]);
+    assert!(r.stderr.contains("Xiangqi and Jieqi"), "{r:?}");
 }

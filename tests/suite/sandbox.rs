@@ -484,6 +484,10 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
         ])
         .args(["--engine", "d1:depth=1", "--engine", "d4:depth=4"])
         .args(["--engine", "d4:option.Hash=16"])
+        // Adjudicated as engine testers do; the games also as PGN with the engines' scores.
+        .args(["--resign", "3:800", "--max-moves", "100"])
+        .arg("--pgn-out")
+        .arg(tmp.path().join("games.pgn"))
         .arg("--book")
         .arg(&book)
         .arg("--bot-read")
@@ -528,6 +532,34 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
         assert!(verify.status.success(), "{verify:?}");
         let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
         assert!(manifest.contains(opening), "{manifest}");
+        // Every move the engine played carries the score it reported, signed with the move.
+        for entry in std::fs::read_dir(dir.join("moves")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert!(text.contains("comment = \"score "), "{text}");
+            }
+        }
+    }
+    // The PGN holds both games with the scores, and reads back move for move.
+    let pgn = std::fs::read_to_string(tmp.path().join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+    assert!(
+        pgn.contains("{score cp ") && pgn.contains("[FEN \""),
+        "{pgn}"
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args(["check", "xiangqi"])
+        .arg(tmp.path().join("games.pgn"))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{check:?}");
+    let said = String::from_utf8_lossy(&check.stdout);
+    for g in v["games"].as_array().unwrap() {
+        assert!(
+            said.contains(&format!(": {} plies", g["plies"])),
+            "{said}\n{g}"
+        );
     }
 }
 

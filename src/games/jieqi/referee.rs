@@ -528,6 +528,19 @@ impl Referee for JieqiGame {
         Ok(lines)
     }
 
+    fn adjudicate(
+        &self,
+        state: &mut State,
+        winner: Option<usize>,
+        reason: &str,
+        _: &Ctx,
+    ) -> Result<Vec<Entry>> {
+        let (ending, lines) =
+            crate::games::xiangqi::referee::adjudication_entries(&mut state.end, winner, reason);
+        state.game.end(ending);
+        Ok(lines)
+    }
+
     fn secrets_held(&self) -> Option<&'static str> {
         Some("nonces")
     }

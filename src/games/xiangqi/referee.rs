@@ -210,6 +210,26 @@ pub(crate) fn forfeit_entries(
     (ending, lines)
 }
 
+/// The record lines of a match judge's adjudication (`winner`: a seat index; none: a draw),
+/// and the ending it gives (Xiangqi and Jieqi).
+pub(crate) fn adjudication_entries(
+    end: &mut Option<(Option<String>, EndReason)>,
+    winner: Option<usize>,
+    reason: &str,
+) -> (Ending, Vec<Entry>) {
+    let ending = Ending::Adjudicated {
+        winner: winner.map(color_of),
+    };
+    let lines = vec![
+        Entry::Adjudicated {
+            winner: winner.map(|w| SEATS[w].to_string()),
+            reason: reason.into(),
+        },
+        end_entry(end, &ending),
+    ];
+    (ending, lines)
+}
+
 /// The record's reason and winner for a rules ending.
 fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     let reason = match ending {
@@ -222,6 +242,7 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
         Ending::Resignation { .. } => EndReason::Resignation,
         Ending::AgreedDraw => EndReason::Agreement,
         Ending::Forfeit { .. } => EndReason::Forfeit,
+        Ending::Adjudicated { .. } => EndReason::Adjudication,
     };
     let winner = match ending.winner() {
         crate::rules::xiangqi::Winner::Side(c) => Some(seat_of(c).to_string()),
@@ -408,6 +429,18 @@ impl Referee for XiangqiGame {
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
         let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
+        state.game.end(ending);
+        Ok(lines)
+    }
+
+    fn adjudicate(
+        &self,
+        state: &mut State,
+        winner: Option<usize>,
+        reason: &str,
+        _: &Ctx,
+    ) -> Result<Vec<Entry>> {
+        let (ending, lines) = adjudication_entries(&mut state.end, winner, reason);
         state.game.end(ending);
         Ok(lines)
     }

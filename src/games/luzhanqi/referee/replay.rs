@@ -928,6 +928,14 @@ pub fn describe(entry: &Entry) -> String {
                 .join(" and ")
         ),
         Entry::Forfeit { seat, reason, .. } => format!("{seat} forfeits ({reason})"),
+        Entry::Adjudicated {
+            winner: Some(w),
+            reason,
+        } => format!("adjudicated: {w} wins ({reason})"),
+        Entry::Adjudicated {
+            winner: None,
+            reason,
+        } => format!("adjudicated: a draw ({reason})"),
         Entry::Vacation { seat, days, .. } => {
             format!(
                 "{seat} takes {days} day{} of vacation",

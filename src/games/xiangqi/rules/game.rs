@@ -64,6 +64,10 @@ pub enum Ending {
     Forfeit {
         loser: Color,
     },
+    /// A match judge's ruling on the engines' scores or the game's length (none: a draw).
+    Adjudicated {
+        winner: Option<Color>,
+    },
 }
 
 impl Ending {
@@ -76,6 +80,8 @@ impl Ending {
             | Ending::Resignation { loser }
             | Ending::Forfeit { loser } => Winner::Side(loser.other()),
             Ending::Repetition | Ending::MoveLimit | Ending::AgreedDraw => Winner::Draw,
+            Ending::Adjudicated { winner: Some(c) } => Winner::Side(*c),
+            Ending::Adjudicated { winner: None } => Winner::Draw,
         }
     }
 
@@ -91,6 +97,7 @@ impl Ending {
             Ending::Resignation { .. } => "resignation",
             Ending::AgreedDraw => "agreed-draw",
             Ending::Forfeit { .. } => "forfeit",
+            Ending::Adjudicated { .. } => "adjudication",
         }
     }
 }
@@ -119,6 +126,8 @@ impl fmt::Display for Ending {
             Ending::Resignation { loser } => write!(f, "{} resigned", loser.name()),
             Ending::AgreedDraw => write!(f, "draw agreed"),
             Ending::Forfeit { loser } => write!(f, "{} forfeits", loser.name()),
+            Ending::Adjudicated { winner: Some(c) } => write!(f, "adjudicated: {} wins", c.name()),
+            Ending::Adjudicated { winner: None } => write!(f, "adjudicated: draw"),
         }
     }
 }

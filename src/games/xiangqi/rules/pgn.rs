@@ -193,7 +193,8 @@ pub fn read(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     continue;
                 }
                 let text = strip_move_number(&token);
-                if text.is_empty() || text.starts_with('$') {
+                // `1. ... h9g7`: the dots alone stand for Red's move not shown.
+                if text.is_empty() || text.starts_with('$') || text.bytes().all(|b| b == b'.') {
                     continue;
                 }
                 g.moves.push(PgnMove {
@@ -264,6 +265,17 @@ fn parse_tag(tag: &str) -> Option<(String, String)> {
 /// Writes one game: `[Game "Chinese Chess"]` first, then the other tags, then the moves in
 /// `notation` with move numbers, comments, and the result.
 pub fn write(game: &Game, tags: &[(String, String)], notation: Notation, result: &str) -> String {
+    write_commented(game, tags, notation, result, &[])
+}
+
+/// [`write`] with a comment after each move that has one (`comments[i]` for move i), in braces.
+pub fn write_commented(
+    game: &Game,
+    tags: &[(String, String)],
+    notation: Notation,
+    result: &str,
+    comments: &[Option<String>],
+) -> String {
     let mut out = String::from("[Game \"Chinese Chess\"]\n");
     let escape = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
     for (name, value) in tags {
@@ -290,23 +302,43 @@ pub fn write(game: &Game, tags: &[(String, String)], notation: Notation, result:
             other => notation::write(position, m, other),
         };
         let red = position.side_to_move() == super::Color::Red;
-        let token = if red {
+        // After a comment, Black's move is numbered again (`3... h9g7`).
+        let commented_before = i > 0 && comments.get(i - 1).is_some_and(Option::is_some);
+        let mut tokens = vec![if red {
             format!("{number}. {text}")
         } else if i == 0 {
             format!("{number}. ... {text}")
+        } else if commented_before {
+            format!("{number}... {text}")
         } else {
             text
-        };
+        }];
         if !red {
             number += 1;
         }
-        if !line.is_empty() && line.chars().count() + token.chars().count() > 78 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
+        if let Some(Some(c)) = comments.get(i) {
+            // A comment cannot hold its closing brace; PGN lines are plain text.
+            let c: String = c
+                .chars()
+                .map(|ch| {
+                    if ch == '}' || ch.is_control() {
+                        ' '
+                    } else {
+                        ch
+                    }
+                })
+                .collect();
+            tokens.push(format!("{{{}}}", c.trim()));
         }
-        line.push_str(&token);
-        line.push(' ');
+        for token in tokens {
+            if !line.is_empty() && line.chars().count() + token.chars().count() > 78 {
+                out.push_str(line.trim_end());
+                out.push('\n');
+                line.clear();
+            }
+            line.push_str(&token);
+            line.push(' ');
+        }
     }
     line.push_str(result);
     out.push_str(line.trim_end());

@@ -336,6 +336,36 @@ fn pgn_round_trips_in_every_notation() {
     }
 }
 
+/// A game that starts with Black to move (a book position), with a comment on every move,
+/// reads back move for move: `1. ... h7e7 {…}` and `2... ` after a commented Red move.
+#[test]
+fn pgn_with_black_first_and_comments_round_trips() {
+    let start =
+        super::fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1")
+            .unwrap();
+    let mut game = Game::new(start, Options::default());
+    for m in ["h7e7", "h0g2", "h9g7", "i0h0"] {
+        let m = notation::parse(game.position(), m).unwrap();
+        game.play(m).unwrap();
+    }
+    let comments: Vec<Option<String>> = (0..4)
+        .map(|i| (i != 2).then(|| format!("score cp {i} {{brace}}")))
+        .collect();
+    let text = pgn::write_commented(&game, &[], notation::Notation::Iccs, "*", &comments);
+    // The comment's own closing brace is dropped: the comment ends at the writer's.
+    assert!(
+        text.contains("1. ... H7-E7 {score cp 0 {brace} 2. H0-G2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2... H9-G7") && text.contains("3. I0-H0 {score cp 3"),
+        "{text}"
+    );
+    let back = pgn::read(&text).unwrap();
+    let again = check::check_game(1, &back[0], Options::default());
+    assert_eq!(again.moves.len(), 4, "{text}\n{:?}", again);
+}
+
 /// Random playouts: generation agrees with the single-move check, notations round-trip, games
 /// end, and a finished game takes no more moves.
 #[test]

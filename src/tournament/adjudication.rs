@@ -1,0 +1,257 @@
+//! Adjudication of engine games, as engine testers set it in fastchess or cutechess-cli: resign
+//! by score (both engines agree one side is lost), draw by score (both agree it is level, after
+//! a move number), and a maximum length. Pure: the runner gives the scores the engines reported
+//! and records the ruling in the game's signed record.
+
+use crate::error::{Error, Result};
+
+/// A score an engine reported for its move, from the mover's side: centipawns, or mate in N
+/// moves (negative: being mated).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl Score {
+    /// As centipawns; a mate counts as far beyond any evaluation.
+    pub fn centipawns(self) -> i64 {
+        match self {
+            Score::Cp(cp) => i64::from(cp),
+            Score::Mate(n) if n >= 0 => 1_000_000 - i64::from(n),
+            Score::Mate(n) => -1_000_000 - i64::from(n),
+        }
+    }
+
+    /// As UCI writes it: `cp 35`, `mate -3`.
+    pub fn uci(self) -> String {
+        match self {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(n) => format!("mate {n}"),
+        }
+    }
+}
+
+/// What ends an engine game early. Moves are full moves (a move of each side), as in fastchess.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// (moves, centipawns): a side loses when, for its last `moves` moves, it reported at most
+    /// −cp and its opponent at least +cp.
+    pub resign: Option<(u32, i32)>,
+    /// (from move, moves, centipawns): a draw when, from full move `from` on, both sides reported
+    /// within ±cp for their last `moves` moves each.
+    pub draw: Option<(u32, u32, i32)>,
+    /// A draw once this many full moves were played.
+    pub max_moves: Option<u32>,
+}
+
+/// A ruling: the winning seat's index (none: a draw) and its reason code.
+pub type Ruling = (Option<usize>, &'static str);
+
+impl Adjudication {
+    pub fn is_off(&self) -> bool {
+        *self == Adjudication::default()
+    }
+
+    /// `--resign MOVES:CP`.
+    pub fn parse_resign(text: &str) -> Result<(u32, i32)> {
+        let bad = || {
+            Error::Io(format!(
+                "--resign {text:?}: expected MOVES:CP, e.g. 3:600 (a side loses after 3 moves \
+                 with both engines' scores beyond 600 centipawns against it)"
+            ))
+        };
+        let (moves, cp) = text.split_once(':').ok_or_else(bad)?;
+        let moves: u32 = moves.parse().ok().filter(|m| *m > 0).ok_or_else(bad)?;
+        let cp: i32 = cp.parse().ok().filter(|c| *c > 0).ok_or_else(bad)?;
+        Ok((moves, cp))
+    }
+
+    /// `--draw FROM:MOVES:CP`.
+    pub fn parse_draw(text: &str) -> Result<(u32, u32, i32)> {
+        let bad = || {
+            Error::Io(format!(
+                "--draw {text:?}: expected FROM:MOVES:CP, e.g. 40:8:10 (from move 40, a draw \
+                 after 8 moves with both engines' scores within 10 centipawns)"
+            ))
+        };
+        let parts: Vec<&str> = text.split(':').collect();
+        let [from, moves, cp] = parts[..] else {
+            return Err(bad());
+        };
+        let from: u32 = from.parse().map_err(|_| bad())?;
+        let moves: u32 = moves.parse().ok().filter(|m| *m > 0).ok_or_else(bad)?;
+        let cp: i32 = cp.parse().ok().filter(|c| *c >= 0).ok_or_else(bad)?;
+        Ok((from, moves, cp))
+    }
+
+    /// The settings in words, for the match state (a resumed match must use the same).
+    pub fn describe(&self) -> Option<String> {
+        if self.is_off() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if let Some((m, cp)) = self.resign {
+            parts.push(format!("resign {m}:{cp}"));
+        }
+        if let Some((f, m, cp)) = self.draw {
+            parts.push(format!("draw {f}:{m}:{cp}"));
+        }
+        if let Some(n) = self.max_moves {
+            parts.push(format!("max-moves {n}"));
+        }
+        Some(parts.join(", "))
+    }
+
+    /// The ruling, if any, before the next ply, given each ply's mover (seat index 0 or 1) and
+    /// the score it reported (none: it reported none) in the order played.
+    pub fn rule(&self, plies: &[(usize, Option<Score>)]) -> Option<Ruling> {
+        let played = plies.len() as u64;
+        if let Some(max) = self.max_moves {
+            if played >= 2 * u64::from(max) {
+                return Some((None, "max-moves"));
+            }
+        }
+        if let Some((moves, cp)) = self.resign {
+            let last = last_scores(plies, moves)?;
+            let cp = i64::from(cp);
+            for loser in [0, 1] {
+                let agreed = last.iter().all(|&(seat, s)| match seat == loser {
+                    true => s <= -cp,
+                    false => s >= cp,
+                });
+                if agreed {
+                    return Some((Some(1 - loser), "score-resign"));
+                }
+            }
+        }
+        if let Some((from, moves, cp)) = self.draw {
+            if played >= 2 * u64::from(from) {
+                let last = last_scores(plies, moves)?;
+                if last.iter().all(|&(_, s)| s.abs() <= i64::from(cp)) {
+                    return Some((None, "score-draw"));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The last `moves` scores of each side (2 × moves plies), in centipawns; none when fewer plies
+/// were played or one of them has no score.
+fn last_scores(plies: &[(usize, Option<Score>)], moves: u32) -> Option<Vec<(usize, i64)>> {
+    let n = 2 * moves as usize;
+    let tail = plies.get(plies.len().checked_sub(n)?..)?;
+    tail.iter()
+        .map(|&(seat, s)| s.map(|s| (seat, s.centipawns())))
+        .collect()
+}
+
+/// The score in a UCI `info` line (`info depth 12 score cp -35 nodes …`), with its depth.
+pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let at = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    let score = match *words.get(at + 1)? {
+        "cp" => Score::Cp(value),
+        "mate" => Score::Mate(value),
+        _ => return None,
+    };
+    // A bound is not the engine's evaluation of its move.
+    if matches!(words.get(at + 3), Some(&"lowerbound") | Some(&"upperbound")) {
+        return None;
+    }
+    let depth = words
+        .iter()
+        .position(|w| *w == "depth")
+        .and_then(|i| words.get(i + 1)?.parse().ok());
+    Some((score, depth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plies(scores: &[i32]) -> Vec<(usize, Option<Score>)> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &cp)| (i % 2, Some(Score::Cp(cp))))
+            .collect()
+    }
+
+    #[test]
+    fn a_side_resigns_only_when_both_engines_agree_for_enough_moves() {
+        let a = Adjudication {
+            resign: Some((2, 500)),
+            ..Default::default()
+        };
+        // Seat 1 (black) sees itself lost and red sees itself winning, two moves each.
+        assert_eq!(
+            a.rule(&plies(&[10, -20, 600, -700, 650, -900])),
+            Some((Some(0), "score-resign"))
+        );
+        // One move is not enough; red not agreeing is not enough.
+        assert_eq!(a.rule(&plies(&[10, -20, 30, -700, 650, -900])), None);
+        assert_eq!(a.rule(&plies(&[10, -20, 600, -700, 100, -900])), None);
+        // A missing score breaks the run.
+        let mut p = plies(&[600, -700, 650, -900]);
+        p[1].1 = None;
+        assert_eq!(a.rule(&p), None);
+        // Mates count as beyond any threshold.
+        let p = vec![
+            (0, Some(Score::Mate(-5))),
+            (1, Some(Score::Mate(4))),
+            (0, Some(Score::Mate(-4))),
+            (1, Some(Score::Mate(3))),
+        ];
+        assert_eq!(a.rule(&p), Some((Some(1), "score-resign")));
+    }
+
+    #[test]
+    fn a_draw_by_score_waits_for_its_move_number_and_a_max_length_ends_the_game() {
+        let a = Adjudication {
+            draw: Some((3, 2, 15)),
+            ..Default::default()
+        };
+        assert_eq!(a.rule(&plies(&[0, 5, -10, 15])), None, "before move 3");
+        assert_eq!(
+            a.rule(&plies(&[0, 5, -10, 15, 3, 2])),
+            Some((None, "score-draw"))
+        );
+        assert_eq!(a.rule(&plies(&[0, 5, -10, 15, 3, 40])), None);
+        let max = Adjudication {
+            max_moves: Some(2),
+            ..Default::default()
+        };
+        assert_eq!(max.rule(&plies(&[0, 0, 0])), None);
+        assert_eq!(max.rule(&plies(&[0, 0, 0, 0])), Some((None, "max-moves")));
+        assert_eq!(Adjudication::default().rule(&plies(&[0; 400])), None);
+    }
+
+    #[test]
+    fn settings_and_info_lines_are_read_strictly() {
+        assert_eq!(Adjudication::parse_resign("3:600").unwrap(), (3, 600));
+        assert!(Adjudication::parse_resign("0:600").is_err());
+        assert!(Adjudication::parse_resign("3").is_err());
+        assert_eq!(Adjudication::parse_draw("40:8:10").unwrap(), (40, 8, 10));
+        assert!(Adjudication::parse_draw("40:8").is_err());
+        assert_eq!(
+            parse_info("info depth 12 seldepth 15 score cp -35 nodes 1000 pv h2e2"),
+            Some((Score::Cp(-35), Some(12)))
+        );
+        assert_eq!(
+            parse_info("info depth 3 score mate 2 pv a0a1"),
+            Some((Score::Mate(2), Some(3)))
+        );
+        assert_eq!(parse_info("info depth 9 score cp 20 lowerbound"), None);
+        assert_eq!(parse_info("info string score cp"), None);
+        assert_eq!(parse_info("bestmove h2e2"), None);
+    }
+}
