@@ -199,7 +199,8 @@ pub struct Standing {
     pub points: f64,
     /// Sonneborn-Berger: the points of the opponents a player beat, plus half those it drew.
     pub sonneborn_berger: f64,
-    /// Bradley-Terry Elo, mean 0, with a 95% interval half-width.
+    /// Elo with a 95% interval half-width: for two players, the difference from the other that
+    /// the score shows; for more, Bradley-Terry ratings, mean 0.
     pub elo: f64,
     pub elo_error: f64,
 }
@@ -379,7 +380,19 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
             s.sonneborn_berger = sb;
         }
     }
-    let elo = bradley_terry(&cross);
+    let mut elo = bradley_terry(&cross);
+    // Two players: the Elo difference their score shows, the figure the progress line, the
+    // SPRT and fastchess give (each player's rating is its difference from the other).
+    if let [(a, _), (b, _)] = &elo.iter().collect::<Vec<_>>()[..] {
+        let (a, b) = ((*a).clone(), (*b).clone());
+        let score = lines
+            .get(&a)
+            .and_then(|s| super::live::elo_of(s.wins, s.draws, s.losses));
+        if let Some((diff, err)) = score {
+            elo.insert(a, (round1(diff), round1(err)));
+            elo.insert(b, (round1(-diff) + 0.0, round1(err)));
+        }
+    }
     for (name, (r, e)) in elo {
         if let Some(s) = lines.get_mut(&name) {
             s.elo = r;
@@ -807,7 +820,8 @@ mod tests {
 
     #[test]
     fn two_player_elo_matches_the_logistic_formula() {
-        // 30 wins in 40 games, plus the virtual draw: score 30.5/41.
+        // 30 wins in 40 games: the difference the score shows, each player's from the other,
+        // the figure the progress line prints.
         let games: Vec<GameRecord> = (0..40)
             .map(|i| {
                 g(
@@ -819,9 +833,18 @@ mod tests {
             })
             .collect();
         let r = report(games, vec![]);
-        let p: f64 = 30.5 / 41.0;
+        let p: f64 = 30.0 / 40.0;
         let expected = 400.0 * (p / (1.0 - p)).log10();
-        let diff = r.standings[0].elo - r.standings[1].elo;
-        assert!((diff - expected).abs() < 0.3, "{diff} vs {expected}");
+        let (live, err) = super::super::live::elo_of(30, 0, 10).unwrap();
+        assert!((live - expected).abs() < 1e-9);
+        assert_eq!(r.standings[0].elo, round1(expected));
+        assert_eq!(r.standings[1].elo, -round1(expected));
+        assert_eq!(r.standings[0].elo_error, round1(err));
+        // A perfect score has no finite figure: the ratings of the fit stand in.
+        let sweep: Vec<GameRecord> = (0..4)
+            .map(|i| g(&i.to_string(), "a", "b", Some("a")))
+            .collect();
+        let r = report(sweep, vec![]);
+        assert!(r.standings[0].elo > 0.0 && r.standings[0].elo.is_finite());
     }
 }
