@@ -789,7 +789,8 @@ pub struct MatchArgs {
     /// The first bot meets each of the others, who do not meet each other.
     #[arg(long)]
     pub gauntlet: bool,
-    /// An opening book (Xiangqi: one FEN or EPD position a line): each opening is played twice
+    /// An opening book (Xiangqi: one FEN or EPD position a line, or a .pgn file whose games'
+    /// final positions are the openings): each opening is played twice
     /// in an encounter, the colours reversed (so --games is even), and the result is reported
     /// as pairs too (pentanomial counts and the Elo from pairs).
     #[arg(long, value_name = "FILE")]

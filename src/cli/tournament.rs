@@ -241,7 +241,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         None => None,
         Some(_) if args.game != "xiangqi" => {
             return Err(Error::Io(
-                "--book: opening books are Xiangqi positions (FEN or EPD lines)".into(),
+                "--book: opening books are Xiangqi positions (FEN or EPD lines, or PGN openings)".into(),
             ))
         }
         Some(_) if args.games % 2 == 1 => {

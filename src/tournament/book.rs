@@ -17,42 +17,91 @@ pub struct Book {
 
 impl Book {
     /// Reads a Xiangqi book: one position a line, as FEN (six fields) or EPD (the first four,
-    /// anything after them ignored); `#` starts a comment line. Every position is checked: a
-    /// legal position with a legal move. `random`: the order shuffled by `seed`.
+    /// anything after them ignored), `#` starting a comment line; or a PGN file (`.pgn`), each
+    /// game an opening: its moves played from its start (the `FEN` tag, else the standard
+    /// start), in any notation the PGN reader takes. Every position is checked: a legal
+    /// position with a legal move. `random`: the order shuffled by `seed`.
     pub fn read(path: &std::path::Path, random: bool, seed: u64) -> Result<Book> {
         let shown = path.display();
         let text =
             std::fs::read_to_string(path).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
-        let mut openings = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let fen = match fields.len() {
-                0..=3 => {
-                    return Err(Error::Io(format!(
-                        "--book {shown}: line {}: not a FEN or EPD position",
-                        n + 1
-                    )))
-                }
-                6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
-                _ => format!("{} 0 1", fields[..4].join(" ")),
-            };
-            let position = crate::rules::xiangqi::fen::parse(&fen)
-                .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
-            if !position.has_legal_move() {
-                return Err(Error::Io(format!(
-                    "--book {shown}: line {}: the side to move has no legal move",
-                    n + 1
-                )));
-            }
-            openings.push(fen);
-        }
+        let is_pgn = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+        let openings = match is_pgn {
+            true => pgn_openings(&text, &shown.to_string())?,
+            false => fen_openings(&text, &shown.to_string())?,
+        };
         if openings.is_empty() {
             return Err(Error::Io(format!("--book {shown}: no position in it")));
         }
+        Ok(Book::ordered(openings, &text, random, seed))
+    }
+}
+
+/// The openings of a FEN or EPD book, one a line.
+fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = match fields.len() {
+            0..=3 => {
+                return Err(Error::Io(format!(
+                    "--book {shown}: line {}: not a FEN or EPD position",
+                    n + 1
+                )))
+            }
+            6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
+            _ => format!("{} 0 1", fields[..4].join(" ")),
+        };
+        let position = crate::rules::xiangqi::fen::parse(&fen)
+            .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
+        if !position.has_legal_move() {
+            return Err(Error::Io(format!(
+                "--book {shown}: line {}: the side to move has no legal move",
+                n + 1
+            )));
+        }
+        openings.push(fen);
+    }
+    Ok(openings)
+}
+
+/// The openings of a PGN book: each game's position after its moves.
+fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
+    use crate::rules::xiangqi::{fen, notation, pgn};
+    let games = pgn::read(text).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
+    let mut openings = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let at = |why: String| {
+            Error::Io(format!(
+                "--book {shown}: game {} (line {}): {why}",
+                i + 1,
+                g.line
+            ))
+        };
+        let mut game = pgn::new_game(g, Default::default()).map_err(|e| at(e.to_string()))?;
+        for (ply, m) in g.moves.iter().enumerate() {
+            let parsed = notation::parse(game.position(), &m.text)
+                .map_err(|e| at(format!("move {} {:?}: {e}", ply + 1, m.text)))?;
+            game.play(parsed)
+                .map_err(|e| at(format!("move {} {:?}: {e}", ply + 1, m.text)))?;
+        }
+        if game.ending().is_some() || !game.position().has_legal_move() {
+            return Err(at("the game is over after its moves: not an opening".into()));
+        }
+        openings.push(fen::write(game.position()));
+    }
+    Ok(openings)
+}
+
+impl Book {
+    /// Finishes reading: the order (`random`: shuffled by `seed`) and the identity.
+    fn ordered(mut openings: Vec<String>, text: &str, random: bool, seed: u64) -> Book {
         let order = match random {
             true => {
                 let mut rng = SplitMix64::new(seed ^ 0x626f_6f6b);
@@ -64,10 +113,10 @@ impl Book {
             false => "sequential",
         };
         let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
-        Ok(Book {
+        Book {
             openings,
             identity: format!("{digest} {order}"),
-        })
+        }
     }
 
     /// The opening of a game played in round `round` of its encounter: the rounds go in
@@ -150,6 +199,30 @@ impl Pentanomial {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pgn_book_gives_each_game_s_position_after_its_moves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("openings.pgn");
+        // The central cannon in ICCS, then a WXF line from a FEN start (Black to move).
+        std::fs::write(
+            &path,
+            "[Event \"cannon\"]\n\n1. H2-E2 *\n\n             [FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\"]\n             [Format \"WXF\"]\n\n1. ... H8+7 2. H2+3 *\n",
+        )
+        .unwrap();
+        let book = Book::read(&path, false, 1).unwrap();
+        assert_eq!(
+            book.openings,
+            [
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+                "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2",
+            ]
+        );
+        // A move that is not legal is named with its game and number.
+        std::fs::write(&path, "[Event \"x\"]\n\n1. H2-E2 2. H2-E2 *\n").unwrap();
+        let e = Book::read(&path, false, 1).unwrap_err().to_string();
+        assert!(e.contains("game 1") && e.contains("move 2"), "{e}");
+    }
 
     #[test]
     fn a_book_reads_fen_and_epd_and_refuses_what_is_no_position() {
