@@ -810,10 +810,11 @@ pub struct MatchArgs {
     /// Time for each answer of a bot, in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub time_ms: u64,
-    /// A clock per seat and game: BASE+INCREMENT in seconds (`60+0.5`); a bot whose clock
-    /// runs out loses on time (bot-timeout). Bots are told every clock; UCI engines get
-    /// `go wtime … btime … winc … binc …`.
-    #[arg(long, value_name = "BASE+INC")]
+    /// A clock per seat and game: [MOVES/]BASE+INCREMENT in seconds (`60+0.5`; `40/60`: the
+    /// base time again after every 40 moves); a bot whose clock runs out loses on time
+    /// (bot-timeout). Bots are told every clock; UCI engines get `go wtime … btime … winc …
+    /// binc …` (and `movestogo N`).
+    #[arg(long, value_name = "[MOVES/]BASE+INC")]
     pub tc: Option<String>,
     /// A setting of one UCI engine, by its bot name: search limits for every move
     /// (`sf:nodes=2000`, `sf:depth=6`, `sf:movetime=100` in ms; with --tc, added to the clock),

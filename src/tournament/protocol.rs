@@ -51,6 +51,10 @@ pub struct ClockInfo {
     pub remaining_ms: BTreeMap<String, u64>,
     /// Time added after each move.
     pub increment_ms: u64,
+    /// With moves to go (`--tc 40/60`): by seat, its moves left until its clock gains the base
+    /// time again.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub moves_to_go: BTreeMap<String, u64>,
 }
 
 /// The view a bot is shown: its seat's view as the judge writes it for that game.

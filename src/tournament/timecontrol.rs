@@ -1,14 +1,18 @@
 //! Time controls for bot games: each seat's clock starts at a base time, runs while its bot
-//! thinks, and gains an increment after each move; a bot whose clock runs out loses on time.
+//! thinks, and gains an increment after each move; with moves to go (`40/60+0`, as
+//! cutechess-cli writes it), the base time again after every 40 moves of the seat. A bot whose
+//! clock runs out loses on time.
 
 use super::protocol::ClockInfo;
 use std::time::Duration;
 
-/// `BASE+INCREMENT` in seconds (`60+0.5`), or `BASE` alone.
+/// `[MOVES/]BASE[+INCREMENT]`, times in seconds (`60+0.5`, `40/60`, `40/60+1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     pub base: Duration,
     pub increment: Duration,
+    /// Each seat's clock gains `base` again after every this many of its moves.
+    pub moves: Option<u32>,
 }
 
 impl std::str::FromStr for TimeControl {
@@ -24,10 +28,20 @@ impl std::str::FromStr for TimeControl {
                     format!("--tc {text:?}: expected seconds as BASE+INCREMENT, like 60+0.5")
                 })
         };
-        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let m = m.parse::<u32>().ok().filter(|m| *m > 0).ok_or_else(|| {
+                    format!("--tc {text:?}: moves to go must be a whole number above 0, like 40/60")
+                })?;
+                (Some(m), rest)
+            }
+            None => (None, text),
+        };
+        let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
         let tc = TimeControl {
             base: seconds(base)?,
             increment: seconds(increment)?,
+            moves,
         };
         if tc.base.is_zero() {
             return Err(format!("--tc {text:?}: the base time must be more than 0"));
@@ -38,6 +52,9 @@ impl std::str::FromStr for TimeControl {
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
         write!(
             f,
             "{}+{}",
@@ -52,6 +69,8 @@ pub struct Clocks {
     tc: TimeControl,
     seats: Vec<String>,
     left: Vec<Duration>,
+    /// Moves each seat has made.
+    made: Vec<u32>,
 }
 
 impl Clocks {
@@ -60,6 +79,7 @@ impl Clocks {
             tc,
             seats: seats.to_vec(),
             left: vec![tc.base; seats.len()],
+            made: vec![0; seats.len()],
         }
     }
 
@@ -75,6 +95,10 @@ impl Clocks {
         match self.left[seat].checked_sub(used) {
             Some(left) => {
                 self.left[seat] = left + self.tc.increment;
+                self.made[seat] += 1;
+                if self.tc.moves.is_some_and(|m| self.made[seat] % m == 0) {
+                    self.left[seat] += self.tc.base;
+                }
                 true
             }
             None => {
@@ -94,6 +118,15 @@ impl Clocks {
                 .map(|(s, d)| (s.clone(), d.as_millis() as u64))
                 .collect(),
             increment_ms: self.tc.increment.as_millis() as u64,
+            moves_to_go: match self.tc.moves {
+                Some(m) => self
+                    .seats
+                    .iter()
+                    .zip(&self.made)
+                    .map(|(s, made)| (s.clone(), u64::from(m - made % m)))
+                    .collect(),
+                None => Default::default(),
+            },
         }
     }
 }
@@ -123,5 +156,28 @@ mod tests {
         assert_eq!(c.info().remaining_ms["black"], 2000);
         assert_eq!(c.info().increment_ms, 500);
         assert!(!c.spend(0, Duration::from_millis(1001)), "flag fell");
+    }
+
+    #[test]
+    fn moves_to_go_give_the_base_time_again() {
+        let tc: TimeControl = "2/10+1".parse().unwrap();
+        assert_eq!(tc.moves, Some(2));
+        assert_eq!(tc.to_string(), "2/10+1");
+        for bad in ["0/10", "x/10", "2/", "/10"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        let seats = ["red".to_string(), "black".to_string()];
+        let mut c = Clocks::new(tc, &seats);
+        assert_eq!(c.info().moves_to_go["red"], 2);
+        assert!(c.spend(0, Duration::from_secs(4)));
+        // 10 - 4 + 1 = 7, one move to go.
+        assert_eq!(c.info().remaining_ms["red"], 7000);
+        assert_eq!(c.info().moves_to_go["red"], 1);
+        assert!(c.spend(0, Duration::from_secs(4)));
+        // 7 - 4 + 1, then the base again: 14, and two moves to go.
+        assert_eq!(c.info().remaining_ms["red"], 14000);
+        assert_eq!(c.info().moves_to_go["red"], 2);
+        assert_eq!(c.info().moves_to_go["black"], 2);
+        assert!("60+1".parse::<TimeControl>().unwrap().moves.is_none());
     }
 }

@@ -261,6 +261,11 @@ impl UciBot {
                     ms("black"),
                     inc = c.increment_ms
                 );
+                // Moves to go are the side to move's (the view says whose turn it is).
+                let mover = view.get("to_move").and_then(|s| s.as_str()).unwrap_or("");
+                if let Some(n) = c.moves_to_go.get(mover) {
+                    go.push_str(&format!(" movestogo {n}"));
+                }
                 if let Some(l) = limits {
                     go.push(' ');
                     go.push_str(&l);

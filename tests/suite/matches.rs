@@ -1036,6 +1036,28 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
         .collect();
     assert_eq!(played, moves);
     ok(&["verify", &dir.to_string_lossy()]);
+
+    // Moves to go (`--tc 1/60`: the base time again after every move): every `go` must say
+    // `movestogo 1`, or the engines resign.
+    let with = |name: &str, mode: &str| {
+        format!(
+            "{name}=uci:{PYTHON} {} {mode} {} clock expect-go=movestogo,1",
+            engine.display(),
+            script.display()
+        )
+    };
+    let out = tmp.path().join("mtg").to_string_lossy().into_owned();
+    let (fsf, pika) = (with("fsf", "one"), with("pika", "zero"));
+    let r = ok(&[
+        "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--tc",
+        "1/60", "--out", &out, "--format", "json",
+    ]);
+    assert_eq!(
+        results(&r.stdout),
+        [("fsf".into(), "checkmate".into(), moves.len().into())],
+        "{}",
+        r.stdout
+    );
 }
 
 /// A UCI engine lives for the whole match, as in fastchess: one process per engine for four
