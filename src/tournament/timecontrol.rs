@@ -96,7 +96,11 @@ impl Clocks {
             Some(left) => {
                 self.left[seat] = left + self.tc.increment;
                 self.made[seat] += 1;
-                if self.tc.moves.is_some_and(|m| self.made[seat] % m == 0) {
+                if self
+                    .tc
+                    .moves
+                    .is_some_and(|m| self.made[seat].is_multiple_of(m))
+                {
                     self.left[seat] += self.tc.base;
                 }
                 true
