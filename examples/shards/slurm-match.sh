@@ -6,10 +6,12 @@
 #   qijudge tournament results/shard-*/games --format markdown
 # Every task must use the same --games and --seed, so the shards are parts of one match; a task
 # that is stopped or fails can be submitted again and plays only its games not yet finished.
+# QIJUDGE_GAMES and QIJUDGE_SEED (exported to the tasks) change the games per encounter and the
+# seed. Each task's log is slurm-qijudge-JOB_TASK.log in the folder sbatch was run from.
 #SBATCH --job-name=qijudge-match
 #SBATCH --cpus-per-task=2
 #SBATCH --time=04:00:00
-#SBATCH --output=results/slurm-%A_%a.log
+#SBATCH --output=slurm-qijudge-%A_%a.log
 set -euo pipefail
 
 tasks=${SLURM_ARRAY_TASK_COUNT:?run with sbatch --array=0-N}
@@ -19,5 +21,6 @@ task=${SLURM_ARRAY_TASK_ID:?run with sbatch --array=0-N}
 # exits 130, and the task can be submitted again to go on.
 qijudge match --game luzhanqi \
   --bot example="/usr/bin/python3 examples/bots/random_bot.py" --bot builtin:greedy --bot builtin:random \
-  --games 500 --seed 7 --pack --concurrency "$SLURM_CPUS_PER_TASK" \
+  --games "${QIJUDGE_GAMES:-500}" --seed "${QIJUDGE_SEED:-7}" --pack \
+  --concurrency "${SLURM_CPUS_PER_TASK:-1}" \
   --shard "$task/$tasks" --out "results/shard-$task"

@@ -29,6 +29,7 @@ mod refusals;
 mod replay_page;
 mod sandbox;
 mod schemas;
+mod slurm;
 mod soak;
 mod standalone;
 mod tamper;
