@@ -46,6 +46,42 @@ pub struct GameDir {
 struct Pending {
     files: std::collections::BTreeMap<String, Option<Vec<u8>>>,
     private: std::collections::BTreeSet<String>,
+    /// The files written since the folder was read (what a flush writes).
+    dirty: std::collections::BTreeSet<String>,
+    /// Every file of the folder was read in at the start: the disk is not looked at again.
+    detached: bool,
+}
+
+/// Every regular file below `root` by its path from `root` (links and the lock file left out).
+fn read_tree(root: &Path) -> std::io::Result<std::collections::BTreeMap<String, Option<Vec<u8>>>> {
+    fn walk(
+        root: &Path,
+        dir: &Path,
+        out: &mut std::collections::BTreeMap<String, Option<Vec<u8>>>,
+    ) -> std::io::Result<()> {
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            let Some(rel) = path
+                .strip_prefix(root)
+                .ok()
+                .and_then(|r| r.to_str())
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            if kind.is_dir() {
+                walk(root, &path, out)?;
+            } else if kind.is_file() && rel != LOCK {
+                out.insert(rel, Some(fs::read(&path)?));
+            }
+        }
+        Ok(())
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(root, root, &mut out)?;
+    Ok(out)
 }
 
 /// The game locks this process holds, by folder, with how many callers hold each (a command
@@ -95,11 +131,30 @@ impl GameDir {
     /// together by [`GameDir::flush`]: a bot match plays a whole game this way (hundreds of
     /// small files) and writes each file once, not through a sync'd temporary file per move.
     /// Unflushed writes are lost with the value, which suits games replayed when interrupted.
+    ///
+    /// The folder's files are read in at once (it is small when a game starts), so that its
+    /// reads, lists and lookups never touch the disk again; if it cannot be read whole, what is
+    /// not in memory is looked up on disk.
     pub fn in_memory(&self) -> GameDir {
+        let pending = match read_tree(&self.root) {
+            Ok(files) => Pending {
+                files,
+                detached: true,
+                ..Pending::default()
+            },
+            Err(_) => Pending::default(),
+        };
         GameDir {
-            pending: Some(Default::default()),
+            pending: Some(std::sync::Arc::new(Mutex::new(pending))),
             ..GameDir::new(self.root.clone())
         }
+    }
+
+    /// Whether this is an in-memory folder that never looks at the disk.
+    fn detached(&self) -> bool {
+        self.pending
+            .as_ref()
+            .is_some_and(|p| p.lock().unwrap_or_else(|e| e.into_inner()).detached)
     }
 
     /// Writes what an in-memory folder holds to disk (without syncs; see
@@ -108,12 +163,14 @@ impl GameDir {
         let Some(pending) = &self.pending else {
             return Ok(());
         };
-        let taken = std::mem::take(&mut *pending.lock().unwrap_or_else(|e| e.into_inner()));
-        for (rel, bytes) in taken.files {
+        let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+        let dirty = std::mem::take(&mut pending.dirty);
+        for rel in dirty {
+            let bytes = pending.files.get(&rel).cloned().flatten();
             self.check_folders(&rel)?;
             let path = self.path(&rel);
             match bytes {
-                Some(b) if taken.private.contains(&rel) => {
+                Some(b) if pending.private.contains(&rel) => {
                     write_with_mode(&path, &b, false, 0o600)?
                 }
                 Some(b) => write_file(&path, &b, false)?,
@@ -142,6 +199,7 @@ impl GameDir {
         pending
             .files
             .insert(rel.to_string(), bytes.map(<[u8]>::to_vec));
+        pending.dirty.insert(rel.to_string());
         if private {
             pending.private.insert(rel.to_string());
         }
@@ -222,6 +280,9 @@ impl GameDir {
                 .any(|(_, v)| v.is_some())
             {
                 return true;
+            }
+            if pending.detached {
+                return false;
             }
         }
         if let Some(files) = self.packed_files() {
@@ -304,6 +365,7 @@ impl GameDir {
             }
             Some(Some(bytes)) => return Ok(bytes),
             Some(None) => return Err(refuse(rel, None, "missing")),
+            None if self.detached() => return Err(refuse(rel, None, "missing")),
             None => {}
         }
         if let Some(files) = self.packed_files() {
@@ -367,7 +429,10 @@ impl GameDir {
             names.dedup();
             return Ok(names);
         }
-        let mut names = self.list_on_disk(sub)?;
+        let mut names = match self.detached() {
+            true => Vec::new(),
+            false => self.list_on_disk(sub)?,
+        };
         if let Some(pending) = &self.pending {
             let pending = pending.lock().unwrap_or_else(|e| e.into_inner());
             let folder = format!("{sub}/");
