@@ -160,6 +160,30 @@ fn main() {
         cfg.seed = 3;
         cfg
     });
+    // Packed games are written from memory, one file each.
+    disk_against_tmpfs("luzhanqi greedy vs random, 20 games, --pack", &|out| {
+        let mut cfg = config(
+            &out.join("m"),
+            [
+                BotEntry::parse("a=builtin:greedy"),
+                BotEntry::parse("b=builtin:random"),
+            ],
+            games,
+        );
+        cfg.pack = true;
+        cfg
+    });
+    disk_against_tmpfs("xiangqi greedy vs random, 8 games, --pack", &|out| {
+        let bots = vec![
+            BotEntry::parse("a=builtin:greedy"),
+            BotEntry::parse("b=builtin:random"),
+        ];
+        let mut cfg = MatchConfig::new("xiangqi", bots, &out.join("m")).unwrap();
+        cfg.games = 8;
+        cfg.seed = 3;
+        cfg.pack = true;
+        cfg
+    });
     if qijudge.exists() {
         let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
         // Each process bot starts in its sandbox (bubblewrap, then Landlock by qijudge

@@ -50,6 +50,82 @@ struct Pending {
     dirty: std::collections::BTreeSet<String>,
     /// Every file of the folder was read in at the start: the disk is not looked at again.
     detached: bool,
+    /// Held by a [`MemoryGuard`], which alone decides where the files go.
+    registered: bool,
+}
+
+/// Game folders kept in memory for this process (see [`MemoryGuard`]).
+type Shared = std::sync::Arc<Mutex<Pending>>;
+static MEMORY: Mutex<Vec<(PathBuf, Shared)>> = Mutex::new(Vec::new());
+
+/// While held, every [`GameDir`] of `root` made in this process shares one in-memory copy of
+/// the folder: the commands a match runs on a game (judge, reveal, audit) read and write there,
+/// and the holder then writes the folder once ([`MemoryGuard::flush`]) or packs it
+/// ([`MemoryGuard::files`]) without the files ever being created one by one.
+pub struct MemoryGuard {
+    root: PathBuf,
+    pending: Shared,
+}
+
+impl MemoryGuard {
+    pub fn new(root: &Path) -> MemoryGuard {
+        let mut pending = read_in(root);
+        pending.registered = true;
+        let pending = std::sync::Arc::new(Mutex::new(pending));
+        MEMORY
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((root.to_path_buf(), pending.clone()));
+        MemoryGuard {
+            root: root.to_path_buf(),
+            pending,
+        }
+    }
+
+    /// Every file the folder holds, by path, in path order (hidden names left out, as a packed
+    /// game leaves them out).
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending
+            .files
+            .iter()
+            .filter(|(rel, _)| !rel.split('/').any(|part| part.starts_with('.')))
+            .filter_map(|(rel, bytes)| Some((rel.clone(), bytes.clone()?)))
+            .collect()
+    }
+
+    /// Writes the files changed in memory to the folder on disk (without syncs).
+    pub fn flush(&self) -> Result<()> {
+        let dir = GameDir {
+            pending: Some(self.pending.clone()),
+            ..GameDir::new(self.root.clone())
+        };
+        dir.flush_pending()
+    }
+}
+
+impl Drop for MemoryGuard {
+    fn drop(&mut self) {
+        let mut held = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+        held.retain(|(_, p)| !std::sync::Arc::ptr_eq(p, &self.pending));
+    }
+}
+
+/// The in-memory copy of the folder at `root`: its files read in (none when it does not exist
+/// yet), detached from the disk; when it cannot be read whole, an overlay on the disk.
+fn read_in(root: &Path) -> Pending {
+    match read_tree(root) {
+        Ok(files) => Pending {
+            files,
+            detached: true,
+            ..Pending::default()
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Pending {
+            detached: true,
+            ..Pending::default()
+        },
+        Err(_) => Pending::default(),
+    }
 }
 
 /// Every regular file below `root` by its path from `root` (links and the lock file left out).
@@ -116,6 +192,12 @@ impl GameDir {
             && fs::symlink_metadata(&root).is_ok_and(|m| m.is_file()))
         .then(|| std::sync::Arc::new(packed::read(&root)));
         let durable = !is_scratch(&root);
+        let pending = {
+            let held = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+            held.iter()
+                .find(|(r, _)| *r == root)
+                .map(|(_, p)| p.clone())
+        };
         GameDir {
             root,
             checked: Default::default(),
@@ -123,7 +205,7 @@ impl GameDir {
             packed,
             ahead: Default::default(),
             held_back: Default::default(),
-            pending: None,
+            pending,
         }
     }
 
@@ -136,14 +218,10 @@ impl GameDir {
     /// reads, lists and lookups never touch the disk again; if it cannot be read whole, what is
     /// not in memory is looked up on disk.
     pub fn in_memory(&self) -> GameDir {
-        let pending = match read_tree(&self.root) {
-            Ok(files) => Pending {
-                files,
-                detached: true,
-                ..Pending::default()
-            },
-            Err(_) => Pending::default(),
-        };
+        if self.pending.is_some() {
+            return self.clone();
+        }
+        let pending = read_in(&self.root);
         GameDir {
             pending: Some(std::sync::Arc::new(Mutex::new(pending))),
             ..GameDir::new(self.root.clone())
@@ -160,6 +238,18 @@ impl GameDir {
     /// Writes what an in-memory folder holds to disk (without syncs; see
     /// [`sync_folder`]); nothing for a folder on disk.
     pub fn flush(&self) -> Result<()> {
+        let registered = self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.lock().unwrap_or_else(|e| e.into_inner()).registered);
+        match registered {
+            // Its guard's holder writes it (or packs it) once everyone is done.
+            true => Ok(()),
+            false => self.flush_pending(),
+        }
+    }
+
+    fn flush_pending(&self) -> Result<()> {
         let Some(pending) = &self.pending else {
             return Ok(());
         };

@@ -41,6 +41,11 @@ fn plain_path(path: &str) -> bool {
 
 /// Packs the game folder `dir`: every regular file below it but hidden ones (locks, temporary
 /// files), in path order. Links and other special files are refused.
+/// Packs files given by path (sorted, as [`pack`] orders a folder's).
+pub fn pack_files(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
+    archive::write(files, flate2::Compression::default())
+}
+
 pub fn pack(dir: &Path) -> Result<Vec<u8>> {
     let mut paths = Vec::new();
     walk(dir, "", &mut paths)?;

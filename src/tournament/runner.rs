@@ -636,8 +636,11 @@ fn play_one(
     if !cfg.pack {
         return Ok(record);
     }
-    // Packed, the game is named by its file; the result was audited from the folder.
-    let file = pack_game(&cfg.out, k)?;
+    // Packed (from memory by the players above), the game is named by its file.
+    let mut file = finished_game(&cfg.out, k, true);
+    if !file.exists() {
+        file = pack_game(&cfg.out, k)?;
+    }
     Ok(GameRecord {
         dir: file.display().to_string(),
         ..record
@@ -857,8 +860,10 @@ fn play_game(
     dropped: &dyn Fn() -> bool,
 ) -> Result<Audit> {
     let path = game_dir(&cfg.out, k);
-    // Kept in memory and written once at the end (an unfinished game is replayed).
-    let dir = GameDir::scratch(&path).in_memory();
+    // Kept in memory and written once at the end, as a folder or packed (an unfinished game is
+    // replayed).
+    let memory = crate::store::MemoryGuard::new(&path);
+    let dir = GameDir::scratch(&path);
     let order = seating;
     let seats = ["south", "north"];
     let mut id = [0u8; 16];
@@ -1049,7 +1054,14 @@ fn play_game(
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
     }
     let audited = audit(&dir)?;
-    dir.flush()?;
+    drop(dir);
+    match cfg.pack {
+        true => write_atomic(
+            &finished_game(&cfg.out, k, true),
+            &crate::store::packed::pack_files(&memory.files())?,
+        )?,
+        false => memory.flush()?,
+    }
     Ok(audited)
 }
 
@@ -1191,6 +1203,9 @@ fn play_through_contract(
     if let Some((seat, code)) = &failure {
         judge(forfeit(seat.clone(), code.to_string()))?;
     }
+    // From here on the game's folder lives in memory: every command below (each judge run, the
+    // reveal, the audit) works there, and it is written once at the end, as a folder or packed.
+    let memory = crate::store::MemoryGuard::new(&path);
     let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
     let seat_index = |seat: &str| seats.iter().position(|s| s == seat).unwrap_or(0);
     let seat_key = |seat: &str| key_file(seat_index(seat));
@@ -1315,6 +1330,15 @@ fn play_through_contract(
         let _ = game.reveal(&path, None)?;
     }
     let summary = game.summary(&path)?;
+    if !cfg.pack {
+        memory.flush()?;
+        return Ok(from_summary(&path.display().to_string(), &summary));
+    }
+    // Packed straight from memory: one file, and the few files written before play removed.
+    let file = finished_game(&cfg.out, k, true);
+    write_atomic(&file, &crate::store::packed::pack_files(&memory.files())?)?;
+    drop(memory);
+    std::fs::remove_dir_all(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     Ok(from_summary(&path.display().to_string(), &summary))
 }
 
