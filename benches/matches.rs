@@ -140,50 +140,36 @@ fn main() {
         &cross,
         "",
     );
-    disk_against_tmpfs("luzhanqi greedy vs random, 20 games", &|out| {
-        config(
-            &out.join("m"),
-            [
-                BotEntry::parse("a=builtin:greedy"),
-                BotEntry::parse("b=builtin:random"),
-            ],
-            games,
-        )
-    });
-    disk_against_tmpfs("xiangqi greedy vs random, 8 games", &|out| {
-        let bots = vec![
+    // Greedy against random, as folders and packed (packed games are written from memory, one
+    // file each).
+    let greedy_random = || {
+        [
             BotEntry::parse("a=builtin:greedy"),
             BotEntry::parse("b=builtin:random"),
-        ];
-        let mut cfg = MatchConfig::new("xiangqi", bots, &out.join("m")).unwrap();
-        cfg.games = 8;
-        cfg.seed = 3;
-        cfg
-    });
-    // Packed games are written from memory, one file each.
-    disk_against_tmpfs("luzhanqi greedy vs random, 20 games, --pack", &|out| {
-        let mut cfg = config(
-            &out.join("m"),
-            [
-                BotEntry::parse("a=builtin:greedy"),
-                BotEntry::parse("b=builtin:random"),
-            ],
-            games,
+        ]
+    };
+    for pack in [false, true] {
+        let flag = if pack { ", --pack" } else { "" };
+        disk_against_tmpfs(
+            &format!("luzhanqi greedy vs random, 20 games{flag}"),
+            &|out| {
+                let mut cfg = config(&out.join("m"), greedy_random(), games);
+                cfg.pack = pack;
+                cfg
+            },
         );
-        cfg.pack = true;
-        cfg
-    });
-    disk_against_tmpfs("xiangqi greedy vs random, 8 games, --pack", &|out| {
-        let bots = vec![
-            BotEntry::parse("a=builtin:greedy"),
-            BotEntry::parse("b=builtin:random"),
-        ];
-        let mut cfg = MatchConfig::new("xiangqi", bots, &out.join("m")).unwrap();
-        cfg.games = 8;
-        cfg.seed = 3;
-        cfg.pack = true;
-        cfg
-    });
+        disk_against_tmpfs(
+            &format!("xiangqi greedy vs random, 8 games{flag}"),
+            &|out| {
+                let mut cfg =
+                    MatchConfig::new("xiangqi", greedy_random().to_vec(), &out.join("m")).unwrap();
+                cfg.games = 8;
+                cfg.seed = 3;
+                cfg.pack = pack;
+                cfg
+            },
+        );
+    }
     if qijudge.exists() {
         let cmd = |name: &str| BotEntry::parse(&format!("{name}={} bot random", qijudge.display()));
         // Each process bot starts in its sandbox (bubblewrap, then Landlock by qijudge
