@@ -335,6 +335,8 @@ impl World {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         eml_py(&refs);
         self.mta.submit(&from, JUDGE, &eml);
+        // Delivery is asynchronous: the judge's next run must find the message there.
+        self.mta.wait_for(JUDGE, n as usize);
     }
 
     fn mail_text(&self, from: &str, subject: &str, body: &str) {
@@ -347,6 +349,7 @@ impl World {
         )
         .unwrap();
         self.mta.submit(from, JUDGE, &eml);
+        self.mta.wait_for(JUDGE, n as usize);
     }
 }
 
