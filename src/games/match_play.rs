@@ -1,9 +1,9 @@
 //! A bot match game played in one process: one judge kept open over the game folder
 //! ([`pipeline::Session`]) takes each move and forfeit as it comes, and the signed outputs are
-//! written once, at the end, from the session's state (what a judge run would write); the move
-//! files are kept in memory meanwhile ([`GameDir::in_memory`]) and written once each. Playing
-//! through the contract's commands instead costs a replay of the whole record per command, so a
-//! ply costs more the longer the game.
+//! written once, at the end, from the session's state (what a judge run would write); a match
+//! keeps the whole folder in memory meanwhile ([`crate::store::MemoryGuard`]). Playing through
+//! the contract's commands instead costs a replay of the whole record per command, so a ply
+//! costs more the longer the game.
 
 use super::Turn;
 use crate::error::{Error, Result};
@@ -71,8 +71,6 @@ pub fn play<G: SessionGame>(
     play: &MatchPlay,
     next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
 ) -> Result<()> {
-    // The game's files are kept in memory until the end, then written once each.
-    let dir = &dir.in_memory();
     let judge_key = crate::console::load_private_key(play.judge_key)?;
     let mut signers: Vec<(String, Signer)> = Vec::new();
     let mut session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
@@ -113,7 +111,5 @@ pub fn play<G: SessionGame>(
         }
     }
     // The game is over: the session writes the record and views, as a judge run would.
-    session.publish(&judge_key)?;
-    drop(session);
-    dir.flush()
+    session.publish(&judge_key)
 }

@@ -35,7 +35,7 @@ pub struct GameDir {
     /// Candidates refused earlier in this judge run: treated as absent, so the run goes on
     /// taking the good files beside them (they are set aside when the run writes).
     held_back: std::cell::RefCell<std::collections::BTreeSet<String>>,
-    /// Writes kept in memory until [`GameDir::flush`] (see [`GameDir::in_memory`]), shared by
+    /// The in-memory copy of the folder a [`MemoryGuard`] holds, shared by
     /// the clones of this value.
     pending: Option<std::sync::Arc<Mutex<Pending>>>,
 }
@@ -50,8 +50,6 @@ struct Pending {
     dirty: std::collections::BTreeSet<String>,
     /// Every file of the folder was read in at the start: the disk is not looked at again.
     detached: bool,
-    /// Held by a [`MemoryGuard`], which alone decides where the files go.
-    registered: bool,
 }
 
 /// Game folders kept in memory for this process (see [`MemoryGuard`]).
@@ -69,9 +67,7 @@ pub struct MemoryGuard {
 
 impl MemoryGuard {
     pub fn new(root: &Path) -> MemoryGuard {
-        let mut pending = read_in(root);
-        pending.registered = true;
-        let pending = std::sync::Arc::new(Mutex::new(pending));
+        let pending = std::sync::Arc::new(Mutex::new(read_in(root)));
         MEMORY
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -209,25 +205,6 @@ impl GameDir {
         }
     }
 
-    /// This folder with its writes kept in memory, served to its own reads, and put on disk
-    /// together by [`GameDir::flush`]: a bot match plays a whole game this way (hundreds of
-    /// small files) and writes each file once, not through a sync'd temporary file per move.
-    /// Unflushed writes are lost with the value, which suits games replayed when interrupted.
-    ///
-    /// The folder's files are read in at once (it is small when a game starts), so that its
-    /// reads, lists and lookups never touch the disk again; if it cannot be read whole, what is
-    /// not in memory is looked up on disk.
-    pub fn in_memory(&self) -> GameDir {
-        if self.pending.is_some() {
-            return self.clone();
-        }
-        let pending = read_in(&self.root);
-        GameDir {
-            pending: Some(std::sync::Arc::new(Mutex::new(pending))),
-            ..GameDir::new(self.root.clone())
-        }
-    }
-
     /// Whether this is an in-memory folder that never looks at the disk.
     fn detached(&self) -> bool {
         self.pending
@@ -235,20 +212,8 @@ impl GameDir {
             .is_some_and(|p| p.lock().unwrap_or_else(|e| e.into_inner()).detached)
     }
 
-    /// Writes what an in-memory folder holds to disk (without syncs; see
+    /// Writes the files changed in memory to the folder on disk (without syncs; see
     /// [`sync_folder`]); nothing for a folder on disk.
-    pub fn flush(&self) -> Result<()> {
-        let registered = self
-            .pending
-            .as_ref()
-            .is_some_and(|p| p.lock().unwrap_or_else(|e| e.into_inner()).registered);
-        match registered {
-            // Its guard's holder writes it (or packs it) once everyone is done.
-            true => Ok(()),
-            false => self.flush_pending(),
-        }
-    }
-
     fn flush_pending(&self) -> Result<()> {
         let Some(pending) = &self.pending else {
             return Ok(());
@@ -1040,21 +1005,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_in_memory_folder_reads_its_own_writes_and_puts_them_on_disk_at_flush() {
+    fn a_folder_in_memory_is_shared_read_once_and_put_on_disk_at_flush() {
         use std::os::unix::fs::PermissionsExt;
         let t = tempfile::tempdir().unwrap();
         let on_disk = GameDir::new(t.path());
         on_disk.write("moves/0001-red.toml", b"one").unwrap();
         on_disk.write("views/old.json", b"old").unwrap();
-        let g = on_disk.in_memory();
+        let memory = MemoryGuard::new(t.path());
+        // Every folder value made while the guard is held shares the copy.
+        let g = GameDir::new(t.path());
         g.write("moves/0002-black.toml", b"two").unwrap();
         g.write_private("secret/key", b"s").unwrap();
-        g.commit(&[
-            ("views/old.json".into(), None),
-            ("views/red.json".into(), Some(b"{}".to_vec())),
-        ])
-        .unwrap();
-        // Nothing new on disk yet; the folder's own reads see everything.
+        g.write(".hidden", b"h").unwrap();
+        GameDir::new(t.path())
+            .commit(&[
+                ("views/old.json".into(), None),
+                ("views/red.json".into(), Some(b"{}".to_vec())),
+            ])
+            .unwrap();
+        // Nothing new on disk yet, and the disk is not looked at again.
+        std::fs::write(t.path().join("moves/0003-red.toml"), "late").unwrap();
         assert!(!t.path().join("moves/0002-black.toml").exists());
         assert!(t.path().join("views/old.json").exists());
         assert_eq!(
@@ -1065,13 +1035,27 @@ mod tests {
         assert_eq!(g.read("moves/0002-black.toml", 10).unwrap(), "two");
         assert!(g.read("moves/0002-black.toml", 2).is_err(), "limits hold");
         assert!(!g.exists("views/old.json") && g.read("views/old.json", 10).is_err());
+        assert!(!g.exists("moves/0003-red.toml"));
         assert!(g.exists("secret") && g.exists("moves/0001-red.toml"));
-        g.flush().unwrap();
+        // Packed files leave hidden names out, as packing the folder does.
+        let names: Vec<String> = memory.files().into_iter().map(|(n, _)| n).collect();
         assert_eq!(
-            on_disk.list("moves").unwrap(),
-            ["0001-red.toml", "0002-black.toml"]
+            names,
+            [
+                "moves/0001-red.toml",
+                "moves/0002-black.toml",
+                "secret/key",
+                "views/red.json"
+            ]
         );
-        assert_eq!(on_disk.list("views").unwrap(), ["red.json"]);
+        memory.flush().unwrap();
+        drop(memory);
+        let after = GameDir::new(t.path());
+        assert_eq!(
+            after.list("moves").unwrap(),
+            ["0001-red.toml", "0002-black.toml", "0003-red.toml"]
+        );
+        assert_eq!(after.list("views").unwrap(), ["red.json"]);
         let mode = fs::metadata(t.path().join("secret/key"))
             .unwrap()
             .permissions()
