@@ -380,19 +380,23 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
             s.sonneborn_berger = sb;
         }
     }
-    let mut elo = bradley_terry(&cross);
     // Two players: the Elo difference their score shows, the figure the progress line, the
-    // SPRT and fastchess give (each player's rating is its difference from the other).
-    if let [(a, _), (b, _)] = &elo.iter().collect::<Vec<_>>()[..] {
-        let (a, b) = ((*a).clone(), (*b).clone());
-        let score = lines
-            .get(&a)
-            .and_then(|s| super::live::elo_of(s.wins, s.draws, s.losses));
-        if let Some((diff, err)) = score {
-            elo.insert(a, (round1(diff), round1(err)));
-            elo.insert(b, (round1(-diff) + 0.0, round1(err)));
-        }
-    }
+    // SPRT and fastchess give (each player's rating is its difference from the other); else,
+    // or while one has every point, the Bradley-Terry fit.
+    let names: Vec<&String> = cross.keys().collect();
+    let head_to_head = match names[..] {
+        [a, b] => lines
+            .get(a)
+            .and_then(|s| super::live::elo_of(s.wins, s.draws, s.losses))
+            .map(|(diff, err)| {
+                BTreeMap::from([
+                    (a.clone(), (round1(diff), round1(err))),
+                    (b.clone(), (round1(-diff) + 0.0, round1(err))),
+                ])
+            }),
+        _ => None,
+    };
+    let elo = head_to_head.unwrap_or_else(|| bradley_terry(&cross));
     for (name, (r, e)) in elo {
         if let Some(s) = lines.get_mut(&name) {
             s.elo = r;
