@@ -2100,3 +2100,89 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
     ]);
     assert!(r.stderr.contains("Xiangqi and Jieqi"), "{r:?}");
 }
+
+/// The judge's adjudication refuses what no ruling can be: a winner that is no seat, a reason
+/// that is no code, a game already over, a game that takes none (Luzhanqi); a good one ends
+/// the game with its record line, and `verify` replays it.
+#[test]
+fn an_adjudication_is_refused_unless_it_names_a_seat_a_code_and_a_game_that_goes_on() {
+    use qijudge::games::{by_name, JudgeRequest};
+    use qijudge::judge::pipeline::Rulings;
+    let tmp = tempfile::tempdir().unwrap();
+    let key = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    for name in ["red", "black", "judge"] {
+        ok(&["keygen", &key(name)]);
+    }
+    let make = |game: &str, seats: [&str; 2]| {
+        let dir = tmp.path().join(game).to_string_lossy().into_owned();
+        let (a, b) = (
+            format!("{}={}.pub", seats[0], key("red")),
+            format!("{}={}.pub", seats[1], key("black")),
+        );
+        ok(&[
+            "new",
+            game,
+            &dir,
+            "--player",
+            &a,
+            "--player",
+            &b,
+            "--judge",
+            &format!("{}.pub", key("judge")),
+            "--now",
+            NOW,
+        ]);
+        dir
+    };
+    let rule = |game: &str, dir: &str, winner: Option<&str>, reason: &str| {
+        let run = JudgeRequest {
+            now: NOW.to_string(),
+            details: false,
+            rulings: Rulings {
+                adjudicate: Some((winner.map(str::to_string), reason.to_string())),
+                ..Default::default()
+            },
+        };
+        by_name(game)
+            .unwrap()
+            .judge(Path::new(dir), Path::new(&key("judge")), run)
+            .and_then(|r| r.into_result().map(drop))
+    };
+    let xq = make("xiangqi", ["red", "black"]);
+    ok(&["judge", &xq, "--key", &key("judge"), "--now", NOW]);
+    for (winner, reason, says) in [
+        (
+            Some("green"),
+            "score-resign",
+            "\"green\" is not a seat (red, black)",
+        ),
+        (
+            Some("red"),
+            "Score Resign",
+            "must be lower-case letters, digits and -",
+        ),
+    ] {
+        let e = rule("xiangqi", &xq, winner, reason)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{e}");
+    }
+    rule("xiangqi", &xq, None, "max-moves").unwrap();
+    let record = std::fs::read_to_string(Path::new(&xq).join("record.jsonl")).unwrap();
+    assert!(
+        record.contains(r#"{"kind":"adjudicated","reason":"max-moves"}"#),
+        "{record}"
+    );
+    ok(&["verify", &xq]);
+    // Once over, a second ruling changes nothing (the judge's rulings never reopen a game).
+    rule("xiangqi", &xq, Some("red"), "score-resign").unwrap();
+    assert_eq!(
+        std::fs::read_to_string(Path::new(&xq).join("record.jsonl")).unwrap(),
+        record
+    );
+    let lzq = make("luzhanqi", ["south", "north"]);
+    let e = rule("luzhanqi", &lzq, None, "max-moves")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("takes no adjudication"), "{e}");
+}
