@@ -312,8 +312,8 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         now: super::now_or(None)?,
         logs: args.bot_logs,
         sandbox: crate::tournament::sandbox::Grants {
-            read: args.bot_read.clone(),
-            write: args.bot_write.clone(),
+            read: granted(&args.bot_read, "--bot-read")?,
+            write: granted(&args.bot_write, "--bot-write")?,
             off: args.bot_sandbox == "off",
             launcher: None,
         },
@@ -458,4 +458,22 @@ pub fn bot(name: &str, game: &str) -> Result<()> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     crate::tournament::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))
+}
+
+/// The folders or files given to bots, as full paths (a bot runs in a folder of its own, where
+/// a relative path would name nothing); each must exist.
+fn granted(paths: &[PathBuf], flag: &str) -> Result<Vec<PathBuf>, Error> {
+    paths
+        .iter()
+        .map(|path| {
+            if !path.exists() {
+                return Err(Error::Io(format!(
+                    "{flag} {}: no such file or folder",
+                    path.display()
+                )));
+            }
+            std::path::absolute(path)
+                .map_err(|e| Error::Io(format!("{flag} {}: {e}", path.display())))
+        })
+        .collect()
 }

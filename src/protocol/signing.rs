@@ -236,15 +236,23 @@ pub fn sign(key: &PrivateKey, namespace: &str, msg: &[u8]) -> String {
         let signature =
             ssh_key::Signature::new(Algorithm::Ed25519, signing.sign(&data).to_bytes().to_vec())
                 .ok()?;
-        SshSig::new(
-            key.public_key().key_data().clone(),
+        let public = key.public_key();
+        let pem = SshSig::new(
+            public.key_data().clone(),
             namespace,
             HashAlg::Sha512,
             signature,
         )
         .ok()?
         .to_pem(LineEnding::LF)
-        .ok()
+        .ok()?;
+        // A signature made here verifies by construction (`signing_key` takes only a key whose
+        // halves agree): remembered, so a match judging the move it has just signed for its
+        // bot does not verify it again.
+        if !signing.verifying_key().is_weak() {
+            remember(verification_digest(public, namespace, msg, &pem));
+        }
+        Some(pem)
     };
     fast().unwrap_or_else(|| {
         key.sign(namespace, HashAlg::Sha512, msg)
@@ -333,6 +341,11 @@ pub fn verify(
         return Ok(());
     }
     verify_uncached(key, namespace, msg, armored)?;
+    remember(digest);
+    Ok(())
+}
+
+fn remember(digest: [u8; 32]) {
     if let Ok(mut set) = VERIFIED.lock() {
         let set = set.get_or_insert_with(Default::default);
         if set.len() >= VERIFIED_CAPACITY {
@@ -340,7 +353,6 @@ pub fn verify(
         }
         set.insert(digest);
     }
-    Ok(())
 }
 
 fn verify_uncached(
@@ -647,6 +659,28 @@ mod tests {
     }
 
     #[test]
+    fn a_key_file_whose_halves_disagree_is_refused_when_read() {
+        use ssh_key::private::{Ed25519Keypair, KeypairData};
+        // Signing with such a key would sign in b's name with a's key; the signatures the
+        // process makes are remembered as verified only because this cannot happen.
+        let (a, b) = (generate("a"), generate("b"));
+        let (Some(pa), Some(pb)) = (a.key_data().ed25519(), b.key_data().ed25519()) else {
+            panic!("Ed25519 keys");
+        };
+        let mixed = PrivateKey::new(
+            KeypairData::Ed25519(Ed25519Keypair {
+                public: pb.public,
+                private: pa.private.clone(),
+            }),
+            "mixed",
+        )
+        .unwrap();
+        let text = mixed.to_openssh(LineEnding::LF).unwrap();
+        assert!(parse_private_key(&text).is_err());
+        assert!(signing_key(&mixed).is_none());
+    }
+
+    #[test]
     fn the_fast_signature_is_the_one_ssh_key_makes() {
         let key = generate("t");
         for (ns, msg) in [
@@ -725,6 +759,7 @@ mod tests {
                 armored: s,
             })
             .collect();
+        forget_verified(); // the signatures made above are remembered as verified
         assert_eq!(confirm_recorded(&items), 37);
         // The bad ones are still checked one by one, and explained.
         for (i, (m, s)) in msgs.iter().zip(&sigs).enumerate() {
@@ -843,6 +878,7 @@ mod tests {
                 .zip(&armored)
                 .map(|(m, s)| Recorded { key: key.public_key(), namespace: "qijudge-move", msg: m.as_bytes(), armored: s })
                 .collect();
+            forget_verified(); // the signatures made above are remembered as verified
             proptest::prop_assert_eq!(confirm_recorded(&items), strict);
         }
     }

@@ -5,9 +5,8 @@ use super::protocol::{BotFailure, BotView, Reply, Request};
 use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
 use crate::rules::luzhanqi::{by_name, Piece};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 /// Something that plays: asked a request, it answers (or fails).
@@ -306,7 +305,7 @@ pub struct ProcessBot {
     /// The bot's own folder and confinement (the folder goes when the bot does).
     _sandbox: super::sandbox::Sandbox,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Result<String, ()>>,
+    lines: LineReader,
     /// Whether it wants views (until an answer says `"views": false`).
     views: bool,
 }
@@ -338,35 +337,12 @@ impl ProcessBot {
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout"))?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match reader
-                    .by_ref()
-                    .take(MAX_LINE as u64 + 1)
-                    .read_until(b'\n', &mut line)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if line.len() > MAX_LINE => {
-                        let _ = tx.send(Err(()));
-                        break;
-                    }
-                    Ok(_) => {
-                        if tx.send(String::from_utf8(line).map_err(|_| ())).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let stdin = child.stdin.take();
         Ok(ProcessBot {
             child,
             _sandbox: sandbox,
             stdin,
-            lines: rx,
+            lines: LineReader::new(stdout),
             views: true,
         })
     }
@@ -403,18 +379,111 @@ impl ProcessBot {
 
     /// The bot's next line, within `wait`; past it the bot is stopped and it is a timeout.
     pub fn read_line(&mut self, wait: Duration) -> Result<String, BotFailure> {
-        match self.lines.recv_timeout(wait) {
-            Ok(Ok(line)) => Ok(line),
-            Ok(Err(())) => Err(BotFailure::Garbage(
+        match self.lines.next_line(wait) {
+            Ok(line) => Ok(line),
+            Err(LineError::Garbage) => Err(BotFailure::Garbage(
                 "an answer that is not UTF-8 or longer than 1 MiB".into(),
             )),
-            Err(RecvTimeoutError::Timeout) => {
+            Err(LineError::Timeout) => {
                 let _ = self.child.kill();
                 Err(BotFailure::Timeout)
             }
-            Err(RecvTimeoutError::Disconnected) => Err(BotFailure::Crashed),
+            Err(LineError::Closed) => Err(BotFailure::Crashed),
         }
     }
+}
+
+/// Why no line came.
+#[derive(Debug, PartialEq)]
+enum LineError {
+    /// Not UTF-8, or longer than [`MAX_LINE`].
+    Garbage,
+    Timeout,
+    /// The bot closed its output (it stopped).
+    Closed,
+}
+
+/// Lines from a bot's standard output, read in the caller's thread: `poll` waits with the
+/// deadline, each `read` takes whatever the bot has written. No reader thread, so an engine
+/// printing dozens of `info` lines a move costs no thread hand-off per line.
+struct LineReader {
+    out: std::process::ChildStdout,
+    /// Bytes read and not yet returned as a line.
+    pending: Vec<u8>,
+    /// Where the search for the next newline goes on (bytes before it hold none).
+    scanned: usize,
+    closed: bool,
+}
+
+impl LineReader {
+    fn new(out: std::process::ChildStdout) -> LineReader {
+        LineReader {
+            out,
+            pending: Vec::new(),
+            scanned: 0,
+            closed: false,
+        }
+    }
+
+    fn next_line(&mut self, wait: Duration) -> Result<String, LineError> {
+        let until = std::time::Instant::now() + wait;
+        loop {
+            if let Some(at) = memchr_newline(&self.pending[self.scanned..]) {
+                let end = self.scanned + at + 1;
+                if end > MAX_LINE {
+                    return Err(LineError::Garbage);
+                }
+                let rest = self.pending.split_off(end);
+                let line = std::mem::replace(&mut self.pending, rest);
+                self.scanned = 0;
+                return String::from_utf8(line).map_err(|_| LineError::Garbage);
+            }
+            self.scanned = self.pending.len();
+            if self.pending.len() > MAX_LINE {
+                return Err(LineError::Garbage);
+            }
+            if self.closed {
+                return Err(LineError::Closed);
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if !self.readable_within(left)? {
+                return Err(LineError::Timeout);
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            match self.out.read(&mut chunk) {
+                Ok(0) => self.closed = true,
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.closed = true,
+            }
+        }
+    }
+
+    /// Whether the output has bytes (or its end) within `wait`.
+    fn readable_within(&self, wait: Duration) -> Result<bool, LineError> {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: self.out.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // Rounded up, so a deadline a fraction of a millisecond away is still waited for.
+        let ms = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+        loop {
+            // SAFETY: one valid pollfd for the duration of the call.
+            let n = unsafe { libc::poll(&mut fd, 1, ms) };
+            if n >= 0 {
+                return Ok(n > 0);
+            }
+            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                return Err(LineError::Closed);
+            }
+        }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
 }
 
 impl Bot for ProcessBot {
@@ -527,6 +596,56 @@ pub fn serve(name: &str, input: impl BufRead, mut output: impl Write) -> std::io
 #[cfg(test)]
 mod tests {
     use super::serve;
+    use super::{LineError, LineReader};
+    use std::time::Duration;
+
+    fn reader(script: &str) -> (std::process::Child, LineReader) {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", script])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        (child, LineReader::new(out))
+    }
+
+    #[test]
+    fn lines_come_one_at_a_time_however_they_were_written() {
+        // Three lines in one write, one in two writes, then an unfinished line and the end.
+        let (mut child, mut lines) =
+            reader("printf 'a\nbb\nccc\n'; printf 'd'; sleep 0.05; printf 'd\nrest'");
+        let wait = Duration::from_secs(5);
+        for want in ["a\n", "bb\n", "ccc\n", "dd\n"] {
+            assert_eq!(lines.next_line(wait).as_deref(), Ok(want));
+        }
+        assert_eq!(lines.next_line(wait), Err(LineError::Closed));
+        child.wait().unwrap();
+    }
+
+    #[test]
+    fn a_silent_bot_times_out_and_a_bad_line_is_garbage() {
+        let (mut child, mut lines) = reader("sleep 2");
+        let started = std::time::Instant::now();
+        assert_eq!(
+            lines.next_line(Duration::from_millis(50)),
+            Err(LineError::Timeout)
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+        child.kill().unwrap();
+        child.wait().unwrap();
+
+        let (mut child, mut lines) = reader(r"printf 'ok\n\377\n'");
+        let wait = Duration::from_secs(5);
+        assert_eq!(lines.next_line(wait).as_deref(), Ok("ok\n"));
+        assert_eq!(lines.next_line(wait), Err(LineError::Garbage));
+        child.wait().unwrap();
+
+        // Past 1 MiB without a newline: refused without reading on.
+        let (mut child, mut lines) = reader("head -c 1100000 /dev/zero | tr '\\0' a; sleep 2");
+        assert_eq!(lines.next_line(wait), Err(LineError::Garbage));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
 
     fn answers(bot: &str, input: &str) -> std::io::Result<String> {
         let mut out = Vec::new();

@@ -409,14 +409,20 @@ pub fn program_files(command: &str) -> (String, Vec<ProgramFile>) {
     let mut files = Vec::new();
     let words: Vec<String> = command
         .split(' ')
-        .map(|word| {
+        .enumerate()
+        .map(|(i, word)| {
             let plain = !word.is_empty()
                 && word
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"/._-+:=@".contains(&b));
             let path = Path::new(word);
             match (std::fs::canonicalize(path), std::path::absolute(path)) {
-                (Ok(real), Ok(named)) if plain && word.contains('/') && real.is_file() => {
+                // A path, or an argument naming a file in the current folder (`python3
+                // bot.py`): the bot runs in a folder of its own, so it gets the full path. (A
+                // first word without a slash is a program looked up in PATH.)
+                (Ok(real), Ok(named))
+                    if plain && (word.contains('/') || i > 0) && real.is_file() =>
+                {
                     let text = named.to_string_lossy().into_owned();
                     files.push(ProgramFile { named, real });
                     text

@@ -599,3 +599,40 @@ fn without_bubblewrap_process_bots_are_refused_by_name() {
     let builtin = run(&["builtin:greedy", "builtin:random"]);
     assert!(builtin.status.success(), "{builtin:?}");
 }
+
+/// A bot named as people type it in their own folder — `/usr/bin/python3 bot.py`, with
+/// `--bot-read data` relative too — starts in the sandbox (it runs in a folder of its own, so
+/// the runner hands it full paths) and plays; a folder to grant that does not exist is refused
+/// by name before any game.
+#[test]
+fn a_bot_named_by_a_bare_file_name_and_relative_grants_plays_in_the_sandbox() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("examples/bots/random_bot.py"),
+        tmp.path().join("bot.py"),
+    )
+    .unwrap();
+    std::fs::create_dir(tmp.path().join("data")).unwrap();
+    let run = |read: &str| {
+        Command::new(env!("CARGO_BIN_EXE_qijudge"))
+            .current_dir(tmp.path())
+            .args(["match", "--game", "luzhanqi", "--games", "1"])
+            .args(["--bot", &format!("mine={PYTHON} bot.py")])
+            .args(["--bot", "greedy=builtin:greedy"])
+            .args(["--bot-read", read, "--out", "m"])
+            .output()
+            .unwrap()
+    };
+    let refused = run("no-such-folder");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("--bot-read no-such-folder: no such file or folder"),
+        "{refused:?}"
+    );
+    assert!(!tmp.path().join("m").exists());
+    let played = run("data");
+    let stdout = String::from_utf8_lossy(&played.stdout);
+    assert!(played.status.success(), "{played:?}");
+    assert!(!stdout.contains("forfeit"), "{stdout}");
+}
