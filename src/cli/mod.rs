@@ -790,7 +790,9 @@ pub struct MatchArgs {
     #[arg(long)]
     pub gauntlet: bool,
     /// An opening book (Xiangqi: one FEN or EPD position a line, or a .pgn file whose games'
-    /// final positions are the openings): each opening is played twice
+    /// final positions are the openings; Luzhanqi: a TOML file of [[opening]] tables, each
+    /// `rows = [...]` for every seat's army or one array per seat, as in a setup file): each
+    /// opening is played twice
     /// in an encounter, the colours reversed (so --games is even), and the result is reported
     /// as pairs too (pentanomial counts and the Elo from pairs).
     #[arg(long, value_name = "FILE")]

@@ -237,25 +237,22 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .set(setting)
             .map_err(|e| Error::Io(format!("--engine {name}: {e}")))?;
     }
-    let book =
-        match &args.book {
-            None => None,
-            Some(_) if args.game != "xiangqi" => return Err(Error::Io(
-                "--book: opening books are Xiangqi positions (FEN or EPD lines, or PGN openings)"
-                    .into(),
-            )),
-            Some(_) if args.games % 2 == 1 => {
-                return Err(Error::Io(format!(
-                    "--book: each opening is played twice, the colours reversed: --games {} is odd",
-                    args.games
-                )))
-            }
-            Some(path) => Some(crate::tournament::book::Book::read(
-                path,
-                args.book_order == "random",
-                args.seed,
-            )?),
-        };
+    let book = match &args.book {
+        None => None,
+        Some(_) if args.games % 2 == 1 => {
+            return Err(Error::Io(format!(
+                "--book: each opening is played twice, the colours reversed: --games {} is odd",
+                args.games
+            )))
+        }
+        Some(path) => Some(crate::tournament::book::Book::read(
+            path,
+            &args.game,
+            &args.board,
+            args.book_order == "random",
+            args.seed,
+        )?),
+    };
     let adjudication = crate::tournament::adjudication::Adjudication {
         resign: args
             .resign

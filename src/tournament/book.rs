@@ -10,27 +10,75 @@ use crate::rules::luzhanqi::random::SplitMix64;
 /// The openings of a book, in the order they are played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
-    pub openings: Vec<String>,
+    pub openings: Vec<Opening>,
     /// The book's SHA-256 and order, which make a match the same match when resumed.
     pub identity: String,
 }
 
+/// How one opening starts its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// A Xiangqi position (FEN).
+    Position(String),
+    /// Luzhanqi armies: each seat's setup, as a setup file's text (`rows = [...]`).
+    Armies(std::collections::BTreeMap<String, String>),
+}
+
+impl Opening {
+    /// The start position, for a game that starts from one.
+    pub fn position(&self) -> Option<&str> {
+        match self {
+            Opening::Position(fen) => Some(fen),
+            Opening::Armies(_) => None,
+        }
+    }
+
+    /// A seat's setup, for a game whose armies the book sets.
+    pub fn army(&self, seat: &str) -> Option<&str> {
+        match self {
+            Opening::Armies(armies) => armies.get(seat).map(String::as_str),
+            Opening::Position(_) => None,
+        }
+    }
+}
+
 impl Book {
-    /// Reads a Xiangqi book: one position a line, as FEN (six fields) or EPD (the first four,
-    /// anything after them ignored), `#` starting a comment line; or a PGN file (`.pgn`), each
-    /// game an opening: its moves played from its start (the `FEN` tag, else the standard
-    /// start), in any notation the PGN reader takes. Every position is checked: a legal
-    /// position with a legal move. `random`: the order shuffled by `seed`.
-    pub fn read(path: &std::path::Path, random: bool, seed: u64) -> Result<Book> {
+    /// Reads a book for `game` (on `board`, for Luzhanqi). Xiangqi: one position a line, as
+    /// FEN (six fields) or EPD (the first four, anything after them ignored), `#` starting a
+    /// comment line; or a PGN file (`.pgn`), each game an opening: its moves played from its
+    /// start (the `FEN` tag, else the standard start), in any notation the PGN reader takes.
+    /// Luzhanqi: a TOML file of `[[opening]]` tables, each giving every seat an army (see
+    /// [`army_openings`]). Every opening is checked against the rules. `random`: the order
+    /// shuffled by `seed`.
+    pub fn read(
+        path: &std::path::Path,
+        game: &str,
+        board: &str,
+        random: bool,
+        seed: u64,
+    ) -> Result<Book> {
         let shown = path.display();
         let text =
             std::fs::read_to_string(path).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
         let is_pgn = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        let openings = match is_pgn {
-            true => pgn_openings(&text, &shown.to_string())?,
-            false => fen_openings(&text, &shown.to_string())?,
+        let openings: Vec<Opening> = match (game, is_pgn) {
+            ("luzhanqi", _) => army_openings(&text, board, &shown.to_string())?,
+            ("xiangqi", true) => pgn_openings(&text, &shown.to_string())?
+                .into_iter()
+                .map(Opening::Position)
+                .collect(),
+            ("xiangqi", false) => fen_openings(&text, &shown.to_string())?
+                .into_iter()
+                .map(Opening::Position)
+                .collect(),
+            _ => {
+                return Err(Error::Io(format!(
+                    "--book: {game} has no opening books (Xiangqi: FEN, EPD or PGN; Luzhanqi: \
+                     armies in TOML)"
+                )))
+            }
         };
         if openings.is_empty() {
             return Err(Error::Io(format!("--book {shown}: no position in it")));
@@ -99,9 +147,64 @@ fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
     Ok(openings)
 }
 
+/// The openings of a Luzhanqi book: `[[opening]]` tables, each with `rows` (one army for every
+/// seat, each reading the rows from its own side, as a setup file does) or an army per seat
+/// (`south = [...]`, `north = [...]`; on the cross board all four seats), or both (`rows` for
+/// the seats not named). Each army is checked as `qijudge setup` checks a player's.
+fn army_openings(text: &str, board_name: &str, shown: &str) -> Result<Vec<Opening>> {
+    use crate::rules::luzhanqi::{by_name, Placement, Seat, Setup};
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[serde(default)]
+        opening: Vec<std::collections::BTreeMap<String, Vec<String>>>,
+    }
+    let board = by_name(board_name)
+        .ok_or_else(|| Error::Io(format!("--board: unknown board {board_name:?}")))?;
+    let file: File = toml::from_str(text).map_err(|e| {
+        Error::Io(format!(
+            "--book {shown}: not a Luzhanqi book ([[opening]] tables of rows): {}",
+            e.message()
+        ))
+    })?;
+    let mut openings = Vec::new();
+    for (i, table) in file.opening.iter().enumerate() {
+        let at = |why: String| Error::Io(format!("--book {shown}: opening {}: {why}", i + 1));
+        if let Some(name) = table
+            .keys()
+            .find(|k| *k != "rows" && !board.seat_names.contains(k))
+        {
+            return Err(at(format!(
+                "{name:?} is not a seat of this board ({}) nor `rows`",
+                board.seat_names.join(", ")
+            )));
+        }
+        let mut armies = std::collections::BTreeMap::new();
+        for (j, seat) in board.seat_names.iter().enumerate() {
+            let rows = table
+                .get(seat)
+                .or_else(|| table.get("rows"))
+                .ok_or_else(|| at(format!("no army for {seat} (give `rows` or `{seat}`)")))?;
+            let mut setup = toml::Table::new();
+            setup.insert("rows".into(), rows.clone().into());
+            let setup = toml::to_string(&setup).map_err(|e| at(e.to_string()))?;
+            let seat_id = Seat(j as u8);
+            Placement::from_toml(&setup, board, seat_id)
+                .and_then(|p| Setup::validate(board, seat_id, &p))
+                .map_err(|problems| {
+                    let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                    at(format!("{seat}'s army: {}", list.join("; ")))
+                })?;
+            armies.insert(seat.clone(), setup);
+        }
+        openings.push(Opening::Armies(armies));
+    }
+    Ok(openings)
+}
+
 impl Book {
     /// Finishes reading: the order (`random`: shuffled by `seed`) and the identity.
-    fn ordered(mut openings: Vec<String>, text: &str, random: bool, seed: u64) -> Book {
+    fn ordered(mut openings: Vec<Opening>, text: &str, random: bool, seed: u64) -> Book {
         let order = match random {
             true => {
                 let mut rng = SplitMix64::new(seed ^ 0x626f_6f6b);
@@ -121,7 +224,7 @@ impl Book {
 
     /// The opening of a game played in round `round` of its encounter: the rounds go in
     /// pairs, each pair one opening, the book started again when it runs out.
-    pub fn opening(&self, round: u32) -> &str {
+    pub fn opening(&self, round: u32) -> &Opening {
         &self.openings[(round / 2) as usize % self.openings.len()]
     }
 }
@@ -210,17 +313,20 @@ mod tests {
             "[Event \"cannon\"]\n\n1. H2-E2 *\n\n             [FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\"]\n             [Format \"WXF\"]\n\n1. ... H8+7 2. H2+3 *\n",
         )
         .unwrap();
-        let book = Book::read(&path, false, 1).unwrap();
+        let book = Book::read(&path, "xiangqi", "2p", false, 1).unwrap();
         assert_eq!(
             book.openings,
             [
                 "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
                 "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2",
             ]
+            .map(|fen| Opening::Position(fen.into()))
         );
         // A move that is not legal is named with its game and number.
         std::fs::write(&path, "[Event \"x\"]\n\n1. H2-E2 2. H2-E2 *\n").unwrap();
-        let e = Book::read(&path, false, 1).unwrap_err().to_string();
+        let e = Book::read(&path, "xiangqi", "2p", false, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("game 1") && e.contains("move 2"), "{e}");
     }
 
@@ -235,10 +341,12 @@ mod tests {
              rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - ; c0 \"pawn\"\n",
         )
         .unwrap();
-        let book = Book::read(&path, false, 1).unwrap();
+        let book = Book::read(&path, "xiangqi", "2p", false, 1).unwrap();
         assert_eq!(book.openings.len(), 2);
         assert!(
-            book.openings[1].ends_with(" b - - 0 1"),
+            book.openings[1]
+                .position()
+                .is_some_and(|fen| fen.ends_with(" b - - 0 1")),
             "{:?}",
             book.openings
         );
@@ -247,10 +355,65 @@ mod tests {
         assert_ne!(book.opening(1), book.opening(2));
         assert_eq!(book.opening(4), book.opening(0));
         std::fs::write(&path, "rnbakabnr/9/1c5c1 w\n").unwrap();
-        let e = Book::read(&path, false, 1).unwrap_err().to_string();
+        let e = Book::read(&path, "xiangqi", "2p", false, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("line 1"), "{e}");
         std::fs::write(&path, "# nothing\n").unwrap();
-        assert!(Book::read(&path, false, 1).is_err());
+        assert!(Book::read(&path, "xiangqi", "2p", false, 1).is_err());
+    }
+
+    #[test]
+    fn a_luzhanqi_book_gives_every_seat_a_checked_army() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("armies.toml");
+        let army = r#"["CO CP LT CP BG", "MJ . EN . MG", "EN LT . CP GN", "BM . CO . BM",
+                       "FM BG MG LT MJ", "LM FL LM EN LM"]"#;
+        let other = r#"["CP CO LT CP BG", "MJ . EN . MG", "EN LT . CP GN", "BM . CO . BM",
+                        "FM BG MG LT MJ", "LM FL LM EN LM"]"#;
+        std::fs::write(
+            &path,
+            format!("[[opening]]\nrows = {army}\n\n[[opening]]\nsouth = {army}\nnorth = {other}\n"),
+        )
+        .unwrap();
+        let book = Book::read(&path, "luzhanqi", "2p", false, 1).unwrap();
+        assert_eq!(book.openings.len(), 2);
+        let (first, second) = (&book.openings[0], &book.openings[1]);
+        assert_eq!(first.army("south"), first.army("north"));
+        assert_ne!(second.army("south"), second.army("north"));
+        assert!(first.position().is_none() && first.army("east").is_none());
+        // The cross board's four seats all get the `rows` army.
+        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1);
+        assert!(cross.is_err(), "the second opening names two seats only");
+        std::fs::write(&path, format!("[[opening]]\nrows = {army}\n")).unwrap();
+        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1).unwrap();
+        assert!(["south", "east", "north", "west"]
+            .iter()
+            .all(|s| cross.openings[0].army(s).is_some()));
+        // An army the rules refuse (a flag off the headquarters), a seat the board has not, and a
+        // game without books are refused by name.
+        let bad = army.replace("LM FL LM", "FL LM LM");
+        for (text, expect) in [
+            (
+                format!("[[opening]]\nrows = {bad}\n"),
+                "opening 1: south's army",
+            ),
+            (
+                format!("[[opening]]\nrows = {army}\neast = {army}\n"),
+                "\"east\" is not a seat",
+            ),
+            ("[opening]\n".to_string(), "not a Luzhanqi book"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let e = Book::read(&path, "luzhanqi", "2p", false, 1)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(expect), "{e}");
+        }
+        let e = Book::read(&path, "liubo", "2p", false, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("liubo has no opening books"), "{e}");
     }
 
     #[test]

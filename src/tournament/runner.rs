@@ -148,7 +148,7 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// The book opening of game `k`, if the match has a book: games go round by round through
     /// the encounters, and each encounter's rounds go in pairs.
-    pub fn opening(&self, k: u32) -> Result<Option<&str>> {
+    pub fn opening(&self, k: u32) -> Result<Option<&super::book::Opening>> {
         let Some(book) = &self.book else {
             return Ok(None);
         };
@@ -807,7 +807,9 @@ fn start_bot(
 ) -> Result<Box<dyn Bot>> {
     if let BotSpec::Uci(_) = entry.spec {
         if let Some(engine) = pool.take(&entry.name) {
-            return Ok(Box::new(engine.for_game(cfg.opening(k)?)));
+            return Ok(Box::new(engine.for_game(
+                cfg.opening(k)?.and_then(super::book::Opening::position),
+            )));
         }
     }
     match &entry.spec {
@@ -839,7 +841,7 @@ fn start_bot(
             Ok(match entry.spec {
                 BotSpec::Uci(_) => {
                     let engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
-                    match cfg.opening(k)? {
+                    match cfg.opening(k)?.and_then(super::book::Opening::position) {
                         Some(fen) => Box::new(engine.starting_from(fen)),
                         None => Box::new(engine),
                     }
@@ -915,20 +917,30 @@ fn play_game(
             seed: seed ^ i as u64,
             time_ms,
         };
-        let setup = match bots[i].ask(&request) {
-            Ok(Reply {
-                setup: Some(map), ..
-            }) => {
-                let placement = Placement {
+        let seat_id = Seat(i as u8);
+        // A book's army is the seat's setup (checked when the book was read); the bot is not
+        // asked for one.
+        let placement = match cfg.opening(k)?.and_then(|o| o.army(seat)) {
+            Some(army) => Placement::from_toml(army, board, seat_id)
+                .map_err(|p| Error::Io(format!("--book: {seat}'s army: {} problem(s)", p.len())))?,
+            None => match bots[i].ask(&request) {
+                Ok(Reply {
+                    setup: Some(map), ..
+                }) => Placement {
                     entries: map.into_iter().collect(),
-                };
-                let seat_id = Seat(i as u8);
-                Setup::validate(board, seat_id, &placement)
-                    .map_err(|p| BotFailure::BadSetup(format!("{} problem(s)", p.len())))
-            }
-            Ok(_) => Err(BotFailure::Garbage("no setup in the answer".into())),
-            Err(f) => Err(f),
+                },
+                Ok(_) => {
+                    failure = Some((seat, BotFailure::Garbage(String::new()).code()));
+                    break;
+                }
+                Err(f) => {
+                    failure = Some((seat, f.code()));
+                    break;
+                }
+            },
         };
+        let setup = Setup::validate(board, seat_id, &placement)
+            .map_err(|p| BotFailure::BadSetup(format!("{} problem(s)", p.len())));
         match setup {
             Ok(s) => commit_setup(&dir, &game, seat, &keys.bots[order[i]], &s)?,
             Err(f) => {
@@ -1097,7 +1109,8 @@ fn play_through_contract(
     let judge_file = cfg.out.join("keys").join("judge");
     // A book opening is the game's start position.
     let mut rules = cfg.rule_texts.clone();
-    if let Some(fen) = cfg.opening(k)? {
+    let opening = cfg.opening(k)?;
+    if let Some(fen) = opening.and_then(super::book::Opening::position) {
         rules.retain(|r| !r.starts_with("start="));
         rules.push(format!("start={fen}"));
     }
@@ -1148,17 +1161,21 @@ fn play_through_contract(
                 seed: seed ^ j as u64,
                 time_ms,
             };
-            let text = match bots[j].ask(&request) {
-                Ok(Reply {
-                    setup: Some(map), ..
-                }) => map
-                    .iter()
-                    .map(|(sq, piece)| format!("{} = {}\n", toml_key(sq), toml_string(piece)))
-                    .collect::<String>(),
-                Ok(_) => {
-                    failure = Some((seat.clone(), BotFailure::Garbage(String::new()).code()));
-                    break;
-                }
+            // A book's army is the seat's setup; the bot is not asked for one.
+            let answer = match opening.and_then(|o| o.army(seat)) {
+                Some(army) => Ok(army.to_string()),
+                None => bots[j].ask(&request).and_then(|reply| match reply {
+                    Reply {
+                        setup: Some(map), ..
+                    } => Ok(map
+                        .iter()
+                        .map(|(sq, piece)| format!("{} = {}\n", toml_key(sq), toml_string(piece)))
+                        .collect::<String>()),
+                    _ => Err(BotFailure::Garbage(String::new())),
+                }),
+            };
+            let text = match answer {
+                Ok(text) => text,
                 Err(f) => {
                     failure = Some((seat.clone(), f.code()));
                     break;

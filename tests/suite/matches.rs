@@ -1234,7 +1234,7 @@ fn a_book_plays_each_opening_twice_with_colours_reversed() {
     *other.last_mut().unwrap() = out2;
     let r = run(other);
     assert!(
-        r.code != 0 && r.stderr.contains("Xiangqi positions"),
+        r.code != 0 && r.stderr.contains("jieqi has no opening books"),
         "{r:?}"
     );
     // With a book a sequential test is decided on pairs, and stops the match.
@@ -2185,4 +2185,79 @@ fn an_adjudication_is_refused_unless_it_names_a_seat_a_code_and_a_game_that_goes
         .unwrap_err()
         .to_string();
     assert!(e.contains("takes no adjudication"), "{e}");
+}
+
+/// A Luzhanqi book sets the armies: each opening's two games use its setups (the bots are not
+/// asked), the bots change sides between them, and every game verifies with those setups.
+#[test]
+fn a_luzhanqi_book_sets_the_armies_of_each_pair() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("armies.toml");
+    let south = [
+        "CO CP LT CP BG",
+        "MJ . EN . MG",
+        "EN LT . CP GN",
+        "BM . CO . BM",
+        "FM BG MG LT MJ",
+        "LM FL LM EN LM",
+    ];
+    let north = [
+        "BG CP LT CP CO",
+        "MG . EN . MJ",
+        "GN CP . LT EN",
+        "BM . CO . BM",
+        "MJ LT MG BG FM",
+        "LM EN LM FL LM",
+    ];
+    let toml_rows = |rows: &[&str]| format!("{:?}", rows);
+    std::fs::write(
+        &book,
+        format!(
+            "[[opening]]\nsouth = {}\nnorth = {}\n",
+            toml_rows(&south),
+            toml_rows(&north)
+        ),
+    )
+    .unwrap();
+    let out = tmp.path().join("m");
+    let r = qj(&[
+        "match",
+        "--game",
+        "luzhanqi",
+        "--bot",
+        "g=builtin:greedy",
+        "--bot",
+        "r=builtin:random",
+        "--games",
+        "2",
+        "--book",
+        &book.to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut south_players = Vec::new();
+    for k in 1..=2 {
+        let dir = out.join(format!("games/game-{k:05}"));
+        ok(&["verify", &dir.to_string_lossy()]);
+        let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        south_players.push(
+            manifest
+                .split("[[players]]")
+                .nth(1)
+                .and_then(|p| p.lines().find_map(|l| l.strip_prefix("name = ")))
+                .unwrap()
+                .to_string(),
+        );
+        // The revealed setups are the book's armies, each row read from its seat's side.
+        let south_setup = std::fs::read_to_string(dir.join("setups/south.toml")).unwrap();
+        let north_setup = std::fs::read_to_string(dir.join("setups/north.toml")).unwrap();
+        for square in ["a6:CO,b6:CP,c6:LT,d6:CP,e6:BG", "b1:FL"] {
+            assert!(south_setup.contains(square), "{square}: {south_setup}");
+        }
+        for square in ["a7:CO", "c7:LT", "e7:BG", "b12:FL", "a11:FM"] {
+            assert!(north_setup.contains(square), "{square}: {north_setup}");
+        }
+    }
+    assert_ne!(south_players[0], south_players[1], "the bots change sides");
 }
