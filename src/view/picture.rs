@@ -1,7 +1,7 @@
 //! Board pictures: SVG drawn from a view, and PNG rendered from that SVG with resvg. Labels are
-//! drawn with built-in pixel fonts as rectangles (5 × 7 dots for Latin letters, 16 × 16 for the
-//! Chinese characters, from GNU Unifont), so nothing (no font) is loaded from disk and the bytes
-//! are the same on every machine. Every picture carries coordinates, is turned so the viewing
+//! drawn as paths: Latin letters from a built-in 5 × 7 pixel font, Chinese characters as
+//! outlines from a compiled-in typeface ([`super::cjk_font`]), so nothing (no font) is loaded
+//! from disk and the bytes are the same on every machine. Every picture carries coordinates, is turned so the viewing
 //! seat sits at the bottom, and has a caption: game, ply, audience, players, last move, and
 //! whose turn it is or the result.
 
@@ -324,15 +324,9 @@ fn label_path(text: &str, scale: f64) -> String {
     let mut x = -width * scale / 2.0;
     let mut path = String::new();
     for &c in &chars {
-        let cjk = super::cjk_glyphs::CJK_GLYPHS.iter().find(|(g, _)| *g == c);
-        match cjk {
-            Some((_, rows)) => {
-                let dot = scale * 0.5;
-                for (row, bits) in rows.iter().enumerate() {
-                    let y = -8.0 * dot + row as f64 * dot;
-                    runs(&mut path, x, y, u32::from(*bits), 16, dot);
-                }
-            }
+        // A Chinese character fills 16 half-dots, from the typeface.
+        match super::cjk_font::outline(c, x, 8.0 * scale) {
+            Some(outline) => path.push_str(&outline),
             None => {
                 let known = c == ' ' || GLYPHS.iter().any(|(g, _)| *g == c);
                 let shown = if known { c } else { '?' };

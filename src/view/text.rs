@@ -22,7 +22,8 @@ pub fn chinese_label(p: Piece) -> &'static str {
         Piece::Major => "营",
         Piece::Captain => "连",
         Piece::Lieutenant => "排",
-        Piece::Engineer => "兵",
+        // 工兵: one character on a board square, and not the Xiangqi soldier's 兵.
+        Piece::Engineer => "工",
         Piece::Bomb => "炸",
         Piece::Landmine => "雷",
         Piece::Flag => "旗",
