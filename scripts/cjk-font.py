@@ -13,7 +13,7 @@ from fontTools.ttLib import TTCollection
 from fontTools import subset
 
 CHARS = ("司军师旅团营连排工兵炸雷旗" "帥仕相傌俥炮將士象馬車砲卒" "楚河漢界" "梟散"
-         "一二三四五六七八九进進退平前后後中" "１２３４５６７８９")
+         "一二三四五六七八九进進退平前后後中线" "１２３４５６７８９")
 OUT = "assets/fonts/board-cjk.otf"
 
 collection = TTCollection(sys.argv[1])

@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn every_character_the_pictures_draw_is_in_the_font() {
         // Luzhanqi pieces (engineer: 工), Xiangqi pieces and river, Liubo, file numbers.
-        for c in "司军师旅团营连排工兵炸雷旗帥仕相傌俥炮將士象馬車砲卒楚河漢界梟散一二三四五六七八九１２３４５６７８９".chars() {
+        for c in "司军师旅团营连排工兵炸雷旗帥仕相傌俥炮將士象馬車砲卒楚河漢界梟散一二三四五六七八九前线１２３４５６７８９".chars() {
             let d = outline(c, 0.0, 16.0).unwrap_or_default();
             assert!(d.starts_with('M') && d.ends_with('Z'), "{c}: {d}");
         }

@@ -47,10 +47,26 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A control button with a drawn icon (the media symbols ⏮ ⏭ are missing from common fonts):
+/// triangles pointing the way it steps, with a bar for the first and last positions.
+fn button(id: &str, name: &str) -> String {
+    let shapes = match id {
+        "first" => "<rect x=\"2\" y=\"3\" width=\"2\" height=\"10\"/><path d=\"M14 3v10L5 8z\"/>",
+        "prev" => "<path d=\"M12 3v10L3 8z\"/>",
+        "next" => "<path d=\"M4 3v10l9-5z\"/>",
+        _ => "<path d=\"M2 3v10l9-5z\"/><rect x=\"12\" y=\"3\" width=\"2\" height=\"10\"/>",
+    };
+    format!(
+        "<button id=\"{id}\" type=\"button\" title=\"{name}\" aria-label=\"{name}\">\
+         <svg viewBox=\"0 0 16 16\" fill=\"currentColor\" aria-hidden=\"true\">{shapes}</svg></button>"
+    )
+}
+
 const STYLE: &str = "body{font-family:sans-serif;margin:1em;background:#faf6ec;color:#3b2f2f}\
 main{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\
 #board svg{max-width:100%;height:auto;border:1px solid #3b2f2f}\
-#controls{margin:.6em 0}button{font-size:1.1em;margin-right:.3em}\
+#controls{position:sticky;top:0;z-index:1;background:#faf6ec;padding:.4em 0;margin-bottom:.4em}\
+button{margin-right:.3em;padding:.2em .5em;line-height:0}button svg{width:1.2em;height:1.2em}\
 #moves{position:relative;max-height:70vh;overflow:auto;font-family:monospace;padding-left:3em}\
 #moves li.current{background:#f3d27a}#moves a{color:inherit;text-decoration:none}\
 .state h2{font-size:1.1em}.hidden{display:none}";
@@ -137,9 +153,22 @@ pub fn page(
     for line in about {
         let _ = writeln!(out, "<p>{}</p>", escape(line));
     }
+    out.push_str("<main>\n<div>\n<div id=\"controls\">");
+    for (id, name) in [("first", "First"), ("prev", "Previous")] {
+        let _ = write!(out, "{}", button(id, name));
+    }
+    let _ = write!(
+        out,
+        "<span id=\"where\" data-unit=\"{unit}\">{unit} 0 of {}</span> ",
+        frames.len().saturating_sub(1)
+    );
+    for (id, name) in [("next", "Next"), ("last", "Last")] {
+        let _ = write!(out, "{}", button(id, name));
+    }
+    out.push_str("</div>\n");
     let _ = writeln!(
         out,
-        "<main>\n<div>\n<div id=\"board\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" \
+        "<div id=\"board\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" \
          height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n<defs>"
     );
     for body in defs.values() {
@@ -158,19 +187,7 @@ pub fn page(
             f.ply, f.picture.pieces
         );
     }
-    out.push_str("</svg></div>\n<div id=\"controls\">");
-    for (id, label) in [("first", "⏮"), ("prev", "◀")] {
-        let _ = write!(out, "<button id=\"{id}\" type=\"button\">{label}</button>");
-    }
-    let _ = write!(
-        out,
-        "<span id=\"where\" data-unit=\"{unit}\">{unit} 0 of {}</span> ",
-        frames.len().saturating_sub(1)
-    );
-    for (id, label) in [("next", "▶"), ("last", "⏭")] {
-        let _ = write!(out, "<button id=\"{id}\" type=\"button\">{label}</button>");
-    }
-    out.push_str("</div>\n<div id=\"states\">\n");
+    out.push_str("</svg></div>\n<div id=\"states\">\n");
     for (i, f) in frames.iter().enumerate() {
         let hidden = if i == 0 { "" } else { " hidden" };
         let _ = writeln!(

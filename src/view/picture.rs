@@ -480,7 +480,8 @@ fn draw_luzhanqi(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     }
     let (_, y6) = pos("a6");
     let (_, y7) = pos("a7");
-    svg.label(margin + 2.0 * cell_w, (y6 + y7) / 2.0, "FRONT", 2.0, INK);
+    let front = if chinese { "前线" } else { "FRONT" };
+    svg.label(margin + 2.0 * cell_w, (y6 + y7) / 2.0, front, 2.0, INK);
     // Coordinates: files above and below, ranks at both sides.
     for f in ['a', 'b', 'c', 'd', 'e'] {
         let (x, top) = pos(&format!("{f}{}", if turned { 1 } else { 12 }));
