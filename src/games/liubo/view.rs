@@ -125,10 +125,14 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
         out.push_str(cells.join("").trim_end());
         out.push('\n');
     }
+    // Station names come before the colon, pieces after it: the owl letters A and B are also
+    // the names of two cross stations, so the key says which is which.
     out.push_str(
-        "\nKey: STATION:PIECES; a, b a stone of seat a or b (aa two stones), A, B an owl.\n",
+        "\nKey: STATION:PIECES. After the colon, a or b is a stone of seat a or b\n\
+         (aa: two stones), A or B the owl of seat a or b (2:Ba: b's owl and a's\n\
+         stone on station 2). Stations: the rim 1 to 20 counter-clockwise; the\n\
+         cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1 (stations A and B are not owls).\n",
     );
-    out.push_str("a, b: stones; A, B: owls. The rim runs 1 to 20 counter-clockwise; the cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1.\n");
     for line in state_lines(v) {
         out.push_str(&line);
         out.push('\n');

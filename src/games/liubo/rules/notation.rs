@@ -128,6 +128,75 @@ fn parse_move(text: &str) -> Result<Written, TurnError> {
     })
 }
 
+/// "You have no owl on 15": the piece a move names is not there.
+fn no_such_piece(w: &Written) -> MoveError {
+    MoveError::BadPath(match (w.owl, w.from) {
+        (true, Some(s)) => format!("you have no owl on {s}"),
+        (false, Some(s)) => format!("you have no stone on {s}"),
+        (_, None) => "you have no stone left to enter".into(),
+    })
+}
+
+/// Why a move written by its end alone (`2:owl:15-13`) fits no legal move, the piece being
+/// there: a promotion that cannot be made, or an end the piece cannot reach with that value
+/// (with the ends it can reach, so the player can correct it).
+fn why_not(p: &Position, w: &Written) -> MoveError {
+    let kind = if w.owl { "owl" } else { "stone" };
+    let at = w.from.map_or("entering".to_string(), |s| format!("on {s}"));
+    let Some(&target) = w.rest.last() else {
+        return MoveError::BadPath("the move names no station".into());
+    };
+    let same_piece: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.value == w.value && m.from == w.from && m.owl == w.owl)
+        .collect();
+    if same_piece.is_empty() {
+        let any = Move {
+            value: w.value,
+            from: w.from,
+            owl: w.owl,
+            path: w.rest.clone(),
+            promote: false,
+        };
+        return match p.check_move(&any) {
+            Err(MoveError::NoSuchPiece) => no_such_piece(w),
+            Err(e @ (MoveError::SamePiece | MoveError::ValueNotThrown(_))) => e,
+            _ => MoveError::BadPath(format!(
+                "the {kind} {at} has no move with a value of {}",
+                w.value
+            )),
+        };
+    }
+    let ways: Vec<&Move> = same_piece.iter().filter(|m| m.to() == target).collect();
+    if w.owl && !ways.is_empty() && w.rest.len() != w.value as usize {
+        let shown: Vec<String> = ways.iter().map(|m| write_move(m)).collect();
+        return MoveError::BadPath(format!(
+            "an owl's move is written with its whole path (it chooses its way): {}",
+            shown.join(" or ")
+        ));
+    }
+    if let Some(m) = ways.first() {
+        // The end is reachable: the promotion mark is what does not fit.
+        let asked = Move {
+            promote: w.promote,
+            ..(*m).clone()
+        };
+        return match p.check_move(&asked) {
+            Err(e) => e,
+            Ok(()) => MoveError::BadPath(format!("the {kind} {at} can end on {target}")),
+        };
+    }
+    let ends: std::collections::BTreeSet<String> =
+        same_piece.iter().map(|m| m.to().to_string()).collect();
+    let ends: Vec<String> = ends.into_iter().collect();
+    MoveError::BadPath(format!(
+        "the {kind} {at} cannot end on {target} with a value of {}: it can end on {}",
+        w.value,
+        ends.join(" or ")
+    ))
+}
+
 /// Reads a turn against the position (a turn must be in progress) and checks it: every move
 /// must be legal when it is played.
 pub fn parse_turn(position: &Position, text: &str) -> Result<Vec<Move>, TurnError> {
@@ -167,17 +236,10 @@ pub fn parse_turn(position: &Position, text: &str) -> Result<Vec<Move>, TurnErro
                     promote: w.promote,
                 };
                 let error = match p.check_move(&guess) {
-                    Err(MoveError::BadPath(_)) | Ok(()) if shortened => {
-                        MoveError::BadPath(format!(
-                            "no {} {} ends on {} with a value of {}",
-                            if w.owl { "owl" } else { "stone" },
-                            w.from.map_or("entering".to_string(), |s| format!("on {s}")),
-                            w.rest.last().map_or(String::new(), |s| s.to_string()),
-                            w.value
-                        ))
-                    }
+                    Err(MoveError::BadPath(_)) | Ok(()) if shortened => why_not(&p, &w),
+                    Err(MoveError::NoSuchPiece) => no_such_piece(&w),
                     Err(e) => e,
-                    Ok(()) => MoveError::BadPath("no piece can make this move".into()),
+                    Ok(()) => why_not(&p, &w),
                 };
                 return Err(TurnError::Illegal {
                     index,

@@ -176,6 +176,23 @@ fn a_stone_ending_on_x_may_become_the_owl_when_its_owner_has_none() {
     let mut q = position(Options::default(), 0, &["B", "owl:5"], &["2"], [0, 0]);
     q.begin_turn((1, 2)).unwrap();
     assert!(!moves_text(&q).contains(&"1:B-X^".to_string()));
+    // Asked for anyway, the refusal says why (not that the move has no path).
+    let e = parse_turn(&q, "1:B-X^").unwrap_err().to_string();
+    assert!(
+        e.contains("cannot promote: the player already has an owl"),
+        "{e}"
+    );
+    // An owl's end it cannot reach with the value: the ends it can reach are listed.
+    let e = parse_turn(&q, "2:owl:5-7").unwrap_err().to_string();
+    assert!(
+        e.contains("an owl's move is written with its whole path") && e.contains("2:owl:5-6-7"),
+        "{e}"
+    );
+    let e = parse_turn(&q, "2:owl:5-15").unwrap_err().to_string();
+    assert!(
+        e.contains("the owl on 5 cannot end on 15 with a value of 2: it can end on"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -459,11 +476,15 @@ fn refusals_say_why() {
     assert!(e.contains("cannot go on"), "{e}");
     let e = parse_turn(&p, "2:3-9").unwrap_err().to_string();
     assert!(
-        e.contains("no stone on 3 ends on 9 with a value of 2"),
+        e.contains("the stone on 3 cannot end on 9 with a value of 2: it can end on 5"),
         "{e}"
     );
     let e = parse_turn(&p, "2:owl:3-4-5").unwrap_err().to_string();
-    assert!(e.contains("no such piece"), "{e}");
+    assert!(e.contains("you have no owl on 3"), "{e}");
+    let e = parse_turn(&p, "2:owl:3-5").unwrap_err().to_string();
+    assert!(e.contains("you have no owl on 3"), "{e}");
+    let e = parse_turn(&p, "2:7-9").unwrap_err().to_string();
+    assert!(e.contains("you have no stone on 7"), "{e}");
     let e = parse_turn(&p, "two:3-5").unwrap_err().to_string();
     assert!(e.contains("1 to 4"), "{e}");
 }
