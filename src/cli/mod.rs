@@ -86,7 +86,7 @@ pub enum Command {
     /// Validate a setup, salt it, commit to it and sign the commitment.
     ///
     /// Writes commitments/SEAT.toml(.sig), to publish, and setups/SEAT.toml, the secret to hand
-    /// to the judge once both commitments are recorded.
+    /// to the judge once every seat's commitment is recorded.
     /// Example: qijudge setup game1 --as south --key alice my-setup.toml
     Setup {
         /// The game directory.

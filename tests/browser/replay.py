@@ -65,6 +65,7 @@ try:
     caps = {"capabilities": {"alwaysMatch": {
         "browserName": "chrome",
         "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+        "goog:loggingPrefs": {"browser": "ALL"},
     }}}
     session = call("POST", "/session", caps)["sessionId"]
     s = f"/session/{session}"
@@ -142,6 +143,18 @@ try:
     call("POST", f"{s}/url", {"url": url + "#ply=" + str(last - 1)})
     if ply() != last - 1:
         fail(f"address #ply={last - 1}: ply {ply()}")
+    # Every move in the list, in order: each shows its own position and only that one.
+    for k in range(1, last + 1):
+        click(f"#m{k} a")
+        if ply() != k or shown() != [f"f{k}"]:
+            fail(f"move {k} in the list: ply {ply()}, shown {shown()}")
+    seen["clicked"] = last
+    # No error in the browser's console (a script error, a refused resource).
+    logs = call("POST", f"{s}/se/log", {"type": "browser"})
+    errors = [e["message"] for e in logs if e.get("level") in ("SEVERE", "ERROR")]
+    if errors:
+        fail(f"console errors: {errors}")
+    seen["console_errors"] = 0
     # Nothing was fetched: the page is whole.
     fetched = run("return performance.getEntriesByType('resource').map(e => e.name);")
     if fetched:

@@ -30,71 +30,102 @@ fn drive(page: &Path, name: &str) -> serde_json::Value {
     serde_json::from_str(said.trim()).unwrap()
 }
 
+/// Every game kind's replay page for every audience its sample has, in a real browser: it steps
+/// by button, keyboard and address to the end, every move in the list is clicked and shows its
+/// own position, the console stays free of errors, and the last position shown is the one the
+/// audience's view of the finished game draws.
 #[test]
 fn replay_pages_step_through_the_game_in_a_real_browser() {
     let tmp = tempfile::tempdir().unwrap();
-    for (sample, audience, end) in [
+    let luzhanqi_end = "south wins (flag captured)";
+    let samples: [(&str, &[&str], &str); 7] = [
         (
             "games/luzhanqi/sample",
-            "public",
-            "south wins (flag captured)",
+            &["public", "south", "north", "full"],
+            luzhanqi_end,
         ),
         (
-            "games/luzhanqi/sample",
-            "south",
-            "south wins (flag captured)",
+            "games/luzhanqi/sample-4p",
+            &["public", "south", "east", "north", "west", "full"],
+            "south and north win",
         ),
         (
-            "games/luzhanqi/sample",
-            "full",
-            "south wins (flag captured)",
+            "games/xiangqi/sample",
+            &["public", "red", "black"],
+            "checkmate: black is mated",
         ),
-        ("games/luzhanqi/sample-4p", "east", "south and north win"),
-        ("games/xiangqi/sample", "black", "checkmate: black is mated"),
-        ("games/liubo/sample", "a", "a wins (owl captured)"),
+        (
+            "games/liubo/sample",
+            &["public", "a", "b"],
+            "a wins (owl captured)",
+        ),
         // Self mode: the players' reveals are no turns of the replay.
-        ("games/liubo/sample-self", "public", "a wins (five stones)"),
+        (
+            "games/liubo/sample-self",
+            &["public", "a", "b"],
+            "a wins (five stones)",
+        ),
         (
             "games/jieqi/sample",
-            "black",
+            &["public", "red", "black"],
             "stalemate: black has no legal move and loses",
         ),
         (
             "games/banqi/sample",
-            "second",
+            &["public", "first", "second"],
             "every piece of second was taken",
         ),
-    ] {
-        let dir = root().join(sample).to_string_lossy().into_owned();
-        let name = format!(
-            "{}-{audience}",
-            sample.trim_start_matches("games/").replace('/', "-")
-        );
-        let page = tmp.path().join(format!("{name}.html"));
-        ok(&[
-            "html",
-            &dir,
-            "--as",
-            audience,
-            "--out",
-            &page.to_string_lossy(),
-        ]);
-        let html = std::fs::read_to_string(&page).unwrap();
-        // Self-contained: no address to fetch anything from.
-        for outside in ["src=", "http://", "https://", "<link", "@import", "url("] {
-            let allowed = outside == "http://"
-                && html.matches(outside).count()
-                    == html.matches("http://www.w3.org/2000/svg").count();
-            assert!(allowed || !html.contains(outside), "{name}: {outside}");
+    ];
+    for (sample, audiences, end) in samples {
+        for &audience in audiences {
+            let dir = root().join(sample).to_string_lossy().into_owned();
+            let name = format!(
+                "{}-{audience}",
+                sample.trim_start_matches("games/").replace('/', "-")
+            );
+            let page = tmp.path().join(format!("{name}.html"));
+            ok(&[
+                "html",
+                &dir,
+                "--as",
+                audience,
+                "--out",
+                &page.to_string_lossy(),
+            ]);
+            let html = std::fs::read_to_string(&page).unwrap();
+            // Self-contained: no address to fetch anything from.
+            for outside in ["src=", "http://", "https://", "<link", "@import", "url("] {
+                let allowed = outside == "http://"
+                    && html.matches(outside).count()
+                        == html.matches("http://www.w3.org/2000/svg").count();
+                assert!(allowed || !html.contains(outside), "{name}: {outside}");
+            }
+            let seen = drive(&page, &name);
+            assert!(
+                seen["end"].as_str().unwrap().contains(end),
+                "{name}: {seen}"
+            );
+            assert_eq!(seen["console_errors"], 0, "{name}: {seen}");
+            // The last position shown is what the audience's view of the end draws.
+            let last = seen["frames"].as_u64().unwrap() - 1;
+            let open = format!("<g class=\"frame hidden\" id=\"f{last}\">\n");
+            let at = html
+                .find(&open)
+                .unwrap_or_else(|| panic!("{name}: no frame {last}"));
+            let pieces = &html[at + open.len()..];
+            let pieces = &pieces[..pieces
+                .find("</g>\n<g class=\"frame")
+                .or_else(|| pieces.find("</g>\n</svg>"))
+                .unwrap()];
+            let view = ok(&["view", &dir, "--as", audience, "--format", "svg"]).stdout;
+            assert!(
+                !pieces.trim().is_empty() && view.contains(pieces),
+                "{name}: the last frame is not the view's picture"
+            );
+            // Two runs, byte-identical pages.
+            let again = ok(&["html", &dir, "--as", audience]).stdout;
+            assert_eq!(again, html, "{name}: the page is deterministic");
         }
-        let seen = drive(&page, &name);
-        assert!(
-            seen["end"].as_str().unwrap().contains(end),
-            "{name}: {seen}"
-        );
-        // Two runs, byte-identical pages.
-        let again = ok(&["html", &dir, "--as", audience]).stdout;
-        assert_eq!(again, html, "{name}: the page is deterministic");
     }
 }
 
