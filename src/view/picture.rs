@@ -401,6 +401,8 @@ pub(crate) fn caption_height(width: f64, lines: &[String]) -> f64 {
 pub(crate) const INK: &str = "#3b2f2f";
 pub(crate) const PAPER: &str = "#f3e3bd";
 pub(crate) const MARK: &str = "#d62828";
+/// The names printed on the cross board's centre posts: readable, quieter than the pieces.
+const CENTRE_NAME: &str = "#8a7a5c";
 
 /// The caption of a Luzhanqi picture: what the text view says around its board.
 fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
@@ -623,6 +625,11 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
             NodeKind::Camp => svg.circle(x, y, 16.0, PAPER, Some((INK, 1.5))),
             NodeKind::Hq => svg.rect(x - 19.0, y - 15.0, 38.0, 30.0, PAPER, Some((INK, 1.5))),
             _ => svg.rect(x - 17.0, y - 11.0, 34.0, 22.0, PAPER, Some((INK, 1.0))),
+        }
+        // The centre's nine posts belong to no arm, so no rank or file beside the board names
+        // them: each carries its name (ma1 … me3), under any piece standing there.
+        if node.seat.is_none() {
+            svg.label(x, y, &node.name, 1.2, CENTRE_NAME);
         }
     }
     let colour = |seat: &str| {

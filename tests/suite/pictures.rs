@@ -83,3 +83,45 @@ fn xiangqi_picture() {
 fn liubo_picture() {
     check("liubo", picture::liubo(&sample_view("liubo")));
 }
+
+/// The pictures docs/views.md shows are what `scripts/doc-pictures.sh` makes from the samples
+/// today: the script run with this build into a scratch copy gives the same bytes.
+#[test]
+fn doc_pictures_are_current() {
+    let tmp = tempfile::tempdir().unwrap();
+    for part in ["games", "scripts"] {
+        let status = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(root().join(part))
+            .arg(tmp.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let out = std::process::Command::new("sh")
+        .arg("scripts/doc-pictures.sh")
+        .arg(env!("CARGO_BIN_EXE_qijudge"))
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let made = tmp.path().join("docs/pictures");
+    let mut names: Vec<String> = std::fs::read_dir(&made)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7, "{names:?}");
+    let docs = std::fs::read_to_string(root().join("docs/views.md")).unwrap();
+    for name in names {
+        let shipped = std::fs::read(root().join("docs/pictures").join(&name)).unwrap_or_default();
+        assert!(
+            shipped == std::fs::read(made.join(&name)).unwrap(),
+            "docs/pictures/{name} is out of date: run sh scripts/doc-pictures.sh"
+        );
+        assert!(
+            docs.contains(&format!("pictures/{name}")),
+            "docs/views.md does not show {name}"
+        );
+    }
+}
