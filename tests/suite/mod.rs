@@ -34,4 +34,5 @@ mod soak;
 mod standalone;
 mod tamper;
 mod views_shown;
+mod walkthrough;
 mod xiangqi;

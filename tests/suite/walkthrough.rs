@@ -1,0 +1,146 @@
+//! Whole games played through the command line as people type them, mistakes included: each
+//! mistake is refused with the message a player needs (checked by its text), nothing is lost,
+//! and the game goes on to its end and verifies.
+
+use super::helpers::*;
+use std::path::Path;
+
+/// Xiangqi from `new` to `verify`: a private key given as the judge's, a command run outside
+/// the game folder, full-width notation, a second move before the judge ran, a move onto one's
+/// own piece, a blocked elephant, then a resignation that every count includes.
+#[test]
+fn a_xiangqi_game_as_people_type_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    let (alice, bob) = (
+        format!("alice={}.pub", keys.path("alice")),
+        format!("bob={}.pub", keys.path("bob")),
+    );
+    // The organiser gives the judge's private key file instead of its .pub.
+    let r = qj(&[
+        "new",
+        "xiangqi",
+        &d,
+        "--player",
+        &alice,
+        "--player",
+        &bob,
+        "--judge",
+        &keys.path("judge"),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("is a private key; a game lists public keys")
+            && r.stderr.contains("judge.pub"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !Path::new(&d).exists(),
+        "nothing is created by a refused `new`"
+    );
+    let judge_pub = format!("{}.pub", keys.path("judge"));
+    ok(&[
+        "new", "xiangqi", &d, "--player", &alice, "--player", &bob, "--judge", &judge_pub,
+    ]);
+    let judge = || qj(&["judge", &d, "--key", &keys.path("judge")]);
+    assert_eq!(judge().code, 0);
+    let play = |seat: &str, key: &str, mv: &str| {
+        qj(&["move", &d, "--as", seat, "--key", &keys.path(key), mv])
+    };
+
+    // A player looks at the game from the wrong folder.
+    let r = qj(&["view", &tmp.path().to_string_lossy(), "--as", "red"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("not a game folder (it has no game.toml)")
+            && r.stderr.contains("the one `qijudge new` made"),
+        "{}",
+        r.stderr
+    );
+
+    // Red types a cannon move in full-width characters, as a Chinese keyboard gives them.
+    let r = play("red", "alice", "Ｈ２－Ｄ２");
+    assert_eq!(r.code, 0, "{r:?}");
+    // Then, impatient, moves again before the judge has run.
+    let r = play("red", "alice", "h0-g2");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("you already moved for ply 1") && r.stderr.contains("wait for the judge"),
+        "{}",
+        r.stderr
+    );
+    let r = judge();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("ply 1: red h2d2"), "{}", r.stdout);
+
+    // Black tries to move a chariot onto its own horse: refused input (exit 1), not a usage error.
+    let r = play("black", "bob", "a9-b9");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("b9 is occupied by one of your own pieces"),
+        "{}",
+        r.stderr
+    );
+    for (seat, key, mv) in [
+        ("black", "bob", "h7-e7"),
+        ("red", "alice", "e0-e1"),
+        ("black", "bob", "h9-g7"),
+        ("red", "alice", "e1-d1"),
+        ("black", "bob", "a9-a8"),
+    ] {
+        let r = play(seat, key, mv);
+        assert_eq!(r.code, 0, "{mv}: {r:?}");
+        assert_eq!(judge().code, 0, "{mv}");
+    }
+    // The king now stands on d1, the eye of red's elephant on c0.
+    let r = play("red", "alice", "c0-e2");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("an elephant cannot move from c0 to e2: its eye at d1 is blocked"),
+        "{}",
+        r.stderr
+    );
+
+    // Red resigns at ply 7; the resignation is a signed move every count includes.
+    let r = play("red", "alice", "resign");
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = judge();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("ply 7: red resign") && r.stdout.contains("black wins (resignation)"),
+        "{}",
+        r.stdout
+    );
+    let status = judge_status(&d);
+    assert!(
+        status.contains("after 7 plies") && status.contains("red resigned"),
+        "{status}"
+    );
+    let r = ok(&["verify", &d]);
+    assert!(
+        r.stdout.contains(": 7 plies, every signature"),
+        "{}",
+        r.stdout
+    );
+    // The refused attempts left nothing behind: the folder holds the seven signed moves.
+    let moves = std::fs::read_dir(Path::new(&d).join("moves"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".toml")
+        })
+        .count();
+    assert_eq!(moves, 7);
+}
+
+fn judge_status(d: &str) -> String {
+    ok(&["status", d]).stdout
+}
