@@ -144,3 +144,87 @@ fn a_xiangqi_game_as_people_type_it() {
 fn judge_status(d: &str) -> String {
     ok(&["status", d]).stdout
 }
+
+/// Liubo (the judge throws) from `new` to the end, played from the lists `moves` prints, with
+/// the mistakes of a new player at the first turn: asking to throw, naming an owl the player has
+/// not got, and an end its stone cannot reach; each refusal names the real cause, and the game
+/// goes on to a result that verifies.
+#[test]
+fn a_liubo_game_as_people_type_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "liubo",
+        &d,
+        "--player",
+        &format!("alice={}.pub", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+    ]);
+    let judge = || {
+        let r = qj(&["judge", &d, "--key", &keys.path("judge")]);
+        assert_eq!(r.code, 0, "{r:?}");
+        r
+    };
+    ok(&["setup", &d, "--as", "a", "--key", &keys.path("alice")]);
+    ok(&["setup", &d, "--as", "b", "--key", &keys.path("bob")]);
+    judge();
+    let key_of = |seat: &str| keys.path(if seat == "a" { "alice" } else { "bob" });
+    let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
+    // Whose turn it is, and what it may play: the seat whose `moves` answers.
+    let mover = || {
+        ["a", "b"].into_iter().find_map(|seat| {
+            let r = qj(&["moves", &d, "--as", seat]);
+            (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
+                (
+                    seat,
+                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
+                )
+            })
+        })
+    };
+    let (seat, turns) = mover().expect("a throw is waiting after the seeds");
+    let r = play(seat, "throw");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("in this game (escrow) the judge throws")
+            && r.stderr.contains("lists your turns"),
+        "{}",
+        r.stderr
+    );
+    // The first listed turn tells the throw's values; a new player writes an owl it lacks.
+    let first = &turns[0];
+    let value = first.split(':').next().unwrap();
+    let r = play(seat, &format!("{value}:owl:5-6"));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("you have no owl on 5"), "{}", r.stderr);
+    assert!(!r.stderr.contains("ends on"), "{}", r.stderr);
+
+    // Then the game is played out from the lists, one judge run a turn.
+    let mut turns_played = 0;
+    while let Some((seat, turns)) = mover() {
+        let pick = &turns[turns_played % turns.len()];
+        let r = play(seat, pick);
+        assert_eq!(r.code, 0, "{pick}: {r:?}");
+        judge();
+        turns_played += 1;
+        assert!(turns_played < 2000, "the game does not end");
+    }
+    let status = ok(&["status", &d]).stdout;
+    assert!(status.contains("game over"), "{status}");
+    // A spectator checks the game before the judge has revealed the seeds: told what is missing.
+    let r = qj(&["verify", &d]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("qijudge reveal GAME --key JUDGE_KEY"),
+        "{}",
+        r.stderr
+    );
+    ok(&["reveal", &d, "--key", &keys.path("judge")]);
+    let r = ok(&["verify", &d]);
+    assert!(r.stdout.contains("verified"), "{}", r.stdout);
+}
