@@ -228,3 +228,140 @@ fn a_liubo_game_as_people_type_it() {
     let r = ok(&["verify", &d]);
     assert!(r.stdout.contains("verified"), "{}", r.stdout);
 }
+
+/// Luzhanqi from `new` to a resignation: a setup with the flag off the headquarters, a move of a
+/// landmine, a move of the opponent's piece, a move out of turn; each refused by its cause, the
+/// game going on from the lists `moves` prints, and the end verified after the reveal.
+#[test]
+fn a_luzhanqi_game_as_people_type_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "luzhanqi",
+        &d,
+        "--player",
+        &format!("alice={}.pub", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+    ]);
+    let judge = || {
+        let r = qj(&["judge", &d, "--key", &keys.path("judge")]);
+        assert_eq!(r.code, 0, "{r:?}");
+        r
+    };
+    let key_of = |seat: &str| keys.path(if seat == "south" { "alice" } else { "bob" });
+    // Alice swaps her flag and a landmine on the back row: the flag must be in a headquarters.
+    let example = std::fs::read_to_string(root.join("games/luzhanqi/example-setup.toml")).unwrap();
+    let bad = tmp.path().join("bad-setup.toml");
+    std::fs::write(
+        &bad,
+        example.replace("\"LM FL LM EN LM\"", "\"FL LM LM EN LM\""),
+    )
+    .unwrap();
+    let r = qj(&[
+        "setup",
+        &d,
+        "--as",
+        "south",
+        "--key",
+        &key_of("south"),
+        &bad.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("the setup breaks 1 rule(s)")
+            && r.stderr
+                .contains("a1: the flag must stand in a headquarters"),
+        "{}",
+        r.stderr
+    );
+    let good = root
+        .join("games/luzhanqi/example-setup.toml")
+        .to_string_lossy()
+        .into_owned();
+    ok(&[
+        "setup",
+        &d,
+        "--as",
+        "south",
+        "--key",
+        &key_of("south"),
+        &good,
+    ]);
+    ok(&[
+        "setup",
+        &d,
+        "--as",
+        "north",
+        "--key",
+        &key_of("north"),
+        &good,
+    ]);
+    judge();
+    let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
+    let to_move = || {
+        ["south", "north"].into_iter().find_map(|seat| {
+            let r = qj(&["moves", &d, "--as", seat]);
+            (r.code == 0).then(|| {
+                (
+                    seat,
+                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
+                )
+            })
+        })
+    };
+    let (first, _) = to_move().expect("someone moves first");
+    let other = if first == "south" { "north" } else { "south" };
+    // Each side sees the board from its own side: its landmine on a1, the enemy's front on a7.
+    let refusals = [
+        (first, "a1-a2", "your landmine on a1 never moves"),
+        (first, "a7-a8", "there is no piece of yours on a7"),
+        (
+            other,
+            "c6-c5",
+            &format!("it is {first}'s move, not {other}'s") as &str,
+        ),
+    ];
+    for (seat, mv, why) in refusals {
+        let r = play(seat, mv);
+        assert_eq!(r.code, 1, "{mv}: {r:?}");
+        assert!(r.stderr.contains(why), "{mv}: {}", r.stderr);
+    }
+    // Twenty plies from the lists, then the side to move resigns.
+    let mut plies = 0;
+    while plies < 20 {
+        let Some((seat, moves)) = to_move() else {
+            break;
+        };
+        let pick = &moves[plies % moves.len()];
+        let r = play(seat, pick);
+        assert_eq!(r.code, 0, "{pick}: {r:?}");
+        judge();
+        plies += 1;
+    }
+    if let Some((seat, _)) = to_move() {
+        assert_eq!(play(seat, "resign").code, 0);
+        let r = judge();
+        assert!(r.stdout.contains("resign"), "{}", r.stdout);
+        plies += 1;
+    }
+    let status = ok(&["status", &d]).stdout;
+    assert!(
+        status.contains(&format!("after {plies} plies")) && status.contains("wins (resignation)"),
+        "{status}"
+    );
+    let r = qj(&["verify", &d]);
+    assert_eq!(r.code, 1, "verify wants the revealed setups: {r:?}");
+    ok(&["reveal", &d, "--key", &keys.path("judge")]);
+    let r = ok(&["verify", &d]);
+    assert!(
+        r.stdout.contains(&format!("{plies} signed moves")),
+        "{plies}: {}",
+        r.stdout
+    );
+}
