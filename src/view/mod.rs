@@ -2,6 +2,7 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record;
 //! the text rendering reads nothing but the JSON view.
 
+mod chinese;
 mod cjk_font;
 pub mod html;
 pub use crate::games::jieqi::view as jieqi;

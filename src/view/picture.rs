@@ -404,8 +404,12 @@ pub(crate) const MARK: &str = "#d62828";
 /// The names printed on the cross board's centre posts: readable, quieter than the pieces.
 const CENTRE_NAME: &str = "#8a7a5c";
 
-/// The caption of a Luzhanqi picture: what the text view says around its board.
-fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
+/// The caption of a Luzhanqi picture: what the text view says around its board (in Chinese
+/// with `chinese`).
+fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)], chinese: bool) -> Vec<String> {
+    if chinese {
+        return super::chinese::caption(view, colours);
+    }
     let players: Vec<String> = view
         .players
         .iter()
@@ -467,7 +471,7 @@ fn draw_luzhanqi(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     };
     let colours = [("south", "#1d4e89"), ("north", "#8c1c13")];
     let caption = match with_caption {
-        true => luzhanqi_caption(view, &[("south", "blue"), ("north", "red")]),
+        true => luzhanqi_caption(view, &[("south", "blue"), ("north", "red")], chinese),
         false => Vec::new(),
     };
     let width = margin * 2.0 + 4.0 * cell_w;
@@ -584,7 +588,7 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     ];
     let names: Vec<(&str, &str)> = colours.iter().map(|(s, _, n)| (*s, *n)).collect();
     let caption = match with_caption {
-        true => luzhanqi_caption(view, &names),
+        true => luzhanqi_caption(view, &names, chinese),
         false => Vec::new(),
     };
     let size = margin * 2.0 + 16.0 * cell;
