@@ -170,3 +170,52 @@ fn a_seats_page_holds_only_its_views() {
     let r = ok(&["html", &g.d(), "--as", "north"]);
     assert!(r.stdout.contains("before the first move"));
 }
+
+/// The move list names the moving piece where the page's audience saw it: South's page names
+/// South's pieces and never North's; the public page names none; the full page names all.
+#[test]
+fn the_move_list_names_only_the_pieces_its_audience_saw() {
+    let dir = root()
+        .join("games/luzhanqi/sample")
+        .to_string_lossy()
+        .into_owned();
+    let codes = [
+        "FM", "GN", "MG", "BG", "CO", "MJ", "CP", "LT", "EN", "BM", "LM", "FL",
+    ];
+    let moves = |audience: &str| -> Vec<String> {
+        let page = ok(&["html", &dir, "--as", audience]).stdout;
+        page.split("<li id=\"m")
+            .skip(1)
+            .map(|li| {
+                li.split('>')
+                    .nth(2)
+                    .unwrap_or("")
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let named = |line: &str| line.split(' ').nth(1).is_some_and(|w| codes.contains(&w));
+    let south = moves("south");
+    assert_eq!(south[0], "south BG e6-e7 (attacker won)");
+    assert!(
+        south
+            .iter()
+            .filter(|m| m.starts_with("north "))
+            .all(|m| !named(m)),
+        "{south:?}"
+    );
+    assert!(
+        south
+            .iter()
+            .filter(|m| m.starts_with("south "))
+            .all(|m| named(m)),
+        "{south:?}"
+    );
+    assert!(moves("public").iter().all(|m| !named(m)));
+    let full = moves("full");
+    assert!(full.iter().all(|m| named(m)), "{full:?}");
+    assert_eq!(full.len(), south.len());
+}

@@ -341,6 +341,17 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
     let last = views
         .last()
         .ok_or_else(|| Error::Io("a replay has one position at least".into()))?;
+    // The moving piece is named where this audience's view of the position before the move
+    // shows it (a seat's own pieces; every piece on the full page); the views decide.
+    let moving_piece = |ply: u32, action: &str| -> Option<String> {
+        let from = action.split_once('-')?.0;
+        let before = views.iter().rev().find(|v| v.ply < ply)?;
+        let piece = before.pieces.iter().find(|p| p.square == from)?.piece?;
+        Some(match chinese {
+            true => view::text::chinese_label(piece).to_string(),
+            false => piece.code().to_string(),
+        })
+    };
     let moves: Vec<String> = last
         .history
         .iter()
@@ -350,7 +361,10 @@ pub fn html(dir: &Path, audience: &str, chinese: bool) -> Result<String> {
                 .and_then(|o| serde_json::to_value(o).ok())
                 .and_then(|v| v.as_str().map(|s| format!(" ({})", s.replace('_', " "))))
                 .unwrap_or_default();
-            format!("{} {}{outcome}", h.seat, h.action)
+            match moving_piece(h.ply, &h.action) {
+                Some(piece) => format!("{} {piece} {}{outcome}", h.seat, h.action),
+                None => format!("{} {}{outcome}", h.seat, h.action),
+            }
         })
         .collect();
     let players: Vec<String> = last
