@@ -70,10 +70,7 @@ pub fn caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
         .players
         .iter()
         .map(|p| {
-            let colour = colours
-                .iter()
-                .find(|(s, _)| *s == p.seat)
-                .map_or("", |(_, c)| colour(c));
+            let colour = colour(super::text::colour_of(colours, &p.seat));
             format!("{}{colour}", seat_with_name(view, &p.seat))
         })
         .collect();
@@ -105,12 +102,7 @@ fn state_lines(view: &ViewFile) -> Vec<String> {
         out.push(format!("已出局：{}。", seats.join("、")));
     }
     if let Some(m) = &view.last_move {
-        let ply = view
-            .history
-            .iter()
-            .rev()
-            .find(|h| super::on_board(&h.action))
-            .map_or(view.ply, |h| h.ply);
+        let ply = super::text::last_board_ply(view);
         out.push(format!(
             "上一步（第{ply}步）：{} {}-{}（{}）",
             seat(&m.seat),

@@ -414,10 +414,7 @@ fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)], chinese: bool) ->
         .players
         .iter()
         .map(|p| {
-            let colour = colours
-                .iter()
-                .find(|(s, _)| *s == p.seat)
-                .map_or("", |(_, c)| c);
+            let colour = super::text::colour_of(colours, &p.seat);
             format!("{} ({}) {colour}", p.seat, super::text::clean(&p.name))
         })
         .collect();

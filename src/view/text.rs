@@ -384,6 +384,23 @@ fn footer(view: &ViewFile, out: &mut String) {
 
 /// The state of play in sentences: the last move and its comment, public flags, a draw offer,
 /// the result or who is to move.
+/// The ply of the last move on the board (a resignation since has its own line).
+pub fn last_board_ply(view: &ViewFile) -> u32 {
+    view.history
+        .iter()
+        .rev()
+        .find(|h| super::on_board(&h.action))
+        .map_or(view.ply, |h| h.ply)
+}
+
+/// A seat's colour name from a picture's `(seat, colour)` list; empty for a seat not listed.
+pub fn colour_of<'a>(colours: &[(&str, &'a str)], seat: &str) -> &'a str {
+    colours
+        .iter()
+        .find(|(s, _)| *s == seat)
+        .map_or("", |(_, c)| c)
+}
+
 pub fn state_lines(view: &ViewFile) -> Vec<String> {
     let mut out = String::new();
     let out = &mut out;
@@ -391,13 +408,7 @@ pub fn state_lines(view: &ViewFile) -> Vec<String> {
         let _ = writeln!(out, "Out of the game: {}.", view.out.join(", "));
     }
     if let Some(m) = &view.last_move {
-        // The ply of the last move on the board (a resignation since has its own line).
-        let ply = view
-            .history
-            .iter()
-            .rev()
-            .find(|h| super::on_board(&h.action))
-            .map_or(view.ply, |h| h.ply);
+        let ply = last_board_ply(view);
         let _ = writeln!(
             out,
             "Last move (ply {}): {} {}-{} ({})",

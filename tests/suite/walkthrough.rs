@@ -141,6 +141,25 @@ fn a_xiangqi_game_as_people_type_it() {
     assert_eq!(moves, 7);
 }
 
+/// `qijudge new GAME` for alice and bob, the judge's public key from `keys`.
+fn new_game(game: &str, d: &str, keys: &Keys) {
+    let (alice, bob, judge) = (
+        format!("alice={}.pub", keys.path("alice")),
+        format!("bob={}.pub", keys.path("bob")),
+        format!("{}.pub", keys.path("judge")),
+    );
+    ok(&[
+        "new", game, d, "--player", &alice, "--player", &bob, "--judge", &judge,
+    ]);
+}
+
+/// One judge run, which must succeed.
+fn judged(d: &str, keys: &Keys) -> Run {
+    let r = qj(&["judge", d, "--key", &keys.path("judge")]);
+    assert_eq!(r.code, 0, "{r:?}");
+    r
+}
+
 fn judge_status(d: &str) -> String {
     ok(&["status", d]).stdout
 }
@@ -154,22 +173,8 @@ fn a_liubo_game_as_people_type_it() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let d = tmp.path().join("game").to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "liubo",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-    ]);
-    let judge = || {
-        let r = qj(&["judge", &d, "--key", &keys.path("judge")]);
-        assert_eq!(r.code, 0, "{r:?}");
-        r
-    };
+    new_game("liubo", &d, &keys);
+    let judge = || judged(&d, &keys);
     ok(&["setup", &d, "--as", "a", "--key", &keys.path("alice")]);
     ok(&["setup", &d, "--as", "b", "--key", &keys.path("bob")]);
     judge();
@@ -238,22 +243,8 @@ fn a_luzhanqi_game_as_people_type_it() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let d = tmp.path().join("game").to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "luzhanqi",
-        &d,
-        "--player",
-        &format!("alice={}.pub", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-    ]);
-    let judge = || {
-        let r = qj(&["judge", &d, "--key", &keys.path("judge")]);
-        assert_eq!(r.code, 0, "{r:?}");
-        r
-    };
+    new_game("luzhanqi", &d, &keys);
+    let judge = || judged(&d, &keys);
     let key_of = |seat: &str| keys.path(if seat == "south" { "alice" } else { "bob" });
     // Alice swaps her flag and a landmine on the back row: the flag must be in a headquarters.
     let example = std::fs::read_to_string(root.join("games/luzhanqi/example-setup.toml")).unwrap();
