@@ -927,11 +927,8 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
     let throw = throw.filter(|_| state.throw.is_some());
     let waiting = if let Some((winner, reason)) = &state.end {
         match winner {
-            Some(w) => format!(
-                "game over: {w} wins ({})",
-                crate::judge::reason_text(*reason)
-            ),
-            None => format!("game over: draw ({})", crate::judge::reason_text(*reason)),
+            Some(w) => format!("game over: {w} wins ({})", reason_words(*reason)),
+            None => format!("game over: draw ({})", reason_words(*reason)),
         }
     } else if let Some((t, seat, v)) = state.throw {
         format!("{} to play throw {t}: {} and {}", SEATS[seat], v.0, v.1)
@@ -1004,4 +1001,25 @@ pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, O
         crate::view::picture::liubo,
         key,
     )
+}
+
+/// Why a Liubo game ended, in the game's own words: the record's `no_pieces_in_play` (a code
+/// Banqi shares) is "no stone in play" here, as the rules say it.
+fn reason_words(reason: EndReason) -> String {
+    match reason {
+        EndReason::NoPiecesInPlay => "no stone in play".into(),
+        other => crate::judge::reason_text(other),
+    }
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::*;
+
+    #[test]
+    fn a_liubo_ending_is_said_in_the_game_s_words() {
+        assert_eq!(reason_words(EndReason::NoPiecesInPlay), "no stone in play");
+        assert_eq!(reason_words(EndReason::OwlCaptured), "owl captured");
+        assert_eq!(reason_words(EndReason::FiveStones), "five stones");
+    }
 }
