@@ -906,6 +906,7 @@ fn play_game(
 
     // Setups: a bot that fails here forfeits before play begins.
     let board = two_player();
+    let opening = cfg.opening(k)?;
     let mut failure: Option<(&str, &'static str)> = None;
     for (i, seat) in seats.iter().enumerate() {
         let request = Request::Setup {
@@ -920,7 +921,7 @@ fn play_game(
         let seat_id = Seat(i as u8);
         // A book's army is the seat's setup (checked when the book was read); the bot is not
         // asked for one.
-        let placement = match cfg.opening(k)?.and_then(|o| o.army(seat)) {
+        let placement = match opening.and_then(|o| o.army(seat)) {
             Some(army) => Placement::from_toml(army, board, seat_id)
                 .map_err(|p| Error::Io(format!("--book: {seat}'s army: {} problem(s)", p.len())))?,
             None => match bots[i].ask(&request) {
@@ -930,7 +931,8 @@ fn play_game(
                     entries: map.into_iter().collect(),
                 },
                 Ok(_) => {
-                    failure = Some((seat, BotFailure::Garbage(String::new()).code()));
+                    let f = BotFailure::Garbage("no setup in the answer".into());
+                    failure = Some((seat, f.code()));
                     break;
                 }
                 Err(f) => {
