@@ -23,7 +23,13 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
         .iter()
         .map(|n| signing::generate(n))
         .collect();
-    dir.write_private("keys/judge", signing::private_key_pem(&keys[2]).as_bytes())?;
+    // The players' keys too, for tests that sign a file of their own in the game.
+    for (key, name) in keys.iter().zip(["south", "north", "judge"]) {
+        dir.write_private(
+            &format!("keys/{name}"),
+            signing::private_key_pem(key).as_bytes(),
+        )?;
+    }
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         game: "luzhanqi".into(),

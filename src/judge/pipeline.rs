@@ -414,7 +414,11 @@ pub fn take_new<R: Referee>(
     let cx = Ctx::taking_new(dir, now, key);
     let mut said = Vec::new();
     let mut refusal = None;
-    loop {
+    let frame = r.frame();
+    let next = r.record(state).last_move_ply() + 1;
+    let mut coming = next;
+    common::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
+        ready(coming);
         if let Some((seat, ply)) = r.clock_turn(state) {
             let name = r.frame().seats[seat].to_string();
             let path = super::move_path(ply, &name);
@@ -428,23 +432,26 @@ pub fn take_new<R: Referee>(
                 forfeit,
             ) {
                 refusal = late;
-                break;
+                break Ok(());
             }
         }
         match r.step(state, &cx) {
             Ok(Some(entries)) => {
                 for entry in entries {
+                    if let Entry::Move { ply, .. } = entry {
+                        coming = ply + 1;
+                    }
                     said.push(describe(&entry));
                     append(r, state, entry, &cx)?;
                 }
             }
-            Ok(None) => break,
+            Ok(None) => break Ok(()),
             Err(e) => {
                 refusal = Some(with_move_hint(e));
-                break;
+                break Ok(());
             }
         }
-    }
+    })?;
     if refusal.is_none() && look_for_leftovers {
         refusal = r.leftover(state, &cx)?.map(with_move_hint);
     }

@@ -507,8 +507,58 @@ fn confirm(items: &[([u8; 32], Prepared)], confirmed: &mut Vec<[u8; 32]>) {
     }
 }
 
+/// Signatures no honest signer makes, built by hand for tests of what the checks refuse.
+#[cfg(test)]
+pub(crate) mod forge {
+    use super::*;
+
+    /// An SSHSIG armor around raw Ed25519 signature bytes over `msg`.
+    pub fn armor(key: &PrivateKey, ns: &str, bytes: [u8; 64]) -> String {
+        let signature = ssh_key::Signature::new(Algorithm::Ed25519, bytes.to_vec()).unwrap();
+        SshSig::new(
+            key.public_key().key_data().clone(),
+            ns,
+            HashAlg::Sha512,
+            signature,
+        )
+        .unwrap()
+        .to_pem(LineEnding::LF)
+        .unwrap()
+    }
+
+    /// An Ed25519 signature whose R carries a small-order point of the given order index (with
+    /// nonce 0, R is that point alone): only the key's holder can make one (s needs the private
+    /// scalar). The cofactorless equation
+    /// fails by that point; the cofactored one holds.
+    pub fn signed_with_torsion(
+        key: &PrivateKey,
+        data: &[u8],
+        torsion: usize,
+        nonce: u64,
+    ) -> [u8; 64] {
+        use curve25519_dalek::{constants, scalar::Scalar};
+        use sha2::{Digest, Sha512};
+        let signing = signing_key(key).unwrap();
+        let r = Scalar::from(nonce);
+        let big_r = (&r * constants::ED25519_BASEPOINT_TABLE + constants::EIGHT_TORSION[torsion])
+            .compress();
+        let hash = Sha512::new()
+            .chain_update(big_r.as_bytes())
+            .chain_update(signing.verifying_key().as_bytes())
+            .chain_update(data)
+            .finalize();
+        let k = Scalar::from_bytes_mod_order_wide(&hash.into());
+        let s = r + k * signing.to_scalar();
+        let mut bytes = [0u8; 64];
+        bytes[..32].copy_from_slice(big_r.as_bytes());
+        bytes[32..].copy_from_slice(s.as_bytes());
+        bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::forge::*;
     use super::*;
 
     #[test]
@@ -695,43 +745,6 @@ mod tests {
             assert_eq!(sign(&key, ns, msg), expected);
             assert_eq!(sign(&key, ns, msg), expected, "from the expanded-key cache");
         }
-    }
-
-    /// An SSHSIG armor around raw Ed25519 signature bytes over `msg`.
-    fn armor(key: &PrivateKey, ns: &str, bytes: [u8; 64]) -> String {
-        let signature = ssh_key::Signature::new(Algorithm::Ed25519, bytes.to_vec()).unwrap();
-        SshSig::new(
-            key.public_key().key_data().clone(),
-            ns,
-            HashAlg::Sha512,
-            signature,
-        )
-        .unwrap()
-        .to_pem(LineEnding::LF)
-        .unwrap()
-    }
-
-    /// An Ed25519 signature whose R carries a small-order point of the given order index: only
-    /// the key's holder can make one (s needs the private scalar). The cofactorless equation
-    /// fails by that point; the cofactored one holds.
-    fn signed_with_torsion(key: &PrivateKey, data: &[u8], torsion: usize, nonce: u64) -> [u8; 64] {
-        use curve25519_dalek::{constants, scalar::Scalar};
-        use sha2::{Digest, Sha512};
-        let signing = signing_key(key).unwrap();
-        let r = Scalar::from(nonce + 1);
-        let big_r = (&r * constants::ED25519_BASEPOINT_TABLE + constants::EIGHT_TORSION[torsion])
-            .compress();
-        let hash = Sha512::new()
-            .chain_update(big_r.as_bytes())
-            .chain_update(signing.verifying_key().as_bytes())
-            .chain_update(data)
-            .finalize();
-        let k = Scalar::from_bytes_mod_order_wide(&hash.into());
-        let s = r + k * signing.to_scalar();
-        let mut bytes = [0u8; 64];
-        bytes[..32].copy_from_slice(big_r.as_bytes());
-        bytes[32..].copy_from_slice(s.as_bytes());
-        bytes
     }
 
     #[test]

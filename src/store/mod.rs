@@ -310,6 +310,12 @@ impl GameDir {
         }
     }
 
+    /// The folder on disk, when this is one read straight from the disk (neither packed nor
+    /// held in memory): other threads may then read its files by path.
+    pub fn plain_folder(&self) -> Option<&Path> {
+        (self.packed.is_none() && self.pending.is_none()).then_some(&self.root)
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)
     }
@@ -385,6 +391,18 @@ impl GameDir {
             .borrow_mut()
             .insert(rel.to_string(), text.clone());
         Ok(text)
+    }
+
+    /// Keeps `text`, read from this folder on disk by another thread (with [`read_limited`]'s
+    /// checks and `limit`), for the next `read` of `rel`, as [`GameDir::read_ahead`] does. Kept
+    /// only where `read` itself would read the disk: a plain folder whose path is checked.
+    pub fn keep_read(&self, rel: &str, text: String) {
+        if self.plain_folder().is_some()
+            && !self.is_held_back(rel)
+            && self.check_folders(rel).is_ok()
+        {
+            self.ahead.borrow_mut().insert(rel.to_string(), text);
+        }
     }
 
     /// Treats `rel` as absent for the rest of this value's life (a refused candidate the judge
