@@ -258,7 +258,16 @@ pub struct Tables {
     pub king: [Steps; SQUARES],
     /// Pawn moves per colour.
     pub pawn: [[Steps; SQUARES]; 2],
+    /// How a square stands to another (a king's): [`LINE`] + the ray direction when they share
+    /// a file or a rank, [`LEG`] when it is diagonally next to it (the leg of a horse that
+    /// attacks it), 0 otherwise.
+    pub toward: [[u8; SQUARES]; SQUARES],
 }
+
+/// In [`Tables::toward`]: on a ray of the square (plus the ray's index).
+pub const LINE: u8 = 1;
+/// In [`Tables::toward`]: diagonally next to the square.
+pub const LEG: u8 = 8;
 
 /// Up to nine squares along a line.
 #[derive(Clone, Copy)]
@@ -321,6 +330,7 @@ const fn build_tables() -> Tables {
         advisor: [EMPTY_STEPS; SQUARES],
         king: [EMPTY_STEPS; SQUARES],
         pawn: [[EMPTY_STEPS; SQUARES]; 2],
+        toward: [[0; SQUARES]; SQUARES],
     };
     let dirs: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     let diags: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -336,6 +346,7 @@ const fn build_tables() -> Tables {
                 let ray = &mut t.rays[sq][d];
                 ray.squares[ray.len as usize] = (y * 9 + x) as u8;
                 ray.len += 1;
+                t.toward[sq][(y * 9 + x) as usize] = LINE + d as u8;
                 x += df;
                 y += dr;
             }
@@ -364,6 +375,7 @@ const fn build_tables() -> Tables {
             // Horses attacking this square: the leg is diagonal to it.
             let (lf, lr) = (f + df, r + dr);
             if on_board(lf, lr) {
+                t.toward[sq][(lr * 9 + lf) as usize] = LEG;
                 if on_board(lf + df, lr) {
                     push(&mut t.horse_to[sq], lr * 9 + lf + df, lr * 9 + lf);
                 }

@@ -1,7 +1,7 @@
 //! A validated position: the board, the side to move and the counters of a FEN; move generation,
 //! an independent single-move check, check detection and perft.
 
-use super::board::{reachable, Color, Kind, Piece, Square, SQUARES, TABLES};
+use super::board::{reachable, Color, Kind, Piece, Square, LEG, LINE, SQUARES, TABLES};
 use std::fmt;
 
 /// A move from one point to another. Captures are implied by the board.
@@ -461,15 +461,7 @@ impl Position {
         let mut list = self.pseudo_legal_moves();
         let mut scratch = self.clone();
         let in_check = self.in_check(self.side);
-        list.retain(|m| {
-            if !self.may_expose(m, in_check) {
-                return true;
-            }
-            let undo = scratch.make(m);
-            let safe = !scratch.in_check(self.side);
-            scratch.unmake(undo);
-            safe
-        });
+        list.retain(|m| scratch.is_safe(m, in_check));
         list
     }
 
@@ -477,12 +469,8 @@ impl Position {
     pub fn has_legal_move(&self) -> bool {
         let list = self.pseudo_legal_moves();
         let mut scratch = self.clone();
-        let found = list.iter().any(|m| {
-            let undo = scratch.make(m);
-            let safe = !scratch.in_check(self.side);
-            scratch.unmake(undo);
-            safe
-        });
+        let in_check = self.in_check(self.side);
+        let found = list.iter().any(|m| scratch.is_safe(m, in_check));
         found
     }
 
@@ -608,23 +596,66 @@ impl Position {
         Ok(self.make(m))
     }
 
-    /// Whether a pseudo-legal move of the side to move could leave its king attacked. When the
-    /// king is not in check, only a king move, a move from a point the king sees along its rank
-    /// or file or from a point diagonal to it (a horse's leg), or a move onto the king's rank or
-    /// file (a new cannon screen) can; every other move is legal without trying it.
-    fn may_expose(&self, m: Move, in_check: bool) -> bool {
-        if in_check {
+    /// Whether the pseudo-legal move `m` of the side to move leaves its own king unattacked.
+    /// Out of check, and for a king move, by trying the move; otherwise by looking only where
+    /// a move of another piece can open an attack on its king: along the king's rank or file
+    /// through the point it leaves (a chariot, the other king, a cannon behind) or the point it
+    /// takes (a new cannon screen), and from the horses whose leg is the point it leaves.
+    pub fn is_safe(&mut self, m: Move, in_check: bool) -> bool {
+        let side = self.side;
+        let king = self.kings[side.index()] as usize;
+        let (from, to) = (m.from.index(), m.to.index());
+        if in_check || from == king {
+            let undo = self.make(m);
+            let safe = !self.in_check(side);
+            self.unmake(undo);
+            return safe;
+        }
+        let toward = &TABLES.toward[king];
+        let (from_way, to_way) = (toward[from], toward[to]);
+        if from_way == 0 && (to_way == 0 || to_way == LEG) {
             return true;
         }
-        let k = self.king_square(self.side);
-        let (kf, kr) = (k.file(), k.rank());
-        let (f, t) = (m.from, m.to);
-        f == k
-            || f.file() == kf
-            || f.rank() == kr
-            || t.file() == kf
-            || t.rank() == kr
-            || (f.file().abs_diff(kf) == 1 && f.rank().abs_diff(kr) == 1)
+        let line = |way: u8| (LINE..LEG).contains(&way).then(|| usize::from(way - LINE));
+        let from_line = line(from_way);
+        let to_line = line(to_way).filter(|d| Some(*d) != from_line);
+        let leg = from_way == LEG;
+        let captured = self.board[to];
+        self.board[to] = self.board[from];
+        self.board[from] = None;
+        let enemy = side.other();
+        let safe = from_line.is_none_or(|d| !self.attacked_along(king, d, enemy))
+            && to_line.is_none_or(|d| !self.attacked_along(king, d, enemy))
+            && !(leg && self.horse_through(king, from, enemy));
+        self.board[from] = self.board[to];
+        self.board[to] = captured;
+        safe
+    }
+
+    /// Whether `enemy` attacks `king` along the ray in direction `d` from it: the first piece
+    /// an enemy chariot or king (the flying general), the second an enemy cannon.
+    fn attacked_along(&self, king: usize, d: usize, enemy: Color) -> bool {
+        let mut screened = false;
+        for s in TABLES.rays[king][d].iter() {
+            if let Some(p) = self.board[s] {
+                if screened {
+                    return p.color == enemy && p.kind == Kind::Cannon;
+                }
+                if p.color == enemy && matches!(p.kind, Kind::Chariot | Kind::King) {
+                    return true;
+                }
+                screened = true;
+            }
+        }
+        false
+    }
+
+    /// Whether an enemy horse attacks `king` with its leg on `leg` (now empty).
+    fn horse_through(&self, king: usize, leg: usize, enemy: Color) -> bool {
+        let horse = Some(Piece::new(enemy, Kind::Horse));
+        TABLES.horse_to[king]
+            .iter()
+            .any(|(h, l)| l == leg && self.board[h] == horse)
     }
 
     /// Counts the leaf nodes of the legal-move tree `depth` plies deep.
@@ -633,19 +664,21 @@ impl Position {
             return 1;
         }
         let moves = self.pseudo_legal_moves();
-        let side = self.side;
-        let in_check = self.in_check(side);
+        let in_check = self.in_check(self.side);
         let mut nodes = 0;
         for m in moves.iter() {
-            if depth == 1 && !self.may_expose(m, in_check) {
-                nodes += 1;
+            if !self.is_safe(m, in_check) {
                 continue;
             }
-            let undo = self.make(m);
-            if !self.in_check(side) {
-                nodes += if depth == 1 { 1 } else { self.perft(depth - 1) };
-            }
-            self.unmake(undo);
+            nodes += match depth {
+                1 => 1,
+                _ => {
+                    let undo = self.make(m);
+                    let below = self.perft(depth - 1);
+                    self.unmake(undo);
+                    below
+                }
+            };
         }
         nodes
     }
