@@ -60,4 +60,57 @@ fn main() {
     time_judge("first run (1000 new plies)", target);
     time_judge("re-run (1000 recorded plies)", target);
     time_judge("re-run (1000 recorded plies)", target);
+    growth();
+}
+
+/// What a judge run costs as the game grows: with 100, 1 000 and 10 000 plies recorded, one run
+/// taking one new move and one run with nothing new (each a fresh process's work: nothing
+/// remembered). Every run replays the whole record, so both grow with it; the figures say by
+/// how much.
+fn growth() {
+    for recorded in [100u32, 1_000, 10_000] {
+        let (tmp, judge_key) = (5..50)
+            .find_map(|seed| {
+                let tmp = tempfile::tempdir().unwrap();
+                let key = long_game(&GameDir::new(tmp.path()), recorded + 1, seed).ok()?;
+                Some((tmp, key))
+            })
+            .expect("a long random game");
+        let dir = GameDir::new(tmp.path());
+        let game = load_game(&dir).unwrap();
+        // Record all but the last move, as earlier runs of the judge would have.
+        let last = dir
+            .list("moves")
+            .unwrap()
+            .into_iter()
+            .find(|n| n.starts_with(&format!("{:04}-", recorded + 1)) && n.ends_with(".toml"))
+            .unwrap();
+        let aside = tmp.path().join("aside");
+        std::fs::create_dir(&aside).unwrap();
+        for name in [last.clone(), format!("{last}.sig")] {
+            std::fs::rename(tmp.path().join("moves").join(&name), aside.join(&name)).unwrap();
+        }
+        let run = || {
+            signing::forget_verified();
+            let t = Instant::now();
+            let replay = judge::replay(&dir, &game, Mode::Judge, NOW).unwrap();
+            if let Some(e) = &replay.refusal {
+                panic!("{e}");
+            }
+            for (name, body) in judge::outputs(&game, &replay, &judge_key) {
+                dir.write(&name, body.as_bytes()).unwrap();
+            }
+            t.elapsed().as_secs_f64() * 1e3
+        };
+        run();
+        for name in [last.clone(), format!("{last}.sig")] {
+            std::fs::rename(aside.join(&name), tmp.path().join("moves").join(&name)).unwrap();
+        }
+        let one_new = run();
+        let nothing_new = run();
+        println!(
+            "judge run at {recorded} recorded plies: {one_new:.1} ms taking one new move, {nothing_new:.1} ms with nothing new ({:.1} µs per recorded ply)",
+            nothing_new * 1e3 / recorded as f64
+        );
+    }
 }

@@ -83,7 +83,9 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
                 .copied()
                 .filter(|m| pos.at(m.to).is_none())
                 .collect();
-            let pool = if quiet.is_empty() || rng.below(50) == 0 {
+            // Now and then a combat, in the first 1 000 plies (after that, armies that kept
+            // fighting would be gone long before a 10 000-ply game ends).
+            let pool = if quiet.is_empty() || (ply <= 1000 && rng.below(50) == 0) {
                 &legal
             } else {
                 &quiet

@@ -393,6 +393,15 @@ fn random_playouts_conform() {
             for m in legal.iter() {
                 assert_eq!(p.check_move(m), Ok(()));
             }
+            // The targeted king-safety test agrees with trying every pseudo-legal move.
+            let (mut scratch, in_check) = (p.clone(), p.is_check());
+            for m in p.pseudo_legal_moves().iter() {
+                assert_eq!(
+                    scratch.is_safe(m, in_check),
+                    p.keeps_king_safe(m),
+                    "{m} in {p:?}"
+                );
+            }
             // A few illegal candidates must be refused by the check too.
             for _ in 0..4 {
                 let m = Move {
