@@ -356,3 +356,129 @@ fn a_luzhanqi_game_as_people_type_it() {
         r.stdout
     );
 }
+
+/// The hidden-piece Xiangqi variants from `new` to a resignation: a move out of turn, the
+/// opponent's piece, words that are no move, and the game's own mistake (Jieqi: a face-down
+/// piece moved unlike the piece of its starting point; Banqi: turning up a piece already face
+/// up); each refused by its cause with exit 1, then the game played from the lists `moves`
+/// prints, resigned, counted alike by `status` and `verify`, and verified after the reveal.
+#[test]
+fn jieqi_and_banqi_games_as_people_type_them() {
+    struct Case {
+        game: &'static str,
+        seats: [&'static str; 2],
+        mistakes: &'static [(usize, &'static str, &'static str)],
+        /// A first move, then the second seat's mistake about it and the refusal's words.
+        after_first: Option<(&'static str, &'static str, &'static str)>,
+    }
+    let cases = [
+        Case {
+            game: "jieqi",
+            seats: ["red", "black"],
+            mistakes: &[
+                (1, "a9a8", "it is red's move, not black's"),
+                (0, "a9a8", "the piece on a9 belongs to the opponent"),
+                (
+                    0,
+                    "z9z9",
+                    "\"z9z9\" is not a move; write ICCS coordinates like h2e2",
+                ),
+                (0, "b0b1", "a horse cannot move from b0 to b1"),
+            ],
+            after_first: None,
+        },
+        Case {
+            game: "banqi",
+            seats: ["first", "second"],
+            mistakes: &[
+                (1, "c2", "it is first's move, not second's"),
+                (
+                    0,
+                    "hello",
+                    "\"hello\" is not a turn: write a square to turn its piece up",
+                ),
+            ],
+            after_first: Some(("c2", "c2", "the piece on c2 is already face up")),
+        },
+    ];
+    for case in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let d = tmp.path().join("game").to_string_lossy().into_owned();
+        new_game(case.game, &d, &keys);
+        let key_of = |seat: &str| {
+            keys.path(if seat == case.seats[0] {
+                "alice"
+            } else {
+                "bob"
+            })
+        };
+        for seat in case.seats {
+            ok(&["setup", &d, "--as", seat, "--key", &key_of(seat)]);
+        }
+        judged(&d, &keys);
+        let play =
+            |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
+        for &(seat, mv, why) in case.mistakes {
+            let r = play(case.seats[seat], mv);
+            assert_eq!(r.code, 1, "{}: {mv}: {r:?}", case.game);
+            assert!(r.stderr.contains(why), "{}: {mv}: {}", case.game, r.stderr);
+        }
+        let to_move = || {
+            case.seats.into_iter().find_map(|seat| {
+                let r = qj(&["moves", &d, "--as", seat]);
+                (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
+                    (
+                        seat,
+                        r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
+                    )
+                })
+            })
+        };
+        let mut plies = 0;
+        if let Some((first, mistake, why)) = case.after_first {
+            assert_eq!(play(case.seats[0], first).code, 0);
+            judged(&d, &keys);
+            plies += 1;
+            let r = play(case.seats[1], mistake);
+            assert_eq!(r.code, 1, "{}: {mistake}: {r:?}", case.game);
+            assert!(
+                r.stderr.contains(why),
+                "{}: {mistake}: {}",
+                case.game,
+                r.stderr
+            );
+        }
+        while plies < 16 {
+            let Some((seat, moves)) = to_move() else {
+                break;
+            };
+            let pick = &moves[(plies * 7) % moves.len()];
+            let r = play(seat, pick);
+            assert_eq!(r.code, 0, "{}: {pick}: {r:?}", case.game);
+            judged(&d, &keys);
+            plies += 1;
+        }
+        let (seat, _) = to_move().expect("a 16-ply game goes on");
+        assert_eq!(play(seat, "resign").code, 0);
+        let r = judged(&d, &keys);
+        assert!(r.stdout.contains("resign"), "{}", r.stdout);
+        plies += 1;
+        let status = judge_status(&d);
+        assert!(
+            status.contains(&format!("after {plies} plies")) && status.contains("resign"),
+            "{}: {status}",
+            case.game
+        );
+        let r = qj(&["verify", &d]);
+        assert_eq!(r.code, 1, "{}: verify wants the reveal: {r:?}", case.game);
+        ok(&["reveal", &d, "--key", &keys.path("judge")]);
+        let r = ok(&["verify", &d]);
+        assert!(
+            r.stdout.contains(&format!(": {plies} plies")) && r.stdout.contains("verified"),
+            "{}: {plies}: {}",
+            case.game,
+            r.stdout
+        );
+    }
+}
