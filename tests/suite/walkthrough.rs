@@ -482,3 +482,138 @@ fn jieqi_and_banqi_games_as_people_type_them() {
         );
     }
 }
+
+/// Four-player Luzhanqi from `new` to a resignation that leaves the game going on: the judge
+/// waits for every seat's commitment, then refuses an ally's piece, a landmine, a move out of
+/// turn and words that are no move; 24 plies from the lists `moves` prints; the seat to move
+/// resigns, and the next seat's turn is the ply its `move` writes.
+#[test]
+fn a_four_player_game_as_people_type_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    for name in ["carol", "dave"] {
+        ok(&["keygen", &keys.path(name)]);
+    }
+    let seats = [
+        ("south", "alice"),
+        ("east", "carol"),
+        ("north", "bob"),
+        ("west", "dave"),
+    ];
+    let d = tmp.path().join("game").to_string_lossy().into_owned();
+    let players: Vec<String> = seats
+        .iter()
+        .map(|(_, who)| format!("{who}={}.pub", keys.path(who)))
+        .collect();
+    let judge_pub = format!("{}.pub", keys.path("judge"));
+    let mut args: Vec<&str> = vec!["new", "luzhanqi", &d, "--board", "cross4"];
+    for p in &players {
+        args.extend(["--player", p.as_str()]);
+    }
+    args.extend(["--judge", judge_pub.as_str()]);
+    ok(&args);
+    let key_of = |seat: &str| keys.path(seats.iter().find(|(s, _)| *s == seat).unwrap().1);
+    let setup = root
+        .join("games/luzhanqi/example-setup.toml")
+        .to_string_lossy()
+        .into_owned();
+    for (seat, _) in &seats[..3] {
+        ok(&["setup", &d, "--as", seat, "--key", &key_of(seat), &setup]);
+    }
+    let r = judged(&d, &keys);
+    assert!(
+        r.stdout.contains("waiting for every seat's commitment"),
+        "{}",
+        r.stdout
+    );
+    ok(&[
+        "setup",
+        &d,
+        "--as",
+        "west",
+        "--key",
+        &key_of("west"),
+        &setup,
+    ]);
+    let r = judged(&d, &keys);
+    assert!(r.stdout.contains("play begins"), "{}", r.stdout);
+    let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
+    let to_move = || {
+        seats.iter().find_map(|(seat, _)| {
+            let r = qj(&["moves", &d, "--as", seat]);
+            (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
+                (
+                    *seat,
+                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
+                )
+            })
+        })
+    };
+    let (first, _) = to_move().expect("someone moves first");
+    let not_first = seats.iter().map(|(s, _)| *s).find(|s| *s != first).unwrap();
+    let ally_arm = match first {
+        "south" => "n",
+        "north" => "s",
+        "east" => "w",
+        _ => "e",
+    };
+    let own_arm = &first[..1];
+    let refusals = [
+        (
+            first,
+            format!("{ally_arm}b6-{ally_arm}b5"),
+            format!("there is no piece of yours on {ally_arm}b6"),
+        ),
+        (
+            first,
+            format!("{own_arm}a1-{own_arm}a2"),
+            format!("your landmine on {own_arm}a1 never moves"),
+        ),
+        (
+            not_first,
+            format!("{}b6-{}b5", &not_first[..1], &not_first[..1]),
+            format!("it is {first}'s move, not {not_first}'s"),
+        ),
+        (
+            first,
+            "xx".to_string(),
+            "\"xx\" is not a move: write from-to".to_string(),
+        ),
+    ];
+    for (seat, mv, why) in &refusals {
+        let r = play(seat, mv);
+        assert_eq!(r.code, 1, "{mv}: {r:?}");
+        assert!(r.stderr.contains(why.as_str()), "{mv}: {}", r.stderr);
+    }
+    let mut plies = 0;
+    while plies < 24 {
+        let Some((seat, moves)) = to_move() else {
+            break;
+        };
+        let pick = &moves[(plies * 5) % moves.len()];
+        let r = play(seat, pick);
+        assert_eq!(r.code, 0, "{pick}: {r:?}");
+        judged(&d, &keys);
+        plies += 1;
+    }
+    let (seat, _) = to_move().expect("the game goes on after 24 plies");
+    assert_eq!(play(seat, "resign").code, 0);
+    let r = judged(&d, &keys);
+    assert!(r.stdout.contains("resign"), "{}", r.stdout);
+    plies += 1;
+    // Three seats play on; the next turn is the ply `move` writes.
+    let (next, moves) = to_move().expect("the other three play on");
+    assert_ne!(next, seat);
+    let status = judge_status(&d);
+    let ply = plies + 1;
+    assert!(
+        status.contains(&format!("{next} to move (ply {ply})")),
+        "{status}"
+    );
+    let r = play(next, &moves[0]);
+    assert!(
+        r.stdout.contains(&format!("moves/{ply:04}-{next}.toml")),
+        "{r:?}"
+    );
+}
