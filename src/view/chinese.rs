@@ -6,13 +6,18 @@ use super::ViewFile;
 use crate::rules::luzhanqi::Outcome;
 use crate::rules::EndReason;
 
-/// A seat's name: 南方, 北方, 东方, 西方.
+/// A seat's name: 南方, 北方, 东方, 西方 (Luzhanqi), 红方, 黑方 (Xiangqi, Jieqi), 先手, 后手
+/// (Banqi).
 pub fn seat(name: &str) -> String {
     match name {
         "south" => "南方".into(),
         "north" => "北方".into(),
         "east" => "东方".into(),
         "west" => "西方".into(),
+        "red" => "红方".into(),
+        "black" => "黑方".into(),
+        "first" => "先手".into(),
+        "second" => "后手".into(),
         other => other.into(),
     }
 }

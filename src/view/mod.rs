@@ -3,6 +3,7 @@
 //! the text rendering reads nothing but the JSON view.
 
 mod chinese;
+pub(crate) mod chinese_xiangqi;
 mod cjk_font;
 pub mod html;
 pub use crate::games::jieqi::view as jieqi;

@@ -11,9 +11,10 @@ use crate::view::ViewFile;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-pub use crate::games::jieqi::picture::{jieqi, jieqi_layers};
+pub use crate::games::banqi::picture::{banqi, banqi_with};
+pub use crate::games::jieqi::picture::{jieqi, jieqi_layers, jieqi_with};
 pub use crate::games::liubo::picture::{liubo, liubo_layers, liubo_with};
-pub use crate::games::xiangqi::picture::{xiangqi, xiangqi_layers};
+pub use crate::games::xiangqi::picture::{xiangqi, xiangqi_layers, xiangqi_with};
 
 /// 5 × 7 glyphs: seven rows, the low five bits of each from left (bit 4) to right (bit 0).
 const GLYPHS: &[(char, [u8; 7])] = &[

@@ -79,6 +79,48 @@ fn xiangqi_picture() {
     check("xiangqi", picture::xiangqi(&sample_view("xiangqi")));
 }
 
+/// With `--chinese` the Xiangqi family's captions are Chinese (their characters are checked
+/// against the font by the unit tests); the board is the same as in the English picture.
+#[test]
+fn xiangqi_family_pictures_in_chinese() {
+    let xiangqi = sample_view("xiangqi");
+    let jieqi = sample_view("jieqi");
+    let banqi = sample_view("banqi");
+    let pictures = [
+        (
+            "xiangqi-chinese",
+            picture::xiangqi(&xiangqi),
+            picture::xiangqi_with(&xiangqi, true),
+        ),
+        (
+            "jieqi-chinese",
+            picture::jieqi(&jieqi),
+            picture::jieqi_with(&jieqi, true),
+        ),
+        (
+            "banqi-chinese",
+            picture::banqi(&banqi),
+            picture::banqi_with(&banqi, true),
+        ),
+    ];
+    for (name, english, chinese) in pictures {
+        assert_ne!(english, chinese, "{name}");
+        assert_eq!(svg_width(&english), svg_width(&chinese), "{name}");
+        check(name, chinese);
+    }
+    // `view --chinese --format svg` is that picture.
+    let cli = super::helpers::ok(&[
+        "view",
+        &root().join("games/xiangqi/sample").to_string_lossy(),
+        "--as",
+        "public",
+        "--chinese",
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(cli.stdout, picture::xiangqi_with(&xiangqi, true));
+}
+
 #[test]
 fn liubo_picture() {
     check("liubo", picture::liubo(&sample_view("liubo")));

@@ -72,8 +72,8 @@ impl Definition for Banqi {
         view::render_text(&g.manifest.players, v, chinese)
     }
 
-    fn picture(_: &BanqiGame, v: &view::BanqiView) -> String {
-        picture::banqi(v)
+    fn picture(_: &BanqiGame, v: &view::BanqiView, chinese: bool) -> String {
+        picture::banqi_with(v, chinese)
     }
 
     fn html(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {

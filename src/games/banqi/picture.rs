@@ -6,19 +6,26 @@ use super::view::BanqiView;
 use crate::view::picture::*;
 
 pub fn banqi(view: &BanqiView) -> String {
-    draw(view, true).finish()
+    draw(view, Some(false)).finish()
+}
+
+/// [`banqi`] with its caption in Chinese with `chinese`.
+pub fn banqi_with(view: &BanqiView, chinese: bool) -> String {
+    draw(view, Some(chinese)).finish()
 }
 
 pub fn banqi_layers(view: &BanqiView) -> Layers {
-    draw(view, false).layers()
+    draw(view, None).layers()
 }
 
-fn draw(view: &BanqiView, with_caption: bool) -> Svg {
+/// The picture; its caption in English, in Chinese (`Some(true)`), or none.
+fn draw(view: &BanqiView, caption: Option<bool>) -> Svg {
     let (cell, margin) = (60.0, 40.0);
     let width = margin * 2.0 + 8.0 * cell;
     let board_height = margin * 2.0 + 4.0 * cell;
-    let caption: Vec<String> = match with_caption {
-        true => {
+    let caption: Vec<String> = match caption {
+        Some(true) => crate::view::chinese_xiangqi::banqi(view),
+        Some(false) => {
             let mut c = vec![
                 format!("{} ply {}", view.game, view.ply),
                 format!("view for {}", view.audience),
@@ -26,7 +33,7 @@ fn draw(view: &BanqiView, with_caption: bool) -> Svg {
             c.extend(super::view::state_lines(view));
             c
         }
-        false => Vec::new(),
+        None => Vec::new(),
     };
     let mut svg = Svg::new(
         width as u32,

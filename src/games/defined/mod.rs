@@ -148,7 +148,7 @@ pub trait Definition: Sync + Sized {
     /// A view drawn as text (`chinese`: with Chinese piece names, where the game has them).
     fn text_view(g: &Self::Loaded, view: &Self::View, chinese: bool) -> String;
     /// A view drawn as an SVG picture.
-    fn picture(g: &Self::Loaded, view: &Self::View) -> String;
+    fn picture(g: &Self::Loaded, view: &Self::View, chinese: bool) -> String;
     /// The replay page of one audience, as one HTML document.
     fn html(dir: &GameDir, g: &Self::Loaded, audience: &str) -> Result<String>;
 

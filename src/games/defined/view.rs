@@ -26,7 +26,7 @@ pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
     })?;
     Ok(Report::of(match request.format {
         "svg" | "png" => Out::Picture {
-            svg: D::picture(&g, &v),
+            svg: D::picture(&g, &v, request.chinese),
             png: request.format == "png",
         },
         _ => Out::Text(D::text_view(&g, &v, request.chinese)),

@@ -82,8 +82,8 @@ impl Definition for Jieqi {
         crate::view::jieqi::render_text(&g.manifest.players, v, chinese)
     }
 
-    fn picture(_: &jq::JieqiGame, v: &jq::JieqiView) -> String {
-        picture::jieqi(v)
+    fn picture(_: &jq::JieqiGame, v: &jq::JieqiView, chinese: bool) -> String {
+        picture::jieqi_with(v, chinese)
     }
 
     fn html(dir: &GameDir, g: &jq::JieqiGame, audience: &str) -> Result<String> {

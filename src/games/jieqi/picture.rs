@@ -5,22 +5,32 @@ use crate::view::picture::*;
 
 /// Jieqi: the Xiangqi board, face-down pieces as plain discs of their side's colour.
 pub fn jieqi(view: &JieqiView) -> String {
-    draw_jieqi(view, true).finish()
+    draw_jieqi(view, Some(false)).finish()
+}
+
+/// [`jieqi`] with its caption in Chinese with `chinese`.
+pub fn jieqi_with(view: &JieqiView, chinese: bool) -> String {
+    draw_jieqi(view, Some(chinese)).finish()
 }
 
 pub fn jieqi_layers(view: &JieqiView) -> Layers {
-    draw_jieqi(view, false).layers()
+    draw_jieqi(view, None).layers()
 }
 
-fn draw_jieqi(view: &JieqiView, with_caption: bool) -> Svg {
-    let mut caption = vec![
-        format!("{} ply {}", view.game, view.ply),
-        format!("view for {}", view.audience),
-    ];
-    caption.extend(crate::view::jieqi::state_lines(view));
-    if !with_caption {
-        caption.clear();
-    }
+/// The picture; its caption in English, in Chinese (`Some(true)`), or none.
+fn draw_jieqi(view: &JieqiView, caption: Option<bool>) -> Svg {
+    let caption = match caption {
+        Some(true) => crate::view::chinese_xiangqi::jieqi(view),
+        Some(false) => {
+            let mut lines = vec![
+                format!("{} ply {}", view.game, view.ply),
+                format!("view for {}", view.audience),
+            ];
+            lines.extend(crate::view::jieqi::state_lines(view));
+            lines
+        }
+        None => Vec::new(),
+    };
     let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
     draw_nine_by_ten(&view.audience, &view.board, last, &caption)
 }

@@ -63,8 +63,8 @@ impl Definition for Xiangqi {
         crate::view::xiangqi::render_text(&g.manifest.players, v, chinese)
     }
 
-    fn picture(_: &xq::XiangqiGame, v: &xq::XiangqiView) -> String {
-        picture::xiangqi(v)
+    fn picture(_: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
+        picture::xiangqi_with(v, chinese)
     }
 
     fn html(dir: &GameDir, g: &xq::XiangqiGame, audience: &str) -> Result<String> {
