@@ -219,3 +219,104 @@ fn the_move_list_names_only_the_pieces_its_audience_saw() {
     assert!(full.iter().all(|m| named(m)), "{full:?}");
     assert_eq!(full.len(), south.len());
 }
+
+/// The pieces of replay frame `k` of a page (`<g class="frame…" id="fk">`).
+fn frame(html: &str, k: usize) -> Option<&str> {
+    let open = html
+        .find(&format!("id=\"f{k}\">\n"))
+        .map(|at| at + format!("id=\"f{k}\">\n").len())?;
+    let rest = &html[open..];
+    let end = rest
+        .find("</g>\n<g class=\"frame")
+        .or_else(|| rest.find("</g>\n</svg>"))?;
+    Some(&rest[..end])
+}
+
+/// Every position a replay page shows is the audience's own view at that ply: a game of each
+/// kind is played through the command line, each seat's and the public's
+/// picture (`view --format svg`) kept after every judge run, and each frame of each page is
+/// found in the picture of its ply. (The browser test above shows each frame is the one a click
+/// on its move brings up.)
+#[test]
+fn every_frame_is_the_audiences_view_at_its_ply() {
+    let army = root().join("games/luzhanqi/example-setup.toml");
+    let army = army.to_string_lossy();
+    // The game, its seats, and what `setup` takes besides the seat (none: no setup).
+    type Kind<'a> = (&'a str, [&'a str; 2], Option<&'a [&'a str]>);
+    let games: [Kind; 5] = [
+        ("xiangqi", ["red", "black"], None),
+        ("luzhanqi", ["south", "north"], Some(&[&army])),
+        ("jieqi", ["red", "black"], Some(&[])),
+        ("banqi", ["first", "second"], Some(&[])),
+        ("liubo", ["a", "b"], Some(&[])),
+    ];
+    for (game, seats, setup) in games {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = Keys::new(tmp.path());
+        let dir = tmp.path().join("game");
+        let d = dir.to_string_lossy().into_owned();
+        ok(&[
+            "new",
+            game,
+            &d,
+            "--player",
+            &format!("alice={}.pub", keys.path("alice")),
+            "--player",
+            &format!("bob={}.pub", keys.path("bob")),
+            "--judge",
+            &format!("{}.pub", keys.path("judge")),
+        ]);
+        let key_of = |seat: &str| keys.path(if seat == seats[0] { "alice" } else { "bob" });
+        if let Some(extra) = setup {
+            for seat in seats {
+                let key = key_of(seat);
+                let mut args = vec!["setup", &d, "--as", seat, "--key", &key];
+                args.extend_from_slice(extra);
+                ok(&args);
+            }
+        }
+        let audiences = [seats[0], seats[1], "public"];
+        let mut pictures: Vec<Vec<String>> = vec![Vec::new(); 3];
+        let judge = |pictures: &mut Vec<Vec<String>>| {
+            ok(&["judge", &d, "--key", &keys.path("judge")]);
+            for (i, audience) in audiences.iter().enumerate() {
+                pictures[i].push(ok(&["view", &d, "--as", audience, "--format", "svg"]).stdout);
+            }
+        };
+        judge(&mut pictures);
+        for ply in 0..12 {
+            let Some((seat, moves)) = seats.into_iter().find_map(|seat| {
+                let r = qj(&["moves", &d, "--as", seat]);
+                (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
+                    (
+                        seat,
+                        r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
+                    )
+                })
+            }) else {
+                break;
+            };
+            let pick = &moves[(ply * 3) % moves.len()];
+            ok(&["move", &d, "--as", seat, "--key", &key_of(seat), pick]);
+            judge(&mut pictures);
+        }
+        for (i, audience) in audiences.iter().enumerate() {
+            let html = ok(&["html", &d, "--as", audience]).stdout;
+            let views = &pictures[i];
+            // Frame 0 is the position before the first move; frame k the position after ply k.
+            let frames = (0..).take_while(|&k| frame(&html, k).is_some()).count();
+            assert_eq!(
+                frames,
+                views.len(),
+                "{game} {audience}: one frame per ply and the start"
+            );
+            for (k, view) in views.iter().enumerate() {
+                let pieces = frame(&html, k).unwrap();
+                assert!(
+                    !pieces.trim().is_empty() && view.contains(pieces),
+                    "{game} {audience}: frame {k} is not the view at ply {k}"
+                );
+            }
+        }
+    }
+}
