@@ -711,7 +711,7 @@ pub(crate) fn draw_nine_by_ten(
     last: Option<&str>,
     caption: &[String],
 ) -> Svg {
-    let (cell, margin) = (50.0, 44.0);
+    let (cell, margin) = (50.0, 64.0);
     let turned = audience == "black";
     let pos = |file: usize, rank: usize| {
         let (file, rank) = if turned {
@@ -756,12 +756,24 @@ pub(crate) fn draw_nine_by_ten(
             svg.line(a.0, a.1, b.0, b.1, INK, 1.0);
         }
     }
-    for file in 0..9 {
+    // Each side's file numbers beyond the letters, as Chinese boards print them and the Chinese
+    // notation counts them: red's 一 to 九 and black's 1 to 9, each from its own right.
+    const RED_FILES: [&str; 9] = ["九", "八", "七", "六", "五", "四", "三", "二", "一"];
+    for (file, red_number) in RED_FILES.into_iter().enumerate() {
         let name = ((b'a' + file as u8) as char).to_string();
-        let (x, y) = pos(file, if turned { 9 } else { 0 });
-        let (_, top) = pos(file, if turned { 0 } else { 9 });
-        svg.label(x, y + 32.0, &name, 1.6, INK);
-        svg.label(x, top - 32.0, &name, 1.6, INK);
+        let (x, red_edge) = pos(file, 0);
+        let (_, black_edge) = pos(file, 9);
+        let out = |edge: f64, by: f64| {
+            if edge > black_edge.min(red_edge) {
+                edge + by
+            } else {
+                edge - by
+            }
+        };
+        svg.label(x, out(red_edge, 28.0), &name, 1.6, INK);
+        svg.label(x, out(black_edge, 28.0), &name, 1.6, INK);
+        svg.label(x, out(red_edge, 50.0), red_number, 2.0, INK);
+        svg.label(x, out(black_edge, 50.0), &(file + 1).to_string(), 1.6, INK);
     }
     for rank in 0..10 {
         let (left, y) = pos(if turned { 8 } else { 0 }, rank);
