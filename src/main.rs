@@ -17,7 +17,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // Never a panic, even when standard error is closed.
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{e}\n").as_bytes());
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("{}\n", qijudge::cli::name_folder(&e.to_string())).as_bytes(),
+            );
             ExitCode::from(e.exit_code() as u8)
         }
     }

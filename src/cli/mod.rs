@@ -13,7 +13,7 @@ mod xiangqi;
 pub(crate) use crate::console::{now_or, read_arg, with_rules};
 use crate::error::Result;
 use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// qijudge: an auditable judge for board games played by signed turn files.
 ///
@@ -520,6 +520,66 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The game folder the command works on, as typed.
+    fn folder(&self) -> Option<&Path> {
+        match self {
+            Command::Setup { dir, .. }
+            | Command::Move { dir, .. }
+            | Command::Judge { dir, .. }
+            | Command::Precheck { dir, .. }
+            | Command::View { dir, .. }
+            | Command::Html { dir, .. }
+            | Command::Events { dir, .. }
+            | Command::Status { dir, .. }
+            | Command::Reveal { dir, .. }
+            | Command::Pgn { dir, .. }
+            | Command::Verify { dir } => Some(dir),
+            Command::Moves {
+                target,
+                position: None,
+                ..
+            } => Some(target),
+            _ => None,
+        }
+    }
+}
+
+/// The game folder of this process's command, for [`name_folder`].
+static FOLDER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Where a message shows a command to type on "GAME" (`qijudge moves GAME --as south`), the
+/// game folder as the player typed it instead; quoted for the shell when it needs to be.
+pub fn name_folder(text: &str) -> String {
+    let Some(folder) = FOLDER.get() else {
+        return text.to_string();
+    };
+    let mut out = text.to_string();
+    for command in [
+        "moves", "move", "reveal", "judge", "view", "setup", "status", "verify", "html",
+    ] {
+        out = out.replace(
+            &format!("qijudge {command} GAME"),
+            &format!("qijudge {command} {folder}"),
+        );
+    }
+    out
+}
+
+fn remember_folder(command: &Command) {
+    if let Some(dir) = command.folder() {
+        let typed = dir.to_string_lossy();
+        let plain = typed
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._/-+:@".contains(&b));
+        let shown = match plain && !typed.is_empty() {
+            true => typed.into_owned(),
+            false => format!("'{}'", typed.replace('\'', "'\\''")),
+        };
+        let _ = FOLDER.set(shown);
+    }
+}
+
 /// The registered games, as `--help` lists them and the parser checks them.
 fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::games::registry::names())
@@ -536,6 +596,7 @@ fn seat_name(text: &str) -> std::result::Result<String, String> {
 }
 
 pub fn run(cli: Cli) -> Result<()> {
+    remember_folder(&cli.command);
     match cli.command {
         Command::Tournament {
             dirs,

@@ -7,13 +7,13 @@ use crate::games::report::{Out, Report};
 pub fn print(report: Report) -> Result<()> {
     for out in &report.out {
         match out {
-            Out::Line(line) => say!("{line}"),
-            Out::Text(text) => say_raw!("{text}"),
+            Out::Line(line) => say!("{}", super::name_folder(line)),
+            Out::Text(text) => say_raw!("{}", super::name_folder(text)),
             Out::Json(value) => say!(
                 "{}",
                 serde_json::to_string_pretty(value).map_err(|e| Error::Io(e.to_string()))?
             ),
-            Out::Note(note) => eprintln!("{note}"),
+            Out::Note(note) => eprintln!("{}", super::name_folder(note)),
             Out::Picture { svg, png } => {
                 crate::console::write_picture(svg, if *png { "png" } else { "svg" })?
             }

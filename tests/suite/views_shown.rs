@@ -187,7 +187,9 @@ fn a_game_in_progress_says_whose_turn_and_how_to_find_the_moves() {
     let g = TestGame::started(&[]);
     let south = ok(&["view", &g.d(), "--as", "south"]).stdout;
     assert!(south.contains("south to move (ply 1)."), "{south}");
-    assert!(south.contains("qijudge moves GAME --as south"), "{south}");
+    // The hint names the game folder as it was typed.
+    let hint = format!("qijudge moves {} --as south", g.d());
+    assert!(south.contains(&hint), "{south}");
     // The listed command works and gives moves; a view given as a position points to it.
     let moves = ok(&["moves", &g.d(), "--as", "south"]).stdout;
     let view_file = g

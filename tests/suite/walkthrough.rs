@@ -225,7 +225,8 @@ fn a_liubo_game_as_people_type_it() {
     let r = qj(&["verify", &d]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr.contains("qijudge reveal GAME --key JUDGE_KEY"),
+        r.stderr
+            .contains(&format!("qijudge reveal {d} --key JUDGE_KEY")),
         "{}",
         r.stderr
     );
