@@ -52,7 +52,7 @@ pub fn new(
             return Err(crate::error::refuse_with(
                 &shown,
                 None,
-                format!("is a {kind} key; qijudge signs with Ed25519 keys only"),
+                format!("is an SSH key of type {kind}; qijudge signs with Ed25519 keys only"),
                 "make one with `ssh-keygen -t ed25519` (or `qijudge keygen`) and give its .pub",
             ));
         }

@@ -45,9 +45,10 @@ pub enum Command {
         game: String,
         /// The game directory.
         dir: PathBuf,
-        /// NAME=PUBLIC_KEY_FILE, once per seat in seat order (luzhanqi: south, north; on the
-        /// cross board: south, east, north, west; xiangqi: red, black; liubo: a, b; jieqi: red,
-        /// black; banqi: first, second).
+        /// NAME=PUBLIC_KEY_FILE or NAME=PUBLIC_KEY_FILE=EMAIL (the address the club mail judge
+        /// answers), once per seat in seat order (luzhanqi: south, north; on the cross board:
+        /// south, east, north, west; xiangqi: red, black; liubo: a, b; jieqi: red, black;
+        /// banqi: first, second).
         #[arg(long = "player", required = true)]
         players: Vec<String>,
         /// The judge's public key file.
@@ -121,16 +122,20 @@ pub enum Command {
     Move {
         /// The game directory.
         dir: PathBuf,
-        /// Your seat (south, north, east, west; red, black; a, b), in any case.
+        /// Your seat (south, north, east, west; red, black; first, second; a, b), in any case.
         #[arg(long = "as", value_parser = seat_name)]
         seat: String,
         /// Your private key (OpenSSH Ed25519; asks for its passphrase on a terminal), or your
         /// public key (KEY.pub) to sign with the key held in ssh-agent.
         #[arg(long)]
         key: PathBuf,
-        /// from-to (a6-a9, A6-A7 or a6a7; sa6-ma1 on the cross board; Xiangqi in any notation:
-        /// h2e2, C2.5, 炮二平五, annotations like ! and + ignored), resign, or accept-draw
-        /// (after the opponent offered one). `qijudge moves GAME --as SEAT` lists your moves.
+        /// Luzhanqi: from-to (a6-a9, A6-A7 or a6a7; sa6-ma1 on the cross board). Xiangqi and
+        /// Jieqi: any notation (h2e2, h2-e2, C2.5, 炮二平五; annotations like ! and + ignored).
+        /// Banqi: a square to turn up (c2) or a move (c2c3). Liubo: a turn, its moves separated
+        /// by commas, each VALUE:PATH ("3:in-3, 2:6-8"; an owl with its whole path, 2:owl:X-C-D;
+        /// ^ promotes a stone ending on X, 1:B-X^), or reveal (self mode: your chain element).
+        /// Every game: resign; where draws are offered, accept-draw after the opponent's offer.
+        /// `qijudge moves GAME --as SEAT` lists your moves.
         action: String,
         /// Offer a draw with this move; the opponent may answer accept-draw.
         #[arg(long)]
