@@ -3,6 +3,7 @@
 //! the text rendering reads nothing but the JSON view.
 
 mod chinese;
+pub(crate) mod chinese_liubo;
 pub(crate) mod chinese_xiangqi;
 mod cjk_font;
 pub mod html;

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 pub use crate::games::banqi::picture::{banqi, banqi_with};
 pub use crate::games::jieqi::picture::{jieqi, jieqi_layers, jieqi_with};
-pub use crate::games::liubo::picture::{liubo, liubo_layers, liubo_with};
+pub use crate::games::liubo::picture::{liubo, liubo_in, liubo_layers, liubo_with};
 pub use crate::games::xiangqi::picture::{xiangqi, xiangqi_layers, xiangqi_with};
 
 /// 5 × 7 glyphs: seven rows, the low five bits of each from left (bit 4) to right (bit 0).

@@ -79,7 +79,7 @@ fn xiangqi_picture() {
     check("xiangqi", picture::xiangqi(&sample_view("xiangqi")));
 }
 
-/// With `--chinese` the Xiangqi family's captions are Chinese (their characters are checked
+/// With `--chinese` the Xiangqi family's and Liubo's captions are Chinese (their characters are checked
 /// against the font by the unit tests); the board is the same as in the English picture.
 #[test]
 fn xiangqi_family_pictures_in_chinese() {
@@ -101,6 +101,11 @@ fn xiangqi_family_pictures_in_chinese() {
             "banqi-chinese",
             picture::banqi(&banqi),
             picture::banqi_with(&banqi, true),
+        ),
+        (
+            "liubo-chinese",
+            picture::liubo(&sample_view("liubo")),
+            picture::liubo_in(&[], &sample_view("liubo"), true),
         ),
     ];
     for (name, english, chinese) in pictures {

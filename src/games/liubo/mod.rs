@@ -102,9 +102,8 @@ impl Definition for Liubo {
         view::render_text(&g.manifest.players, v)
     }
 
-    // Liubo's captions stay in English (its terms have no fixed Chinese forms in the views yet).
-    fn picture(g: &lb::LiuboGame, v: &lb::LiuboView, _chinese: bool) -> String {
-        picture::liubo_with(&g.manifest.players, v)
+    fn picture(g: &lb::LiuboGame, v: &lb::LiuboView, chinese: bool) -> String {
+        picture::liubo_in(&g.manifest.players, v, chinese)
     }
 
     fn html(dir: &GameDir, g: &lb::LiuboGame, audience: &str) -> Result<String> {

@@ -12,18 +12,27 @@ pub fn liubo(view: &LiuboView) -> String {
 
 /// [`liubo`] with the players' names in the caption.
 pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) -> String {
-    draw_liubo(players, view, true).finish()
+    draw_liubo(players, view, Some(false)).finish()
+}
+
+/// [`liubo_with`], its caption in Chinese with `chinese`.
+pub fn liubo_in(
+    players: &[crate::protocol::files::Player],
+    view: &LiuboView,
+    chinese: bool,
+) -> String {
+    draw_liubo(players, view, Some(chinese)).finish()
 }
 
 /// The Liubo picture in layers (no caption), for the replay page.
 pub fn liubo_layers(players: &[crate::protocol::files::Player], view: &LiuboView) -> Layers {
-    draw_liubo(players, view, false).layers()
+    draw_liubo(players, view, None).layers()
 }
 
 fn draw_liubo(
     players: &[crate::protocol::files::Player],
     view: &LiuboView,
-    with_caption: bool,
+    caption: Option<bool>,
 ) -> Svg {
     let (cell, margin) = (70.0, 45.0);
     let place = |s: Station| {
@@ -37,6 +46,8 @@ fn draw_liubo(
             .map(|p| format!(" ({})", crate::view::text::clean(&p.name)))
             .unwrap_or_default()
     };
+    let chinese = caption == Some(true);
+    let with_caption = caption.is_some();
     let mut caption = vec![
         format!("{} turn {}", view.game, view.turns),
         format!("view for {}", view.audience),
@@ -47,6 +58,9 @@ fn draw_liubo(
         ),
     ];
     caption.extend(crate::view::liubo::state_lines(view));
+    if chinese {
+        caption = crate::view::chinese_liubo::caption(players, view);
+    }
     if !with_caption {
         caption.clear();
     }
