@@ -74,7 +74,8 @@ fn play(
     }
     let judge = |printed: &mut Vec<String>| {
         let r = qj(&["judge", &d, "--key", &keys.path("judge"), "--now", NOW]);
-        printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
+        let (out, err) = (r.stdout.replace(&d, "GAME"), r.stderr.replace(&d, "GAME"));
+        printed.push(format!("{} | {} | {}", r.code, out, err));
     };
     judge(&mut printed);
     for (i, m) in moves.iter().enumerate() {
@@ -106,7 +107,9 @@ fn play(
         vec!["html", d.as_str(), "--as", "public"],
     ] {
         let r = qj(&args);
-        printed.push(format!("{} | {} | {}", r.code, r.stdout, r.stderr));
+        // Hints name the game folder as typed: the two games' folders differ by name only.
+        let (out, err) = (r.stdout.replace(&d, "GAME"), r.stderr.replace(&d, "GAME"));
+        printed.push(format!("{} | {} | {}", r.code, out, err));
     }
     // Every file South or a spectator may read: all but North's secret and North's own views.
     let mut files = BTreeMap::new();
