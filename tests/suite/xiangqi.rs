@@ -693,7 +693,7 @@ fn players_mistakes_are_answered_in_plain_words() {
     let r = new(&format!("{}.pub", ecdsa.display()));
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr.contains("ecdsa-sha2-nistp256 key") && r.stderr.contains("ed25519"),
+        r.stderr.contains("SSH key of type ecdsa-sha2-nistp256") && r.stderr.contains("Ed25519"),
         "{r:?}"
     );
     // An empty PGN file is said to hold no game (exit 1), not passed in silence.
