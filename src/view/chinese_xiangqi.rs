@@ -219,13 +219,7 @@ mod tests {
                 let all = lines.join("\n");
                 assert!(all.contains("第") && all.contains("的视角"), "{all}");
                 assert!(!all.contains("ply") && !all.contains("move"), "{all}");
-                for c in all.chars().filter(|&c| c as u32 >= 0x2e80) {
-                    assert!(
-                        super::super::cjk_font::outline(c, 0.0, 16.0).is_some(),
-                        "{}: {c} is not in the font",
-                        path.display()
-                    );
-                }
+                super::super::cjk_font::assert_drawable(&all, &path.display().to_string());
                 checked += 1;
             }
         }
@@ -238,11 +232,6 @@ mod tests {
     fn every_word_is_drawn_from_the_font() {
         let words = "尚未翻子：先翻出的一子定其颜色。先手执红，后手执黑。未翻：暗子被将军提议和棋同意和棋认输\
                      帥仕相傌俥炮兵將士象馬車砲卒帅车马进退平前后中";
-        for c in words.chars().filter(|&c| c as u32 >= 0x2e80) {
-            assert!(
-                super::super::cjk_font::outline(c, 0.0, 16.0).is_some(),
-                "{c} is not in assets/fonts/board-cjk.otf: add it to scripts/cjk-font.py"
-            );
-        }
+        super::super::cjk_font::assert_drawable(words, "a caption word");
     }
 }

@@ -77,6 +77,17 @@ impl ttf_parser::OutlineBuilder for Path {
     }
 }
 
+/// Fails naming `what` and the character when a Chinese character of `text` is not in the font.
+#[cfg(test)]
+pub(crate) fn assert_drawable(text: &str, what: &str) {
+    for c in text.chars().filter(|&c| c as u32 >= 0x2e80) {
+        assert!(
+            outline(c, 0.0, 16.0).is_some(),
+            "{what}: {c} is not in assets/fonts/board-cjk.otf: add it to scripts/cjk-font.py"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +100,8 @@ mod tests {
             assert!(d.starts_with('M') && d.ends_with('Z'), "{c}: {d}");
         }
         assert!(outline('x', 0.0, 16.0).is_none() && outline('龍', 0.0, 16.0).is_none());
+        assert!(std::panic::catch_unwind(|| assert_drawable("车龍", "a test")).is_err());
+        assert_drawable("车马x", "a test");
     }
 
     #[test]
