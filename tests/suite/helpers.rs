@@ -518,3 +518,13 @@ pub fn new_mail_game_with(
     args.extend_from_slice(more);
     ok(&args);
 }
+
+/// The seat to move and its moves as `qijudge moves` lists them: the first of `seats` whose
+/// list is not empty; none when nobody may move.
+pub fn to_move<'a>(d: &str, seats: &[&'a str]) -> Option<(&'a str, Vec<String>)> {
+    seats.iter().find_map(|&seat| {
+        let r = qj(&["moves", d, "--as", seat]);
+        (r.code == 0 && !r.stdout.trim().is_empty())
+            .then(|| (seat, r.stdout.lines().map(str::to_string).collect()))
+    })
+}

@@ -285,15 +285,7 @@ fn every_frame_is_the_audiences_view_at_its_ply() {
         };
         judge(&mut pictures);
         for ply in 0..12 {
-            let Some((seat, moves)) = seats.into_iter().find_map(|seat| {
-                let r = qj(&["moves", &d, "--as", seat]);
-                (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
-                    (
-                        seat,
-                        r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
-                    )
-                })
-            }) else {
+            let Some((seat, moves)) = to_move(&d, &seats) else {
                 break;
             };
             let pick = &moves[(ply * 3) % moves.len()];

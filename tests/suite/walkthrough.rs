@@ -181,17 +181,7 @@ fn a_liubo_game_as_people_type_it() {
     let key_of = |seat: &str| keys.path(if seat == "a" { "alice" } else { "bob" });
     let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
     // Whose turn it is, and what it may play: the seat whose `moves` answers.
-    let mover = || {
-        ["a", "b"].into_iter().find_map(|seat| {
-            let r = qj(&["moves", &d, "--as", seat]);
-            (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
-                (
-                    seat,
-                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
-                )
-            })
-        })
-    };
+    let mover = || to_move(&d, &["a", "b"]);
     let (seat, turns) = mover().expect("a throw is waiting after the seeds");
     let r = play(seat, "throw");
     assert_eq!(r.code, 1, "{r:?}");
@@ -296,17 +286,7 @@ fn a_luzhanqi_game_as_people_type_it() {
     ]);
     judge();
     let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
-    let to_move = || {
-        ["south", "north"].into_iter().find_map(|seat| {
-            let r = qj(&["moves", &d, "--as", seat]);
-            (r.code == 0).then(|| {
-                (
-                    seat,
-                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
-                )
-            })
-        })
-    };
+    let to_move = || to_move(&d, &["south", "north"]);
     let (first, _) = to_move().expect("someone moves first");
     let other = if first == "south" { "north" } else { "south" };
     // Each side sees the board from its own side: its landmine on a1, the enemy's front on a7.
@@ -425,17 +405,7 @@ fn jieqi_and_banqi_games_as_people_type_them() {
             assert_eq!(r.code, 1, "{}: {mv}: {r:?}", case.game);
             assert!(r.stderr.contains(why), "{}: {mv}: {}", case.game, r.stderr);
         }
-        let to_move = || {
-            case.seats.into_iter().find_map(|seat| {
-                let r = qj(&["moves", &d, "--as", seat]);
-                (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
-                    (
-                        seat,
-                        r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
-                    )
-                })
-            })
-        };
+        let to_move = || to_move(&d, &case.seats);
         let mut plies = 0;
         if let Some((first, mistake, why)) = case.after_first {
             assert_eq!(play(case.seats[0], first).code, 0);
@@ -540,17 +510,8 @@ fn a_four_player_game_as_people_type_it() {
     let r = judged(&d, &keys);
     assert!(r.stdout.contains("play begins"), "{}", r.stdout);
     let play = |seat: &str, mv: &str| qj(&["move", &d, "--as", seat, "--key", &key_of(seat), mv]);
-    let to_move = || {
-        seats.iter().find_map(|(seat, _)| {
-            let r = qj(&["moves", &d, "--as", seat]);
-            (r.code == 0 && !r.stdout.trim().is_empty()).then(|| {
-                (
-                    *seat,
-                    r.stdout.lines().map(str::to_string).collect::<Vec<_>>(),
-                )
-            })
-        })
-    };
+    let names: Vec<&str> = seats.iter().map(|(s, _)| *s).collect();
+    let to_move = || to_move(&d, &names);
     let (first, _) = to_move().expect("someone moves first");
     let not_first = seats.iter().map(|(s, _)| *s).find(|s| *s != first).unwrap();
     let ally_arm = match first {
