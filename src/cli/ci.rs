@@ -70,9 +70,14 @@ pub struct RepoRun<'a> {
 /// of the new tree, then each touched game judged (with the key) or prechecked. Every game is
 /// handled even when one is refused; the result is the worst: an I/O error, else the first
 /// refusal.
+///
+/// With the key, every other game of the new tree is judged too, so that any run brings every
+/// game to its fixed point: a move whose own judge run was lost (a push that lost a race, a
+/// cancelled job) is judged by the next run, whatever that run was triggered by. Those games
+/// are reported but never change the result: one game's refusal must not refuse another's push.
 pub fn repo(run: RepoRun) -> Result<()> {
     let top = git::top(run.repo)?;
-    let folders = match check_repository(&top, run.base, run.head) {
+    let (touched, all) = match check_repository(&top, run.base, run.head) {
         Ok(folders) => folders,
         Err(e) => {
             let refused = Err(e);
@@ -83,16 +88,28 @@ pub fn repo(run: RepoRun) -> Result<()> {
         }
     };
     let mut results = Vec::new();
-    for folder in folders {
-        let dir = top.join(&folder);
+    for folder in &touched {
+        let dir = top.join(folder);
         let result = touched_game(&run, &dir);
         if let Err(e) = &result {
-            eprintln!("qijudge: {}: {e}", shown(&folder));
+            eprintln!("qijudge: {}: {e}", shown(folder));
         }
         if run.github {
             annotate(&dir, &result)?;
         }
         results.extend(result.err());
+    }
+    if let Some(key) = run.key {
+        for folder in all.iter().filter(|f| !touched.contains(f)) {
+            let dir = top.join(folder);
+            let result = judge_and_reveal(&dir, key, run.now.clone());
+            if let Err(e) = &result {
+                eprintln!("qijudge: {} (not in this change): {e}", shown(folder));
+                if run.github {
+                    annotate(&dir, &result)?;
+                }
+            }
+        }
     }
     if results.is_empty() {
         say!("the change keeps every game's rules");
@@ -109,10 +126,15 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
     let Some(key) = run.key else {
         return super::report::print(crate::games::of_dir(dir)?.precheck(dir, None)?);
     };
-    let judged = super::game::judge(dir, key, run.now.clone(), false, None, None);
-    // A refused file still leaves the run's outputs, the end included.
+    judge_and_reveal(dir, key, run.now.clone())
+}
+
+/// Judges a game; a game that ended is revealed by the same run. A refused file still leaves
+/// the run's outputs, the end included.
+fn judge_and_reveal(dir: &Path, key: &Path, now: Option<String>) -> Result<()> {
+    let judged = super::game::judge(dir, key, now, false, None, None);
     if matches!(judged, Ok(()) | Err(Error::Refused(_))) {
-        super::mail::reveal_when_over(&g, key)?;
+        super::mail::reveal_when_over(&GameDir::new(dir), key)?;
     }
     judged
 }
@@ -134,8 +156,13 @@ fn shown(folder: &str) -> &str {
 }
 
 /// The whole repository's rules on the change from `base` to `head` (none: the index): a
-/// fast-forward only, then [`check_layout`]. Returns the game folders the change touches.
-fn check_repository(top: &Path, base: &str, head: Option<&str>) -> Result<Vec<String>> {
+/// fast-forward only, then [`check_layout`]. Returns the game folders the change touches and
+/// every game folder of the new tree.
+fn check_repository(
+    top: &Path,
+    base: &str,
+    head: Option<&str>,
+) -> Result<(Vec<String>, Vec<String>)> {
     if let Some(head) = head.filter(|_| base != git::EMPTY_TREE) {
         if !git::is_ancestor(top, base, head)? {
             return Err(refuse_with(
@@ -153,12 +180,69 @@ fn check_repository(top: &Path, base: &str, head: Option<&str>) -> Result<Vec<St
         _ => Some(git::show_top(top, base, ALLOW_LIST)?.unwrap_or_default()),
     };
     let list = list.map(|l| String::from_utf8_lossy(&l).into_owned());
+    let judge_of = |folder: &str, rev: Option<&str>| -> Result<Option<String>> {
+        let rel = format!("{folder}game.toml");
+        let bytes = match rev {
+            Some(rev) => git::show_top(top, rev, &rel)?,
+            None => std::fs::read(top.join(&rel)).ok(),
+        };
+        Ok(bytes
+            .and_then(|b| toml::from_str::<toml::Table>(&String::from_utf8_lossy(&b)).ok())
+            .and_then(|t| Some(t.get("judge")?.get("key")?.as_str()?.to_string())))
+    };
+    let mut new_judges = std::collections::BTreeMap::new();
+    for folder in head_games.keys().filter(|f| !base_games.contains_key(*f)) {
+        if let Some(key) = judge_of(folder, head)? {
+            new_judges.insert(folder.clone(), key);
+        }
+    }
+    let repo_judge = match base_games.keys().next() {
+        Some(folder) => judge_of(folder, Some(base))?,
+        None => None,
+    };
+    let (base_paths, head_paths) = (git::paths(top, Some(base))?, git::paths(top, head)?);
     let layout = Layout {
         base: &base_games,
         head: &head_games,
         allow_list: list.as_deref(),
+        base_paths: &base_paths,
+        head_paths: &head_paths,
+        new_judges: &new_judges,
+        repo_judge: repo_judge.as_deref(),
     };
-    check_layout(&layout, &git::repo_changes(top, base, head)?)
+    let touched = check_layout(&layout, &git::repo_changes(top, base, head)?)?;
+    if let Some(head) = head {
+        check_history(top, base, head, &base_games, &head_games)?;
+    }
+    Ok((touched, head_games.into_keys().collect()))
+}
+
+/// The secret rule on every commit of the change, not only on the tree it leaves: a setup in
+/// clear that one commit adds and a later one removes is still in the history a merge brings.
+fn check_history(
+    top: &Path,
+    base: &str,
+    head: &str,
+    base_games: &std::collections::BTreeMap<String, String>,
+    head_games: &std::collections::BTreeMap<String, String>,
+) -> Result<()> {
+    let folders: Vec<&String> = base_games.keys().chain(head_games.keys()).collect();
+    for (commit, paths) in git::commit_changes(top, base, head)? {
+        for path in paths {
+            let in_game = folders.iter().find_map(|f| path.strip_prefix(f.as_str()));
+            if in_game.is_some_and(|rest| rest.starts_with("setups/")) {
+                return Err(refuse_with(
+                    format!("/{path}"),
+                    None,
+                    format!(
+                        "a setup in clear, added by commit {commit}: whatever a later commit does, the history shows it to everyone"
+                    ),
+                    "drop the commit from the branch (rebase it away), then publish sealed/SEAT.age from setup --seal",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks the changes from `base` to `head` (none: the index): the whole repository's rules,
@@ -221,7 +305,7 @@ fn check_game(
     }
     let facts = crate::games::of_dir(dir)?.facts(g)?;
     let game = GameFacts {
-        seats: facts.seats,
+        seats: facts.seats.clone(),
         sealed: facts.sealed,
         judge_commit,
     };
@@ -231,7 +315,41 @@ fn check_game(
         record: &base_record,
     };
     check_changes(&game, &changes, &base, now_text.as_deref())?;
+    check_sealed_secrets(g, &facts, &changes)?;
     check_judge_files(g, &facts.hash, &facts.judge_key, &changes)
+}
+
+/// A sealed secret the change adds must carry its seat's signature (`sealed/SEAT.age.sig`):
+/// nobody else can publish one in the seat's name, though nobody but the judge can open it.
+fn check_sealed_secrets(
+    g: &GameDir,
+    facts: &crate::games::GameFacts,
+    changes: &[Change],
+) -> Result<()> {
+    for c in changes.iter().filter(|c| c.status == 'A') {
+        let Some(seat) = c
+            .path
+            .strip_prefix("sealed/")
+            .and_then(|p| p.strip_suffix(".age"))
+        else {
+            continue;
+        };
+        let Some(i) = facts.seats.iter().position(|s| s == seat) else {
+            continue;
+        };
+        let bytes = g.read_bytes(&c.path, SMALL_FILE_LIMIT)?;
+        let sig = g.read(&format!("{}.sig", c.path), crate::store::SIGNATURE_LIMIT)?;
+        let ns = crate::protocol::signing::namespace::SEALED_FILE;
+        if crate::protocol::signing::verify(&facts.player_keys[i], ns, &bytes, &sig).is_err() {
+            return Err(refuse_with(
+                format!("{}.sig", c.path),
+                None,
+                format!("is not {seat}'s signature of {}: only {seat} publishes its sealed secret", c.path),
+                format!("{seat} writes both files with `qijudge setup GAME --as {seat} --key KEY`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Files under `views/` that the change adds or modifies must be the judge's: signed by the

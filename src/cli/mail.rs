@@ -87,7 +87,12 @@ pub fn inbox(
         None => super::game::judge(dir, key, Some(now.clone()), false, None, None),
     };
     // After the end the setups are revealed, so that every player can verify the game.
-    let revealed = judged.is_ok() && reveal_when_over(&game, key)?;
+    // A reveal that fails is reported; the last messages still go (without the secrets).
+    let revealed = judged.is_ok()
+        && reveal_when_over(&game, key).unwrap_or_else(|e| {
+            eprintln!("reveal: {e}");
+            false
+        });
     if out.outbox.is_some() || out.sendmail.is_some() {
         let from = out.from.as_deref().unwrap_or_default();
         let manifest = Manifest::read(&game)?;
@@ -113,24 +118,26 @@ pub fn inbox(
             }
         }
         let mut sent = SentLog::read(&game)?;
+        let mut notices = NoticeLog::read(&game);
         for (seat, text) in &run.notices {
             let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
                 continue;
             };
-            // The same refusal once: a message sent again, or replayed by someone else, is
-            // not answered again with the same words.
-            let name = format!("{}.refused.eml", to.audience);
-            let m = outbox::Outgoing {
-                digest: crate::protocol::hash::sha256_tagged(text.as_bytes()),
-                bytes: outbox::notice(&env, to, text)?,
-                name,
-            };
-            if !sent.send_new(&game, &out, &m)? {
-                say!(
-                    "{}: the same refusal was sent before, not sent again",
-                    m.name
-                );
+            // The same refusal once a day: a message sent again, or replayed by someone else,
+            // is not answered again with the same words; and a few refusals a day per seat, so
+            // that forged messages cannot fill a player's mailbox.
+            let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+            if let Some(why) = notices.hold_back(seat, &digest, &now) {
+                say!("{seat}.refused.eml: {why}, not sent");
+                continue;
             }
+            let m = outbox::Outgoing {
+                digest: digest.clone(),
+                bytes: outbox::notice(&env, to, text)?,
+                name: format!("{}.refused.eml", to.audience),
+            };
+            deliver(&out, &m.name, &m.bytes)?;
+            notices.sent(&game, seat, &digest, &now)?;
         }
         for m in outbox::messages(&game, &env, &recipients, revealed)? {
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
@@ -269,6 +276,9 @@ pub fn inbox_games(
     let mut refused = Vec::new();
     let mut unreadable = Vec::new();
     let mut served: std::collections::BTreeSet<String> = Default::default();
+    // One message never stops the others: whatever goes wrong with one is reported, counted,
+    // and the run goes on to the next message and to every game.
+    // (Only a failure to write standard output leaves it.)
     let mut take = |bytes: &[u8], shown: &str| -> Result<()> {
         let messages = match inbox::split_mbox(bytes) {
             Ok(all) => all,
@@ -288,7 +298,11 @@ pub fn inbox_games(
                 if let Some(command) = crate::mail::command::parse(message) {
                     let routed = route::game_of(message, &known);
                     say!("{label}: command {command:?}");
-                    answer_command(&spool, &games, message, &command, routed, key, &now, &out)?;
+                    let answered =
+                        answer_command(&spool, &games, message, &command, routed, key, &now, &out);
+                    if let Err(e) = answered {
+                        eprintln!("{label}: no answer sent: {e}");
+                    }
                     continue;
                 }
             }
@@ -301,7 +315,11 @@ pub fn inbox_games(
                     served.insert(id.clone());
                     // Taken from a file of its own, as `inbox GAME FILE` takes it.
                     let file = spool.join(format!("incoming-{}.eml", std::process::id()));
-                    crate::store::write_atomic(&file, message)?;
+                    if let Err(e) = crate::store::write_atomic(&file, message) {
+                        eprintln!("{label}: {e}");
+                        refused.push(label);
+                        continue;
+                    }
                     let mut game_out = out.clone();
                     game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
                     let taken = inbox(
@@ -326,7 +344,11 @@ pub fn inbox_games(
                         _ => "Your message names no game that this judge holds.".to_string(),
                     };
                     say!("{label}: no game: {why}");
-                    help_once(&spool, &games, message, &why, &now, &out)?;
+                    // Best effort: a reply that cannot be made (a refused recipient, a full
+                    // disk) is logged, and the message moves on like any other.
+                    if let Err(e) = help_once(&spool, &games, message, &why, &now, &out) {
+                        eprintln!("{label}: no help sent: {e}");
+                    }
                 }
             }
         }
@@ -339,8 +361,13 @@ pub fn inbox_games(
                     true => "<stdin>".to_string(),
                     false => path.display().to_string(),
                 };
-                let bytes = read_bytes(path, &shown)?;
-                take(&bytes, &shown)?;
+                match read_bytes(path, &shown) {
+                    Ok(bytes) => take(&bytes, &shown)?,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        unreadable.push(shown);
+                    }
+                }
             }
         }
         Source::Maildir(maildir) => {
@@ -610,9 +637,17 @@ fn within_daily_limit(spool: &Path, sender: &str, now: &str) -> Result<bool> {
     Ok(true)
 }
 
-/// The outbox name of an answer to an address.
+/// The outbox name of an answer to an address: never the sender's own words (an address may
+/// be 253 characters, or hold what a file name must not), so a digest of it.
 fn reply_name(sender: &str) -> String {
-    format!("reply-{}.eml", sender.replace(['@', '/'], "_"))
+    addressed_name("reply", sender)
+}
+
+/// `KIND-DIGEST.eml`: the first 16 hex digits of the SHA-256 of the address.
+fn addressed_name(kind: &str, address: &str) -> String {
+    use sha2::Digest;
+    let digest = hex::encode(sha2::Sha256::digest(address.as_bytes()));
+    format!("{kind}-{}.eml", &digest[..16])
 }
 
 /// The game folders under `root` (itself, or up to three levels down; hidden folders skipped),
@@ -708,8 +743,15 @@ fn help_once(
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
-    if log.get(&sender) == Some(&day) {
+    // One help a day per mailbox (`victim+1@` and `victim+2@` are one), and a few a day in
+    // all: a stranger cannot make the judge mail anyone on demand.
+    let mailbox = mailbox_of(&sender);
+    if log.get(&mailbox) == Some(&day) {
         say!("{sender}: helped today already: not answered again");
+        return Ok(());
+    }
+    if log.values().filter(|d| **d == day).count() >= HELP_PER_DAY {
+        say!("{sender}: {HELP_PER_DAY} help answers sent today already: not answered");
         return Ok(());
     }
     // The games this address plays: their ids and seats, nothing of their state.
@@ -733,11 +775,25 @@ fn help_once(
         .message_id()
         .filter(|id| outbox::valid_message_id(id));
     let bytes = outbox::help(from_judge, &sender, now, answers, why, &own)?;
-    let name = format!("help-{}.eml", sender.replace(['@', '/'], "_"));
+    let name = addressed_name("help", &sender);
     deliver(out, &name, &bytes)?;
-    log.insert(sender, day);
+    log.insert(mailbox, day);
     let text = serde_json::to_string_pretty(&log).map_err(|e| Error::Io(e.to_string()))?;
     crate::store::write_atomic(&log_path, format!("{text}\n").as_bytes())
+}
+
+/// Help answers a day, at most, to all addresses together.
+const HELP_PER_DAY: usize = 20;
+
+/// An address without its `+tag` (sub-addressing delivers `name+tag@host` to `name@host`).
+fn mailbox_of(address: &str) -> String {
+    match address.split_once('@') {
+        Some((local, host)) => {
+            let local = local.split('+').next().unwrap_or(local);
+            format!("{local}@{host}")
+        }
+        None => address.to_string(),
+    }
 }
 
 /// The addresses of outgoing mail are checked before anything is read.
@@ -817,7 +873,7 @@ fn take_file(
                 // the manifest registers for that player.
                 if key.is_some() {
                     if let Some(seat) = registered_sender(game, message)? {
-                        run.notices.push((seat, e.to_string()));
+                        run.notices.push((seat, format!("your message: {e}")));
                     }
                 }
                 run.refusals.push(label);
@@ -887,7 +943,9 @@ fn take_file(
                     None => None,
                 };
                 if let Some(seat) = told {
-                    run.notices.push((seat.clone(), e.to_string()));
+                    // Named as the player knows it, never by the judge's path for it.
+                    let why = e.to_string().replace(label.as_str(), "your message");
+                    run.notices.push((seat.clone(), why));
                     run.answers = answer(&Some(seat));
                 }
                 run.refusals.push(label);
@@ -1198,6 +1256,53 @@ impl SentLog {
             .map_err(|e| Error::Io(format!("{SENT_LOG}: {e}")))?;
         std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;
         game.write(SENT_LOG, format!("{text}\n").as_bytes())
+    }
+}
+
+/// Refusal notices sent today, per seat (`mail/notices.json`, the judge's own bookkeeping): the
+/// digests of their texts, for the (seat, reason) deduplication and the daily cap.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct NoticeLog(std::collections::BTreeMap<String, (String, Vec<String>)>);
+
+const NOTICE_LOG: &str = "mail/notices.json";
+
+/// Refusal notices a day per seat, at most.
+const NOTICES_PER_DAY: usize = 5;
+
+impl NoticeLog {
+    fn read(game: &GameDir) -> NoticeLog {
+        // A damaged log only means a notice may be sent once more.
+        game.read_optional(NOTICE_LOG, crate::store::SMALL_FILE_LIMIT)
+            .ok()
+            .flatten()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Why a notice of `digest` to `seat` is not sent today, if it is not.
+    fn hold_back(&self, seat: &str, digest: &str, now: &str) -> Option<String> {
+        let (day, sent) = self.0.get(seat)?;
+        if day != now.get(..10).unwrap_or(now) {
+            return None;
+        }
+        if sent.iter().any(|d| d == digest) {
+            return Some("the same refusal was sent today".into());
+        }
+        (sent.len() >= NOTICES_PER_DAY)
+            .then(|| format!("{NOTICES_PER_DAY} refusals sent to this seat today already"))
+    }
+
+    fn sent(&mut self, game: &GameDir, seat: &str, digest: &str, now: &str) -> Result<()> {
+        let day = now.get(..10).unwrap_or(now).to_string();
+        let entry = self.0.entry(seat.to_string()).or_default();
+        if entry.0 != day {
+            *entry = (day, Vec::new());
+        }
+        entry.1.push(digest.to_string());
+        let text = serde_json::to_string_pretty(&self.0)
+            .map_err(|e| Error::Io(format!("{NOTICE_LOG}: {e}")))?;
+        std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;
+        game.write(NOTICE_LOG, format!("{text}\n").as_bytes())
     }
 }
 

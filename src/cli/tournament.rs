@@ -121,17 +121,43 @@ fn trusted_judges(dirs: &[PathBuf], given: &[PathBuf]) -> Result<Option<Vec<Judg
         }
         return Ok(Some(vec![judges; dirs.len()]));
     }
-    let mut each = Vec::new();
+    let mut each: Vec<Judges> = Vec::new();
     for dir in dirs {
         let mut judges = Judges::default();
         if let Some((line, from)) = match_judge(dir) {
             judges
                 .add(&line, &from.display().to_string())
                 .map_err(Error::Io)?;
+            eprintln!("{}: judged by {}", dir.display(), fingerprint(&line));
         }
         each.push(judges);
     }
+    // Pooled results mean something only under one judge: folders of different judges are
+    // pooled only when the organiser names each judge it trusts.
+    let mut seen: Vec<(&str, &PathBuf)> = Vec::new();
+    for (judges, dir) in each.iter().zip(dirs) {
+        for key in judges.lines() {
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k != key) {
+                return Err(Error::Io(format!(
+                    "{} and {} are judged by different keys ({} and {}): give --judge KEY.pub for \
+                     each judge whose games may be pooled",
+                    first.display(),
+                    dir.display(),
+                    fingerprint(seen[0].0),
+                    fingerprint(key)
+                )));
+            }
+            seen.push((key, dir));
+        }
+    }
     Ok(Some(each))
+}
+
+/// A public key line's SHA-256 fingerprint, as ssh-keygen -l shows it.
+fn fingerprint(line: &str) -> String {
+    crate::protocol::signing::parse_public_key(line)
+        .map(|k| k.fingerprint(ssh_key::HashAlg::Sha256).to_string())
+        .unwrap_or_else(|_| line.chars().take(60).collect())
 }
 
 /// The folders and packed games in `d`.

@@ -68,7 +68,7 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
     };
     if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
         Kind::Player(PlayerFile::Commitment)
-    } else if seat_file("sealed/", ".age") {
+    } else if seat_file("sealed/", ".age") || seat_file("sealed/", ".age.sig") {
         Kind::Player(PlayerFile::SealedSetup)
     } else if path.starts_with("setups/") {
         Kind::Player(PlayerFile::ClearSetup)
@@ -151,7 +151,7 @@ pub fn check_changes(
                     "a reveal before the game is over shows a setup to the opponent",
                 ))
             }
-            Kind::Player(PlayerFile::Commitment | PlayerFile::Move)
+            Kind::Player(PlayerFile::Commitment | PlayerFile::Move | PlayerFile::SealedSetup)
                 if !changes
                     .iter()
                     .any(|o| o.status == 'A' && o.path == partner(path)) =>
@@ -159,9 +159,10 @@ pub fn check_changes(
                 return Err(refuse_with(
                     path,
                     None,
-                    "comes without its other half: a move or commitment is a file and its .sig, \
-                     added together",
-                    "add the file and its signature in one change (qijudge move writes both)",
+                    "comes without its other half: a move, commitment or sealed secret is a file \
+                     and its .sig, added together",
+                    "add the file and its signature in one change (qijudge move and setup --seal \
+                     write both)",
                 ))
             }
             Kind::Player(_) => {}
@@ -171,6 +172,15 @@ pub fn check_changes(
                     None,
                     "is no file the judge writes: views/ holds only the judge's files, by name",
                     "remove it; the judge publishes its views itself",
+                ))
+            }
+            // A refusal note deleted by someone else would leave its seat never knowing why.
+            Kind::Judge if c.status == 'D' && !game.judge_commit => {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    "deletes a file the judge published: only the judge's own commit removes its outputs",
+                    "restore the file; the judge removes what it no longer publishes itself",
                 ))
             }
             Kind::Judge => {}
@@ -226,7 +236,17 @@ pub struct Layout<'a> {
     /// The allow-list at the base; none when the change creates the repository (its owner's
     /// first push: there is nothing yet to protect).
     pub allow_list: Option<&'a str>,
+    /// Every file path of the base tree and of the new tree.
+    pub base_paths: &'a [String],
+    pub head_paths: &'a [String],
+    /// The judge key each new game's manifest names (by folder).
+    pub new_judges: &'a BTreeMap<String, String>,
+    /// The repository's judge key: the one its games at the base name (none without games).
+    pub repo_judge: Option<&'a str>,
 }
+
+/// New games one change may create, at most.
+pub const NEW_GAMES_PER_CHANGE: usize = 10;
 
 /// The rules on a whole repository's change (`changes` relative to its top): every game of the
 /// base is still there, in the same folder, with the same manifest; a new manifest stands where
@@ -269,6 +289,11 @@ pub fn check_layout(l: &Layout, changes: &[Change]) -> Result<Vec<String>> {
             ));
         }
     }
+    let new: Vec<&String> = l.head.keys().filter(|f| !l.base.contains_key(*f)).collect();
+    if let Some(list) = l.allow_list {
+        check_new_games(l, list, &new)?;
+    }
+    check_twins(l, changes)?;
     let mut touched = Vec::new();
     for c in changes {
         // Nested games are refused above, so at most one folder holds the path.
@@ -310,6 +335,95 @@ pub fn check_layout(l: &Layout, changes: &[Change]) -> Result<Vec<String>> {
     Ok(touched)
 }
 
+/// Where a change that is not the repository's first may create games: only where the owner's
+/// allow-list says (`games: PATTERN`), never in a hidden folder (`.github/`), only in a folder
+/// that held nothing at the base, judged by the repository's judge, a few at a time.
+fn check_new_games(l: &Layout, list: &str, new: &[&String]) -> Result<()> {
+    if new.len() > NEW_GAMES_PER_CHANGE {
+        return Err(refuse_with(
+            format!("/{}game.toml", new[NEW_GAMES_PER_CHANGE]),
+            None,
+            format!(
+                "the change creates {} games; one change creates at most {NEW_GAMES_PER_CHANGE}",
+                new.len()
+            ),
+            "create games in smaller changes",
+        ));
+    }
+    for folder in new {
+        let manifest = format!("/{folder}game.toml");
+        let refused = |why: String, hint: &str| Err(refuse_with(&manifest, None, why, hint));
+        if folder.split('/').any(|part| part.starts_with('.')) || folder.is_empty() {
+            return refused(
+                format!("a new game in {} would stand in a hidden folder or at the top, which belong to the repository's owner", shown(folder)),
+                "create the game in a folder the owner allows for games",
+            );
+        }
+        if !games_allowed(list, folder) {
+            return refused(
+                format!("the repository's owner allows no new game in {}", shown(folder)),
+                &format!("the owner lists where games may be created in {ALLOW_LIST} (`games: games/*/`)"),
+            );
+        }
+        if let Some(old) = l.base_paths.iter().find(|p| p.starts_with(folder.as_str())) {
+            return refused(
+                format!("a new game in {} would take over a folder that already holds /{old}", shown(folder)),
+                "create each game in a new, empty folder",
+            );
+        }
+        let judge = l.new_judges.get(folder.as_str()).map(String::as_str);
+        if l.repo_judge.is_some_and(|r| judge != Some(r)) {
+            return refused(
+                format!("the new game in {} names another judge than the repository's games", shown(folder)),
+                "create the game with the repository's judge key (`qijudge new … --judge KEY.pub`)",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Paths that one file system tells apart and another does not (`G/` beside `g/`, `café` in
+/// NFD beside `café` in NFC: one folder on a Windows or macOS clone, where a move would be
+/// signed for the wrong game) are refused when the change makes such a pair.
+fn check_twins(l: &Layout, changes: &[Change]) -> Result<()> {
+    use std::collections::{hash_map::Entry, HashMap, HashSet};
+    use unicode_normalization::UnicodeNormalization;
+    if !changes.iter().any(|c| c.status == 'A') {
+        return Ok(());
+    }
+    let fold = |p: &str| p.nfc().collect::<String>().to_lowercase();
+    // A path and each folder above it: `a/b/c` gives `a`, `a/b`, `a/b/c`.
+    fn spellings(path: &str) -> impl Iterator<Item = &str> {
+        path.match_indices('/')
+            .map(|(i, _)| &path[..i])
+            .chain(std::iter::once(path))
+    }
+    let at_base: HashSet<&str> = l.base_paths.iter().flat_map(|p| spellings(p)).collect();
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for name in l.head_paths.iter().flat_map(|p| spellings(p)) {
+        let (old, new) = match seen.entry(fold(name)) {
+            Entry::Vacant(e) => {
+                e.insert(name);
+                continue;
+            }
+            Entry::Occupied(e) if *e.get() == name => continue,
+            Entry::Occupied(e) => (*e.get(), name),
+        };
+        // Twins that were both there before are not this change's doing.
+        if at_base.contains(old) && at_base.contains(new) {
+            continue;
+        }
+        let (old, new) = if at_base.contains(new) { (new, old) } else { (old, new) };
+        return Err(refuse_with(
+            format!("/{new}"),
+            None,
+            format!("differs from /{old} only in letter case or Unicode form: on Windows and macOS they are one"),
+            "choose a name that differs from every other in more than case or the encoding of its accents",
+        ));
+    }
+    Ok(())
+}
+
 /// A game folder as a person reads it.
 fn shown(folder: &str) -> String {
     match folder {
@@ -322,13 +436,28 @@ fn shown(folder: &str) -> String {
 /// folders, read at the base revision (a change cannot grant itself a permission).
 pub const ALLOW_LIST: &str = ".qijudge-allow";
 
+/// An allow-list line naming where new games may be created: `games: PATTERN` (a folder
+/// pattern, as the other lines: `games/*/`).
+const GAMES_LINE: &str = "games:";
+
+/// Whether the allow-list `list` permits a new game in `folder` (ending in `/`).
+pub fn games_allowed(list: &str, folder: &str) -> bool {
+    let folder = folder.trim_end_matches('/');
+    list.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter_map(|l| l.strip_prefix(GAMES_LINE))
+        .map(|p| p.trim().trim_end_matches('/'))
+        .filter(|p| !p.is_empty())
+        .any(|p| glob(p.as_bytes(), folder.as_bytes()))
+}
+
 /// Whether the allow-list `list` permits a change to `path` (relative to the repository's top).
 /// One pattern per line; `#` starts a comment. A pattern ending in `/` is a folder and all below
 /// it; `*` matches within one path segment, `**` across segments; anything else is an exact path.
 pub fn allowed(list: &str, path: &str) -> bool {
     list.lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !l.starts_with(GAMES_LINE))
         .any(|pattern| match pattern.strip_suffix('/') {
             Some(folder) => {
                 glob(folder.as_bytes(), path.as_bytes()) || {
@@ -559,9 +688,17 @@ mod tests {
             change('A', "commitments/north.toml.sig"),
             change('M', "record.jsonl"),
             change('M', "views/south.age"),
-            change('D', "views/south.refusal.age"),
         ];
         assert!(check(&game, &record, &ok, Some("OLD\nNEW\n")).is_ok());
+        // A refusal note goes only with the judge's own commit (its seat moved on).
+        let gone = [change('D', "views/south.refusal.age")];
+        assert!(check(&game, &record, &gone, Some("OLD\n")).is_ok());
+        let stranger = GameFacts {
+            judge_commit: false,
+            ..facts(true)
+        };
+        let e = check(&stranger, &record, &gone, Some("OLD\n")).unwrap_err();
+        assert!(e.to_string().contains("only the judge's own commit"), "{e}");
         // Creating the game.
         let first = [change('A', "game.toml"), change('A', ".gitignore")];
         let base = Base {
@@ -770,6 +907,94 @@ mod tests {
             .collect()
     }
 
+    /// A layout of no games with these paths (its other fields replaced by the caller).
+    fn layout_of<'a>(base_paths: &'a [String], head_paths: &'a [String]) -> Layout<'a> {
+        static NONE: BTreeMap<String, String> = BTreeMap::new();
+        Layout {
+            base: &NONE,
+            head: &NONE,
+            allow_list: None,
+            base_paths,
+            head_paths,
+            new_judges: &NONE,
+            repo_judge: None,
+        }
+    }
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The review's findings: a stranger's pull request planting a game in the owner's
+    /// folders, hundreds of games, a game of another judge, and twins of a game's folder.
+    #[test]
+    fn the_owner_decides_where_games_live() {
+        let base = games(&[("games/g1/", "m1")]);
+        let base_paths = strings(&["games/g1/game.toml", "docs/index.md", ".github/workflows/q.yml"]);
+        let list = "docs/\ngames: games/*/\n";
+        let judges = |folders: &[&str], key: &str| -> BTreeMap<String, String> {
+            folders.iter().map(|f| (f.to_string(), key.to_string())).collect()
+        };
+        let check = |new: &[&str], key: &str, list: &str| {
+            let mut head = base.clone();
+            let mut head_paths = base_paths.clone();
+            let mut changes = Vec::new();
+            for f in new {
+                head.insert(f.to_string(), "m".into());
+                head_paths.push(format!("{f}game.toml"));
+                changes.push(change('A', &format!("{f}game.toml")));
+            }
+            let new_judges = judges(new, key);
+            let l = Layout {
+                base: &base,
+                head: &head,
+                allow_list: Some(list),
+                base_paths: &base_paths,
+                head_paths: &head_paths,
+                new_judges: &new_judges,
+                repo_judge: Some("K"),
+            };
+            check_layout(&l, &changes).map_err(|e| e.to_string())
+        };
+        assert_eq!(check(&["games/g2/"], "K", list), Ok(vec!["games/g2/".to_string()]));
+        for (new, key, list, why) in [
+            (vec!["docs/"], "K", list, "already holds /docs/index.md"),
+            (vec![".github/workflows/"], "K", list, "hidden folder"),
+            (vec!["games/g2/"], "K", "docs/\n", "allows no new game"),
+            (vec!["elsewhere/g/"], "K", list, "allows no new game"),
+            (vec!["games/g2/"], "OTHER", list, "names another judge"),
+        ] {
+            let e = check(&new, key, list).unwrap_err();
+            assert!(e.contains(why), "{new:?}: {e}");
+        }
+        let many: Vec<String> = (0..=NEW_GAMES_PER_CHANGE).map(|i| format!("games/n{i}/")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(check(&many, "K", list).unwrap_err().contains("at most 10"));
+        assert!(check(&many[..NEW_GAMES_PER_CHANGE], "K", list).is_ok());
+    }
+
+    #[test]
+    fn paths_one_file_system_cannot_tell_apart_are_refused() {
+        let base_paths = strings(&["g/game.toml", "caf\u{e9}/game.toml"]);
+        let check = |added: &str| {
+            let mut head_paths = base_paths.clone();
+            head_paths.push(added.to_string());
+            let l = layout_of(&base_paths, &head_paths);
+            check_twins(&l, &[change('A', added)]).map_err(|e| e.to_string())
+        };
+        assert!(check("G/game.toml").unwrap_err().contains("/G differs from /g"));
+        let nfd = "cafe\u{301}/moves/0001-red.toml";
+        assert!(check(nfd).unwrap_err().contains("Unicode form"));
+        assert!(check("g/moves/0001-red.toml").is_ok());
+        assert!(check("h/game.toml").is_ok());
+        // Twins both there before the change are not the change's doing.
+        let old = strings(&["g/a", "G/b"]);
+        let mut head = old.clone();
+        head.push("g/c".into());
+        let l = layout_of(&old, &head);
+        assert!(check_twins(&l, &[change('A', "g/c")]).is_ok());
+    }
+
     #[test]
     fn no_game_is_deleted_moved_nested_or_changed() {
         let base = games(&[("games/g1/", "m1"), ("games/g2/", "m2")]);
@@ -778,6 +1003,7 @@ mod tests {
                 base: &base,
                 head,
                 allow_list: Some(""),
+                ..layout_of(&[], &[])
             };
             check_layout(&l, changes).map_err(|e| e.to_string())
         };
@@ -838,6 +1064,7 @@ mod tests {
             base: &empty,
             head: &same,
             allow_list: None,
+            ..layout_of(&[], &[])
         };
         assert!(check_layout(&first, &outside).is_ok());
     }

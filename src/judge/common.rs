@@ -438,7 +438,7 @@ pub fn check_binding(
     m: &MoveFile,
     ply: u32,
     seat: usize,
-    head: &str,
+    heads: &[String],
 ) -> Result<()> {
     let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
     if m.format != MOVE_FORMAT {
@@ -465,7 +465,7 @@ pub fn check_binding(
             format!("says {:?}, but the file is {}'s", m.seat, f.seats[seat]),
         ));
     }
-    if m.answers != head {
+    if !heads.contains(&m.answers) {
         return Err(refuse_with(
             path,
             Some("answers"),
@@ -515,8 +515,8 @@ pub fn stray_move(
     record: &Record,
     stray_from: u32,
     next: Option<u32>,
-) -> Result<Option<Error>> {
-    stray_file(dir, f, Some(record), stray_from, next)
+) -> Result<Vec<Error>> {
+    stray_files(dir, f, Some(record), stray_from, next)
 }
 
 /// [`stray_move`] for a game where seats may file for the same ply (Liubo's self-mode reveals):
@@ -526,17 +526,19 @@ pub fn stray_move_shared_plies(
     f: &Frame,
     stray_from: u32,
     next: Option<u32>,
-) -> Result<Option<Error>> {
-    stray_file(dir, f, None, stray_from, next)
+) -> Result<Vec<Error>> {
+    stray_files(dir, f, None, stray_from, next)
 }
 
-fn stray_file(
+/// Every file of `moves/` that can never be taken, refused, from one listing.
+fn stray_files(
     dir: &GameDir,
     f: &Frame,
     record: Option<&Record>,
     stray_from: u32,
     next: Option<u32>,
-) -> Result<Option<Error>> {
+) -> Result<Vec<Error>> {
+    let mut strays = Vec::new();
     let names = dir.list("moves")?;
     // The seats whose moves the record holds, by ply: built once, so a run stays linear in the
     // number of files however long the game.
@@ -593,10 +595,10 @@ fn stray_file(
             },
         };
         if let Some((field, why)) = refusal {
-            return Ok(Some(refuse(path, field, why)));
+            strays.push(refuse(path, field, why));
         }
     }
-    Ok(None)
+    Ok(strays)
 }
 
 /// Reads a published JSON view after checking the judge's signature; none when absent.
@@ -852,7 +854,7 @@ pub fn precheck_moves(
             }
         }
         let (file, _) = read_signed_move(dir, f, &path, i)?;
-        check_binding(f, &path, &file, ply, i, head)?;
+        check_binding(f, &path, &file, ply, i, &[head.to_string()])?;
         let more = legal(&path, i, &file)?;
         lines.push(format!(
             "{path}: signed by {seat}, answers the current record{more}"

@@ -156,9 +156,10 @@ pub trait Referee {
     /// What the game waits for, in words, while it goes on.
     fn waiting(&self, state: &Self::State) -> Option<String>;
 
-    /// After the judge took what it could with no refusal: a file that can never be taken (a
-    /// far-future ply, a stray name, a move after the end) is refused rather than ignored.
-    fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Option<Error>> {
+    /// After the judge took what it could with no refusal: every file that can never be taken
+    /// (a far-future ply, a stray name, a move after the end) is refused rather than ignored,
+    /// all found in one listing, so a folder of strays costs one pass.
+    fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Vec<Error>> {
         let (stray_from, next) = stray_from(self, state);
         common::stray_move(cx.dir, &self.frame(), self.record(state), stray_from, next)
     }
@@ -401,7 +402,8 @@ fn with_move_hint(e: Error) -> Error {
 }
 
 /// Takes new files in order until one is missing or refused; the clock may refuse a late file
-/// and ask for a forfeit. Works on a state that already holds the record.
+/// and ask for a forfeit. Works on a state that already holds the record. The refusals are the
+/// one that stopped the taking, or else (with `look_for_leftovers`) every leftover file.
 pub fn take_new<R: Referee>(
     r: &R,
     dir: &GameDir,
@@ -410,7 +412,7 @@ pub fn take_new<R: Referee>(
     key: Option<&PrivateKey>,
     forfeit: &mut Option<(String, String)>,
     look_for_leftovers: bool,
-) -> Result<(Vec<String>, Option<Error>)> {
+) -> Result<(Vec<String>, Vec<Error>)> {
     let cx = Ctx::taking_new(dir, now, key);
     let mut said = Vec::new();
     let mut refusal = None;
@@ -452,10 +454,16 @@ pub fn take_new<R: Referee>(
             }
         }
     })?;
-    if refusal.is_none() && look_for_leftovers {
-        refusal = r.leftover(state, &cx)?.map(with_move_hint);
-    }
-    Ok((said, refusal))
+    let refusals = match refusal {
+        Some(e) => vec![e],
+        None if look_for_leftovers => r
+            .leftover(state, &cx)?
+            .into_iter()
+            .map(with_move_hint)
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok((said, refusals))
 }
 
 /// Records the judge's forfeit of `seat` with a reason code.
@@ -643,6 +651,9 @@ fn note_companion(path: &str) -> String {
     }
 }
 
+/// Reasons a refusal note lists, at most.
+const NOTE_REASONS: usize = 20;
+
 /// The refused seat's note says why (its seat: the one the refusal is private to, else the one
 /// the refused file is named for); a note stays until that seat's next file is accepted. Returns
 /// the files to write and the pending notes kept as they are.
@@ -660,11 +671,17 @@ fn refusal_notes<R: Referee>(
     let (mut notes, mut kept) = (Vec::new(), Vec::new());
     for seat in 0..r.frame().seats.len() {
         let path = r.refusal_note_path(seat);
-        let reasons: Vec<String> = refused
+        let mut reasons: Vec<String> = refused
             .iter()
             .filter(|f| owner(f) == Some(seat))
             .map(|f| f.detailed())
             .collect();
+        // A note stays small whatever was dropped in the folder (strays by the thousand).
+        if reasons.len() > NOTE_REASONS {
+            let more = reasons.len() - NOTE_REASONS;
+            reasons.truncate(NOTE_REASONS);
+            reasons.push(format!("… and {more} more file(s) refused and set aside"));
+        }
         if !reasons.is_empty() {
             notes.extend(r.refusal_note(dir, seat, &reasons.join("\n"), key)?);
         } else if !moved_on.contains(&seat)
@@ -791,20 +808,27 @@ fn take_all<R: Referee>(
 ) -> Result<(Vec<String>, Vec<Error>)> {
     let (mut said, mut refusals) = (Vec::new(), Vec::new());
     loop {
-        let (more, refusal) = take_new(r, dir, state, now, key, forfeit, true)?;
+        let (more, found) = take_new(r, dir, state, now, key, forfeit, true)?;
         said.extend(more);
-        let Some(e) = refusal else { break };
-        // Each pass holds back one more file that is there, so the loop ends.
-        let held = match &e {
-            Error::Refused(f) => candidates::candidate(&f.file)
-                .filter(|c| dir.exists(c) || dir.exists(&format!("{c}.sig")))
-                .map(str::to_string),
-            _ => None,
-        };
-        refusals.push(e);
-        let Some(file) = held else { break };
-        dir.hold_back(&format!("{file}.sig"));
-        dir.hold_back(&file);
+        // Each pass holds back at least one more file that is there, so the loop ends.
+        let mut held_any = false;
+        for e in found {
+            let held = match &e {
+                Error::Refused(f) => candidates::candidate(&f.file)
+                    .filter(|c| dir.exists(c) || dir.exists(&format!("{c}.sig")))
+                    .map(str::to_string),
+                _ => None,
+            };
+            refusals.push(e);
+            if let Some(file) = held {
+                dir.hold_back(&format!("{file}.sig"));
+                dir.hold_back(&file);
+                held_any = true;
+            }
+        }
+        if !held_any {
+            break;
+        }
     }
     Ok((said, refusals))
 }
@@ -923,7 +947,7 @@ impl<'a, R: Referee> Session<'a, R> {
     /// Judges the files written since the last pass.
     pub fn advance(&mut self) -> Result<Vec<String>> {
         let mut forfeit = None;
-        let (said, refusal) = take_new(
+        let (said, refusals) = take_new(
             self.referee,
             self.dir,
             &mut self.state,
@@ -933,7 +957,7 @@ impl<'a, R: Referee> Session<'a, R> {
             // In-process play writes only the files of the next ply: no listing per move.
             false,
         )?;
-        self.refusal = refusal;
+        self.refusal = refusals.into_iter().next();
         Ok(said)
     }
 

@@ -34,7 +34,19 @@ pub fn publish_secrets(
                     "--key: the {what} of a sealed game are opened with the judge's key or a seat's own"
                 )))
             }
-            _ => dir.read(&from, crate::store::SMALL_FILE_LIMIT)?,
+            _ => match dir.read_optional(&from, crate::store::SMALL_FILE_LIMIT)? {
+                Some(text) => text,
+                // Published before (a finished game whose setups were moved out, as a shipped
+                // sample's are): `verify` checks it against the commitment like any reveal.
+                None if dir
+                    .read_optional(&format!("reveal/{seat}.toml"), crate::store::SMALL_FILE_LIMIT)?
+                    .is_some() =>
+                {
+                    written.push(format!("reveal/{seat}.toml was published before"));
+                    continue;
+                }
+                None => return Err(refuse(from, None, "missing")),
+            },
         };
         dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
         written.push(format!("published {from} as reveal/{seat}.toml"));
@@ -70,7 +82,8 @@ fn secret_inner(seat: &str) -> String {
 }
 
 /// Writes a seat's secret (setup or seed) signed by its owner and sealed to the judge and to
-/// the owner, at the fixed secret size, as `sealed/<seat>.age`; returns that path.
+/// the owner, at the fixed secret size, as `sealed/<seat>.age`, with the owner's signature of
+/// the envelope beside it (`.sig`); returns the envelope's path.
 pub fn write_sealed_secret(
     dir: &GameDir,
     seat: &str,
@@ -93,6 +106,9 @@ pub fn write_sealed_secret(
     let path = sealed_setup_path(seat);
     let sealed = seal::seal(&files, seal::SECRET_SIZE, &[judge, owner.public_key()])
         .map_err(|e| Error::Io(format!("{path}: {e}")))?;
+    let outer = signing::sign(owner, namespace::SEALED_FILE, &sealed);
+    // The signature first: an envelope never stands without it.
+    dir.write(&format!("{path}.sig"), outer.as_bytes())?;
     dir.write(&path, &sealed)?;
     Ok(path)
 }

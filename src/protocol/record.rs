@@ -96,6 +96,19 @@ impl Record {
         }
     }
 
+    /// The heads a new move may answer: the current one, and each head before a run of
+    /// judge-only lines at the end (a vacation), so that a line the judge adds on its own never
+    /// makes a move already signed stale.
+    pub fn answerable_heads(&self, genesis: &str) -> Vec<String> {
+        let mut heads = vec![self.head_or(genesis)];
+        let mut n = self.lines.len();
+        while n > 0 && matches!(self.lines[n - 1].entry, Entry::Vacation { .. }) {
+            n -= 1;
+            heads.push(self.head_after(n, genesis));
+        }
+        heads
+    }
+
     /// Appends an entry, chaining it to the current head.
     pub fn append(&mut self, entry: Entry, genesis: &str) {
         let line = RecordLine {
@@ -130,6 +143,33 @@ impl Record {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_move_may_answer_the_head_before_trailing_vacations_only() {
+        let vacation = |seat: &str| Entry::Vacation {
+            seat: seat.into(),
+            days: 1,
+            at: "2026-11-21T10:00:00Z".into(),
+        };
+        let begin = || Entry::Begin {
+            first: "red".into(),
+            lot_nonces: Default::default(),
+            at: None,
+        };
+        let mut r = Record::new();
+        r.append(begin(), "g");
+        let before = r.head_or("g");
+        r.append(vacation("black"), "g");
+        let after_one = r.head_or("g");
+        r.append(vacation("red"), "g");
+        assert_eq!(
+            r.answerable_heads("g"),
+            vec![r.head_or("g"), after_one.clone(), before.clone()]
+        );
+        r.append(begin(), "g");
+        assert_eq!(r.answerable_heads("g"), vec![r.head_or("g")]);
+    }
+
     use super::*;
     use crate::rules::EndReason;
 

@@ -15,6 +15,9 @@ pub mod namespace {
     pub const VIEW: &str = "qijudge-view";
     /// A secret file (setup, seed) inside a sealed envelope, signed before it is encrypted.
     pub const SEALED: &str = "qijudge-sealed";
+    /// A sealed secret file as published (`sealed/SEAT.age.sig`): its seat's signature of the
+    /// envelope's bytes, so anyone can check who published it without opening it.
+    pub const SEALED_FILE: &str = "qijudge-sealed-file";
     /// The judge's statement that it wrote a sealed output (see `judge::sealing`).
     pub const SEALED_OUTPUT: &str = "qijudge-sealed-output";
 }

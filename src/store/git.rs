@@ -83,7 +83,7 @@ fn parse_raw(out: &[u8]) -> Result<Vec<Change>> {
         let path = fields
             .next()
             .ok_or_else(|| bad("a status without a path"))?;
-        let path = String::from_utf8(path.to_vec()).map_err(|_| bad("a path that is not UTF-8"))?;
+        let path = String::from_utf8(path.to_vec()).map_err(|_| not_utf8(path))?;
         changes.push(Change {
             status: status.chars().next().unwrap_or('?'),
             path,
@@ -165,6 +165,78 @@ pub fn games(dir: &Path, rev: Option<&str>) -> Result<std::collections::BTreeMap
         );
     }
     Ok(games)
+}
+
+/// A path that is not UTF-8 is refused by name (as far as it can be shown).
+fn not_utf8(path: &[u8]) -> Error {
+    crate::error::refuse_with(
+        format!("/{}", String::from_utf8_lossy(path)),
+        None,
+        "a file name that is not UTF-8 text",
+        "name files in UTF-8 (every game file's name is plain ASCII)",
+    )
+}
+
+/// Every file path at `rev` (none: the index), relative to the repository's top.
+pub fn paths(dir: &Path, rev: Option<&str>) -> Result<Vec<String>> {
+    let out = match rev {
+        Some(r) if r == EMPTY_TREE => return Ok(Vec::new()),
+        Some(r) => {
+            check_rev(r)?;
+            git(dir, &["ls-tree", "-r", "-z", "--name-only", "--full-tree", r])?
+        }
+        None => git(dir, &["ls-files", "-z", "--full-name", "--", ":/"])?,
+    };
+    out.split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8(p.to_vec()).map_err(|_| not_utf8(p)))
+        .collect()
+}
+
+/// The files each commit from `base` (exclusive) to `head` adds or modifies, by commit (a
+/// merge against each parent), so that what one commit adds and a later one removes is seen.
+pub fn commit_changes(dir: &Path, base: &str, head: &str) -> Result<Vec<(String, Vec<String>)>> {
+    check_rev(head)?;
+    let range = match base {
+        EMPTY_TREE => head.to_string(),
+        _ => {
+            check_rev(base)?;
+            format!("{base}..{head}")
+        }
+    };
+    let out = git(
+        dir,
+        &[
+            "log", "-z", "-m", "--no-renames", "--diff-filter=AM", "--name-only",
+            "--format=%x01%H", &range, "--",
+        ],
+    )?;
+    let mut commits: Vec<(String, Vec<String>)> = Vec::new();
+    // `\x01SHA\0`, then `\n` before the first path, each path ended by NUL.
+    let mut after_header = false;
+    for field in out.split(|&b| b == 0).filter(|f| !f.is_empty()) {
+        match field.strip_prefix(b"\x01") {
+            Some(sha) => {
+                commits.push((String::from_utf8_lossy(sha).into_owned(), Vec::new()));
+                after_header = true;
+            }
+            None => {
+                let field = match after_header {
+                    true => field.strip_prefix(b"\n").unwrap_or(field),
+                    false => field,
+                };
+                after_header = false;
+                if field.is_empty() {
+                    continue;
+                }
+                let path = String::from_utf8(field.to_vec()).map_err(|_| not_utf8(field))?;
+                if let Some((_, paths)) = commits.last_mut() {
+                    paths.push(path);
+                }
+            }
+        }
+    }
+    Ok(commits)
 }
 
 /// git's empty tree: the base of a repository's first commit.

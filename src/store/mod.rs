@@ -544,7 +544,9 @@ impl GameDir {
             match entry.file_name().into_string() {
                 Ok(n) if self.is_held_back(&format!("{sub}/{n}")) => {}
                 Ok(n) => names.push(n),
-                Err(_) => return Err(refuse(sub, None, "holds a file whose name is not UTF-8")),
+                // No file the judge takes has such a name: left where it is, never read (an
+                // error here would stop the game for good).
+                Err(_) => {}
             }
         }
         names.sort();

@@ -105,6 +105,11 @@ impl Judges {
         self.keys.is_empty()
     }
 
+    /// The keys, as OpenSSH public key lines.
+    pub fn lines(&self) -> Vec<&str> {
+        self.keys.iter().map(|(k, _)| k.as_str()).collect()
+    }
+
     /// Ok when `judge` (a manifest's key line) is one of these keys; else why it does not
     /// count, naming the key by its fingerprint.
     pub fn check(&self, judge: &str) -> Result<(), String> {

@@ -119,6 +119,14 @@ impl Club {
     }
 }
 
+/// The outbox name of a judge's answer to an address: `KIND-` and the first 16 hex digits of
+/// the SHA-256 of the address (never the address itself).
+fn to_address(kind: &str, address: &str) -> String {
+    use sha2::Digest;
+    let digest = hex::encode(sha2::Sha256::digest(address.as_bytes()));
+    format!("{kind}-{}.eml", &digest[..16])
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -165,7 +173,7 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     club.mail_text(3, "alice@example.org", "Subject: hello", "How do I play?");
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    let help = std::fs::read_to_string(club.outbox("help-alice_example.org.eml")).unwrap();
+    let help = std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
     let a_id = game_id(&club.game("a"));
     let b_id = game_id(&club.game("b"));
     assert!(help.contains(&a_id), "{help}");
@@ -176,7 +184,7 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     assert!(help.contains("In-Reply-To: <m3@example.org>"), "{help}");
     assert!(help.contains("Auto-Submitted: auto-replied"), "{help}");
     // The same address again that day: not answered again (no mail loop with a responder).
-    std::fs::remove_file(club.outbox("help-alice_example.org.eml")).unwrap();
+    std::fs::remove_file(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
     club.mail_text(
         4,
         "alice@example.org",
@@ -186,7 +194,7 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("helped today already"), "{r:?}");
-    assert!(!club.outbox("help-alice_example.org.eml").exists());
+    assert!(!club.outbox(&to_address("help", "alice@example.org")).exists());
     // A program's message is never answered.
     club.mail_text(
         5,
@@ -196,7 +204,7 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     );
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(!club.outbox("help-robot_example.org.eml").exists(), "{r:?}");
+    assert!(!club.outbox(&to_address("help", "robot@example.org")).exists(), "{r:?}");
 
     // A reply to the judge's message names its game by the Message-ID it answers: it goes to
     // game a (where, holding no file, it is refused and nothing changes); game b is untouched.
@@ -252,7 +260,7 @@ fn players_ask_the_club_judge_by_mail_commands() {
     assert_eq!(club.judge_runs().code, 0);
     let a_id = game_id(&club.game("a"));
     let reply = |who: &str| {
-        std::fs::read_to_string(club.outbox(&format!("reply-{who}_example.org.eml"))).unwrap()
+        std::fs::read_to_string(club.outbox(&to_address("reply", &format!("{who}@example.org")))).unwrap()
     };
     // list: the sender's games and where each stands; another address's game is not named.
     club.mail_text(2, "alice@example.org", "Subject: list", "");
@@ -302,7 +310,7 @@ fn players_ask_the_club_judge_by_mail_commands() {
     // A stranger's command gets the help (once a day), never a game's state.
     club.mail_text(5, "eve@example.org", "Subject: list", "");
     assert_eq!(club.judge_runs().code, 0);
-    let help = std::fs::read_to_string(club.outbox("help-eve_example.org.eml")).unwrap();
+    let help = std::fs::read_to_string(club.outbox(&to_address("help", "eve@example.org"))).unwrap();
     assert!(help.contains("plays no game here"), "{help}");
     assert!(!help.contains(&a_id), "{help}");
 }
@@ -534,7 +542,7 @@ fn a_message_naming_two_games_and_a_copy_without_a_bundle_are_answered() {
     );
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    let help = std::fs::read_to_string(club.outbox("help-alice_example.org.eml")).unwrap();
+    let help = std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
     assert!(help.contains("more than one game"), "{help}");
     // A new copy needs a judge's message with the game in it: a plain one is said not to do.
     let plain = club.tmp.path().join("plain.eml");
@@ -575,7 +583,7 @@ fn a_player_takes_a_vacation_by_mail_within_the_allowance() {
         NOW,
     ]);
     let c_id = game_id(&c);
-    let reply = || std::fs::read_to_string(club.outbox("reply-alice_example.org.eml")).unwrap();
+    let reply = || std::fs::read_to_string(club.outbox(&to_address("reply", "alice@example.org"))).unwrap();
     // alice plays two games here: a vacation must name one.
     club.mail_text(1, "alice@example.org", "Subject: vacation 2", "");
     assert_eq!(club.judge_runs().code, 0);
@@ -629,4 +637,71 @@ fn a_player_takes_a_vacation_by_mail_within_the_allowance() {
     assert_eq!(club.judge_runs().code, 0);
     assert!(reply().contains("1 left, 2 asked"), "{}", reply());
     ok(&["verify", &c.to_string_lossy()]);
+}
+
+/// The review's findings: the judge mailed on demand (a help per plus-address, a notice per
+/// replayed or forged message). Now a mailbox gets one help a day however it is spelled, all
+/// strangers together a few; a seat gets one notice per reason a day and a few in all.
+#[test]
+fn the_judge_mails_nobody_on_demand() {
+    let club = Club::new();
+    let mut n = 0;
+    for i in 0..30 {
+        n += 1;
+        club.mail_text(n, &format!("victim+{i}@example.org"), "Subject: hi", "hello");
+    }
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let helps = |club: &Club| {
+        std::fs::read_dir(club.tmp.path().join("outbox"))
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with("help-"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    assert_eq!(helps(&club), 1, "one help to the one mailbox: {r:?}");
+    // Strangers by the dozen: a few helps a day in all.
+    for i in 0..40 {
+        n += 1;
+        club.mail_text(n, &format!("stranger{i}@example.org"), "Subject: hi", "hello");
+    }
+    let r = club.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(helps(&club), 20, "{r:?}");
+    assert!(r.stdout.contains("help answers sent today already"), "{r:?}");
+
+    // Forged messages "from" alice to game a, alternating a chat and an HTML-only message:
+    // one notice per reason.
+    let reply_to = std::fs::read_to_string(club.outbox("a/red.eml"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: ").map(str::to_string))
+        .unwrap();
+    let notices = |club: &Club| {
+        std::fs::read_dir(club.tmp.path().join("outbox/a"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains("refused"))
+            .count()
+    };
+    let mut sent = 0;
+    for i in 0..20 {
+        n += 1;
+        let headers = match i % 2 {
+            0 => format!("Subject: Re: your move\r\nIn-Reply-To: {reply_to}"),
+            _ => format!(
+                "Subject: Re: your move\r\nIn-Reply-To: {reply_to}\r\nContent-Type: text/html"
+            ),
+        };
+        club.mail_text(n, "alice@example.org", &headers, "<p>nice</p>");
+        std::fs::remove_dir_all(club.tmp.path().join("outbox/a")).ok();
+        club.judge_runs();
+        sent += std::fs::read_dir(club.tmp.path().join("outbox/a"))
+            .map(|_| notices(&club))
+            .unwrap_or(0);
+    }
+    assert!(sent <= 2, "{sent} notices for two reasons");
+    assert!(sent >= 1, "the player is told once");
 }

@@ -288,3 +288,55 @@ fn a_game_without_an_allowance_takes_no_vacation() {
     assert_ne!(r.code, 0);
     assert!(r.stderr.contains("allows no vacation"), "{r:?}");
 }
+
+/// The review's finding: a vacation line recorded between a move's signing and its judging
+/// made the move stale, and its player had to make it again. A move signed against the head
+/// before a vacation is now taken as if the vacation came after it, in the run that records the
+/// vacation and in a later one; the audit agrees.
+#[test]
+fn a_vacation_never_stales_a_move_already_signed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = xiangqi_with_clock(tmp.path(), &keys, "60:30:forfeit:3");
+    let judge_key = keys.path("judge");
+    let judge = |now: &str, more: &[&str]| {
+        let mut args = vec!["judge", &d, "--key", &judge_key, "--now", now];
+        args.extend_from_slice(more);
+        qj(&args)
+    };
+    assert_eq!(judge(T0, &[]).code, 0);
+    let play = |seat: &str, who: &str, mv: &str| {
+        ok(&["move", &d, "--as", seat, "--key", &keys.path(who), mv]);
+    };
+    // Red signs; black's vacation is recorded in the run that takes red's move.
+    play("red", "alice", "h2e2");
+    let r = judge("2026-11-21T10:05:00Z", &["--vacation", "black:1"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // Black signs; red's vacation is recorded by one run, black's move taken by the next.
+    play("black", "bob", "h9g7");
+    std::fs::rename(
+        Path::new(&d).join("moves/0002-black.toml"),
+        tmp.path().join("held"),
+    )
+    .unwrap();
+    let r = judge("2026-11-21T10:10:00Z", &["--vacation", "red:1"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    std::fs::rename(
+        tmp.path().join("held"),
+        Path::new(&d).join("moves/0002-black.toml"),
+    )
+    .unwrap();
+    let r = judge("2026-11-21T10:15:00Z", &[]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let record = std::fs::read_to_string(Path::new(&d).join("record.jsonl")).unwrap();
+    let kinds: Vec<&str> = record
+        .lines()
+        .filter_map(|l| l.split("\"kind\":\"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(
+        kinds[kinds.len() - 4..],
+        ["vacation", "move", "vacation", "move"],
+        "{record}"
+    );
+    ok(&["verify", &d]);
+}

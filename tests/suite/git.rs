@@ -807,3 +807,63 @@ fn a_sealed_jieqi_game_is_played_through_git() {
 fn a_sealed_banqi_game_is_played_through_git() {
     a_sealed_nonce_game_is_played_through_git("banqi", ["first", "second"], 10, 5, "a1a3");
 }
+
+/// The review's findings on a repository's history and its sealed files: a setup in clear that
+/// one commit adds and the next removes; a stranger's junk `sealed/north.age` (alone, or with
+/// south's signature under north's name); a seat's refusal note deleted by someone else; a file
+/// name that is not UTF-8. Each is refused with exit 1 naming the file; the seats' own sealed
+/// secrets, signed by them, pass.
+#[test]
+fn ci_checks_every_commit_and_who_sealed_what() {
+    let r = sealed_repo();
+    r.seal_setups();
+    let base = r.head();
+    let held = r.hold_sealed();
+    git(&r.root, &["add", "games/g1/commitments"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
+    r.land(&base);
+    let base = r.head();
+    let refused = |needle: &str| {
+        let run = r.ci(&base);
+        assert_eq!(run.code, 1, "{needle}: {run:?}");
+        assert!(run.stderr.contains(needle), "{needle}: {run:?}");
+        git(&r.root, &["reset", "-q", "--hard", &base]);
+        git(&r.root, &["clean", "-q", "-fdx"]);
+    };
+    let commit = |msg: &str| {
+        git(&r.root, &["add", "-A"]);
+        git(&r.root, &["commit", "-q", "--no-verify", "-m", msg]);
+    };
+    // A setup in clear, then removed: the tree is clean, the history is not.
+    std::fs::create_dir_all(r.game.join("setups")).unwrap();
+    std::fs::write(r.game.join("setups/south.toml"), SOUTH_ROWS).unwrap();
+    git(&r.root, &["add", "-f", "games/g1/setups/south.toml"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "oops"]);
+    git(&r.root, &["rm", "-q", "games/g1/setups/south.toml"]);
+    git(&r.root, &["commit", "-q", "--no-verify", "-m", "undo"]);
+    refused("a setup in clear, added by commit");
+    // A stranger's junk envelope for north: alone, then with south's signature renamed.
+    std::fs::create_dir_all(r.game.join("sealed")).unwrap();
+    std::fs::write(r.game.join("sealed/north.age"), b"junk").unwrap();
+    commit("junk");
+    refused("comes without its other half");
+    std::fs::create_dir_all(r.game.join("sealed")).unwrap();
+    std::fs::copy(held.join("south.age"), r.game.join("sealed/north.age")).unwrap();
+    std::fs::copy(held.join("south.age.sig"), r.game.join("sealed/north.age.sig")).unwrap();
+    commit("south's as north's");
+    refused("is not north's signature");
+    // A name that is not UTF-8 (Linux allows any bytes).
+    use std::os::unix::ffi::OsStrExt;
+    let odd = std::ffi::OsStr::from_bytes(b"games/g1/moves/\xff.toml");
+    std::fs::create_dir_all(r.game.join("moves")).unwrap();
+    std::fs::write(r.root.join(odd), b"x").unwrap();
+    commit("odd");
+    refused("not UTF-8");
+    // The seats' own envelopes, each with its seat's signature, pass; play begins.
+    std::fs::rename(&held, r.game.join("sealed")).unwrap();
+    commit("sealed");
+    r.land(&base);
+    assert!(std::fs::read_to_string(r.game.join("record.jsonl"))
+        .unwrap()
+        .contains("setup_accepted"));
+}

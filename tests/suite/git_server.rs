@@ -77,7 +77,19 @@ impl World {
             .unwrap();
         assert!(out.status.success());
         let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/pre-receive");
-        std::fs::copy(hook, server.join("hooks/pre-receive")).unwrap();
+        // The shipped hook, run with the judge's key as the server's own setting (not the
+        // pusher's environment).
+        std::fs::copy(hook, server.join("hooks/qijudge-pre-receive")).unwrap();
+        let wrapper = format!(
+            "#!/bin/sh\nQIJUDGE_JUDGE_KEY='{}' exec \"$(dirname \"$0\")/qijudge-pre-receive\"\n",
+            keys.path("judge")
+        );
+        std::fs::write(server.join("hooks/pre-receive"), wrapper).unwrap();
+        std::fs::set_permissions(
+            server.join("hooks/pre-receive"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
         let runner_temp = tmp.path().join("runner-temp");
         std::fs::create_dir(&runner_temp).unwrap();
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_qijudge"), runner_temp.join("qijudge"))
@@ -149,29 +161,37 @@ impl World {
         path
     }
 
-    /// The workflow's push job after a push whose `before` was `before`: its judge step, then
-    /// its commit step, which pushes the judge's commit to the server (through the hook, as the
-    /// judge's own push). Returns the judge step's output.
+    /// The workflow's push job after a push whose `before` was `before`: its judge step, which
+    /// judges and pushes the judge's commit to the server (through the hook, as the judge's own
+    /// push). Returns the judge step's output.
     fn judge_job(&self, before: &str) -> Output {
-        git(&self.runner, &["pull", "-q", "--ff-only"]);
-        let judge = workflow_step("Judge every game the push touches")
-            .replace("${{ secrets.QIJUDGE_JUDGE_KEY }}", "")
-            .replace("${{ github.event.before }}", before);
-        let key = std::fs::read_to_string(self.keys.path("judge")).unwrap();
-        let out = self.bash(&judge, &[("QIJUDGE_JUDGE_KEY", key.trim_end())]);
+        self.judge_job_at(before, &self.server_head())
+    }
+
+    /// The judge job of the push that left main at `sha` (the checkout the job starts from,
+    /// whatever main has become since).
+    fn judge_job_at(&self, before: &str, sha: &str) -> Output {
+        let out = self.run_judge_job(before, sha);
         assert!(out.status.success(), "judge step: {}", text(&out));
+        out
+    }
+
+    fn run_judge_job(&self, before: &str, sha: &str) -> Output {
+        git(&self.runner, &["fetch", "-q", "origin"]);
+        git(&self.runner, &["checkout", "-q", "--detach", sha]);
         let server = self.server.to_string_lossy().into_owned();
-        let commit = workflow_step("Commit the judge's outputs").replace("origin", &server);
-        let pushed = self.bash(
-            &commit,
+        let judge = workflow_step("Judge every game and publish")
+            .replace("${{ secrets.QIJUDGE_JUDGE_KEY }}", "")
+            .replace("${{ github.event.before }}", before)
+            .replace("origin", &server);
+        let key = std::fs::read_to_string(self.keys.path("judge")).unwrap();
+        self.bash(
+            &judge,
             &[
-                ("QIJUDGE_JUDGE_KEY", &self.keys.path("judge")),
+                ("QIJUDGE_JUDGE_KEY", key.trim_end()),
                 ("QIJUDGE_JUDGE_PUSH", "1"),
             ],
-        );
-        assert!(pushed.status.success(), "commit step: {}", text(&pushed));
-        git(&self.runner, &["fetch", "-q"]);
-        out
+        )
     }
 
     /// The workflow's pull-request check on `clone`'s HEAD against the server's main.
@@ -769,4 +789,109 @@ fn the_judge_clears_what_a_stranger_leaves_in_its_folders() {
     assert!(std::fs::read_to_string(y.join("record.jsonl"))
         .unwrap()
         .contains("\"ply\":1"));
+}
+
+/// A red move committed in `clone` in each of `games` in turn, one commit each (through the
+/// pre-commit hook); returns the commits, oldest first. Nothing is pushed.
+fn red_moves(w: &World, clone: &Path, games: &[&str]) -> Vec<String> {
+    let mut commits = Vec::new();
+    for game in games {
+        let out = commit_move(w, clone, game, "red", "alice", "h2e2");
+        assert!(out.status.success(), "{game}: {}", text(&out));
+        commits.push(git(clone, &["rev-parse", "HEAD"]).trim().to_string());
+    }
+    commits
+}
+
+/// Makes the runner's `qijudge` push `pushes` (commits of `clone`, one per call, in order) to
+/// the server just before its calls run: pull requests merged while the judge job runs.
+fn merge_during_judge_calls(w: &World, clone: &Path, pushes: &[String]) {
+    let counter = w.tmp.path().join("calls");
+    let mut script = format!(
+        "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\ncase $n in\n",
+        c = counter.display()
+    );
+    for (i, sha) in pushes.iter().enumerate() {
+        script += &format!(
+            "  {}) env -u QIJUDGE_JUDGE_PUSH git -C '{}' push -q '{}' {sha}:main >&2 || exit 9;;\n",
+            i + 1,
+            clone.display(),
+            w.server.display()
+        );
+    }
+    script += &format!("esac\nexec '{}' \"$@\"\n", env!("CARGO_BIN_EXE_qijudge"));
+    let path = w.runner_temp.join("qijudge");
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+fn plies_recorded(w: &World, game: &str) -> usize {
+    git(&w.runner, &["fetch", "-q", "origin"]);
+    let record = git(&w.runner, &["show", &format!("origin/main:{game}/record.jsonl")]);
+    record.matches("\"kind\":\"move\"").count()
+}
+
+/// Finding of the review: push P1 (a move in g) and, while its judge job runs, P2 (a move in h)
+/// merges; the job's push was refused and g stayed unjudged for good. Now the job judges the
+/// new main and pushes again, however often main moves under it (two merges inside one job
+/// here), and every game's pending move is in its record with no hand edit.
+#[test]
+fn two_merges_inside_one_judge_job_strand_no_game() {
+    let w = World::new(&[
+        ("xiangqi", "games/g", false),
+        ("xiangqi", "games/h", false),
+        ("xiangqi", "games/k", false),
+    ]);
+    let alice = w.clone("alice", false);
+    let p0 = w.server_head();
+    let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
+    let pushed = run_git(
+        &alice,
+        &["push", "-q", "origin", &format!("{}:main", commits[0])],
+        &[],
+    );
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    merge_during_judge_calls(&w, &alice, &commits[1..]);
+    let out = w.judge_job_at(&p0, &commits[0]);
+    // The job judged three times: its own push, then after each merge.
+    let calls = std::fs::read_to_string(w.tmp.path().join("calls")).unwrap();
+    assert_eq!(calls.trim(), "3", "{}", text(&out));
+    for game in ["games/g", "games/h", "games/k"] {
+        assert_eq!(plies_recorded(&w, game), 1, "{game}: {}", text(&out));
+    }
+    // The merged pushes' own jobs start from their stale checkouts: they check their change,
+    // find main moved, and judge it again with nothing left to do.
+    let before = w.server_head();
+    w.judge_job_at(&commits[0], &commits[1]);
+    w.judge_job_at(&commits[1], &commits[2]);
+    assert_eq!(w.server_head(), before, "the later jobs had nothing to add");
+}
+
+/// Three quick pushes, the middle one's job cancelled while it waited (GitHub's concurrency
+/// group keeps one pending run): the last job judges the middle push's game too, since every
+/// run judges every game. A scheduled run (no `before`) on a quiet repository adds nothing.
+#[test]
+fn a_cancelled_judge_job_loses_no_move() {
+    let w = World::new(&[
+        ("xiangqi", "games/g", false),
+        ("xiangqi", "games/h", false),
+        ("xiangqi", "games/k", false),
+    ]);
+    let alice = w.clone("alice", false);
+    let p0 = w.server_head();
+    let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
+    for sha in &commits {
+        let pushed = run_git(&alice, &["push", "-q", "origin", &format!("{sha}:main")], &[]);
+        assert!(pushed.status.success(), "{}", text(&pushed));
+    }
+    // P1's job runs on P1 (main has moved to P3 meanwhile); P2's is cancelled; P3's runs.
+    w.judge_job_at(&p0, &commits[0]);
+    w.judge_job_at(&commits[1], &commits[2]);
+    for game in ["games/g", "games/h", "games/k"] {
+        assert_eq!(plies_recorded(&w, game), 1, "{game}");
+    }
+    let head = w.server_head();
+    w.judge_job_at("", &head);
+    assert_eq!(w.server_head(), head, "a scheduled run on a judged repository adds nothing");
 }

@@ -264,6 +264,11 @@ impl World {
 
     /// The club's judge: one run over its Maildir, mail out through Postfix's sendmail.
     fn judge_runs(&self) -> Run {
+        self.judge_runs_with(&format!("/usr/sbin/sendmail -C {} -t", self.mta.config()))
+    }
+
+    /// The club's judge with another mail command.
+    fn judge_runs_with(&self, sendmail: &str) -> Run {
         let r = qj(&[
             "inbox",
             "--games",
@@ -275,7 +280,7 @@ impl World {
             "--from",
             JUDGE,
             "--sendmail",
-            &format!("/usr/sbin/sendmail -C {} -t", self.mta.config()),
+            sendmail,
             "--now",
             NOW,
         ]);
@@ -489,4 +494,97 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
         judge_got,
         delivered.join(", ")
     );
+}
+
+/// The review's finding: one stranger's message stopped the club's judge for every game, run
+/// after run (a 253-character address made the help's file name too long; a relay refusing the
+/// help's recipient failed the run before the message was marked done). Now both strangers'
+/// messages come first in the Maildir, beside two players' moves in two games: every move is
+/// judged in the same run, and the next run is clean.
+#[test]
+fn strangers_messages_never_stop_the_club_judge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = tmp.path().join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    let names = ["alice", "bob", "carol", "dave"];
+    for name in names.iter().chain(&["judge"]) {
+        ok(&["keygen", &keys.join(name).to_string_lossy()]);
+    }
+    let mut addresses: Vec<String> = names.iter().map(|n| format!("{n}@example.org")).collect();
+    addresses.push(JUDGE.into());
+    let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
+    let mta = Postfix::start(&tmp.path().join("mta"), &refs);
+    let mut players = Vec::new();
+    for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
+        let d = tmp.path().join("club").join(folder);
+        new_mail_game("xiangqi", &d, &keys, red, black);
+        for (name, seat) in [(red, "red"), (black, "black")] {
+            let copy = tmp.path().join(format!("{name}-copy"));
+            std::fs::create_dir_all(&copy).unwrap();
+            std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
+            players.push(Player { name, seat, copy });
+        }
+    }
+    let w = World {
+        mta,
+        tmp,
+        players,
+        sent: std::cell::Cell::new(0),
+    };
+    // The relay refuses one recipient at once, as msmtp reports a 550 (exit 69, EX_UNAVAILABLE).
+    let wrapper = w.tmp.path().join("sendmail");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nmsg=$(mktemp)\ncat > \"$msg\"\n\
+             if grep -qi '^To:.*nobody@example.org' \"$msg\"; then\n\
+             echo 'sendmail: 550 5.1.1 <nobody@example.org>: recipient refused' >&2; rm -f \"$msg\"; exit 69\nfi\n\
+             /usr/sbin/sendmail -C {} -t < \"$msg\"; rc=$?; rm -f \"$msg\"; exit $rc\n",
+            w.mta.config()
+        ),
+    )
+    .unwrap();
+    chmod(&wrapper, 0o755);
+    let sendmail = wrapper.to_string_lossy().into_owned();
+
+    let r = w.judge_runs_with(&sendmail);
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in names {
+        w.mta.wait_for(&format!("{name}@example.org"), 1);
+        w.reads(name);
+    }
+    // 253 characters: the longest address there is.
+    let long = format!(
+        "x@{}.{}.{}.{}",
+        "a".repeat(63),
+        "b".repeat(63),
+        "c".repeat(63),
+        "d".repeat(59)
+    );
+    assert_eq!(long.len(), 253);
+    w.mail_text(&long, "hello", "Is this the chess club?");
+    w.mail_text("nobody@example.org", "hello", "Anyone there?");
+    w.moves("alice", "h2e2", "attach");
+    w.moves("carol", "b2e2", "attach");
+    let r = w.judge_runs_with(&sendmail);
+    assert!(r.code == 0, "{r:?}");
+    assert!(r.stderr.contains("no help sent"), "the failed reply is logged: {r:?}");
+    for folder in ["a", "b"] {
+        let record =
+            std::fs::read_to_string(w.tmp.path().join("club").join(folder).join("record.jsonl"))
+                .unwrap();
+        assert!(record.contains("\"ply\":1"), "{folder}: {record}");
+    }
+    // Every message moved on; the next run finds nothing to stop at.
+    let waiting = std::fs::read_dir(w.mta.maildir(JUDGE).join("new")).unwrap().count();
+    assert_eq!(waiting, 0);
+    let again = w.judge_runs_with(&sendmail);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(!again.stderr.contains("no help sent"), "{again:?}");
+    // No outgoing file or message took its name from the stranger's address.
+    let spool = w.tmp.path().join("club/.qijudge-mail");
+    for e in std::fs::read_dir(&spool).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(!name.contains("aaaa"), "{name}");
+    }
 }

@@ -254,7 +254,8 @@ impl Step<'_> {
         seat: usize,
         m: &MoveFile,
     ) -> Result<Asked> {
-        common::check_binding(&self.g.frame(), path, m, ply, seat, &state.head(self.g))?;
+        let heads = state.record.answerable_heads(&self.g.hash);
+        common::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
         common::no_chain_fields(path, m)?;
         match m.action.as_str() {
             "resign" => Ok(Asked::Resign),

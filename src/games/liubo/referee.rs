@@ -312,12 +312,12 @@ impl Step<'_> {
         let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         // Both start reveals answer the head at which both commitments stood, so the players
         // need not wait for each other.
-        let head = if ply == 0 {
-            start_head(state, self.g)
+        let heads = if ply == 0 {
+            vec![start_head(state, self.g)]
         } else {
-            state.head(self.g)
+            state.record.answerable_heads(&self.g.hash)
         };
-        common::check_binding(&self.frame(), &path, &m, ply, seat, &head)?;
+        common::check_binding(&self.frame(), &path, &m, ply, seat, &heads)?;
         if m.action != "reveal" {
             return Err(refuse(
                 &path,
@@ -536,7 +536,8 @@ impl Step<'_> {
             return Ok(None);
         }
         let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
-        common::check_binding(&self.frame(), &path, &m, t, seat, &state.head(self.g))?;
+        let heads = state.record.answerable_heads(&self.g.hash);
+        common::check_binding(&self.frame(), &path, &m, t, seat, &heads)?;
         let mut out = Vec::new();
         if self.self_mode() {
             // The mover reveals its element t + 1, which gives element t for this throw and
@@ -797,7 +798,7 @@ impl Referee for LiuboGame {
     }
 
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
-    fn leftover(&self, state: &State, cx: &Ctx) -> Result<Option<crate::error::Error>> {
+    fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<crate::error::Error>> {
         let (stray_from, next) = pipeline::stray_from(self, state);
         crate::judge::common::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
     }

@@ -279,7 +279,8 @@ fn check_move_file(
     m: &MoveFile,
 ) -> Result<Action> {
     let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
-    common::check_binding(&g.frame(), path, m, ply, seat, &state.head(g))?;
+    let heads = state.record.answerable_heads(&g.hash);
+    common::check_binding(&g.frame(), path, m, ply, seat, &heads)?;
     common::no_chain_fields(path, m)?;
     match m.action.as_str() {
         "resign" => Ok(Action::Resign),

@@ -322,8 +322,11 @@ impl<'a> Files<'a> {
                 ),
             ));
         }
-        let head = st.record.head_or(&self.game.hash);
-        if file.answers != head {
+        if !st
+            .record
+            .answerable_heads(&self.game.hash)
+            .contains(&file.answers)
+        {
             return Err(refuse_with(
                 &path,
                 Some("answers"),
@@ -774,9 +777,9 @@ impl Referee for Game {
 
     /// Files that can never be taken are refused, not ignored: a name no game file has (the
     /// judge refuses it and goes on; only the audit stops on it), a ply beyond the game.
-    fn leftover(&self, st: &Replay, cx: &Ctx) -> Result<Option<Error>> {
+    fn leftover(&self, st: &Replay, cx: &Ctx) -> Result<Vec<Error>> {
         if let Err(e) = self.check_folders(cx.dir) {
-            return Ok(Some(e));
+            return Ok(vec![e]);
         }
         // A file at the next ply or later still here was not taken (another seat's).
         let next = st.outcome.is_none().then_some(st.next_ply);
@@ -836,10 +839,10 @@ pub fn replay_with(
     let record = pipeline::load_record(game, dir)?;
     let mut st = pipeline::replay(game, dir, &record, mode, opener)?;
     if mode == Mode::Judge {
-        let (said, refusal) =
+        let (said, refusals) =
             pipeline::take_new(game, dir, &mut st, now, opener, &mut forfeit, true)?;
         st.accepted = said;
-        st.refusal = refusal;
+        st.refusal = refusals.into_iter().next();
         if let Some((seat, reason)) = forfeit.filter(|_| st.outcome.is_none()) {
             let said = pipeline::forfeit_now(game, dir, &mut st, now, &seat, &reason)?;
             st.accepted.extend(said);
