@@ -359,16 +359,16 @@ fn check_new_games(l: &Layout, list: &str, new: &[&String]) -> Result<()> {
                 "create the game in a folder the owner allows for games",
             );
         }
-        if !games_allowed(list, folder) {
-            return refused(
-                format!("the repository's owner allows no new game in {}", shown(folder)),
-                &format!("the owner lists where games may be created in {ALLOW_LIST} (`games: games/*/`)"),
-            );
-        }
         if let Some(old) = l.base_paths.iter().find(|p| p.starts_with(folder.as_str())) {
             return refused(
                 format!("a new game in {} would take over a folder that already holds /{old}", shown(folder)),
                 "create each game in a new, empty folder",
+            );
+        }
+        if !games_allowed(list, folder) {
+            return refused(
+                format!("the repository's owner allows no new game in {}", shown(folder)),
+                &format!("the owner lists where games may be created in {ALLOW_LIST} (`games: games/*/`)"),
             );
         }
         let judge = l.new_judges.get(folder.as_str()).map(String::as_str);
@@ -684,6 +684,7 @@ mod tests {
             change('A', "moves/0001-south.toml"),
             change('A', "moves/0001-south.toml.sig"),
             change('A', "sealed/north.age"),
+            change('A', "sealed/north.age.sig"),
             change('A', "commitments/north.toml"),
             change('A', "commitments/north.toml.sig"),
             change('M', "record.jsonl"),
@@ -982,7 +983,8 @@ mod tests {
             let l = layout_of(&base_paths, &head_paths);
             check_twins(&l, &[change('A', added)]).map_err(|e| e.to_string())
         };
-        assert!(check("G/game.toml").unwrap_err().contains("/G differs from /g"));
+        let e = check("G/game.toml").unwrap_err();
+        assert!(e.contains("/G: differs from /g only in letter case"), "{e}");
         let nfd = "cafe\u{301}/moves/0001-red.toml";
         assert!(check(nfd).unwrap_err().contains("Unicode form"));
         assert!(check("g/moves/0001-red.toml").is_ok());

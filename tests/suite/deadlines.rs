@@ -314,18 +314,15 @@ fn a_vacation_never_stales_a_move_already_signed() {
     assert_eq!(r.code, 0, "{r:?}");
     // Black signs; red's vacation is recorded by one run, black's move taken by the next.
     play("black", "bob", "h9g7");
-    std::fs::rename(
-        Path::new(&d).join("moves/0002-black.toml"),
-        tmp.path().join("held"),
-    )
-    .unwrap();
+    let files = ["0002-black.toml", "0002-black.toml.sig"];
+    for f in files {
+        std::fs::rename(Path::new(&d).join("moves").join(f), tmp.path().join(f)).unwrap();
+    }
     let r = judge("2026-11-21T10:10:00Z", &["--vacation", "red:1"]);
     assert_eq!(r.code, 0, "{r:?}");
-    std::fs::rename(
-        tmp.path().join("held"),
-        Path::new(&d).join("moves/0002-black.toml"),
-    )
-    .unwrap();
+    for f in files {
+        std::fs::rename(tmp.path().join(f), Path::new(&d).join("moves").join(f)).unwrap();
+    }
     let r = judge("2026-11-21T10:15:00Z", &[]);
     assert_eq!(r.code, 0, "{r:?}");
     let record = std::fs::read_to_string(Path::new(&d).join("record.jsonl")).unwrap();

@@ -363,8 +363,10 @@ fn a_sealed_luzhanqi_and_a_xiangqi_game_are_played_through_a_server_and_the_work
         git(clone, &["pull", "-q", "--ff-only"]);
         let g = clone.join("games/lzq");
         std::fs::create_dir_all(g.join("sealed")).unwrap();
-        let held = w.tmp.path().join(format!("{seat}-sealed/{seat}.age"));
-        std::fs::rename(held, g.join(format!("sealed/{seat}.age"))).unwrap();
+        for f in [format!("{seat}.age"), format!("{seat}.age.sig")] {
+            let held = w.tmp.path().join(format!("{seat}-sealed/{f}"));
+            std::fs::rename(held, g.join("sealed").join(f)).unwrap();
+        }
         git(clone, &["add", "-A"]);
         git(clone, &["commit", "-q", "-m", "sealed setup"]);
         w.land(clone);
@@ -459,7 +461,7 @@ fn a_strangers_changes_cannot_freeze_delete_or_roll_back_a_game() {
     git(&stranger, &["rm", "-q", "games/xq/views/public.json"]);
     put("games/xq/views/public.json/public.txt", &signed);
     put("games/xq/views/public.json/public.txt.sig", &sig);
-    w.refused(&stranger, "is no file the judge writes");
+    w.refused(&stranger, "only the judge's own commit removes its outputs");
     // A submodule (gitlink) at the next move's path.
     let head = w.server_head();
     git(
