@@ -78,14 +78,7 @@ fn game_dirs(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, usize)>> {
 /// The judge key of the match DIR belongs to (DIR is a match's OUT, with its `match.json`, or
 /// OUT/games): `OUT/keys/judge.pub`, or the public half of `OUT/keys/judge`.
 fn match_judge(dir: &Path) -> Option<(String, PathBuf)> {
-    let parent = dir.parent().unwrap_or(Path::new(""));
-    let out = if dir.join("match.json").is_file() {
-        dir
-    } else if dir.file_name() == Some("games".as_ref()) && parent.join("match.json").is_file() {
-        parent
-    } else {
-        return None;
-    };
+    let out = match_out(dir)?;
     let public = out.join("keys/judge.pub");
     if let Ok(line) = std::fs::read_to_string(&public) {
         return Some((line, public));
@@ -97,6 +90,29 @@ fn match_judge(dir: &Path) -> Option<(String, PathBuf)> {
         crate::protocol::signing::public_key_line(key.public_key()),
         private,
     ))
+}
+
+/// The match folder (OUT, with its `match.json`) that DIR is, or whose `games/` it is.
+fn match_out(dir: &Path) -> Option<&Path> {
+    let parent = dir.parent().unwrap_or(Path::new(""));
+    if dir.join("match.json").is_file() {
+        Some(dir)
+    } else if dir.file_name() == Some("games".as_ref()) && parent.join("match.json").is_file() {
+        Some(parent)
+    } else {
+        None
+    }
+}
+
+/// What a match is, whichever shard of it a folder holds: its `match.json` without the shard
+/// and the games done.
+fn match_identity(dir: &Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(match_out(dir)?.join("match.json")).ok()?;
+    let mut v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let o = v.as_object_mut()?;
+    o.remove("shard");
+    o.remove("completed");
+    Some(v)
 }
 
 /// Who is trusted for the games under each DIR: the `--judge` keys for all, or each DIR's own
@@ -132,8 +148,13 @@ fn trusted_judges(dirs: &[PathBuf], given: &[PathBuf]) -> Result<Option<Vec<Judg
         }
         each.push(judges);
     }
-    // Pooled results mean something only under one judge: folders of different judges are
+    // Pooled results mean something only under one judge, or for the shards of one match (each
+    // run judges its own games with a key of its own): other folders of different judges are
     // pooled only when the organiser names each judge it trusts.
+    let one_match = dirs.iter().map(|d| match_identity(d)).collect::<Option<Vec<_>>>();
+    if one_match.is_some_and(|m| m.windows(2).all(|w| w[0] == w[1])) {
+        return Ok(Some(each));
+    }
     let mut seen: Vec<(&str, &PathBuf)> = Vec::new();
     for (judges, dir) in each.iter().zip(dirs) {
         for key in judges.lines() {

@@ -2261,3 +2261,47 @@ fn a_luzhanqi_book_sets_the_armies_of_each_pair() {
     }
     assert_ne!(south_players[0], south_players[1], "the bots change sides");
 }
+
+/// The review's finding: `tournament` over the games of two different matches (two judges)
+/// pooled them without a word. Each folder's judge is now named, and two judges are pooled only
+/// when the organiser names both (shards of one match pool as before: the Slurm test).
+#[test]
+fn a_tournament_refuses_to_pool_two_judges_unless_told() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut dirs = Vec::new();
+    for (name, seed) in [("m1", "1"), ("m2", "2")] {
+        let out = tmp.path().join(name);
+        ok(&[
+            "match",
+            "--game",
+            "xiangqi",
+            "--out",
+            &out.to_string_lossy(),
+            "--bot",
+            "a=builtin:greedy",
+            "--bot",
+            "b=builtin:random",
+            "--games",
+            "1",
+            "--seed",
+            seed,
+        ]);
+        dirs.push(out);
+    }
+    let games: Vec<String> = dirs
+        .iter()
+        .map(|d| d.join("games").to_string_lossy().into_owned())
+        .collect();
+    let r = qj(&["tournament", &games[0], &games[1]]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("judged by different keys"), "{r:?}");
+    assert_eq!(r.stderr.matches(": judged by SHA256:").count(), 2, "{r:?}");
+    let keys: Vec<String> = dirs
+        .iter()
+        .map(|d| d.join("keys/judge.pub").to_string_lossy().into_owned())
+        .collect();
+    let r = qj(&[
+        "tournament", &games[0], &games[1], "--judge", &keys[0], "--judge", &keys[1],
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+}
