@@ -17,17 +17,15 @@ fn main() {
         long_game(&dir, 11, 5).expect("a short game");
         let key = tmp.path().join("keys/judge");
         let judge = || {
-            games::of_dir(tmp.path())
-                .unwrap()
-                .judge(
-                    tmp.path(),
-                    &key,
-                    JudgeRequest {
-                        now: NOW.into(),
-                        details: false,
-                        rulings: Rulings::default(),
-                    },
-                )
+            games::of_dir(tmp.path()).unwrap().judge(
+                tmp.path(),
+                &key,
+                JudgeRequest {
+                    now: NOW.into(),
+                    details: false,
+                    rulings: Rulings::default(),
+                },
+            )
         };
         // Record all but the last move, as earlier runs would have.
         let aside = tempfile::tempdir().unwrap();
@@ -40,7 +38,7 @@ fn main() {
         for name in &last {
             std::fs::rename(tmp.path().join("moves").join(name), aside.path().join(name)).unwrap();
         }
-        judge().expect("the first ten plies");
+        let _report = judge().expect("the first ten plies");
         for name in &last {
             std::fs::rename(aside.path().join(name), tmp.path().join("moves").join(name)).unwrap();
         }
@@ -51,8 +49,15 @@ fn main() {
         let refused = judge().expect_err("the strays are refused");
         let seconds = t.elapsed().as_secs_f64();
         let record = std::fs::read_to_string(tmp.path().join("record.jsonl")).unwrap();
-        assert!(record.contains("\"ply\":11"), "the real move is taken: {refused}");
-        assert_eq!(dir.list("moves").unwrap().len(), 22, "every stray is set aside");
+        assert!(
+            record.contains("\"ply\":11"),
+            "the real move is taken: {refused}"
+        );
+        assert_eq!(
+            dir.list("moves").unwrap().len(),
+            22,
+            "every stray is set aside"
+        );
         let us = seconds * 1e6 / strays as f64;
         per_stray.push(us);
         println!(

@@ -4,12 +4,20 @@
 //! nothing in a game is a link or a submodule, and no set-aside carries other bytes than the
 //! file it removes.
 //!
+//! A new game of a change is where the owner's allow-list permits one, in a folder that held
+//! nothing, judged by the repository's judge, a few at a time; no path the change adds has a
+//! twin under case folding or Unicode normalisation.
+//!
 //! Input, one item a line: `B FOLDER ID` and `H FOLDER ID` (the games of the base and of the
-//! head), `C STATUS MODE OLDID NEWID PATH` (a change, relative to the repository's top), and
-//! `A PATTERN` (a line of the allow-list).
+//! head), `C STATUS MODE OLDID NEWID PATH` (a change, relative to the repository's top),
+//! `A PATTERN` (a line of the allow-list), `P PATH` and `Q PATH` (a file of the base tree and
+//! of the new tree), `J FOLDER KEY` (the judge a new game's manifest names) and `R KEY` (the
+//! repository's judge).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::judge::ci::{check_changes, check_layout, Base, GameFacts, Layout};
+use qijudge::judge::ci::{
+    check_changes, check_layout, games_allowed, Base, GameFacts, Layout, NEW_GAMES_PER_CHANGE,
+};
 use qijudge::protocol::record::Record;
 use qijudge::store::git::Change;
 use std::collections::BTreeMap;
@@ -18,9 +26,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let (mut base, mut head) = (BTreeMap::new(), BTreeMap::new());
     let (mut changes, mut allow) = (Vec::new(), String::new());
+    let (mut base_paths, mut head_paths) = (Vec::new(), Vec::new());
+    let (mut new_judges, mut repo_judge) = (BTreeMap::new(), None);
     for line in text.lines() {
         let mut w = line.splitn(6, ' ');
         match (w.next(), w.next(), w.next()) {
+            (Some("P"), Some(p), _) => base_paths.push(p.to_string()),
+            (Some("Q"), Some(p), _) => head_paths.push(p.to_string()),
+            (Some("J"), Some(f), Some(k)) => drop(new_judges.insert(f.to_string(), k.to_string())),
+            (Some("R"), Some(k), _) => repo_judge = Some(k.to_string()),
             (Some("B"), Some(f), Some(id)) => drop(base.insert(f.to_string(), id.to_string())),
             (Some("H"), Some(f), Some(id)) => drop(head.insert(f.to_string(), id.to_string())),
             (Some("A"), Some(p), _) => allow.push_str(&format!("{p}\n")),
@@ -44,8 +58,34 @@ fuzz_target!(|data: &[u8]| {
         base: &base,
         head: &head,
         allow_list: Some(&allow),
+        base_paths: &base_paths,
+        head_paths: &head_paths,
+        new_judges: &new_judges,
+        repo_judge: repo_judge.as_deref(),
     };
     let Ok(touched) = check_layout(&layout, &changes) else { return };
+    let new: Vec<&String> = head.keys().filter(|f| !base.contains_key(*f)).collect();
+    assert!(new.len() <= NEW_GAMES_PER_CHANGE, "{} new games", new.len());
+    for folder in new {
+        assert!(games_allowed(&allow, folder), "{folder:?} not allowed");
+        assert!(!folder.is_empty() && !folder.split('/').any(|p| p.starts_with('.')));
+        assert!(!base_paths.iter().any(|p| p.starts_with(folder.as_str())), "{folder:?} held files");
+        if let Some(r) = &repo_judge {
+            assert_eq!(new_judges.get(folder), Some(r), "{folder:?} of another judge");
+        }
+    }
+    let fold = |p: &str| {
+        use unicode_normalization::UnicodeNormalization;
+        p.nfc().collect::<String>().to_lowercase()
+    };
+    let added: Vec<&Change> = changes.iter().filter(|c| c.status == 'A').collect();
+    for a in &added {
+        for p in &head_paths {
+            let twins = fold(p) == fold(&a.path) && *p != a.path;
+            let both_old = base_paths.contains(p) && base_paths.contains(&a.path);
+            assert!(!twins || both_old || !head_paths.contains(&a.path), "{p:?} twins {a:?}");
+        }
+    }
     for (folder, id) in &base {
         assert_eq!(head.get(folder), Some(id), "the game in {folder:?} was lost");
     }

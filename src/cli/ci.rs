@@ -344,7 +344,10 @@ fn check_sealed_secrets(
             return Err(refuse_with(
                 format!("{}.sig", c.path),
                 None,
-                format!("is not {seat}'s signature of {}: only {seat} publishes its sealed secret", c.path),
+                format!(
+                    "is not {seat}'s signature of {}: only {seat} publishes its sealed secret",
+                    c.path
+                ),
                 format!("{seat} writes both files with `qijudge setup GAME --as {seat} --key KEY`"),
             ));
         }

@@ -151,7 +151,10 @@ fn trusted_judges(dirs: &[PathBuf], given: &[PathBuf]) -> Result<Option<Vec<Judg
     // Pooled results mean something only under one judge, or for the shards of one match (each
     // run judges its own games with a key of its own): other folders of different judges are
     // pooled only when the organiser names each judge it trusts.
-    let one_match = dirs.iter().map(|d| match_identity(d)).collect::<Option<Vec<_>>>();
+    let one_match = dirs
+        .iter()
+        .map(|d| match_identity(d))
+        .collect::<Option<Vec<_>>>();
     if one_match.is_some_and(|m| m.windows(2).all(|w| w[0] == w[1])) {
         return Ok(Some(each));
     }

@@ -361,7 +361,10 @@ fn check_new_games(l: &Layout, list: &str, new: &[&String]) -> Result<()> {
         }
         if let Some(old) = l.base_paths.iter().find(|p| p.starts_with(folder.as_str())) {
             return refused(
-                format!("a new game in {} would take over a folder that already holds /{old}", shown(folder)),
+                format!(
+                    "a new game in {} would take over a folder that already holds /{old}",
+                    shown(folder)
+                ),
                 "create each game in a new, empty folder",
             );
         }
@@ -374,7 +377,10 @@ fn check_new_games(l: &Layout, list: &str, new: &[&String]) -> Result<()> {
         let judge = l.new_judges.get(folder.as_str()).map(String::as_str);
         if l.repo_judge.is_some_and(|r| judge != Some(r)) {
             return refused(
-                format!("the new game in {} names another judge than the repository's games", shown(folder)),
+                format!(
+                    "the new game in {} names another judge than the repository's games",
+                    shown(folder)
+                ),
                 "create the game with the repository's judge key (`qijudge new … --judge KEY.pub`)",
             );
         }
@@ -413,7 +419,11 @@ fn check_twins(l: &Layout, changes: &[Change]) -> Result<()> {
         if at_base.contains(old) && at_base.contains(new) {
             continue;
         }
-        let (old, new) = if at_base.contains(new) { (new, old) } else { (old, new) };
+        let (old, new) = if at_base.contains(new) {
+            (new, old)
+        } else {
+            (old, new)
+        };
         return Err(refuse_with(
             format!("/{new}"),
             None,
@@ -931,10 +941,17 @@ mod tests {
     #[test]
     fn the_owner_decides_where_games_live() {
         let base = games(&[("games/g1/", "m1")]);
-        let base_paths = strings(&["games/g1/game.toml", "docs/index.md", ".github/workflows/q.yml"]);
+        let base_paths = strings(&[
+            "games/g1/game.toml",
+            "docs/index.md",
+            ".github/workflows/q.yml",
+        ]);
         let list = "docs/\ngames: games/*/\n";
         let judges = |folders: &[&str], key: &str| -> BTreeMap<String, String> {
-            folders.iter().map(|f| (f.to_string(), key.to_string())).collect()
+            folders
+                .iter()
+                .map(|f| (f.to_string(), key.to_string()))
+                .collect()
         };
         let check = |new: &[&str], key: &str, list: &str| {
             let mut head = base.clone();
@@ -957,7 +974,10 @@ mod tests {
             };
             check_layout(&l, &changes).map_err(|e| e.to_string())
         };
-        assert_eq!(check(&["games/g2/"], "K", list), Ok(vec!["games/g2/".to_string()]));
+        assert_eq!(
+            check(&["games/g2/"], "K", list),
+            Ok(vec!["games/g2/".to_string()])
+        );
         for (new, key, list, why) in [
             (vec!["docs/"], "K", list, "already holds /docs/index.md"),
             (vec![".github/workflows/"], "K", list, "hidden folder"),
@@ -968,7 +988,9 @@ mod tests {
             let e = check(&new, key, list).unwrap_err();
             assert!(e.contains(why), "{new:?}: {e}");
         }
-        let many: Vec<String> = (0..=NEW_GAMES_PER_CHANGE).map(|i| format!("games/n{i}/")).collect();
+        let many: Vec<String> = (0..=NEW_GAMES_PER_CHANGE)
+            .map(|i| format!("games/n{i}/"))
+            .collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         assert!(check(&many, "K", list).unwrap_err().contains("at most 10"));
         assert!(check(&many[..NEW_GAMES_PER_CHANGE], "K", list).is_ok());

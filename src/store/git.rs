@@ -183,7 +183,10 @@ pub fn paths(dir: &Path, rev: Option<&str>) -> Result<Vec<String>> {
         Some(r) if r == EMPTY_TREE => return Ok(Vec::new()),
         Some(r) => {
             check_rev(r)?;
-            git(dir, &["ls-tree", "-r", "-z", "--name-only", "--full-tree", r])?
+            git(
+                dir,
+                &["ls-tree", "-r", "-z", "--name-only", "--full-tree", r],
+            )?
         }
         None => git(dir, &["ls-files", "-z", "--full-name", "--", ":/"])?,
     };
@@ -207,8 +210,15 @@ pub fn commit_changes(dir: &Path, base: &str, head: &str) -> Result<Vec<(String,
     let out = git(
         dir,
         &[
-            "log", "-z", "-m", "--no-renames", "--diff-filter=AM", "--name-only",
-            "--format=%x01%H", &range, "--",
+            "log",
+            "-z",
+            "-m",
+            "--no-renames",
+            "--diff-filter=AM",
+            "--name-only",
+            "--format=%x01%H",
+            &range,
+            "--",
         ],
     )?;
     let mut commits: Vec<(String, Vec<String>)> = Vec::new();

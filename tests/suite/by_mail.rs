@@ -634,7 +634,12 @@ fn every_finished_sample_sends_its_last_messages_by_mail() {
     let mut samples: Vec<std::path::PathBuf> = std::fs::read_dir(&games)
         .unwrap()
         .flatten()
-        .flat_map(|kind| std::fs::read_dir(kind.path()).into_iter().flatten().flatten())
+        .flat_map(|kind| {
+            std::fs::read_dir(kind.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|e| e.path())
         .filter(|p| p.join("game.toml").is_file() && p.join("keys/judge").is_file())
         .collect();
@@ -668,7 +673,11 @@ fn every_finished_sample_sends_its_last_messages_by_mail() {
         assert_eq!(r.code, 0, "{}: {r:?}", sample.display());
         let public = std::fs::read_to_string(outbox.join("public.eml"))
             .unwrap_or_else(|e| panic!("{}: public.eml: {e} {r:?}", sample.display()));
-        assert!(public.contains("game.tar.gz"), "{}: {public}", sample.display());
+        assert!(
+            public.contains("game.tar.gz"),
+            "{}: {public}",
+            sample.display()
+        );
         ok(&["verify", &copy.to_string_lossy()]);
     }
 }

@@ -173,7 +173,8 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     club.mail_text(3, "alice@example.org", "Subject: hello", "How do I play?");
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    let help = std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
+    let help =
+        std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
     let a_id = game_id(&club.game("a"));
     let b_id = game_id(&club.game("b"));
     assert!(help.contains(&a_id), "{help}");
@@ -194,7 +195,9 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("helped today already"), "{r:?}");
-    assert!(!club.outbox(&to_address("help", "alice@example.org")).exists());
+    assert!(!club
+        .outbox(&to_address("help", "alice@example.org"))
+        .exists());
     // A program's message is never answered.
     club.mail_text(
         5,
@@ -204,7 +207,12 @@ fn one_address_serves_two_games_and_helps_a_message_for_none() {
     );
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(!club.outbox(&to_address("help", "robot@example.org")).exists(), "{r:?}");
+    assert!(
+        !club
+            .outbox(&to_address("help", "robot@example.org"))
+            .exists(),
+        "{r:?}"
+    );
 
     // A reply to the judge's message names its game by the Message-ID it answers: it goes to
     // game a (where, holding no file, it is refused and nothing changes); game b is untouched.
@@ -260,7 +268,8 @@ fn players_ask_the_club_judge_by_mail_commands() {
     assert_eq!(club.judge_runs().code, 0);
     let a_id = game_id(&club.game("a"));
     let reply = |who: &str| {
-        std::fs::read_to_string(club.outbox(&to_address("reply", &format!("{who}@example.org")))).unwrap()
+        std::fs::read_to_string(club.outbox(&to_address("reply", &format!("{who}@example.org"))))
+            .unwrap()
     };
     // list: the sender's games and where each stands; another address's game is not named.
     club.mail_text(2, "alice@example.org", "Subject: list", "");
@@ -310,7 +319,8 @@ fn players_ask_the_club_judge_by_mail_commands() {
     // A stranger's command gets the help (once a day), never a game's state.
     club.mail_text(5, "eve@example.org", "Subject: list", "");
     assert_eq!(club.judge_runs().code, 0);
-    let help = std::fs::read_to_string(club.outbox(&to_address("help", "eve@example.org"))).unwrap();
+    let help =
+        std::fs::read_to_string(club.outbox(&to_address("help", "eve@example.org"))).unwrap();
     assert!(help.contains("plays no game here"), "{help}");
     assert!(!help.contains(&a_id), "{help}");
 }
@@ -542,7 +552,8 @@ fn a_message_naming_two_games_and_a_copy_without_a_bundle_are_answered() {
     );
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
-    let help = std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
+    let help =
+        std::fs::read_to_string(club.outbox(&to_address("help", "alice@example.org"))).unwrap();
     assert!(help.contains("more than one game"), "{help}");
     // A new copy needs a judge's message with the game in it: a plain one is said not to do.
     let plain = club.tmp.path().join("plain.eml");
@@ -583,7 +594,8 @@ fn a_player_takes_a_vacation_by_mail_within_the_allowance() {
         NOW,
     ]);
     let c_id = game_id(&c);
-    let reply = || std::fs::read_to_string(club.outbox(&to_address("reply", "alice@example.org"))).unwrap();
+    let reply =
+        || std::fs::read_to_string(club.outbox(&to_address("reply", "alice@example.org"))).unwrap();
     // alice plays two games here: a vacation must name one.
     club.mail_text(1, "alice@example.org", "Subject: vacation 2", "");
     assert_eq!(club.judge_runs().code, 0);
@@ -648,7 +660,12 @@ fn the_judge_mails_nobody_on_demand() {
     let mut n = 0;
     for i in 0..30 {
         n += 1;
-        club.mail_text(n, &format!("victim+{i}@example.org"), "Subject: hi", "hello");
+        club.mail_text(
+            n,
+            &format!("victim+{i}@example.org"),
+            "Subject: hi",
+            "hello",
+        );
     }
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
@@ -665,12 +682,20 @@ fn the_judge_mails_nobody_on_demand() {
     // Strangers by the dozen: a few helps a day in all.
     for i in 0..40 {
         n += 1;
-        club.mail_text(n, &format!("stranger{i}@example.org"), "Subject: hi", "hello");
+        club.mail_text(
+            n,
+            &format!("stranger{i}@example.org"),
+            "Subject: hi",
+            "hello",
+        );
     }
     let r = club.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(helps(&club), 20, "{r:?}");
-    assert!(r.stdout.contains("help answers sent today already"), "{r:?}");
+    assert!(
+        r.stdout.contains("help answers sent today already"),
+        "{r:?}"
+    );
 
     // Forged messages "from" alice to game a, alternating a chat and an HTML-only message:
     // one notice per reason.

@@ -849,7 +849,11 @@ fn ci_checks_every_commit_and_who_sealed_what() {
     refused("comes without its other half");
     std::fs::create_dir_all(r.game.join("sealed")).unwrap();
     std::fs::copy(held.join("south.age"), r.game.join("sealed/north.age")).unwrap();
-    std::fs::copy(held.join("south.age.sig"), r.game.join("sealed/north.age.sig")).unwrap();
+    std::fs::copy(
+        held.join("south.age.sig"),
+        r.game.join("sealed/north.age.sig"),
+    )
+    .unwrap();
     commit("south's as north's");
     refused("is not north's signature");
     // A name that is not UTF-8 (Linux allows any bytes).

@@ -830,7 +830,10 @@ fn merge_during_judge_calls(w: &World, clone: &Path, pushes: &[String]) {
 
 fn plies_recorded(w: &World, game: &str) -> usize {
     git(&w.runner, &["fetch", "-q", "origin"]);
-    let record = git(&w.runner, &["show", &format!("origin/main:{game}/record.jsonl")]);
+    let record = git(
+        &w.runner,
+        &["show", &format!("origin/main:{game}/record.jsonl")],
+    );
     record.matches("\"kind\":\"move\"").count()
 }
 
@@ -884,7 +887,11 @@ fn a_cancelled_judge_job_loses_no_move() {
     let p0 = w.server_head();
     let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
     for sha in &commits {
-        let pushed = run_git(&alice, &["push", "-q", "origin", &format!("{sha}:main")], &[]);
+        let pushed = run_git(
+            &alice,
+            &["push", "-q", "origin", &format!("{sha}:main")],
+            &[],
+        );
         assert!(pushed.status.success(), "{}", text(&pushed));
     }
     // P1's job runs on P1 (main has moved to P3 meanwhile); P2's is cancelled; P3's runs.
@@ -895,5 +902,9 @@ fn a_cancelled_judge_job_loses_no_move() {
     }
     let head = w.server_head();
     w.judge_job_at("", &head);
-    assert_eq!(w.server_head(), head, "a scheduled run on a judged repository adds nothing");
+    assert_eq!(
+        w.server_head(),
+        head,
+        "a scheduled run on a judged repository adds nothing"
+    );
 }

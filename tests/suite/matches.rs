@@ -2301,7 +2301,13 @@ fn a_tournament_refuses_to_pool_two_judges_unless_told() {
         .map(|d| d.join("keys/judge.pub").to_string_lossy().into_owned())
         .collect();
     let r = qj(&[
-        "tournament", &games[0], &games[1], "--judge", &keys[0], "--judge", &keys[1],
+        "tournament",
+        &games[0],
+        &games[1],
+        "--judge",
+        &keys[0],
+        "--judge",
+        &keys[1],
     ]);
     assert_eq!(r.code, 0, "{r:?}");
 }

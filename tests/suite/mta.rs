@@ -568,7 +568,10 @@ fn strangers_messages_never_stop_the_club_judge() {
     w.moves("carol", "b2e2", "attach");
     let r = w.judge_runs_with(&sendmail);
     assert!(r.code == 0, "{r:?}");
-    assert!(r.stderr.contains("no help sent"), "the failed reply is logged: {r:?}");
+    assert!(
+        r.stderr.contains("no help sent"),
+        "the failed reply is logged: {r:?}"
+    );
     for folder in ["a", "b"] {
         let record =
             std::fs::read_to_string(w.tmp.path().join("club").join(folder).join("record.jsonl"))
@@ -576,7 +579,9 @@ fn strangers_messages_never_stop_the_club_judge() {
         assert!(record.contains("\"ply\":1"), "{folder}: {record}");
     }
     // Every message moved on; the next run finds nothing to stop at.
-    let waiting = std::fs::read_dir(w.mta.maildir(JUDGE).join("new")).unwrap().count();
+    let waiting = std::fs::read_dir(w.mta.maildir(JUDGE).join("new"))
+        .unwrap()
+        .count();
     assert_eq!(waiting, 0);
     let again = w.judge_runs_with(&sendmail);
     assert_eq!(again.code, 0, "{again:?}");
