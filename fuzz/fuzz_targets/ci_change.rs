@@ -82,7 +82,10 @@ fuzz_target!(|data: &[u8]| {
     for a in &added {
         for p in &head_paths {
             let twins = fold(p) == fold(&a.path) && *p != a.path;
-            let both_old = base_paths.contains(p) && base_paths.contains(&a.path);
+            let at_base = |x: &str| {
+                base_paths.iter().any(|b| b == x || b.starts_with(&format!("{x}/")))
+            };
+            let both_old = at_base(p) && at_base(&a.path);
             assert!(!twins || both_old || !head_paths.contains(&a.path), "{p:?} twins {a:?}");
         }
     }

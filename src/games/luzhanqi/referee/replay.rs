@@ -231,6 +231,15 @@ impl<'a> Files<'a> {
 
     /// Every file in the game's folders must have a name of its folder's pattern.
     fn check_names(&self) -> Result<()> {
+        match self.bad_names()?.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every file of the game's folders whose name is not of its folder's pattern, refused: all
+    /// of them from one listing per folder.
+    fn bad_names(&self) -> Result<Vec<Error>> {
         let seats = &self.game.seats;
         let is_seat = |s: &str| seats.contains(&s);
         let seat_file = |n: &str, sig: bool| {
@@ -257,14 +266,14 @@ impl<'a> Files<'a> {
             ("setups", &|n| seat_file(n, false), "SEAT.toml"),
             ("reveal", &|n| seat_file(n, false), "SEAT.toml"),
         ];
+        let mut bad = Vec::new();
         for (folder, ok, pattern) in rules {
-            let names = self.dir.list(folder)?;
-            if let Some(bad) = names
-                .into_iter()
-                .find(|n| !ok(n) && !n.starts_with(".qijudge"))
-            {
-                let shown: String = bad.escape_debug().collect();
-                return Err(refuse_with(
+            for name in self.dir.list(folder)? {
+                if ok(&name) || name.starts_with(".qijudge") {
+                    continue;
+                }
+                let shown: String = name.escape_debug().collect();
+                bad.push(refuse_with(
                     format!("{folder}/{shown}"),
                     None,
                     format!("unexpected file name in {folder}/"),
@@ -272,7 +281,7 @@ impl<'a> Files<'a> {
                 ));
             }
         }
-        Ok(())
+        Ok(bad)
     }
 
     fn one_move(
@@ -778,8 +787,15 @@ impl Referee for Game {
     /// Files that can never be taken are refused, not ignored: a name no game file has (the
     /// judge refuses it and goes on; only the audit stops on it), a ply beyond the game.
     fn leftover(&self, st: &Replay, cx: &Ctx) -> Result<Vec<Error>> {
-        if let Err(e) = self.check_folders(cx.dir) {
-            return Ok(vec![e]);
+        let bad = Files {
+            dir: cx.dir,
+            game: self,
+            mode: Mode::Judge,
+            opener: None,
+        }
+        .bad_names()?;
+        if !bad.is_empty() {
+            return Ok(bad);
         }
         // A file at the next ply or later still here was not taken (another seat's).
         let next = st.outcome.is_none().then_some(st.next_ply);
