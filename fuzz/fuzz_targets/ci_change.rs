@@ -11,12 +11,14 @@
 //! Input, one item a line: `B FOLDER ID` and `H FOLDER ID` (the games of the base and of the
 //! head), `C STATUS MODE OLDID NEWID PATH` (a change, relative to the repository's top),
 //! `A PATTERN` (a line of the allow-list), `P PATH` and `Q PATH` (a file of the base tree and
-//! of the new tree), `J FOLDER KEY` (the judge a new game's manifest names) and `R KEY` (the
-//! repository's judge).
+//! of the new tree), `J FOLDER KEY` (the judge a new game's manifest names), `R KEY` (the
+//! repository's judge) and `K COMMIT PATH` (a file a commit of the change adds). A commit list
+//! that passes adds no setup in clear to any game.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use qijudge::judge::ci::{
-    check_changes, check_layout, games_allowed, Base, GameFacts, Layout, NEW_GAMES_PER_CHANGE,
+    check_changes, check_commits, check_layout, games_allowed, Base, GameFacts, Layout,
+    NEW_GAMES_PER_CHANGE,
 };
 use qijudge::protocol::record::Record;
 use qijudge::store::git::Change;
@@ -28,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
     let (mut changes, mut allow) = (Vec::new(), String::new());
     let (mut base_paths, mut head_paths) = (Vec::new(), Vec::new());
     let (mut new_judges, mut repo_judge) = (BTreeMap::new(), None);
+    let mut commits: Vec<(String, Vec<String>)> = Vec::new();
     for line in text.lines() {
         let mut w = line.splitn(6, ' ');
         match (w.next(), w.next(), w.next()) {
@@ -35,6 +38,10 @@ fuzz_target!(|data: &[u8]| {
             (Some("Q"), Some(p), _) => head_paths.push(p.to_string()),
             (Some("J"), Some(f), Some(k)) => drop(new_judges.insert(f.to_string(), k.to_string())),
             (Some("R"), Some(k), _) => repo_judge = Some(k.to_string()),
+            (Some("K"), Some(c), Some(p)) => match commits.last_mut() {
+                Some((last, paths)) if last == c => paths.push(p.to_string()),
+                _ => commits.push((c.to_string(), vec![p.to_string()])),
+            },
             (Some("B"), Some(f), Some(id)) => drop(base.insert(f.to_string(), id.to_string())),
             (Some("H"), Some(f), Some(id)) => drop(head.insert(f.to_string(), id.to_string())),
             (Some("A"), Some(p), _) => allow.push_str(&format!("{p}\n")),
@@ -52,6 +59,15 @@ fuzz_target!(|data: &[u8]| {
                 });
             }
             _ => {}
+        }
+    }
+    let games: Vec<&String> = base.keys().chain(head.keys()).collect();
+    if check_commits(&games, &commits).is_ok() {
+        for (_, paths) in &commits {
+            for p in paths {
+                let rest = games.iter().find_map(|g| p.strip_prefix(g.as_str()));
+                assert!(!rest.is_some_and(|r| r.starts_with("setups/")), "{p:?} kept");
+            }
         }
     }
     let layout = Layout {

@@ -3,7 +3,8 @@
 
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::ci::{
-    check_changes, check_layout, github_annotation, Base, GameFacts, Layout, ALLOW_LIST,
+    check_changes, check_commits, check_layout, github_annotation, Base, GameFacts, Layout,
+    ALLOW_LIST,
 };
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
@@ -227,22 +228,7 @@ fn check_history(
     head_games: &std::collections::BTreeMap<String, String>,
 ) -> Result<()> {
     let folders: Vec<&String> = base_games.keys().chain(head_games.keys()).collect();
-    for (commit, paths) in git::commit_changes(top, base, head)? {
-        for path in paths {
-            let in_game = folders.iter().find_map(|f| path.strip_prefix(f.as_str()));
-            if in_game.is_some_and(|rest| rest.starts_with("setups/")) {
-                return Err(refuse_with(
-                    format!("/{path}"),
-                    None,
-                    format!(
-                        "a setup in clear, added by commit {commit}: whatever a later commit does, the history shows it to everyone"
-                    ),
-                    "drop the commit from the branch (rebase it away), then publish sealed/SEAT.age from setup --seal",
-                ));
-            }
-        }
-    }
-    Ok(())
+    check_commits(&folders, &git::commit_changes(top, base, head)?)
 }
 
 /// Checks the changes from `base` to `head` (none: the index): the whole repository's rules,

@@ -434,6 +434,28 @@ fn check_twins(l: &Layout, changes: &[Change]) -> Result<()> {
     Ok(())
 }
 
+/// The secret rule on every commit of a change (each with the files it adds or modifies): a
+/// setup in clear that one commit adds and a later one removes is still in the history a merge
+/// brings. `games` are the game folders of the base and of the new tree.
+pub fn check_commits(games: &[&String], commits: &[(String, Vec<String>)]) -> Result<()> {
+    for (commit, paths) in commits {
+        for path in paths {
+            let in_game = games.iter().find_map(|f| path.strip_prefix(f.as_str()));
+            if in_game.is_some_and(|rest| rest.starts_with("setups/")) {
+                return Err(refuse_with(
+                    format!("/{path}"),
+                    None,
+                    format!(
+                        "a setup in clear, added by commit {commit}: whatever a later commit does, the history shows it to everyone"
+                    ),
+                    "drop the commit from the branch (rebase it away), then publish sealed/SEAT.age from setup --seal",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A game folder as a person reads it.
 fn shown(folder: &str) -> String {
     match folder {
