@@ -908,3 +908,45 @@ fn a_cancelled_judge_job_loses_no_move() {
         "a scheduled run on a judged repository adds nothing"
     );
 }
+
+/// The server-side judge (the shipped post-receive hook): a player's push is judged by the
+/// server itself, every game of the tree with it, and the judge's commit is pushed from the
+/// server through the pre-receive hook; a cron run on a judged repository adds nothing.
+#[test]
+fn the_server_side_judge_job_judges_every_game_after_a_push() {
+    let w = World::new(&[("xiangqi", "games/g", false), ("xiangqi", "games/h", false)]);
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/git-hooks/post-receive");
+    std::fs::copy(hook, w.server.join("hooks/qijudge-post-receive")).unwrap();
+    let wrapper = format!(
+        "#!/bin/sh\nQIJUDGE_JUDGE_KEY='{}' exec \"$(dirname \"$0\")/qijudge-post-receive\"\n",
+        w.keys.path("judge")
+    );
+    std::fs::write(w.server.join("hooks/post-receive"), wrapper).unwrap();
+    std::fs::set_permissions(
+        w.server.join("hooks/post-receive"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let alice = w.clone("alice", false);
+    // Both moves in one push, each in its own game: both judged by the one run.
+    red_moves(&w, &alice, &["games/g", "games/h"]);
+    let pushed = w.push_from(&alice, "origin");
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    for game in ["games/g", "games/h"] {
+        assert_eq!(plies_recorded(&w, game), 1, "{game}: {}", text(&pushed));
+    }
+    let head = w.server_head();
+    let cron = Command::new("bash")
+        .arg(w.server.join("hooks/post-receive"))
+        .env("GIT_DIR", &w.server)
+        .env("QIJUDGE", env!("CARGO_BIN_EXE_qijudge"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(cron.status.success(), "{}", text(&cron));
+    assert_eq!(
+        w.server_head(),
+        head,
+        "a cron run on a judged repository adds nothing"
+    );
+}
