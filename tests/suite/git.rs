@@ -209,9 +209,9 @@ fn sealed_repo_of(kind: &str) -> Repo {
     r
 }
 
-/// Every blob ever committed, as text.
-/// A sealed repository whose commitments, then sealed setups, have landed: play begins.
-fn started_sealed_repo() -> Repo {
+/// A sealed repository whose commitments have landed, with both seats' sealed setups held
+/// aside (in the returned folder), not yet committed.
+fn committed_sealed_repo() -> (Repo, PathBuf) {
     let r = sealed_repo();
     r.seal_setups();
     let base = r.head();
@@ -219,6 +219,12 @@ fn started_sealed_repo() -> Repo {
     git(&r.root, &["add", "games/g1/commitments"]);
     git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
     r.land(&base);
+    (r, held)
+}
+
+/// A sealed repository whose commitments, then sealed setups, have landed: play begins.
+fn started_sealed_repo() -> Repo {
+    let (r, held) = committed_sealed_repo();
     let base = r.head();
     std::fs::rename(held, r.game.join("sealed")).unwrap();
     git(&r.root, &["add", "-A"]);
@@ -227,6 +233,7 @@ fn started_sealed_repo() -> Repo {
     r
 }
 
+/// Every blob ever committed, as text.
 fn all_blobs(repo: &Path) -> Vec<(String, Vec<u8>)> {
     let list = git(repo, &["rev-list", "--objects", "--all"]);
     let mut blobs = Vec::new();
@@ -815,13 +822,7 @@ fn a_sealed_banqi_game_is_played_through_git() {
 /// secrets, signed by them, pass.
 #[test]
 fn ci_checks_every_commit_and_who_sealed_what() {
-    let r = sealed_repo();
-    r.seal_setups();
-    let base = r.head();
-    let held = r.hold_sealed();
-    git(&r.root, &["add", "games/g1/commitments"]);
-    git(&r.root, &["commit", "-q", "--no-verify", "-m", "c"]);
-    r.land(&base);
+    let (r, held) = committed_sealed_repo();
     let base = r.head();
     let refused = |needle: &str| {
         let run = r.ci(&base);

@@ -805,6 +805,20 @@ fn red_moves(w: &World, clone: &Path, games: &[&str]) -> Vec<String> {
     commits
 }
 
+/// Three Xiangqi games (`games/g`, `h`, `k`) and alice's clone holding red's first move in
+/// each, one commit each, none pushed; with the server's head before them.
+fn three_games_and_a_move_in_each() -> (World, PathBuf, String, Vec<String>) {
+    let w = World::new(&[
+        ("xiangqi", "games/g", false),
+        ("xiangqi", "games/h", false),
+        ("xiangqi", "games/k", false),
+    ]);
+    let alice = w.clone("alice", false);
+    let p0 = w.server_head();
+    let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
+    (w, alice, p0, commits)
+}
+
 /// Makes the runner's `qijudge` push `pushes` (commits of `clone`, one per call, in order) to
 /// the server just before its calls run: pull requests merged while the judge job runs.
 fn merge_during_judge_calls(w: &World, clone: &Path, pushes: &[String]) {
@@ -843,14 +857,7 @@ fn plies_recorded(w: &World, game: &str) -> usize {
 /// here), and every game's pending move is in its record with no hand edit.
 #[test]
 fn two_merges_inside_one_judge_job_strand_no_game() {
-    let w = World::new(&[
-        ("xiangqi", "games/g", false),
-        ("xiangqi", "games/h", false),
-        ("xiangqi", "games/k", false),
-    ]);
-    let alice = w.clone("alice", false);
-    let p0 = w.server_head();
-    let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
+    let (w, alice, p0, commits) = three_games_and_a_move_in_each();
     let pushed = run_git(
         &alice,
         &["push", "-q", "origin", &format!("{}:main", commits[0])],
@@ -878,14 +885,7 @@ fn two_merges_inside_one_judge_job_strand_no_game() {
 /// run judges every game. A scheduled run (no `before`) on a quiet repository adds nothing.
 #[test]
 fn a_cancelled_judge_job_loses_no_move() {
-    let w = World::new(&[
-        ("xiangqi", "games/g", false),
-        ("xiangqi", "games/h", false),
-        ("xiangqi", "games/k", false),
-    ]);
-    let alice = w.clone("alice", false);
-    let p0 = w.server_head();
-    let commits = red_moves(&w, &alice, &["games/g", "games/h", "games/k"]);
+    let (w, alice, p0, commits) = three_games_and_a_move_in_each();
     for sha in &commits {
         let pushed = run_git(
             &alice,

@@ -249,6 +249,41 @@ struct World {
 }
 
 impl World {
+    /// Two Xiangqi games at one club address through a Postfix of their own: alice (red) and
+    /// bob in `club/a`, carol (red) and dave in `club/b`, each player with a copy started from
+    /// the manifest the organiser hands out; `others` are mailboxes of people who play no game.
+    fn club(others: &[&str]) -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = tmp.path().join("keys");
+        std::fs::create_dir_all(&keys).unwrap();
+        let names = ["alice", "bob", "carol", "dave"];
+        for name in names.iter().chain(&["judge"]) {
+            ok(&["keygen", &keys.join(name).to_string_lossy()]);
+        }
+        let mut addresses: Vec<String> = names.iter().map(|n| format!("{n}@example.org")).collect();
+        addresses.push(JUDGE.into());
+        addresses.extend(others.iter().map(|a| a.to_string()));
+        let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
+        let mta = Postfix::start(&tmp.path().join("mta"), &refs);
+        let mut players = Vec::new();
+        for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
+            let d = tmp.path().join("club").join(folder);
+            new_mail_game("xiangqi", &d, &keys, red, black);
+            for (name, seat) in [(red, "red"), (black, "black")] {
+                let copy = tmp.path().join(format!("{name}-copy"));
+                std::fs::create_dir_all(&copy).unwrap();
+                std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
+                players.push(Player { name, seat, copy });
+            }
+        }
+        World {
+            mta,
+            tmp,
+            players,
+            sent: std::cell::Cell::new(0),
+        }
+    }
+
     fn key(&self, name: &str) -> String {
         self.tmp
             .path()
@@ -360,36 +395,8 @@ impl World {
 
 #[test]
 fn two_games_on_one_address_through_postfix_to_the_end() {
-    let tmp = tempfile::tempdir().unwrap();
-    let keys = tmp.path().join("keys");
-    std::fs::create_dir_all(&keys).unwrap();
     let names = ["alice", "bob", "carol", "dave"];
-    for name in names.iter().chain(&["judge"]) {
-        ok(&["keygen", &keys.join(name).to_string_lossy()]);
-    }
-    let mut addresses: Vec<String> = names.iter().map(|n| format!("{n}@example.org")).collect();
-    addresses.push(JUDGE.into());
-    addresses.push("eve@example.org".into());
-    let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
-    let mta = Postfix::start(&tmp.path().join("mta"), &refs);
-    let mut players = Vec::new();
-    for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
-        let d = tmp.path().join("club").join(folder);
-        new_mail_game("xiangqi", &d, &keys, red, black);
-        // Each player's copy starts from the manifest the organiser hands out.
-        for (name, seat) in [(red, "red"), (black, "black")] {
-            let copy = tmp.path().join(format!("{name}-copy"));
-            std::fs::create_dir_all(&copy).unwrap();
-            std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
-            players.push(Player { name, seat, copy });
-        }
-    }
-    let w = World {
-        mta,
-        tmp,
-        players,
-        sent: std::cell::Cell::new(0),
-    };
+    let w = World::club(&["eve@example.org"]);
 
     // The judge's first run opens both games: every player hears from it.
     let r = w.judge_runs();
@@ -503,34 +510,8 @@ fn two_games_on_one_address_through_postfix_to_the_end() {
 /// judged in the same run, and the next run is clean.
 #[test]
 fn strangers_messages_never_stop_the_club_judge() {
-    let tmp = tempfile::tempdir().unwrap();
-    let keys = tmp.path().join("keys");
-    std::fs::create_dir_all(&keys).unwrap();
     let names = ["alice", "bob", "carol", "dave"];
-    for name in names.iter().chain(&["judge"]) {
-        ok(&["keygen", &keys.join(name).to_string_lossy()]);
-    }
-    let mut addresses: Vec<String> = names.iter().map(|n| format!("{n}@example.org")).collect();
-    addresses.push(JUDGE.into());
-    let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
-    let mta = Postfix::start(&tmp.path().join("mta"), &refs);
-    let mut players = Vec::new();
-    for (folder, red, black) in [("a", "alice", "bob"), ("b", "carol", "dave")] {
-        let d = tmp.path().join("club").join(folder);
-        new_mail_game("xiangqi", &d, &keys, red, black);
-        for (name, seat) in [(red, "red"), (black, "black")] {
-            let copy = tmp.path().join(format!("{name}-copy"));
-            std::fs::create_dir_all(&copy).unwrap();
-            std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
-            players.push(Player { name, seat, copy });
-        }
-    }
-    let w = World {
-        mta,
-        tmp,
-        players,
-        sent: std::cell::Cell::new(0),
-    };
+    let w = World::club(&[]);
     // The relay refuses one recipient at once, as msmtp reports a 550 (exit 69, EX_UNAVAILABLE).
     let wrapper = w.tmp.path().join("sendmail");
     std::fs::write(
