@@ -131,12 +131,8 @@ pub fn inbox(
                 say!("{seat}.refused.eml: {why}, not sent");
                 continue;
             }
-            let m = outbox::Outgoing {
-                digest: digest.clone(),
-                bytes: outbox::notice(&env, to, text)?,
-                name: format!("{}.refused.eml", to.audience),
-            };
-            deliver(&out, &m.name, &m.bytes)?;
+            let name = format!("{}.refused.eml", to.audience);
+            deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
             notices.sent(&game, seat, &digest, &now)?;
         }
         for m in outbox::messages(&game, &env, &recipients, revealed)? {
