@@ -384,6 +384,8 @@ pub enum Command {
         read: Vec<PathBuf>,
         #[arg(long)]
         write: Vec<PathBuf>,
+        #[arg(long)]
+        rlimit: Vec<String>,
         #[arg(last = true, required = true)]
         argv: Vec<std::ffi::OsString>,
     },
@@ -611,8 +613,13 @@ pub fn run(cli: Cli) -> Result<()> {
         } => tournament::tournament(&dirs, &judges, &format, threads),
         Command::Match(args) => tournament::run(&args),
         Command::Bot { name, game } => tournament::bot(&name, &game),
-        Command::SandboxExec { read, write, argv } => Err(crate::error::Error::Io(
-            crate::tournament::sandbox::exec_confined(&read, &write, &argv),
+        Command::SandboxExec {
+            read,
+            write,
+            rlimit,
+            argv,
+        } => Err(crate::error::Error::Io(
+            crate::tournament::sandbox::exec_confined(&read, &write, &rlimit, &argv),
         )),
         Command::Events { dir, audience } => game::events(&dir, &audience),
         Command::Keygen { name } => player::keygen(&name),
@@ -937,4 +944,11 @@ pub struct MatchArgs {
     /// user can. See docs/bots.md.
     #[arg(long = "bot-sandbox", default_value = "on", value_parser = ["on", "off"])]
     pub bot_sandbox: String,
+    /// What process bots and engines may consume, for every bot (`KEY=VALUE,…`) or one
+    /// (`NAME:KEY=VALUE,…`): memory (1G), processes (64, threads included), disk (64M in each
+    /// of its folder, /tmp and /dev/shm, and the largest file), files (256 open), log (16M of
+    /// standard error a game); `unlimited` lifts one. A bot that reaches one loses the game
+    /// (`bot-limit: memory`). See docs/bots.md.
+    #[arg(long = "bot-limit", value_name = "[NAME:]KEY=VALUE,…")]
+    pub bot_limit: Vec<String>,
 }

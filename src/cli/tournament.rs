@@ -287,6 +287,18 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .set(setting)
             .map_err(|e| Error::Io(format!("--engine {name}: {e}")))?;
     }
+    let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+    let limits = crate::tournament::limits::MatchLimits::parse(&args.bot_limit, &names)
+        .map_err(Error::Io)?;
+    if bots
+        .iter()
+        .any(|b| !matches!(b.spec, crate::tournament::runner::BotSpec::Builtin(_)))
+    {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            limits_line(&limits, &bots).as_bytes(),
+        );
+    }
     let book = match &args.book {
         None => None,
         Some(_) if args.games % 2 == 1 => {
@@ -364,6 +376,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             off: args.bot_sandbox == "off",
             launcher: None,
         },
+        limits,
     };
     let sprt: Option<Sprt> = args
         .sprt
@@ -523,4 +536,25 @@ fn granted(paths: &[PathBuf], flag: &str) -> Result<Vec<PathBuf>, Error> {
                 .map_err(|e| Error::Io(format!("{flag} {}: {e}", path.display())))
         })
         .collect()
+}
+
+/// What process bots may consume and what enforces it, said once before the first game.
+fn limits_line(limits: &crate::tournament::limits::MatchLimits, bots: &[BotEntry]) -> String {
+    let mut text = format!("bot limits: {}", limits.all.describe());
+    for b in bots {
+        if let Some(own) = limits.by_bot.get(&b.name) {
+            text.push_str(&format!("; {}: {}", b.name, own.describe()));
+        }
+    }
+    match crate::tournament::cgroup::hierarchy() {
+        Ok(h) => text.push_str(&format!(
+            "\n  memory and processes bounded per bot by a {}\n",
+            h.describe()
+        )),
+        Err(why) => text.push_str(&format!(
+            "\n  no cgroup for the bots ({why}): memory and processes are bounded per process \
+             only (and processes not at all for root); see docs/bots.md\n"
+        )),
+    }
+    text
 }

@@ -302,8 +302,10 @@ fn strong_enemies(view: &crate::view::ViewFile) -> BTreeSet<String> {
 /// A program speaking the protocol on its standard input and output, run with `sh -c`.
 pub struct ProcessBot {
     child: Child,
-    /// The bot's own folder and confinement (the folder goes when the bot does).
-    _sandbox: super::sandbox::Sandbox,
+    /// The bot's own folder, confinement and limits (all go when the bot does, after it).
+    sandbox: super::sandbox::Sandbox,
+    /// Its standard error, counted against its log limit (and kept with `--bot-logs`).
+    log: super::bot_log::BotLog,
     stdin: Option<ChildStdin>,
     lines: LineReader,
     /// Whether it wants views (until an answer says `"views": false`).
@@ -314,16 +316,18 @@ pub struct ProcessBot {
 const MAX_LINE: usize = 1 << 20;
 
 impl ProcessBot {
-    /// Starts `command` through the shell, in its own empty folder and confined (see
-    /// [`super::sandbox`]); its standard error goes to `log` when given.
+    /// Starts `command` through the shell, in its own empty folder, confined (see
+    /// [`super::sandbox`]) and within `limits`; its standard error goes to `log` when given.
     pub fn spawn(
         command: &str,
         log: Option<std::fs::File>,
         grants: &super::sandbox::Grants,
+        limits: &super::limits::Limits,
     ) -> std::io::Result<ProcessBot> {
         use std::os::unix::process::CommandExt;
         let (command, programs) = super::sandbox::program_files(command);
-        let sandbox = super::sandbox::prepare(grants, &programs).map_err(std::io::Error::other)?;
+        let sandbox =
+            super::sandbox::prepare(grants, limits, &programs).map_err(std::io::Error::other)?;
         let mut cmd = sandbox.command(&command);
         // A group of its own: Ctrl-C at the terminal reaches the match runner, which finishes
         // the games in flight, and not the bots playing them.
@@ -331,16 +335,21 @@ impl ProcessBot {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(log.map(Stdio::from).unwrap_or_else(Stdio::null))
+            .stderr(Stdio::piped())
             .spawn()?;
         let stdout = child
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stderr"))?;
         let stdin = child.stdin.take();
         Ok(ProcessBot {
             child,
-            _sandbox: sandbox,
+            sandbox,
+            log: super::bot_log::BotLog::start(stderr, log, limits.log),
             stdin,
             lines: LineReader::new(stdout),
             views: true,
@@ -377,19 +386,40 @@ impl ProcessBot {
             .map_err(|_| BotFailure::Crashed)
     }
 
-    /// The bot's next line, within `wait`; past it the bot is stopped and it is a timeout.
+    /// The bot's next line, within `wait`; past it the bot is stopped and it is a timeout. A
+    /// bot that reached one of its limits meanwhile (or by the time it failed) is stopped, and
+    /// that is the failure.
     pub fn read_line(&mut self, wait: Duration) -> Result<String, BotFailure> {
-        match self.lines.next_line(wait) {
+        let read = match self.lines.next_line(wait) {
             Ok(line) => Ok(line),
             Err(LineError::Garbage) => Err(BotFailure::Garbage(
                 "an answer that is not UTF-8 or longer than 1 MiB".into(),
             )),
-            Err(LineError::Timeout) => {
-                let _ = self.child.kill();
-                Err(BotFailure::Timeout)
-            }
+            Err(LineError::Timeout) => Err(BotFailure::Timeout),
             Err(LineError::Closed) => Err(BotFailure::Crashed),
+        };
+        if let Some(kind) = self.limit_reached() {
+            let _ = self.child.kill();
+            return Err(BotFailure::Limit(kind));
         }
+        if read == Err(BotFailure::Timeout) {
+            let _ = self.child.kill();
+        }
+        read
+    }
+
+    /// The limit the bot has reached, if any.
+    pub fn limit_reached(&mut self) -> Option<super::limits::LimitKind> {
+        if self.log.over() {
+            return Some(super::limits::LimitKind::Log);
+        }
+        self.sandbox.limit_reached(self.child.id())
+    }
+
+    /// Where the bot's standard error goes from now on: the next game's log (a kept engine
+    /// plays several games).
+    pub fn log_to(&self, file: Option<std::fs::File>) {
+        self.log.next_game(file);
     }
 }
 
@@ -521,16 +551,26 @@ impl Bot for ProcessBot {
 
 impl Drop for ProcessBot {
     fn drop(&mut self) {
+        // The sandbox's init ends once every process in it has: waited for below, so nothing
+        // of the bot outlives it (a child it forked, a tmpfs of its own).
+        let init = self.sandbox.init_process(self.child.id());
         self.stdin = None;
         // Give a well-behaved bot a moment to exit on its own, then stop it.
+        let mut exited = false;
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                exited = true;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if !exited {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        if let Some(init) = init {
+            super::sandbox::wait_for_end(&init, Duration::from_secs(5));
+        }
     }
 }
 

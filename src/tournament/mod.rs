@@ -4,7 +4,10 @@
 
 pub mod adjudication;
 pub mod book;
+pub mod bot_log;
 pub mod bots;
+pub mod cgroup;
+pub mod limits;
 pub mod live;
 pub mod protocol;
 pub mod runner;

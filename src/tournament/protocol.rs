@@ -110,6 +110,8 @@ pub enum BotFailure {
     BadSetup(String),
     /// A move that is not legal.
     IllegalMove(String),
+    /// It reached one of its limits (memory, processes, disk, log).
+    Limit(super::limits::LimitKind),
 }
 
 impl std::fmt::Display for BotFailure {
@@ -120,6 +122,7 @@ impl std::fmt::Display for BotFailure {
             BotFailure::Garbage(why) => write!(f, "the bot's answer is not valid: {why}"),
             BotFailure::BadSetup(why) => write!(f, "the bot's setup breaks the rules: {why}"),
             BotFailure::IllegalMove(why) => write!(f, "the bot's move is not legal: {why}"),
+            BotFailure::Limit(kind) => f.write_str(kind.describe()),
         }
     }
 }
@@ -133,6 +136,7 @@ impl BotFailure {
             BotFailure::Garbage(_) => "bot-garbage",
             BotFailure::BadSetup(_) => "bot-bad-setup",
             BotFailure::IllegalMove(_) => "bot-illegal-move",
+            BotFailure::Limit(kind) => kind.code(),
         }
     }
 }

@@ -129,6 +129,8 @@ pub struct MatchConfig {
     pub logs: bool,
     /// What process bots may reach besides their own folder and the system's.
     pub sandbox: super::sandbox::Grants,
+    /// What process bots may consume (`--bot-limit`).
+    pub limits: super::limits::MatchLimits,
     /// Pack each finished game into one file (`game-NNNNN.tar.gz`) instead of a folder.
     pub pack: bool,
     /// A clock per seat and game (`--tc`), besides the time per answer.
@@ -194,6 +196,7 @@ impl MatchConfig {
             now: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             logs: false,
             sandbox: Default::default(),
+            limits: Default::default(),
             pack: false,
             tc: None,
             engines: Default::default(),
@@ -756,7 +759,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
                     entry.name
                 )));
             }
-            let process = ProcessBot::spawn(cmd, None, &cfg.sandbox)
+            let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| refused(format!("does not start ({e})")))?;
             let mut engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
             pool.started.fetch_add(1, Ordering::SeqCst);
@@ -767,7 +770,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
             pool.keep(&entry.name, engine);
             continue;
         }
-        let mut bot = ProcessBot::spawn(cmd, None, &cfg.sandbox)
+        let mut bot = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
             .map_err(|e| refused(format!("does not start ({e})")))?;
         if game.setup_is_chosen() {
             let request = Request::Setup {
@@ -805,8 +808,24 @@ fn start_bot(
     k: u32,
     seat: usize,
 ) -> Result<Box<dyn Bot>> {
+    let log = || -> Result<Option<std::fs::File>> {
+        if !cfg.logs {
+            return Ok(None);
+        }
+        let path = cfg
+            .out
+            .join("logs")
+            .join(format!("game-{k:05}-{}.log", entry.name));
+        std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .map_err(|e| Error::Io(e.to_string()))?;
+        std::fs::File::create(&path)
+            .map(Some)
+            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+    };
     if let BotSpec::Uci(_) = entry.spec {
         if let Some(engine) = pool.take(&entry.name) {
+            // A kept engine's standard error goes to this game's log from now on.
+            engine.log_to(log()?);
             return Ok(Box::new(engine.for_game(
                 cfg.opening(k)?.and_then(super::book::Opening::position),
             )));
@@ -821,21 +840,8 @@ fn start_bot(
                 })
         }
         BotSpec::Command(cmd) | BotSpec::Uci(cmd) => {
-            let log = if cfg.logs {
-                let path = cfg
-                    .out
-                    .join("logs")
-                    .join(format!("game-{k:05}-{}.log", entry.name));
-                std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
-                    .map_err(|e| Error::Io(e.to_string()))?;
-                Some(
-                    std::fs::File::create(&path)
-                        .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?,
-                )
-            } else {
-                None
-            };
-            let process = ProcessBot::spawn(cmd, log, &cfg.sandbox)
+            let log = log()?;
+            let process = ProcessBot::spawn(cmd, log, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             pool.started.fetch_add(1, Ordering::SeqCst);
             Ok(match entry.spec {

@@ -14,7 +14,17 @@
 //!
 //! Before any of it, the runner marks every descriptor above 2 close-on-exec and clears the
 //! environment, so a bot inherits its three pipes and `PATH`, `HOME`, `TMPDIR` and `LANG` only.
+//!
+//! What a bot may consume ([`super::limits`]): its folder, `/tmp` and `/dev/shm` are tmpfs
+//! mounts of the disk limit's size each (in memory, charged to its cgroup); `sandbox-exec` sets
+//! the rlimits (processes and threads, open files, file size, no core dumps, and data size
+//! where no cgroup bounds memory) before the bot's command starts, inside the user namespace,
+//! where the process count is the sandbox's own; a cgroup per bot ([`super::cgroup`]) bounds
+//! memory and processes for all its processes together, also when the organiser is root (for
+//! whom the kernel does not enforce the process rlimit).
 
+use super::cgroup::Cgroup;
+use super::limits::{LimitKind, Limits};
 use landlock::{
     Access, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -71,10 +81,20 @@ pub struct Sandbox {
     pub folder: PathBuf,
     /// bwrap's arguments up to and including the launcher's, or empty when off.
     wrapper: Vec<OsString>,
+    /// The rlimits set between fork and exec when unconfined (inside, sandbox-exec sets them).
+    rlimits: Vec<(Rlimit, u64)>,
+    /// The bot's cgroup, where one can be made.
+    cgroup: Option<Cgroup>,
+    /// The sized tmpfs mounts, as the bot sees them, and once opened (through the sandbox's
+    /// `/proc/PID/root`) descriptors to them, to tell when one is full.
+    places: Vec<PathBuf>,
+    place_fds: Vec<std::os::fd::OwnedFd>,
 }
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        // The tmpfs mounts go with the sandbox's last process and these descriptors.
+        self.place_fds.clear();
         let _ = std::fs::remove_dir_all(&self.folder);
     }
 }
@@ -102,16 +122,225 @@ impl Sandbox {
             .env("HOME", &self.folder)
             .env("TMPDIR", &self.folder)
             .env("LANG", "C.UTF-8");
-        // SAFETY: the closure makes one system call (close_range, or fcntl per descriptor
-        // where the kernel lacks it); it allocates nothing and takes no lock.
+        let joins = self
+            .cgroup
+            .as_ref()
+            .map(Cgroup::join_descriptors)
+            .unwrap_or_default();
+        // Confined, sandbox-exec sets the rlimits inside; unconfined, they are set here (the
+        // process count is left out: outside a user namespace it counts the organiser's own).
+        let rlimits: Vec<(Rlimit, u64)> = match self.wrapper.is_empty() {
+            true => self
+                .rlimits
+                .iter()
+                .copied()
+                .filter(|(r, _)| *r != Rlimit::Nproc)
+                .collect(),
+            false => Vec::new(),
+        };
+        // SAFETY: the closure makes system calls only (a write per cgroup, setrlimit, and
+        // close_range or fcntl per descriptor); it allocates nothing and takes no lock.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
+                super::cgroup::join(&joins)?;
+                for &(r, value) in &rlimits {
+                    r.set(value)?;
+                }
                 close_inherited_descriptors();
                 Ok(())
             });
         }
         cmd
     }
+
+    /// The limit the bot reached, if any: by its cgroup's counters, or a tmpfs of its own that
+    /// is full. `pid` is the process started by [`Sandbox::command`].
+    pub fn limit_reached(&mut self, pid: u32) -> Option<LimitKind> {
+        if let Some(kind) = self.cgroup.as_ref().and_then(Cgroup::reached) {
+            return Some(kind);
+        }
+        if self.place_fds.is_empty() && !self.places.is_empty() {
+            self.open_places(pid);
+        }
+        self.place_fds
+            .iter()
+            .any(is_full)
+            .then_some(LimitKind::Disk)
+    }
+
+    /// A handle on the sandbox's init (bwrap's child, whose end is the end of every process
+    /// in the sandbox), to wait for once `pid` is stopped.
+    pub fn init_process(&self, pid: u32) -> Option<std::os::fd::OwnedFd> {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        if self.wrapper.is_empty() {
+            return None;
+        }
+        let init: libc::pid_t = sandbox_init(pid)?.parse().ok()?;
+        // SAFETY: pidfd_open returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, init, 0) };
+        // SAFETY: fd was just opened and is owned here alone.
+        (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as std::os::fd::RawFd) })
+    }
+
+    /// Opens the bot's tmpfs mounts through the root of the sandbox's init (bwrap's child).
+    fn open_places(&mut self, pid: u32) {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        let Some(init) = sandbox_init(pid) else {
+            return;
+        };
+        let mut fds = Vec::new();
+        for place in &self.places {
+            let path = format!("/proc/{init}/root{}", place.display());
+            let Ok(c) = std::ffi::CString::new(path) else {
+                return;
+            };
+            // SAFETY: a path open that returns a new descriptor or -1.
+            let fd = unsafe {
+                libc::open(
+                    c.as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                )
+            };
+            if fd < 0 {
+                return;
+            }
+            // SAFETY: fd was just opened and is owned here alone.
+            fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+        }
+        self.place_fds = fds;
+    }
+}
+
+/// The pid of bwrap's child (the sandbox's init), `pid` being bwrap.
+fn sandbox_init(pid: u32) -> Option<String> {
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    children.split_whitespace().next().map(str::to_string)
+}
+
+/// Waits (up to `wait`) for the process of a pidfd to end.
+pub fn wait_for_end(pidfd: &std::os::fd::OwnedFd, wait: std::time::Duration) {
+    use std::os::fd::AsRawFd;
+    let mut fd = libc::pollfd {
+        fd: pidfd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the duration of the call.
+    unsafe {
+        libc::poll(
+            &mut fd,
+            1,
+            wait.as_millis().min(i32::MAX as u128) as libc::c_int,
+        )
+    };
+}
+
+/// Whether the file system of `fd` has no block left.
+fn is_full(fd: &std::os::fd::OwnedFd) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: fstatvfs fills the struct when it returns 0.
+    unsafe {
+        if libc::fstatvfs(fd.as_raw_fd(), stat.as_mut_ptr()) != 0 {
+            return false;
+        }
+        let stat = stat.assume_init();
+        stat.f_blocks > 0 && stat.f_bavail == 0
+    }
+}
+
+/// The rlimits a bot runs under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rlimit {
+    /// Processes and threads (counted in the sandbox's user namespace).
+    Nproc,
+    Nofile,
+    /// The largest file it may write.
+    Fsize,
+    /// Data segment and private writable mappings, per process.
+    Data,
+    Core,
+}
+
+impl Rlimit {
+    const ALL: [Rlimit; 5] = [
+        Rlimit::Nproc,
+        Rlimit::Nofile,
+        Rlimit::Fsize,
+        Rlimit::Data,
+        Rlimit::Core,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Rlimit::Nproc => "nproc",
+            Rlimit::Nofile => "nofile",
+            Rlimit::Fsize => "fsize",
+            Rlimit::Data => "data",
+            Rlimit::Core => "core",
+        }
+    }
+
+    fn resource(self) -> libc::__rlimit_resource_t {
+        match self {
+            Rlimit::Nproc => libc::RLIMIT_NPROC,
+            Rlimit::Nofile => libc::RLIMIT_NOFILE,
+            Rlimit::Fsize => libc::RLIMIT_FSIZE,
+            Rlimit::Data => libc::RLIMIT_DATA,
+            Rlimit::Core => libc::RLIMIT_CORE,
+        }
+    }
+
+    /// Sets soft and hard limit (async-signal-safe).
+    fn set(self, value: u64) -> std::io::Result<()> {
+        let limit = libc::rlimit {
+            rlim_cur: value as libc::rlim_t,
+            rlim_max: value as libc::rlim_t,
+        };
+        // SAFETY: setrlimit with a valid struct.
+        if unsafe { libc::setrlimit(self.resource(), &limit) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// `nproc=66`, as sandbox-exec's `--rlimit` reads it.
+    fn parse(text: &str) -> Result<(Rlimit, u64), String> {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("--rlimit {text}: expected NAME=VALUE"))?;
+        let r = Rlimit::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| format!("--rlimit {text}: no such limit"))?;
+        let v = value
+            .parse()
+            .map_err(|_| format!("--rlimit {text}: not a number"))?;
+        Ok((r, v))
+    }
+}
+
+/// The rlimits for a bot's limits; `cgroup` says which limits a cgroup holds already.
+fn rlimits(limits: &Limits, cgroup: Option<&Cgroup>) -> Vec<(Rlimit, u64)> {
+    let mut out = vec![(Rlimit::Core, 0)];
+    if let Some(n) = limits.processes {
+        // The sandbox's init counts in its user namespace. With a cgroup, one more than the
+        // cgroup's own bound, so the cgroup refuses first and its counter tells why.
+        let spare = if cgroup.is_some() { 2 } else { 1 };
+        out.push((Rlimit::Nproc, n + spare));
+    }
+    if let Some(n) = limits.files {
+        out.push((Rlimit::Nofile, n));
+    }
+    if let Some(n) = limits.disk {
+        out.push((Rlimit::Fsize, n));
+    }
+    // The cgroup bounds resident memory of all the bot's processes; without one, each process
+    // is bounded in what it may map (an engine maps its hash table once).
+    if let (Some(n), None) = (limits.memory, cgroup) {
+        out.push((Rlimit::Data, n));
+    }
+    out
 }
 
 fn host_path() -> OsString {
@@ -143,7 +372,11 @@ fn close_inherited_descriptors() {
 
 /// Makes the bot's folder and the wrapper that confines it, for a bot whose program files are
 /// `programs` (as named in the command, and their targets).
-pub fn prepare(grants: &Grants, programs: &[ProgramFile]) -> Result<Sandbox, String> {
+pub fn prepare(
+    grants: &Grants,
+    limits: &Limits,
+    programs: &[ProgramFile],
+) -> Result<Sandbox, String> {
     let folder = std::env::temp_dir().join(format!(
         "qijudge-bot-{}-{}",
         std::process::id(),
@@ -157,16 +390,35 @@ pub fn prepare(grants: &Grants, programs: &[ProgramFile]) -> Result<Sandbox, Str
             .create(&folder)
             .map_err(|e| format!("{}: {e}", folder.display()))?;
     }
+    let cgroup = Cgroup::make(limits)?;
     let mut sandbox = Sandbox {
         folder,
         wrapper: Vec::new(),
+        rlimits: rlimits(limits, cgroup.as_ref()),
+        cgroup,
+        places: Vec::new(),
+        place_fds: Vec::new(),
     };
     if grants.off {
         return Ok(sandbox);
     }
     let launcher = launcher(grants)?;
-    check_once(grants, &launcher)?;
-    sandbox.wrapper = wrapper(grants, &launcher, programs, &sandbox.folder);
+    check_once(grants, limits, &launcher)?;
+    sandbox.wrapper = wrapper(
+        grants,
+        &launcher,
+        programs,
+        &sandbox.folder,
+        limits.disk,
+        &sandbox.rlimits,
+    );
+    if limits.disk.is_some() {
+        sandbox.places = vec![
+            sandbox.folder.clone(),
+            PathBuf::from("/tmp"),
+            PathBuf::from("/dev/shm"),
+        ];
+    }
     Ok(sandbox)
 }
 
@@ -186,8 +438,18 @@ fn wrapper(
     launcher: &Path,
     programs: &[ProgramFile],
     folder: &Path,
+    disk: Option<u64>,
+    rlimits: &[(Rlimit, u64)],
 ) -> Vec<OsString> {
     let mut a: Vec<OsString> = Vec::new();
+    // Each writable place of the bot's own is a tmpfs of the disk limit's size.
+    let size = disk.map(|n| n.to_string());
+    let sized = |a: &mut Vec<OsString>, at: &Path| {
+        if let Some(n) = &size {
+            a.extend(["--size".into(), n.into()]);
+        }
+        a.extend(["--tmpfs".into(), at.as_os_str().to_os_string()]);
+    };
     let mut push = |words: &[&std::ffi::OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
     push(&[
         "bwrap".as_ref(),
@@ -223,9 +485,12 @@ fn wrapper(
         "/proc".as_ref(),
         "--dev".as_ref(),
         "/dev".as_ref(),
-        "--tmpfs".as_ref(),
-        "/tmp".as_ref(),
     ]);
+    if size.is_some() {
+        sized(&mut a, Path::new("/dev/shm"));
+    }
+    sized(&mut a, Path::new("/tmp"));
+    let mut push = |words: &[&std::ffi::OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
     let visible = |path: &Path| {
         SYSTEM
             .iter()
@@ -250,13 +515,16 @@ fn wrapper(
     for path in &grants.read {
         push(&["--ro-bind".as_ref(), path.as_ref(), path.as_ref()]);
     }
-    for path in grants
-        .write
-        .iter()
-        .chain(std::iter::once(&folder.to_path_buf()))
-    {
+    for path in &grants.write {
         push(&["--bind".as_ref(), path.as_ref(), path.as_ref()]);
     }
+    // Its own folder last (it may lie under a grant): a sized tmpfs, or the folder made for it
+    // when the disk is unlimited.
+    match size {
+        Some(_) => sized(&mut a, folder),
+        None => a.extend(["--bind".into(), folder.into(), folder.into()]),
+    }
+    let mut push = |words: &[&std::ffi::OsStr]| a.extend(words.iter().map(|w| w.to_os_string()));
     push(&[
         "--chdir".as_ref(),
         folder.as_ref(),
@@ -274,13 +542,19 @@ fn wrapper(
     {
         push(&["--write".as_ref(), path.as_ref()]);
     }
+    for (r, value) in rlimits {
+        push(&[
+            "--rlimit".as_ref(),
+            format!("{}={value}", r.name()).as_ref(),
+        ]);
+    }
     push(&["--".as_ref()]);
     a
 }
 
 /// Starts the whole sandbox once, on `true`, so a missing layer is said before the first game
 /// (and not as a bot that "crashed").
-fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
+fn check_once(grants: &Grants, limits: &Limits, launcher: &Path) -> Result<(), String> {
     static CHECKED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     CHECKED
         .get_or_init(|| {
@@ -288,6 +562,10 @@ fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
                 folder: std::env::temp_dir()
                     .join(format!("qijudge-bot-check-{}", std::process::id())),
                 wrapper: Vec::new(),
+                rlimits: Vec::new(),
+                cgroup: None,
+                places: Vec::new(),
+                place_fds: Vec::new(),
             };
             std::fs::create_dir_all(&folder.folder)
                 .map_err(|e| format!("{}: {e}", folder.folder.display()))?;
@@ -300,6 +578,8 @@ fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
                 launcher,
                 &[],
                 &folder.folder,
+                limits.disk,
+                &rlimits(limits, None),
             );
             let output = Command::new(&args[0])
                 .args(&args[1..])
@@ -329,14 +609,26 @@ fn check_once(grants: &Grants, launcher: &Path) -> Result<(), String> {
         .clone()
 }
 
-/// `qijudge sandbox-exec --read P… --write P… -- PROGRAM ARGS…`, run by bwrap inside the
-/// namespaces: applies Landlock (files as given, signal and abstract-socket scopes where the
+/// `qijudge sandbox-exec --read P… --write P… --rlimit NAME=N… -- PROGRAM ARGS…`, run by bwrap
+/// inside the namespaces: sets the rlimits, applies Landlock (files as given, signal and abstract-socket scopes where the
 /// kernel has ABI 6) and becomes PROGRAM. Returns only on failure.
-pub fn exec_confined(read: &[PathBuf], write: &[PathBuf], argv: &[OsString]) -> String {
+pub fn exec_confined(
+    read: &[PathBuf],
+    write: &[PathBuf],
+    limits: &[String],
+    argv: &[OsString],
+) -> String {
     use std::os::unix::process::CommandExt;
     let Some((program, args)) = argv.split_first() else {
         return "sandbox-exec: no program to run".into();
     };
+    // The rlimits first: inside the user namespace, the process count is the sandbox's own.
+    for text in limits {
+        match Rlimit::parse(text).and_then(|(r, v)| r.set(v).map_err(|e| format!("{text}: {e}"))) {
+            Ok(()) => {}
+            Err(e) => return format!("sandbox-exec: {e}"),
+        }
+    }
     match restrict(read, write) {
         Ok(RulesetStatus::NotEnforced) => {
             return "sandbox-exec: this kernel does not enforce Landlock (5.13 or later, with \
@@ -460,6 +752,19 @@ mod tests {
     }
 
     #[test]
+    fn without_a_cgroup_rlimits_bound_memory_per_process_and_count_the_init() {
+        let limits = Limits::default()
+            .with("processes=10,files=unlimited")
+            .unwrap();
+        let without = rlimits(&limits, None);
+        assert!(without.contains(&(Rlimit::Nproc, 11)));
+        assert!(without.contains(&(Rlimit::Data, 1 << 30)));
+        assert!(!without.iter().any(|(r, _)| *r == Rlimit::Nofile));
+        assert_eq!(Rlimit::parse("nproc=11"), Ok((Rlimit::Nproc, 11)));
+        assert!(Rlimit::parse("cpu=1").is_err() && Rlimit::parse("nproc=x").is_err());
+    }
+
+    #[test]
     fn the_wrapper_shows_a_program_at_its_name_and_the_bot_folder_last_writable() {
         let grants = Grants {
             read: vec!["/opt/engine".into()],
@@ -469,15 +774,21 @@ mod tests {
             named: "/home/o/bots/venv/bin/python".into(),
             real: "/home/o/py/bin/python3.11".into(),
         };
-        let args: Vec<String> = wrapper(
-            &grants,
-            Path::new("/home/o/qijudge"),
-            &[program],
-            Path::new("/tmp/qijudge-bot-1-0"),
-        )
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
+        let words = |disk: Option<u64>, rlimits: &[(Rlimit, u64)]| -> Vec<String> {
+            wrapper(
+                &grants,
+                Path::new("/home/o/qijudge"),
+                std::slice::from_ref(&program),
+                Path::new("/tmp/qijudge-bot-1-0"),
+                disk,
+                rlimits,
+            )
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+        };
+        // Unlimited disk: the folder made for the bot is bound.
+        let args = words(None, &[]);
         let text = args.join(" ");
         for part in [
             "--unshare-user --unshare-pid --unshare-ipc --unshare-net",
@@ -494,6 +805,21 @@ mod tests {
             .iter()
             .any(|a| a == "/etc" || a == "/sys" || a == "/run" || a == "/home"));
         assert!(text.contains("--proc /proc --dev /dev --tmpfs /tmp"));
+        assert_eq!(args.last().map(String::as_str), Some("--"));
+        // A disk limit: each writable place of its own a tmpfs of that size, the folder last;
+        // the rlimits go to sandbox-exec.
+        let limits = Limits::default();
+        let args = words(Some(1 << 20), &rlimits(&limits, None));
+        let text = args.join(" ");
+        for part in [
+            "--dev /dev --size 1048576 --tmpfs /dev/shm --size 1048576 --tmpfs /tmp",
+            "--size 1048576 --tmpfs /tmp/qijudge-bot-1-0 --chdir /tmp/qijudge-bot-1-0",
+            "--write /tmp/qijudge-bot-1-0 --rlimit core=0 --rlimit nproc=65 --rlimit nofile=256 \
+             --rlimit fsize=67108864 --rlimit data=1073741824 --",
+        ] {
+            assert!(text.contains(part), "{part:?} not in {text}");
+        }
+        assert!(!text.contains("--bind /tmp/qijudge-bot-1-0"), "{text}");
         assert_eq!(args.last().map(String::as_str), Some("--"));
     }
 }

@@ -148,6 +148,11 @@ impl UciBot {
         }
     }
 
+    /// Where the engine's standard error goes from now on (the next game's log).
+    pub fn log_to(&self, file: Option<std::fs::File>) {
+        self.process.log_to(file);
+    }
+
     /// Whether the engine's process is still running (a kept engine may have died since).
     pub fn is_running(&mut self) -> bool {
         self.process.exited_within(Duration::ZERO).is_none()

@@ -16,6 +16,7 @@ mod hostile;
 mod interop;
 mod jieqi;
 mod keys;
+mod limits;
 mod liubo;
 mod mail;
 mod mail_clients;

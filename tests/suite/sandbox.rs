@@ -389,7 +389,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 /// A real UCI engine (Fairy-Stockfish's WebAssembly build under Node, installed by `npm ci` in
 /// `tests/engines/fairy-stockfish`) plays whole Xiangqi games inside the sandbox, granted only
-/// its own folder; every game verifies.
+/// its own folder, under the default bot limits with a 256 MB hash table; every game verifies.
 #[test]
 fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
     let engine = root().join("tests/engines/fairy-stockfish");
@@ -420,6 +420,7 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
             "--bot",
             "greedy=builtin:greedy",
         ])
+        .args(["--engine", "fsf:option.Hash=256"])
         .arg("--bot-read")
         .arg(&engine)
         .arg("--out")
@@ -427,10 +428,13 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}\n{stdout}");
+    // The defaults, enforced per bot by a cgroup (CI runs as root, where one can be made).
     assert!(
-        run.status.success(),
-        "{}\n{stdout}",
-        String::from_utf8_lossy(&run.stderr)
+        stderr.contains("bot limits: memory=1G,processes=64,disk=64M,files=256,log=16M\n")
+            && stderr.contains("memory and processes bounded per bot by a cgroup"),
+        "{stderr}"
     );
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let games = v["games"].as_array().unwrap();
