@@ -362,9 +362,10 @@ pub enum Command {
     /// sh -c; it speaks qijudge-bot/1) or `[NAME=]uci:COMMAND` (a Xiangqi engine); see
     /// docs/bots.md. Two bots meet --games times; more meet pair by pair (or --gauntlet); on
     /// the cross board, four or more play tables of four. Seats change every game. A bot that
-    /// crashes, hangs, answers garbage or an illegal move, or runs out of its --tc clock loses
-    /// that game. Progress goes to standard error; Ctrl-C finishes the games in flight (twice:
-    /// drops them) and exits 130; the same command again resumes from OUT/match.json.
+    /// crashes, hangs, answers garbage or an illegal move, runs out of its --tc clock or reaches
+    /// one of its --bot-limit limits loses that game. Progress goes to standard error; Ctrl-C
+    /// finishes the games in flight (twice: drops them) and exits 130; the same command again
+    /// resumes from OUT/match.json.
     ///
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
     ///
@@ -948,7 +949,7 @@ pub struct MatchArgs {
     /// (`NAME:KEY=VALUE,…`): memory (1G), processes (64, threads included), disk (64M in each
     /// of its folder, /tmp and /dev/shm, and the largest file), files (256 open), log (16M of
     /// standard error a game); `unlimited` lifts one. A bot that reaches one loses the game
-    /// (`bot-limit: memory`). See docs/bots.md.
+    /// (`forfeit (bot-limit-memory)`). See docs/bots.md.
     #[arg(long = "bot-limit", value_name = "[NAME:]KEY=VALUE,…")]
     pub bot_limit: Vec<String>,
 }

@@ -2,7 +2,7 @@
 //! error. The defaults let a real engine play (Fairy-Stockfish or Pikafish with a 256 MB hash
 //! table and a few threads) and stop a hostile program long before the machine runs short;
 //! `--bot-limit [NAME:]KEY=VALUE,…` changes them for every bot or for one. A bot that reaches
-//! a limit loses the game with the reason `bot-limit: KEY`. How each limit is enforced is in
+//! a limit loses the game with the reason code `bot-limit-KEY`. How each limit is enforced is in
 //! [`super::sandbox`] (tmpfs sizes, rlimits) and [`super::cgroup`] (memory and processes).
 
 use std::collections::BTreeMap;
