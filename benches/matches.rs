@@ -184,6 +184,30 @@ fn main() {
         let mut off = config(&tmp.path().join("o"), [cmd("a"), cmd("b")], games);
         off.sandbox.off = true;
         measure("process random vs random, --bot-sandbox off", &off, "");
+        // Packed (no game folder on disk, whose writes vary run to run): what the sandbox and
+        // the bot limits cost, with the default limits (a cgroup per bot where one can be made,
+        // sized tmpfs, rlimits, the limits checked after every answer) and with none.
+        let packed = |dir: &str, limits: &str| {
+            let mut cfg = config(&tmp.path().join(dir), [cmd("a"), cmd("b")], games);
+            cfg.sandbox.launcher = Some(qijudge.clone());
+            cfg.pack = true;
+            cfg.limits =
+                qijudge::tournament::limits::MatchLimits::parse(&[limits.into()], &[]).unwrap();
+            cfg
+        };
+        measure(
+            "process random vs random, --pack, default limits",
+            &packed("pl", ""),
+            "",
+        );
+        measure(
+            "process random vs random, --pack, no limits",
+            &packed(
+                "pn",
+                "memory=unlimited,processes=unlimited,disk=unlimited,log=unlimited,files=unlimited",
+            ),
+            "",
+        );
     } else {
         println!("process bots: build the binary first (cargo build --release)");
     }
