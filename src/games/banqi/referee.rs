@@ -124,21 +124,22 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
         let (k, v) = item
             .split_once('=')
             .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
-        let on = match v {
-            "on" | "true" => true,
-            "off" | "false" => false,
-            _ => return Err(Error::Io(format!("--rule {k}: on or off"))),
-        };
-        match k {
-            "cannon-takes-face-down" => rules.cannon_takes_face_down = on,
-            "move-limit" => rules.move_limit = on,
+        // The key first: a value is judged only against the option it is for.
+        let slot = match k {
+            "cannon-takes-face-down" => &mut rules.cannon_takes_face_down,
+            "move-limit" => &mut rules.move_limit,
             _ => {
                 return Err(Error::Io(format!(
                     "--rule {k:?}: Banqi options are cannon-takes-face-down=on|off and \
                      move-limit=on|off"
                 )))
             }
-        }
+        };
+        *slot = match v {
+            "on" | "true" => true,
+            "off" | "false" => false,
+            _ => return Err(Error::Io(format!("--rule {k}: on or off"))),
+        };
     }
     Ok(rules)
 }
@@ -660,6 +661,19 @@ mod tests {
     //! is turned up; and the judge's step names every piece turned up as the layout says.
 
     use super::*;
+
+    #[test]
+    fn an_unknown_option_is_named_before_its_value_is_judged() {
+        let e = rules_from(&["max-plies=300".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"max-plies\": Banqi options are"), "{e}");
+        let e = rules_from(&["move-limit=300".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--rule move-limit: on or off"), "{e}");
+        assert!(!rules_from(&["move-limit=off".into()]).unwrap().move_limit);
+    }
     use crate::rules::luzhanqi::random::SplitMix64;
     use rand_core::OsRng;
 
