@@ -144,6 +144,24 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
     Ok(rules)
 }
 
+#[cfg(test)]
+mod option_errors {
+    use super::rules_from;
+
+    #[test]
+    fn an_unknown_option_is_named_before_its_value_is_judged() {
+        let e = rules_from(&["max-plies=300".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"max-plies\": Banqi options are"), "{e}");
+        let e = rules_from(&["move-limit=300".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--rule move-limit: on or off"), "{e}");
+        assert!(!rules_from(&["move-limit=off".into()]).unwrap().move_limit);
+    }
+}
+
 /// A seat's commitment and nonce files for a fresh nonce.
 pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
     crate::judge::nonces::new_files(&g.frame(), seat, nonce)
@@ -661,19 +679,6 @@ mod tests {
     //! is turned up; and the judge's step names every piece turned up as the layout says.
 
     use super::*;
-
-    #[test]
-    fn an_unknown_option_is_named_before_its_value_is_judged() {
-        let e = rules_from(&["max-plies=300".into()])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("\"max-plies\": Banqi options are"), "{e}");
-        let e = rules_from(&["move-limit=300".into()])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("--rule move-limit: on or off"), "{e}");
-        assert!(!rules_from(&["move-limit=off".into()]).unwrap().move_limit);
-    }
     use crate::rules::luzhanqi::random::SplitMix64;
     use rand_core::OsRng;
 
