@@ -184,30 +184,28 @@ impl Sandbox {
 
     /// Opens the bot's tmpfs mounts through the root of the sandbox's init (bwrap's child).
     fn open_places(&mut self, pid: u32) {
-        use std::os::fd::{FromRawFd, OwnedFd};
+        use std::os::unix::fs::OpenOptionsExt;
+        // Not started yet: tried again at the next check.
         let Some(init) = sandbox_init(pid) else {
             return;
         };
-        let mut fds = Vec::new();
-        for place in &self.places {
-            let path = format!("/proc/{init}/root{}", place.display());
-            let Ok(c) = std::ffi::CString::new(path) else {
-                return;
-            };
-            // SAFETY: a path open that returns a new descriptor or -1.
-            let fd = unsafe {
-                libc::open(
-                    c.as_ptr(),
-                    libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-                )
-            };
-            if fd < 0 {
-                return;
-            }
-            // SAFETY: fd was just opened and is owned here alone.
-            fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+        let opened: std::io::Result<Vec<std::os::fd::OwnedFd>> = self
+            .places
+            .iter()
+            .map(|place| {
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW)
+                    .open(format!("/proc/{init}/root{}", place.display()))
+                    .map(std::os::fd::OwnedFd::from)
+            })
+            .collect();
+        match opened {
+            Ok(fds) => self.place_fds = fds,
+            // Out of reach (the bot is gone, or its /proc is denied): no disk check for this
+            // bot, rather than a failed attempt after every answer.
+            Err(_) => self.places.clear(),
         }
-        self.place_fds = fds;
     }
 }
 

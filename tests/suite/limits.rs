@@ -130,56 +130,82 @@ impl Drop for TestCgroup {
     }
 }
 
+/// A folder any user may use, holding copies of qijudge and the hog an unprivileged user can
+/// run, and the `TMPDIR` the match runs with.
+struct Workspace {
+    tmp: tempfile::TempDir,
+    qijudge: PathBuf,
+    hog: PathBuf,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let open = |p: &Path, mode| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+        };
+        open(dir, 0o777);
+        std::fs::create_dir(dir.join("tmp")).unwrap();
+        open(&dir.join("tmp"), 0o777);
+        let qijudge = dir.join("qijudge");
+        std::fs::copy(env!("CARGO_BIN_EXE_qijudge"), &qijudge).unwrap();
+        let hog = dir.join("hog.py");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/hog.py"),
+            &hog,
+        )
+        .unwrap();
+        open(&hog, 0o644);
+        Workspace { tmp, qijudge, hog }
+    }
+
+    fn dir(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// `qijudge match --game xiangqi --gauntlet` with `builtin:random` first, run from a shell
+    /// that joins `cgroup` (and, for `as_user`, drops to nobody) first.
+    fn gauntlet(&self, cgroup: &TestCgroup, as_user: bool) -> Command {
+        let drop = match as_user {
+            true => format!("setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups "),
+            false => String::new(),
+        };
+        let script = format!("{}exec {drop}\"$@\"", cgroup.join_script());
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(&script).arg("sh").arg(&self.qijudge);
+        cmd.args(["match", "--game", "xiangqi", "--gauntlet"])
+            .args(["--format", "json", "--bot", "rnd=builtin:random"])
+            .arg("--out")
+            .arg(self.dir().join("m"))
+            .env("TMPDIR", self.dir().join("tmp"));
+        cmd
+    }
+
+    /// `--bot MODE=python3 hog.py MODE`.
+    fn hog(&self, mode: &str) -> String {
+        format!("{mode}={PYTHON} {} {mode}", self.hog.display())
+    }
+}
+
 /// Runs the gauntlet of the random bot against every hog, two games each, in a fresh cgroup,
 /// as the test's user or as nobody; returns the match's JSON and its standard error.
 fn gauntlet(tag: &str, as_user: bool) -> (serde_json::Value, String, TestCgroup) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-    std::fs::create_dir(dir.join("tmp")).unwrap();
-    std::fs::set_permissions(dir.join("tmp"), std::fs::Permissions::from_mode(0o777)).unwrap();
-    let qijudge = dir.join("qijudge");
-    std::fs::copy(env!("CARGO_BIN_EXE_qijudge"), &qijudge).unwrap();
-    let hog = dir.join("hog.py");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/hog.py"),
-        &hog,
-    )
-    .unwrap();
-    std::fs::set_permissions(&hog, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let ws = Workspace::new();
+    let dir = ws.dir();
     let cgroup = TestCgroup::make(tag);
     if as_user {
         cgroup.delegate(NOBODY);
     }
     let out = dir.join("m");
-    let mut script = cgroup.join_script();
-    script.push_str("exec ");
-    if as_user {
-        script.push_str(&format!(
-            "setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups "
-        ));
-    }
-    script.push_str("\"$@\"");
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(&script).arg("sh").arg(&qijudge);
-    cmd.args(["match", "--game", "xiangqi", "--gauntlet", "--games", "2"])
-        .args([
-            "--format",
-            "json",
-            "--bot-logs",
-            "--bot",
-            "rnd=builtin:random",
-        ]);
+    let mut cmd = ws.gauntlet(&cgroup, as_user);
+    cmd.args(["--games", "2", "--bot-logs"]);
     for (mode, _) in HOGS {
-        cmd.arg("--bot")
-            .arg(format!("{mode}={PYTHON} {} {mode}", hog.display()));
+        cmd.arg("--bot").arg(ws.hog(mode));
     }
     // Smaller than the defaults, so the hogs reach them sooner; the defaults are the real
     // engine's test's.
-    cmd.args(["--bot-limit", "memory=256M,disk=32M,log=1M"])
-        .arg("--out")
-        .arg(&out)
-        .env("TMPDIR", dir.join("tmp"));
+    cmd.args(["--bot-limit", "memory=256M,disk=32M,log=1M"]);
     let run = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     assert!(
@@ -282,38 +308,12 @@ fn hostile_bots_lose_by_their_limits_and_leave_nothing_behind() {
 /// at the tmpfs size, which loses its game; the match finishes.
 #[test]
 fn without_a_cgroup_the_rlimits_and_tmpfs_sizes_still_hold() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-    std::fs::create_dir(dir.join("tmp")).unwrap();
-    std::fs::set_permissions(dir.join("tmp"), std::fs::Permissions::from_mode(0o777)).unwrap();
-    let qijudge = dir.join("qijudge");
-    std::fs::copy(env!("CARGO_BIN_EXE_qijudge"), &qijudge).unwrap();
-    let hog = dir.join("hog.py");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/hog.py"),
-        &hog,
-    )
-    .unwrap();
-    std::fs::set_permissions(&hog, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let ws = Workspace::new();
     // A cgroup of the test's own, not handed over: nobody cannot make cgroups in it.
     let cgroup = TestCgroup::make("plain");
-    let script = format!(
-        "{}exec setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups \"$@\"",
-        cgroup.join_script()
-    );
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(&script).arg("sh").arg(&qijudge);
-    cmd.args(["match", "--game", "xiangqi", "--gauntlet", "--games", "1"])
-        .args(["--format", "json", "--bot", "rnd=builtin:random"])
-        .arg("--bot")
-        .arg(format!("fork={PYTHON} {} fork", hog.display()))
-        .arg("--bot")
-        .arg(format!("tmp={PYTHON} {} tmp", hog.display()))
-        .args(["--bot-limit", "processes=16,disk=16M"])
-        .arg("--out")
-        .arg(dir.join("m"))
-        .env("TMPDIR", dir.join("tmp"));
+    let mut cmd = ws.gauntlet(&cgroup, true);
+    cmd.args(["--games", "1", "--bot-limit", "processes=16,disk=16M"])
+        .args(["--bot", &ws.hog("fork"), "--bot", &ws.hog("tmp")]);
     let run = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
