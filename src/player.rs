@@ -34,6 +34,30 @@ pub fn commit_setup(
             "{commitment_path}: already exists; a seat commits once"
         )));
     }
+    let (text, secret_text) = setup_files(game, seat, setup);
+    if game.manifest.sealed {
+        // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
+        let owner = key_for_sealing(key)?;
+        crate::judge::sealing::write_sealed_secret(
+            dir,
+            seat,
+            &secret_text,
+            owner,
+            &game.judge_key,
+        )?;
+    } else {
+        dir.write_private(&format!("setups/{seat}.toml"), secret_text.as_bytes())?;
+    }
+    dir.write(
+        &format!("{commitment_path}.sig"),
+        signed(key, namespace::COMMITMENT, text.as_bytes())?.as_bytes(),
+    )?;
+    dir.write(&commitment_path, text.as_bytes())
+}
+
+/// A validated setup salted with 32 fresh random bytes and committed, with a fresh lot nonce:
+/// the commitment file (public) and the secret setup file (for the judge), as TOML.
+pub fn setup_files(game: &Game, seat: &str, setup: &Setup) -> (String, String) {
     let (salt, nonce) = (random32(), random32());
     let canonical = setup.canonical_bytes(game.board);
     let id = &game.manifest.id;
@@ -54,26 +78,7 @@ pub fn commit_setup(
         setup: setup_commitment(id, seat, &salt, &canonical),
         lot: lot_commitment(id, seat, &nonce),
     };
-    let text = to_toml(&commitment);
-    let secret_text = to_toml(&secret);
-    if game.manifest.sealed {
-        // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
-        let owner = key_for_sealing(key)?;
-        crate::judge::sealing::write_sealed_secret(
-            dir,
-            seat,
-            &secret_text,
-            owner,
-            &game.judge_key,
-        )?;
-    } else {
-        dir.write_private(&format!("setups/{seat}.toml"), secret_text.as_bytes())?;
-    }
-    dir.write(
-        &format!("{commitment_path}.sig"),
-        signed(key, namespace::COMMITMENT, text.as_bytes())?.as_bytes(),
-    )?;
-    dir.write(&commitment_path, text.as_bytes())
+    (to_toml(&commitment), to_toml(&secret))
 }
 
 /// A player's signature on a file's bytes, by its key or through ssh-agent.

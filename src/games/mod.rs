@@ -262,14 +262,15 @@ pub struct GameSummary {
     pub judge: String,
 }
 
-/// The summary of an audited game of one side per seat (Xiangqi, Liubo, Jieqi) from its frame,
-/// players, recorded end and length; refused while the game goes on.
-fn one_side_each_summary(
+/// The summary of an audited game from its frame, players, recorded end, length and sides;
+/// refused while the game goes on.
+fn summary_of(
     frame: &crate::judge::common::Frame,
     players: &[Player],
     end: Option<(Option<String>, crate::rules::EndReason)>,
     plies: usize,
     record: &crate::protocol::record::Record,
+    sides: Vec<Vec<String>>,
 ) -> Result<GameSummary> {
     let Some((winner, reason)) = end else {
         return Err(crate::error::refuse(
@@ -288,7 +289,7 @@ fn one_side_each_summary(
         winner,
         reason: ending_text(reason, forfeit_code(record).as_deref()),
         plies,
-        sides: players.iter().map(|p| vec![p.seat.clone()]).collect(),
+        sides,
     })
 }
 

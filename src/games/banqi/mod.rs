@@ -76,7 +76,7 @@ impl Definition for Banqi {
         picture::banqi_with(v, chinese)
     }
 
-    fn html(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
+    fn html(dir: &GameDir, g: &BanqiGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
 

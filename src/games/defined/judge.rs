@@ -13,9 +13,12 @@ pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<R
     let (d, g) = open::<D>(dir)?;
     let done = pipeline::judge(&g, &d, &key, &run.now, run.rulings)?;
     let last = g.headline(&done.state);
-    Ok(crate::games::run_report(
-        &done.said,
-        Some(&last),
-        done.refusal,
-    ))
+    // The judge's own terminal may see a refusal's private details.
+    let refusal = match done.refusal {
+        Some(crate::error::Error::Refused(r)) if run.details => {
+            Some(crate::error::Error::Refused(r.disclosed()))
+        }
+        other => other,
+    };
+    Ok(crate::games::run_report(&done.said, Some(&last), refusal))
 }

@@ -1,17 +1,17 @@
-//! `move`: the player's move written and signed, after checking what the player can know: its
-//! key is its seat's, it is its turn, and the move reads and is legal on what it sees.
+//! `move`: the player's move written and signed, after checking what the player can know (see
+//! [`super::Known`]): its key is its seat's, it is its turn, and the move reads and is legal on
+//! what it sees.
 
-use super::{current, open, Answers, Definition};
+use super::{open, Answers, Definition};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::report::Report;
 use crate::games::MoveRequest;
-use crate::judge::pipeline::Referee;
 use std::path::Path;
 
 pub fn run<D: Definition>(
     dir: &Path,
     seat: &str,
-    key: &Path,
+    key_path: &Path,
     request: MoveRequest,
 ) -> Result<Report> {
     let MoveRequest {
@@ -32,28 +32,13 @@ pub fn run<D: Definition>(
             "--comment: no control or bidirectional-override characters".into(),
         ));
     }
-    let key = crate::console::load_signer(key)?;
+    let key = crate::console::load_signer(key_path)?;
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
-    crate::games::seat_of_key(&g.frame(), seat, &key)?;
-    let state = current::<D>(&d, &g)?;
-    // Unchecked (`--no-check`): written as typed, for the judge to refuse.
-    let action = match check {
-        true => {
-            check_turn(&g, &state, seat)?;
-            // A move that does not read or is illegal is refused input (exit code 1).
-            g.typed_action(&d, &state, seat, action)
-                .map_err(|e| match e {
-                    Error::Io(why) => {
-                        let why = why.strip_prefix("move: ").unwrap_or(&why).to_string();
-                        refuse("move", None, why)
-                    }
-                    e => e,
-                })?
-        }
-        false => action.to_string(),
-    };
-    let (ply, head) = g.next_move_in(&state);
+    crate::games::seat_of_key(&crate::judge::pipeline::Referee::frame(&g), seat, &key)?;
+    let known = D::known(&d, &g)?;
+    let action = known.action(seat, key_path, action, check)?;
+    let (ply, head) = known.next_move();
     let (id, manifest) = g.binding_of();
     let mv = crate::player::NewMove {
         ply,

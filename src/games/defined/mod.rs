@@ -40,6 +40,10 @@ pub trait Answers: Referee {
     fn legal_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<Vec<String>>;
     /// A seat's own view, as JSON: what a bot playing it is shown.
     fn view_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<serde_json::Value>;
+    /// A seat's own view as a bot reads it (typed where the bot protocol types it).
+    fn bot_view_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<BotView> {
+        self.view_in(dir, state, seat).map(BotView::Other)
+    }
     /// The plies played.
     fn plies_in(&self, state: &Self::State) -> usize;
     /// The recorded end: the winning seat (none for a draw) and why.
@@ -80,7 +84,7 @@ impl<G: Answers> SessionGame for G {
             self.to_move_in(state),
             wants_view,
             |seat| self.legal_in(dir, state, seat),
-            |seat| self.view_in(dir, state, seat).map(BotView::Other),
+            |seat| self.bot_view_in(dir, state, seat),
         )
     }
 
@@ -90,6 +94,86 @@ impl<G: Answers> SessionGame for G {
 
     fn binding(&self) -> (&str, &str) {
         self.binding_of()
+    }
+}
+
+/// What a player's command reads the game from, and where: the record's state where every seat
+/// can replay the record (the default, [`Replayed`]), or what the judge showed each seat where the
+/// record alone does not give the position (Luzhanqi: the other setups stay with the judge).
+/// `move`, `moves`, `status` and a bot's turn through the commands ask it, never the state.
+pub trait Known {
+    /// The seat to move (or throw); none before play or once the game is over.
+    fn to_move(&self) -> Result<Option<String>>;
+    /// The legal moves of `seat` (its private key opens what was sealed to it), sorted; refused
+    /// unless it is that seat's turn.
+    fn legal(&self, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
+    /// What a bot playing `seat` is shown.
+    fn view(&self, seat: &str, key: Option<&Path>) -> Result<BotView>;
+    /// A move as `seat` typed it, as the record stores it. With `check`, refused unless the seat
+    /// can tell that it is its turn and the move legal; without, only what no judge could read.
+    fn action(&self, seat: &str, key: &Path, typed: &str, check: bool) -> Result<String>;
+    /// The ply of the next move and the record head it answers.
+    fn next_move(&self) -> (u32, String);
+    /// What `status` shows: the public fields (as JSON) and its lines.
+    fn status(&self) -> Result<(serde_json::Value, Vec<String>)>;
+    /// The record as the files give it (for the clock).
+    fn record(&self) -> &crate::protocol::record::Record;
+}
+
+/// What every seat knows in a game whose record gives the position: the replayed state.
+pub struct Replayed<'a, G: Answers> {
+    pub dir: &'a GameDir,
+    pub game: &'a G,
+    pub state: G::State,
+}
+
+impl<G: Answers> Known for Replayed<'_, G> {
+    fn to_move(&self) -> Result<Option<String>> {
+        Ok(self.game.to_move_in(&self.state))
+    }
+
+    fn legal(&self, seat: &str, _: Option<&Path>) -> Result<Vec<String>> {
+        self.game.legal_in(self.dir, &self.state, seat)
+    }
+
+    fn view(&self, seat: &str, _: Option<&Path>) -> Result<BotView> {
+        self.game.bot_view_in(self.dir, &self.state, seat)
+    }
+
+    fn action(&self, seat: &str, _: &Path, typed: &str, check: bool) -> Result<String> {
+        if !check {
+            // Written as typed, for the judge to refuse.
+            return Ok(typed.to_string());
+        }
+        check_turn(self.game, &self.state, seat)?;
+        // A move that does not read or is illegal is refused input (exit code 1).
+        self.game
+            .typed_action(self.dir, &self.state, seat, typed)
+            .map_err(|e| match e {
+                crate::error::Error::Io(why) => {
+                    let why = why.strip_prefix("move: ").unwrap_or(&why).to_string();
+                    crate::error::refuse("move", None, why)
+                }
+                e => e,
+            })
+    }
+
+    fn next_move(&self) -> (u32, String) {
+        self.game.next_move_in(&self.state)
+    }
+
+    fn status(&self) -> Result<(serde_json::Value, Vec<String>)> {
+        let (fields, first) = self.game.status_of(&self.state);
+        let headline = if self.game.record(&self.state).lines.is_empty() {
+            "not opened yet: run the judge".to_string()
+        } else {
+            self.game.headline(&self.state)
+        };
+        Ok((fields, vec![first, headline]))
+    }
+
+    fn record(&self) -> &crate::protocol::record::Record {
+        self.game.record(&self.state)
     }
 }
 
@@ -107,8 +191,12 @@ pub trait Definition: Sync + Sized {
     const SECRET_WORD: &'static str = "secret";
     /// Whether a move may offer a draw.
     const DRAW_OFFERS: bool = true;
-    /// The seats, in order (one board).
+    /// The seats, in order, of the game's first board.
     const SEATS: &'static [&'static str];
+    /// Whether a seat chooses its secret (a Luzhanqi setup) rather than drawing it.
+    const SETUP_CHOSEN: bool = false;
+    /// Audiences besides the seats and `public` whose views `view` shows (Luzhanqi's `full`).
+    const MORE_AUDIENCES: &'static [&'static str] = &[];
     /// Options a bot match sets unless told otherwise (`key=value`).
     const MATCH_RULES: &'static [&'static str];
     /// Whether players hold secrets that `reveal` publishes after the end.
@@ -118,6 +206,60 @@ pub trait Definition: Sync + Sized {
 
     /// Reads and checks the folder's manifest and keys.
     fn load(dir: &GameDir) -> Result<Self::Loaded>;
+    /// The seats of a new game on `board`, in order; a game of one board refuses the others.
+    fn seats_on(board: &str) -> Result<Vec<String>> {
+        super::one_board(Self::NAME, board)?;
+        Ok(Self::SEATS.iter().map(|s| s.to_string()).collect())
+    }
+    /// What a player's command reads the game from (see [`Known`]): by default the record's
+    /// state, which every seat can replay.
+    fn known<'a>(dir: &'a GameDir, g: &'a Self::Loaded) -> Result<Box<dyn Known + 'a>> {
+        Ok(Box::new(Replayed {
+            dir,
+            game: g,
+            state: current::<Self>(dir, g)?,
+        }))
+    }
+    /// The text of an audience's signed view (`views/AUDIENCE.json`), checked; `key` opens a
+    /// view sealed to its seat, where a game seals them.
+    fn view_text(dir: &GameDir, g: &Self::Loaded, audience: &str, _key: Option<&Path>) -> Result<String> {
+        crate::judge::common::signed_view_text(dir, &g.frame(), audience)
+    }
+    /// A chosen secret (see [`Definition::SETUP_CHOSEN`]) read from `source` for seat `seat`:
+    /// the commitment file (public) and the secret file (for the judge) as TOML, and what to
+    /// tell the player first.
+    fn chosen_secret(
+        _dir: &GameDir,
+        _g: &Self::Loaded,
+        _seat: usize,
+        _source: super::SetupSource,
+    ) -> Result<(String, String, Vec<super::report::Out>)> {
+        Err(crate::error::Error::Io(format!(
+            "{}: a seat draws its secret, it does not choose one",
+            Self::TITLE
+        )))
+    }
+    /// The events one audience may see, as JSON lines, for a game that has an event stream.
+    fn events(_dir: &GameDir, _g: &Self::Loaded, _audience: &str) -> Result<Report> {
+        Err(crate::error::Error::Io(format!(
+            "events lists Luzhanqi's hidden-information events; a {} view shows every move (qijudge view)",
+            Self::TITLE
+        )))
+    }
+    /// The audit of `verify` (and of a match's result): the state the files give, every
+    /// published file checked.
+    fn verified(dir: &GameDir, g: &Self::Loaded) -> Result<<Self::Loaded as Referee>::State> {
+        pipeline::verify(g, dir)
+    }
+    /// After the end: the secrets the judge held into `reveal/`, and what was written.
+    fn reveal(dir: &GameDir, g: &Self::Loaded, key: Option<&ssh_key::PrivateKey>, what: &str) -> Result<Vec<String>> {
+        crate::judge::sealing::publish_secrets(dir, &g.frame(), Self::sealed(g), key, what)
+    }
+    /// The sides of a finished game, each the seats that win or lose together: one seat each
+    /// unless a board has teams.
+    fn sides(g: &Self::Loaded) -> Vec<Vec<String>> {
+        g.frame().seats.iter().map(|s| vec![s.to_string()]).collect()
+    }
     /// Whether the manifest says the game is played sealed.
     fn sealed(g: &Self::Loaded) -> bool;
     /// The manifest's players, in seat order.
@@ -149,8 +291,9 @@ pub trait Definition: Sync + Sized {
     fn text_view(g: &Self::Loaded, view: &Self::View, chinese: bool) -> String;
     /// A view drawn as an SVG picture.
     fn picture(g: &Self::Loaded, view: &Self::View, chinese: bool) -> String;
-    /// The replay page of one audience, as one HTML document.
-    fn html(dir: &GameDir, g: &Self::Loaded, audience: &str) -> Result<String>;
+    /// The replay page of one audience, as one HTML document (`chinese`: Chinese piece names,
+    /// where the page draws pieces by name).
+    fn html(dir: &GameDir, g: &Self::Loaded, audience: &str, chinese: bool) -> Result<String>;
 
     /// `move`, for a game that writes some moves its own way (Liubo's self mode).
     fn make_move(dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
@@ -161,15 +304,16 @@ pub trait Definition: Sync + Sized {
     fn schemas() -> Vec<(String, String)> {
         Vec::new()
     }
-    /// `precheck`, for a game that checks some moves its own way.
-    fn precheck(dir: &Path) -> Result<Report> {
+    /// `precheck`, for a game that checks some moves its own way (`key`: the judge's, where
+    /// the game's moves are checked against what only the judge holds).
+    fn precheck(dir: &Path, _key: Option<&Path>) -> Result<Report> {
         precheck::run::<Self>(dir)
     }
 }
 
 impl<D: Definition> Commands for D {
-    fn setup(&self, dir: &Path, seat: &str, key: &Path, _: SetupSource, _: bool) -> Result<Report> {
-        setup::run::<D>(dir, seat, key)
+    fn setup(&self, dir: &Path, seat: &str, key: &Path, source: SetupSource, seal: bool) -> Result<Report> {
+        setup::run::<D>(dir, seat, key, source, seal)
     }
 
     fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
@@ -188,11 +332,9 @@ impl<D: Definition> Commands for D {
         status::run::<D>(dir, json, now)
     }
 
-    fn events(&self, _: &Path, _: &str) -> Result<Report> {
-        Err(crate::error::Error::Io(format!(
-            "events lists Luzhanqi's hidden-information events; a {} view shows every move (qijudge view)",
-            D::TITLE
-        )))
+    fn events(&self, dir: &Path, audience: &str) -> Result<Report> {
+        let (d, g) = open::<D>(dir)?;
+        D::events(&d, &g, audience)
     }
 
     fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
@@ -203,13 +345,13 @@ impl<D: Definition> Commands for D {
         verify::run::<D>(dir)
     }
 
-    fn precheck(&self, dir: &Path, _key: Option<&Path>) -> Result<Report> {
-        D::precheck(dir)
+    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
+        D::precheck(dir, key)
     }
 
-    fn html(&self, dir: &Path, audience: &str, _chinese: bool) -> Result<String> {
+    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String> {
         let (d, g) = open::<D>(dir)?;
-        D::html(&d, &g, audience)
+        D::html(&d, &g, audience, chinese)
     }
 }
 
@@ -234,7 +376,6 @@ impl<D: Definition> Game for D {
     }
 
     fn new_game(&self, dir: &Path, new: NewGame) -> Result<Report> {
-        super::one_board(D::NAME, new.board)?;
         new::run::<D>(dir, new)
     }
 
@@ -251,13 +392,15 @@ impl<D: Definition> Game for D {
         })
     }
 
-    /// Nothing a seat may not see decides legality in these games (a face-down Jieqi piece
-    /// moves as its square), so the record's state answers for every seat.
-    fn legal_moves(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<Vec<String>> {
+    fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>> {
         let (d, g) = open::<D>(dir)?;
-        super::seat_index(D::SEATS, seat)?;
-        let state = current::<D>(&d, &g)?;
-        g.legal_in(&d, &state, seat)
+        super::seat_index(g.frame().seats, seat)?;
+        let known = D::known(&d, &g)?;
+        known.legal(seat, key)
+    }
+
+    fn setup_is_chosen(&self) -> bool {
+        D::SETUP_CHOSEN
     }
 
     fn has_secrets(&self) -> bool {
@@ -277,42 +420,54 @@ impl<D: Definition> Game for D {
     }
 
     fn seats(&self, board: &str) -> Result<Vec<String>> {
-        super::one_board(D::NAME, board)?;
-        Ok(D::SEATS.iter().map(|s| s.to_string()).collect())
+        D::seats_on(board)
     }
 
     fn to_move(&self, dir: &Path) -> Result<Option<String>> {
         let (d, g) = open::<D>(dir)?;
-        Ok(g.to_move_in(&current::<D>(&d, &g)?))
+        let known = D::known(&d, &g)?;
+        known.to_move()
     }
 
-    fn seat_view(&self, dir: &Path, seat: &str, _key: Option<&Path>) -> Result<serde_json::Value> {
+    fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value> {
         let (d, g) = open::<D>(dir)?;
-        super::seat_index(D::SEATS, seat)?;
-        let state = current::<D>(&d, &g)?;
-        g.view_in(&d, &state, seat)
+        super::seat_index(g.frame().seats, seat)?;
+        let known = D::known(&d, &g)?;
+        let view = known.view(seat, key)?;
+        match view {
+            BotView::Other(v) => Ok(v),
+            BotView::Luzhanqi(v) => super::to_json(&v),
+        }
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = open::<D>(dir)?;
-        let state = pipeline::verify(&g, &d)?;
-        super::one_side_each_summary(
+        let state = D::verified(&d, &g)?;
+        super::summary_of(
             &g.frame(),
             D::players(&g),
             g.end_in(&state),
             g.plies_in(&state),
             g.record(&state),
+            D::sides(&g),
         )
     }
 
+    /// What a player's command would read (see [`Known`]), read once for the turn.
     fn turn(
         &self,
         dir: &Path,
-        _key: &dyn Fn(&str) -> PathBuf,
+        key: &dyn Fn(&str) -> PathBuf,
         wants_view: &dyn Fn(&str) -> bool,
     ) -> Result<Option<Turn>> {
         let (d, g) = open::<D>(dir)?;
-        super::match_play::turn(&g, &d, wants_view)
+        let known = D::known(&d, &g)?;
+        super::turn_from(
+            known.to_move()?,
+            wants_view,
+            |seat| known.legal(seat, Some(&key(seat))),
+            |seat| known.view(seat, Some(&key(seat))),
+        )
     }
 
     fn play_match(

@@ -9,15 +9,25 @@ use crate::store::GameDir;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, new: NewGame) -> Result<Report> {
-    let order = match D::SEATS {
+    let seats = D::seats_on(new.board)?;
+    let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
+    let order = match seats.as_slice() {
         [first, second] => format!("{first} first, then {second}"),
         seats => format!("in seat order: {}", seats.join(", ")),
     };
-    let players = crate::games::player_entries(D::SEATS, &new.players, &order)?;
+    let players = crate::games::player_entries(&seats, &new.players, &order)?;
     let text = D::manifest(&new, crate::games::random_id(), players)?;
     let d = GameDir::new(dir);
     crate::games::write_manifest_text(&d, &text)?;
-    let g = D::load(&d)?;
+    // Refuse what a judge would refuse (the same key twice) before anyone commits, and leave
+    // nothing behind.
+    let g = match D::load(&d) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = std::fs::remove_file(d.path("game.toml"));
+            return Err(e);
+        }
+    };
     crate::games::write_git_files(dir)?;
     Ok(Report::line(format!(
         "created {} game {} in {}",

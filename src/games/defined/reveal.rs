@@ -1,10 +1,12 @@
 //! `reveal`: once the game is over, each seat's secret the judge held into `reveal/` (opened with
-//! the judge's key in a sealed game), so anyone can check what the judge did with it.
+//! the judge's key, or a seat's own, in a sealed game), so anyone can check what the judge did
+//! with it.
 
-use super::{current, open, Definition};
-use crate::error::{refuse, Error, Result};
+use super::{open, Definition};
+use crate::error::{refuse_with, Error, Result};
 use crate::games::report::Report;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::{self, Referee};
+use crate::protocol::files::Entry;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {
@@ -17,21 +19,23 @@ pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {
     let key = key.map(crate::console::load_private_key).transpose()?;
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
-    let state = current::<D>(&d, &g)?;
     let Some(what) = g.secrets_held() else {
         return Err(Error::Io(format!(
             "{}: the judge holds no secret of this game's players (each reveals its own), so it has nothing to reveal",
             D::NAME
         )));
     };
-    if !g.is_over(&state) {
-        return Err(refuse(
+    // The record says whether the game is over: a seat revealing its own sealed secret has
+    // nobody else's, so nothing is replayed.
+    let record = pipeline::load_record(&g, &d)?;
+    if !record.lines.iter().any(|l| matches!(l.entry, Entry::End { .. })) {
+        return Err(refuse_with(
             "record.jsonl",
             None,
-            format!("the game is not over: {what} stay secret until the end"),
+            "the game is not over",
+            format!("the {what} stay secret until the end"),
         ));
     }
-    let lines =
-        crate::judge::sealing::publish_secrets(&d, &g.frame(), D::sealed(&g), key.as_ref(), what)?;
+    let lines = D::reveal(&d, &g, key.as_ref(), what)?;
     Ok(Report::lines(lines))
 }

@@ -1,16 +1,24 @@
-//! `setup` of a game whose secret is drawn, not chosen (a Jieqi shuffle nonce, a Liubo chain
-//! seed): fresh random bytes, the signed commitment to them (published), and the secret itself,
-//! sealed to the judge or written in clear for the player to hand over.
+//! `setup`: a seat's secret before play — chosen (a Luzhanqi setup, from a file or drawn at
+//! random) or drawn (a Jieqi shuffle nonce, a Liubo chain seed) — its signed commitment
+//! (published), and the secret itself, sealed to the judge or written in clear for the player to
+//! hand over.
 
 use super::{open, Definition};
 use crate::error::{Error, Result};
 use crate::games::report::Report;
+use crate::games::SetupSource;
 use crate::judge::pipeline::Referee;
 use crate::protocol::signing::namespace;
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 
-pub fn run<D: Definition>(dir: &Path, seat: &str, key: &Path) -> Result<Report> {
+pub fn run<D: Definition>(
+    dir: &Path,
+    seat: &str,
+    key: &Path,
+    source: SetupSource,
+    seal: bool,
+) -> Result<Report> {
     if !D::SECRETS {
         // Refused before any key is read: there is nothing to sign.
         return Err(Error::Io(format!(
@@ -22,15 +30,28 @@ pub fn run<D: Definition>(dir: &Path, seat: &str, key: &Path) -> Result<Report> 
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
     let i = crate::games::seat_of_key(&g.frame(), seat, &key)?;
+    if seal && !D::sealed(&g) {
+        return Err(Error::Io(format!(
+            "--seal: this game's judge reads {} in clear (game.toml has no `sealed = true`); \
+             hand setups/SEAT.toml over privately",
+            D::SECRET_WORD
+        )));
+    }
     let commitment_path = format!("commitments/{seat}.toml");
     if d.exists(&commitment_path) {
         return Err(Error::Io(format!(
             "{commitment_path}: already exists; a seat commits once"
         )));
     }
-    let mut random = [0u8; 32];
-    OsRng.fill_bytes(&mut random);
-    let (commitment, secret) = D::draw_secret(&g, i, random)?;
+    let (commitment, secret, told) = match D::SETUP_CHOSEN {
+        true => D::chosen_secret(&d, &g, i, source)?,
+        false => {
+            let mut random = [0u8; 32];
+            OsRng.fill_bytes(&mut random);
+            let (commitment, secret) = D::draw_secret(&g, i, random)?;
+            (commitment, secret, Vec::new())
+        }
+    };
     let word = D::SECRET_WORD;
     let secret_line = if D::sealed(&g) {
         let owner = crate::player::key_for_sealing(&key)?;
@@ -51,8 +72,11 @@ pub fn run<D: Definition>(dir: &Path, seat: &str, key: &Path) -> Result<Report> 
         crate::player::signed(&key, namespace::COMMITMENT, commitment.as_bytes())?.as_bytes(),
     )?;
     d.write(&commitment_path, commitment.as_bytes())?;
-    Ok(Report::lines([
-        format!("wrote {commitment_path} and its signature: publish them"),
-        secret_line,
-    ]))
+    let mut report = Report::default();
+    report.out.extend(told);
+    report.say(format!(
+        "wrote {commitment_path} and its signature: publish them"
+    ));
+    report.say(secret_line);
+    Ok(report)
 }

@@ -1,32 +1,22 @@
-//! `status`: where the game stands, its deadline, as lines or JSON.
+//! `status`: where the game stands, its deadline, as lines or JSON — from what anyone may
+//! know of it (see [`super::Known`]).
 
-use super::{current, open, Answers, Definition};
+use super::{open, Definition};
 use crate::error::Result;
 use crate::games::report::Report;
-use crate::judge::pipeline::Referee;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
-    let state = current::<D>(&d, &g)?;
-    let (fields, first) = g.status_of(&state);
-    let headline = if g.record(&state).lines.is_empty() {
-        "not opened yet: run the judge".to_string()
-    } else {
-        g.headline(&state)
-    };
-    let to_move = g.to_move_in(&state);
+    let known = D::known(&d, &g)?;
+    let (fields, lines) = known.status()?;
+    let to_move = known.to_move()?;
     let clock = crate::console::StatusClock {
-        clock: g.clock(),
-        record: g.record(&state),
+        clock: crate::judge::pipeline::Referee::clock(&g),
+        record: known.record(),
         now,
         to_move: to_move.as_deref(),
         players: D::players(&g),
     };
-    Ok(crate::console::status_report(
-        json,
-        fields,
-        clock,
-        &[first, headline],
-    ))
+    Ok(crate::console::status_report(json, fields, clock, &lines))
 }

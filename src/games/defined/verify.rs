@@ -3,12 +3,11 @@
 use super::{open, Answers, Definition};
 use crate::error::Result;
 use crate::games::report::Report;
-use crate::judge::pipeline;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
-    let state = pipeline::verify(&g, &d)?;
+    let state = D::verified(&d, &g)?;
     let mut report = Report::lines(g.audited(&d, &state));
     report.say(g.headline(&state));
     Ok(report)

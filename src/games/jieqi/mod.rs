@@ -86,7 +86,7 @@ impl Definition for Jieqi {
         picture::jieqi_with(v, chinese)
     }
 
-    fn html(dir: &GameDir, g: &jq::JieqiGame, audience: &str) -> Result<String> {
+    fn html(dir: &GameDir, g: &jq::JieqiGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
 }

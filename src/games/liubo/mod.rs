@@ -106,7 +106,7 @@ impl Definition for Liubo {
         picture::liubo_in(&g.manifest.players, v, chinese)
     }
 
-    fn html(dir: &GameDir, g: &lb::LiuboGame, audience: &str) -> Result<String> {
+    fn html(dir: &GameDir, g: &lb::LiuboGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
 
@@ -130,7 +130,7 @@ impl Definition for Liubo {
 
     /// In self mode, reveals answer other heads and a turn's throw needs the mover's next
     /// chain element: only the signatures are checked here, the rest by the judge.
-    fn precheck(dir: &Path) -> Result<Report> {
+    fn precheck(dir: &Path, _: Option<&Path>) -> Result<Report> {
         let (d, g) = open::<Self>(dir)?;
         if g.manifest.rules.dice_mode != DiceMode::SelfReveal {
             return defined::precheck::run::<Self>(dir);

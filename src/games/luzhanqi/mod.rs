@@ -1,331 +1,414 @@
-//! Luzhanqi (陆战棋, two players; 四国军棋 on the cross board) through the game contract:
-//! commands over a game directory, and the pure rules binding for bots, `moves` and the
-//! conformance suite.
+//! Luzhanqi (陆战棋, two players; 四国军棋 on the cross board) through the game definition: its
+//! boards, its chosen setups, what a player knows (its own signed view, see [`known`]), its
+//! pages, and the pure rules binding for bots, `moves` and the conformance suite.
 
-pub mod commands;
-
-/// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
-pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
+mod known;
+pub mod pages;
 pub mod referee;
 pub mod rules;
 
-use super::match_play::{MatchPlay, MatchStep, SessionGame};
-use super::report::Report;
-use super::{
-    Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, Turn, ViewRequest,
-};
-use crate::console::load_private_key;
-use crate::error::{refuse, refuse_with, Result};
-use crate::judge::{self, load_game, precheck::position_from_view};
-use crate::rules::luzhanqi::{Seat, Viewer};
-use crate::store::GameDir;
+/// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
+pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
+
+use super::defined::{check_turn, Answers, Definition, Known};
+use super::report::{Out, Report};
+use super::{NewGame, SetupSource};
+use crate::console::{read_arg, with_rules};
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::{self, load_game, Game};
+use crate::protocol::files::*;
+use crate::rules::luzhanqi::board::BOARD_NAMES;
+use crate::judge::Replay;
+use crate::rules::luzhanqi::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
+use crate::rules::EndReason;
+use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::tournament::protocol::BotView;
-use crate::view::ViewFile;
-use std::path::{Path, PathBuf};
+use crate::view::{self, ViewFile};
+use ssh_key::PrivateKey;
+use std::path::Path;
 
 pub struct Luzhanqi;
 
-impl Commands for Luzhanqi {
-    fn setup(
-        &self,
-        dir: &Path,
-        seat: &str,
-        key: &Path,
-        setup: crate::games::SetupSource,
-        seal: bool,
-    ) -> Result<Report> {
-        commands::setup(dir, seat, key, setup, seal)
+impl Definition for Luzhanqi {
+    type Loaded = Game;
+    type View = ViewFile;
+    const NAME: &'static str = "luzhanqi";
+    const TITLE: &'static str = "Luzhanqi";
+    const SECRET_WORD: &'static str = "setup";
+    const SEATS: &'static [&'static str] = &["south", "north"];
+    const SETUP_CHOSEN: bool = true;
+    const MORE_AUDIENCES: &'static [&'static str] = &["full"];
+    const MATCH_RULES: &'static [&'static str] = &["max-plies=1000"];
+    const SECRETS: bool = true;
+    const VARIANTS: &'static [super::Variant] = &[("2p", &[]), ("cross4", &[])];
+
+    fn load(dir: &GameDir) -> Result<Game> {
+        load_game(dir)
     }
 
-    fn make_move(&self, dir: &Path, seat: &str, key: &Path, mv: MoveRequest) -> Result<Report> {
-        commands::make_move(dir, seat, key, mv)
+    fn sealed(g: &Game) -> bool {
+        g.manifest.sealed
     }
 
-    fn html(&self, dir: &Path, audience: &str, chinese: bool) -> Result<String> {
-        commands::html(dir, audience, chinese)
-    }
-
-    fn judge(&self, dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
-        commands::judge(dir, key, run.now, run.details, run.rulings)
-    }
-
-    fn view(&self, dir: &Path, r: ViewRequest) -> Result<Report> {
-        commands::view(dir, r.audience, r.format, r.chinese, r.key)
-    }
-
-    fn status(&self, dir: &Path, json: bool, now: &str) -> Result<Report> {
-        commands::status(dir, json, now)
-    }
-
-    fn events(&self, dir: &Path, audience: &str) -> Result<Report> {
-        commands::events(dir, audience)
-    }
-
-    fn reveal(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
-        commands::reveal(dir, key)
-    }
-
-    fn verify(&self, dir: &Path) -> Result<Report> {
-        commands::verify(dir)
-    }
-
-    fn precheck(&self, dir: &Path, key: Option<&Path>) -> Result<Report> {
-        let g = GameDir::new(dir);
-        let game = load_game(&g)?;
-        let key = key.map(load_private_key).transpose()?;
-        judge::precheck::precheck(&g, &game, key.as_ref()).map(Report::lines)
-    }
-}
-
-impl Game for Luzhanqi {
-    fn name(&self) -> &'static str {
-        "luzhanqi"
-    }
-
-    fn new_game(&self, dir: &Path, new: NewGame) -> Result<Report> {
-        commands::new(dir, new)
-    }
-
-    fn facts(&self, dir: &GameDir) -> Result<GameFacts> {
-        let g = load_game(dir)?;
-        Ok(GameFacts {
-            seats: g.manifest.players.iter().map(|p| p.seat.clone()).collect(),
-            sealed: g.manifest.sealed,
-            judge_holds_secrets: true,
-            hash: g.hash,
-            player_keys: g.player_keys,
-            judge_key: g.judge_key,
-        })
-    }
-
-    fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>> {
-        let g = GameDir::new(dir);
-        let game = load_game(&g)?;
-        let (view, index) = own_view(&g, &game, seat, key)?;
-        legal_in_view(&game, &view, seat, index)
-    }
-
-    fn has_secrets(&self) -> bool {
-        true
-    }
-
-    fn variants(&self) -> &'static [super::Variant] {
-        &[("2p", &[]), ("cross4", &[])]
-    }
-
-    fn setup_is_chosen(&self) -> bool {
-        true
-    }
-
-    fn match_rules(&self) -> &'static [&'static str] {
-        &["max-plies=1000"]
-    }
-
-    fn seats(&self, board: &str) -> Result<Vec<String>> {
-        let board = crate::rules::luzhanqi::by_name(board).ok_or_else(|| {
-            crate::error::Error::Io(format!(
-                "--board: unknown board {board:?}; luzhanqi boards: {}",
-                crate::rules::luzhanqi::board::BOARD_NAMES.join(", ")
-            ))
-        })?;
-        Ok(board.seat_names.clone())
-    }
-
-    fn to_move(&self, dir: &Path) -> Result<Option<String>> {
-        let g = GameDir::new(dir);
-        let game = load_game(&g)?;
-        let public = judge::read_signed_view(&g, &game, "public")?
-            .ok_or_else(|| {
-                refuse_with(
-                    "views/public.json",
-                    None,
-                    "not written yet",
-                    "run `qijudge judge` on the game first",
-                )
-            })?
-            .0;
-        Ok(public.to_move)
-    }
-
-    fn seat_view(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<serde_json::Value> {
-        let g = GameDir::new(dir);
-        let game = load_game(&g)?;
-        super::to_json(&own_view(&g, &game, seat, key)?.0)
-    }
-
-    /// The seat's own view read once, for its legal moves and (typed) for the bot.
-    fn turn(
-        &self,
-        dir: &Path,
-        key: &dyn Fn(&str) -> PathBuf,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        let Some(seat) = self.to_move(dir)? else {
-            return Ok(None);
-        };
-        let g = GameDir::new(dir);
-        let game = load_game(&g)?;
-        let (view, index) = own_view(&g, &game, &seat, Some(&key(&seat)))?;
-        let legal = legal_in_view(&game, &view, &seat, index)?;
-        let view = wants_view(&seat).then(|| BotView::Luzhanqi(Box::new(view)));
-        Ok(Some(Turn { seat, legal, view }))
+    fn players(g: &Game) -> &[Player] {
+        &g.manifest.players
     }
 
     /// A sealed game keeps to the commands: bot matches are never sealed, and its sealed files
     /// (fresh `age` encryptions) cannot be compared byte for byte with the commands' files, the
     /// test that vouches for a session.
-    fn play_match(
-        &self,
-        dir: &Path,
-        play: &MatchPlay,
-        next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-    ) -> Result<bool> {
-        let d = GameDir::new(dir);
-        let game = load_game(&d)?;
-        if game.manifest.sealed {
-            return Ok(false);
-        }
-        super::match_play::play(&game, &d, play, next)?;
-        Ok(true)
+    fn in_session(g: &Game) -> bool {
+        !g.manifest.sealed
     }
 
-    fn summary(&self, dir: &Path) -> Result<GameSummary> {
-        let g = GameDir::new(dir);
-        let a = judge::audit(&g)?;
-        let game = load_game(&g)?;
-        let board = game.board;
+    fn seats_on(name: &str) -> Result<Vec<String>> {
+        Ok(board_named(name)?.seat_names.clone())
+    }
+
+    fn known<'a>(dir: &'a GameDir, g: &'a Game) -> Result<Box<dyn Known + 'a>> {
+        Ok(Box::new(known::SeatViews::read(dir, g)?))
+    }
+
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
+        let board = board_named(new.board)?;
+        let options = with_rules(Options::default(), new.rules)?;
+        options
+            .check_for_board(board.has_teams())
+            .map_err(|e| Error::Io(format!("--rule {e}")))?;
+        Ok(to_toml(&Manifest {
+            format: MANIFEST_FORMAT.into(),
+            game: Self::NAME.into(),
+            id: format!("lzq-{}", hex::encode(id)),
+            created: new.created.clone(),
+            sample: new.sample,
+            board: board.name.clone(),
+            rules: options,
+            clock: new.clock.clone(),
+            sealed: new.sealed,
+            judge: JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        }))
+    }
+
+    /// The placement read from a file (or drawn at random), checked against every setup rule,
+    /// salted and committed.
+    fn chosen_secret(
+        dir: &GameDir,
+        g: &Game,
+        seat: usize,
+        source: SetupSource,
+    ) -> Result<(String, String, Vec<Out>)> {
+        let board = g.board;
+        let seat_id = Seat(seat as u8);
+        let name = board.seat_name(seat_id).to_string();
+        let mut told = Vec::new();
+        let (shown, text) = match source {
+            SetupSource::File(path) => (path.display().to_string(), read_arg(path, SMALL_FILE_LIMIT)?),
+            SetupSource::Random(seed) => {
+                use rand_core::RngCore;
+                if seed.is_some() {
+                    told.push(Out::Note(
+                        "note: a setup drawn from a seed can be rebuilt by anyone who guesses the seed; \
+                         for a real game use --random without one"
+                            .into(),
+                    ));
+                }
+                let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
+                let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
+                let drawn = crate::rules::luzhanqi::random::random_setup(board, seat_id, &mut rng);
+                let rows = drawn.to_rows_toml(board, seat_id);
+                told.push(Out::Text(format!(
+                    "your random setup (keep it to yourself):\n{rows}"
+                )));
+                ("--random".to_string(), rows)
+            }
+            SetupSource::None => {
+                return Err(refuse_with(
+                    "setup",
+                    None,
+                    "no setup given",
+                    format!(
+                        "start from the template (qijudge setup {} --as {name} --template > my-setup.toml), \
+                         or let qijudge draw one (--random)",
+                        dir.root.display()
+                    ),
+                ))
+            }
+        };
+        let setup = Placement::from_toml(&text, board, seat_id)
+            .and_then(|p| Setup::validate(board, seat_id, &p))
+            .map_err(|problems| {
+                let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+                refuse(
+                    &shown,
+                    None,
+                    format!(
+                        "the setup breaks {} rule(s):\n{}",
+                        problems.len(),
+                        list.join("\n")
+                    ),
+                )
+            })?;
+        let (commitment, secret) = crate::player::setup_files(g, &name, &setup);
+        Ok((commitment, secret, told))
+    }
+
+    fn secret_hint(_: &Game) -> &'static str {
+        "hand it to the judge only after every commitment is recorded"
+    }
+
+    /// A seat's view of a sealed game is sealed to it (opened with its key); every other view
+    /// is read in clear, its signature checked.
+    fn view_text(dir: &GameDir, g: &Game, audience: &str, key: Option<&Path>) -> Result<String> {
+        let seat_view = g.manifest.players.iter().any(|p| p.seat == audience);
+        if g.manifest.sealed && seat_view {
+            let key = key.ok_or_else(|| {
+                refuse_with(
+                    judge::sealing::sealed_view_path(audience),
+                    None,
+                    "sealed to its seat",
+                    "give your private key with --key to open it",
+                )
+            })?;
+            let key = crate::console::load_private_key(key)?;
+            return Ok(judge::read_sealed_view(dir, g, audience, &key)?.1);
+        }
+        let path = format!("views/{audience}.json");
+        Ok(judge::read_signed_view(dir, g, audience)?
+            .ok_or_else(|| match audience {
+                "full" => refuse_with(
+                    &path,
+                    None,
+                    "not written yet",
+                    "the full view, every piece shown, is written when the game is over",
+                ),
+                _ => refuse_with(
+                    &path,
+                    None,
+                    "not written yet",
+                    "run `qijudge judge` on the game first",
+                ),
+            })?
+            .1)
+    }
+
+    fn text_view(_: &Game, v: &ViewFile, chinese: bool) -> String {
+        let labels = match chinese {
+            true => view::text::Labels::Chinese,
+            false => view::text::Labels::Letters,
+        };
+        view::text::render(v, labels)
+    }
+
+    fn picture(_: &Game, v: &ViewFile, chinese: bool) -> String {
+        view::picture::luzhanqi_with(v, chinese)
+    }
+
+    fn html(dir: &GameDir, g: &Game, audience: &str, chinese: bool) -> Result<String> {
+        pages::html(dir, g, audience, chinese)
+    }
+
+    fn events(dir: &GameDir, g: &Game, audience: &str) -> Result<Report> {
+        pages::events(dir, g, audience)
+    }
+
+    /// Only a finished game is audited, from the revealed setups.
+    fn verified(dir: &GameDir, g: &Game) -> Result<Replay> {
+        Ok(judge::audited_replay(dir, g)?.0)
+    }
+
+    /// Each setup the judge accepted (a game forfeited early may lack some), from `setups/`,
+    /// or opened with `key` from `sealed/`.
+    fn reveal(dir: &GameDir, g: &Game, key: Option<&PrivateKey>, _: &str) -> Result<Vec<String>> {
+        if key.is_none() && g.manifest.sealed {
+            return Err(Error::Io(
+                "--key: setups of a sealed game are opened with the judge's key (all seats) or \
+                 a seat's own key (its own setup)"
+                    .into(),
+            ));
+        }
+        let record = judge::load_record(dir, g)?;
+        let mut written = Vec::new();
+        for (i, p) in g.manifest.players.iter().enumerate() {
+            let accepted = record
+                .lines
+                .iter()
+                .any(|l| matches!(&l.entry, Entry::SetupAccepted { seat } if *seat == p.seat));
+            if !accepted {
+                continue;
+            }
+            let text = match key {
+                Some(key) if g.manifest.sealed => {
+                    let (signer, judge) = (&g.player_keys[i], &g.judge_key);
+                    match judge::sealing::reveal_sealed_secret(dir, &p.seat, key, signer, judge)? {
+                        Some(text) => text,
+                        None => continue,
+                    }
+                }
+                _ => dir.read(&format!("setups/{}.toml", p.seat), SMALL_FILE_LIMIT)?,
+            };
+            dir.write(&format!("reveal/{}.toml", p.seat), text.as_bytes())?;
+            written.push(format!("wrote reveal/{}.toml", p.seat));
+        }
+        if written.is_empty() && key.is_some() {
+            return Err(refuse(
+                "sealed/",
+                None,
+                "this key opens none of the sealed setups",
+            ));
+        }
+        Ok(written)
+    }
+
+    /// On the cross board allies win or lose together.
+    fn sides(g: &Game) -> Vec<Vec<String>> {
+        let board = g.board;
         let mut sides: Vec<Vec<String>> = Vec::new();
-        for (seat, _) in &a.players {
-            let Some(s) = board.seat(seat) else { continue };
+        for s in board.seats() {
+            let name = board.seat_name(s).to_string();
             match sides.iter_mut().find(|side| {
                 side.iter()
                     .any(|other| board.seat(other).is_some_and(|o| board.allies(o, s)))
             }) {
-                Some(side) => side.push(seat.clone()),
-                None => sides.push(vec![seat.clone()]),
+                Some(side) => side.push(name),
+                None => sides.push(vec![name]),
             }
         }
-        Ok(GameSummary {
-            sides,
-            judge: crate::protocol::signing::public_key_line(&game.judge_key),
-            id: a.game,
-            players: a.players,
-            winner: a.winner,
-            reason: crate::games::ending_text(a.reason, a.forfeit.as_deref()),
-            plies: a.moves,
-        })
+        sides
+    }
+
+    /// With the judge's key the moves are checked against the setups it holds.
+    fn precheck(dir: &Path, key: Option<&Path>) -> Result<Report> {
+        let d = GameDir::new(dir);
+        let game = load_game(&d)?;
+        let key = key.map(crate::console::load_private_key).transpose()?;
+        judge::precheck::precheck(&d, &game, key.as_ref()).map(Report::lines)
     }
 }
 
-impl SessionGame for judge::Game {
-    /// The seat to move, its legal moves (which depend on nothing its view hides: where pieces
-    /// stand and its own ranks) and its view, as the judge would publish it now.
-    fn turn_in(
-        &self,
-        _dir: &GameDir,
-        state: &judge::Replay,
-        wants_view: &dyn Fn(&str) -> bool,
-    ) -> Result<Option<Turn>> {
-        let Some(position) = state.position.as_ref().filter(|_| state.outcome.is_none()) else {
-            return Ok(None);
-        };
-        let seat = position.to_move();
-        super::turn_from(
-            Some(self.board.seat_name(seat).to_string()),
-            wants_view,
-            |_| {
-                Ok(super::sorted_moves(
-                    position.legal_moves().iter().map(|m| m.display(self.board)),
-                ))
-            },
-            |_| {
-                let view = judge::build_view(self, state, Viewer::Seat(seat));
-                Ok(BotView::Luzhanqi(Box::new(view)))
-            },
-        )
+/// The board `--board` names.
+fn board_named(name: &str) -> Result<&'static crate::rules::luzhanqi::Board<crate::rules::luzhanqi::nodeset::Wide>> {
+    by_name(name).ok_or_else(|| {
+        Error::Io(format!(
+            "--board: unknown board {name:?}; luzhanqi boards: {}",
+            BOARD_NAMES.join(", ")
+        ))
+    })
+}
+
+/// The judge's answers from its replay (where every setup is known): a bot's turn in a match,
+/// `verify`'s summary.
+impl Answers for Game {
+    fn to_move_in(&self, state: &Replay) -> Option<String> {
+        let p = state.position.as_ref().filter(|_| state.outcome.is_none())?;
+        Some(self.board.seat_name(p.to_move()).to_string())
     }
 
-    fn next_move(&self, state: &judge::Replay) -> (u32, String) {
+    /// Legality depends on nothing the seat's view hides: where pieces stand and its own ranks.
+    fn legal_in(&self, _: &GameDir, state: &Replay, seat: &str) -> Result<Vec<String>> {
+        check_turn(self, state, seat)?;
+        let Some(position) = state.position.as_ref() else {
+            return Ok(Vec::new());
+        };
+        Ok(super::sorted_moves(
+            position.legal_moves().iter().map(|m| m.display(self.board)),
+        ))
+    }
+
+    fn view_in(&self, d: &GameDir, state: &Replay, seat: &str) -> Result<serde_json::Value> {
+        match self.bot_view_in(d, state, seat)? {
+            BotView::Luzhanqi(v) => super::to_json(&v),
+            BotView::Other(v) => Ok(v),
+        }
+    }
+
+    fn bot_view_in(&self, _: &GameDir, state: &Replay, seat: &str) -> Result<BotView> {
+        let s = self
+            .board
+            .seat(seat)
+            .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat")))?;
+        Ok(BotView::Luzhanqi(Box::new(judge::build_view(
+            self,
+            state,
+            Viewer::Seat(s),
+        ))))
+    }
+
+    fn plies_in(&self, state: &Replay) -> usize {
+        judge::signed_moves(&state.record)
+    }
+
+    fn end_in(&self, state: &Replay) -> Option<(Option<String>, EndReason)> {
+        let o = state.outcome.as_ref()?;
+        let winner = o.winner.map(|w| self.board.seat_name(w).to_string());
+        Some((winner, o.reason))
+    }
+
+    fn next_move_in(&self, state: &Replay) -> (u32, String) {
         (state.next_ply(), state.record.head_or(&self.hash))
     }
 
-    fn binding(&self) -> (&str, &str) {
+    fn binding_of(&self) -> (&str, &str) {
         (&self.manifest.id, &self.hash)
     }
-}
 
-/// The legal moves of `seat` (at `index`) from its own view, sorted; refused unless it is to
-/// move.
-fn legal_in_view(
-    game: &judge::Game,
-    view: &ViewFile,
-    seat: &str,
-    index: usize,
-) -> Result<Vec<String>> {
-    seat_to_move(view, seat)?;
-    let position = position_from_view(game, view, Seat(index as u8))?;
-    Ok(super::sorted_moves(
-        position.legal_moves().iter().map(|m| m.display(game.board)),
-    ))
-}
-
-/// Refuses unless the view says the game goes on with `seat` to move.
-pub(crate) fn seat_to_move(view: &ViewFile, seat: &str) -> Result<()> {
-    if view.result.is_some() {
-        return Err(refuse("record.jsonl", None, "the game is over"));
-    }
-    match view.to_move.as_deref() {
-        Some(s) if s == seat => {}
-        Some(s) => {
-            return Err(refuse(
-                "--as",
-                None,
-                format!("it is {s}'s move, not {seat}'s"),
-            ))
-        }
-        None => {
-            return Err(refuse_with(
-                "record.jsonl",
-                None,
-                "play has not begun",
-                "wait until the judge has every setup",
-            ))
+    fn headline(&self, state: &Replay) -> String {
+        use crate::judge::pipeline::Referee;
+        match self.end_in(state) {
+            Some((winner, reason)) => format!(
+                "game over: {} ({})",
+                match winner {
+                    Some(w) => format!("{w} wins"),
+                    None => "draw".to_string(),
+                },
+                judge::reason_text(reason)
+            ),
+            None => self.waiting(state).unwrap_or_default(),
         }
     }
-    Ok(())
-}
 
-/// A seat's own signed view: opened with its key in a sealed game, read in clear otherwise.
-pub(crate) fn own_view(
-    dir: &GameDir,
-    game: &judge::Game,
-    seat: &str,
-    key: Option<&Path>,
-) -> Result<(ViewFile, usize)> {
-    let seats: Vec<&str> = game.board.seat_names.iter().map(String::as_str).collect();
-    let index = super::seat_index(&seats, seat)?;
-    let view = if game.manifest.sealed {
-        let key_path = key.ok_or_else(|| {
-            refuse_with(
-                judge::sealing::sealed_view_path(seat),
-                None,
-                "sealed to its seat",
-                "give your private key with --key to open it",
-            )
-        })?;
-        let key = load_private_key(key_path)?;
-        judge::read_sealed_view(dir, game, seat, &key)?.0
-    } else {
-        judge::read_signed_view(dir, game, seat)?
-            .ok_or_else(|| {
-                refuse_with(
-                    format!("views/{seat}.json"),
-                    None,
-                    "not written yet",
-                    "run `qijudge judge` on the game first",
-                )
-            })?
-            .0
-    };
-    Ok((view, index))
+    fn typed_action(&self, _: &GameDir, state: &Replay, _: &str, text: &str) -> Result<String> {
+        let action = known::typed_move(text);
+        if action == "resign" || action == "accept-draw" {
+            return Ok(action);
+        }
+        self.filed_action(state, "move", &action)?;
+        Ok(action)
+    }
+
+    fn filed_action(&self, state: &Replay, path: &str, action: &str) -> Result<()> {
+        if matches!(action, "resign" | "accept-draw") {
+            return Ok(());
+        }
+        let m = Move::parse(action, self.board).map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+        match state.position.as_ref() {
+            Some(p) => p
+                .check_move(m)
+                .map_err(|e| refuse(path, Some("move"), e.to_string())),
+            None => Err(refuse(path, None, "play has not begun")),
+        }
+    }
+
+    fn status_of(&self, state: &Replay) -> (serde_json::Value, String) {
+        let v = judge::build_view(self, state, Viewer::Public);
+        let first = format!("game {} after {} plies", v.game, v.ply);
+        let fields = serde_json::json!({
+            "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
+            "last_move": v.last_move, "record_head": v.record_head,
+        });
+        (fields, first)
+    }
+
+    fn audited(&self, d: &GameDir, state: &Replay) -> Vec<String> {
+        vec![format!(
+            "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
+            self.manifest.id,
+            judge::signed_moves(&state.record),
+            state.record.len(),
+            state.record.head_or(&self.hash),
+            judge::published_views(self, d, state),
+        )]
+    }
 }

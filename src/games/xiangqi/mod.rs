@@ -67,7 +67,7 @@ impl Definition for Xiangqi {
         picture::xiangqi_with(v, chinese)
     }
 
-    fn html(dir: &GameDir, g: &xq::XiangqiGame, audience: &str) -> Result<String> {
+    fn html(dir: &GameDir, g: &xq::XiangqiGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
 }

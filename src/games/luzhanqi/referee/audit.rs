@@ -28,43 +28,7 @@ pub struct Audit {
 /// commitments, every move and combat, the record, and every published view byte for byte.
 pub fn audit(dir: &GameDir) -> Result<Audit> {
     let game = load_game(dir)?;
-    // Too early to audit: say so (and what comes next) before reading files that come later.
-    let record = crate::judge::load_record(dir, &game)?;
-    let over = record
-        .lines
-        .iter()
-        .any(|l| matches!(l.entry, crate::protocol::files::Entry::End { .. }));
-    if !over {
-        return Err(refuse_with(
-            "record.jsonl",
-            None,
-            "the game is not over",
-            "verify audits finished games with revealed setups",
-        ));
-    }
-    // A setup that was committed but not revealed: say what publishes it.
-    let replay = replay(dir, &game, Mode::Audit, "").map_err(|e| match e {
-        Error::Refused(r) if r.file.starts_with("reveal/") && r.reason == "missing" => refuse_with(
-            r.file,
-            None,
-            "missing: the setups are not revealed yet",
-            "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
-        ),
-        other => other,
-    })?;
-    if replay.outcome.is_none() {
-        return Err(refuse_with(
-            "record.jsonl",
-            None,
-            "the game is not over",
-            "verify audits finished games with revealed setups",
-        ));
-    }
-    let views = check_published_views(&game, dir, &replay)?;
-    crate::judge::common::check_view_signatures(
-        dir,
-        &crate::judge::pipeline::Referee::frame(&game),
-    )?;
+    let (replay, views) = audited_replay(dir, &game)?;
     let outcome = replay
         .outcome
         .ok_or_else(|| Error::Io("audit without an outcome".into()))?;
@@ -85,16 +49,77 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
         winner: outcome.winner.map(|w| seats[w.index()].clone()),
         reason: outcome.reason,
         forfeit: crate::games::forfeit_code(&replay.record),
-        moves: replay
-            .record
-            .lines
-            .iter()
-            .filter(|l| matches!(l.entry, Entry::Move { .. }))
-            .count(),
+        moves: signed_moves(&replay.record),
         record_lines: replay.record.len(),
         head: replay.record.head_or(&game.hash),
         views,
     })
+}
+
+/// The moves signed by players in a record.
+pub fn signed_moves(record: &crate::protocol::record::Record) -> usize {
+    record
+        .lines
+        .iter()
+        .filter(|l| matches!(l.entry, Entry::Move { .. }))
+        .count()
+}
+
+/// The audit's replay of a finished game (setups from `reveal/`), with every published view
+/// checked against it, and how many view files were checked.
+pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
+    // Too early to audit: say so (and what comes next) before reading files that come later.
+    let record = crate::judge::load_record(dir, game)?;
+    let over = record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, crate::protocol::files::Entry::End { .. }));
+    if !over {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "verify audits finished games with revealed setups",
+        ));
+    }
+    // A setup that was committed but not revealed: say what publishes it.
+    let replay = replay(dir, game, Mode::Audit, "").map_err(|e| match e {
+        Error::Refused(r) if r.file.starts_with("reveal/") && r.reason == "missing" => refuse_with(
+            r.file,
+            None,
+            "missing: the setups are not revealed yet",
+            "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
+        ),
+        other => other,
+    })?;
+    if replay.outcome.is_none() {
+        return Err(refuse_with(
+            "record.jsonl",
+            None,
+            "the game is not over",
+            "verify audits finished games with revealed setups",
+        ));
+    }
+    let views = check_published_views(game, dir, &replay)?;
+    crate::judge::common::check_view_signatures(
+        dir,
+        &crate::judge::pipeline::Referee::frame(game),
+    )?;
+    Ok((replay, views))
+}
+
+/// How many view files of the audiences of `replay` are published (those the audit checks).
+pub fn published_views(game: &Game, dir: &GameDir, replay: &Replay) -> usize {
+    viewers(game, replay)
+        .into_iter()
+        .map(|viewer| match viewer {
+            Viewer::Seat(s) => game.board.seat_name(s).to_string(),
+            Viewer::Public => "public".to_string(),
+            Viewer::Full => "full".to_string(),
+        })
+        .flat_map(|a| [format!("views/{a}.json"), format!("views/{a}.txt")])
+        .filter(|path| dir.exists(path))
+        .count()
 }
 
 /// Checks every published view (signature and bytes) against what the replay gives; a seat's

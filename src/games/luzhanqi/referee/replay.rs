@@ -762,6 +762,10 @@ impl Referee for Game {
         st.outcome.is_some()
     }
 
+    fn secrets_held(&self) -> Option<&'static str> {
+        Some("setups")
+    }
+
     fn clock_turn(&self, st: &Replay) -> Option<(usize, u32)> {
         let p = st.position.as_ref().filter(|_| st.outcome.is_none())?;
         Some((p.to_move().index(), st.next_ply))
