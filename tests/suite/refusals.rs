@@ -115,7 +115,7 @@ fn unknown_key() {
     ]);
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("not the key registered for north"),
+        r.stderr.contains("is not north's key in game.toml"),
         "{r:?}"
     );
 }

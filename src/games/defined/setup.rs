@@ -32,7 +32,7 @@ pub fn run<D: Definition>(
     let i = crate::games::seat_of_key(&g.frame(), seat, &key)?;
     if seal && !D::sealed(&g) {
         return Err(Error::Io(format!(
-            "--seal: this game's judge reads {} in clear (game.toml has no `sealed = true`); \
+            "--seal: this game's judge reads {}s in clear (game.toml has no `sealed = true`); \
              hand setups/SEAT.toml over privately",
             D::SECRET_WORD
         )));
