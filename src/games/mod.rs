@@ -265,7 +265,7 @@ pub struct GameSummary {
 /// The summary of an audited game from its frame, players, recorded end, length and sides;
 /// refused while the game goes on.
 fn summary_of(
-    frame: &crate::judge::common::Frame,
+    frame: &crate::judge::Frame,
     players: &[Player],
     end: Option<(Option<String>, crate::rules::EndReason)>,
     plies: usize,
@@ -422,7 +422,7 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
 /// The index of `seat` in the game's frame, once `key` is shown to be that seat's key in
 /// `game.toml` (what a player's command checks before it signs anything for the seat).
 pub(crate) fn seat_of_key(
-    f: &crate::judge::common::Frame,
+    f: &crate::judge::Frame,
     seat: &str,
     key: &crate::protocol::signing::Signer,
 ) -> Result<usize> {

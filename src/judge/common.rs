@@ -1,7 +1,8 @@
 //! What every game's judge does the same way: read the signed record (refusing a rolled-back
 //! one), read and bind signed move files, spot stray move files, sign the outputs.
 
-use super::{has_control, move_path};
+use super::frame::{move_path, Frame};
+use super::text::has_control;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
@@ -10,15 +11,6 @@ use crate::protocol::signing::{self, namespace};
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use serde::de::DeserializeOwned;
 use ssh_key::{PrivateKey, PublicKey};
-
-/// The game a judge works on: its id, manifest hash, judge key and seats with keys.
-pub struct Frame<'a> {
-    pub id: &'a str,
-    pub hash: &'a str,
-    pub judge_key: &'a PublicKey,
-    pub seats: &'a [&'a str],
-    pub player_keys: &'a [PublicKey],
-}
 
 /// Loads the signed record (empty before the first judge run), refusing one that was rolled
 /// back: the judge keeps no state besides its files, so every view it signed is its memory, and
@@ -769,7 +761,7 @@ pub fn check_views<V: DeserializeOwned + PartialEq>(
 /// there, and the other seat's file for that ply is refused as out of turn; in a replay the
 /// recorded file is read whatever else is there.
 pub fn turn_file(
-    cx: &super::pipeline::Ctx,
+    cx: &super::context::Ctx,
     seats: &[&str],
     seat: usize,
     ply: u32,
@@ -829,7 +821,7 @@ pub fn precheck_moves(
     let to_move = to_move()?;
     let mut lines = Vec::new();
     for (ply, seat) in pending {
-        let path = super::move_path(ply, &seat);
+        let path = move_path(ply, &seat);
         let i = f
             .seats
             .iter()

@@ -4,6 +4,8 @@ pub mod candidates;
 pub mod ci;
 pub mod clock;
 pub mod common;
+pub mod context;
+pub mod frame;
 pub use crate::games::jieqi::referee as jieqi;
 pub use crate::games::liubo::referee as liubo;
 pub mod nonces;
@@ -12,11 +14,14 @@ pub mod precheck;
 mod record;
 pub mod sealing;
 pub mod secret;
+pub mod text;
 pub use crate::games::xiangqi::referee as xiangqi;
 
 pub use crate::games::luzhanqi::referee::*;
+pub use frame::{move_path, Frame};
 pub use record::*;
 pub use sealing::sealed_setup_path;
+pub use text::{describe, has_control, reason_text};
 
 thread_local! {
     /// Whether judge runs on this thread draw the board pictures (`views/*.png`, `*.svg`). A

@@ -2,8 +2,8 @@
 //! commitments, then both nonces handed to the judge and checked against them, then play
 //! begins. The layout the nonces fix is the game's own business.
 
-use super::common::Frame;
-use super::pipeline::Ctx;
+use super::context::Ctx;
+use super::frame::Frame;
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::*;
 use crate::protocol::hash::{hash_fields, hex32};

@@ -2,7 +2,7 @@
 //! their seat. Every sealed file holds signed files (sign, then encrypt) and is padded to a size
 //! that depends only on public facts.
 
-use super::Game;
+use super::frame::Frame;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::seal::{self, Sealed};
 use crate::protocol::signing::{self, namespace};
@@ -14,7 +14,7 @@ use ssh_key::{PrivateKey, PublicKey};
 /// seat's key its own). `what` names the secrets in messages ("seeds", "nonces").
 pub fn publish_secrets(
     dir: &GameDir,
-    f: &super::common::Frame,
+    f: &Frame,
     sealed: bool,
     key: Option<&PrivateKey>,
     what: &str,
@@ -302,7 +302,7 @@ fn seal_stable(
 /// size fixed by the public view. Everything else is published as it is.
 pub fn seal_outputs(
     dir: &GameDir,
-    game: &Game,
+    game: &Frame,
     judge: &PrivateKey,
     files: Vec<(String, String)>,
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
@@ -313,21 +313,20 @@ pub fn seal_outputs(
         .sum();
     let size = seal::view_size(public_len);
     let mut out = Vec::new();
-    let mut per_seat: Vec<Vec<(String, String)>> = vec![Vec::new(); game.manifest.players.len()];
+    let mut per_seat: Vec<Vec<(String, String)>> = vec![Vec::new(); game.seats.len()];
     for (path, body) in files {
         let seat = game
-            .manifest
-            .players
+            .seats
             .iter()
-            .position(|p| path.starts_with(&format!("views/{}.", p.seat)));
+            .position(|s| path.starts_with(&format!("views/{s}.")));
         match seat {
             Some(i) => per_seat[i].push((path, body)),
             None => out.push((path, Some(body.into_bytes()))),
         }
     }
-    for (i, p) in game.manifest.players.iter().enumerate() {
+    for (i, seat) in game.seats.iter().enumerate() {
         let recipients = [&game.player_keys[i], judge.public_key()];
-        let path = sealed_view_path(&p.seat);
+        let path = sealed_view_path(seat);
         let sealed: Vec<Sealed> = per_seat[i]
             .iter()
             .map(|(path, body)| Sealed {
@@ -339,7 +338,7 @@ pub fn seal_outputs(
         let plain = seal::pack(&sealed, size).map_err(|e| Error::Io(format!("{path}: {e}")))?;
         out.extend(seal_stable(
             dir,
-            &game.hash,
+            game.hash,
             &path,
             &plain,
             &recipients,
@@ -353,16 +352,16 @@ pub fn seal_outputs(
 /// secret size, with its tag file (both kept byte for byte when the text is the same).
 pub fn seal_refusal(
     dir: &GameDir,
-    game: &Game,
+    game: &Frame,
     judge: &PrivateKey,
     seat: usize,
     text: &str,
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
-    let name = &game.manifest.players[seat].seat;
+    let name = game.seats[seat];
     let path = sealed_refusal_path(name);
     let recipients = [&game.player_keys[seat], judge.public_key()];
     let plain = refusal_envelope(name, text).map_err(|e| Error::Io(format!("{path}: {e}")))?;
-    seal_stable(dir, &game.hash, &path, &plain, &recipients, judge)
+    seal_stable(dir, game.hash, &path, &plain, &recipients, judge)
 }
 
 /// The envelope of a refusal notice: the text, cut (at a character boundary) to fit the fixed

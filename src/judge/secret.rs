@@ -9,8 +9,8 @@
 //! And the one rule for the end: a finished game whose secrets the judge held verifies only once
 //! they are revealed, since until then nothing shows the judge used them honestly.
 
-use super::common::Frame;
-use super::pipeline::{Ctx, Mode};
+use super::context::{Ctx, Mode};
+use super::frame::Frame;
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::Entry;
 use crate::store::SMALL_FILE_LIMIT;

@@ -222,7 +222,12 @@ pub trait Definition: Sync + Sized {
     }
     /// The text of an audience's signed view (`views/AUDIENCE.json`), checked; `key` opens a
     /// view sealed to its seat, where a game seals them.
-    fn view_text(dir: &GameDir, g: &Self::Loaded, audience: &str, _key: Option<&Path>) -> Result<String> {
+    fn view_text(
+        dir: &GameDir,
+        g: &Self::Loaded,
+        audience: &str,
+        _key: Option<&Path>,
+    ) -> Result<String> {
         crate::judge::common::signed_view_text(dir, &g.frame(), audience)
     }
     /// A chosen secret (see [`Definition::SETUP_CHOSEN`]) read from `source` for seat `seat`:
@@ -252,13 +257,22 @@ pub trait Definition: Sync + Sized {
         pipeline::verify(g, dir)
     }
     /// After the end: the secrets the judge held into `reveal/`, and what was written.
-    fn reveal(dir: &GameDir, g: &Self::Loaded, key: Option<&ssh_key::PrivateKey>, what: &str) -> Result<Vec<String>> {
+    fn reveal(
+        dir: &GameDir,
+        g: &Self::Loaded,
+        key: Option<&ssh_key::PrivateKey>,
+        what: &str,
+    ) -> Result<Vec<String>> {
         crate::judge::sealing::publish_secrets(dir, &g.frame(), Self::sealed(g), key, what)
     }
     /// The sides of a finished game, each the seats that win or lose together: one seat each
     /// unless a board has teams.
     fn sides(g: &Self::Loaded) -> Vec<Vec<String>> {
-        g.frame().seats.iter().map(|s| vec![s.to_string()]).collect()
+        g.frame()
+            .seats
+            .iter()
+            .map(|s| vec![s.to_string()])
+            .collect()
     }
     /// Whether the manifest says the game is played sealed.
     fn sealed(g: &Self::Loaded) -> bool;
@@ -312,7 +326,14 @@ pub trait Definition: Sync + Sized {
 }
 
 impl<D: Definition> Commands for D {
-    fn setup(&self, dir: &Path, seat: &str, key: &Path, source: SetupSource, seal: bool) -> Result<Report> {
+    fn setup(
+        &self,
+        dir: &Path,
+        seat: &str,
+        key: &Path,
+        source: SetupSource,
+        seal: bool,
+    ) -> Result<Report> {
         setup::run::<D>(dir, seat, key, source, seal)
     }
 

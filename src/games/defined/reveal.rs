@@ -28,7 +28,11 @@ pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {
     // The record says whether the game is over: a seat revealing its own sealed secret has
     // nobody else's, so nothing is replayed.
     let record = pipeline::load_record(&g, &d)?;
-    if !record.lines.iter().any(|l| matches!(l.entry, Entry::End { .. })) {
+    if !record
+        .lines
+        .iter()
+        .any(|l| matches!(l.entry, Entry::End { .. }))
+    {
         return Err(refuse_with(
             "record.jsonl",
             None,

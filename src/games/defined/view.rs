@@ -11,7 +11,10 @@ use std::path::Path;
 pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
     let audience = request.audience;
-    let others: Vec<&str> = ["public"].into_iter().chain(D::MORE_AUDIENCES.iter().copied()).collect();
+    let others: Vec<&str> = ["public"]
+        .into_iter()
+        .chain(D::MORE_AUDIENCES.iter().copied())
+        .collect();
     crate::games::check_audience(g.frame().seats, &others, audience)?;
     let json = D::view_text(&d, &g, audience, request.key)?;
     if request.format == "json" {

@@ -5,9 +5,10 @@
 //! that recomputes the whole layout and checks every piece that turned up.
 
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::common::{self, Frame};
+use crate::judge::common;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
+use crate::judge::Frame;
 use crate::judge::{check_frame, Kind as GameKind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;

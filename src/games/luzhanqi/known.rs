@@ -54,7 +54,13 @@ impl<'a> SeatViews<'a> {
     }
 
     fn index(&self, seat: &str) -> Result<usize> {
-        let seats: Vec<&str> = self.game.board.seat_names.iter().map(String::as_str).collect();
+        let seats: Vec<&str> = self
+            .game
+            .board
+            .seat_names
+            .iter()
+            .map(String::as_str)
+            .collect();
         crate::games::seat_index(&seats, seat)
     }
 }
@@ -71,7 +77,10 @@ impl Known for SeatViews<'_> {
         seat_to_move(&view, seat)?;
         let position = position_from_view(self.game, &view, Seat(index as u8))?;
         Ok(crate::games::sorted_moves(
-            position.legal_moves().iter().map(|m| m.display(self.game.board)),
+            position
+                .legal_moves()
+                .iter()
+                .map(|m| m.display(self.game.board)),
         ))
     }
 

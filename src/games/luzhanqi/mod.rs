@@ -15,10 +15,10 @@ use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
 use crate::console::{read_arg, with_rules};
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::Replay;
 use crate::judge::{self, load_game, Game};
 use crate::protocol::files::*;
 use crate::rules::luzhanqi::board::BOARD_NAMES;
-use crate::judge::Replay;
 use crate::rules::luzhanqi::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
@@ -289,7 +289,9 @@ impl Definition for Luzhanqi {
 }
 
 /// The board `--board` names.
-fn board_named(name: &str) -> Result<&'static crate::rules::luzhanqi::Board<crate::rules::luzhanqi::nodeset::Wide>> {
+fn board_named(
+    name: &str,
+) -> Result<&'static crate::rules::luzhanqi::Board<crate::rules::luzhanqi::nodeset::Wide>> {
     by_name(name).ok_or_else(|| {
         Error::Io(format!(
             "--board: unknown board {name:?}; luzhanqi boards: {}",
@@ -302,7 +304,10 @@ fn board_named(name: &str) -> Result<&'static crate::rules::luzhanqi::Board<crat
 /// `verify`'s summary.
 impl Answers for Game {
     fn to_move_in(&self, state: &Replay) -> Option<String> {
-        let p = state.position.as_ref().filter(|_| state.outcome.is_none())?;
+        let p = state
+            .position
+            .as_ref()
+            .filter(|_| state.outcome.is_none())?;
         Some(self.board.seat_name(p.to_move()).to_string())
     }
 
@@ -382,7 +387,8 @@ impl Answers for Game {
         if matches!(action, "resign" | "accept-draw") {
             return Ok(());
         }
-        let m = Move::parse(action, self.board).map_err(|e| refuse(path, Some("move"), e.to_string()))?;
+        let m = Move::parse(action, self.board)
+            .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
         match state.position.as_ref() {
             Some(p) => p
                 .check_move(m)

@@ -1,6 +1,7 @@
 //! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
 
 use crate::error::{refuse, refuse_with, Result};
+use crate::judge::has_control;
 use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, sha256_tagged};
 use crate::protocol::signing::{self};
@@ -186,30 +187,10 @@ fn is_sample_key(key: &PublicKey) -> bool {
         .any(|k| k.key_data() == key.key_data())
 }
 
-/// Control characters (line breaks, escapes) and bidirectional overrides, which could forge
-/// lines in a terminal, a log or a mail header.
-pub fn has_control(s: &str) -> bool {
-    s.chars()
-        .any(|c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-}
-
 /// `prefix` followed by 32 lower-case hex digits.
 pub fn valid_id(prefix: &str, id: &str) -> bool {
     id.strip_prefix(prefix)
         .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
-}
-
-/// File name of a move: `moves/0007-south.toml`.
-pub fn move_path(ply: u32, seat: &str) -> String {
-    format!("moves/{ply:04}-{seat}.toml")
-}
-
-/// An end reason in words (`flag captured`).
-pub fn reason_text(reason: EndReason) -> String {
-    serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
-        .unwrap_or_default()
 }
 
 /// Reads the canonical setup string (`a1:LM,b1:FL,…`) into a validated setup.

@@ -274,7 +274,12 @@ pub fn judge_outputs(
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
     let outputs = outputs(game, replay, key);
     let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
-        crate::judge::sealing::seal_outputs(dir, game, key, outputs)?
+        crate::judge::sealing::seal_outputs(
+            dir,
+            &crate::judge::pipeline::Referee::frame(game),
+            key,
+            outputs,
+        )?
     } else {
         outputs
             .into_iter()

@@ -663,8 +663,8 @@ impl Game {
 impl Referee for Game {
     type State = Replay;
 
-    fn frame(&self) -> common::Frame<'_> {
-        common::Frame {
+    fn frame(&self) -> crate::judge::Frame<'_> {
+        crate::judge::Frame {
             id: &self.manifest.id,
             hash: &self.hash,
             judge_key: &self.judge_key,
@@ -830,7 +830,7 @@ impl Referee for Game {
         key: &PrivateKey,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         match self.manifest.sealed {
-            true => crate::judge::sealing::seal_refusal(dir, self, key, seat, text),
+            true => crate::judge::sealing::seal_refusal(dir, &self.frame(), key, seat, text),
             false => Ok(pipeline::plain_refusal_note(self, seat, text, key)),
         }
     }
@@ -899,91 +899,5 @@ fn notice(board: &Board<Wide>, fact: &Fact) -> Option<Notice> {
             reason,
         }),
         _ => None,
-    }
-}
-
-/// One line for a new record entry, as printed by `judge`.
-pub fn describe(entry: &Entry) -> String {
-    match entry {
-        Entry::Start { game, .. } => format!("game {game} opened"),
-        Entry::Commitment { seat, .. } => format!("commitment of {seat} recorded"),
-        Entry::SetupAccepted { seat } => format!("setup of {seat} accepted"),
-        Entry::Begin {
-            first, lot_nonces, ..
-        } if !lot_nonces.is_empty() => {
-            format!("play begins; the lot chose {first} to move first")
-        }
-        Entry::Begin { first, .. } => format!("play begins; {first} moves first"),
-        Entry::Move {
-            ply,
-            seat,
-            action,
-            outcome,
-            revealed,
-            ..
-        } => {
-            let turned = revealed
-                .as_ref()
-                .map(|r| format!(" (turned up {r})"))
-                .unwrap_or_default();
-            let o = outcome.map(|o| {
-                format!(
-                    " ({})",
-                    serde_json::to_value(o)
-                        .ok()
-                        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
-                        .unwrap_or_default()
-                )
-            });
-            format!(
-                "ply {ply}: {seat} {action}{turned}{}",
-                o.unwrap_or_default()
-            )
-        }
-        Entry::Throw {
-            t, seat, values, ..
-        } => format!(
-            "throw {t} for {seat}: {}",
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-        Entry::Forfeit { seat, reason, .. } => format!("{seat} forfeits ({reason})"),
-        Entry::Adjudicated {
-            winner: Some(w),
-            reason,
-        } => format!("adjudicated: {w} wins ({reason})"),
-        Entry::Adjudicated {
-            winner: None,
-            reason,
-        } => format!("adjudicated: a draw ({reason})"),
-        Entry::Vacation { seat, days, .. } => {
-            format!(
-                "{seat} takes {days} day{} of vacation",
-                if *days == 1 { "" } else { "s" }
-            )
-        }
-        Entry::End {
-            winner: Some(w),
-            allies,
-            reason,
-        } => {
-            let team: Vec<&str> = std::iter::once(w.as_str())
-                .chain(allies.iter().map(String::as_str))
-                .collect();
-            let verb = if team.len() > 1 { "win" } else { "wins" };
-            format!(
-                "game over: {} {verb} ({})",
-                team.join(" and "),
-                reason_text(*reason)
-            )
-        }
-        Entry::End {
-            winner: None,
-            reason,
-            ..
-        } => format!("game over: draw ({})", reason_text(*reason)),
     }
 }
