@@ -367,7 +367,7 @@ fn check_judge_files(g: &GameDir, game: &str, judge: &PublicKey, changes: &[Chan
             .strip_suffix(".sig")
             .or_else(|| name.strip_suffix(".tag"))
             .map_or(c.path.clone(), |f| format!("views/{f}"));
-        if !crate::judge::common::judge_signed(g, game, judge, &file) {
+        if !crate::judge::published::judge_signed(g, game, judge, &file) {
             return Err(refuse_with(
                 c.path.as_str(),
                 None,

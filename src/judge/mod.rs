@@ -1,19 +1,24 @@
 //! The judge: replay protocol files through the rules, keep the record, publish views, audit.
 
+pub mod ahead;
 pub mod candidates;
 pub mod ci;
 pub mod clock;
-pub mod common;
 pub mod context;
 pub mod frame;
 pub use crate::games::jieqi::referee as jieqi;
 pub use crate::games::liubo::referee as liubo;
 pub mod nonces;
 pub mod pipeline;
+pub mod player_files;
 pub mod precheck;
+pub mod precheck_files;
+pub mod published;
 mod record;
 pub mod sealing;
 pub mod secret;
+pub mod signed_record;
+pub mod strays;
 pub mod text;
 pub use crate::games::xiangqi::referee as xiangqi;
 

@@ -8,7 +8,6 @@
 //! missing or refused, applies the clock and forfeits, and writes the signed outputs atomically.
 
 use super::candidates;
-use super::common;
 use super::frame::Frame;
 use super::text::describe;
 use crate::error::{refuse, refuse_with, Error, Refusal, Result};
@@ -97,7 +96,13 @@ pub trait Referee {
     /// all found in one listing, so a folder of strays costs one pass.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Vec<Error>> {
         let (stray_from, next) = stray_from(self, state);
-        common::stray_move(cx.dir, &self.frame(), self.record(state), stray_from, next)
+        crate::judge::strays::stray_move(
+            cx.dir,
+            &self.frame(),
+            self.record(state),
+            stray_from,
+            next,
+        )
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
@@ -169,7 +174,7 @@ fn entry_seat(entry: &Entry) -> Option<&str> {
 
 /// Loads the signed record, refusing one that was rolled back behind a signed view.
 pub fn load_record<R: Referee>(r: &R, dir: &GameDir) -> Result<Record> {
-    common::load_record(dir, &r.frame())
+    crate::judge::signed_record::load_record(dir, &r.frame())
 }
 
 fn seat_of<R: Referee>(r: &R, name: &str) -> Option<usize> {
@@ -215,7 +220,11 @@ pub fn replay_observed<R: Referee>(
     let mut k = 0;
     while k < record.lines.len() {
         if k >= confirmed_to {
-            confirmed_to = k + common::confirm_recorded_moves(dir, &r.frame(), &record.lines[k..]);
+            confirmed_to = k + crate::judge::ahead::confirm_recorded_moves(
+                dir,
+                &r.frame(),
+                &record.lines[k..],
+            );
         }
         let cx = Ctx {
             dir,
@@ -355,7 +364,7 @@ pub fn take_new<R: Referee>(
     let frame = r.frame();
     let next = r.record(state).last_move_ply() + 1;
     let mut coming = next;
-    common::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
+    crate::judge::ahead::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
         ready(coming);
         if let Some((seat, ply)) = r.clock_turn(state) {
             let name = r.frame().seats[seat].to_string();
@@ -621,7 +630,12 @@ fn refusal_notes<R: Referee>(
         if !reasons.is_empty() {
             notes.extend(r.refusal_note(dir, seat, &reasons.join("\n"), key)?);
         } else if !moved_on.contains(&seat)
-            && common::judge_signed(dir, r.frame().hash, r.frame().judge_key, &path)
+            && crate::judge::published::judge_signed(
+                dir,
+                r.frame().hash,
+                r.frame().judge_key,
+                &path,
+            )
         {
             kept.push(note_companion(&path));
             kept.push(path);
@@ -687,7 +701,7 @@ pub fn judge<R: Referee>(
     rulings: Rulings,
 ) -> Result<Run<R::State>> {
     let mut forfeit = rulings.forfeit;
-    common::check_judge(&r.frame(), key)?;
+    crate::judge::published::check_judge(&r.frame(), key)?;
     let _lock = dir.lock()?;
     dir.recover()?;
     let record = load_record(r, dir)?;
@@ -825,7 +839,7 @@ pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
         super::secret::require_revealed(dir, r.frame().seats, what)?;
     }
     r.check_views(dir, &state)?;
-    common::check_view_signatures(dir, &r.frame())?;
+    crate::judge::published::check_view_signatures(dir, &r.frame())?;
     Ok(state)
 }
 
@@ -901,7 +915,7 @@ impl<'a, R: Referee> Session<'a, R> {
     /// the session's state rather than a replay: the files are the same, as the session took
     /// what that run would take, with the same checks.
     pub fn publish(&self, key: &PrivateKey) -> Result<()> {
-        common::check_judge(&self.referee.frame(), key)?;
+        crate::judge::published::check_judge(&self.referee.frame(), key)?;
         let _lock = self.dir.lock()?;
         let moved_on = moved_on_since(self.referee, &self.state, self.opened_at);
         let refusals: Vec<Error> = self.refusal.iter().cloned().collect();

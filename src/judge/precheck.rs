@@ -4,8 +4,8 @@
 //! the player's own view (a seat's moves depend only on its own pieces and on where the others
 //! stand, which the view shows).
 
-use super::common::precheck_moves;
 use super::frame::Frame;
+use super::precheck_files::precheck_moves;
 use super::{load_record, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
 use crate::rules::luzhanqi::nodeset::Wide;

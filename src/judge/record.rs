@@ -9,5 +9,5 @@ use crate::store::GameDir;
 /// Loads the existing record, checking the judge's signature over it and that it was not
 /// rolled back.
 pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
-    super::common::load_record(dir, &game.frame())
+    super::signed_record::load_record(dir, &game.frame())
 }

@@ -86,7 +86,7 @@ pub fn take_commitment<C: serde::de::DeserializeOwned + serde::Serialize>(
     fields: impl Fn(&C) -> [&str; 4],
     take: impl FnOnce(&C, &str) -> Result<()>,
 ) -> Result<Option<Vec<Entry>>> {
-    let read = super::common::read_commitment(cx.dir, f, seat, format, fields)?;
+    let read = super::player_files::read_commitment(cx.dir, f, seat, format, fields)?;
     let Some((c, hash, path)) = read else {
         return Ok(None);
     };

@@ -9,7 +9,6 @@ use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
 use super::view::{BanqiView, Closing, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::common;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::judge::{check_frame, Kind as GameKind};
@@ -275,8 +274,8 @@ impl Step<'_> {
         m: &MoveFile,
     ) -> Result<Asked> {
         let heads = state.record.answerable_heads(&self.g.hash);
-        common::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
-        common::no_chain_fields(path, m)?;
+        crate::judge::player_files::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
+        crate::judge::player_files::no_chain_fields(path, m)?;
         match m.action.as_str() {
             "resign" => Ok(Asked::Resign),
             "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Asked::AcceptDraw),
@@ -472,10 +471,11 @@ impl Referee for BanqiGame {
         }
         let seat = state.game.position().to_move;
         let ply = state.plies() + 1;
-        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) = common::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
+        let (file, hash) =
+            crate::judge::player_files::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
         let asked = step.check_move_file(state, &path, ply, seat, &file)?;
         step.play(state, ply, seat, &file, hash, asked).map(Some)
     }
@@ -524,7 +524,7 @@ impl Referee for BanqiGame {
         key: &PrivateKey,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         let audiences = [SEATS[0], SEATS[1], "public"];
-        Ok(common::open_outputs(
+        Ok(crate::judge::published::open_outputs(
             &state.record,
             &audiences,
             |audience| build_view(self, state, audience),
@@ -550,7 +550,7 @@ impl Referee for BanqiGame {
                 None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
             }
             let text = super::view::render_text(&self.manifest.players, &want, false);
-            common::check_text_view(dir, &self.frame(), audience, &text)?;
+            crate::judge::published::check_text_view(dir, &self.frame(), audience, &text)?;
         }
         Ok(())
     }
@@ -661,7 +661,7 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
 
 /// Reads a published view after checking the judge's signature; none when absent.
 pub fn read_view(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<Option<BanqiView>> {
-    common::read_view(dir, &g.frame(), audience)
+    crate::judge::published::read_view(dir, &g.frame(), audience)
 }
 
 /// Audits a game from its files; after the reveal, the whole layout too.

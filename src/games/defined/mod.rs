@@ -228,7 +228,7 @@ pub trait Definition: Sync + Sized {
         audience: &str,
         _key: Option<&Path>,
     ) -> Result<String> {
-        crate::judge::common::signed_view_text(dir, &g.frame(), audience)
+        crate::judge::published::signed_view_text(dir, &g.frame(), audience)
     }
     /// A chosen secret (see [`Definition::SETUP_CHOSEN`]) read from `source` for seat `seat`:
     /// the commitment file (public) and the secret file (for the judge) as TOML, and what to

@@ -13,7 +13,7 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
     let (next, head) = g.next_move_in(&state);
     let next = next.max(g.plies_in(&state) as u32 + 1);
     let to_move = || Ok(g.to_move_in(&state));
-    let lines = crate::judge::common::precheck_moves(
+    let lines = crate::judge::precheck_files::precheck_moves(
         &d,
         &g.frame(),
         next,

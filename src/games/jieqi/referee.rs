@@ -5,7 +5,6 @@
 //! that recomputes the whole layout and checks every piece that turned up.
 
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::common;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::judge::Frame;
@@ -277,8 +276,8 @@ impl Step<'_> {
         m: &MoveFile,
     ) -> Result<Action> {
         let heads = state.record.answerable_heads(&self.g.hash);
-        common::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
-        common::no_chain_fields(path, m)?;
+        crate::judge::player_files::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
+        crate::judge::player_files::no_chain_fields(path, m)?;
         match m.action.as_str() {
             "resign" => Ok(Action::Resign),
             "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Action::AcceptDraw),
@@ -516,10 +515,11 @@ impl Referee for JieqiGame {
         };
         let seat = seat_index(seat_name).unwrap_or(0);
         let ply = state.plies() + 1;
-        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) = common::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
+        let (file, hash) =
+            crate::judge::player_files::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
         let action = step.check_move_file(state, &path, ply, seat, &file)?;
         step.play(state, ply, seat, &file, hash, action).map(Some)
     }
@@ -574,7 +574,7 @@ impl Referee for JieqiGame {
         key: &PrivateKey,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         let audiences = [SEATS[0], SEATS[1], "public"];
-        Ok(common::open_outputs(
+        Ok(crate::judge::published::open_outputs(
             &state.record,
             &audiences,
             |audience| build_view(self, state, audience),
@@ -609,7 +609,7 @@ impl Referee for JieqiGame {
                 None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
             }
             let text = crate::view::jieqi::render_text(&self.manifest.players, &want, false);
-            common::check_text_view(dir, &self.frame(), audience, &text)?;
+            crate::judge::published::check_text_view(dir, &self.frame(), audience, &text)?;
         }
         Ok(())
     }
@@ -739,7 +739,7 @@ pub fn view_with(
 
 /// Reads a published view after checking the judge's signature; none when absent.
 pub fn read_view(dir: &GameDir, g: &JieqiGame, audience: &str) -> Result<Option<JieqiView>> {
-    common::read_view(dir, &g.frame(), audience)
+    crate::judge::published::read_view(dir, &g.frame(), audience)
 }
 
 /// Audits a game from its files; after the reveal, the whole layout too.

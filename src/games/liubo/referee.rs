@@ -7,7 +7,6 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use crate::error::{refuse, refuse_with, Result};
-use crate::judge::common;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::judge::{check_frame, move_path, Kind};
@@ -310,7 +309,8 @@ impl Step<'_> {
         if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
-        let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
+        let (m, hash) =
+            crate::judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         // Both start reveals answer the head at which both commitments stood, so the players
         // need not wait for each other.
         let heads = if ply == 0 {
@@ -318,7 +318,7 @@ impl Step<'_> {
         } else {
             state.record.answerable_heads(&self.g.hash)
         };
-        common::check_binding(&self.frame(), &path, &m, ply, seat, &heads)?;
+        crate::judge::player_files::check_binding(&self.frame(), &path, &m, ply, seat, &heads)?;
         if m.action != "reveal" {
             return Err(refuse(
                 &path,
@@ -536,9 +536,10 @@ impl Step<'_> {
         if !self.cx.dir.exists(&path) {
             return Ok(None);
         }
-        let (m, hash) = common::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
+        let (m, hash) =
+            crate::judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         let heads = state.record.answerable_heads(&self.g.hash);
-        common::check_binding(&self.frame(), &path, &m, t, seat, &heads)?;
+        crate::judge::player_files::check_binding(&self.frame(), &path, &m, t, seat, &heads)?;
         let mut out = Vec::new();
         if self.self_mode() {
             // The mover reveals its element t + 1, which gives element t for this throw and
@@ -801,7 +802,7 @@ impl Referee for LiuboGame {
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
     fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<crate::error::Error>> {
         let (stray_from, next) = pipeline::stray_from(self, state);
-        crate::judge::common::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
+        crate::judge::strays::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
@@ -825,7 +826,7 @@ impl Referee for LiuboGame {
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        common::check_views(
+        crate::judge::published::check_views(
             dir,
             &self.frame(),
             &[SEATS[0], SEATS[1], "public"],
@@ -995,7 +996,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
 /// The signed outputs: record, each audience's view, the board picture.
 pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
     let audiences = [SEATS[0], SEATS[1], "public"];
-    common::open_outputs(
+    crate::judge::published::open_outputs(
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),

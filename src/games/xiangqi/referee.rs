@@ -3,7 +3,6 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use crate::error::{refuse, Error, Result};
-use crate::judge::common;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::judge::{check_frame, Kind};
@@ -259,7 +258,7 @@ struct SignedMove {
 }
 
 fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<SignedMove> {
-    let (file, hash) = common::read_signed_move(dir, &g.frame(), path, seat)?;
+    let (file, hash) = crate::judge::player_files::read_signed_move(dir, &g.frame(), path, seat)?;
     Ok(SignedMove { file, hash })
 }
 
@@ -281,8 +280,8 @@ fn check_move_file(
 ) -> Result<Action> {
     let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
     let heads = state.record.answerable_heads(&g.hash);
-    common::check_binding(&g.frame(), path, m, ply, seat, &heads)?;
-    common::no_chain_fields(path, m)?;
+    crate::judge::player_files::check_binding(&g.frame(), path, m, ply, seat, &heads)?;
+    crate::judge::player_files::no_chain_fields(path, m)?;
     match m.action.as_str() {
         "resign" => Ok(Action::Resign),
         "accept-draw" => {
@@ -414,7 +413,7 @@ impl Referee for XiangqiGame {
         };
         let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
         let ply = state.game.moves().len() as u32 + 1;
-        let Some(path) = common::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
             return Ok(None);
         };
         let signed = read_move(cx.dir, self, &path, seat)?;
@@ -479,7 +478,7 @@ impl Referee for XiangqiGame {
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        common::check_views(
+        crate::judge::published::check_views(
             dir,
             &self.frame(),
             &[SEATS[0], SEATS[1], "public"],
@@ -552,7 +551,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
 /// The signed outputs: record, each audience's view, the board picture.
 pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
     let audiences = [SEATS[0], SEATS[1], "public"];
-    common::open_outputs(
+    crate::judge::published::open_outputs(
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),
@@ -564,7 +563,7 @@ pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String,
 
 /// Reads a published view after checking the judge's signature; none when absent.
 pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Option<XiangqiView>> {
-    common::read_view(dir, &g.frame(), audience)
+    crate::judge::published::read_view(dir, &g.frame(), audience)
 }
 
 /// Audits a game from its files: manifest, record signature and chain, every move file, the

@@ -101,7 +101,7 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
         ));
     }
     let views = check_published_views(game, dir, &replay)?;
-    crate::judge::common::check_view_signatures(
+    crate::judge::published::check_view_signatures(
         dir,
         &crate::judge::pipeline::Referee::frame(game),
     )?;

@@ -306,21 +306,19 @@ impl<'a> Files<'a> {
             &file.manifest,
             (&file.seat, seats[seat]),
         )?;
-        if file
-            .comment
-            .as_deref()
-            .is_some_and(|c| has_control(c) || c.chars().count() > common::COMMENT_LIMIT)
-        {
+        if file.comment.as_deref().is_some_and(|c| {
+            has_control(c) || c.chars().count() > crate::judge::player_files::COMMENT_LIMIT
+        }) {
             return Err(refuse(
                 &path,
                 Some("comment"),
                 format!(
                     "at most {} characters, no control or bidirectional-override characters",
-                    common::COMMENT_LIMIT
+                    crate::judge::player_files::COMMENT_LIMIT
                 ),
             ));
         }
-        common::no_chain_fields(&path, &file)?;
+        crate::judge::player_files::no_chain_fields(&path, &file)?;
         if file.ply != ply {
             return Err(refuse(
                 &path,
@@ -803,7 +801,7 @@ impl Referee for Game {
         }
         // A file at the next ply or later still here was not taken (another seat's).
         let next = st.outcome.is_none().then_some(st.next_ply);
-        common::stray_move(cx.dir, &self.frame(), &st.record, st.next_ply, next)
+        crate::judge::strays::stray_move(cx.dir, &self.frame(), &st.record, st.next_ply, next)
     }
 
     fn outputs(

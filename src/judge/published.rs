@@ -1,0 +1,212 @@
+//! What the judge publishes: its outputs signed (record, views, pictures, notes), and what it
+//! published read back and checked — the signatures, the views against the record.
+
+use super::frame::Frame;
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::record::Record;
+use crate::protocol::signing::{self, namespace};
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use serde::de::DeserializeOwned;
+use ssh_key::{PrivateKey, PublicKey};
+
+/// Whether the file at `path` is as the judge wrote it: its signature (`path.sig`) is the
+/// judge's, or for a sealed file its tag statement (`path.tag`) is the judge's about its bytes.
+pub fn judge_signed(dir: &GameDir, game: &str, judge: &PublicKey, path: &str) -> bool {
+    if path.ends_with(".age") {
+        return super::sealing::written_by_judge(dir, game, path, judge);
+    }
+    match (
+        dir.read_bytes(path, RECORD_LIMIT),
+        dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT),
+    ) {
+        (Ok(bytes), Ok(sig)) => signing::verify(judge, namespace::VIEW, &bytes, &sig).is_ok(),
+        _ => false,
+    }
+}
+
+/// The audit of everything else in `views/`: each signature there (pictures, notes) and each
+/// sealed file's tag statement is the judge's over its file.
+pub fn check_view_signatures(dir: &GameDir, f: &Frame) -> Result<()> {
+    for name in dir.list("views")? {
+        let path = format!("views/{name}");
+        let Some(file) = path
+            .strip_suffix(".sig")
+            .or_else(|| path.strip_suffix(".tag"))
+        else {
+            continue;
+        };
+        if !judge_signed(dir, f.hash, f.judge_key, file) {
+            return Err(refuse_with(
+                &path,
+                None,
+                format!("is not the judge's signature over {file}"),
+                "the file was not signed by this game's judge, or was changed",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a published JSON view after checking the judge's signature; none when absent.
+pub fn read_view<T: DeserializeOwned>(
+    dir: &GameDir,
+    f: &Frame,
+    audience: &str,
+) -> Result<Option<T>> {
+    let path = format!("views/{audience}.json");
+    let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
+        return Ok(None);
+    };
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            format!("{path}.sig"),
+            None,
+            e.to_string(),
+            "this view was not signed by the game's judge, or was changed",
+        )
+    })?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| refuse(&path, None, format!("not a view of this game: {e}")))
+}
+
+/// Checks a published text view's signature and content.
+pub fn check_text_view(dir: &GameDir, f: &Frame, audience: &str, want: &str) -> Result<()> {
+    let path = format!("views/{audience}.txt");
+    if let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? {
+        let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+        signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+            .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+        if text != want {
+            return Err(refuse(&path, None, "does not show what the record gives"));
+        }
+    }
+    Ok(())
+}
+
+/// The judge's signed outputs: the record and each audience's JSON and text view, in a fixed
+/// order.
+pub fn signed_outputs(
+    record: &Record,
+    views: Vec<(String, String, String)>,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let text = record.to_text();
+    let mut files = vec![
+        (
+            "record.sig".to_string(),
+            signing::sign(key, namespace::RECORD, text.as_bytes()),
+        ),
+        ("record.jsonl".to_string(), text),
+    ];
+    for (audience, json, txt) in views {
+        for (ext, body) in [("json", json), ("txt", txt)] {
+            files.push((
+                format!("views/{audience}.{ext}.sig"),
+                signing::sign(key, namespace::VIEW, body.as_bytes()),
+            ));
+            files.push((format!("views/{audience}.{ext}"), body));
+        }
+    }
+    files
+        .into_iter()
+        .map(|(p, b)| (p, Some(b.into_bytes())))
+        .collect()
+}
+
+/// Refuses a private key that is not the game's judge key.
+pub fn check_judge(f: &Frame, key: &PrivateKey) -> Result<()> {
+    if key.public_key().key_data() != f.judge_key.key_data() {
+        return Err(refuse_with(
+            "--key",
+            None,
+            "is not the judge key named in game.toml",
+            "pass the judge's private key with --key",
+        ));
+    }
+    Ok(())
+}
+
+/// The outputs of a game that hides nothing: the record, each audience's view (JSON and text,
+/// signed) and one board picture (SVG and PNG) for everyone.
+pub fn open_outputs<V: serde::Serialize>(
+    record: &Record,
+    audiences: &[&str],
+    view: impl Fn(&str) -> V,
+    text: impl Fn(&V) -> String,
+    picture: impl Fn(&V) -> String,
+    key: &PrivateKey,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let views = audiences
+        .iter()
+        .map(|&audience| {
+            let v = view(audience);
+            let json = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&v).expect("views serialise")
+            );
+            (audience.to_string(), json, text(&v))
+        })
+        .collect();
+    let mut files = signed_outputs(record, views, key);
+    if !super::pictures() {
+        files.push(("views/board.png".into(), None));
+        files.push(("views/board.svg".into(), None));
+        return files;
+    }
+    let svg = picture(&view("public"));
+    files.push((
+        "views/board.png".into(),
+        Some(crate::view::picture::png(&svg)),
+    ));
+    files.push(("views/board.svg".into(), Some(svg.into_bytes())));
+    files
+}
+
+/// The text of a published view (`views/<audience>.json`) after checking the judge's signature
+/// on it; a view not written yet is refused with what to do.
+pub fn signed_view_text(dir: &GameDir, f: &Frame, audience: &str) -> Result<String> {
+    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    let path = format!("views/{audience}.json");
+    let text = dir.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
+        crate::error::refuse_with(
+            &path,
+            None,
+            "not written yet",
+            "run `qijudge judge` on the game first",
+        )
+    })?;
+    let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig)
+        .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
+    Ok(text)
+}
+
+/// Checks every published view (signature and content) against what the record gives; views
+/// may be missing only before the first judge run.
+pub fn check_views<V: DeserializeOwned + PartialEq>(
+    dir: &GameDir,
+    f: &Frame,
+    audiences: &[&str],
+    before_first_run: bool,
+    want: impl Fn(&str) -> (V, String),
+) -> Result<()> {
+    for &audience in audiences {
+        let (view, text) = want(audience);
+        match read_view::<V>(dir, f, audience)? {
+            Some(v) if v == view => {}
+            Some(_) => {
+                return Err(refuse(
+                    format!("views/{audience}.json"),
+                    None,
+                    "does not show what the record gives",
+                ))
+            }
+            None if before_first_run => {}
+            None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
+        }
+        check_text_view(dir, f, audience, &text)?;
+    }
+    Ok(())
+}

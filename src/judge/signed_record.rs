@@ -1,0 +1,97 @@
+//! The judge's signed record as every game's judge loads it: its signature and chain checked,
+//! and refused if rolled back behind a view the judge signed.
+
+use super::frame::Frame;
+use crate::error::{refuse, refuse_with, Result};
+use crate::protocol::record::Record;
+use crate::protocol::signing::{self, namespace};
+use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+
+/// Loads the signed record (empty before the first judge run), refusing one that was rolled
+/// back: the judge keeps no state besides its files, so every view it signed is its memory, and
+/// the record must still hold the head of each (the newest signed head wins).
+pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
+    let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
+        if dir.exists("record.sig") {
+            return Err(refuse(
+                "record.jsonl",
+                None,
+                "missing, but record.sig exists",
+            ));
+        }
+        return check_not_rolled_back(dir, f, Record::new());
+    };
+    let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
+    signing::verify(f.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
+        refuse_with(
+            "record.sig",
+            None,
+            e.to_string(),
+            "the record was not signed by this game's judge, or was changed",
+        )
+    })?;
+    let record = Record::parse(&text, f.hash).map_err(|(line, e)| {
+        refuse(
+            "record.jsonl",
+            e.field.as_deref(),
+            format!("line {line}: {}", e.reason),
+        )
+    })?;
+    check_not_rolled_back(dir, f, record)
+}
+
+fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Record> {
+    for (view, head) in signed_heads(dir, f)? {
+        if head != f.hash && !record.contains_head(&head) {
+            return Err(refuse_with(
+                "record.jsonl",
+                None,
+                format!(
+                    "does not hold the record head of {view}, which the judge signed: the \
+                     record was rolled back"
+                ),
+                "restore the latest record.jsonl and record.sig",
+            ));
+        }
+    }
+    Ok(record)
+}
+
+/// The record head of every JSON view in `views/` that this game's judge signed (views of
+/// another game, unsigned or badly signed files say nothing and are skipped).
+pub fn signed_heads(dir: &GameDir, f: &Frame) -> Result<Vec<(String, String)>> {
+    let mut heads = Vec::new();
+    for name in dir.list("views")? {
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let path = format!("views/{name}");
+        let (Ok(text), Ok(sig)) = (
+            dir.read(&path, RECORD_LIMIT),
+            dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT),
+        ) else {
+            continue;
+        };
+        if signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).is_err() {
+            continue;
+        }
+        // Only the three fields are read; the rest (the whole history) is skipped unparsed.
+        let Ok(view) = serde_json::from_str::<ViewHead>(&text) else {
+            continue;
+        };
+        if view.game == f.id && view.manifest == f.hash {
+            if let Some(head) = view.record_head {
+                heads.push((path, head));
+            }
+        }
+    }
+    Ok(heads)
+}
+
+/// What [`signed_heads`] reads of a JSON view.
+#[derive(serde::Deserialize)]
+struct ViewHead {
+    game: String,
+    manifest: String,
+    record_head: Option<String>,
+}
