@@ -3,7 +3,8 @@
 //! judge run replays the whole record, so the recorded plies' cost is what a game pays per move.
 //! Run with `cargo bench --bench judge`.
 
-use qijudge::judge::{self, load_game, Mode};
+use qijudge::games::luzhanqi::referee::load_game;
+use qijudge::judge::pipeline::Mode;
 use qijudge::protocol::signing::{self, namespace};
 use qijudge::store::GameDir;
 use qijudge::synth::{long_game, NOW};
@@ -33,14 +34,15 @@ fn main() {
         // Each run verifies every signature, as a new `qijudge judge` process does.
         signing::forget_verified();
         let t = Instant::now();
-        let replay = judge::replay(&dir, &game, Mode::Judge, NOW).unwrap();
+        let replay =
+            qijudge::games::luzhanqi::referee::replay(&dir, &game, Mode::Judge, NOW).unwrap();
         assert!(
             replay.refusal.is_none(),
             "{:?}",
             replay.refusal.map(|e| e.to_string())
         );
         let replay_s = t.elapsed().as_secs_f64();
-        for (name, body) in judge::outputs(&game, &replay, &judge_key) {
+        for (name, body) in qijudge::games::luzhanqi::referee::outputs(&game, &replay, &judge_key) {
             dir.write(&name, body.as_bytes()).unwrap();
         }
         let total_s = t.elapsed().as_secs_f64();
@@ -93,11 +95,14 @@ fn growth() {
         let run = || {
             signing::forget_verified();
             let t = Instant::now();
-            let replay = judge::replay(&dir, &game, Mode::Judge, NOW).unwrap();
+            let replay =
+                qijudge::games::luzhanqi::referee::replay(&dir, &game, Mode::Judge, NOW).unwrap();
             if let Some(e) = &replay.refusal {
                 panic!("{e}");
             }
-            for (name, body) in judge::outputs(&game, &replay, &judge_key) {
+            for (name, body) in
+                qijudge::games::luzhanqi::referee::outputs(&game, &replay, &judge_key)
+            {
                 dir.write(&name, body.as_bytes()).unwrap();
             }
             t.elapsed().as_secs_f64() * 1e3

@@ -8,7 +8,7 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::judge::jieqi;
+use qijudge::games::jieqi::referee as jieqi;
 use qijudge::rules::xiangqi::Kind;
 use qijudge::store::GameDir;
 use std::path::Path;

@@ -10,7 +10,7 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::judge::liubo;
+use qijudge::games::liubo::referee as liubo;
 use qijudge::rules::liubo::notation::write_turn;
 use qijudge::rules::liubo::Event;
 use qijudge::store::GameDir;

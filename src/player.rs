@@ -2,7 +2,8 @@
 //! `setup` and `move` commands and by the bot match runner, so both write the same bytes.
 
 use crate::error::{Error, Result};
-use crate::judge::{move_path, Game};
+use crate::games::luzhanqi::referee::Game;
+use crate::judge::move_path;
 use crate::protocol::commitment::{lot_commitment, setup_commitment};
 use crate::protocol::files::*;
 use crate::protocol::signing::namespace;

@@ -3,7 +3,7 @@
 //! and bound by the same code the players' commands use, and checked by the judge as it is written.
 
 use crate::error::{Error, Result};
-use crate::judge::{load_game, Session};
+use crate::games::luzhanqi::referee::{load_game, Session};
 use crate::player::{commit_setup, write_move, NewMove};
 use crate::protocol::files::*;
 use crate::protocol::signing;

@@ -16,6 +16,6 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(to_toml(&f), text);
     }
     for seat in [Seat(0), Seat(1)] {
-        let _ = qijudge::judge::parse_canonical_setup(text, two_player(), seat);
+        let _ = qijudge::games::luzhanqi::referee::parse_canonical_setup(text, two_player(), seat);
     }
 });

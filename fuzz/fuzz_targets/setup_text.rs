@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(p) = Placement::from_toml(text, b, seat) {
             if let Ok(s) = Setup::validate(b, seat, &p) {
                 let canonical = String::from_utf8(s.canonical_bytes(b)).unwrap();
-                assert_eq!(qijudge::judge::parse_canonical_setup(&canonical, b, seat).unwrap(), s);
+                assert_eq!(qijudge::games::luzhanqi::referee::parse_canonical_setup(&canonical, b, seat).unwrap(), s);
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::read_arg;
 use crate::error::{refuse, Error, Result};
-use crate::judge::xiangqi as xq;
+use crate::games::xiangqi::referee as xq;
 use crate::rules::xiangqi::{check, fen, pgn, Options};
 use std::path::{Path, PathBuf};
 

@@ -204,7 +204,9 @@ fn new_move_files(root: &std::path::Path, seats: &[&str], next: u32) -> Vec<(u32
 #[cfg(test)]
 mod tests {
     use crate::error::Error;
-    use crate::judge::{self, load_game, Mode};
+
+    use crate::games::luzhanqi::referee::load_game;
+    use crate::judge::pipeline::Mode;
     use crate::protocol::signing::{self, forge, namespace};
     use crate::store::GameDir;
     use crate::synth::{long_game, NOW};
@@ -321,7 +323,7 @@ mod tests {
             let one_by_one = signing::verify(&g.player_keys[i], namespace::MOVE, text.as_bytes(), &bad)
                 .expect_err("every spoiled signature fails the strict check");
             signing::forget_verified();
-            let replay = judge::replay(&dir, &g, Mode::Judge, NOW).unwrap();
+            let replay = crate::games::luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
             prop_assert_eq!(replay.record.last_move_ply(), ply - 1);
             match replay.refusal {
                 Some(Error::Refused(r)) => {
@@ -339,7 +341,7 @@ mod tests {
         let dir = GameDir::new(game());
         let g = load_game(&dir).unwrap();
         signing::forget_verified();
-        let replay = judge::replay(&dir, &g, Mode::Judge, NOW).unwrap();
+        let replay = crate::games::luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
         assert!(replay.refusal.is_none());
         assert_eq!(replay.record.last_move_ply(), PLIES);
     }

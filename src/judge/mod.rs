@@ -6,25 +6,18 @@ pub mod ci;
 pub mod clock;
 pub mod context;
 pub mod frame;
-pub use crate::games::jieqi::referee as jieqi;
-pub use crate::games::liubo::referee as liubo;
 pub mod nonces;
 pub mod pipeline;
 pub mod player_files;
-pub mod precheck;
 pub mod precheck_files;
 pub mod published;
-mod record;
 pub mod sealing;
 pub mod secret;
 pub mod signed_record;
 pub mod strays;
 pub mod text;
-pub use crate::games::xiangqi::referee as xiangqi;
 
-pub use crate::games::luzhanqi::referee::*;
 pub use frame::{move_path, Frame};
-pub use record::*;
 pub use sealing::sealed_setup_path;
 pub use text::{describe, has_control, reason_text};
 

@@ -10,7 +10,7 @@ use super::standings::{from_audit, from_summary, GameRecord};
 use super::timecontrol::{Clocks, TimeControl};
 use super::uci::UciBot;
 use crate::error::{Error, Result};
-use crate::judge::{self, audit, build_view, load_game, Audit, Session};
+use crate::games::luzhanqi::referee::{audit, build_view, load_game, Audit, Session};
 use crate::player::{commit_setup, write_move, NewMove};
 use crate::protocol::files::*;
 use crate::protocol::signing;
@@ -1050,10 +1050,11 @@ fn play_game(
     drop(bots);
 
     // Publish as the judge does, reveal, and audit the finished directory.
-    let files: Vec<(String, Option<Vec<u8>>)> = judge::outputs(&game, session.state(), &keys.judge)
-        .into_iter()
-        .map(|(n, b)| (n, Some(b.into_bytes())))
-        .collect();
+    let files: Vec<(String, Option<Vec<u8>>)> =
+        crate::games::luzhanqi::referee::outputs(&game, session.state(), &keys.judge)
+            .into_iter()
+            .map(|(n, b)| (n, Some(b.into_bytes())))
+            .collect();
     let accepted: Vec<String> = session
         .state()
         .record

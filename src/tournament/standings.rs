@@ -2,7 +2,7 @@
 //! Markdown. Everything here is computed from audited game directories alone and sorted, so the
 //! same games give the same bytes whatever the order or the number of threads.
 
-use crate::judge::Audit;
+use crate::games::luzhanqi::referee::Audit;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

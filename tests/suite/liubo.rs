@@ -2,7 +2,7 @@
 //! refusals, and a dishonest judge's tampered chain element.
 
 use super::helpers::*;
-use qijudge::judge::liubo;
+use qijudge::games::liubo::referee as liubo;
 use qijudge::protocol::signing::{self, namespace};
 use qijudge::rules::liubo::notation::write_turn;
 use qijudge::store::GameDir;

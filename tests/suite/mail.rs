@@ -3,7 +3,8 @@
 //! outgoing messages.
 
 use super::helpers::*;
-use qijudge::judge::{load_game, replay, Mode};
+use qijudge::games::luzhanqi::referee::{load_game, replay};
+use qijudge::judge::pipeline::Mode;
 use qijudge::rules::luzhanqi::two_player;
 use qijudge::store::GameDir;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Tampering with the shipped sample game is detected by the audit.
 
 use super::helpers::*;
-use qijudge::judge::audit;
+use qijudge::games::luzhanqi::referee::audit;
 use qijudge::rules::luzhanqi::random::SplitMix64;
 use qijudge::store::GameDir;
 use std::path::Path;
@@ -102,18 +102,20 @@ fn swapped_moves_edited_manifest_and_rolled_back_record_are_detected() {
 /// the first batch is still refused by its file's name when the judge replays the record.
 #[test]
 fn a_swapped_signature_past_the_first_batch_is_refused_by_name() {
-    use qijudge::judge::{self, load_game, Mode};
+    use qijudge::games::luzhanqi::referee::load_game;
+    use qijudge::judge::pipeline::Mode;
     use qijudge::synth::{long_game, NOW};
     let tmp = tempfile::tempdir().unwrap();
     let g = GameDir::new(tmp.path());
     let judge_key = long_game(&g, 600, 5).expect("a 600-ply game");
     let game = load_game(&g).unwrap();
-    let replay = judge::replay(&g, &game, Mode::Judge, NOW).unwrap();
+    let replay = qijudge::games::luzhanqi::referee::replay(&g, &game, Mode::Judge, NOW).unwrap();
     assert!(replay.refusal.is_none());
-    for (name, body) in judge::outputs(&game, &replay, &judge_key) {
+    for (name, body) in qijudge::games::luzhanqi::referee::outputs(&game, &replay, &judge_key) {
         g.write(&name, body.as_bytes()).unwrap();
     }
-    let again = judge::replay(&g, &game, Mode::Judge, NOW).expect("the record replays");
+    let again = qijudge::games::luzhanqi::referee::replay(&g, &game, Mode::Judge, NOW)
+        .expect("the record replays");
     assert_eq!(again.record, replay.record);
     let name = |ply: u32| {
         let prefix = format!("{ply:04}-");
@@ -131,7 +133,7 @@ fn a_swapped_signature_past_the_first_batch_is_refused_by_name() {
     )
     .unwrap();
     let needle = format!("moves/{victim}.sig");
-    let e = judge::replay(&g, &game, Mode::Judge, NOW)
+    let e = qijudge::games::luzhanqi::referee::replay(&g, &game, Mode::Judge, NOW)
         .err()
         .expect("the judge refuses it")
         .to_string();

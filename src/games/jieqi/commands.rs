@@ -1,7 +1,7 @@
 //! Jieqi's own words: where the game stands, what its audit checked, and its replay page.
 
 use crate::error::Result;
-use crate::judge::jieqi::{self as jq, JieqiGame};
+use crate::games::jieqi::referee::{self as jq, JieqiGame};
 use crate::store::GameDir;
 
 pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {

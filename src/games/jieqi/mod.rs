@@ -10,7 +10,7 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::judge::jieqi as jq;
+use crate::games::jieqi::referee as jq;
 use crate::protocol::files::{to_toml, JieqiManifest, JudgeEntry, Player};
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::rules::EndReason;

@@ -5,10 +5,10 @@
 //! that recomputes the whole layout and checks every piece that turned up.
 
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::games::luzhanqi::referee::{check_frame, Kind as GameKind};
+use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::xiangqi::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::judge::Frame;
-use crate::judge::{check_frame, Kind as GameKind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
@@ -24,7 +24,7 @@ use ssh_key::{PrivateKey, PublicKey};
 pub use crate::view::jieqi::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
-pub const SEATS: [&str; 2] = crate::judge::xiangqi::SEATS;
+pub const SEATS: [&str; 2] = crate::games::xiangqi::referee::SEATS;
 
 /// The prefix of Jieqi game ids.
 pub const ID_PREFIX: &str = "jq-";

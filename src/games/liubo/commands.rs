@@ -2,8 +2,8 @@
 //! audit checked, and its replay page.
 
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::games::liubo::referee::{self as lb, LiuboGame};
 use crate::games::report::Report;
-use crate::judge::liubo::{self as lb, LiuboGame};
 use crate::protocol::signing::Signer;
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::store::GameDir;

@@ -11,7 +11,7 @@ use super::defined::{self, open, Answers, Definition};
 use super::report::Report;
 use super::{MoveRequest, NewGame};
 use crate::error::{refuse, Error, Result};
-use crate::judge::liubo as lb;
+use crate::games::liubo::referee as lb;
 use crate::judge::move_path;
 use crate::judge::player_files::read_signed_move;
 use crate::judge::strays::moves_beyond;

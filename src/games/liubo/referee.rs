@@ -7,9 +7,10 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use crate::error::{refuse, refuse_with, Result};
+use crate::games::luzhanqi::referee::{check_frame, Kind};
+use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
-use crate::judge::{check_frame, move_path, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;

@@ -5,7 +5,8 @@
 use super::super::defined::Known;
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::{self, precheck::position_from_view};
+use crate::games::luzhanqi::referee::precheck::position_from_view;
+use crate::judge;
 use crate::protocol::files::Entry;
 use crate::protocol::record::Record;
 use crate::rules::luzhanqi::{Move, Seat};
@@ -18,26 +19,28 @@ use std::path::Path;
 /// The record and, read once each when asked, the signed views.
 pub struct SeatViews<'a> {
     dir: &'a GameDir,
-    game: &'a judge::Game,
+    game: &'a crate::games::luzhanqi::referee::Game,
     record: Record,
     /// The last seat view read: a bot's turn asks for its moves and its view.
     own: RefCell<Option<(String, ViewFile)>>,
 }
 
 impl<'a> SeatViews<'a> {
-    pub fn read(dir: &'a GameDir, game: &'a judge::Game) -> Result<Self> {
+    pub fn read(dir: &'a GameDir, game: &'a crate::games::luzhanqi::referee::Game) -> Result<Self> {
         Ok(Self {
             dir,
             game,
-            record: judge::load_record(dir, game)?,
+            record: crate::games::luzhanqi::referee::load_record(dir, game)?,
             own: RefCell::new(None),
         })
     }
 
     fn public(&self) -> Result<ViewFile> {
-        Ok(judge::read_signed_view(self.dir, self.game, "public")?
-            .ok_or_else(not_written("views/public.json"))?
-            .0)
+        Ok(
+            crate::games::luzhanqi::referee::read_signed_view(self.dir, self.game, "public")?
+                .ok_or_else(not_written("views/public.json"))?
+                .0,
+        )
     }
 
     /// The seat's own view and its index.
@@ -220,7 +223,12 @@ fn seat_to_move(view: &ViewFile, seat: &str) -> Result<()> {
 }
 
 /// A seat's own signed view: opened with its key in a sealed game, read in clear otherwise.
-fn own_view(dir: &GameDir, game: &judge::Game, seat: &str, key: Option<&Path>) -> Result<ViewFile> {
+fn own_view(
+    dir: &GameDir,
+    game: &crate::games::luzhanqi::referee::Game,
+    seat: &str,
+    key: Option<&Path>,
+) -> Result<ViewFile> {
     if game.manifest.sealed {
         let key_path = key.ok_or_else(|| {
             refuse_with(
@@ -231,12 +239,14 @@ fn own_view(dir: &GameDir, game: &judge::Game, seat: &str, key: Option<&Path>) -
             )
         })?;
         let key = load_private_key(key_path)?;
-        return Ok(judge::read_sealed_view(dir, game, seat, &key)?.0);
+        return Ok(crate::games::luzhanqi::referee::read_sealed_view(dir, game, seat, &key)?.0);
     }
     let path = format!("views/{seat}.json");
-    Ok(judge::read_signed_view(dir, game, seat)?
-        .ok_or_else(not_written(&path))?
-        .0)
+    Ok(
+        crate::games::luzhanqi::referee::read_signed_view(dir, game, seat)?
+            .ok_or_else(not_written(&path))?
+            .0,
+    )
 }
 
 /// A move as a player types it, in the record's form: any case (`A6-A7`), and the compact form

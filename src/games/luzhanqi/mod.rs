@@ -15,8 +15,9 @@ use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
 use crate::console::{read_arg, with_rules};
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::Replay;
-use crate::judge::{self, load_game, Game};
+use crate::games::luzhanqi::referee::Replay;
+use crate::games::luzhanqi::referee::{load_game, Game};
+use crate::judge;
 use crate::protocol::files::*;
 use crate::rules::luzhanqi::board::BOARD_NAMES;
 use crate::rules::luzhanqi::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
@@ -173,25 +174,29 @@ impl Definition for Luzhanqi {
                 )
             })?;
             let key = crate::console::load_private_key(key)?;
-            return Ok(judge::read_sealed_view(dir, g, audience, &key)?.1);
+            return Ok(
+                crate::games::luzhanqi::referee::read_sealed_view(dir, g, audience, &key)?.1,
+            );
         }
         let path = format!("views/{audience}.json");
-        Ok(judge::read_signed_view(dir, g, audience)?
-            .ok_or_else(|| match audience {
-                "full" => refuse_with(
-                    &path,
-                    None,
-                    "not written yet",
-                    "the full view, every piece shown, is written when the game is over",
-                ),
-                _ => refuse_with(
-                    &path,
-                    None,
-                    "not written yet",
-                    "run `qijudge judge` on the game first",
-                ),
-            })?
-            .1)
+        Ok(
+            crate::games::luzhanqi::referee::read_signed_view(dir, g, audience)?
+                .ok_or_else(|| match audience {
+                    "full" => refuse_with(
+                        &path,
+                        None,
+                        "not written yet",
+                        "the full view, every piece shown, is written when the game is over",
+                    ),
+                    _ => refuse_with(
+                        &path,
+                        None,
+                        "not written yet",
+                        "run `qijudge judge` on the game first",
+                    ),
+                })?
+                .1,
+        )
     }
 
     fn text_view(_: &Game, v: &ViewFile, chinese: bool) -> String {
@@ -216,7 +221,7 @@ impl Definition for Luzhanqi {
 
     /// Only a finished game is audited, from the revealed setups.
     fn verified(dir: &GameDir, g: &Game) -> Result<Replay> {
-        Ok(judge::audited_replay(dir, g)?.0)
+        Ok(crate::games::luzhanqi::referee::audited_replay(dir, g)?.0)
     }
 
     /// Each setup the judge accepted (a game forfeited early may lack some), from `setups/`,
@@ -229,7 +234,7 @@ impl Definition for Luzhanqi {
                     .into(),
             ));
         }
-        let record = judge::load_record(dir, g)?;
+        let record = crate::games::luzhanqi::referee::load_record(dir, g)?;
         let mut written = Vec::new();
         for (i, p) in g.manifest.players.iter().enumerate() {
             let accepted = record
@@ -284,7 +289,8 @@ impl Definition for Luzhanqi {
         let d = GameDir::new(dir);
         let game = load_game(&d)?;
         let key = key.map(crate::console::load_private_key).transpose()?;
-        judge::precheck::precheck(&d, &game, key.as_ref()).map(Report::lines)
+        crate::games::luzhanqi::referee::precheck::precheck(&d, &game, key.as_ref())
+            .map(Report::lines)
     }
 }
 
@@ -334,15 +340,13 @@ impl Answers for Game {
             .board
             .seat(seat)
             .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat")))?;
-        Ok(BotView::Luzhanqi(Box::new(judge::build_view(
-            self,
-            state,
-            Viewer::Seat(s),
-        ))))
+        Ok(BotView::Luzhanqi(Box::new(
+            crate::games::luzhanqi::referee::build_view(self, state, Viewer::Seat(s)),
+        )))
     }
 
     fn plies_in(&self, state: &Replay) -> usize {
-        judge::signed_moves(&state.record)
+        crate::games::luzhanqi::referee::signed_moves(&state.record)
     }
 
     fn end_in(&self, state: &Replay) -> Option<(Option<String>, EndReason)> {
@@ -398,7 +402,7 @@ impl Answers for Game {
     }
 
     fn status_of(&self, state: &Replay) -> (serde_json::Value, String) {
-        let v = judge::build_view(self, state, Viewer::Public);
+        let v = crate::games::luzhanqi::referee::build_view(self, state, Viewer::Public);
         let first = format!("game {} after {} plies", v.game, v.ply);
         let fields = serde_json::json!({
             "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
@@ -411,10 +415,10 @@ impl Answers for Game {
         vec![format!(
             "verified game {}: manifest, commitments and reveals, {} signed moves, record of {} lines (head {}), {} signed views",
             self.manifest.id,
-            judge::signed_moves(&state.record),
+            crate::games::luzhanqi::referee::signed_moves(&state.record),
             state.record.len(),
             state.record.head_or(&self.hash),
-            judge::published_views(self, d, state),
+            crate::games::luzhanqi::referee::published_views(self, d, state),
         )]
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{refuse_with, Error, Result};
 use crate::games::report::Report;
-use crate::judge::{self, Mode};
+use crate::judge::pipeline::Mode;
 use crate::rules::luzhanqi::Viewer;
 use crate::store::GameDir;
 use crate::view;
@@ -27,7 +27,12 @@ fn viewer_of<S: crate::rules::luzhanqi::nodeset::NodeSet>(
 
 /// The replay page of one audience: every position that audience saw, move by move. Made from
 /// the revealed setups after the game, or from the judge's own folder (its setups) at any time.
-pub fn html(dir: &GameDir, game: &judge::Game, audience: &str, chinese: bool) -> Result<String> {
+pub fn html(
+    dir: &GameDir,
+    game: &crate::games::luzhanqi::referee::Game,
+    audience: &str,
+    chinese: bool,
+) -> Result<String> {
     let board = game.board;
     let viewer = viewer_of(board, audience)?;
     let revealed = game
@@ -36,7 +41,7 @@ pub fn html(dir: &GameDir, game: &judge::Game, audience: &str, chinese: bool) ->
         .iter()
         .all(|p| dir.exists(&format!("reveal/{}.toml", p.seat)));
     let mode = if revealed { Mode::Audit } else { Mode::Judge };
-    let replay = judge::replay(dir, game, mode, &crate::console::now_or(None)?).map_err(|e| {
+    let replay = crate::games::luzhanqi::referee::replay(dir, game, mode, &crate::console::now_or(None)?).map_err(|e| {
         match e {
             Error::Refused(r) if r.file.starts_with("setups/") || r.file.starts_with("sealed/") => {
                 refuse_with(
@@ -65,7 +70,7 @@ pub fn html(dir: &GameDir, game: &judge::Game, audience: &str, chinese: bool) ->
             "the full replay, every piece shown, is for after the game",
         ));
     }
-    let views = judge::views_by_ply(dir, game, &replay, viewer);
+    let views = crate::games::luzhanqi::referee::views_by_ply(dir, game, &replay, viewer);
     let frames: Vec<view::html::Frame> = views
         .iter()
         .map(|v| view::html::Frame {
@@ -132,11 +137,20 @@ pub fn html(dir: &GameDir, game: &judge::Game, audience: &str, chinese: bool) ->
     Ok(view::html::page(&title, &about, &frames, &moves, "ply"))
 }
 
-pub fn events(dir: &GameDir, game: &judge::Game, audience: &str) -> Result<Report> {
+pub fn events(
+    dir: &GameDir,
+    game: &crate::games::luzhanqi::referee::Game,
+    audience: &str,
+) -> Result<Report> {
     use crate::rules::luzhanqi::EventJson;
     let board = game.board;
     let viewer = viewer_of(board, audience)?;
-    let replay = judge::replay(dir, game, Mode::Judge, &crate::console::now_or(None)?)?;
+    let replay = crate::games::luzhanqi::referee::replay(
+        dir,
+        game,
+        Mode::Judge,
+        &crate::console::now_or(None)?,
+    )?;
     if !replay.accepted.is_empty() || replay.refusal.is_some() {
         return Err(Error::Io(format!(
             "{} file(s) are not judged yet: run qijudge judge first",

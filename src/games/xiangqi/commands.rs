@@ -1,7 +1,7 @@
 //! Xiangqi's own words: where the game stands, and its replay page.
 
 use crate::error::Result;
-use crate::judge::xiangqi::{self as xq, XiangqiGame};
+use crate::games::xiangqi::referee::{self as xq, XiangqiGame};
 use crate::store::GameDir;
 
 pub(super) fn summary(state: &xq::State) -> String {

@@ -10,7 +10,7 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::judge::xiangqi as xq;
+use crate::games::xiangqi::referee as xq;
 use crate::protocol::files::{to_toml, JudgeEntry, Player};
 use crate::rules::xiangqi::notation;
 use crate::rules::EndReason;

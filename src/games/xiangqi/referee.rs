@@ -3,9 +3,9 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use crate::error::{refuse, Error, Result};
+use crate::games::luzhanqi::referee::{check_frame, Kind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
-use crate::judge::{check_frame, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;

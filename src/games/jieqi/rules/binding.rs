@@ -1,8 +1,8 @@
 //! Jieqi's rules through the contract: the layout drawn by the fair shuffle from the seats'
 //! seeds, each viewer shown what the `captured` option lets it know.
 
+use crate::games::jieqi::referee::shows_identity;
 use crate::games::rules::{Rules, Turn};
-use crate::judge::jieqi::shows_identity;
 use crate::rules::jieqi::position::Cell;
 use crate::rules::jieqi::shuffle::{shuffle, Layout};
 use crate::rules::jieqi::{Game, Options};

@@ -1,7 +1,7 @@
 //! The third-party audit of a finished game from its public files and revealed setups.
 
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::judge::*;
+use crate::games::luzhanqi::referee::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
@@ -69,7 +69,7 @@ pub fn signed_moves(record: &crate::protocol::record::Record) -> usize {
 /// checked against it, and how many view files were checked.
 pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
     // Too early to audit: say so (and what comes next) before reading files that come later.
-    let record = crate::judge::load_record(dir, game)?;
+    let record = crate::games::luzhanqi::referee::load_record(dir, game)?;
     let over = record
         .lines
         .iter()

@@ -4,9 +4,12 @@
 pub mod audit;
 pub mod game;
 pub mod outputs;
+pub mod precheck;
+mod record;
 pub mod replay;
 
 pub use audit::*;
 pub use game::*;
 pub use outputs::*;
+pub use record::*;
 pub use replay::*;

@@ -1,6 +1,7 @@
 //! What the judge publishes: the signed record and one signed view per audience.
 
 use crate::error::{refuse, refuse_with, Result};
+use crate::games::luzhanqi::referee::*;
 use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};

@@ -4,6 +4,7 @@
 //! give; `verify` demands that every recorded line is exactly what they give.
 
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
+use crate::games::luzhanqi::referee::*;
 use crate::judge::pipeline::{self, Ctx, Referee};
 use crate::judge::*;
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};

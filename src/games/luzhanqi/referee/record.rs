@@ -1,13 +1,13 @@
 //! Reading the judge's record: its signature, its chain, and that it was not rolled back.
 
-use super::pipeline::Referee;
 use super::*;
 use crate::error::Result;
+use crate::judge::pipeline::Referee;
 use crate::protocol::record::Record;
 use crate::store::GameDir;
 
 /// Loads the existing record, checking the judge's signature over it and that it was not
 /// rolled back.
 pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
-    super::signed_record::load_record(dir, &game.frame())
+    crate::judge::signed_record::load_record(dir, &game.frame())
 }

@@ -4,10 +4,10 @@
 //! the player's own view (a seat's moves depend only on its own pieces and on where the others
 //! stand, which the view shows).
 
-use super::frame::Frame;
-use super::precheck_files::precheck_moves;
 use super::{load_record, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
+use crate::judge::precheck_files::precheck_moves;
+use crate::judge::Frame;
 use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
