@@ -58,10 +58,29 @@ pub fn run<D: Definition>(
 /// Refuses a move before play has begun (saying what the game waits for), after the end, or
 /// out of turn.
 pub fn check_turn<G: Answers>(g: &G, state: &G::State, seat: &str) -> Result<()> {
-    if g.is_over(state) {
+    let to_move = g.to_move_in(state);
+    check_to_move(g.is_over(state), to_move.as_deref(), seat, || {
+        match g.record(state).lines.is_empty() {
+            true => "the judge has not opened the game yet: wait for its first run".to_string(),
+            false => g
+                .waiting(state)
+                .unwrap_or_else(|| "wait for the judge".to_string()),
+        }
+    })
+}
+
+/// Refuses a move by `seat` after the end, out of turn, or before play has begun (`waiting`:
+/// what play waits for), from what the seat knows: whether the game is over and who is to move.
+pub fn check_to_move(
+    over: bool,
+    to_move: Option<&str>,
+    seat: &str,
+    waiting: impl FnOnce() -> String,
+) -> Result<()> {
+    if over {
         return Err(refuse("record.jsonl", None, "the game is over"));
     }
-    match g.to_move_in(state) {
+    match to_move {
         Some(s) if s == seat => Ok(()),
         Some(s) => Err(refuse(
             "--as",
@@ -72,12 +91,7 @@ pub fn check_turn<G: Answers>(g: &G, state: &G::State, seat: &str) -> Result<()>
             "record.jsonl",
             None,
             "play has not begun",
-            match g.record(state).lines.is_empty() {
-                true => "the judge has not opened the game yet: wait for its first run".to_string(),
-                false => g
-                    .waiting(state)
-                    .unwrap_or_else(|| "wait for the judge".to_string()),
-            },
+            waiting(),
         )),
     }
 }

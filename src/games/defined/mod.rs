@@ -17,7 +17,7 @@ mod status;
 mod verify;
 mod view;
 
-pub use make_move::check_turn;
+pub use make_move::{check_to_move, check_turn};
 
 use super::match_play::{MatchPlay, MatchStep, SessionGame};
 use super::report::Report;

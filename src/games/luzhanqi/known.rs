@@ -2,7 +2,7 @@
 //! setups stay with the judge) but the judge's signed views — its seat's own (opened with its
 //! key in a sealed game) for its moves, the public one for whose turn it is and for `status`.
 
-use super::super::defined::Known;
+use super::super::defined::{check_to_move, Known};
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::precheck::position_from_view;
@@ -203,23 +203,9 @@ fn not_written(path: &str) -> impl FnOnce() -> Error + '_ {
 
 /// Refuses unless the view says the game goes on with `seat` to move.
 fn seat_to_move(view: &ViewFile, seat: &str) -> Result<()> {
-    if view.result.is_some() {
-        return Err(refuse("record.jsonl", None, "the game is over"));
-    }
-    match view.to_move.as_deref() {
-        Some(s) if s == seat => Ok(()),
-        Some(s) => Err(refuse(
-            "--as",
-            None,
-            format!("it is {s}'s move, not {seat}'s"),
-        )),
-        None => Err(refuse_with(
-            "record.jsonl",
-            None,
-            "play has not begun",
-            "wait until the judge has every setup",
-        )),
-    }
+    check_to_move(view.result.is_some(), view.to_move.as_deref(), seat, || {
+        "wait until the judge has every setup".to_string()
+    })
 }
 
 /// A seat's own signed view: opened with its key in a sealed game, read in clear otherwise.

@@ -9,7 +9,7 @@ use crate::rules::luzhanqi::board::BOARD_NAMES;
 use crate::rules::luzhanqi::nodeset::{NodeSet, Wide};
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
-use ssh_key::{PrivateKey, PublicKey};
+use ssh_key::PublicKey;
 
 /// A checked manifest with its keys.
 pub struct Game {
@@ -214,17 +214,4 @@ pub fn parse_canonical_setup<S: NodeSet>(
             .collect::<Vec<_>>()
             .join("; ")
     })
-}
-
-/// Checks that a private key is the one the manifest names for the judge.
-pub fn check_judge_key(game: &Game, key: &PrivateKey, shown: &str) -> Result<()> {
-    if key.public_key().key_data() != game.judge_key.key_data() {
-        return Err(refuse_with(
-            shown,
-            None,
-            "is not the judge key named in game.toml",
-            "pass the judge's private key with --key",
-        ));
-    }
-    Ok(())
 }
