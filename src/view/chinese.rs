@@ -178,6 +178,32 @@ fn state_lines(view: &ViewFile) -> Vec<String> {
     out
 }
 
+/// For the caption tests of every game: each JSON view of the shipped sample folders `samples`
+/// (below the crate's root) read with `caption`, each caption's characters checked against the
+/// font after `check` looked at it. Returns how many views were checked.
+#[cfg(test)]
+pub(crate) fn check_sample_captions(
+    samples: &[&str],
+    caption: impl Fn(&str) -> Vec<String>,
+    check: impl Fn(&str),
+) -> usize {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for sample in samples {
+        for entry in std::fs::read_dir(root.join(sample).join("views")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let all = caption(&std::fs::read_to_string(&path).unwrap()).join("\n");
+            check(&all);
+            super::cjk_font::assert_drawable(&all, &path.display().to_string());
+            checked += 1;
+        }
+    }
+    checked
+}
+
 /// Every Chinese character the captions can use, for the font test and `scripts/cjk-font.py`.
 #[cfg(test)]
 pub(crate) const CHARACTERS: &str = "南北东西方移动进攻防守胜同归于尽夺旗扛回营无棋可走子久交战步数已满认输议和判负将死困毙长捉重复局面吃枭五散在裁定观众全终后的视角第蓝红深浅橙出上留言意军被着提或继续轮到等待布阵（）：，。、「」一";
@@ -188,23 +214,14 @@ mod tests {
 
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut checked = 0;
-        for sample in ["games/luzhanqi/sample", "games/luzhanqi/sample-4p"] {
-            for entry in std::fs::read_dir(root.join(sample).join("views")).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "json") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let view: ViewFile = serde_json::from_str(&text).unwrap();
-                let lines = caption(&view, &[("south", "blue"), ("north", "red")]);
-                let all = lines.join("\n");
-                assert!(all.contains("第") && all.contains("终局："), "{all}");
-                super::super::cjk_font::assert_drawable(&all, &path.display().to_string());
-                checked += 1;
-            }
-        }
+        let checked = check_sample_captions(
+            &["games/luzhanqi/sample", "games/luzhanqi/sample-4p"],
+            |text| {
+                let view: ViewFile = serde_json::from_str(text).unwrap();
+                caption(&view, &[("south", "blue"), ("north", "red")])
+            },
+            |all| assert!(all.contains("第") && all.contains("终局："), "{all}"),
+        );
         assert!(checked >= 8, "{checked}");
     }
 

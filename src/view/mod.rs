@@ -2,10 +2,8 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record;
 //! the text rendering reads nothing but the JSON view.
 
-mod chinese;
-pub(crate) mod chinese_liubo;
-pub(crate) mod chinese_xiangqi;
-mod cjk_font;
+pub(crate) mod chinese;
+pub(crate) mod cjk_font;
 pub mod html;
 pub use crate::games::jieqi::view as jieqi;
 pub use crate::games::liubo::view as liubo;

@@ -2,6 +2,7 @@
 //! the pure rules for bots, `moves` and the conformance suite. Rules and choices:
 //! `docs/banqi.md`.
 
+pub mod chinese;
 pub mod commands;
 pub mod picture;
 pub mod referee;

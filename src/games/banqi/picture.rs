@@ -24,7 +24,7 @@ fn draw(view: &BanqiView, caption: Option<bool>) -> Svg {
     let width = margin * 2.0 + 8.0 * cell;
     let board_height = margin * 2.0 + 4.0 * cell;
     let caption: Vec<String> = match caption {
-        Some(true) => crate::view::chinese_xiangqi::banqi(view),
+        Some(true) => super::chinese::caption(view),
         Some(false) => {
             let mut c = vec![
                 format!("{} ply {}", view.game, view.ply),

@@ -20,7 +20,7 @@ pub fn jieqi_layers(view: &JieqiView) -> Layers {
 /// The picture; its caption in English, in Chinese (`Some(true)`), or none.
 fn draw_jieqi(view: &JieqiView, caption: Option<bool>) -> Svg {
     let caption = match caption {
-        Some(true) => crate::view::chinese_xiangqi::jieqi(view),
+        Some(true) => super::chinese::caption(view),
         Some(false) => {
             let mut lines = vec![
                 format!("{} ply {}", view.game, view.ply),

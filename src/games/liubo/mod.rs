@@ -1,6 +1,7 @@
 //! Liubo (六博) through the game contract: commands over a game directory, and the pure rules
 //! binding (with throws as chance outcomes) for bots, `moves` and the conformance suite.
 
+pub mod chinese;
 pub mod commands;
 pub mod picture;
 pub mod referee;

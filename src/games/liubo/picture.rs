@@ -59,7 +59,7 @@ fn draw_liubo(
     ];
     caption.extend(crate::view::liubo::state_lines(view));
     if chinese {
-        caption = crate::view::chinese_liubo::caption(players, view);
+        caption = super::chinese::caption(players, view);
     }
     if !with_caption {
         caption.clear();

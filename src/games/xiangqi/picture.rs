@@ -23,7 +23,7 @@ pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
 /// The picture; its caption in English, in Chinese (`Some(true)`), or none.
 fn draw_xiangqi(view: &XiangqiView, caption: Option<bool>) -> Svg {
     let caption = match caption {
-        Some(true) => crate::view::chinese_xiangqi::xiangqi(view),
+        Some(true) => super::chinese::caption(view),
         Some(false) => {
             let mut lines = vec![
                 format!("{} ply {}", view.game, view.ply),

@@ -2,8 +2,8 @@
 //! caption, from the view's fields (not from its English sentences). Every character is in the
 //! pictures' built-in typeface (a test checks it on the shipped samples).
 
-use super::chinese::reason;
-use super::liubo::LiuboView;
+use super::view::LiuboView;
+use crate::view::chinese::reason;
 use crate::protocol::files::Player;
 
 /// A Liubo seat: 甲方 (a), 乙方 (b).
@@ -28,7 +28,7 @@ fn piece(letter: &str) -> String {
 /// The caption's lines.
 pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
     let named = |s: &str| match players.iter().find(|p| p.seat == s) {
-        Some(p) => format!("{}（{}）", seat(s), super::text::clean(&p.name)),
+        Some(p) => format!("{}（{}）", seat(s), crate::view::text::clean(&p.name)),
         None => seat(s),
     };
     let audience = match v.audience.as_str() {
@@ -67,7 +67,7 @@ pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
             out.push(format!(
                 "{}留言：「{}」",
                 seat(&last.seat),
-                super::text::clean(c)
+                crate::view::text::clean(c)
             ));
         }
     }
@@ -106,26 +106,17 @@ mod tests {
     /// Both samples' views (the judge throws; the players throw), every audience.
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut checked = 0;
-        for sample in ["games/liubo/sample", "games/liubo/sample-self"] {
-            for entry in std::fs::read_dir(root.join(sample).join("views")).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_none_or(|e| e != "json") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let view: LiuboView = serde_json::from_str(&text).unwrap();
-                let all = caption(&[], &view).join("\n");
-                assert!(all.contains("回合") && all.contains("终局："), "{all}");
-                let words = "等待掷具或揭示。轮到甲方走。捷径权（下一回合可用）：X上：乙方枭，沿前行第掷和认输同意棋";
-                super::super::cjk_font::assert_drawable(
-                    &format!("{all}{words}"),
-                    &path.display().to_string(),
-                );
-                checked += 1;
-            }
-        }
+        let words = "等待掷具或揭示。轮到甲方走。捷径权（下一回合可用）：X上：乙方枭，沿前行第掷和认输同意棋";
+        let checked = crate::view::chinese::check_sample_captions(
+            &["games/liubo/sample", "games/liubo/sample-self"],
+            |text| {
+                let view: LiuboView = serde_json::from_str(text).unwrap();
+                let mut lines = caption(&[], &view);
+                lines.push(words.to_string());
+                lines
+            },
+            |all| assert!(all.contains("回合") && all.contains("终局："), "{all}"),
+        );
         assert!(checked >= 6, "{checked}");
     }
 }
