@@ -3,8 +3,8 @@
 //! pictures' built-in typeface (a test checks it on the shipped samples).
 
 use super::view::LiuboView;
-use crate::view::chinese::reason;
 use crate::protocol::files::Player;
+use crate::view::chinese::reason;
 
 /// A Liubo seat: 甲方 (a), 乙方 (b).
 fn seat(name: &str) -> String {

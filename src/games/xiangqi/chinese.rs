@@ -27,7 +27,11 @@ pub(crate) fn piece(letter: &str) -> String {
 
 pub(crate) fn comment(out: &mut Vec<String>, by: &str, text: Option<&String>) {
     if let Some(c) = text {
-        out.push(format!("{}留言：「{}」", seat(by), crate::view::text::clean(c)));
+        out.push(format!(
+            "{}留言：「{}」",
+            seat(by),
+            crate::view::text::clean(c)
+        ));
     }
 }
 
