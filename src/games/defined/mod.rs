@@ -256,10 +256,12 @@ pub trait Definition: Sync + Sized {
     fn verified(dir: &GameDir, g: &Self::Loaded) -> Result<<Self::Loaded as Referee>::State> {
         pipeline::verify(g, dir)
     }
-    /// After the end: the secrets the judge held into `reveal/`, and what was written.
+    /// After the end (`record`: the record, already read): the secrets the judge held into
+    /// `reveal/`, and what was written.
     fn reveal(
         dir: &GameDir,
         g: &Self::Loaded,
+        _record: &crate::protocol::record::Record,
         key: Option<&ssh_key::PrivateKey>,
         what: &str,
     ) -> Result<Vec<String>> {

@@ -40,6 +40,6 @@ pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {
             format!("the {what} stay secret until the end"),
         ));
     }
-    let lines = D::reveal(&d, &g, key.as_ref(), what)?;
+    let lines = D::reveal(&d, &g, &record, key.as_ref(), what)?;
     Ok(Report::lines(lines))
 }

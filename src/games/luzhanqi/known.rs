@@ -133,10 +133,7 @@ impl Known for SeatViews<'_> {
 
     fn status(&self) -> Result<(serde_json::Value, Vec<String>)> {
         let v = self.public()?;
-        let fields = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
-            "last_move": v.last_move, "record_head": v.record_head,
-        });
+        let (fields, first) = status_of_public(&v);
         let state_line = match (&v.result, &v.to_move) {
             (Some(r), _) => format!(
                 "over: {} ({})",
@@ -150,10 +147,7 @@ impl Known for SeatViews<'_> {
             (None, Some(t)) => format!("{t} to move (ply {})", v.ply + 1),
             (None, None) => "waiting for setups".to_string(),
         };
-        Ok((
-            fields,
-            vec![format!("game {} after {} plies", v.game, v.ply), state_line],
-        ))
+        Ok((fields, vec![first, state_line]))
     }
 
     fn record(&self) -> &Record {
@@ -190,7 +184,17 @@ impl SeatViews<'_> {
     }
 }
 
-fn not_written(path: &str) -> impl FnOnce() -> Error + '_ {
+/// The public fields `status` shows of the public view, and its first line.
+pub(super) fn status_of_public(v: &ViewFile) -> (serde_json::Value, String) {
+    let fields = serde_json::json!({
+        "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
+        "last_move": v.last_move, "record_head": v.record_head,
+    });
+    (fields, format!("game {} after {} plies", v.game, v.ply))
+}
+
+/// The refusal of a view the judge has not written yet.
+pub(super) fn not_written(path: &str) -> impl FnOnce() -> Error + '_ {
     move || {
         refuse_with(
             path,

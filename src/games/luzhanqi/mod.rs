@@ -179,24 +179,19 @@ impl Definition for Luzhanqi {
             );
         }
         let path = format!("views/{audience}.json");
-        Ok(
-            crate::games::luzhanqi::referee::read_signed_view(dir, g, audience)?
-                .ok_or_else(|| match audience {
-                    "full" => refuse_with(
-                        &path,
-                        None,
-                        "not written yet",
-                        "the full view, every piece shown, is written when the game is over",
-                    ),
-                    _ => refuse_with(
-                        &path,
-                        None,
-                        "not written yet",
-                        "run `qijudge judge` on the game first",
-                    ),
-                })?
-                .1,
-        )
+        match (
+            crate::games::luzhanqi::referee::read_signed_view(dir, g, audience)?,
+            audience,
+        ) {
+            (Some((_, text)), _) => Ok(text),
+            (None, "full") => Err(refuse_with(
+                &path,
+                None,
+                "not written yet",
+                "the full view, every piece shown, is written when the game is over",
+            )),
+            (None, _) => Err(known::not_written(&path)()),
+        }
     }
 
     fn text_view(_: &Game, v: &ViewFile, chinese: bool) -> String {
@@ -226,7 +221,13 @@ impl Definition for Luzhanqi {
 
     /// Each setup the judge accepted (a game forfeited early may lack some), from `setups/`,
     /// or opened with `key` from `sealed/`.
-    fn reveal(dir: &GameDir, g: &Game, key: Option<&PrivateKey>, _: &str) -> Result<Vec<String>> {
+    fn reveal(
+        dir: &GameDir,
+        g: &Game,
+        record: &crate::protocol::record::Record,
+        key: Option<&PrivateKey>,
+        _: &str,
+    ) -> Result<Vec<String>> {
         if key.is_none() && g.manifest.sealed {
             return Err(Error::Io(
                 "--key: setups of a sealed game are opened with the judge's key (all seats) or \
@@ -234,7 +235,6 @@ impl Definition for Luzhanqi {
                     .into(),
             ));
         }
-        let record = crate::games::luzhanqi::referee::load_record(dir, g)?;
         let mut written = Vec::new();
         for (i, p) in g.manifest.players.iter().enumerate() {
             let accepted = record
@@ -402,13 +402,11 @@ impl Answers for Game {
     }
 
     fn status_of(&self, state: &Replay) -> (serde_json::Value, String) {
-        let v = crate::games::luzhanqi::referee::build_view(self, state, Viewer::Public);
-        let first = format!("game {} after {} plies", v.game, v.ply);
-        let fields = serde_json::json!({
-            "game": v.game, "ply": v.ply, "to_move": v.to_move, "result": v.result,
-            "last_move": v.last_move, "record_head": v.record_head,
-        });
-        (fields, first)
+        known::status_of_public(&crate::games::luzhanqi::referee::build_view(
+            self,
+            state,
+            Viewer::Public,
+        ))
     }
 
     fn audited(&self, d: &GameDir, state: &Replay) -> Vec<String> {
