@@ -1,15 +1,14 @@
-//! The conformance suite every game passes through the rules contract, as board-game-rs and
-//! OpenSpiel run theirs on all their games: legal actions agree with the single-action check,
-//! printed actions read back, replays are deterministic, a viewer's information depends only
-//! on what it may see, chance outcomes are a distribution, returns appear exactly at the end,
-//! and every random playout ends.
+//! The conformance suite every registered game passes through the rules contract, as
+//! board-game-rs and OpenSpiel run theirs on all their games: legal actions agree with the
+//! single-action check, printed actions read back, replays are deterministic, an audience's
+//! published view depends only on what it may see, chance outcomes are a distribution, returns
+//! appear exactly at the end, and every random playout ends.
+//!
+//! Each game says which option sets it runs ([`super::defined::Definition::conform`]); the
+//! suite takes the games from the registry. Its controls play a small game written here, once
+//! honest and once broken, and the broken ones must fail.
 
-use super::banqi::rules::binding::BanqiRules;
-use super::jieqi::rules::binding::JieqiRules;
-use super::liubo::rules::binding::LiuboRules;
-use super::luzhanqi::rules::binding::LuzhanqiRules;
 use super::rules::{playout, Rules, Turn};
-use super::xiangqi::rules::binding::XiangqiRules;
 use crate::rules::luzhanqi::random::SplitMix64;
 
 /// Actions a playout may take at most: each game below ends by its own rules well before.
@@ -26,7 +25,7 @@ fn seeds<R: Rules>(rules: &R, base: u64) -> Vec<u64> {
 
 /// Every legal action passes the check and reads back from its text; every other candidate is
 /// refused with a reason; chance outcomes sum to one; returns appear exactly at the end.
-fn legal_actions_agree_with_the_check<R: Rules>(rules: &R, games: u64) {
+pub fn legal_actions_agree_with_the_check<R: Rules>(rules: &R, games: u64) {
     for g in 0..games {
         let mut state = rules.start(&seeds(rules, g));
         let mut pick = picker(g);
@@ -94,8 +93,8 @@ fn legal_actions_agree_with_the_check<R: Rules>(rules: &R, games: u64) {
     }
 }
 
-/// The same seeds and choices give the same information to every viewer, step by step.
-fn replays_are_deterministic<R: Rules>(rules: &R, games: u64) {
+/// The same seeds and choices give every audience the same published view, step by step.
+pub fn replays_are_deterministic<R: Rules>(rules: &R, games: u64) {
     for g in 0..games {
         let (first, actions) = playout(rules, &seeds(rules, g), CAP, picker(g));
         assert!(
@@ -126,9 +125,9 @@ fn replays_are_deterministic<R: Rules>(rules: &R, games: u64) {
     }
 }
 
-/// A seat's information is a function of the public information and its own secret: changing
-/// every other seat's secret leaves it unchanged for as long as the public information agrees.
-fn views_fold_only_what_their_audience_may_see<R: Rules>(rules: &R, games: u64) {
+/// A seat's published view is a function of the public view and its own secret: changing
+/// every other seat's secret leaves it unchanged for as long as the public view agrees.
+pub fn views_fold_only_what_their_audience_may_see<R: Rules>(rules: &R, games: u64) {
     for g in 0..games {
         for seat in 0..rules.seats() {
             let base = seeds(rules, g);
@@ -138,204 +137,170 @@ fn views_fold_only_what_their_audience_may_see<R: Rules>(rules: &R, games: u64) 
                     *s ^= 0x9e37_79b9_7f4a_7c15;
                 }
             }
-            let mut a = rules.start(&base);
-            let mut b = rules.start(&other);
-            let mut pick = picker(g);
-            for _ in 0..CAP {
-                if rules.information(&a, None) != rules.information(&b, None) {
-                    break;
-                }
-                assert_eq!(
-                    rules.information(&a, Some(seat)),
-                    rules.information(&b, Some(seat)),
-                    "{}: seat {seat} sees a difference in others' secrets (game {g})",
-                    rules.name()
-                );
-                let choices: Vec<R::Action> = match rules.turn(&a) {
-                    Turn::Over => break,
-                    Turn::Chance => rules
-                        .chance_outcomes(&a)
-                        .into_iter()
-                        .map(|(x, _)| x)
-                        .collect(),
-                    Turn::Seat(_) => rules.legal_actions(&a),
-                };
-                let action = choices[pick(choices.len())].clone();
-                if rules.turn(&b) != rules.turn(&a)
-                    || (matches!(rules.turn(&b), Turn::Seat(_))
-                        && rules.check(&b, &action).is_err())
-                {
-                    break;
-                }
-                rules.apply(&mut a, &action);
-                rules.apply(&mut b, &action);
-            }
+            let (a, b) = (rules.start(&base), rules.start(&other));
+            seat_cannot_tell_apart(rules, a, b, seat, g);
         }
     }
 }
 
-fn conformance<R: Rules>(rules: &R, games: u64) {
+/// Plays the same random actions (seed `g`) on two states while their public views agree,
+/// asserting that `seat`'s view agrees too: the seat cannot tell the two games apart.
+pub fn seat_cannot_tell_apart<R: Rules>(
+    rules: &R,
+    mut a: R::State,
+    mut b: R::State,
+    seat: usize,
+    g: u64,
+) {
+    let mut pick = picker(g);
+    for _ in 0..CAP {
+        if rules.information(&a, None) != rules.information(&b, None) {
+            break;
+        }
+        assert_eq!(
+            rules.information(&a, Some(seat)),
+            rules.information(&b, Some(seat)),
+            "{}: seat {seat} sees a difference in others' secrets (game {g})",
+            rules.name()
+        );
+        let choices: Vec<R::Action> = match rules.turn(&a) {
+            Turn::Over => break,
+            Turn::Chance => rules
+                .chance_outcomes(&a)
+                .into_iter()
+                .map(|(x, _)| x)
+                .collect(),
+            Turn::Seat(_) => rules.legal_actions(&a),
+        };
+        let action = choices[pick(choices.len())].clone();
+        if rules.turn(&b) != rules.turn(&a)
+            || (matches!(rules.turn(&b), Turn::Seat(_)) && rules.check(&b, &action).is_err())
+        {
+            break;
+        }
+        rules.apply(&mut a, &action);
+        rules.apply(&mut b, &action);
+    }
+}
+
+/// The whole suite on one game's rules, `games` random games per check.
+pub fn conformance<R: Rules>(rules: &R, games: u64) {
     legal_actions_agree_with_the_check(rules, games);
     replays_are_deterministic(rules, games);
     views_fold_only_what_their_audience_may_see(rules, games);
 }
 
-fn luzhanqi(board: &str) -> LuzhanqiRules {
-    let mut options = crate::rules::luzhanqi::Options::default();
-    // A cap the rules enforce, so every random playout ends by rule.
-    options.set("max-plies", "1500").unwrap();
-    LuzhanqiRules::new(board, options).unwrap()
+#[test]
+fn every_registered_game_conforms() {
+    for game in super::registry::GAMES {
+        game.conform();
+    }
+}
+
+/// The controls' game: a pile of 9 stones, each turn takes 1 or 2, taking the last wins; each
+/// seat holds a secret digit from its seed that play never shows. `leak` publishes the other
+/// seat's digit in every seat's view; `lax` lets the check pass a take of 3.
+#[derive(Default)]
+struct Pile {
+    leak: bool,
+    lax: bool,
+}
+
+#[derive(Clone, Debug)]
+struct PileState {
+    left: u32,
+    taken: Vec<u32>,
+    secrets: Vec<u64>,
+}
+
+impl Rules for Pile {
+    type State = PileState;
+    type Action = u32;
+
+    fn name(&self) -> String {
+        "pile".into()
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn start(&self, seeds: &[u64]) -> PileState {
+        PileState {
+            left: 9,
+            taken: Vec::new(),
+            secrets: seeds.iter().map(|s| s % 10).collect(),
+        }
+    }
+    fn turn(&self, s: &PileState) -> Turn {
+        match s.left {
+            0 => Turn::Over,
+            _ => Turn::Seat(s.taken.len() % 2),
+        }
+    }
+    fn legal_actions(&self, s: &PileState) -> Vec<u32> {
+        (1..=2.min(s.left)).collect()
+    }
+    fn candidate_actions(&self, _: &PileState) -> Vec<u32> {
+        (0..=4).collect()
+    }
+    fn check(&self, s: &PileState, take: &u32) -> Result<(), String> {
+        let most = if self.lax { 3 } else { 2 };
+        match *take {
+            t if t == 0 || t > most => Err(format!("take 1 or 2, not {t}")),
+            t if t > s.left => Err(format!("only {} left", s.left)),
+            _ => Ok(()),
+        }
+    }
+    fn chance_outcomes(&self, _: &PileState) -> Vec<(u32, f64)> {
+        Vec::new()
+    }
+    fn apply(&self, s: &mut PileState, take: &u32) {
+        s.left -= take;
+        s.taken.push(*take);
+    }
+    fn write_action(&self, _: &PileState, take: &u32) -> String {
+        take.to_string()
+    }
+    fn parse_action(&self, _: &PileState, text: &str) -> Result<u32, String> {
+        text.parse().map_err(|_| format!("{text:?} is no number"))
+    }
+    fn information(&self, s: &PileState, viewer: Option<usize>) -> String {
+        let own = viewer.map(|v| s.secrets[v]);
+        let other = viewer.filter(|_| self.leak).map(|v| s.secrets[1 - v]);
+        format!("{} {:?} {own:?} {other:?}", s.left, s.taken)
+    }
+    fn returns(&self, s: &PileState) -> Option<Vec<f64>> {
+        let last = (s.left == 0).then(|| (s.taken.len() - 1) % 2)?;
+        Some((0..2).map(|i| if i == last { 1.0 } else { -1.0 }).collect())
+    }
+}
+
+fn fails(check: impl FnOnce() + std::panic::UnwindSafe) -> bool {
+    std::panic::catch_unwind(check).is_err()
 }
 
 #[test]
-fn two_player_luzhanqi_conforms() {
-    conformance(&luzhanqi("2p"), 6);
+fn the_controls_game_passes_the_suite() {
+    // 9 stones take 5 to 9 actions: the playout-length check asks for 10 and is not run here.
+    legal_actions_agree_with_the_check(&Pile::default(), 8);
+    views_fold_only_what_their_audience_may_see(&Pile::default(), 8);
 }
 
 #[test]
-fn four_player_luzhanqi_conforms() {
-    conformance(&luzhanqi("cross4"), 3);
-}
-
-#[test]
-fn xiangqi_conforms() {
-    let rules = XiangqiRules {
-        options: crate::rules::xiangqi::Options {
-            move_limit: true,
-            ..Default::default()
-        },
-        ..Default::default()
+fn a_view_that_shows_another_seat_s_secret_is_caught() {
+    let leaky = Pile {
+        leak: true,
+        ..Pile::default()
     };
-    conformance(&rules, 4);
+    assert!(fails(|| views_fold_only_what_their_audience_may_see(
+        &leaky, 4
+    )));
 }
 
 #[test]
-fn banqi_conforms_under_each_option() {
-    for cannon_takes_face_down in [false, true] {
-        let options = crate::games::banqi::rules::Options {
-            cannon_takes_face_down,
-            move_limit: true,
-        };
-        conformance(&BanqiRules { options }, 4);
-    }
-}
-
-#[test]
-fn jieqi_conforms_under_each_option() {
-    use crate::rules::jieqi::{AdvisorsElephants, Captured, Options};
-    // A piece taken face down shown to its captor alone is knowledge of another seat's
-    // secret by the rules, which the generic check forbids: that option has its own test.
-    for (captured, advisors_elephants) in [
-        (Captured::Both, AdvisorsElephants::Free),
-        (Captured::Nobody, AdvisorsElephants::Confined),
-    ] {
-        let options = Options {
-            captured,
-            advisors_elephants,
-            move_limit: true,
-        };
-        conformance(&JieqiRules { options }, 4);
-    }
-}
-
-#[test]
-fn jieqi_shows_a_piece_taken_face_down_to_its_captor_alone() {
-    use crate::rules::jieqi::{Captured, Options};
-    let rules = JieqiRules {
-        options: Options {
-            captured: Captured::Captor,
-            move_limit: true,
-            ..Options::default()
-        },
+fn a_check_that_passes_an_illegal_action_is_caught() {
+    let lax = Pile {
+        lax: true,
+        ..Pile::default()
     };
-    // Two layouts that differ only in what lies on b9 (and a9 or c9): red's piece on b2,
-    // moving as a cannon over b7, takes the piece on b9 face down.
-    let a = rules.start(&[3, 4]);
-    let mut b = a.clone();
-    let at = |s: &str| crate::rules::xiangqi::Square::parse(s).unwrap();
-    let black = |sq: &str| {
-        crate::rules::jieqi::position::hidden_squares(crate::rules::xiangqi::Color::Black)
-            .iter()
-            .position(|s| *s == at(sq))
-            .unwrap()
-    };
-    let other = ["a9", "c9"]
-        .into_iter()
-        .find(|s| a.layout.at(at(s)) != a.layout.at(at("b9")))
-        .unwrap();
-    b.layout.kinds[1].swap(black("b9"), black(other));
-    let (mut a, mut b) = (a, b);
-    let take = rules.parse_action(&a, "b2b9").unwrap();
-    for s in [&mut a, &mut b] {
-        rules.apply(s, &take);
-    }
-    assert_eq!(rules.information(&a, None), rules.information(&b, None));
-    assert_eq!(
-        rules.information(&a, Some(1)),
-        rules.information(&b, Some(1))
-    );
-    assert_ne!(
-        rules.information(&a, Some(0)),
-        rules.information(&b, Some(0))
-    );
-}
-
-#[test]
-fn liubo_conforms() {
-    let mut options = crate::rules::liubo::Options::default();
-    options.set("ply_limit", "400").unwrap();
-    conformance(&LiuboRules { options }, 6);
-}
-
-#[test]
-fn a_broken_check_is_caught() {
-    // The suite can fail: rules whose check accepts one move too many are refused.
-    struct Lax(XiangqiRules);
-    impl Rules for Lax {
-        type State = <XiangqiRules as Rules>::State;
-        type Action = <XiangqiRules as Rules>::Action;
-        fn name(&self) -> String {
-            "lax".into()
-        }
-        fn seats(&self) -> usize {
-            2
-        }
-        fn start(&self, s: &[u64]) -> Self::State {
-            self.0.start(s)
-        }
-        fn turn(&self, s: &Self::State) -> Turn {
-            self.0.turn(s)
-        }
-        fn legal_actions(&self, s: &Self::State) -> Vec<Self::Action> {
-            self.0.legal_actions(s)
-        }
-        fn candidate_actions(&self, s: &Self::State) -> Vec<Self::Action> {
-            self.0.candidate_actions(s)
-        }
-        fn check(&self, _: &Self::State, _: &Self::Action) -> Result<(), String> {
-            Ok(())
-        }
-        fn chance_outcomes(&self, s: &Self::State) -> Vec<(Self::Action, f64)> {
-            self.0.chance_outcomes(s)
-        }
-        fn apply(&self, s: &mut Self::State, a: &Self::Action) {
-            self.0.apply(s, a)
-        }
-        fn write_action(&self, s: &Self::State, a: &Self::Action) -> String {
-            self.0.write_action(s, a)
-        }
-        fn parse_action(&self, s: &Self::State, t: &str) -> Result<Self::Action, String> {
-            self.0.parse_action(s, t)
-        }
-        fn information(&self, s: &Self::State, v: Option<usize>) -> String {
-            self.0.information(s, v)
-        }
-        fn returns(&self, s: &Self::State) -> Option<Vec<f64>> {
-            self.0.returns(s)
-        }
-    }
-    let caught = std::panic::catch_unwind(|| {
-        legal_actions_agree_with_the_check(&Lax(XiangqiRules::default()), 1)
-    });
-    assert!(caught.is_err());
+    assert!(fails(|| legal_actions_agree_with_the_check(&lax, 1)));
 }

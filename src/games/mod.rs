@@ -8,9 +8,10 @@
 //!   game — make one, its facts and seats, a seat's legal moves and view, a bot's turn, a match
 //!   game in one process, the audited result. A game judged through the shared pipeline gets it
 //!   from its [`defined::Definition`].
-//! - [`rules::Rules`]: the pure rules every game implements (seats, whose turn, legal actions,
-//!   apply, chance, what a seat may see, the outcome), in the manner of OpenSpiel's `State`. It
-//!   is what the conformance suite, bots and `moves` run on.
+//! - [`rules::Rules`]: the rules every game implements over its judge's own state (seats, whose
+//!   turn, legal actions, apply, chance, what a seat may see — the view the judge publishes —
+//!   and the outcome), in the manner of OpenSpiel's `State`. The conformance suite runs every
+//!   registered game on it.
 //!
 //! Adding a game: a folder `games/NAME/` (its pure rules and their `Rules` binding, its referee,
 //! its view, its `Definition` and `Commands`) and one line in [`registry::GAMES`]; see
@@ -28,7 +29,7 @@ pub mod rules;
 pub mod xiangqi;
 
 #[cfg(test)]
-mod conformance;
+pub(crate) mod conformance;
 
 use crate::error::{Error, Result};
 use crate::protocol::files::{Clock, Player};
@@ -164,6 +165,9 @@ pub trait Game: Commands {
         Vec::new()
     }
     /// The seats of a new game on `board`, in order.
+    /// Runs the rules contract's conformance suite on every option set of the game.
+    #[cfg(test)]
+    fn conform(&self);
     fn seats(&self, board: &str) -> Result<Vec<String>>;
     /// The seat to move (or throw), none once the game is over or before play.
     fn to_move(&self, dir: &Path) -> Result<Option<String>>;

@@ -142,11 +142,7 @@ pub fn open_outputs<V: serde::Serialize>(
         .iter()
         .map(|&audience| {
             let v = view(audience);
-            let json = format!(
-                "{}\n",
-                serde_json::to_string_pretty(&v).expect("views serialise")
-            );
-            (audience.to_string(), json, text(&v))
+            (audience.to_string(), crate::view::to_json(&v), text(&v))
         })
         .collect();
     let mut files = signed_outputs(record, views, key);

@@ -232,8 +232,8 @@ pub fn build<S: NodeSet>(
     }
 }
 
-/// The view as file bytes: pretty JSON with a final line feed.
-pub fn to_json(view: &ViewFile) -> String {
+/// A view (any game's) as its file's bytes: pretty JSON with a final line feed.
+pub fn to_json<V: serde::Serialize>(view: &V) -> String {
     let mut s = serde_json::to_string_pretty(view).expect("views serialise");
     s.push('\n');
     s

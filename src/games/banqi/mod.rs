@@ -91,6 +91,17 @@ impl Definition for Banqi {
             ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
         ]
     }
+
+    #[cfg(test)]
+    fn conform() {
+        for cannon_takes_face_down in [false, true] {
+            let options = rules::Options {
+                cannon_takes_face_down,
+                move_limit: true,
+            };
+            crate::games::conformance::conformance(&rules::binding::BanqiRules::new(options), 4);
+        }
+    }
 }
 
 impl BanqiGame {

@@ -168,6 +168,7 @@ pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmen
 }
 
 /// The game as the record and the files say.
+#[derive(Clone, Debug)]
 pub struct State {
     pub record: Record,
     pub game: Game,
@@ -420,6 +421,55 @@ impl Step<'_> {
         }
         Ok(entries)
     }
+}
+
+/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
+pub fn contract_game(options: Options) -> BanqiGame {
+    let frame = crate::games::rules::contract_frame(&SEATS);
+    let manifest = BanqiManifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "banqi".into(),
+        id: format!("{ID_PREFIX}{}", "00".repeat(16)),
+        created: crate::games::rules::CONTRACT_CREATED.into(),
+        sample: false,
+        board: "4x8".into(),
+        rules: options,
+        clock: None,
+        sealed: false,
+        judge: frame.judge,
+        players: frame.players,
+    };
+    BanqiGame {
+        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
+        manifest,
+        player_keys: frame.player_keys,
+        judge_key: frame.judge_key,
+    }
+}
+
+/// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
+pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
+    let mut state = g.initial();
+    state.nonces.begin();
+    state.layout = Some(layout);
+    state
+}
+
+/// Plays one legal action through the judge's own step code (the rules contract's `apply`);
+/// an illegal one changes nothing.
+pub fn contract_play(g: &BanqiGame, state: &mut State, action: Action) {
+    let unread = GameDir::new(std::path::Path::new(""));
+    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
+    let ply = state.plies() + 1;
+    let seat = state.game.position().to_move;
+    let file = crate::games::rules::contract_move_file(
+        &g.manifest.id,
+        &g.hash,
+        ply,
+        SEATS[seat],
+        action.to_string(),
+    );
+    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(action));
 }
 
 impl Referee for BanqiGame {

@@ -322,6 +322,10 @@ pub trait Definition: Sync + Sized {
     }
     /// `precheck`, for a game that checks some moves its own way (`key`: the judge's, where
     /// the game's moves are checked against what only the judge holds).
+    /// Runs the rules contract's conformance suite (`games/conformance.rs`) on the rules of
+    /// each option set the game is played under, with a limit that ends every random playout.
+    #[cfg(test)]
+    fn conform();
     fn precheck(dir: &Path, _key: Option<&Path>) -> Result<Report> {
         precheck::run::<Self>(dir)
     }
@@ -440,6 +444,11 @@ impl<D: Definition> Game for D {
 
     fn schemas(&self) -> Vec<(String, String)> {
         D::schemas()
+    }
+
+    #[cfg(test)]
+    fn conform(&self) {
+        D::conform()
     }
 
     fn seats(&self, board: &str) -> Result<Vec<String>> {

@@ -90,6 +90,43 @@ impl Definition for Jieqi {
     fn html(dir: &GameDir, g: &jq::JieqiGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
+
+    /// A piece taken face down shown to its captor alone is knowledge of another seat's
+    /// secret by the rules, which the generic check forbids: that option has its own test
+    /// (`rules::binding`), where it is also the control that the check bites.
+
+    fn schemas() -> Vec<(String, String)> {
+        use crate::protocol::files::{NonceCommitmentFile, NonceFile};
+        use crate::schemas::schema;
+        vec![
+            (
+                "jieqi-manifest.schema.json".into(),
+                schema::<JieqiManifest>(),
+            ),
+            (
+                "jieqi-nonce-commitment.schema.json".into(),
+                schema::<NonceCommitmentFile>(),
+            ),
+            ("jieqi-nonce.schema.json".into(), schema::<NonceFile>()),
+            ("jieqi-view.schema.json".into(), schema::<jq::JieqiView>()),
+        ]
+    }
+
+    #[cfg(test)]
+    fn conform() {
+        use crate::rules::jieqi::{AdvisorsElephants, Captured, Options};
+        for (captured, advisors_elephants) in [
+            (Captured::Both, AdvisorsElephants::Free),
+            (Captured::Nobody, AdvisorsElephants::Confined),
+        ] {
+            let options = Options {
+                captured,
+                advisors_elephants,
+                move_limit: true,
+            };
+            crate::games::conformance::conformance(&rules::binding::JieqiRules::new(options), 4);
+        }
+    }
 }
 
 impl Answers for jq::JieqiGame {

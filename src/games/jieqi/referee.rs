@@ -174,6 +174,7 @@ pub struct Capture {
 }
 
 /// The game as the record and the files say.
+#[derive(Clone, Debug)]
 pub struct State {
     pub record: Record,
     pub game: Game,
@@ -463,6 +464,51 @@ impl Step<'_> {
         }
         Ok(entries)
     }
+}
+
+/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
+pub fn contract_game(options: Options) -> JieqiGame {
+    let frame = crate::games::rules::contract_frame(&SEATS);
+    let manifest = new_manifest(
+        [0; 16],
+        crate::games::rules::CONTRACT_CREATED.into(),
+        false,
+        options,
+        None,
+        frame.judge,
+        frame.players,
+    );
+    JieqiGame {
+        hash: sha256_tagged(crate::protocol::files::to_toml(&manifest).as_bytes()),
+        manifest,
+        player_keys: frame.player_keys,
+        judge_key: frame.judge_key,
+    }
+}
+
+/// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
+pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
+    let mut state = g.initial();
+    state.nonces.begin();
+    state.layout = Some(layout);
+    state
+}
+
+/// Plays one legal move through the judge's own step code (the rules contract's `apply`); an
+/// illegal one changes nothing.
+pub fn contract_play(g: &JieqiGame, state: &mut State, m: Move) {
+    let unread = GameDir::new(std::path::Path::new(""));
+    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
+    let ply = state.plies() + 1;
+    let seat = state.game.position().side_to_move().index();
+    let file = crate::games::rules::contract_move_file(
+        &g.manifest.id,
+        &g.hash,
+        ply,
+        SEATS[seat],
+        m.to_string(),
+    );
+    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Action::Play(m));
 }
 
 impl Referee for JieqiGame {

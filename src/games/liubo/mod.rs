@@ -154,6 +154,30 @@ impl Definition for Liubo {
         }
         Ok(report)
     }
+
+    fn schemas() -> Vec<(String, String)> {
+        use crate::protocol::files::{ChainCommitmentFile, SeedFile};
+        use crate::schemas::schema;
+        vec![
+            (
+                "liubo-manifest.schema.json".into(),
+                schema::<LiuboManifest>(),
+            ),
+            (
+                "liubo-chain-commitment.schema.json".into(),
+                schema::<ChainCommitmentFile>(),
+            ),
+            ("liubo-seed.schema.json".into(), schema::<SeedFile>()),
+            ("liubo-view.schema.json".into(), schema::<view::LiuboView>()),
+        ]
+    }
+
+    #[cfg(test)]
+    fn conform() {
+        let mut options = crate::rules::liubo::Options::default();
+        options.set("ply_limit", "400").expect("a known option");
+        crate::games::conformance::conformance(&rules::binding::LiuboRules::new(options), 6);
+    }
 }
 
 /// The seat to move (or throw), none once the game is over or before play.

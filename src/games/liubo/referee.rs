@@ -134,6 +134,7 @@ pub fn new_chain(g: &LiuboGame, seat: usize, seed: [u8; 32]) -> (ChainCommitment
 }
 
 /// The game as the record and the files say.
+#[derive(Clone, Debug)]
 pub struct State {
     pub record: Record,
     pub position: Option<Position>,
@@ -567,14 +568,10 @@ impl Step<'_> {
         } else {
             let moves = parse_turn(position, &m.action)
                 .map_err(|e| refuse(&path, Some("move"), e.to_string()))?;
-            position
-                .play_turn(&moves)
-                .map_err(|(_, e)| refuse(&path, Some("move"), e.to_string()))?;
-            let text = write_turn(&moves);
-            let events = describe_events(position, &moves);
-            state.last_turn = Some((seat, text.clone(), events));
-            state.last_comment = m.comment.clone();
-            (text, position.result.is_some())
+            let text = play_turn(state, seat, &moves, m.comment.clone())
+                .map_err(|e| refuse(&path, Some("move"), e))?;
+            let ended = state.position.as_ref().is_some_and(|p| p.result.is_some());
+            (text, ended)
         };
         let received = self.cx.received();
         out.push(Entry::Move {
@@ -590,34 +587,119 @@ impl Step<'_> {
         });
         state.throw = None;
         if ended {
-            out.push(self.end_entry(state));
+            out.push(end_entry(state));
         }
         Ok(Some(out))
     }
+}
 
-    fn end_entry(&self, state: &mut State) -> Entry {
-        let outcome = state
-            .position
-            .as_ref()
-            .and_then(|p| p.result)
-            .expect("the game has ended");
-        let winner = outcome.winner.map(|w| SEATS[w].to_string());
-        let reason = match outcome.reason {
-            LiuboEnd::OwlCaptured => EndReason::OwlCaptured,
-            LiuboEnd::FiveStones => EndReason::FiveStones,
-            LiuboEnd::NoPieces => EndReason::NoPiecesInPlay,
-            LiuboEnd::PlyLimit => EndReason::PlyLimit,
-            LiuboEnd::Resignation => EndReason::Resignation,
-            LiuboEnd::Forfeit => EndReason::Forfeit,
-        };
-        state.end = Some((winner.clone(), reason));
-        Entry::End {
-            winner,
-            allies: Vec::new(),
-            reason,
+/// Plays a checked turn's moves on the board and notes it as the last turn; the turn as written.
+fn play_turn(
+    state: &mut State,
+    seat: usize,
+    moves: &[liubo::Move],
+    comment: Option<String>,
+) -> std::result::Result<String, String> {
+    let position = state.position.as_mut().ok_or("play has not begun")?;
+    position.play_turn(moves).map_err(|(_, e)| e.to_string())?;
+    let text = write_turn(moves);
+    let events = describe_events(position, moves);
+    state.last_turn = Some((seat, text.clone(), events));
+    state.last_comment = comment;
+    Ok(text)
+}
+
+/// The record's `end` line for a game whose position has ended, noted in the state.
+fn end_entry(state: &mut State) -> Entry {
+    let outcome = state
+        .position
+        .as_ref()
+        .and_then(|p| p.result)
+        .expect("the game has ended");
+    let winner = outcome.winner.map(|w| SEATS[w].to_string());
+    let reason = match outcome.reason {
+        LiuboEnd::OwlCaptured => EndReason::OwlCaptured,
+        LiuboEnd::FiveStones => EndReason::FiveStones,
+        LiuboEnd::NoPieces => EndReason::NoPiecesInPlay,
+        LiuboEnd::PlyLimit => EndReason::PlyLimit,
+        LiuboEnd::Resignation => EndReason::Resignation,
+        LiuboEnd::Forfeit => EndReason::Forfeit,
+    };
+    state.end = Some((winner.clone(), reason));
+    Entry::End {
+        winner,
+        allies: Vec::new(),
+        reason,
+    }
+}
+
+/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
+pub fn contract_game(options: liubo::Options) -> LiuboGame {
+    let frame = crate::games::rules::contract_frame(&SEATS);
+    let manifest = new_manifest(
+        [0; 16],
+        crate::games::rules::CONTRACT_CREATED.into(),
+        false,
+        options,
+        None,
+        frame.judge,
+        frame.players,
+    );
+    LiuboGame {
+        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
+        manifest,
+        player_keys: frame.player_keys,
+        judge_key: frame.judge_key,
+    }
+}
+
+/// The judge's state once play has begun with `first` to throw (both seeds in hand).
+pub fn contract_start(g: &LiuboGame, first: usize) -> State {
+    let mut state = State::new();
+    state.heads = [Some([0; 32]); 2];
+    state.accepted = [true; 2];
+    state.position = Some(Position::new(g.manifest.rules.clone(), first));
+    state
+}
+
+/// A throw the contract's chance gave, noted as the judge notes one (the contract has no hash
+/// chains, so its record line names no chain element).
+pub fn contract_throw(g: &LiuboGame, state: &mut State, values: (u8, u8)) {
+    let Some(p) = state.position.as_mut() else {
+        return;
+    };
+    let (t, seat) = (p.turns + 1, p.to_move);
+    if p.begin_turn(values).is_err() {
+        return;
+    }
+    state.throw = Some((t, seat, values));
+    if state.position.as_ref().is_some_and(|p| p.result.is_some()) {
+        end_entry(state);
+    }
+    let entry = Entry::Throw {
+        t,
+        seat: SEATS[seat].into(),
+        values: vec![values.0, values.1],
+        elements: BTreeMap::new(),
+    };
+    state.record.append(entry, &g.hash);
+}
+
+/// One legal turn through the judge's own bookkeeping (the rules contract's `apply`); an
+/// illegal one changes nothing.
+pub fn contract_turn(state: &mut State, moves: &[liubo::Move]) {
+    let Some((_, seat, _)) = state.throw else {
+        return;
+    };
+    if play_turn(state, seat, moves, None).is_ok() {
+        state.throw = None;
+        if state.position.as_ref().is_some_and(|p| p.result.is_some()) {
+            end_entry(state);
         }
     }
+}
 
+impl Step<'_> {
     /// The next record entries the files give, or none while waiting.
     fn next(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
         if state.end.is_some() {

@@ -292,6 +292,29 @@ impl Definition for Luzhanqi {
         crate::games::luzhanqi::referee::precheck::precheck(&d, &game, key.as_ref())
             .map(Report::lines)
     }
+
+    fn schemas() -> Vec<(String, String)> {
+        use crate::rules::luzhanqi::{EventJson, PositionFile};
+        use crate::schemas::schema;
+        vec![
+            (
+                "luzhanqi-position.schema.json".into(),
+                schema::<PositionFile>(),
+            ),
+            ("luzhanqi-event.schema.json".into(), schema::<EventJson>()),
+        ]
+    }
+
+    #[cfg(test)]
+    fn conform() {
+        for (board, games) in [("2p", 6), ("cross4", 3)] {
+            let mut options = crate::rules::luzhanqi::Options::default();
+            // A cap the rules enforce, so every random playout ends by rule.
+            options.set("max-plies", "1500").expect("a known option");
+            let rules = rules::binding::LuzhanqiRules::new(board, options).expect("a board");
+            crate::games::conformance::conformance(&rules, games);
+        }
+    }
 }
 
 /// The board `--board` names.

@@ -71,6 +71,36 @@ impl Definition for Xiangqi {
     fn html(dir: &GameDir, g: &xq::XiangqiGame, audience: &str, _: bool) -> Result<String> {
         commands::html(dir, g, audience)
     }
+
+    fn schemas() -> Vec<(String, String)> {
+        use crate::protocol::files::XiangqiManifest;
+        use crate::schemas::schema;
+        vec![
+            (
+                "xiangqi-manifest.schema.json".into(),
+                schema::<XiangqiManifest>(),
+            ),
+            (
+                "xiangqi-view.schema.json".into(),
+                schema::<xq::XiangqiView>(),
+            ),
+            (
+                "xiangqi-check.schema.json".into(),
+                schema::<crate::rules::xiangqi::check::GameCheck>(),
+            ),
+        ]
+    }
+
+    #[cfg(test)]
+    fn conform() {
+        let options = crate::rules::xiangqi::Options {
+            move_limit: true,
+            ..Default::default()
+        };
+        let start = crate::rules::xiangqi::Position::start();
+        let rules = rules::binding::XiangqiRules::new(start, options);
+        crate::games::conformance::conformance(&rules, 4);
+    }
 }
 
 impl Answers for xq::XiangqiGame {

@@ -144,6 +144,7 @@ pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
 }
 
 /// The game as the record and the move files say, every file checked.
+#[derive(Clone, Debug)]
 pub struct State {
     pub record: Record,
     pub game: Game,
@@ -353,6 +354,55 @@ fn apply(
         entries.push(end_entry(&mut state.end, &ending));
     }
     entries
+}
+
+/// The judge's game for the rules contract (`rules::binding`): a fixed frame, the contract's
+/// start and options.
+pub fn contract_game(start: Position, options: Options) -> XiangqiGame {
+    let frame = crate::games::rules::contract_frame(&SEATS);
+    let rules = XiangqiRules {
+        start: fen::write(&start),
+        move_limit: options.move_limit,
+    };
+    let manifest = new_manifest(
+        [0; 16],
+        crate::games::rules::CONTRACT_CREATED.into(),
+        false,
+        rules,
+        None,
+        frame.judge,
+        frame.players,
+    );
+    XiangqiGame {
+        hash: sha256_tagged(crate::protocol::files::to_toml(&manifest).as_bytes()),
+        manifest,
+        player_keys: frame.player_keys,
+        judge_key: frame.judge_key,
+        start,
+        options,
+    }
+}
+
+/// Plays one legal move through the judge's own code (the rules contract's `apply`).
+pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::rules::xiangqi::Move) {
+    let ply = state.game.moves().len() as u32 + 1;
+    let seat = if state.game.position().side_to_move() == Color::Red {
+        0
+    } else {
+        1
+    };
+    let file = crate::games::rules::contract_move_file(
+        &g.manifest.id,
+        &g.hash,
+        ply,
+        SEATS[seat],
+        m.to_string(),
+    );
+    let signed = SignedMove {
+        file,
+        hash: String::new(),
+    };
+    apply(state, ply, seat, &signed, Action::Play(m), String::new());
 }
 
 impl Referee for XiangqiGame {

@@ -1,20 +1,22 @@
 //! Banqi's rules through the contract: the layout drawn by the fair shuffle from the seats'
-//! seeds; every viewer is shown the same (what lies face down is nobody's to know).
+//! seeds, played by the judge's own step code; each audience's information is the view the
+//! judge publishes (what lies face down is nobody's to know).
 
-use super::{shuffle::shuffle, Action, Cell, Game, Layout, Options};
+use super::{shuffle::shuffle, Action, Cell, Options};
+use crate::games::banqi::referee::{self, BanqiGame, State};
 use crate::games::rules::{Rules, Turn};
 
-/// Banqi with its options.
-#[derive(Default)]
+/// Banqi with its options, judged in the contract's frame.
 pub struct BanqiRules {
-    pub options: Options,
+    game: BanqiGame,
 }
 
-/// A game with the layout it is played on.
-#[derive(Clone, Debug)]
-pub struct BanqiState {
-    pub game: Game,
-    pub layout: Layout,
+impl BanqiRules {
+    pub fn new(options: Options) -> BanqiRules {
+        BanqiRules {
+            game: referee::contract_game(options),
+        }
+    }
 }
 
 /// A seat's seed as a 32-byte nonce.
@@ -24,18 +26,8 @@ fn nonce(seed: u64) -> [u8; 32] {
     n
 }
 
-impl BanqiState {
-    /// What the face-down piece an action turns up or takes is, from the layout.
-    pub fn identity(&self, action: Action) -> Option<crate::rules::xiangqi::Piece> {
-        let square = match action {
-            Action::Flip(s) | Action::Move(_, s) => s,
-        };
-        (self.game.position().cell(square) == Some(Cell::Down)).then(|| self.layout.at(square))
-    }
-}
-
 impl Rules for BanqiRules {
-    type State = BanqiState;
+    type State = State;
     type Action = Action;
 
     fn name(&self) -> String {
@@ -48,30 +40,27 @@ impl Rules for BanqiRules {
 
     /// The layout is both seeds' shuffle: changing either seed rearranges what lies face
     /// down, which no seat knows either way.
-    fn start(&self, seeds: &[u64]) -> BanqiState {
+    fn start(&self, seeds: &[u64]) -> State {
         let first = nonce(seeds.first().copied().unwrap_or(0));
         let second = nonce(seeds.get(1).copied().unwrap_or(0));
-        BanqiState {
-            game: Game::new(self.options),
-            layout: shuffle("bq-rules", &first, &second),
-        }
+        referee::contract_start(&self.game, shuffle("bq-rules", &first, &second))
     }
 
-    fn turn(&self, s: &BanqiState) -> Turn {
+    fn turn(&self, s: &State) -> Turn {
         match s.game.ending() {
             Some(_) => Turn::Over,
             None => Turn::Seat(s.game.position().to_move),
         }
     }
 
-    fn legal_actions(&self, s: &BanqiState) -> Vec<Action> {
+    fn legal_actions(&self, s: &State) -> Vec<Action> {
         if s.game.ending().is_some() {
             return Vec::new();
         }
         s.game.position().legal_actions()
     }
 
-    fn candidate_actions(&self, s: &BanqiState) -> Vec<Action> {
+    fn candidate_actions(&self, s: &State) -> Vec<Action> {
         let squares: Vec<_> = super::Square::all().collect();
         let mut out: Vec<Action> = squares.iter().map(|&s| Action::Flip(s)).collect();
         for &from in &squares {
@@ -82,59 +71,40 @@ impl Rules for BanqiRules {
         out
     }
 
-    fn check(&self, s: &BanqiState, a: &Action) -> Result<(), String> {
+    fn check(&self, s: &State, a: &Action) -> Result<(), String> {
         if s.game.ending().is_some() {
             return Err("the game is over".into());
         }
         s.game.position().check(*a).map_err(|e| e.to_string())
     }
 
-    fn chance_outcomes(&self, _: &BanqiState) -> Vec<(Action, f64)> {
+    fn chance_outcomes(&self, _: &State) -> Vec<(Action, f64)> {
         Vec::new()
     }
 
-    fn apply(&self, s: &mut BanqiState, a: &Action) {
-        let identity = s.identity(*a);
-        // Only legal actions reach here (the contract); an illegal one changes nothing.
-        let _ = s.game.play(*a, identity);
+    fn apply(&self, s: &mut State, a: &Action) {
+        referee::contract_play(&self.game, s, *a);
     }
 
-    fn write_action(&self, _: &BanqiState, a: &Action) -> String {
+    fn write_action(&self, _: &State, a: &Action) -> String {
         a.to_string()
     }
 
-    fn parse_action(&self, s: &BanqiState, text: &str) -> Result<Action, String> {
+    fn parse_action(&self, s: &State, text: &str) -> Result<Action, String> {
         let a = Action::parse(text)
             .ok_or_else(|| format!("{text:?}: expected a square (a1) or a move (a1a2)"))?;
         self.check(s, &a).map(|_| a)
     }
 
-    /// The same for every viewer: the board, what each turn turned up or took, the ending.
-    fn information(&self, s: &BanqiState, _viewer: Option<usize>) -> String {
-        let played: Vec<String> = s
-            .game
-            .played()
-            .iter()
-            .map(|p| {
-                let up = p.revealed.map(|r| format!("={}", r.fen_char()));
-                let took = p.captured.map(|c| format!("x{}", c.fen_char()));
-                format!(
-                    "{}{}{}",
-                    p.action,
-                    up.unwrap_or_default(),
-                    took.unwrap_or_default()
-                )
-            })
-            .collect();
-        let ending = s.game.ending().map(|e| e.to_string()).unwrap_or_default();
-        format!(
-            "{}\n{}\n{ending}\n",
-            s.game.position().text(),
-            played.join(" ")
-        )
+    fn information(&self, s: &State, viewer: Option<usize>) -> String {
+        let audience = viewer.map_or("public", |v| referee::SEATS[v]);
+        let view = referee::build_view(&self.game, s, audience);
+        let text =
+            crate::games::banqi::view::render_text(&self.game.manifest.players, &view, false);
+        crate::view::to_json(&view) + &text
     }
 
-    fn returns(&self, s: &BanqiState) -> Option<Vec<f64>> {
+    fn returns(&self, s: &State) -> Option<Vec<f64>> {
         Some(match s.game.ending()?.winner() {
             None => vec![0.0, 0.0],
             Some(0) => vec![1.0, -1.0],

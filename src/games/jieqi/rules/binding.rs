@@ -1,27 +1,25 @@
 //! Jieqi's rules through the contract: the layout drawn by the fair shuffle from the seats'
-//! seeds, each viewer shown what the `captured` option lets it know.
+//! seeds, played by the judge's own step code; each audience's information is the view the
+//! judge publishes (what the `captured` option lets it know).
 
-use crate::games::jieqi::referee::shows_identity;
+use crate::games::jieqi::referee::{self, JieqiGame, State};
 use crate::games::rules::{Rules, Turn};
-use crate::rules::jieqi::position::Cell;
-use crate::rules::jieqi::shuffle::{shuffle, Layout};
-use crate::rules::jieqi::{Game, Options};
+use crate::rules::jieqi::shuffle::shuffle;
+use crate::rules::jieqi::Options;
 use crate::rules::xiangqi::notation::parse_iccs;
-use crate::rules::xiangqi::{Color, Kind, Move, Square, Winner};
+use crate::rules::xiangqi::{Color, Move, Square, Winner};
 
-/// Jieqi with its options.
-#[derive(Default)]
+/// Jieqi with its options, judged in the contract's frame.
 pub struct JieqiRules {
-    pub options: Options,
+    game: JieqiGame,
 }
 
-/// A game with the layout it is played on, and every capture with what it was.
-#[derive(Clone, Debug)]
-pub struct JieqiState {
-    pub game: Game,
-    pub layout: Layout,
-    /// (captor seat, piece as it lay, what it was).
-    pub captures: Vec<(usize, Cell, Kind)>,
+impl JieqiRules {
+    pub fn new(options: Options) -> JieqiRules {
+        JieqiRules {
+            game: referee::contract_game(options),
+        }
+    }
 }
 
 fn seat_of(color: Color) -> usize {
@@ -36,7 +34,7 @@ fn nonce(seed: u64) -> [u8; 32] {
 }
 
 impl Rules for JieqiRules {
-    type State = JieqiState;
+    type State = State;
     type Action = Move;
 
     fn name(&self) -> String {
@@ -49,31 +47,27 @@ impl Rules for JieqiRules {
 
     /// The layout is both seeds' shuffle: changing either seed rearranges what lies face
     /// down, which no seat knows either way.
-    fn start(&self, seeds: &[u64]) -> JieqiState {
+    fn start(&self, seeds: &[u64]) -> State {
         let red = nonce(seeds.first().copied().unwrap_or(0));
         let black = nonce(seeds.get(1).copied().unwrap_or(0));
-        JieqiState {
-            game: Game::new(self.options),
-            layout: shuffle("jq-rules", &red, &black),
-            captures: Vec::new(),
-        }
+        referee::contract_start(&self.game, shuffle("jq-rules", &red, &black))
     }
 
-    fn turn(&self, s: &JieqiState) -> Turn {
+    fn turn(&self, s: &State) -> Turn {
         match s.game.ending() {
             Some(_) => Turn::Over,
             None => Turn::Seat(seat_of(s.game.position().side_to_move())),
         }
     }
 
-    fn legal_actions(&self, s: &JieqiState) -> Vec<Move> {
+    fn legal_actions(&self, s: &State) -> Vec<Move> {
         if s.game.ending().is_some() {
             return Vec::new();
         }
         s.game.position().legal_moves()
     }
 
-    fn candidate_actions(&self, s: &JieqiState) -> Vec<Move> {
+    fn candidate_actions(&self, s: &State) -> Vec<Move> {
         let p = s.game.position();
         let side = p.side_to_move();
         let squares: Vec<Square> = (0..90).filter_map(Square::from_index).collect();
@@ -86,45 +80,26 @@ impl Rules for JieqiRules {
         out
     }
 
-    fn check(&self, s: &JieqiState, m: &Move) -> Result<(), String> {
+    fn check(&self, s: &State, m: &Move) -> Result<(), String> {
         if s.game.ending().is_some() {
             return Err("the game is over".into());
         }
         s.game.position().check_move(*m).map_err(|e| e.to_string())
     }
 
-    fn chance_outcomes(&self, _: &JieqiState) -> Vec<(Move, f64)> {
+    fn chance_outcomes(&self, _: &State) -> Vec<(Move, f64)> {
         Vec::new()
     }
 
-    fn apply(&self, s: &mut JieqiState, m: &Move) {
-        let p = s.game.position();
-        let seat = seat_of(p.side_to_move());
-        let revealed = p
-            .cell(m.from)
-            .filter(|c| c.hidden)
-            .and_then(|_| s.layout.at(m.from));
-        let taken = p.cell(m.to).map(|c| {
-            let what = if c.hidden {
-                s.layout.at(m.to)
-            } else {
-                Some(c.kind)
-            };
-            (c, what.unwrap_or(c.kind))
-        });
-        // Only legal moves reach here (the contract); an illegal one changes nothing.
-        if s.game.play(*m, revealed).is_ok() {
-            if let Some((cell, kind)) = taken {
-                s.captures.push((seat, cell, kind));
-            }
-        }
+    fn apply(&self, s: &mut State, m: &Move) {
+        referee::contract_play(&self.game, s, *m);
     }
 
-    fn write_action(&self, _: &JieqiState, m: &Move) -> String {
+    fn write_action(&self, _: &State, m: &Move) -> String {
         m.to_string()
     }
 
-    fn parse_action(&self, s: &JieqiState, text: &str) -> Result<Move, String> {
+    fn parse_action(&self, s: &State, text: &str) -> Result<Move, String> {
         let m = parse_iccs(text).ok_or_else(|| format!("{text:?}: expected ICCS like h2e2"))?;
         s.game
             .position()
@@ -133,42 +108,94 @@ impl Rules for JieqiRules {
             .map_err(|e| e.to_string())
     }
 
-    fn information(&self, s: &JieqiState, viewer: Option<usize>) -> String {
-        let audience = viewer.map_or("public", |v| ["red", "black"][v]);
-        let moves: Vec<String> = s
-            .game
-            .played()
-            .iter()
-            .map(|p| match p.revealed {
-                Some(k) => format!("{}={}", p.mv, k.fen_letter()),
-                None => p.mv.to_string(),
-            })
-            .collect();
-        let taken: Vec<String> = s
-            .captures
-            .iter()
-            .map(|(captor, cell, kind)| {
-                if !cell.hidden || shows_identity(self.options, audience, *captor) {
-                    format!("{captor}:{}", kind.fen_letter())
-                } else {
-                    format!("{captor}:{}", cell.letter())
-                }
-            })
-            .collect();
-        let ending = s.game.ending().map(|e| e.to_string()).unwrap_or_default();
-        format!(
-            "{}\n{}\n{}\n{ending}\n",
-            s.game.position().text(),
-            moves.join(" "),
-            taken.join(" ")
-        )
+    fn information(&self, s: &State, viewer: Option<usize>) -> String {
+        let audience = viewer.map_or("public", |v| referee::SEATS[v]);
+        let view = referee::build_view(&self.game, s, audience);
+        let text =
+            crate::games::jieqi::view::render_text(&self.game.manifest.players, &view, false);
+        crate::view::to_json(&view) + &text
     }
 
-    fn returns(&self, s: &JieqiState) -> Option<Vec<f64>> {
+    fn returns(&self, s: &State) -> Option<Vec<f64>> {
         Some(match s.game.ending()?.winner() {
             Winner::Draw => vec![0.0, 0.0],
             Winner::Side(c) if seat_of(c) == 0 => vec![1.0, -1.0],
             Winner::Side(_) => vec![-1.0, 1.0],
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::conformance::seat_cannot_tell_apart;
+    use crate::rules::jieqi::{Captured, Options};
+
+    /// Two games after red's piece on b2, moving as a cannon over b7, took the piece on b9
+    /// face down, on layouts that differ only in what lay on b9 (and a9 or c9).
+    fn after_a_face_down_capture(rules: &JieqiRules) -> (State, State) {
+        let a = rules.start(&[3, 4]);
+        let mut b = a.clone();
+        let at = |s: &str| Square::parse(s).unwrap();
+        let black = |sq: &str| {
+            crate::rules::jieqi::position::hidden_squares(Color::Black)
+                .iter()
+                .position(|s| *s == at(sq))
+                .unwrap()
+        };
+        let layout = a.layout.as_ref().unwrap();
+        let other = ["a9", "c9"]
+            .into_iter()
+            .find(|s| layout.at(at(s)) != layout.at(at("b9")))
+            .unwrap();
+        b.layout.as_mut().unwrap().kinds[1].swap(black("b9"), black(other));
+        let (mut a, mut b) = (a, b);
+        let take = rules.parse_action(&a, "b2b9").unwrap();
+        for s in [&mut a, &mut b] {
+            rules.apply(s, &take);
+        }
+        (a, b)
+    }
+
+    fn captured(captured: Captured) -> JieqiRules {
+        JieqiRules::new(Options {
+            captured,
+            move_limit: true,
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn a_piece_taken_face_down_is_shown_as_the_captured_option_says() {
+        for (option, red_learns) in [(Captured::Captor, true), (Captured::Nobody, false)] {
+            let rules = captured(option);
+            let (a, b) = after_a_face_down_capture(&rules);
+            assert_eq!(rules.information(&a, None), rules.information(&b, None));
+            assert_eq!(
+                rules.information(&a, Some(1)),
+                rules.information(&b, Some(1))
+            );
+            assert_eq!(
+                rules.information(&a, Some(0)) != rules.information(&b, Some(0)),
+                red_learns,
+                "{option:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_non_interference_check_bites_on_a_published_view() {
+        // The control on a real projection: under `captured = captor` the published view
+        // rightly shows red what black's shuffle put under the piece it took, and the suite's
+        // check must notice; black, and both seats under `nobody`, learn nothing.
+        let rules = captured(Captured::Captor);
+        let (a, b) = after_a_face_down_capture(&rules);
+        let caught = std::panic::catch_unwind(|| seat_cannot_tell_apart(&rules, a, b, 0, 1));
+        assert!(caught.is_err());
+        let (a, b) = after_a_face_down_capture(&rules);
+        seat_cannot_tell_apart(&rules, a, b, 1, 1);
+        let rules = captured(Captured::Nobody);
+        let (a, b) = after_a_face_down_capture(&rules);
+        seat_cannot_tell_apart(&rules, a, b, 0, 1);
     }
 }

@@ -1,14 +1,30 @@
 //! Liubo's rules through the contract: each turn begins with a chance node (the throw: two
-//! groups of three sticks), then the mover plays the whole turn as one action.
+//! groups of three sticks), then the mover plays the whole turn as one action. The judge's own
+//! state and bookkeeping carry the game; each audience's information is the published view.
 
+use crate::games::liubo::referee::{self, LiuboGame, State};
 use crate::games::rules::{Rules, Turn};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::{Move, Options, Position};
 
-/// Liubo with its options; seat 0 (A) throws first.
-#[derive(Default)]
+/// Liubo with its options, judged in the contract's frame; seat 0 (A) throws first.
 pub struct LiuboRules {
-    pub options: Options,
+    game: LiuboGame,
+}
+
+impl LiuboRules {
+    pub fn new(options: Options) -> LiuboRules {
+        LiuboRules {
+            game: referee::contract_game(options),
+        }
+    }
+}
+
+/// The board of a contract game (play begins at the start).
+fn board(s: &State) -> &Position {
+    s.position
+        .as_ref()
+        .expect("a contract game begins at its start")
 }
 
 /// A throw (a chance outcome) or a whole turn.
@@ -27,7 +43,7 @@ fn group_probability(value: u8) -> f64 {
 }
 
 impl Rules for LiuboRules {
-    type State = Position;
+    type State = State;
     type Action = LiuboAction;
 
     fn name(&self) -> String {
@@ -38,11 +54,12 @@ impl Rules for LiuboRules {
         2
     }
 
-    fn start(&self, _seeds: &[u64]) -> Position {
-        Position::new(self.options.clone(), 0)
+    fn start(&self, _seeds: &[u64]) -> State {
+        referee::contract_start(&self.game, 0)
     }
 
-    fn turn(&self, p: &Position) -> Turn {
+    fn turn(&self, s: &State) -> Turn {
+        let p = board(s);
         if p.result.is_some() {
             Turn::Over
         } else if p.current_throw().is_none() {
@@ -52,8 +69,9 @@ impl Rules for LiuboRules {
         }
     }
 
-    fn legal_actions(&self, p: &Position) -> Vec<LiuboAction> {
-        if self.turn(p) != Turn::Seat(p.to_move) {
+    fn legal_actions(&self, s: &State) -> Vec<LiuboAction> {
+        let p = board(s);
+        if self.turn(s) != Turn::Seat(p.to_move) {
             return Vec::new();
         }
         let mut turns = p.legal_turns();
@@ -62,7 +80,8 @@ impl Rules for LiuboRules {
         turns.into_iter().map(LiuboAction::Turn).collect()
     }
 
-    fn candidate_actions(&self, p: &Position) -> Vec<LiuboAction> {
+    fn candidate_actions(&self, s: &State) -> Vec<LiuboAction> {
+        let p = board(s);
         // Every pairing of two moves legal at the start of the turn: the same piece twice, a
         // value used twice and a second move the first made impossible are among them.
         let firsts = p.legal_moves();
@@ -78,7 +97,8 @@ impl Rules for LiuboRules {
         out
     }
 
-    fn check(&self, p: &Position, action: &LiuboAction) -> Result<(), String> {
+    fn check(&self, s: &State, action: &LiuboAction) -> Result<(), String> {
+        let p = board(s);
         match action {
             LiuboAction::Throw(..) => Err("a throw is not the player's to choose".into()),
             LiuboAction::Turn(moves) => p
@@ -89,8 +109,8 @@ impl Rules for LiuboRules {
         }
     }
 
-    fn chance_outcomes(&self, p: &Position) -> Vec<(LiuboAction, f64)> {
-        if self.turn(p) != Turn::Chance {
+    fn chance_outcomes(&self, s: &State) -> Vec<(LiuboAction, f64)> {
+        if self.turn(s) != Turn::Chance {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -103,37 +123,37 @@ impl Rules for LiuboRules {
         out
     }
 
-    fn apply(&self, p: &mut Position, action: &LiuboAction) {
+    fn apply(&self, s: &mut State, action: &LiuboAction) {
         // Only legal actions reach here (the contract); an illegal one changes nothing.
         match action {
-            LiuboAction::Throw(a, b) => {
-                let _ = p.begin_turn((*a, *b));
-            }
-            LiuboAction::Turn(moves) => {
-                let _ = p.play_turn(moves);
-            }
+            LiuboAction::Throw(a, b) => referee::contract_throw(&self.game, s, (*a, *b)),
+            LiuboAction::Turn(moves) => referee::contract_turn(s, moves),
         }
     }
 
-    fn write_action(&self, _: &Position, action: &LiuboAction) -> String {
+    fn write_action(&self, _: &State, action: &LiuboAction) -> String {
         match action {
             LiuboAction::Throw(a, b) => format!("throw {a} {b}"),
             LiuboAction::Turn(moves) => write_turn(moves),
         }
     }
 
-    fn parse_action(&self, p: &Position, text: &str) -> Result<LiuboAction, String> {
+    fn parse_action(&self, s: &State, text: &str) -> Result<LiuboAction, String> {
+        let p = board(s);
         parse_turn(p, text)
             .map(LiuboAction::Turn)
             .map_err(|e| e.to_string())
     }
 
-    fn information(&self, p: &Position, _viewer: Option<usize>) -> String {
-        // Nothing is hidden on the board; the throws are secret only until they are made.
-        format!("{p:?}")
+    fn information(&self, s: &State, viewer: Option<usize>) -> String {
+        let audience = viewer.map_or("public", |v| referee::SEATS[v]);
+        let view = referee::build_view(&self.game, s, audience);
+        let text = crate::games::liubo::view::render_text(&self.game.manifest.players, &view);
+        crate::view::to_json(&view) + &text
     }
 
-    fn returns(&self, p: &Position) -> Option<Vec<f64>> {
+    fn returns(&self, s: &State) -> Option<Vec<f64>> {
+        let p = board(s);
         let result = p.result.as_ref()?;
         Some(match result.winner {
             None => vec![0.0, 0.0],

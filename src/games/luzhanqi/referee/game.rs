@@ -23,6 +23,34 @@ pub struct Game {
     pub seats: Vec<&'static str>,
 }
 
+/// The judge's game for the rules contract (`rules::binding`): a fixed frame, `board` and
+/// `options`.
+pub fn contract_game(board: &'static Board<Wide>, options: Options) -> Game {
+    let seats: Vec<&'static str> = board.seat_names.iter().map(String::as_str).collect();
+    let frame = crate::games::rules::contract_frame(&seats);
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        game: "luzhanqi".into(),
+        id: format!("lzq-{}", "00".repeat(16)),
+        created: crate::games::rules::CONTRACT_CREATED.into(),
+        sample: false,
+        board: board.name.clone(),
+        rules: options,
+        clock: None,
+        sealed: false,
+        judge: frame.judge,
+        players: frame.players,
+    };
+    Game {
+        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
+        manifest,
+        player_keys: frame.player_keys,
+        judge_key: frame.judge_key,
+        board,
+        seats,
+    }
+}
+
 /// Reads and checks `game.toml`.
 pub fn load_game(dir: &GameDir) -> Result<Game> {
     const F: &str = "game.toml";

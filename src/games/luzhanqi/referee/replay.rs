@@ -441,6 +441,16 @@ impl<'a> Files<'a> {
 }
 
 impl Replay {
+    /// The judge's replay of a game played in the rules contract: its position and events,
+    /// with no signed file (the contract signs nothing).
+    pub fn contract(seats: usize, position: Position<Wide>, events: Vec<Event>) -> Replay {
+        Replay {
+            position: Some(position),
+            events,
+            ..Replay::new(seats)
+        }
+    }
+
     fn new(seats: usize) -> Replay {
         Replay {
             record: Record::new(),

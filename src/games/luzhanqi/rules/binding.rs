@@ -1,24 +1,27 @@
-//! Luzhanqi's rules through the contract: both boards, setups drawn from each seat's own seed,
-//! views folded from the events each audience may see (the judge's views fold the same events).
+//! Luzhanqi's rules through the contract: both boards, setups drawn from each seat's own seed;
+//! each audience's information is the view the judge publishes, built by the judge's own code
+//! from the events it may see.
 
+use crate::games::luzhanqi::referee::{build_view, contract_game, Game, Replay};
 use crate::games::rules::{Rules, Turn};
 use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use crate::rules::luzhanqi::{
-    by_name, Board, Event, EventJson, Move, Options, Position, Seat, Viewer,
-};
+use crate::rules::luzhanqi::{by_name, Board, Event, Move, Options, Position, Seat, Viewer};
 
-/// Luzhanqi on one board with one set of options.
+/// Luzhanqi on one board with one set of options, judged in the contract's frame.
 pub struct LuzhanqiRules {
     board: &'static Board<Wide>,
     options: Options,
+    game: Game,
 }
 
 impl LuzhanqiRules {
     /// The rules on the board called `board` (`2p`, `cross4`), or none for an unknown board.
     pub fn new(board: &str, options: Options) -> Option<LuzhanqiRules> {
+        let board = by_name(board)?;
         Some(LuzhanqiRules {
-            board: by_name(board)?,
+            board,
+            game: contract_game(board, options.clone()),
             options,
         })
     }
@@ -104,14 +107,14 @@ impl Rules for LuzhanqiRules {
 
     fn information(&self, s: &LuzhanqiState, viewer: Option<usize>) -> String {
         let viewer = viewer.map_or(Viewer::Public, |i| Viewer::Seat(Seat(i as u8)));
-        let mut text = String::new();
-        for e in s.events.iter().filter(|e| e.audience.includes(viewer)) {
-            let json =
-                serde_json::to_string(&EventJson::from_event(self.board, e)).unwrap_or_default();
-            text.push_str(&json);
-            text.push('\n');
-        }
-        text
+        let replay = Replay::contract(
+            self.board.seat_names.len(),
+            s.position.clone(),
+            s.events.clone(),
+        );
+        let view = build_view(&self.game, &replay, viewer);
+        let text = crate::view::text::render(&view, crate::view::text::Labels::Letters);
+        crate::view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &LuzhanqiState) -> Option<Vec<f64>> {

@@ -1,23 +1,29 @@
-//! Xiangqi's rules through the contract: the game with its repetition rules, everything public.
+//! Xiangqi's rules through the contract: the judge's own state and step, with the repetition
+//! rules; everything public, and each audience's information is the view the judge publishes.
 
 use crate::games::rules::{Rules, Turn};
+use crate::games::xiangqi::referee::{self, XiangqiGame};
 use crate::rules::xiangqi::board::{Color, Square};
-use crate::rules::xiangqi::game::{Game, Options, Winner};
+use crate::rules::xiangqi::game::{Options, Winner};
+use crate::rules::xiangqi::notation;
 use crate::rules::xiangqi::position::{Move, Position};
-use crate::rules::xiangqi::{fen, notation};
 
-/// Xiangqi from a start position with its options.
+/// Xiangqi from a start position with its options, judged in the contract's frame.
 pub struct XiangqiRules {
-    pub start: Position,
-    pub options: Options,
+    game: XiangqiGame,
+}
+
+impl XiangqiRules {
+    pub fn new(start: Position, options: Options) -> XiangqiRules {
+        XiangqiRules {
+            game: referee::contract_game(start, options),
+        }
+    }
 }
 
 impl Default for XiangqiRules {
     fn default() -> XiangqiRules {
-        XiangqiRules {
-            start: Position::start(),
-            options: Options::default(),
-        }
+        XiangqiRules::new(Position::start(), Options::default())
     }
 }
 
@@ -29,7 +35,7 @@ fn seat_of(color: Color) -> usize {
 }
 
 impl Rules for XiangqiRules {
-    type State = Game;
+    type State = referee::State;
     type Action = Move;
 
     fn name(&self) -> String {
@@ -40,26 +46,26 @@ impl Rules for XiangqiRules {
         2
     }
 
-    fn start(&self, _seeds: &[u64]) -> Game {
-        Game::new(self.start.clone(), self.options)
+    fn start(&self, _seeds: &[u64]) -> referee::State {
+        crate::judge::pipeline::Referee::initial(&self.game)
     }
 
-    fn turn(&self, g: &Game) -> Turn {
-        match g.ending() {
+    fn turn(&self, s: &referee::State) -> Turn {
+        match s.game.ending() {
             Some(_) => Turn::Over,
-            None => Turn::Seat(seat_of(g.position().side_to_move())),
+            None => Turn::Seat(seat_of(s.game.position().side_to_move())),
         }
     }
 
-    fn legal_actions(&self, g: &Game) -> Vec<Move> {
-        if g.ending().is_some() {
+    fn legal_actions(&self, s: &referee::State) -> Vec<Move> {
+        if s.game.ending().is_some() {
             return Vec::new();
         }
-        g.position().legal_moves().iter().collect()
+        s.game.position().legal_moves().iter().collect()
     }
 
-    fn candidate_actions(&self, g: &Game) -> Vec<Move> {
-        let p = g.position();
+    fn candidate_actions(&self, s: &referee::State) -> Vec<Move> {
+        let p = s.game.position();
         let side = p.side_to_move();
         let squares: Vec<Square> = (0..90).filter_map(Square::from_index).collect();
         let mut out = Vec::new();
@@ -71,43 +77,38 @@ impl Rules for XiangqiRules {
         out
     }
 
-    fn check(&self, g: &Game, m: &Move) -> Result<(), String> {
-        if g.ending().is_some() {
+    fn check(&self, s: &referee::State, m: &Move) -> Result<(), String> {
+        if s.game.ending().is_some() {
             return Err("the game is over".into());
         }
-        g.position().check_move(*m).map_err(|e| e.to_string())
+        s.game.position().check_move(*m).map_err(|e| e.to_string())
     }
 
-    fn chance_outcomes(&self, _: &Game) -> Vec<(Move, f64)> {
+    fn chance_outcomes(&self, _: &referee::State) -> Vec<(Move, f64)> {
         Vec::new()
     }
 
-    fn apply(&self, g: &mut Game, m: &Move) {
-        // Only legal moves reach here (the contract); an illegal one changes nothing.
-        let _ = g.play(*m);
+    fn apply(&self, s: &mut referee::State, m: &Move) {
+        referee::contract_play(&self.game, s, *m);
     }
 
-    fn write_action(&self, _: &Game, m: &Move) -> String {
+    fn write_action(&self, _: &referee::State, m: &Move) -> String {
         m.to_string()
     }
 
-    fn parse_action(&self, g: &Game, text: &str) -> Result<Move, String> {
-        notation::parse(g.position(), text).map_err(|e| e.to_string())
+    fn parse_action(&self, s: &referee::State, text: &str) -> Result<Move, String> {
+        notation::parse(s.game.position(), text).map_err(|e| e.to_string())
     }
 
-    fn information(&self, g: &Game, _viewer: Option<usize>) -> String {
-        // Perfect information: every viewer sees the position, the moves and the ending.
-        let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
-        let ending = g.ending().map(|e| e.to_string()).unwrap_or_default();
-        format!(
-            "{}\n{}\n{ending}\n",
-            fen::write(g.position()),
-            moves.join(" ")
-        )
+    fn information(&self, s: &referee::State, viewer: Option<usize>) -> String {
+        let audience = viewer.map_or("public", |v| referee::SEATS[v]);
+        let view = referee::build_view(&self.game, s, audience);
+        let text = crate::view::xiangqi::render_text(&self.game.manifest.players, &view, false);
+        crate::view::to_json(&view) + &text
     }
 
-    fn returns(&self, g: &Game) -> Option<Vec<f64>> {
-        Some(match g.ending()?.winner() {
+    fn returns(&self, s: &referee::State) -> Option<Vec<f64>> {
+        Some(match s.game.ending()?.winner() {
             Winner::Draw => vec![0.0, 0.0],
             Winner::Side(c) if seat_of(c) == 0 => vec![1.0, -1.0],
             Winner::Side(_) => vec![-1.0, 1.0],
