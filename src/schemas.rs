@@ -1,9 +1,9 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
+use crate::games::luzhanqi::view::ViewFile;
 use crate::protocol::files::{CommitmentFile, Manifest, MoveFile, RecordLine, SetupFile};
 use crate::tournament::protocol::{Reply, Request};
 use crate::tournament::runner::MatchState;
-use crate::view::ViewFile;
 
 pub(crate) fn schema<T: schemars::JsonSchema>() -> String {
     let mut s = serde_json::to_string_pretty(&schemars::schema_for!(T)).expect("schemas serialise");

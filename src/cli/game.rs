@@ -267,7 +267,7 @@ fn position_moves(game: &str, path: &Path) -> Result<Vec<String>> {
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
     // A player's view is not a position (it hides ranks): point to the command that uses it.
-    if let Ok(view) = serde_json::from_str::<crate::view::ViewFile>(&text) {
+    if let Ok(view) = serde_json::from_str::<crate::games::luzhanqi::view::ViewFile>(&text) {
         let game = path
             .parent()
             .and_then(Path::parent)

@@ -165,6 +165,10 @@ pub trait Game: Commands {
         Vec::new()
     }
     /// The seats of a new game on `board`, in order.
+    /// The `format` of its views.
+    fn view_format(&self) -> &'static str;
+    /// The greedy built-in bot's score of each legal move from a seat's view.
+    fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32>;
     /// Runs the rules contract's conformance suite on every option set of the game.
     #[cfg(test)]
     fn conform(&self);

@@ -18,6 +18,11 @@ pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name()).collect()
 }
 
+/// The game whose views have this `format`.
+pub fn by_view_format(format: &str) -> Option<&'static dyn Game> {
+    GAMES.iter().copied().find(|g| g.view_format() == format)
+}
+
 /// The game called `name` (as `new` and the manifest's `game` spell it).
 pub fn by_name(name: &str) -> Result<&'static dyn Game> {
     GAMES

@@ -2,9 +2,9 @@
 //! processes speaking the line protocol, with a time limit on every answer.
 
 use super::protocol::{BotFailure, BotView, Reply, Request};
+use crate::rules::luzhanqi::by_name;
 use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use crate::rules::luzhanqi::{by_name, Piece};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::time::Duration;
@@ -52,20 +52,7 @@ pub fn builtin_seeded(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
     }))
 }
 
-/// What a greedy bot thinks a Xiangqi piece is worth.
-fn xiangqi_worth(kind: crate::rules::xiangqi::Kind) -> i32 {
-    use crate::rules::xiangqi::Kind;
-    match kind {
-        Kind::King => 1000,
-        Kind::Chariot => 90,
-        Kind::Cannon => 45,
-        Kind::Horse => 40,
-        Kind::Advisor | Kind::Elephant => 20,
-        Kind::Pawn => 10,
-    }
-}
-
-/// Random moves, or greedy ones: take a revealed flag, attack with officers, advance.
+/// Random moves, or greedy ones: the best by the game's own measure (each game's `bot.rs`).
 struct Builtin {
     greedy: bool,
     rng: SplitMix64,
@@ -101,22 +88,14 @@ impl Bot for Builtin {
                         ..Reply::default()
                     });
                 }
-                let pick = match (self.greedy, view) {
-                    (false, _) => self.rng.below(legal.len()),
-                    (true, BotView::Luzhanqi(view)) => self.best(view, legal),
-                    (true, BotView::Other(view)) if view.get("fen").is_some() => {
-                        self.best_xiangqi(view, legal)
+                let pick = match self.greedy {
+                    false => self.rng.below(legal.len()),
+                    true => {
+                        // The game's own measure, found by the view's format.
+                        let scores = crate::games::registry::by_view_format(view.format())
+                            .map_or_else(|| vec![0; legal.len()], |g| g.greedy_scores(view, legal));
+                        self.best_of(&scores)
                     }
-                    (true, BotView::Other(view))
-                        if view["format"] == crate::games::banqi::referee::VIEW_FORMAT =>
-                    {
-                        let worth = crate::games::banqi::view::capture_worth;
-                        self.best_by(legal, |turn| worth(view, turn))
-                    }
-                    (true, BotView::Other(view)) if view.get("position").is_some() => {
-                        self.best_jieqi(view, legal)
-                    }
-                    (true, BotView::Other(view)) => self.best_liubo(view, legal),
                 };
                 Ok(Reply {
                     action: Some(legal[pick].clone()),
@@ -135,168 +114,19 @@ impl Bot for Builtin {
 }
 
 impl Builtin {
-    /// Xiangqi: the most valuable capture, else any move (ties at random).
-    fn best_xiangqi(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
-        use crate::rules::xiangqi::{fen, notation::parse_iccs};
-        let Some(position) = view["fen"].as_str().and_then(|f| fen::parse(f).ok()) else {
-            return self.rng.below(legal.len());
-        };
-        self.best_by(legal, |m| {
-            parse_iccs(m)
-                .and_then(|m| position.piece_at(m.to))
-                .map_or(0, |p| xiangqi_worth(p.kind))
-        })
-    }
-
-    /// Jieqi: the most valuable capture (a face-down piece is worth an average piece), else
-    /// any move.
-    fn best_jieqi(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
-        use crate::rules::jieqi::Position;
-        use crate::rules::xiangqi::notation::parse_iccs;
-        let Some(position) = view["position"]
-            .as_str()
-            .and_then(|p| Position::parse(p, true).ok())
-        else {
-            return self.rng.below(legal.len());
-        };
-        self.best_by(legal, |m| {
-            parse_iccs(m)
-                .and_then(|m| position.cell(m.to))
-                .map_or(0, |c| if c.hidden { 30 } else { xiangqi_worth(c.kind) })
-        })
-    }
-
-    /// Liubo: take the enemy owl with a stone, take stones with the owl, promote, else move on.
-    fn best_liubo(&mut self, view: &serde_json::Value, legal: &[String]) -> usize {
-        let me = view["audience"].as_str().unwrap_or("a");
-        let (enemy_stone, enemy_owl) = if me == "a" { ('b', 'B') } else { ('a', 'A') };
-        let at = |station: &str| -> String {
-            view["stations"][station]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        };
-        self.best_by(legal, |turn| {
-            let mut score = 0;
-            for mv in turn.split(',') {
-                let owl = mv.contains("owl:");
-                let end = mv
-                    .rsplit('-')
-                    .next()
-                    .unwrap_or("")
-                    .trim_end_matches('^')
-                    .trim();
-                let there = at(end);
-                if !owl && there.contains(enemy_owl) {
-                    score += 1000;
-                }
-                if owl {
-                    score += 30 * there.chars().filter(|c| *c == enemy_stone).count() as i32;
-                }
-                if mv.ends_with('^') {
-                    score += 20;
-                }
-            }
-            score
-        })
-    }
-
     /// The index of the highest score, ties broken at random.
-    fn best_by(&mut self, legal: &[String], score: impl Fn(&str) -> i32) -> usize {
+    fn best_of(&mut self, scores: &[i32]) -> usize {
         let mut best = (i32::MIN, 0);
-        for (i, m) in legal.iter().enumerate() {
-            let s = score(m) * 16 + self.rng.below(16) as i32;
+        for (i, score) in scores.iter().enumerate() {
+            let s = score
+                .saturating_mul(16)
+                .saturating_add(self.rng.below(16) as i32);
             if s > best.0 {
                 best = (s, i);
             }
         }
         best.1
     }
-
-    /// The index of the best-scored legal move (ties broken at random). It knows only its view:
-    /// its own pieces, where enemy pieces stand, and what the public history says.
-    fn best(&mut self, view: &crate::view::ViewFile, legal: &[String]) -> usize {
-        let me = view.audience.as_str();
-        let at: BTreeMap<&str, (&str, Option<Piece>)> = view
-            .pieces
-            .iter()
-            .map(|p| (p.square.as_str(), (p.seat.as_str(), p.piece)))
-            .collect();
-        let strong = strong_enemies(view);
-        let rank_of = |sq: &str| sq[1..].parse::<i32>().unwrap_or(0);
-        let forward = if me == "south" { 1 } else { -1 };
-        let enemy_hq: &[&str] = if me == "south" {
-            &["b12", "d12"]
-        } else {
-            &["b1", "d1"]
-        };
-        let mut best = (i32::MIN, 0);
-        for (i, m) in legal.iter().enumerate() {
-            let Some((from, to)) = m.split_once('-') else {
-                continue;
-            };
-            let mine = at.get(from).and_then(|(_, p)| *p);
-            let mover = mine.and_then(|p| p.rank()).unwrap_or(0) as i32;
-            let deep = if me == "south" {
-                rank_of(to) >= 11
-            } else {
-                rank_of(to) <= 2
-            };
-            let score = match (at.get(to), mine) {
-                (Some((_, Some(Piece::Flag))), _) => 10_000,
-                (Some((_, Some(p))), _) if p.rank().is_some_and(|r| (r as i32) < mover) => 300,
-                (Some((_, Some(_))), _) => -300,
-                // A headquarters holds the flag half the time: probe it with a cheap piece.
-                (Some(_), Some(Piece::Bomb)) if enemy_hq.contains(&to) => 400,
-                (Some(_), _) if enemy_hq.contains(&to) => 500 - 10 * mover,
-                (Some(_), Some(Piece::Bomb)) if strong.contains(to) => 250,
-                (Some(_), Some(Piece::Bomb)) => -10,
-                (Some(_), Some(Piece::Engineer)) if deep => 60,
-                (Some(_), Some(Piece::Engineer)) => -30,
-                (Some(_), _) if deep || strong.contains(to) => -40,
-                (Some(_), _) => 10 + 3 * mover.min(6),
-                (None, _) => (rank_of(to) - rank_of(from)) * forward * 3,
-            };
-            let score = score * 16 + self.rng.below(16) as i32;
-            if score > best.0 {
-                best = (score, i);
-            }
-        }
-        best.1
-    }
-}
-
-/// Squares of enemy pieces that have won a combat (strong officers, or mines), followed through
-/// the public history.
-fn strong_enemies(view: &crate::view::ViewFile) -> BTreeSet<String> {
-    use crate::rules::luzhanqi::Outcome;
-    let mut strong = BTreeSet::new();
-    for h in &view.history {
-        let Some((from, to)) = h.action.split_once('-') else {
-            continue;
-        };
-        let moved_strong = strong.remove(from);
-        let enemy_moved = h.seat != view.audience;
-        match h.outcome {
-            Some(Outcome::Moved) if moved_strong => {
-                strong.insert(to.to_string());
-            }
-            Some(Outcome::AttackerWon) if enemy_moved => {
-                strong.insert(to.to_string());
-            }
-            Some(Outcome::AttackerWon) => {
-                strong.remove(to);
-            }
-            Some(Outcome::DefenderWon) if !enemy_moved => {
-                strong.insert(to.to_string());
-            }
-            Some(Outcome::BothRemoved) => {
-                strong.remove(to);
-            }
-            _ => {}
-        }
-    }
-    strong
 }
 
 /// A program speaking the protocol on its standard input and output, run with `sh -c`.

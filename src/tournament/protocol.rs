@@ -3,8 +3,8 @@
 //! view (as the judge writes it for its seat) and the moves it may legally make, which follow
 //! from its view alone. Documented in `docs/bots.md`.
 
+use crate::games::luzhanqi::view::ViewFile;
 use crate::rules::luzhanqi::Options;
-use crate::view::ViewFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -65,6 +65,16 @@ pub enum BotView {
     Luzhanqi(Box<ViewFile>),
     /// Another game's view (Xiangqi, Liubo), as its schema says.
     Other(serde_json::Value),
+}
+
+impl BotView {
+    /// The view's `format`, which names its game.
+    pub fn format(&self) -> &str {
+        match self {
+            BotView::Luzhanqi(view) => &view.format,
+            BotView::Other(view) => view["format"].as_str().unwrap_or_default(),
+        }
+    }
 }
 
 fn two_player_board() -> String {

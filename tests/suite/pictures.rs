@@ -57,11 +57,11 @@ fn check(name: &str, svg: String) {
 
 #[test]
 fn luzhanqi_pictures_show_own_pieces_and_blank_enemies() {
-    let south: qijudge::view::ViewFile = {
+    let south: qijudge::games::luzhanqi::view::ViewFile = {
         let path = root().join("games/luzhanqi/sample/views/south.json");
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
-    let svg = picture::luzhanqi(&south);
+    let svg = qijudge::games::luzhanqi::picture::luzhanqi(&south);
     // South's own pieces carry their codes; North's are blank tiles (no label path inside).
     assert!(south
         .pieces
@@ -70,13 +70,16 @@ fn luzhanqi_pictures_show_own_pieces_and_blank_enemies() {
     check("luzhanqi-south", svg);
     check(
         "luzhanqi-public",
-        picture::luzhanqi(&sample_view("luzhanqi")),
+        qijudge::games::luzhanqi::picture::luzhanqi(&sample_view("luzhanqi")),
     );
 }
 
 #[test]
 fn xiangqi_picture() {
-    check("xiangqi", picture::xiangqi(&sample_view("xiangqi")));
+    check(
+        "xiangqi",
+        qijudge::games::xiangqi::picture::xiangqi(&sample_view("xiangqi")),
+    );
 }
 
 /// With `--chinese` the Xiangqi family's and Liubo's captions are Chinese (their characters are checked
@@ -89,23 +92,23 @@ fn xiangqi_family_pictures_in_chinese() {
     let pictures = [
         (
             "xiangqi-chinese",
-            picture::xiangqi(&xiangqi),
-            picture::xiangqi_with(&xiangqi, true),
+            qijudge::games::xiangqi::picture::xiangqi(&xiangqi),
+            qijudge::games::xiangqi::picture::xiangqi_with(&xiangqi, true),
         ),
         (
             "jieqi-chinese",
-            picture::jieqi(&jieqi),
-            picture::jieqi_with(&jieqi, true),
+            qijudge::games::jieqi::picture::jieqi(&jieqi),
+            qijudge::games::jieqi::picture::jieqi_with(&jieqi, true),
         ),
         (
             "banqi-chinese",
-            picture::banqi(&banqi),
-            picture::banqi_with(&banqi, true),
+            qijudge::games::banqi::picture::banqi(&banqi),
+            qijudge::games::banqi::picture::banqi_with(&banqi, true),
         ),
         (
             "liubo-chinese",
-            picture::liubo(&sample_view("liubo")),
-            picture::liubo_in(&[], &sample_view("liubo"), true),
+            qijudge::games::liubo::picture::liubo(&sample_view("liubo")),
+            qijudge::games::liubo::picture::liubo_in(&[], &sample_view("liubo"), true),
         ),
     ];
     for (name, english, chinese) in pictures {
@@ -123,12 +126,18 @@ fn xiangqi_family_pictures_in_chinese() {
         "--format",
         "svg",
     ]);
-    assert_eq!(cli.stdout, picture::xiangqi_with(&xiangqi, true));
+    assert_eq!(
+        cli.stdout,
+        qijudge::games::xiangqi::picture::xiangqi_with(&xiangqi, true)
+    );
 }
 
 #[test]
 fn liubo_picture() {
-    check("liubo", picture::liubo(&sample_view("liubo")));
+    check(
+        "liubo",
+        qijudge::games::liubo::picture::liubo(&sample_view("liubo")),
+    );
 }
 
 /// The pictures docs/views.md shows are what `scripts/doc-pictures.sh` makes from the samples

@@ -277,7 +277,7 @@ fn xiangqi_comments_reach_every_view_and_the_replay_page() {
 /// Liubo: a piece on X says which line it goes on along, in the text and the picture's caption.
 #[test]
 fn liubo_views_say_where_a_piece_on_x_goes() {
-    use qijudge::view::liubo::{render_text, LiuboView, OnX};
+    use qijudge::games::liubo::view::{render_text, LiuboView, OnX};
     let path = root().join("games/liubo/sample/views/public.json");
     let mut v: LiuboView = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     v.stations.insert("X".into(), "A".into());
@@ -290,7 +290,7 @@ fn liubo_views_say_where_a_piece_on_x_goes() {
         text.contains("on X: A goes on towards 1 (line 11-X-1)"),
         "{text}"
     );
-    let svg = qijudge::view::picture::liubo(&v);
+    let svg = qijudge::games::liubo::picture::liubo(&v);
     assert!(svg.contains("<use"), "drawn");
 }
 

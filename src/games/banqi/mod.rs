@@ -23,6 +23,7 @@ pub use referee::SEATS;
 pub struct Banqi;
 
 impl Definition for Banqi {
+    const VIEW_FORMAT: &'static str = referee::VIEW_FORMAT;
     type Loaded = BanqiGame;
     type View = view::BanqiView;
     const NAME: &'static str = "banqi";
@@ -90,6 +91,16 @@ impl Definition for Banqi {
             ),
             ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
         ]
+    }
+
+    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
+        match view {
+            crate::tournament::protocol::BotView::Other(v) => legal
+                .iter()
+                .map(|turn| view::capture_worth(v, turn))
+                .collect(),
+            _ => vec![0; legal.len()],
+        }
     }
 
     #[cfg(test)]

@@ -77,7 +77,7 @@ fn draw(view: &BanqiView, caption: Option<bool>) -> Svg {
                 svg.circle(x, y, 14.0, "none", Some(("#fff8e7", 1.5)));
                 continue;
             }
-            let Some(glyph) = crate::view::xiangqi::chinese_piece(c) else {
+            let Some(glyph) = crate::games::xiangqi::view::chinese_piece(c) else {
                 continue;
             };
             let colour = if c.is_ascii_uppercase() {

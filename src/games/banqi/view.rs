@@ -7,7 +7,7 @@ use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use crate::view::xiangqi::{Closing, ViewResult};
+pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
 /// A published Banqi view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -177,9 +177,8 @@ fn cell_text(c: char, chinese: bool) -> String {
         (c, false) => format!(" {c}"),
         ('.', true) => "\u{3000}".into(),
         ('?', true) => "暗".into(),
-        (c, true) => {
-            crate::view::xiangqi::chinese_piece(c).map_or_else(|| "？".into(), |g| g.to_string())
-        }
+        (c, true) => crate::games::xiangqi::view::chinese_piece(c)
+            .map_or_else(|| "？".into(), |g| g.to_string()),
     }
 }
 

@@ -203,6 +203,8 @@ pub trait Definition: Sync + Sized {
     const SECRETS: bool;
     /// The boards and options the contract suite plays it under ([`Game::variants`]).
     const VARIANTS: &'static [super::Variant] = &[("2p", &[])];
+    /// The `format` of its views (a bot's view names its game by it).
+    const VIEW_FORMAT: &'static str;
 
     /// Reads and checks the folder's manifest and keys.
     fn load(dir: &GameDir) -> Result<Self::Loaded>;
@@ -326,6 +328,12 @@ pub trait Definition: Sync + Sized {
     /// each option set the game is played under, with a limit that ends every random playout.
     #[cfg(test)]
     fn conform();
+    /// The greedy built-in bot's score of each legal move, from the seat's view (higher is
+    /// better; the bot breaks ties at random). By default no move is preferred.
+    fn greedy_scores(_view: &BotView, legal: &[String]) -> Vec<i32> {
+        vec![0; legal.len()]
+    }
+
     fn precheck(dir: &Path, _key: Option<&Path>) -> Result<Report> {
         precheck::run::<Self>(dir)
     }
@@ -444,6 +452,14 @@ impl<D: Definition> Game for D {
 
     fn schemas(&self) -> Vec<(String, String)> {
         D::schemas()
+    }
+
+    fn view_format(&self) -> &'static str {
+        D::VIEW_FORMAT
+    }
+
+    fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32> {
+        D::greedy_scores(view, legal)
     }
 
     #[cfg(test)]

@@ -15,7 +15,8 @@ pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
 
 /// The replay page of one audience: each position as that audience was shown it.
 pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
-    use crate::view::{html, picture};
+    use super::picture;
+    use crate::view::html;
     crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
     let state = jq::current(d, g)?;
     let known = jq::known_captures(d, g, &state, audience)?;
@@ -39,7 +40,7 @@ pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
                 ),
                 None => "before the first move".to_string(),
             },
-            lines: crate::view::jieqi::state_lines(v),
+            lines: crate::games::jieqi::view::state_lines(v),
             picture: picture::jieqi_layers(v),
         })
         .collect();

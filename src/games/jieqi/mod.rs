@@ -1,6 +1,7 @@
 //! Jieqi (揭棋) through the game contract: commands over a game directory, and the pure rules
 //! binding for bots, `moves` and the conformance suite.
 
+mod bot;
 pub mod chinese;
 pub mod commands;
 pub mod picture;
@@ -20,6 +21,7 @@ use crate::store::GameDir;
 pub struct Jieqi;
 
 impl Definition for Jieqi {
+    const VIEW_FORMAT: &'static str = crate::protocol::files::JIEQI_VIEW_FORMAT;
     type Loaded = jq::JieqiGame;
     type View = jq::JieqiView;
     const NAME: &'static str = "jieqi";
@@ -80,7 +82,7 @@ impl Definition for Jieqi {
     }
 
     fn text_view(g: &jq::JieqiGame, v: &jq::JieqiView, chinese: bool) -> String {
-        crate::view::jieqi::render_text(&g.manifest.players, v, chinese)
+        crate::games::jieqi::view::render_text(&g.manifest.players, v, chinese)
     }
 
     fn picture(_: &jq::JieqiGame, v: &jq::JieqiView, chinese: bool) -> String {
@@ -110,6 +112,13 @@ impl Definition for Jieqi {
             ("jieqi-nonce.schema.json".into(), schema::<NonceFile>()),
             ("jieqi-view.schema.json".into(), schema::<jq::JieqiView>()),
         ]
+    }
+
+    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
+        match view {
+            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
+            _ => vec![0; legal.len()],
+        }
     }
 
     #[cfg(test)]

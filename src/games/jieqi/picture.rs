@@ -1,6 +1,7 @@
 //! Jieqi's board picture, drawn with the shared pieces of [`crate::view::picture`].
 
-use crate::view::jieqi::JieqiView;
+use crate::games::jieqi::view::JieqiView;
+use crate::games::xiangqi::picture::draw_nine_by_ten;
 use crate::view::picture::*;
 
 /// Jieqi: the Xiangqi board, face-down pieces as plain discs of their side's colour.
@@ -26,7 +27,7 @@ fn draw_jieqi(view: &JieqiView, caption: Option<bool>) -> Svg {
                 format!("{} ply {}", view.game, view.ply),
                 format!("view for {}", view.audience),
             ];
-            lines.extend(crate::view::jieqi::state_lines(view));
+            lines.extend(crate::games::jieqi::view::state_lines(view));
             lines
         }
         None => Vec::new(),

@@ -21,7 +21,7 @@ use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
-pub use crate::view::jieqi::{Closing, JieqiView, LastMove, Taken, ViewResult};
+pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
 pub const SEATS: [&str; 2] = crate::games::xiangqi::referee::SEATS;
@@ -624,8 +624,8 @@ impl Referee for JieqiGame {
             &state.record,
             &audiences,
             |audience| build_view(self, state, audience),
-            |v| crate::view::jieqi::render_text(&self.manifest.players, v, false),
-            crate::view::picture::jieqi,
+            |v| crate::games::jieqi::view::render_text(&self.manifest.players, v, false),
+            crate::games::jieqi::picture::jieqi,
             key,
         ))
     }
@@ -654,7 +654,7 @@ impl Referee for JieqiGame {
                 None if state.record.lines.is_empty() => {}
                 None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
             }
-            let text = crate::view::jieqi::render_text(&self.manifest.players, &want, false);
+            let text = crate::games::jieqi::view::render_text(&self.manifest.players, &want, false);
             crate::judge::published::check_text_view(dir, &self.frame(), audience, &text)?;
         }
         Ok(())
@@ -712,7 +712,7 @@ pub fn view_with(
     let ply = ply.min(played.len());
     let latest = ply == played.len();
     let position = &state.game.positions()[ply];
-    let board = crate::view::xiangqi::board_rows(|s| position.cell(s).map(Cell::letter));
+    let board = crate::games::xiangqi::view::board_rows(|s| position.cell(s).map(Cell::letter));
     let shown = |c: &Capture| -> String {
         match (c.cell.hidden, c.identity) {
             (false, _) => c.cell.letter().to_string(),
@@ -941,12 +941,12 @@ mod tests {
             out.push(serde_json::to_string(&v).unwrap());
         }
         let v = build_view(g, state, audience);
-        out.push(crate::view::jieqi::render_text(
+        out.push(crate::games::jieqi::view::render_text(
             &g.manifest.players,
             &v,
             true,
         ));
-        out.push(crate::view::picture::jieqi(&v));
+        out.push(crate::games::jieqi::picture::jieqi(&v));
         out
     }
 

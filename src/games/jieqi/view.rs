@@ -5,7 +5,7 @@
 use crate::protocol::files::Player;
 use serde::{Deserialize, Serialize};
 
-pub use crate::view::xiangqi::{Closing, ViewResult};
+pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
 /// A published Jieqi view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -158,7 +158,7 @@ pub fn render_text(players: &[Player], v: &JieqiView, chinese: bool) -> String {
         .iter()
         .flat_map(|m| [m.iccs.get(..2).unwrap_or(""), m.iccs.get(2..).unwrap_or("")])
         .collect();
-    out.push_str(&crate::view::xiangqi::board_diagram(
+    out.push_str(&crate::games::xiangqi::view::board_diagram(
         players,
         &v.board,
         &v.audience,

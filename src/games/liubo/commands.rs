@@ -11,9 +11,10 @@ use crate::store::GameDir;
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
 /// time; each position is the view after a turn.
 pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
+    use super::picture;
     use crate::judge::pipeline::{self, Mode};
     use crate::protocol::files::Entry;
-    use crate::view::{html, picture};
+    use crate::view::html;
     crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
     let record = pipeline::load_record(g, d)?;
     let mut start = None;
@@ -39,7 +40,7 @@ pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
                 Some(t) if i > 0 => format!("turn {i}: {} {}", t.seat, t.turn),
                 _ => "before the first turn".to_string(),
             },
-            lines: crate::view::liubo::state_lines(v),
+            lines: crate::games::liubo::view::state_lines(v),
             picture: picture::liubo_layers(&g.manifest.players, v),
         })
         .collect();

@@ -1,6 +1,7 @@
 //! Liubo (六博) through the game contract: commands over a game directory, and the pure rules
 //! binding (with throws as chance outcomes) for bots, `moves` and the conformance suite.
 
+mod bot;
 pub mod chinese;
 pub mod commands;
 pub mod picture;
@@ -26,6 +27,7 @@ use std::path::Path;
 pub struct Liubo;
 
 impl Definition for Liubo {
+    const VIEW_FORMAT: &'static str = crate::protocol::files::LIUBO_VIEW_FORMAT;
     type Loaded = lb::LiuboGame;
     type View = lb::LiuboView;
     const NAME: &'static str = "liubo";
@@ -170,6 +172,13 @@ impl Definition for Liubo {
             ("liubo-seed.schema.json".into(), schema::<SeedFile>()),
             ("liubo-view.schema.json".into(), schema::<view::LiuboView>()),
         ]
+    }
+
+    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
+        match view {
+            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
+            _ => vec![0; legal.len()],
+        }
     }
 
     #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Liubo's board picture, drawn with the shared pieces of [`crate::view::picture`].
 
+use crate::games::liubo::view::LiuboView;
 use crate::rules::liubo::Station;
-use crate::view::liubo::LiuboView;
 use crate::view::picture::*;
 
 /// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),
@@ -36,7 +36,7 @@ fn draw_liubo(
 ) -> Svg {
     let (cell, margin) = (70.0, 45.0);
     let place = |s: Station| {
-        let (c, r) = crate::view::liubo::grid_place(s);
+        let (c, r) = crate::games::liubo::view::grid_place(s);
         (margin + c as f64 * cell, margin + r as f64 * cell)
     };
     let name = |seat: &str| {
@@ -57,7 +57,7 @@ fn draw_liubo(
             name("b")
         ),
     ];
-    caption.extend(crate::view::liubo::state_lines(view));
+    caption.extend(crate::games::liubo::view::state_lines(view));
     if chinese {
         caption = super::chinese::caption(players, view);
     }

@@ -21,7 +21,7 @@ use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
-pub use crate::view::liubo::{LastTurn, LiuboResult, LiuboView, ThrowView};
+pub use crate::games::liubo::view::{LastTurn, LiuboResult, LiuboView, ThrowView};
 use std::collections::BTreeMap;
 
 /// The seats: `a` and `b` are the letters A and B of the throw protocol.
@@ -151,7 +151,7 @@ pub struct State {
     /// The comment in the last turn's move file (public, like the file).
     pub last_comment: Option<String>,
     /// The signed turn that ended the game off the board (a resignation).
-    pub closing: Option<crate::view::xiangqi::Closing>,
+    pub closing: Option<crate::games::xiangqi::view::Closing>,
     pub end: Option<(Option<String>, EndReason)>,
 }
 
@@ -558,7 +558,7 @@ impl Step<'_> {
         let position = state.position.as_mut().expect("play has begun");
         let (action, ended) = if m.action == "resign" {
             position.concede(seat, LiuboEnd::Resignation);
-            state.closing = Some(crate::view::xiangqi::Closing {
+            state.closing = Some(crate::games::xiangqi::view::Closing {
                 ply: t,
                 seat: SEATS[seat].into(),
                 action: "resign".into(),
@@ -916,7 +916,7 @@ impl Referee for LiuboGame {
             state.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
-                let text = crate::view::liubo::render_text(&self.manifest.players, &v);
+                let text = crate::games::liubo::view::render_text(&self.manifest.players, &v);
                 (v, text)
             },
         )
@@ -959,7 +959,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                                 .heading
                                 .unwrap_or(crate::rules::liubo::board::Line::SixToSixteen);
                             let end = line.stations()[6];
-                            on_x.push(crate::view::liubo::OnX {
+                            on_x.push(crate::games::liubo::view::OnX {
                                 piece: c.to_string(),
                                 towards: end.to_string(),
                             });
@@ -1083,8 +1083,8 @@ pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, O
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),
-        |v| crate::view::liubo::render_text(&g.manifest.players, v),
-        crate::view::picture::liubo,
+        |v| crate::games::liubo::view::render_text(&g.manifest.players, v),
+        crate::games::liubo::picture::liubo,
         key,
     )
 }

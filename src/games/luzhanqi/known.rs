@@ -6,13 +6,13 @@ use super::super::defined::{check_to_move, Known};
 use crate::console::load_private_key;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::precheck::position_from_view;
+use crate::games::luzhanqi::view::ViewFile;
 use crate::judge;
 use crate::protocol::files::Entry;
 use crate::protocol::record::Record;
 use crate::rules::luzhanqi::{Move, Seat};
 use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
-use crate::view::ViewFile;
 use std::cell::RefCell;
 use std::path::Path;
 

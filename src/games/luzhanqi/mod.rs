@@ -2,14 +2,20 @@
 //! boards, its chosen setups, what a player knows (its own signed view, see [`known`]), its
 //! pages, and the pure rules binding for bots, `moves` and the conformance suite.
 
+mod bot;
+pub mod chinese;
 mod known;
 pub mod pages;
+pub mod picture;
 pub mod referee;
 pub mod rules;
+pub mod text;
+pub mod view;
 
 /// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
 pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
 
+use self::view::ViewFile;
 use super::defined::{check_turn, Answers, Definition, Known};
 use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
@@ -24,13 +30,13 @@ use crate::rules::luzhanqi::{by_name, Move, Options, Placement, Seat, Setup, Vie
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::tournament::protocol::BotView;
-use crate::view::{self, ViewFile};
 use ssh_key::PrivateKey;
 use std::path::Path;
 
 pub struct Luzhanqi;
 
 impl Definition for Luzhanqi {
+    const VIEW_FORMAT: &'static str = crate::protocol::files::VIEW_FORMAT;
     type Loaded = Game;
     type View = ViewFile;
     const NAME: &'static str = "luzhanqi";
@@ -196,14 +202,14 @@ impl Definition for Luzhanqi {
 
     fn text_view(_: &Game, v: &ViewFile, chinese: bool) -> String {
         let labels = match chinese {
-            true => view::text::Labels::Chinese,
-            false => view::text::Labels::Letters,
+            true => text::Labels::Chinese,
+            false => text::Labels::Letters,
         };
-        view::text::render(v, labels)
+        text::render(v, labels)
     }
 
     fn picture(_: &Game, v: &ViewFile, chinese: bool) -> String {
-        view::picture::luzhanqi_with(v, chinese)
+        picture::luzhanqi_with(v, chinese)
     }
 
     fn html(dir: &GameDir, g: &Game, audience: &str, chinese: bool) -> Result<String> {
@@ -303,6 +309,13 @@ impl Definition for Luzhanqi {
             ),
             ("luzhanqi-event.schema.json".into(), schema::<EventJson>()),
         ]
+    }
+
+    fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
+        match view {
+            BotView::Luzhanqi(v) => bot::greedy_scores(v, legal),
+            BotView::Other(_) => vec![0; legal.len()],
+        }
     }
 
     #[cfg(test)]

@@ -1,12 +1,12 @@
 //! Luzhanqi's pages and streams of a game folder: the replay page of an audience (`html`) and
 //! the events it may see (`events`), both made from a replay.
 
+use super::text;
 use crate::error::{refuse_with, Error, Result};
 use crate::games::report::Report;
 use crate::judge::pipeline::Mode;
 use crate::rules::luzhanqi::Viewer;
 use crate::store::GameDir;
-use crate::view;
 
 /// The viewer an `--as` names: a seat, `public` or `full`.
 fn viewer_of<S: crate::rules::luzhanqi::nodeset::NodeSet>(
@@ -71,16 +71,16 @@ pub fn html(
         ));
     }
     let views = crate::games::luzhanqi::referee::views_by_ply(dir, game, &replay, viewer);
-    let frames: Vec<view::html::Frame> = views
+    let frames: Vec<crate::view::html::Frame> = views
         .iter()
-        .map(|v| view::html::Frame {
+        .map(|v| crate::view::html::Frame {
             ply: v.ply,
             heading: match &v.last_move {
                 Some(m) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
                 None => "before the first move".to_string(),
             },
-            lines: view::text::state_lines(v),
-            picture: crate::view::picture::luzhanqi_layers(v, chinese),
+            lines: text::state_lines(v),
+            picture: crate::games::luzhanqi::picture::luzhanqi_layers(v, chinese),
         })
         .collect();
     let last = views
@@ -93,7 +93,7 @@ pub fn html(
         let before = views.iter().rev().find(|v| v.ply < ply)?;
         let piece = before.pieces.iter().find(|p| p.square == from)?.piece?;
         Some(match chinese {
-            true => view::text::chinese_label(piece).to_string(),
+            true => text::chinese_label(piece).to_string(),
             false => piece.code().to_string(),
         })
     };
@@ -120,7 +120,7 @@ pub fn html(
     let title = format!(
         "Luzhanqi {}: replay for {}",
         game.manifest.id,
-        view::text::audience_label(last)
+        text::audience_label(last)
     );
     let about = vec![
         format!("Players: {}.", players.join(", ")),
@@ -134,7 +134,9 @@ pub fn html(
             }
         ),
     ];
-    Ok(view::html::page(&title, &about, &frames, &moves, "ply"))
+    Ok(crate::view::html::page(
+        &title, &about, &frames, &moves, "ply",
+    ))
 }
 
 pub fn events(

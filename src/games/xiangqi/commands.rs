@@ -15,7 +15,8 @@ pub(super) fn summary(state: &xq::State) -> String {
 /// The replay page: Xiangqi hides nothing, so every audience's page is the same game, and any
 /// copy of the game can make it at any time.
 pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
-    use crate::view::{html, picture};
+    use super::picture;
+    use crate::view::html;
     crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
     let state = xq::current(d, g)?;
     let views: Vec<_> = (0..=state.game.moves().len())
@@ -32,7 +33,7 @@ pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
                 ),
                 None => "before the first move".to_string(),
             },
-            lines: crate::view::xiangqi::state_lines(v),
+            lines: crate::games::xiangqi::view::state_lines(v),
             picture: picture::xiangqi_layers(v),
         })
         .collect();

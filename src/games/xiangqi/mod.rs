@@ -1,6 +1,7 @@
 //! Xiangqi (象棋) through the game contract: commands over a game directory, and the pure rules
 //! binding for bots, `moves` and the conformance suite.
 
+pub(crate) mod bot;
 pub mod chinese;
 pub mod commands;
 pub mod picture;
@@ -20,6 +21,7 @@ use crate::store::GameDir;
 pub struct Xiangqi;
 
 impl Definition for Xiangqi {
+    const VIEW_FORMAT: &'static str = crate::protocol::files::XIANGQI_VIEW_FORMAT;
     type Loaded = xq::XiangqiGame;
     type View = xq::XiangqiView;
     const NAME: &'static str = "xiangqi";
@@ -61,7 +63,7 @@ impl Definition for Xiangqi {
     }
 
     fn text_view(g: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
-        crate::view::xiangqi::render_text(&g.manifest.players, v, chinese)
+        crate::games::xiangqi::view::render_text(&g.manifest.players, v, chinese)
     }
 
     fn picture(_: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
@@ -89,6 +91,13 @@ impl Definition for Xiangqi {
                 schema::<crate::rules::xiangqi::check::GameCheck>(),
             ),
         ]
+    }
+
+    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
+        match view {
+            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
+            _ => vec![0; legal.len()],
+        }
     }
 
     #[cfg(test)]

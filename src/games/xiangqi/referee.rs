@@ -15,7 +15,7 @@ use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
-pub use crate::view::xiangqi::{Closing, LastMove, ViewResult, XiangqiView};
+pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 
 /// The seats, in manifest order: Red moves first from the standard start.
 pub const SEATS: [&str; 2] = ["red", "black"];
@@ -535,7 +535,8 @@ impl Referee for XiangqiGame {
             state.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
-                let text = crate::view::xiangqi::render_text(&self.manifest.players, &v, false);
+                let text =
+                    crate::games::xiangqi::view::render_text(&self.manifest.players, &v, false);
                 (v, text)
             },
         )
@@ -553,7 +554,8 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
     let ply = ply.min(state.game.moves().len());
     let latest = ply == state.game.moves().len();
     let position = &state.game.positions()[ply];
-    let board = crate::view::xiangqi::board_rows(|s| position.piece_at(s).map(|p| p.fen_char()));
+    let board =
+        crate::games::xiangqi::view::board_rows(|s| position.piece_at(s).map(|p| p.fen_char()));
     let last_move = state.game.moves()[..ply].last().map(|&m| {
         let before = &state.game.positions()[ply - 1];
         LastMove {
@@ -605,8 +607,8 @@ pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String,
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),
-        |v| crate::view::xiangqi::render_text(&g.manifest.players, v, false),
-        crate::view::picture::xiangqi,
+        |v| crate::games::xiangqi::view::render_text(&g.manifest.players, v, false),
+        crate::games::xiangqi::picture::xiangqi,
         key,
     )
 }

@@ -5,6 +5,8 @@ use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 
+pub use crate::view::Closing;
+
 /// A published Xiangqi view (the same board for everyone: nothing is hidden).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -50,40 +52,6 @@ pub struct LastMove {
     /// The mover's comment in its signed move file (public, like the file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-}
-
-/// The signed move that ended the game without a move on the board: a resignation, or the
-/// acceptance of a draw offer. Shown so that every signed move, and its comment, is in a view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Closing {
-    pub ply: u32,
-    pub seat: String,
-    /// `resign` or `accept-draw`.
-    pub action: String,
-    /// The mover's comment in its signed move file (public, like the file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-}
-
-impl Closing {
-    /// The closing move in a sentence, and its comment on a line of its own.
-    pub fn lines(&self) -> Vec<String> {
-        let verb = match self.action.as_str() {
-            "resign" => "resigns",
-            "accept-draw" => "accepts the draw",
-            other => other,
-        };
-        let mut out = vec![format!("Ply {}: {} {verb}", self.ply, self.seat)];
-        if let Some(c) = &self.comment {
-            out.push(format!(
-                "{}'s comment: \"{}\"",
-                self.seat,
-                crate::view::text::clean(c)
-            ));
-        }
-        out
-    }
 }
 
 /// How the game ended.

@@ -2,11 +2,11 @@
 
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::{text, view};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
-use crate::view::{self};
 
 /// What an audit established.
 pub struct Audit {
@@ -130,7 +130,7 @@ pub fn check_published_views(game: &Game, dir: &GameDir, replay: &Replay) -> Res
         let v = build_view(game, replay, viewer);
         let expected = [
             ("json", view::to_json(&v)),
-            ("txt", view::text::render(&v, view::text::Labels::Letters)),
+            ("txt", text::render(&v, text::Labels::Letters)),
         ];
         for (ext, body) in expected {
             let path = format!("views/{}.{ext}", v.audience);

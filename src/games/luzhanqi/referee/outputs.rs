@@ -2,12 +2,13 @@
 
 use crate::error::{refuse, refuse_with, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::text;
+use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
 use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
-use crate::view::{self, HistoryItem, SeatName, ViewFile};
 use ssh_key::PrivateKey;
 
 /// The audiences that get a view: each seat and the public; everyone after the end.
@@ -183,7 +184,7 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
     for viewer in viewers(game, replay) {
         let v = build_view(game, replay, viewer);
         let json = view::to_json(&v);
-        let text = view::text::render(&v, view::text::Labels::Letters);
+        let text = text::render(&v, text::Labels::Letters);
         let name = v.audience.clone();
         for (ext, body) in [("json", json), ("txt", text)] {
             files.push((
@@ -305,7 +306,7 @@ pub fn judge_outputs(
                 pictures.push((format!("views/{audience}.svg"), None));
                 continue;
             }
-            let svg = crate::view::picture::luzhanqi(&v);
+            let svg = crate::games::luzhanqi::picture::luzhanqi(&v);
             pictures.push((
                 format!("views/{audience}.png"),
                 Some(crate::view::picture::png(&svg)),

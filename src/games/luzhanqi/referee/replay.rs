@@ -5,6 +5,7 @@
 
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::view::SignedFile;
 use crate::judge::pipeline::{self, Ctx, Referee};
 use crate::judge::*;
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
@@ -16,7 +17,6 @@ use crate::rules::luzhanqi::nodeset::Wide;
 use crate::rules::luzhanqi::options::FirstMover;
 use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
-use crate::view::SignedFile;
 use ssh_key::{PrivateKey, PublicKey};
 
 /// The forfeit reason of a seat whose committed setup the rules refuse.

@@ -113,7 +113,10 @@ impl Rules for LuzhanqiRules {
             s.events.clone(),
         );
         let view = build_view(&self.game, &replay, viewer);
-        let text = crate::view::text::render(&view, crate::view::text::Labels::Letters);
+        let text = crate::games::luzhanqi::text::render(
+            &view,
+            crate::games::luzhanqi::text::Labels::Letters,
+        );
         crate::view::to_json(&view) + &text
     }
 

@@ -103,7 +103,8 @@ impl Rules for XiangqiRules {
     fn information(&self, s: &referee::State, viewer: Option<usize>) -> String {
         let audience = viewer.map_or("public", |v| referee::SEATS[v]);
         let view = referee::build_view(&self.game, s, audience);
-        let text = crate::view::xiangqi::render_text(&self.game.manifest.players, &view, false);
+        let text =
+            crate::games::xiangqi::view::render_text(&self.game.manifest.players, &view, false);
         crate::view::to_json(&view) + &text
     }
 
