@@ -8,10 +8,9 @@ mod mail;
 mod player;
 mod report;
 mod tournament;
-mod xiangqi;
 
 pub(crate) use crate::console::{now_or, read_arg, with_rules};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -766,8 +765,8 @@ pub fn run(cli: Cli) -> Result<()> {
             depth,
             fen,
             divide,
-        } => xiangqi::perft(&game, depth, fen, divide),
-        Command::Pgn { dir, notation } => xiangqi::pgn(&dir, &notation),
+        } => crate::games::with_tool(&game, "perft")?.perft(depth, fen, divide),
+        Command::Pgn { dir, notation } => pgn(&dir, &notation),
         Command::Inbox {
             dir,
             mut messages,
@@ -813,7 +812,7 @@ pub fn run(cli: Cli) -> Result<()> {
             files,
             json,
             move_limit,
-        } => xiangqi::check_records(&game, &files, json, move_limit),
+        } => crate::games::with_tool(&game, "check")?.check_records(&files, json, move_limit),
     }
 }
 
@@ -952,4 +951,23 @@ pub struct MatchArgs {
     /// (`forfeit (bot-limit-memory)`). See docs/bots.md.
     #[arg(long = "bot-limit", value_name = "[NAME:]KEY=VALUE,…")]
     pub bot_limit: Vec<String>,
+}
+
+/// A judged game folder (or packed game) as PGN, for the games that have one.
+pub(crate) fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
+    let game = crate::games::of_dir(dir)?;
+    if !game.tools().contains(&"pgn") {
+        return Err(Error::Io(format!(
+            "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
+            crate::games::no_tool(game.name(), "pgn"),
+            dir.display(),
+            game.name()
+        )));
+    }
+    game.pgn(dir, notation)
+}
+
+fn pgn(dir: &Path, notation: &str) -> Result<()> {
+    say_raw!("{}", pgn_text(dir, notation)?);
+    Ok(())
 }

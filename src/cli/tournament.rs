@@ -411,7 +411,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         // Every finished game, in game order (GameRecord.dir names its folder or packed file).
         let mut text = String::new();
         for g in &played.games {
-            text.push_str(&super::xiangqi::pgn_text(Path::new(&g.dir), "iccs")?);
+            text.push_str(&super::pgn_text(Path::new(&g.dir), "iccs")?);
         }
         crate::store::write_atomic(file, text.as_bytes())?;
     }

@@ -167,6 +167,11 @@ pub trait Game: Commands {
     /// The seats of a new game on `board`, in order.
     /// The `format` of its views.
     fn view_format(&self) -> &'static str;
+    /// Its own tools (`perft`, `check`, `pgn`), answered by the methods of those names.
+    fn tools(&self) -> &'static [&'static str];
+    fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()>;
+    fn check_records(&self, files: &[PathBuf], json: bool, move_limit: bool) -> Result<()>;
+    fn pgn(&self, dir: &Path, notation: &str) -> Result<String>;
     /// The greedy built-in bot's score of each legal move from a seat's view.
     fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32>;
     /// Runs the rules contract's conformance suite on every option set of the game.
@@ -418,6 +423,28 @@ pub(crate) fn one_board(game: &str, board: &str) -> Result<()> {
 }
 
 /// The index of `seat` among `seats`, or a usage error that lists them.
+/// The refusal of a tool a game does not have, naming the games that have it.
+pub(crate) fn no_tool(game: &str, tool: &str) -> Error {
+    let with: Vec<&str> = registry::GAMES
+        .iter()
+        .filter(|g| g.tools().contains(&tool))
+        .map(|g| g.name())
+        .collect();
+    Error::Io(format!(
+        "{tool} is for {} games, not {game}",
+        with.join(" and ")
+    ))
+}
+
+/// The game called `name`, when it has the tool `tool`.
+pub fn with_tool(name: &str, tool: &str) -> Result<&'static dyn Game> {
+    let game = by_name(name)?;
+    match game.tools().contains(&tool) {
+        true => Ok(game),
+        false => Err(no_tool(name, tool)),
+    }
+}
+
 pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
     seats.iter().position(|s| *s == seat).ok_or_else(|| {
         Error::Io(format!(

@@ -205,6 +205,9 @@ pub trait Definition: Sync + Sized {
     const VARIANTS: &'static [super::Variant] = &[("2p", &[])];
     /// The `format` of its views (a bot's view names its game by it).
     const VIEW_FORMAT: &'static str;
+    /// Its own tools besides the commands every game has, by command name (`perft`, `check`,
+    /// `pgn`): each listed one is answered by the hook of that name below.
+    const TOOLS: &'static [&'static str] = &[];
 
     /// Reads and checks the folder's manifest and keys.
     fn load(dir: &GameDir) -> Result<Self::Loaded>;
@@ -328,6 +331,21 @@ pub trait Definition: Sync + Sized {
     /// each option set the game is played under, with a limit that ends every random playout.
     #[cfg(test)]
     fn conform();
+    /// `perft`: counts the leaves of the legal-move tree (when `TOOLS` lists it).
+    fn perft(_depth: u32, _start: Option<String>, _divide: bool) -> Result<()> {
+        Err(super::no_tool(Self::NAME, "perft"))
+    }
+
+    /// `check`: checks recorded games move by move (when `TOOLS` lists it).
+    fn check_records(_files: &[std::path::PathBuf], _json: bool, _move_limit: bool) -> Result<()> {
+        Err(super::no_tool(Self::NAME, "check"))
+    }
+
+    /// `pgn`: a judged game folder as PGN in `notation` (when `TOOLS` lists it).
+    fn pgn(_dir: &Path, _notation: &str) -> Result<String> {
+        Err(super::no_tool(Self::NAME, "pgn"))
+    }
+
     /// The greedy built-in bot's score of each legal move, from the seat's view (higher is
     /// better; the bot breaks ties at random). By default no move is preferred.
     fn greedy_scores(_view: &BotView, legal: &[String]) -> Vec<i32> {
@@ -456,6 +474,27 @@ impl<D: Definition> Game for D {
 
     fn view_format(&self) -> &'static str {
         D::VIEW_FORMAT
+    }
+
+    fn tools(&self) -> &'static [&'static str] {
+        D::TOOLS
+    }
+
+    fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()> {
+        D::perft(depth, start, divide)
+    }
+
+    fn check_records(
+        &self,
+        files: &[std::path::PathBuf],
+        json: bool,
+        move_limit: bool,
+    ) -> Result<()> {
+        D::check_records(files, json, move_limit)
+    }
+
+    fn pgn(&self, dir: &Path, notation: &str) -> Result<String> {
+        D::pgn(dir, notation)
     }
 
     fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32> {

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod picture;
 pub mod referee;
 pub mod rules;
+mod tools;
 pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
@@ -21,6 +22,7 @@ use crate::store::GameDir;
 pub struct Xiangqi;
 
 impl Definition for Xiangqi {
+    const TOOLS: &'static [&'static str] = &["perft", "check", "pgn"];
     const VIEW_FORMAT: &'static str = crate::protocol::files::XIANGQI_VIEW_FORMAT;
     type Loaded = xq::XiangqiGame;
     type View = xq::XiangqiView;
@@ -100,6 +102,17 @@ impl Definition for Xiangqi {
         }
     }
 
+    fn perft(depth: u32, start: Option<String>, divide: bool) -> Result<()> {
+        tools::perft(depth, start, divide)
+    }
+
+    fn check_records(files: &[std::path::PathBuf], json: bool, move_limit: bool) -> Result<()> {
+        tools::check_records(files, json, move_limit)
+    }
+
+    fn pgn(dir: &std::path::Path, notation: &str) -> Result<String> {
+        tools::pgn_text(dir, notation)
+    }
     #[cfg(test)]
     fn conform() {
         let options = crate::rules::xiangqi::Options {

@@ -1,6 +1,7 @@
-//! Xiangqi tools that need no game directory: perft and checking PGN records.
+//! Xiangqi's own tools, offered through the game definition (`Definition::TOOLS`): perft,
+//! checking PGN records, and a judged game folder as PGN.
 
-use super::read_arg;
+use crate::console::read_arg;
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::referee as xq;
 use crate::rules::xiangqi::{check, fen, pgn, Options};
@@ -9,18 +10,7 @@ use std::path::{Path, PathBuf};
 /// PGN files may hold thousands of games.
 const PGN_LIMIT: u64 = 64 * 1024 * 1024;
 
-fn only_xiangqi(game: &str) -> Result<()> {
-    if game == "xiangqi" {
-        Ok(())
-    } else {
-        Err(Error::Io(format!(
-            "unknown game {game:?}; known here: xiangqi"
-        )))
-    }
-}
-
-pub fn perft(game: &str, depth: u32, fen_text: Option<String>, divide: bool) -> Result<()> {
-    only_xiangqi(game)?;
+pub fn perft(depth: u32, fen_text: Option<String>, divide: bool) -> Result<()> {
     let text = fen_text.unwrap_or_else(|| fen::START.to_string());
     let mut position =
         fen::parse(&text).map_err(|e| refuse("--fen", Some("fen"), e.to_string()))?;
@@ -47,8 +37,7 @@ pub fn perft(game: &str, depth: u32, fen_text: Option<String>, divide: bool) -> 
     Ok(())
 }
 
-pub fn check_records(game: &str, files: &[PathBuf], json: bool, move_limit: bool) -> Result<()> {
-    only_xiangqi(game)?;
+pub fn check_records(files: &[PathBuf], json: bool, move_limit: bool) -> Result<()> {
     let options = Options {
         move_limit,
         ..Options::default()
@@ -145,26 +134,12 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
     s
 }
 
-// ---- Xiangqi game directories -------------------------------------------------------------
-
-pub fn pgn(dir: &Path, notation: &str) -> Result<()> {
-    say_raw!("{}", pgn_text(dir, notation)?);
-    Ok(())
-}
-
 /// A Xiangqi game folder (or packed game) as PGN: its moves in `notation`, each move's signed
 /// comment (an engine's score in a match) in braces, the ending and any ruling's reason code in
 /// the Termination tag.
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     use crate::rules::xiangqi::notation::Notation;
-    let kind = crate::games::of_dir(dir)?.name();
-    if kind != "xiangqi" {
-        return Err(Error::Io(format!(
-            "pgn prints Xiangqi games, and {} holds a {kind} game (its record: qijudge view, or record.jsonl)",
-            dir.display()
-        )));
-    }
-    let (d, g) = crate::games::defined::open::<crate::games::xiangqi::Xiangqi>(dir)?;
+    let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
     let state = xq::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
     let notation = match notation {
