@@ -14,7 +14,6 @@ pub const SETUP_FORMAT: &str = "qijudge/setup/1";
 pub const MOVE_FORMAT: &str = "qijudge/move/1";
 pub const RECORD_FORMAT: &str = "qijudge/record/1";
 pub const VIEW_FORMAT: &str = "qijudge/view/1";
-pub const XIANGQI_VIEW_FORMAT: &str = "qijudge/xiangqi-view/1";
 
 /// `game.toml`: what the organiser set up. Its SHA-256 is bound into every signed file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -45,104 +44,6 @@ pub struct Manifest {
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,
 }
-
-/// `game.toml` of a Xiangqi game: the same frame as [`Manifest`], with Xiangqi's rules.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct XiangqiManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `xiangqi`.
-    pub game: String,
-    /// Random game id: `xq-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `9x10`.
-    pub board: String,
-    pub rules: XiangqiRules,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    pub judge: JudgeEntry,
-    /// Red, then black.
-    pub players: Vec<Player>,
-}
-
-/// The rule options of a Xiangqi game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct XiangqiRules {
-    /// The start position as FEN (the standard start unless the organiser chose another).
-    pub start: String,
-    /// Draw after 120 plies without a capture, not counting checks beyond 10 per side.
-    pub move_limit: bool,
-}
-
-/// `game.toml` of a Liubo game: the same frame as [`Manifest`], with Liubo's options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LiuboManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `liubo`.
-    pub game: String,
-    /// Random game id: `lb-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `29-stations`.
-    pub board: String,
-    pub rules: crate::rules::liubo::Options,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    /// Played in public (git), escrow mode: seeds come sealed to the judge
-    /// (`sealed/<seat>.age`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub sealed: bool,
-    pub judge: JudgeEntry,
-    /// Seat `a` (letter A of the throw protocol), then seat `b`.
-    pub players: Vec<Player>,
-}
-
-/// `commitments/<seat>.toml` of a Liubo game, signed by the player (namespace
-/// `qijudge-commitment`): the head of the player's throw chain.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChainCommitmentFile {
-    /// Always `qijudge/chain-commitment/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    pub seat: String,
-    /// `e[0]`, 64 hex digits.
-    pub chain: String,
-    /// N, the chain length the manifest fixes.
-    pub length: u32,
-}
-
-/// `setups/<seat>.toml` of a Liubo game: the chain seed, secret (escrow mode: handed to the
-/// judge; self mode: kept by the player). Published as `reveal/<seat>.toml` after the game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SeedFile {
-    /// Always `qijudge/chain-seed/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    pub seat: String,
-    /// 32 random bytes, 64 hex digits: `e[N]`.
-    pub seed: String,
-}
-
-pub const CHAIN_COMMITMENT_FORMAT: &str = "qijudge/chain-commitment/1";
-pub const SEED_FORMAT: &str = "qijudge/chain-seed/1";
-pub const LIUBO_VIEW_FORMAT: &str = "qijudge/liubo-view/1";
 
 /// Deadlines (optional): time per move and grace, in minutes, and what happens after the grace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -183,12 +84,13 @@ pub struct ManifestFrame<'a> {
     pub players: &'a [Player],
 }
 
+/// `frame()` for a manifest type that has the shared fields (each game's own, in its folder).
 macro_rules! manifest_frame {
     ($($t:ty),*) => {$(
         impl $t {
             /// The fields every manifest shares.
-            pub fn frame(&self) -> ManifestFrame<'_> {
-                ManifestFrame {
+            pub fn frame(&self) -> $crate::protocol::files::ManifestFrame<'_> {
+                $crate::protocol::files::ManifestFrame {
                     format: &self.format,
                     game: &self.game,
                     id: &self.id,
@@ -203,35 +105,9 @@ macro_rules! manifest_frame {
     )*};
 }
 
-manifest_frame!(Manifest, XiangqiManifest, LiuboManifest, JieqiManifest);
+pub(crate) use manifest_frame;
 
-/// `game.toml` of a Jieqi game: the same frame as [`Manifest`], with Jieqi's options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct JieqiManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `jieqi`.
-    pub game: String,
-    /// Random game id: `jq-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `9x10`.
-    pub board: String,
-    pub rules: crate::rules::jieqi::Options,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    /// Played in public (git): nonces come sealed to the judge (`sealed/<seat>.age`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub sealed: bool,
-    pub judge: JudgeEntry,
-    /// Red, then black.
-    pub players: Vec<Player>,
-}
+manifest_frame!(Manifest);
 
 /// `commitments/<seat>.toml` of a Jieqi game, signed by the player (namespace
 /// `qijudge-commitment`): the hash of the player's shuffle nonce.
@@ -265,7 +141,6 @@ pub struct NonceFile {
 
 pub const NONCE_COMMITMENT_FORMAT: &str = "qijudge/nonce-commitment/1";
 pub const NONCE_FORMAT: &str = "qijudge/nonce/1";
-pub const JIEQI_VIEW_FORMAT: &str = "qijudge/jieqi-view/1";
 
 /// The judge's public key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -576,7 +451,7 @@ pub enum Notice {
     Eliminated { seat: String, reason: EndReason },
 }
 
-fn is_false(b: &bool) -> bool {
+pub(crate) fn is_false(b: &bool) -> bool {
     !b
 }
 
@@ -919,4 +794,38 @@ mod tests {
         assert_eq!(parse_json_line::<RecordLine>(&text).unwrap(), line);
         assert!(parse_json_line::<RecordLine>(&text.replace(":1,", ": 1,")).is_err());
     }
+}
+
+pub const CHAIN_COMMITMENT_FORMAT: &str = "qijudge/chain-commitment/1";
+
+pub const SEED_FORMAT: &str = "qijudge/chain-seed/1";
+
+/// `commitments/<seat>.toml` of a Liubo game, signed by the player (namespace
+/// `qijudge-commitment`): the head of the player's throw chain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainCommitmentFile {
+    /// Always `qijudge/chain-commitment/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// `e[0]`, 64 hex digits.
+    pub chain: String,
+    /// N, the chain length the manifest fixes.
+    pub length: u32,
+}
+
+/// `setups/<seat>.toml` of a Liubo game: the chain seed, secret (escrow mode: handed to the
+/// judge; self mode: kept by the player). Published as `reveal/<seat>.toml` after the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeedFile {
+    /// Always `qijudge/chain-seed/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub seat: String,
+    /// 32 random bytes, 64 hex digits: `e[N]`.
+    pub seed: String,
 }

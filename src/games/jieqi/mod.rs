@@ -4,6 +4,7 @@
 mod bot;
 pub mod chinese;
 pub mod commands;
+pub mod manifest;
 pub mod picture;
 pub mod referee;
 pub mod rules;
@@ -13,15 +14,16 @@ use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::jieqi::referee as jq;
-use crate::protocol::files::{to_toml, JieqiManifest, JudgeEntry, Player};
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
 use crate::rules::xiangqi::notation::parse_iccs;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use manifest::JieqiManifest;
 
 pub struct Jieqi;
 
 impl Definition for Jieqi {
-    const VIEW_FORMAT: &'static str = crate::protocol::files::JIEQI_VIEW_FORMAT;
+    const VIEW_FORMAT: &'static str = manifest::JIEQI_VIEW_FORMAT;
     type Loaded = jq::JieqiGame;
     type View = jq::JieqiView;
     const NAME: &'static str = "jieqi";

@@ -4,6 +4,7 @@
 //! exactly as the manifest's `captured` option says; and, once the nonces are revealed, an audit
 //! that recomputes the whole layout and checks every piece that turned up.
 
+use super::manifest::*;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::{check_frame, Kind as GameKind};
 use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};

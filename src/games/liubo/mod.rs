@@ -4,6 +4,7 @@
 mod bot;
 pub mod chinese;
 pub mod commands;
+pub mod manifest;
 pub mod picture;
 pub mod referee;
 pub mod rules;
@@ -17,17 +18,18 @@ use crate::games::liubo::referee as lb;
 use crate::judge::move_path;
 use crate::judge::player_files::read_signed_move;
 use crate::judge::strays::moves_beyond;
-use crate::protocol::files::{to_toml, JudgeEntry, LiuboManifest, Player};
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
 use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::rules::liubo::DiceMode;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use manifest::LiuboManifest;
 use std::path::Path;
 
 pub struct Liubo;
 
 impl Definition for Liubo {
-    const VIEW_FORMAT: &'static str = crate::protocol::files::LIUBO_VIEW_FORMAT;
+    const VIEW_FORMAT: &'static str = manifest::LIUBO_VIEW_FORMAT;
     type Loaded = lb::LiuboGame;
     type View = lb::LiuboView;
     const NAME: &'static str = "liubo";

@@ -6,6 +6,7 @@
 //! gives, and a replay (the judge's own start, `verify`) demands that every recorded line is
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
+use super::manifest::*;
 use crate::error::{refuse, refuse_with, Result};
 use crate::games::luzhanqi::referee::{check_frame, Kind};
 use crate::judge::move_path;

@@ -4,6 +4,7 @@
 pub(crate) mod bot;
 pub mod chinese;
 pub mod commands;
+pub mod manifest;
 pub mod picture;
 pub mod referee;
 pub mod rules;
@@ -23,7 +24,7 @@ pub struct Xiangqi;
 
 impl Definition for Xiangqi {
     const TOOLS: &'static [&'static str] = &["perft", "check", "pgn"];
-    const VIEW_FORMAT: &'static str = crate::protocol::files::XIANGQI_VIEW_FORMAT;
+    const VIEW_FORMAT: &'static str = manifest::XIANGQI_VIEW_FORMAT;
     type Loaded = xq::XiangqiGame;
     type View = xq::XiangqiView;
     const NAME: &'static str = "xiangqi";
@@ -77,8 +78,8 @@ impl Definition for Xiangqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::protocol::files::XiangqiManifest;
         use crate::schemas::schema;
+        use manifest::XiangqiManifest;
         vec![
             (
                 "xiangqi-manifest.schema.json".into(),

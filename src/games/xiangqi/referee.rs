@@ -2,6 +2,7 @@
 //! checks signed moves (in any notation), keeps the hash-chained record, decides every ending by
 //! the rules, and publishes the same signed view to both players and the public.
 
+use super::manifest::*;
 use crate::error::{refuse, Error, Result};
 use crate::games::luzhanqi::referee::{check_frame, Kind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
