@@ -169,6 +169,16 @@ pub trait Game: Commands {
     fn view_format(&self) -> &'static str;
     /// Its own tools (`perft`, `check`, `pgn`), answered by the methods of those names.
     fn tools(&self) -> &'static [&'static str];
+    /// Its opening books' format in words, when it takes books (`match --book`).
+    fn book_format(&self) -> Option<&'static str>;
+    /// The checked openings of a book's text.
+    fn book_openings(
+        &self,
+        text: &str,
+        board: &str,
+        shown: &str,
+        pgn: bool,
+    ) -> Result<Vec<crate::tournament::book::Opening>>;
     fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()>;
     fn check_records(&self, files: &[PathBuf], json: bool, move_limit: bool) -> Result<()>;
     fn pgn(&self, dir: &Path, notation: &str) -> Result<String>;

@@ -6,6 +6,7 @@ pub mod ci;
 pub mod clock;
 pub mod context;
 pub mod frame;
+pub mod manifest;
 pub mod nonces;
 pub mod pipeline;
 pub mod player_files;

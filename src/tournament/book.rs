@@ -48,7 +48,7 @@ impl Book {
     /// comment line; or a PGN file (`.pgn`), each game an opening: its moves played from its
     /// start (the `FEN` tag, else the standard start), in any notation the PGN reader takes.
     /// Luzhanqi: a TOML file of `[[opening]]` tables, each giving every seat an army (see
-    /// [`army_openings`]). Every opening is checked against the rules. `random`: the order
+    /// each game's `book.rs`). Every opening is checked against the rules. `random`: the order
     /// shuffled by `seed`.
     pub fn read(
         path: &std::path::Path,
@@ -63,143 +63,23 @@ impl Book {
         let is_pgn = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        let openings: Vec<Opening> = match (game, is_pgn) {
-            ("luzhanqi", _) => army_openings(&text, board, &shown.to_string())?,
-            ("xiangqi", true) => pgn_openings(&text, &shown.to_string())?
-                .into_iter()
-                .map(Opening::Position)
-                .collect(),
-            ("xiangqi", false) => fen_openings(&text, &shown.to_string())?
-                .into_iter()
-                .map(Opening::Position)
-                .collect(),
-            _ => {
-                return Err(Error::Io(format!(
-                    "--book: {game} has no opening books (Xiangqi: FEN, EPD or PGN; Luzhanqi: \
-                     armies in TOML)"
-                )))
-            }
-        };
+        let kind = crate::games::by_name(game)?;
+        if kind.book_format().is_none() {
+            let with: Vec<String> = crate::games::registry::GAMES
+                .iter()
+                .filter_map(|g| Some(format!("{}: {}", g.name(), g.book_format()?)))
+                .collect();
+            return Err(Error::Io(format!(
+                "--book: {game} has no opening books ({})",
+                with.join("; ")
+            )));
+        }
+        let openings = kind.book_openings(&text, board, &shown.to_string(), is_pgn)?;
         if openings.is_empty() {
             return Err(Error::Io(format!("--book {shown}: no position in it")));
         }
         Ok(Book::ordered(openings, &text, random, seed))
     }
-}
-
-/// The openings of a FEN or EPD book, one a line.
-fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
-    let mut openings = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let fen = match fields.len() {
-            0..=3 => {
-                return Err(Error::Io(format!(
-                    "--book {shown}: line {}: not a FEN or EPD position",
-                    n + 1
-                )))
-            }
-            6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
-            _ => format!("{} 0 1", fields[..4].join(" ")),
-        };
-        let position = crate::rules::xiangqi::fen::parse(&fen)
-            .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
-        if !position.has_legal_move() {
-            return Err(Error::Io(format!(
-                "--book {shown}: line {}: the side to move has no legal move",
-                n + 1
-            )));
-        }
-        openings.push(fen);
-    }
-    Ok(openings)
-}
-
-/// The openings of a PGN book: each game's position after its moves.
-fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
-    use crate::rules::xiangqi::{fen, notation, pgn};
-    let games = pgn::read(text).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
-    let mut openings = Vec::new();
-    for (i, g) in games.iter().enumerate() {
-        let at = |why: String| {
-            Error::Io(format!(
-                "--book {shown}: game {} (line {}): {why}",
-                i + 1,
-                g.line
-            ))
-        };
-        let mut game = pgn::new_game(g, Default::default()).map_err(|e| at(e.to_string()))?;
-        for (ply, m) in g.moves.iter().enumerate() {
-            let parsed = notation::parse(game.position(), &m.text)
-                .map_err(|e| at(format!("move {} {:?}: {e}", ply + 1, m.text)))?;
-            game.play(parsed)
-                .map_err(|e| at(format!("move {} {:?}: {e}", ply + 1, m.text)))?;
-        }
-        if game.ending().is_some() || !game.position().has_legal_move() {
-            return Err(at("the game is over after its moves: not an opening".into()));
-        }
-        openings.push(fen::write(game.position()));
-    }
-    Ok(openings)
-}
-
-/// The openings of a Luzhanqi book: `[[opening]]` tables, each with `rows` (one army for every
-/// seat, each reading the rows from its own side, as a setup file does) or an army per seat
-/// (`south = [...]`, `north = [...]`; on the cross board all four seats), or both (`rows` for
-/// the seats not named). Each army is checked as `qijudge setup` checks a player's.
-fn army_openings(text: &str, board_name: &str, shown: &str) -> Result<Vec<Opening>> {
-    use crate::rules::luzhanqi::{by_name, Placement, Seat, Setup};
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        #[serde(default)]
-        opening: Vec<std::collections::BTreeMap<String, Vec<String>>>,
-    }
-    let board = by_name(board_name)
-        .ok_or_else(|| Error::Io(format!("--board: unknown board {board_name:?}")))?;
-    let file: File = toml::from_str(text).map_err(|e| {
-        Error::Io(format!(
-            "--book {shown}: not a Luzhanqi book ([[opening]] tables of rows): {}",
-            e.message()
-        ))
-    })?;
-    let mut openings = Vec::new();
-    for (i, table) in file.opening.iter().enumerate() {
-        let at = |why: String| Error::Io(format!("--book {shown}: opening {}: {why}", i + 1));
-        if let Some(name) = table
-            .keys()
-            .find(|k| *k != "rows" && !board.seat_names.contains(k))
-        {
-            return Err(at(format!(
-                "{name:?} is not a seat of this board ({}) nor `rows`",
-                board.seat_names.join(", ")
-            )));
-        }
-        let mut armies = std::collections::BTreeMap::new();
-        for (j, seat) in board.seat_names.iter().enumerate() {
-            let rows = table
-                .get(seat)
-                .or_else(|| table.get("rows"))
-                .ok_or_else(|| at(format!("no army for {seat} (give `rows` or `{seat}`)")))?;
-            let mut setup = toml::Table::new();
-            setup.insert("rows".into(), rows.clone().into());
-            let setup = toml::to_string(&setup).map_err(|e| at(e.to_string()))?;
-            let seat_id = Seat(j as u8);
-            Placement::from_toml(&setup, board, seat_id)
-                .and_then(|p| Setup::validate(board, seat_id, &p))
-                .map_err(|problems| {
-                    let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-                    at(format!("{seat}'s army: {}", list.join("; ")))
-                })?;
-            armies.insert(seat.clone(), setup);
-        }
-        openings.push(Opening::Armies(armies));
-    }
-    Ok(openings)
 }
 
 impl Book {

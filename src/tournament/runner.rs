@@ -6,18 +6,14 @@
 use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
 use super::schedule::{self, Pairing};
-use super::standings::{from_audit, from_summary, GameRecord};
+use super::standings::{from_summary, GameRecord};
 use super::timecontrol::{Clocks, TimeControl};
 use super::uci::UciBot;
 use crate::error::{Error, Result};
-use crate::games::luzhanqi::referee::{audit, build_view, load_game, Audit, Session};
-use crate::player::{commit_setup, write_move, NewMove};
-use crate::protocol::files::*;
 use crate::protocol::signing;
 use crate::rules::luzhanqi::random::SplitMix64;
-use crate::rules::luzhanqi::{two_player, Move, Options, Placement, Seat, Setup, Viewer};
-use crate::store::{write_atomic, GameDir};
-use rand_core::{OsRng, RngCore};
+use crate::rules::luzhanqi::Options;
+use crate::store::write_atomic;
 use serde::{Deserialize, Serialize};
 use ssh_key::PrivateKey;
 use std::collections::{BTreeMap, BTreeSet};
@@ -440,7 +436,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     std::fs::create_dir_all(&games_folder)
         .map_err(|e| Error::Io(format!("{}: {e}", games_folder.display())))?;
     let _scratch = crate::store::ScratchGuard::new(&games_folder);
-    let keys = Keys::load_or_make(&cfg.out, &cfg.bots)?;
+    let keys = Keys::load_or_make(&cfg.out)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
     let mut todo = Vec::new();
@@ -629,13 +625,7 @@ fn play_one(
     dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
     clear_game(&cfg.out, k)?;
-    let record = if cfg.game == "luzhanqi" && cfg.board == "2p" {
-        // The fast path: an in-process judge session checks each move as it comes.
-        let audit = play_game(cfg, pool, keys, k, seating, dropped)?;
-        from_audit(&game_dir(&cfg.out, k).display().to_string(), &audit)
-    } else {
-        play_through_contract(cfg, pool, game, keys, k, seating, dropped)?
-    };
+    let record = play_through_contract(cfg, pool, game, keys, k, seating, dropped)?;
     if !cfg.pack {
         return Ok(record);
     }
@@ -650,10 +640,9 @@ fn play_one(
     })
 }
 
-/// The match's keys: one per bot and the judge's, kept in `OUT/keys/` so a resumed match
-/// signs with the same keys.
+/// The match's judge key, kept in `OUT/keys/` so a resumed match signs with the same key (each
+/// seat's key is kept there too, made when a game first needs it).
 struct Keys {
-    bots: Vec<PrivateKey>,
     judge: PrivateKey,
 }
 
@@ -672,7 +661,7 @@ fn load_or_make_key(out: &Path, name: &str) -> Result<PrivateKey> {
 }
 
 impl Keys {
-    fn load_or_make(out: &Path, bots: &[BotEntry]) -> Result<Keys> {
+    fn load_or_make(out: &Path) -> Result<Keys> {
         let one = |name: &str| load_or_make_key(out, name);
         let judge = one("judge")?;
         // The judge's public key, for `tournament` to count this match's games by.
@@ -681,10 +670,7 @@ impl Keys {
         if std::fs::read_to_string(&public).ok().as_deref() != Some(line.as_str()) {
             crate::store::write_atomic(&public, line.as_bytes())?;
         }
-        Ok(Keys {
-            bots: bots.iter().map(|b| one(&b.name)).collect::<Result<_>>()?,
-            judge,
-        })
+        Ok(Keys { judge })
     }
 }
 
@@ -858,234 +844,6 @@ fn start_bot(
     }
 }
 
-/// Plays game k from scratch into its directory, `seating[s]` the bot in seat s.
-fn play_game(
-    cfg: &MatchConfig,
-    pool: &EnginePool,
-    keys: &Keys,
-    k: u32,
-    seating: &[usize],
-    dropped: &dyn Fn() -> bool,
-) -> Result<Audit> {
-    let path = game_dir(&cfg.out, k);
-    // Kept in memory and written once at the end, as a folder or packed (an unfinished game is
-    // replayed).
-    let memory = crate::store::MemoryGuard::new(&path);
-    let dir = GameDir::scratch(&path);
-    let order = seating;
-    let seats = ["south", "north"];
-    let mut id = [0u8; 16];
-    OsRng.fill_bytes(&mut id);
-    let manifest = Manifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "luzhanqi".into(),
-        id: format!("lzq-{}", hex::encode(id)),
-        created: cfg.now.clone(),
-        sample: false,
-        board: "2p".into(),
-        rules: cfg.rules.clone(),
-        clock: None,
-        sealed: false,
-        judge: JudgeEntry {
-            key: signing::public_key_line(keys.judge.public_key()),
-        },
-        players: seats
-            .iter()
-            .zip(order.iter().copied())
-            .map(|(seat, b)| Player {
-                seat: seat.to_string(),
-                name: cfg.bots[b].name.clone(),
-                key: signing::public_key_line(keys.bots[b].public_key()),
-                email: None,
-            })
-            .collect(),
-    };
-    dir.write("game.toml", to_toml(&manifest).as_bytes())?;
-    let game = load_game(&dir)?;
-    let seed = game_seed(cfg.seed, k);
-    let time_ms = cfg.time.as_millis() as u64;
-    let mut bots: Vec<Box<dyn Bot>> = order
-        .iter()
-        .enumerate()
-        .map(|(seat, &b)| start_bot(cfg, pool, &cfg.bots[b], k, seat))
-        .collect::<Result<_>>()?;
-
-    // Setups: a bot that fails here forfeits before play begins.
-    let board = two_player();
-    let opening = cfg.opening(k)?;
-    let mut failure: Option<(&str, &'static str)> = None;
-    for (i, seat) in seats.iter().enumerate() {
-        let request = Request::Setup {
-            protocol: PROTOCOL.into(),
-            game: "luzhanqi".into(),
-            seat: seat.to_string(),
-            board: "2p".into(),
-            rules: cfg.rules.clone(),
-            seed: seed ^ i as u64,
-            time_ms,
-        };
-        let seat_id = Seat(i as u8);
-        // A book's army is the seat's setup (checked when the book was read); the bot is not
-        // asked for one.
-        let placement = match opening.and_then(|o| o.army(seat)) {
-            Some(army) => Placement::from_toml(army, board, seat_id)
-                .map_err(|p| Error::Io(format!("--book: {seat}'s army: {} problem(s)", p.len())))?,
-            None => match bots[i].ask(&request) {
-                Ok(Reply {
-                    setup: Some(map), ..
-                }) => Placement {
-                    entries: map.into_iter().collect(),
-                },
-                Ok(_) => {
-                    let f = BotFailure::Garbage("no setup in the answer".into());
-                    failure = Some((seat, f.code()));
-                    break;
-                }
-                Err(f) => {
-                    failure = Some((seat, f.code()));
-                    break;
-                }
-            },
-        };
-        let setup = Setup::validate(board, seat_id, &placement)
-            .map_err(|p| BotFailure::BadSetup(format!("{} problem(s)", p.len())));
-        match setup {
-            Ok(s) => commit_setup(&dir, &game, seat, &keys.bots[order[i]], &s)?,
-            Err(f) => {
-                failure = Some((seat, f.code()));
-                break;
-            }
-        }
-    }
-    let mut session = Session::open(&game, &dir, &cfg.now)?;
-    if let Some((seat, code)) = failure {
-        session.forfeit(seat, code)?;
-    }
-
-    // Moves: the bot to move sees its own view and its legal moves, nothing else.
-    let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats.map(String::from)));
-    while session.state().outcome.is_none() {
-        if dropped() {
-            return Err(Error::Io(format!("game {k}: dropped")));
-        }
-        let (seat_index, request, ply, head, position) = {
-            let replay = session.state();
-            let position = replay
-                .position
-                .clone()
-                .ok_or_else(|| Error::Io("play did not begin".into()))?;
-            let seat = position.to_move();
-            let view = match bots[seat.index()].reads_view() {
-                true => BotView::Luzhanqi(Box::new(build_view(&game, replay, Viewer::Seat(seat)))),
-                false => BotView::Other(serde_json::Value::Null),
-            };
-            let mut legal: Vec<String> = position
-                .legal_moves()
-                .iter()
-                .map(|m| m.display(board))
-                .collect();
-            legal.sort();
-            let request = (view, legal);
-            (
-                seat.index(),
-                request,
-                position.ply() + 1,
-                replay.record.head_or(&game.hash),
-                position,
-            )
-        };
-        let seat = seats[seat_index];
-        let (view, legal) = request;
-        let asked = ask_move(
-            &mut *bots[seat_index],
-            view,
-            legal,
-            cfg.time,
-            &mut clocks,
-            seat_index,
-        );
-        let action = match asked {
-            Ok(Reply {
-                action: Some(a), ..
-            }) => a,
-            Ok(_) => {
-                session.forfeit(seat, BotFailure::Garbage(String::new()).code())?;
-                break;
-            }
-            Err(f) => {
-                session.forfeit(seat, f.code())?;
-                break;
-            }
-        };
-        if action != "resign" {
-            let legal = Move::parse(&action, board)
-                .ok()
-                .filter(|m| position.check_move(*m).is_ok());
-            if legal.is_none() {
-                session.forfeit(seat, BotFailure::IllegalMove(String::new()).code())?;
-                break;
-            }
-        }
-        write_move(
-            &dir,
-            &game.manifest.id,
-            &game.hash,
-            seat,
-            &keys.bots[order[seat_index]],
-            NewMove::plain(ply, &head, &action),
-        )?;
-        session.advance()?;
-        if let Some(e) = session.refusal.clone() {
-            return Err(Error::Io(format!(
-                "game {k}: the judge refused a move the runner checked: {e}"
-            )));
-        }
-    }
-    for (i, bot) in bots.iter_mut().enumerate() {
-        let view = build_view(&game, session.state(), Viewer::Seat(Seat(i as u8)));
-        bot.tell(&Request::End {
-            view: BotView::Luzhanqi(Box::new(view)),
-        });
-    }
-    drop(bots);
-
-    // Publish as the judge does, reveal, and audit the finished directory.
-    let files: Vec<(String, Option<Vec<u8>>)> =
-        crate::games::luzhanqi::referee::outputs(&game, session.state(), &keys.judge)
-            .into_iter()
-            .map(|(n, b)| (n, Some(b.into_bytes())))
-            .collect();
-    let accepted: Vec<String> = session
-        .state()
-        .record
-        .lines
-        .iter()
-        .filter_map(|l| match &l.entry {
-            Entry::SetupAccepted { seat } => Some(seat.clone()),
-            _ => None,
-        })
-        .collect();
-    drop(session);
-    dir.commit(&files)?;
-    for seat in accepted {
-        let text = dir.read(
-            &format!("setups/{seat}.toml"),
-            crate::store::SMALL_FILE_LIMIT,
-        )?;
-        dir.write(&format!("reveal/{seat}.toml"), text.as_bytes())?;
-    }
-    let audited = audit(&dir)?;
-    drop(dir);
-    match cfg.pack {
-        true => write_atomic(
-            &finished_game(&cfg.out, k, true),
-            &crate::store::packed::pack_files(&memory.files())?,
-        )?,
-        false => memory.flush()?,
-    }
-    Ok(audited)
-}
-
 /// Plays game k of any game through the game contract alone: the same commands a person uses
 /// (`new`, `setup`, `move`, `judge`, `reveal`, `verify`), each bot shown only its seat's view
 /// and its legal moves; a game with an in-process session (`Game::play_match`) plays its moves
@@ -1139,6 +897,10 @@ fn play_through_contract(
         board: &cfg.board,
     };
     let _ = game.new_game(&path, new)?;
+    // From here on the game's folder lives in memory: every command below (the setups, each
+    // judge run, the reveal, the audit) works there, and it is written once at the end, as a
+    // folder or packed.
+    let memory = crate::store::MemoryGuard::new(&path);
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
@@ -1225,13 +987,13 @@ fn play_through_contract(
         forfeit: Some((seat, code)),
         ..Default::default()
     };
-    judge(Default::default())?;
+    // A game with a session opens it with its first judge run; a forfeit before play needs one.
+    let mut opened = false;
     if let Some((seat, code)) = &failure {
+        judge(Default::default())?;
         judge(forfeit(seat.clone(), code.to_string()))?;
+        opened = true;
     }
-    // From here on the game's folder lives in memory: every command below (each judge run, the
-    // reveal, the audit) works there, and it is written once at the end, as a folder or packed.
-    let memory = crate::store::MemoryGuard::new(&path);
     let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
     let seat_index = |seat: &str| seats.iter().position(|s| s == seat).unwrap_or(0);
     let seat_key = |seat: &str| key_file(seat_index(seat));
@@ -1297,6 +1059,9 @@ fn play_through_contract(
         // In one process where the game has a session; else through the commands, a judge run
         // per ply (a game of the rules' own length ends far below the bound).
         if !game.play_match(&path, &play, &mut next)? {
+            if !opened {
+                judge(Default::default())?;
+            }
             for ply in 0..100_000 {
                 let Some(turn) = game.turn(&path, &seat_key, &reads_view)? else {
                     if ply == 0 && failure.is_none() && game.summary(&path).is_err() {
@@ -1345,11 +1110,15 @@ fn play_through_contract(
             }
             continue;
         }
-        let key = key_file(j);
-        if let Ok(view) = game.seat_view(&path, seat, Some(&key)) {
-            bot.tell(&Request::End {
-                view: bot_view(view),
-            });
+        // A bot that reads no views is told the end without one.
+        let view = match reads.borrow()[j] {
+            true => game
+                .seat_view(&path, seat, Some(&key_file(j)))
+                .map(bot_view),
+            false => Ok(BotView::Other(serde_json::Value::Null)),
+        };
+        if let Ok(view) = view {
+            bot.tell(&Request::End { view });
         }
     }
     if game.has_secrets() {

@@ -9,7 +9,7 @@ use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
 use super::view::{BanqiView, Closing, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::games::luzhanqi::referee::{check_frame, Kind as GameKind};
+use crate::judge::manifest::{check_frame, Kind as GameKind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;

@@ -25,10 +25,11 @@ use super::{
     Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, SetupSource, Turn,
     ViewRequest,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::judge::pipeline::{self, Mode, Referee};
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use crate::tournament::book::Opening;
 use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};
 
@@ -208,6 +209,8 @@ pub trait Definition: Sync + Sized {
     /// Its own tools besides the commands every game has, by command name (`perft`, `check`,
     /// `pgn`): each listed one is answered by the hook of that name below.
     const TOOLS: &'static [&'static str] = &[];
+    /// Its opening books' format in words, when `match --book` takes them.
+    const BOOK_FORMAT: Option<&'static str> = None;
 
     /// Reads and checks the folder's manifest and keys.
     fn load(dir: &GameDir) -> Result<Self::Loaded>;
@@ -331,6 +334,14 @@ pub trait Definition: Sync + Sized {
     /// each option set the game is played under, with a limit that ends every random playout.
     #[cfg(test)]
     fn conform();
+    /// The openings of a book (`pgn`: the file is PGN), each checked against the rules.
+    fn book_openings(_text: &str, _board: &str, shown: &str, _pgn: bool) -> Result<Vec<Opening>> {
+        Err(Error::Io(format!(
+            "--book {shown}: {} has no opening books",
+            Self::NAME
+        )))
+    }
+
     /// `perft`: counts the leaves of the legal-move tree (when `TOOLS` lists it).
     fn perft(_depth: u32, _start: Option<String>, _divide: bool) -> Result<()> {
         Err(super::no_tool(Self::NAME, "perft"))
@@ -478,6 +489,20 @@ impl<D: Definition> Game for D {
 
     fn tools(&self) -> &'static [&'static str] {
         D::TOOLS
+    }
+
+    fn book_format(&self) -> Option<&'static str> {
+        D::BOOK_FORMAT
+    }
+
+    fn book_openings(
+        &self,
+        text: &str,
+        board: &str,
+        shown: &str,
+        pgn: bool,
+    ) -> Result<Vec<Opening>> {
+        D::book_openings(text, board, shown, pgn)
     }
 
     fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()> {

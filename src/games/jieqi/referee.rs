@@ -6,8 +6,8 @@
 
 use super::manifest::*;
 use crate::error::{refuse, refuse_with, Error, Result};
-use crate::games::luzhanqi::referee::{check_frame, Kind as GameKind};
 use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
+use crate::judge::manifest::{check_frame, Kind as GameKind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;

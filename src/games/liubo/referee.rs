@@ -8,7 +8,7 @@
 
 use super::manifest::*;
 use crate::error::{refuse, refuse_with, Result};
-use crate::games::luzhanqi::referee::{check_frame, Kind};
+use crate::judge::manifest::{check_frame, Kind};
 use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;

@@ -2,6 +2,7 @@
 //! boards, its chosen setups, what a player knows (its own signed view, see [`known`]), its
 //! pages, and the pure rules binding for bots, `moves` and the conformance suite.
 
+mod book;
 mod bot;
 pub mod chinese;
 mod known;
@@ -36,6 +37,7 @@ use std::path::Path;
 pub struct Luzhanqi;
 
 impl Definition for Luzhanqi {
+    const BOOK_FORMAT: Option<&'static str> = Some("armies in TOML");
     const VIEW_FORMAT: &'static str = crate::protocol::files::VIEW_FORMAT;
     type Loaded = Game;
     type View = ViewFile;
@@ -318,6 +320,14 @@ impl Definition for Luzhanqi {
         }
     }
 
+    fn book_openings(
+        text: &str,
+        board: &str,
+        shown: &str,
+        _pgn: bool,
+    ) -> Result<Vec<crate::tournament::book::Opening>> {
+        book::army_openings(text, board, shown)
+    }
     #[cfg(test)]
     fn conform() {
         for (board, games) in [("2p", 6), ("cross4", 3)] {

@@ -1,6 +1,7 @@
 //! Xiangqi (象棋) through the game contract: commands over a game directory, and the pure rules
 //! binding for bots, `moves` and the conformance suite.
 
+mod book;
 pub(crate) mod bot;
 pub mod chinese;
 pub mod commands;
@@ -23,6 +24,7 @@ use crate::store::GameDir;
 pub struct Xiangqi;
 
 impl Definition for Xiangqi {
+    const BOOK_FORMAT: Option<&'static str> = Some("FEN, EPD or PGN");
     const TOOLS: &'static [&'static str] = &["perft", "check", "pgn"];
     const VIEW_FORMAT: &'static str = manifest::XIANGQI_VIEW_FORMAT;
     type Loaded = xq::XiangqiGame;
@@ -113,6 +115,22 @@ impl Definition for Xiangqi {
 
     fn pgn(dir: &std::path::Path, notation: &str) -> Result<String> {
         tools::pgn_text(dir, notation)
+    }
+
+    fn book_openings(
+        text: &str,
+        _board: &str,
+        shown: &str,
+        pgn: bool,
+    ) -> Result<Vec<crate::tournament::book::Opening>> {
+        let positions = match pgn {
+            true => book::pgn_openings(text, shown)?,
+            false => book::fen_openings(text, shown)?,
+        };
+        Ok(positions
+            .into_iter()
+            .map(crate::tournament::book::Opening::Position)
+            .collect())
     }
     #[cfg(test)]
     fn conform() {

@@ -4,7 +4,7 @@
 
 use super::manifest::*;
 use crate::error::{refuse, Error, Result};
-use crate::games::luzhanqi::referee::{check_frame, Kind};
+use crate::judge::manifest::{check_frame, Kind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;

@@ -1,10 +1,9 @@
 //! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
 
-use crate::error::{refuse, refuse_with, Result};
-use crate::judge::has_control;
+use crate::error::{refuse, Result};
+use crate::judge::manifest::{check_frame, Kind};
 use crate::protocol::files::*;
-use crate::protocol::hash::{hex32, sha256_tagged};
-use crate::protocol::signing::{self};
+use crate::protocol::hash::sha256_tagged;
 use crate::rules::luzhanqi::board::BOARD_NAMES;
 use crate::rules::luzhanqi::nodeset::{NodeSet, Wide};
 use crate::rules::luzhanqi::*;
@@ -86,139 +85,6 @@ pub fn load_game(dir: &GameDir) -> Result<Game> {
         board,
         seats,
     })
-}
-
-/// What a game kind's manifest must say.
-pub struct Kind<'a> {
-    pub game: &'a str,
-    pub id_prefix: &'a str,
-    pub board: &'a str,
-    pub seats: &'a [&'a str],
-}
-
-/// Checks what every manifest shares — format, game, id, creation time, board, seats in order —
-/// and its keys (see [`check_keys`]).
-pub fn check_frame(m: &ManifestFrame, kind: &Kind) -> Result<(Vec<PublicKey>, PublicKey)> {
-    const F: &str = "game.toml";
-    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    if m.format != MANIFEST_FORMAT {
-        return Err(bad("format", format!("expected {MANIFEST_FORMAT:?}")));
-    }
-    if m.game != kind.game {
-        return Err(bad("game", format!("expected {}", kind.game)));
-    }
-    if !valid_id(kind.id_prefix, m.id) {
-        return Err(bad(
-            "id",
-            format!("expected {} and 32 lower-case hex digits", kind.id_prefix),
-        ));
-    }
-    if chrono::DateTime::parse_from_rfc3339(m.created).is_err() {
-        return Err(bad("created", "expected an RFC 3339 time".into()));
-    }
-    if m.board != kind.board {
-        return Err(bad(
-            "board",
-            format!("the {} board is {}", kind.game, kind.board),
-        ));
-    }
-    let seats: Vec<&str> = m.players.iter().map(|p| p.seat.as_str()).collect();
-    if seats != kind.seats {
-        return Err(bad(
-            "players",
-            format!(
-                "expected one player per seat, in the order {}",
-                kind.seats.join(", ")
-            ),
-        ));
-    }
-    check_keys(m.players, m.judge, m.sample)
-}
-
-/// Checks the players' names and keys and the judge's key of a manifest: all parse as strict
-/// Ed25519 keys, all distinct, and none a published sample key unless the game is a sample.
-pub fn check_keys(
-    players: &[Player],
-    judge: &JudgeEntry,
-    sample: bool,
-) -> Result<(Vec<PublicKey>, PublicKey)> {
-    const F: &str = "game.toml";
-    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    let judge_key =
-        signing::parse_public_key(&judge.key).map_err(|e| bad("judge.key", e.to_string()))?;
-    let mut player_keys = Vec::new();
-    for (i, p) in players.iter().enumerate() {
-        if p.name.is_empty() || p.name.chars().count() > 64 || has_control(&p.name) {
-            return Err(bad(
-                &format!("players[{i}].name"),
-                "1 to 64 characters, no control or bidirectional-override characters".into(),
-            ));
-        }
-        if p.email
-            .as_deref()
-            .is_some_and(|e| !crate::mail::outbox::valid_address(e))
-        {
-            return Err(bad(
-                &format!("players[{i}].email"),
-                "a plain e-mail address (local@domain), nothing else".into(),
-            ));
-        }
-        let key = signing::parse_public_key(&p.key)
-            .map_err(|e| bad(&format!("players[{i}].key"), e.to_string()))?;
-        if key.key_data() == judge_key.key_data()
-            || player_keys
-                .iter()
-                .any(|k: &PublicKey| k.key_data() == key.key_data())
-        {
-            return Err(bad(
-                &format!("players[{i}].key"),
-                "every seat and the judge need distinct keys".into(),
-            ));
-        }
-        player_keys.push(key);
-    }
-    if !sample {
-        let all: Vec<&PublicKey> = player_keys
-            .iter()
-            .chain(std::iter::once(&judge_key))
-            .collect();
-        if let Some(i) = all.iter().position(|k| is_sample_key(k)) {
-            let field = if i == player_keys.len() {
-                "judge.key".to_string()
-            } else {
-                format!("players[{i}].key")
-            };
-            return Err(refuse_with(
-                F,
-                Some(&field),
-                "is a published sample key, whose private half anyone can read",
-                "make a key with qijudge keygen",
-            ));
-        }
-    }
-    Ok((player_keys, judge_key))
-}
-
-/// The public keys of the shipped sample games: refused in every other game.
-const SAMPLE_KEYS: [&str; 5] = [
-    include_str!("../../../../games/luzhanqi/sample/keys/alice.pub"),
-    include_str!("../../../../games/luzhanqi/sample/keys/bob.pub"),
-    include_str!("../../../../games/luzhanqi/sample/keys/judge.pub"),
-    include_str!("../../../../games/luzhanqi/sample-4p/keys/carol.pub"),
-    include_str!("../../../../games/luzhanqi/sample-4p/keys/dave.pub"),
-];
-
-fn is_sample_key(key: &PublicKey) -> bool {
-    SAMPLE_KEYS
-        .iter()
-        .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
-        .any(|k| k.key_data() == key.key_data())
-}
-
-/// `prefix` followed by 32 lower-case hex digits.
-pub fn valid_id(prefix: &str, id: &str) -> bool {
-    id.strip_prefix(prefix)
-        .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
 }
 
 /// Reads the canonical setup string (`a1:LM,b1:FL,…`) into a validated setup.
