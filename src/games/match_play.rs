@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::judge::pipeline::{self, Referee, Session};
 use crate::protocol::signing::Signer;
 use crate::store::GameDir;
+use crate::tournament::protocol::BotView;
 use std::path::{Path, PathBuf};
 
 /// What a match's driver answers at a turn.
@@ -52,6 +53,8 @@ pub trait SessionGame: Referee {
     fn next_move(&self, state: &Self::State) -> (u32, String);
     /// The game's id and manifest hash, which every move file carries.
     fn binding(&self) -> (&str, &str);
+    /// A seat's view from the state (what its bot is told at the end).
+    fn final_view(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<BotView>;
 }
 
 /// [`super::Game::turn`] for a game with a session: one replay of the record, then the turn.
@@ -64,13 +67,14 @@ pub fn turn<G: SessionGame>(
     game.turn_in(dir, &state, wants_view)
 }
 
-/// Plays the game in `dir` from where it stands to its end, asking `next` at every turn.
+/// Plays the game in `dir` from where it stands to its end, asking `next` at every turn; gives
+/// the final view of each seat whose bot reads views.
 pub fn play<G: SessionGame>(
     game: &G,
     dir: &GameDir,
     play: &MatchPlay,
     next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-) -> Result<()> {
+) -> Result<Vec<(String, BotView)>> {
     let judge_key = crate::console::load_private_key(play.judge_key)?;
     let mut signers: Vec<(String, Signer)> = Vec::new();
     let mut session = Session::open_with(game, dir, play.now, Some(&judge_key))?;
@@ -110,6 +114,17 @@ pub fn play<G: SessionGame>(
             }
         }
     }
-    // The game is over: the session writes the record and views, as a judge run would.
-    session.publish(&judge_key)
+    // The game is over: the bots' last views from the session's state, then the session
+    // writes the record and views, as a judge run would.
+    let mut views = Vec::new();
+    for seat in game.frame().seats {
+        if (play.wants_view)(seat) {
+            views.push((
+                seat.to_string(),
+                game.final_view(dir, session.state(), seat)?,
+            ));
+        }
+    }
+    session.publish(&judge_key)?;
+    Ok(views)
 }

@@ -196,15 +196,17 @@ pub trait Game: Commands {
     /// (`tournament` and `match` call it for every game).
     fn summary(&self, dir: &Path) -> Result<GameSummary>;
     /// Plays a bot match game from where it stands to its end in this process, asking `next`
-    /// at every turn, and writes the signed outputs once at the end; `false` (and nothing done)
-    /// for a game without such a session, which the runner then plays through the commands.
+    /// at every turn, and writes the signed outputs once at the end; gives each seat's final
+    /// view where `wants_view` asks for it (what the bots are told at the end). None (and
+    /// nothing done) for a game without such a session, which the runner then plays through
+    /// the commands.
     fn play_match(
         &self,
         _dir: &Path,
         _play: &match_play::MatchPlay,
         _next: &mut dyn FnMut(Turn) -> Result<match_play::MatchStep>,
-    ) -> Result<bool> {
-        Ok(false)
+    ) -> Result<Option<Vec<(String, BotView)>>> {
+        Ok(None)
     }
     /// What a bot is shown at its turn: the seat to move, its legal moves and, when `wants_view`
     /// says so for that seat, its view (`key` gives a seat's private key file); none once the

@@ -1002,6 +1002,8 @@ fn play_through_contract(
     let reads_view = |seat: &str| reads.borrow()[seat_index(seat)];
     // Each ply's mover and the score its engine reported, for adjudication.
     let mut scores: Vec<(usize, Option<super::adjudication::Score>)> = Vec::new();
+    // Each seat's last view, from the session, for the bots that read views.
+    let mut final_views: Vec<(String, BotView)> = Vec::new();
     {
         // A turn asked of the seat's bot, within its time: its move, or its forfeit; or the
         // judge's adjudication before it, on the scores so far.
@@ -1058,7 +1060,11 @@ fn play_through_contract(
         };
         // In one process where the game has a session; else through the commands, a judge run
         // per ply (a game of the rules' own length ends far below the bound).
-        if !game.play_match(&path, &play, &mut next)? {
+        let played = game.play_match(&path, &play, &mut next)?;
+        if let Some(views) = &played {
+            final_views.clone_from(views);
+        }
+        if played.is_none() {
             if !opened {
                 judge(Default::default())?;
             }
@@ -1110,12 +1116,18 @@ fn play_through_contract(
             }
             continue;
         }
-        // A bot that reads no views is told the end without one.
-        let view = match reads.borrow()[j] {
-            true => game
+        // A bot that reads no views is told the end without one; the others get their view
+        // from the session, or else from the game's files.
+        let kept = final_views
+            .iter()
+            .find(|(s, _)| s == seat)
+            .map(|(_, v)| v.clone());
+        let view = match (reads.borrow()[j], kept) {
+            (_, Some(view)) => Ok(view),
+            (true, None) => game
                 .seat_view(&path, seat, Some(&key_file(j)))
                 .map(bot_view),
-            false => Ok(BotView::Other(serde_json::Value::Null)),
+            (false, None) => Ok(BotView::Other(serde_json::Value::Null)),
         };
         if let Ok(view) = view {
             bot.tell(&Request::End { view });

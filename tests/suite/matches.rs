@@ -1569,7 +1569,7 @@ fn a_sealed_game_stays_on_the_commands() {
         Err(qijudge::error::Error::Io("no bot here".into()))
     };
     let game = qijudge::games::by_name("luzhanqi").unwrap();
-    assert!(!game.play_match(&g.dir, &play, &mut next).unwrap());
+    assert!(game.play_match(&g.dir, &play, &mut next).unwrap().is_none());
     assert_eq!(asked, 0);
     assert!(snapshot(&g.dir) == before, "the folder changed");
 }
@@ -1674,7 +1674,10 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             now: NOW,
             wants_view: &wants,
         };
-        assert!(game.play_match(&session_dir, &play, &mut next).unwrap());
+        assert!(game
+            .play_match(&session_dir, &play, &mut next)
+            .unwrap()
+            .is_some());
         let mut shown = Vec::new();
         while let Some(turn) = game.turn(&commands_dir, &key_of, &wants).unwrap() {
             let seat = turn.seat.clone();

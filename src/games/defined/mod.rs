@@ -96,6 +96,10 @@ impl<G: Answers> SessionGame for G {
     fn binding(&self) -> (&str, &str) {
         self.binding_of()
     }
+
+    fn final_view(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<BotView> {
+        self.bot_view_in(dir, state, seat)
+    }
 }
 
 /// What a player's command reads the game from, and where: the record's state where every seat
@@ -587,12 +591,11 @@ impl<D: Definition> Game for D {
         dir: &Path,
         play: &MatchPlay,
         next: &mut dyn FnMut(Turn) -> Result<MatchStep>,
-    ) -> Result<bool> {
+    ) -> Result<Option<Vec<(String, BotView)>>> {
         let (d, g) = open::<D>(dir)?;
         if !D::in_session(&g) {
-            return Ok(false);
+            return Ok(None);
         }
-        super::match_play::play(&g, &d, play, next)?;
-        Ok(true)
+        super::match_play::play(&g, &d, play, next).map(Some)
     }
 }
