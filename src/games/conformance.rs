@@ -9,7 +9,7 @@
 //! honest and once broken, and the broken ones must fail.
 
 use super::rules::{playout, Rules, Turn};
-use crate::rules::luzhanqi::random::SplitMix64;
+use crate::rules::random::SplitMix64;
 
 /// Actions a playout may take at most: each game below ends by its own rules well before.
 const CAP: usize = 5_000;

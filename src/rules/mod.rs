@@ -2,6 +2,7 @@
 //! (`src/games/NAME/rules/`); what ends a game is shared.
 
 pub mod end;
+pub mod random;
 
 pub use crate::games::jieqi::rules as jieqi;
 pub use crate::games::liubo::rules as liubo;

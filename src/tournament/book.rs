@@ -5,7 +5,7 @@
 //! games' alone.
 
 use crate::error::{Error, Result};
-use crate::rules::luzhanqi::random::SplitMix64;
+use crate::rules::random::SplitMix64;
 
 /// The openings of a book, in the order they are played.
 #[derive(Clone, Debug, PartialEq, Eq)]

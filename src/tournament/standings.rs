@@ -2,7 +2,6 @@
 //! Markdown. Everything here is computed from audited game directories alone and sorted, so the
 //! same games give the same bytes whatever the order or the number of threads.
 
-use crate::games::luzhanqi::referee::Audit;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -129,25 +128,6 @@ impl Judges {
             "judged by {fingerprint}, not a judge trusted here ({}); not counted",
             trusted.join(", ")
         ))
-    }
-}
-
-/// A game's result as the audit of its directory established it.
-pub fn from_audit(dir: &str, a: &Audit) -> GameRecord {
-    let name_of = |seat: &str| {
-        a.players
-            .iter()
-            .find(|(s, _)| s == seat)
-            .map(|(_, n)| n.clone())
-    };
-    GameRecord {
-        dir: dir.to_string(),
-        game: a.game.clone(),
-        players: a.players.iter().map(|(_, n)| n.clone()).collect(),
-        winner: a.winner.as_deref().and_then(name_of),
-        sides: a.players.iter().map(|(_, n)| vec![n.clone()]).collect(),
-        reason: crate::games::ending_text(a.reason, a.forfeit.as_deref()),
-        plies: a.moves,
     }
 }
 

@@ -730,7 +730,7 @@ mod tests {
     //! is turned up; and the judge's step names every piece turned up as the layout says.
 
     use super::*;
-    use crate::rules::luzhanqi::random::SplitMix64;
+    use crate::rules::random::SplitMix64;
     use rand_core::OsRng;
 
     fn game(options: Options) -> BanqiGame {

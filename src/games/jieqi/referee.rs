@@ -806,7 +806,7 @@ mod tests {
 
     use super::*;
     use crate::rules::jieqi::position::hidden_squares;
-    use crate::rules::luzhanqi::random::SplitMix64;
+    use crate::rules::random::SplitMix64;
     use rand_core::OsRng;
 
     fn game(captured: Captured) -> JieqiGame {

@@ -152,7 +152,7 @@ pub struct State {
     /// The comment in the last turn's move file (public, like the file).
     pub last_comment: Option<String>,
     /// The signed turn that ended the game off the board (a resignation).
-    pub closing: Option<crate::games::xiangqi::view::Closing>,
+    pub closing: Option<crate::view::Closing>,
     pub end: Option<(Option<String>, EndReason)>,
 }
 
@@ -559,7 +559,7 @@ impl Step<'_> {
         let position = state.position.as_mut().expect("play has begun");
         let (action, ended) = if m.action == "resign" {
             position.concede(seat, LiuboEnd::Resignation);
-            state.closing = Some(crate::games::xiangqi::view::Closing {
+            state.closing = Some(crate::view::Closing {
                 ply: t,
                 seat: SEATS[seat].into(),
                 action: "resign".into(),

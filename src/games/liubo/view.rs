@@ -40,7 +40,7 @@ pub struct LiuboView {
     pub last_turn: Option<LastTurn>,
     /// The signed turn that ended the game off the board (a resignation), if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<crate::games::xiangqi::view::Closing>,
+    pub closing: Option<crate::view::Closing>,
     pub result: Option<LiuboResult>,
 }
 

@@ -45,7 +45,7 @@ pub struct ViewFile {
     /// The last signed move when it was no move on the board (a resignation, an accepted
     /// draw), with its comment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<crate::games::xiangqi::view::Closing>,
+    pub closing: Option<crate::view::Closing>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -210,7 +210,7 @@ pub fn build<S: NodeSet>(
             .history
             .last()
             .filter(|h| !on_board(&h.action))
-            .map(|h| crate::games::xiangqi::view::Closing {
+            .map(|h| crate::view::Closing {
                 ply: h.ply,
                 seat: h.seat.clone(),
                 action: h.action.clone(),
