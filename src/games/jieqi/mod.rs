@@ -95,10 +95,6 @@ impl Definition for Jieqi {
         commands::html(dir, g, audience)
     }
 
-    /// A piece taken face down shown to its captor alone is knowledge of another seat's
-    /// secret by the rules, which the generic check forbids: that option has its own test
-    /// (`rules::binding`), where it is also the control that the check bites.
-
     fn schemas() -> Vec<(String, String)> {
         use crate::protocol::files::{NonceCommitmentFile, NonceFile};
         use crate::schemas::schema;
@@ -123,6 +119,9 @@ impl Definition for Jieqi {
         }
     }
 
+    /// A piece taken face down shown to its captor alone is knowledge of another seat's
+    /// secret by the rules, which the generic check forbids: that option has its own test
+    /// (`rules::binding`), where it is also the control that the check bites.
     #[cfg(test)]
     fn conform() {
         use crate::rules::jieqi::{AdvisorsElephants, Captured, Options};
