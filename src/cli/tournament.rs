@@ -328,15 +328,21 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .transpose()?,
         max_moves: args.max_moves,
     };
-    if args.pgn_out.is_some() && args.game != "xiangqi" {
+    if args.pgn_out.is_some() && !crate::games::by_name(&args.game)?.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
-            "--pgn-out writes Xiangqi games, not {}",
-            args.game
+            "--pgn-out: {}",
+            crate::games::no_tool_text(&args.game, "pgn")
         )));
     }
-    if !adjudication.is_off() && !["xiangqi", "jieqi"].contains(&args.game.as_str()) {
+    if !adjudication.is_off() && !crate::games::by_name(&args.game)?.adjudicated() {
+        let with: Vec<&str> = crate::games::registry::GAMES
+            .iter()
+            .filter(|g| g.adjudicated())
+            .map(|g| g.name())
+            .collect();
         return Err(Error::Io(format!(
-            "--resign, --draw and --max-moves adjudicate engine games of Xiangqi and Jieqi, not {}",
+            "--resign, --draw and --max-moves adjudicate engine games of {}, not {}",
+            with.join(" and "),
             args.game
         )));
     }
