@@ -328,21 +328,15 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .transpose()?,
         max_moves: args.max_moves,
     };
-    if args.pgn_out.is_some() && !crate::games::by_name(&args.game)?.tools().contains(&"pgn") {
+    if args.pgn_out.is_some() && args.game != "xiangqi" {
         return Err(Error::Io(format!(
-            "--pgn-out: {}",
-            crate::games::no_tool_text(&args.game, "pgn")
+            "--pgn-out writes Xiangqi games, not {}",
+            args.game
         )));
     }
-    if !adjudication.is_off() && !crate::games::by_name(&args.game)?.adjudicated() {
-        let with: Vec<&str> = crate::games::registry::GAMES
-            .iter()
-            .filter(|g| g.adjudicated())
-            .map(|g| g.name())
-            .collect();
+    if !adjudication.is_off() && !["xiangqi", "jieqi"].contains(&args.game.as_str()) {
         return Err(Error::Io(format!(
-            "--resign, --draw and --max-moves adjudicate engine games of {}, not {}",
-            with.join(" and "),
+            "--resign, --draw and --max-moves adjudicate engine games of Xiangqi and Jieqi, not {}",
             args.game
         )));
     }

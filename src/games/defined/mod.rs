@@ -213,9 +213,6 @@ pub trait Definition: Sync + Sized {
     /// Its own tools besides the commands every game has, by command name (`perft`, `check`,
     /// `pgn`): each listed one is answered by the hook of that name below.
     const TOOLS: &'static [&'static str] = &[];
-    /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
-    /// `--draw`, `--max-moves`).
-    const ADJUDICATED: bool = false;
     /// Its opening books' format in words, when `match --book` takes them.
     const BOOK_FORMAT: Option<&'static str> = None;
 
@@ -500,10 +497,6 @@ impl<D: Definition> Game for D {
 
     fn book_format(&self) -> Option<&'static str> {
         D::BOOK_FORMAT
-    }
-
-    fn adjudicated(&self) -> bool {
-        D::ADJUDICATED
     }
 
     fn book_openings(

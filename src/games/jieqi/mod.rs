@@ -23,7 +23,6 @@ use manifest::JieqiManifest;
 pub struct Jieqi;
 
 impl Definition for Jieqi {
-    const ADJUDICATED: bool = true;
     const VIEW_FORMAT: &'static str = manifest::JIEQI_VIEW_FORMAT;
     type Loaded = jq::JieqiGame;
     type View = jq::JieqiView;

@@ -24,7 +24,6 @@ use crate::store::GameDir;
 pub struct Xiangqi;
 
 impl Definition for Xiangqi {
-    const ADJUDICATED: bool = true;
     const BOOK_FORMAT: Option<&'static str> = Some("FEN, EPD or PGN");
     const TOOLS: &'static [&'static str] = &["perft", "check", "pgn"];
     const VIEW_FORMAT: &'static str = manifest::XIANGQI_VIEW_FORMAT;
