@@ -625,7 +625,16 @@ fn play_one(
     dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
     clear_game(&cfg.out, k)?;
-    let record = play_through_contract(cfg, pool, game, keys, k, seating, dropped)?;
+    let record = match play_through_contract(cfg, pool, game, keys, k, seating, dropped) {
+        Ok(record) => record,
+        Err(e) => {
+            // A dropped game leaves nothing behind (its manifest was written before play).
+            if dropped() {
+                let _ = clear_game(&cfg.out, k);
+            }
+            return Err(e);
+        }
+    };
     if !cfg.pack {
         return Ok(record);
     }
