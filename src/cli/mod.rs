@@ -959,7 +959,7 @@ pub(crate) fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     if !game.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
             "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
-            crate::games::no_tool(game.name(), "pgn"),
+            crate::games::no_tool_text(game.name(), "pgn"),
             dir.display(),
             game.name()
         )));

@@ -437,15 +437,17 @@ pub(crate) fn one_board(game: &str, board: &str) -> Result<()> {
 /// The index of `seat` among `seats`, or a usage error that lists them.
 /// The refusal of a tool a game does not have, naming the games that have it.
 pub(crate) fn no_tool(game: &str, tool: &str) -> Error {
+    Error::Io(no_tool_text(game, tool))
+}
+
+/// `TOOL is for GAMES games, not GAME`, the games taken from the registry.
+pub(crate) fn no_tool_text(game: &str, tool: &str) -> String {
     let with: Vec<&str> = registry::GAMES
         .iter()
         .filter(|g| g.tools().contains(&tool))
         .map(|g| g.name())
         .collect();
-    Error::Io(format!(
-        "{tool} is for {} games, not {game}",
-        with.join(" and ")
-    ))
+    format!("{tool} is for {} games, not {game}", with.join(" and "))
 }
 
 /// The game called `name`, when it has the tool `tool`.

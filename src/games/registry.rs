@@ -77,3 +77,17 @@ pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
             )
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_its_view_format_alone() {
+        for game in GAMES {
+            let found = by_view_format(game.view_format()).map(|g| g.name());
+            assert_eq!(found, Some(game.name()));
+        }
+        assert!(by_view_format("qijudge/no-such-view/1").is_none());
+    }
+}

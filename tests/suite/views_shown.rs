@@ -327,7 +327,8 @@ fn refusals_around_views_say_what_to_do() {
     let r = qj(&["pgn", &sample]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
-        r.stderr.contains("pgn is for xiangqi games, not luzhanqi"),
+        r.stderr.contains("pgn is for xiangqi games, not luzhanqi")
+            && !r.stderr.contains("error: error:"),
         "{r:?}"
     );
     // A player's copy mid-game: no setups, no reveal.

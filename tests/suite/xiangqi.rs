@@ -372,6 +372,17 @@ fn an_invalid_start_fen_is_refused_with_reasons() {
 
 #[test]
 fn perft_prints_the_total_last() {
+    // A game without the tool is refused, naming the games that have it.
+    for args in [["perft", "liubo", "2"], ["check", "banqi", "-"]] {
+        let r = qj(&args);
+        assert_eq!(r.code, 2, "{r:?}");
+        let tool = args[0];
+        assert!(
+            r.stderr
+                .contains(&format!("{tool} is for xiangqi games, not {}", args[1])),
+            "{r:?}"
+        );
+    }
     let r = ok(&["perft", "xiangqi", "3"]);
     assert_eq!(r.stdout.lines().last(), Some("79666"));
     let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";

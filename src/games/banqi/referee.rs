@@ -59,20 +59,7 @@ pub struct BanqiManifest {
     pub players: Vec<Player>,
 }
 
-impl BanqiManifest {
-    pub fn frame(&self) -> ManifestFrame<'_> {
-        ManifestFrame {
-            format: &self.format,
-            game: &self.game,
-            id: &self.id,
-            created: &self.created,
-            sample: self.sample,
-            board: &self.board,
-            judge: &self.judge,
-            players: &self.players,
-        }
-    }
-}
+crate::protocol::files::manifest_frame!(BanqiManifest);
 
 /// A checked Banqi manifest with its keys.
 pub struct BanqiGame {
