@@ -23,6 +23,8 @@ pub mod jieqi;
 pub mod liubo;
 pub mod luzhanqi;
 pub mod match_play;
+#[cfg(any(test, feature = "toy-game"))]
+pub mod nim;
 pub mod registry;
 pub mod report;
 pub mod rules;

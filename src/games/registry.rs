@@ -5,12 +5,15 @@ use crate::error::{refuse, Error, Result};
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 
 /// Every game this version judges. A new game is one line here.
-pub static GAMES: [&dyn Game; 5] = [
+pub static GAMES: &[&dyn Game] = &[
     &super::luzhanqi::Luzhanqi,
     &super::xiangqi::Xiangqi,
     &super::liubo::Liubo,
     &super::jieqi::Jieqi,
     &super::banqi::Banqi,
+    // The toy that proves the definition, in the tests and `--features toy-game` only.
+    #[cfg(any(test, feature = "toy-game"))]
+    &super::nim::Nim,
 ];
 
 /// The names of every game, for messages.

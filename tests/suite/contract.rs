@@ -10,22 +10,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The shipped sample games of `game`: `games/GAME/sample*`.
+/// The shipped sample games of `game` (see [`samples_of`]).
 fn samples(game: &str) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(root().join("games").join(game))
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.join("game.toml").is_file()
-                        && p.file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with("sample"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    found.sort();
-    found
+    samples_of(game).iter().map(|s| root().join(s)).collect()
 }
 
 fn copy(sample: &Path, tmp: &Path) -> String {
@@ -38,7 +25,7 @@ fn copy(sample: &Path, tmp: &Path) -> String {
 fn every_registered_game_ships_a_sample_that_verifies_and_rejudges_to_the_same_bytes() {
     for game in qijudge::games::registry::names() {
         let samples = samples(game);
-        assert!(!samples.is_empty(), "{game}: no games/{game}/sample*");
+        assert!(!samples.is_empty(), "{game}: no sample");
         for sample in samples {
             let tmp = tempfile::tempdir().unwrap();
             let d = copy(&sample, tmp.path());
@@ -177,10 +164,12 @@ fn every_game_and_variant_plays_a_match_that_passes_the_contract() {
                 let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
                 for r in rules.iter() {
                     let (key, value) = r.split_once('=').unwrap();
-                    // A switch (`on`, `off`) is a TOML boolean; other values are strings.
+                    // A switch (`on`, `off`) is a TOML boolean, a number an integer; other
+                    // values are strings.
                     let written = match value {
                         "on" => format!("{key} = true"),
                         "off" => format!("{key} = false"),
+                        _ if value.parse::<u64>().is_ok() => format!("{key} = {value}"),
                         _ => format!("{key} = \"{value}\""),
                     };
                     assert!(

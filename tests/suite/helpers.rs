@@ -528,3 +528,27 @@ pub fn to_move<'a>(d: &str, seats: &[&'a str]) -> Option<(&'a str, Vec<String>)>
             .then(|| (seat, r.stdout.lines().map(str::to_string).collect()))
     })
 }
+
+/// The shipped sample games of `game`, as paths from the repository: `games/GAME/sample*`, or
+/// for a game built only into the tests (the toy of `--features toy-game`),
+/// `tests/data/GAME/sample*`.
+pub fn samples_of(game: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for folder in [format!("games/{game}"), format!("tests/data/{game}")] {
+        let Ok(entries) = std::fs::read_dir(root.join(&folder)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("sample") && e.path().join("game.toml").is_file() {
+                found.push(format!("{folder}/{name}"));
+            }
+        }
+        if !found.is_empty() {
+            break;
+        }
+    }
+    found.sort();
+    found
+}

@@ -6,20 +6,12 @@ use super::helpers::*;
 use qijudge::protocol::signing::{self, namespace};
 use std::path::Path;
 
-/// Every registered game's samples, `games/GAME/sample*`, as paths from the repository.
+/// Every registered game's samples (see [`samples_of`]), as paths from the repository.
 fn samples() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     for game in qijudge::games::registry::names() {
-        let mut these: Vec<String> = std::fs::read_dir(root.join("games").join(game))
-            .unwrap_or_else(|e| panic!("games/{game}: {e}"))
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("sample"))
-            .map(|n| format!("games/{game}/{n}"))
-            .collect();
+        let these = samples_of(game);
         assert!(!these.is_empty(), "{game}: no sample");
-        these.sort();
         found.extend(these);
     }
     found

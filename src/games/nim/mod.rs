@@ -1,0 +1,174 @@
+//! Nim, the toy game that proves the game definition: one pile, each ply takes one or two
+//! stones, whoever takes the last wins. It is compiled only into the tests and into builds
+//! with the `toy-game` feature, and it is one folder plus one line of the registry: every
+//! registry-driven suite (commands, judge pipeline, rules contract, views, matches) runs on it
+//! as on the real games, so a hook a new game needs and lacks shows up here first.
+
+pub mod binding;
+pub mod referee;
+pub mod rules;
+pub mod view;
+
+use super::defined::{check_turn, Answers, Definition};
+use super::NewGame;
+use crate::error::{refuse, Error, Result};
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::rules::EndReason;
+use crate::store::GameDir;
+use referee::{NimGame, State, SEATS};
+use rules::Take;
+
+pub struct Nim;
+
+impl Definition for Nim {
+    type Loaded = NimGame;
+    type View = view::NimView;
+    const NAME: &'static str = "nim";
+    const TITLE: &'static str = "Nim";
+    const SEATS: &'static [&'static str] = &SEATS;
+    const MATCH_RULES: &'static [&'static str] = &[];
+    const SECRETS: bool = false;
+    const VIEW_FORMAT: &'static str = referee::VIEW_FORMAT;
+    const VARIANTS: &'static [super::Variant] = &[("2p", &[]), ("2p", &["stones=12"])];
+
+    fn load(dir: &GameDir) -> Result<NimGame> {
+        referee::load(dir)
+    }
+
+    fn sealed(_: &NimGame) -> bool {
+        false
+    }
+
+    fn players(g: &NimGame) -> &[Player] {
+        &g.manifest.players
+    }
+
+    fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
+        if new.sealed {
+            return Err(Error::Io("--sealed: Nim hides nothing".into()));
+        }
+        Ok(to_toml(&referee::new_manifest(
+            id,
+            new.created.clone(),
+            new.sample,
+            referee::options_from(new.rules)?,
+            new.clock.clone(),
+            JudgeEntry {
+                key: new.judge_key.clone(),
+            },
+            players,
+        )))
+    }
+
+    fn text_view(_: &NimGame, v: &view::NimView, _: bool) -> String {
+        view::render_text(v)
+    }
+
+    fn picture(_: &NimGame, v: &view::NimView, _: bool) -> String {
+        view::picture(v, true)
+    }
+
+    fn html(dir: &GameDir, g: &NimGame, audience: &str, _: bool) -> Result<String> {
+        view::html(dir, g, audience)
+    }
+
+    /// Take the most stones that leave the opponent a multiple of three, where one does.
+    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
+        let stones = match view {
+            crate::tournament::protocol::BotView::Other(v) => v["stones"].as_u64().unwrap_or(0),
+            _ => 0,
+        };
+        legal
+            .iter()
+            .map(|t| {
+                let took: u64 = t.parse().unwrap_or(0);
+                i32::from(stones >= took && (stones - took).is_multiple_of(3))
+            })
+            .collect()
+    }
+
+    #[cfg(test)]
+    fn conform() {
+        for stones in [referee::STONES, 30] {
+            crate::games::conformance::conformance(&binding::NimRules::new(stones), 6);
+        }
+    }
+}
+
+impl NimGame {
+    fn read(&self, state: &State, text: &str) -> std::result::Result<String, String> {
+        match text {
+            "resign" | "accept-draw" => Ok(text.to_string()),
+            text => {
+                let take = Take::parse(text)?;
+                state.pile.check(take)?;
+                Ok(take.to_string())
+            }
+        }
+    }
+}
+
+impl Answers for NimGame {
+    fn to_move_in(&self, state: &State) -> Option<String> {
+        state.to_move().map(str::to_string)
+    }
+
+    fn legal_in(&self, _: &GameDir, state: &State, seat: &str) -> Result<Vec<String>> {
+        check_turn(self, state, seat)?;
+        Ok(super::sorted_moves(state.pile.legal()))
+    }
+
+    fn view_in(&self, _: &GameDir, state: &State, seat: &str) -> Result<serde_json::Value> {
+        super::to_json(&referee::build_view(self, state, seat))
+    }
+
+    fn plies_in(&self, state: &State) -> usize {
+        state.takes.len()
+    }
+
+    fn end_in(&self, state: &State) -> Option<(Option<String>, EndReason)> {
+        state.end.clone()
+    }
+
+    fn next_move_in(&self, state: &State) -> (u32, String) {
+        (state.plies() + 1, state.record.head_or(&self.hash))
+    }
+
+    fn binding_of(&self) -> (&str, &str) {
+        (&self.manifest.id, &self.hash)
+    }
+
+    fn headline(&self, state: &State) -> String {
+        let v = referee::build_view(self, state, "public");
+        view::state_lines(&v).pop().unwrap_or_default()
+    }
+
+    fn typed_action(&self, _: &GameDir, state: &State, _: &str, text: &str) -> Result<String> {
+        self.read(state, text)
+            .map_err(|e| Error::Io(format!("move: {e}")))
+    }
+
+    fn filed_action(&self, state: &State, path: &str, action: &str) -> Result<()> {
+        self.read(state, action)
+            .map(drop)
+            .map_err(|e| refuse(path, Some("move"), e))
+    }
+
+    fn status_of(&self, state: &State) -> (serde_json::Value, String) {
+        let v = referee::build_view(self, state, "public");
+        let plies = state.record.last_move_ply();
+        let fields = serde_json::json!({
+            "game": v.game, "ply": plies, "to_move": v.to_move, "stones": v.stones,
+            "result": v.result, "closing": v.closing, "record_head": v.record_head,
+        });
+        (fields, format!("game {} after {plies} plies", v.game))
+    }
+
+    fn audited(&self, _: &GameDir, state: &State) -> Vec<String> {
+        vec![format!(
+            "verified Nim game {}: {} plies, every signature, move and view checked",
+            self.manifest.id,
+            state.record.last_move_ply()
+        )]
+    }
+}
