@@ -4,7 +4,7 @@
 What is left out: comments, everything from a `#[cfg(test)]` line to the end of its file, test
 files (`tests.rs`, `games/conformance.rs`), the registry and `games/mod.rs`, and a variant naming
 its base (Jieqi and Banqi name Xiangqi, Banqi names Jieqi). The games are the folders of
-src/games/ that hold a `rules/` folder. Run from the repository's root:
+src/games/ that hold their rules (`rules/` or `rules.rs`). Run from the repository's root:
 
     python3 scripts/game-names.py            # totals per game and per file
 """
@@ -24,6 +24,7 @@ def games(root):
         name
         for name in os.listdir(folder)
         if os.path.isdir(os.path.join(folder, name, "rules"))
+        or os.path.isfile(os.path.join(folder, name, "rules.rs"))
     )
 
 

@@ -153,6 +153,8 @@ pub trait Game: Commands {
     fn setup_is_chosen(&self) -> bool {
         false
     }
+    /// Whether a move may offer a draw (Liubo's may not).
+    fn draw_offers(&self) -> bool;
     /// The boards and rule options the contract suite plays the game under, each a board and
     /// `key=value` options: every board, and every option that changes who sees what.
     fn variants(&self) -> &'static [Variant] {
@@ -190,6 +192,9 @@ pub trait Game: Commands {
     #[cfg(test)]
     fn conform(&self);
     fn seats(&self, board: &str) -> Result<Vec<String>>;
+    /// Every audience the game in `dir` publishes a view for: its seats, `public`, and any
+    /// more the game has (Luzhanqi's `full`).
+    fn audiences(&self, dir: &Path) -> Result<Vec<String>>;
     /// The seat to move (or throw), none once the game is over or before play.
     fn to_move(&self, dir: &Path) -> Result<Option<String>>;
     /// A seat's own view as JSON: what a bot playing that seat is shown.

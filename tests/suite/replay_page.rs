@@ -239,18 +239,10 @@ fn frame(html: &str, k: usize) -> Option<&str> {
 /// on its move brings up.)
 #[test]
 fn every_frame_is_the_audiences_view_at_its_ply() {
-    let army = root().join("games/luzhanqi/example-setup.toml");
-    let army = army.to_string_lossy();
-    // The game, its seats, and what `setup` takes besides the seat (none: no setup).
-    type Kind<'a> = (&'a str, [&'a str; 2], Option<&'a [&'a str]>);
-    let games: [Kind; 5] = [
-        ("xiangqi", ["red", "black"], None),
-        ("luzhanqi", ["south", "north"], Some(&[&army])),
-        ("jieqi", ["red", "black"], Some(&[])),
-        ("banqi", ["first", "second"], Some(&[])),
-        ("liubo", ["a", "b"], Some(&[])),
-    ];
-    for (game, seats, setup) in games {
+    for game in qijudge::games::registry::names() {
+        let g = qijudge::games::by_name(game).unwrap();
+        let seats = g.seats("2p").unwrap();
+        let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
         let tmp = tempfile::tempdir().unwrap();
         let keys = Keys::new(tmp.path());
         let dir = tmp.path().join("game");
@@ -267,11 +259,13 @@ fn every_frame_is_the_audiences_view_at_its_ply() {
             &format!("{}.pub", keys.path("judge")),
         ]);
         let key_of = |seat: &str| keys.path(if seat == seats[0] { "alice" } else { "bob" });
-        if let Some(extra) = setup {
-            for seat in seats {
+        if g.has_secrets() {
+            for &seat in &seats {
                 let key = key_of(seat);
                 let mut args = vec!["setup", &d, "--as", seat, "--key", &key];
-                args.extend_from_slice(extra);
+                if g.setup_is_chosen() {
+                    args.push("--random");
+                }
                 ok(&args);
             }
         }

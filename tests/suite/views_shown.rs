@@ -26,44 +26,36 @@ fn check(name: &str, got: &str) {
     );
 }
 
-const GAMES: [(&str, &str, &[&str]); 6] = [
-    (
-        "luzhanqi",
-        "games/luzhanqi/sample",
-        &["south", "north", "public", "full"],
-    ),
-    (
-        "cross4",
-        "games/luzhanqi/sample-4p",
-        &["south", "east", "north", "west", "public", "full"],
-    ),
-    (
-        "xiangqi",
-        "games/xiangqi/sample",
-        &["red", "black", "public"],
-    ),
-    ("liubo", "games/liubo/sample", &["a", "b", "public"]),
-    ("jieqi", "games/jieqi/sample", &["red", "black", "public"]),
-    (
-        "banqi",
-        "games/banqi/sample",
-        &["first", "second", "public"],
-    ),
-];
+/// Every shipped sample of every registered game: the name its snapshots go under (the game,
+/// with what follows `sample` in the folder's name: `luzhanqi-4p` for `sample-4p`), its folder
+/// and its audiences.
+fn samples() -> Vec<(String, String, Vec<String>)> {
+    let mut all = Vec::new();
+    for game in qijudge::games::registry::names() {
+        let g = qijudge::games::by_name(game).unwrap();
+        for sample in samples_of(game) {
+            let folder = sample.rsplit('/').next().unwrap();
+            let name = format!("{game}{}", folder.trim_start_matches("sample"));
+            let audiences = g.audiences(&root().join(&sample)).unwrap();
+            all.push((name, sample, audiences));
+        }
+    }
+    all
+}
 
 #[test]
 fn every_game_and_seat_has_a_text_view_and_a_picture() {
-    for (name, dir, audiences) in GAMES {
+    for (name, dir, audiences) in samples() {
         let d = root().join(dir).to_string_lossy().into_owned();
-        for audience in audiences {
+        for audience in &audiences {
             let text = ok(&["view", &d, "--as", audience]).stdout;
             check(&format!("{name}/{audience}.txt"), &text);
             let chinese = ok(&["view", &d, "--as", audience, "--chinese"]).stdout;
             check(&format!("{name}/{audience}.zh.txt"), &chinese);
             let svg = ok(&["view", &d, "--as", audience, "--format", "svg"]).stdout;
             check(&format!("{name}/{audience}.svg"), &svg);
-            // Chinese pictures: one seat of each Luzhanqi board (Xiangqi's are always Chinese).
-            if [("luzhanqi", "south"), ("cross4", "north")].contains(&(name, *audience)) {
+            // Chinese pictures: the first seat of each sample.
+            if *audience == audiences[0] {
                 let zh = ok(&["view", &d, "--as", audience, "--format", "svg", "--chinese"]);
                 check(&format!("{name}/{audience}.zh.svg"), &zh.stdout);
             }
@@ -347,14 +339,9 @@ fn refusals_around_views_say_what_to_do() {
 /// An `--as` that is no audience of the game is refused, naming the audiences there are.
 #[test]
 fn an_unknown_audience_is_refused_with_the_ones_there_are() {
-    for (game, audiences) in [
-        ("luzhanqi/sample", "south, north, public, full"),
-        ("xiangqi/sample", "red, black, public"),
-        ("liubo/sample", "a, b, public"),
-        ("jieqi/sample", "red, black, public"),
-        ("banqi/sample", "first, second, public"),
-    ] {
-        let dir = root().join("games").join(game);
+    for (game, sample, audiences) in samples() {
+        let dir = root().join(sample);
+        let audiences = audiences.join(", ");
         for command in ["view", "html"] {
             let r = qj(&[command, &dir.to_string_lossy(), "--as", "green"]);
             assert_eq!(r.code, 2, "{game} {command}: {r:?}");

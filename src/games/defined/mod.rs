@@ -471,6 +471,10 @@ impl<D: Definition> Game for D {
         D::SETUP_CHOSEN
     }
 
+    fn draw_offers(&self) -> bool {
+        D::DRAW_OFFERS
+    }
+
     fn has_secrets(&self) -> bool {
         D::SECRETS
     }
@@ -537,6 +541,12 @@ impl<D: Definition> Game for D {
 
     fn seats(&self, board: &str) -> Result<Vec<String>> {
         D::seats_on(board)
+    }
+
+    fn audiences(&self, dir: &Path) -> Result<Vec<String>> {
+        let (_, g) = open::<D>(dir)?;
+        let seats = g.frame().seats.iter().copied();
+        Ok(seats.chain(view::others::<D>()).map(str::to_string).collect())
     }
 
     fn to_move(&self, dir: &Path) -> Result<Option<String>> {

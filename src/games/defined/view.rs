@@ -11,11 +11,7 @@ use std::path::Path;
 pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
     let audience = request.audience;
-    let others: Vec<&str> = ["public"]
-        .into_iter()
-        .chain(D::MORE_AUDIENCES.iter().copied())
-        .collect();
-    crate::games::check_audience(g.frame().seats, &others, audience)?;
+    crate::games::check_audience(g.frame().seats, &others::<D>(), audience)?;
     let json = D::view_text(&d, &g, audience, request.key)?;
     if request.format == "json" {
         return Ok(Report::of(Out::Text(json)));
@@ -34,4 +30,12 @@ pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
         },
         _ => Out::Text(D::text_view(&g, &v, request.chinese)),
     }))
+}
+
+/// The audiences besides the seats: `public`, and any more the game has.
+pub(super) fn others<D: Definition>() -> Vec<&'static str> {
+    ["public"]
+        .into_iter()
+        .chain(D::MORE_AUDIENCES.iter().copied())
+        .collect()
 }

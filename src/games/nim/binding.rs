@@ -78,7 +78,7 @@ impl Rules for NimRules {
     fn information(&self, s: &State, viewer: Option<usize>) -> String {
         let audience = viewer.map_or("public", |v| referee::SEATS[v]);
         let view = referee::build_view(&self.game, s, audience);
-        let text = super::view::render_text(&view);
+        let text = super::view::render_text(&self.game.manifest.players, &view);
         crate::view::to_json(&view) + &text
     }
 

@@ -60,8 +60,8 @@ impl Definition for Nim {
         )))
     }
 
-    fn text_view(_: &NimGame, v: &view::NimView, _: bool) -> String {
-        view::render_text(v)
+    fn text_view(g: &NimGame, v: &view::NimView, _: bool) -> String {
+        view::render_text(&g.manifest.players, v)
     }
 
     fn picture(_: &NimGame, v: &view::NimView, _: bool) -> String {

@@ -419,7 +419,7 @@ impl Referee for NimGame {
             &state.record,
             &[SEATS[0], SEATS[1], "public"],
             |audience| build_view(self, state, audience),
-            super::view::render_text,
+            |v| super::view::render_text(&self.manifest.players, v),
             |v| super::view::picture(v, true),
             key,
         ))
@@ -433,7 +433,7 @@ impl Referee for NimGame {
             state.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
-                let text = super::view::render_text(&v);
+                let text = super::view::render_text(&self.manifest.players, &v);
                 (v, text)
             },
         )

@@ -2,6 +2,7 @@
 
 use super::referee::{self, NimGame};
 use crate::error::Result;
+use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use crate::view::picture::{caption_height, Layers, Svg, INK, MARK, PAPER};
@@ -55,7 +56,7 @@ pub struct NimResult {
 pub fn state_lines(v: &NimView) -> Vec<String> {
     let mut lines = vec![format!("{} of {} stones left", v.stones, v.start)];
     if let Some(t) = &v.last_take {
-        lines.push(format!("last ply: {} took {}", t.seat, t.took));
+        lines.push(format!("last move: {} took {}", t.seat, t.took));
         if let Some(c) = &t.comment {
             lines.push(format!("{} says: {c}", t.seat));
         }
@@ -86,14 +87,15 @@ fn words(reason: EndReason) -> String {
     code.as_str().unwrap_or_default().replace('_', " ")
 }
 
-/// The view as text.
-pub fn render_text(v: &NimView) -> String {
-    let mut out = format!(
-        "Nim {} after ply {}, view for {}\n",
-        v.game, v.ply, v.audience
-    );
-    out.push_str(&"o".repeat(v.stones as usize));
-    out.push('\n');
+/// The view as text: who plays, the pile, where the game stands.
+pub fn render_text(players: &[Player], v: &NimView) -> String {
+    let names: Vec<String> = players
+        .iter()
+        .map(|p| format!("{} {}", p.seat, p.name))
+        .collect();
+    let mut out = format!("Nim {} after ply {}, view for {}\n", v.game, v.ply, v.audience);
+    out.push_str(&format!("Players: {}\n", names.join(", ")));
+    out.push_str(&format!("{}\nKey: o a stone\n", "o".repeat(v.stones as usize)));
     for line in state_lines(v) {
         out.push_str(&line);
         out.push('\n');
