@@ -4,10 +4,10 @@
 //! Run with `cargo bench --bench judge`.
 
 use qijudge::games::luzhanqi::referee::load_game;
+use qijudge::games::luzhanqi::synth::{long_game, NOW};
 use qijudge::judge::pipeline::Mode;
 use qijudge::protocol::signing::{self, namespace};
 use qijudge::store::GameDir;
-use qijudge::synth::{long_game, NOW};
 use std::time::Instant;
 
 const PLIES: u32 = 1000;

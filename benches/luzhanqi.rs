@@ -4,10 +4,10 @@
 //! with the 192-bit set (as the judge, bots and matches play it), and on the four-player cross
 //! board. Run with `cargo bench --bench luzhanqi`.
 
-use qijudge::rules::luzhanqi::board::{two_player_wide, Board};
-use qijudge::rules::luzhanqi::nodeset::NodeSet;
-use qijudge::rules::luzhanqi::random::{random_setup, SplitMix64};
-use qijudge::rules::luzhanqi::{cross_four, two_player, Move, Options, Position, Seat};
+use qijudge::games::luzhanqi::rules::board::{two_player_wide, Board};
+use qijudge::games::luzhanqi::rules::nodeset::NodeSet;
+use qijudge::games::luzhanqi::rules::random::{random_setup, SplitMix64};
+use qijudge::games::luzhanqi::rules::{cross_four, two_player, Move, Options, Position, Seat};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -3,10 +3,10 @@
 //! beyond the same run without strays should grow linearly with the files present (a flat cost
 //! per stray file). Run with `cargo bench --bench strays`.
 
+use qijudge::games::luzhanqi::synth::{long_game, NOW};
 use qijudge::games::{self, JudgeRequest};
 use qijudge::judge::pipeline::Rulings;
 use qijudge::store::GameDir;
-use qijudge::synth::{long_game, NOW};
 use std::time::Instant;
 
 fn main() {

@@ -3,7 +3,7 @@
 //! processes (start-up included), `qijudge perft xiangqi 5` against Pikafish's `go perft 5`,
 //! alternated, each pair's ratio printed. Run with `cargo bench --bench xiangqi`.
 
-use qijudge::rules::xiangqi::{fen, Position};
+use qijudge::games::xiangqi::rules::{fen, Position};
 use std::hint::black_box;
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -9,8 +9,8 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::rules::luzhanqi::random::{greedy_move, SplitMix64};
-use qijudge::rules::luzhanqi::*;
+use qijudge::games::luzhanqi::rules::random::{greedy_move, SplitMix64};
+use qijudge::games::luzhanqi::rules::*;
 use std::path::Path;
 
 const ROWS: [&str; 2] = [

@@ -9,7 +9,7 @@
 use clap::Parser;
 use qijudge::cli::{run, Cli};
 use qijudge::games::jieqi::referee as jieqi;
-use qijudge::rules::xiangqi::Kind;
+use qijudge::games::xiangqi::rules::Kind;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -80,7 +80,7 @@ fn main() {
         };
         let position = state.game.position();
         let moves = position.legal_moves();
-        let gain = |m: &qijudge::rules::xiangqi::Move| {
+        let gain = |m: &qijudge::games::xiangqi::rules::Move| {
             position.cell(m.to).map_or(0, |c| {
                 if c.hidden {
                     worth(Kind::Horse)

@@ -11,8 +11,8 @@
 use clap::Parser;
 use qijudge::cli::{run, Cli};
 use qijudge::games::liubo::referee as liubo;
-use qijudge::rules::liubo::notation::write_turn;
-use qijudge::rules::liubo::Event;
+use qijudge::games::liubo::rules::notation::write_turn;
+use qijudge::games::liubo::rules::Event;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -84,7 +84,7 @@ fn main() {
         };
         let position = state.position.clone().expect("play has begun");
         let turns = position.legal_turns();
-        let score = |moves: &Vec<qijudge::rules::liubo::Move>| {
+        let score = |moves: &Vec<qijudge::games::liubo::rules::Move>| {
             let mut p = position.clone();
             let events = p.play_turn(moves).unwrap_or_default();
             if p.result.is_some_and(|r| r.winner == Some(seat)) {

@@ -8,8 +8,8 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::rules::luzhanqi::random::{greedy_move, SplitMix64};
-use qijudge::rules::luzhanqi::*;
+use qijudge::games::luzhanqi::rules::random::{greedy_move, SplitMix64};
+use qijudge::games::luzhanqi::rules::*;
 use std::path::Path;
 
 const SOUTH: &str = "rows = [\n  \"CO CP LT CP BG\",\n  \"MJ . EN . MG\",\n  \"EN LT . CP GN\",\n  \"BM . CO . BM\",\n  \"FM BG MG LT MJ\",\n  \"LM FL LM EN LM\",\n]\n";

@@ -8,8 +8,8 @@
 
 use clap::Parser;
 use qijudge::cli::{run, Cli};
-use qijudge::rules::xiangqi::notation::{self, Notation};
-use qijudge::rules::xiangqi::{Move, Position, Square};
+use qijudge::games::xiangqi::rules::notation::{self, Notation};
+use qijudge::games::xiangqi::rules::{Move, Position, Square};
 use std::path::Path;
 
 const MOVES: &str = "c3c4 g6g5 b2e2 h9g7 h0i2 h7i7 i0h0 i7i3 h2g2 i3e3 d0e1 g9e7 b0c2 e3b3 c2d4 \

@@ -85,21 +85,6 @@ pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
     }
 }
 
-/// Applies `--rule key=value` options on top of `base`.
-pub(crate) fn with_rules(
-    mut base: crate::rules::luzhanqi::Options,
-    rules: &[String],
-) -> Result<crate::rules::luzhanqi::Options> {
-    for r in rules {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
-        base.set(k, v)
-            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
-    }
-    Ok(base)
-}
-
 /// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
 pub(crate) fn now_or(given: Option<String>) -> Result<String> {
     match given {

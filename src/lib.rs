@@ -12,6 +12,5 @@ pub mod protocol;
 pub mod rules;
 pub mod schemas;
 pub mod store;
-pub mod synth;
 pub mod tournament;
 pub mod view;

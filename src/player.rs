@@ -3,12 +3,12 @@
 
 use crate::error::{Error, Result};
 use crate::games::luzhanqi::referee::Game;
+use crate::games::luzhanqi::rules::Setup;
 use crate::judge::move_path;
 use crate::protocol::commitment::{lot_commitment, setup_commitment};
 use crate::protocol::files::*;
 use crate::protocol::signing::namespace;
 use crate::protocol::signing::Sign;
-use crate::rules::luzhanqi::Setup;
 use crate::store::GameDir;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PrivateKey;

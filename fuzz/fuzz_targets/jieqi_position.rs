@@ -3,8 +3,8 @@
 //! every move the generator lists passes the single-move check and plays.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::jieqi::Position;
-use qijudge::rules::xiangqi::{notation::parse_iccs, Kind};
+use qijudge::games::jieqi::rules::Position;
+use qijudge::games::xiangqi::rules::{notation::parse_iccs, Kind};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -2,8 +2,8 @@
 //! and prints back to the same turn.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::liubo::notation::{parse_turn, write_turn};
-use qijudge::rules::liubo::{Options, Position};
+use qijudge::games::liubo::rules::notation::{parse_turn, write_turn};
+use qijudge::games::liubo::rules::{Options, Position};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 3 {

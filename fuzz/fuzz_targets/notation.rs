@@ -1,7 +1,7 @@
 //! Move notation: parse never panics; what parses prints back to the trimmed input.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::luzhanqi::{two_player, Move};
+use qijudge::games::luzhanqi::rules::{two_player, Move};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -2,7 +2,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use qijudge::protocol::files::{parse_toml, to_toml, CommitmentFile, MoveFile, SetupFile};
-use qijudge::rules::luzhanqi::{two_player, Seat};
+use qijudge::games::luzhanqi::rules::{two_player, Seat};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

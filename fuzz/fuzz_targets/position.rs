@@ -2,7 +2,7 @@
 //! playing each of them never panics.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::luzhanqi::PositionFile;
+use qijudge::games::luzhanqi::rules::PositionFile;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(file) = serde_json::from_slice::<PositionFile>(data) else { return };

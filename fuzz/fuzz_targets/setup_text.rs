@@ -2,7 +2,7 @@
 //! read back as the same setup.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::luzhanqi::{two_player, Placement, Seat, Setup};
+use qijudge::games::luzhanqi::rules::{two_player, Placement, Seat, Setup};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -2,8 +2,8 @@
 //! accepted move is legal and round-trips through every notation.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::xiangqi::fen;
-use qijudge::rules::xiangqi::notation::{self, Notation};
+use qijudge::games::xiangqi::rules::fen;
+use qijudge::games::xiangqi::rules::notation::{self, Notation};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -2,8 +2,8 @@
 //! as PGN reads and checks to the same moves.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::rules::xiangqi::notation::Notation;
-use qijudge::rules::xiangqi::{check, pgn, Game, Options};
+use qijudge::games::xiangqi::rules::notation::Notation;
+use qijudge::games::xiangqi::rules::{check, pgn, Game, Options};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -14,11 +14,11 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let mut game = Game::new(
-            qijudge::rules::xiangqi::Position::start(),
+            qijudge::games::xiangqi::rules::Position::start(),
             Options { record: true, ..Options::default() },
         );
         for m in &report.moves {
-            let m = qijudge::rules::xiangqi::notation::parse(game.position(), m).unwrap();
+            let m = qijudge::games::xiangqi::rules::notation::parse(game.position(), m).unwrap();
             game.play(m).unwrap();
         }
         let written = pgn::write(&game, &[], Notation::Wxf, "*");

@@ -5,7 +5,6 @@ use super::{now_or, read_arg};
 use crate::error::{refuse, Error, Result};
 use crate::games::{self, JudgeRequest, NewGame, ViewRequest};
 use crate::protocol::signing;
-use crate::rules::luzhanqi::PositionFile;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use std::path::Path;
 
@@ -229,7 +228,7 @@ pub fn events(dir: &Path, audience: &str) -> Result<()> {
     super::report::print(games::of_dir(dir)?.events(dir, audience)?)
 }
 
-/// `moves DIR --as SEAT [--key K]`, or `moves luzhanqi POSITION`.
+/// `moves DIR --as SEAT [--key K]`, or `moves GAME POSITION`.
 pub fn moves(
     target: &Path,
     position: Option<&Path>,
@@ -257,44 +256,9 @@ pub fn moves(
     Ok(())
 }
 
-/// The sorted legal moves of a Luzhanqi position file.
+/// `moves GAME POSITION`: the sorted legal moves of a position file, for a game whose tools
+/// include `position`.
 fn position_moves(game: &str, path: &Path) -> Result<Vec<String>> {
-    if game != "luzhanqi" {
-        return Err(Error::Io(format!(
-            "unknown game {game:?} for a position file; known: luzhanqi"
-        )));
-    }
-    let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
-    // A player's view is not a position (it hides ranks): point to the command that uses it.
-    if let Ok(view) = serde_json::from_str::<crate::games::luzhanqi::view::ViewFile>(&text) {
-        let game = path
-            .parent()
-            .and_then(Path::parent)
-            .filter(|d| d.join("game.toml").exists())
-            .map_or("GAME".to_string(), |d| {
-                let shown = d.display().to_string();
-                if shown.is_empty() {
-                    ".".into()
-                } else {
-                    shown
-                }
-            });
-        return Err(crate::error::refuse_with(
-            &shown,
-            None,
-            "is a view, not a position file",
-            format!(
-                "list your moves from your view with `qijudge moves {game} --as {}`",
-                view.audience
-            ),
-        ));
-    }
-    let file: PositionFile = serde_json::from_str(&text)
-        .map_err(|e| refuse(&shown, None, format!("not a position file: {e}")))?;
-    let pos = file.to_position().map_err(|e| refuse(&shown, None, e))?;
-    let b = pos.board();
-    let mut lines: Vec<String> = pos.legal_moves().iter().map(|m| m.display(b)).collect();
-    lines.sort();
-    Ok(lines)
+    games::with_tool(game, "position")?.position_moves(path, &text)
 }

@@ -9,7 +9,7 @@ mod player;
 mod report;
 mod tournament;
 
-pub(crate) use crate::console::{now_or, read_arg, with_rules};
+pub(crate) use crate::console::{now_or, read_arg};
 use crate::error::{Error, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,6 @@
 //! Batch commands: tournament, match, bot.
 
 use crate::error::{Error, Result};
-use crate::rules::luzhanqi::Options;
 use crate::store::packed::{self, is_packed};
 use crate::tournament::live::Live;
 use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
@@ -261,11 +260,6 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         .map(|d| d.to_string())
         .collect();
     rule_texts.extend(args.rules.iter().cloned());
-    let options = if args.game == "luzhanqi" {
-        super::with_rules(Options::default(), &rule_texts)?
-    } else {
-        Options::default()
-    };
     let bots: Vec<BotEntry> = args.bots.iter().map(|b| BotEntry::parse(b)).collect();
     let mut engines: std::collections::BTreeMap<String, crate::tournament::uci::EngineSettings> =
         Default::default();
@@ -328,15 +322,22 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .transpose()?,
         max_moves: args.max_moves,
     };
-    if args.pgn_out.is_some() && args.game != "xiangqi" {
+    let kind = crate::games::by_name(&args.game)?;
+    if args.pgn_out.is_some() && !kind.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
-            "--pgn-out writes Xiangqi games, not {}",
-            args.game
+            "--pgn-out: {}",
+            crate::games::no_tool_text(&args.game, "pgn")
         )));
     }
-    if !adjudication.is_off() && !["xiangqi", "jieqi"].contains(&args.game.as_str()) {
+    if !adjudication.is_off() && !kind.adjudicated() {
+        let with: Vec<&str> = crate::games::registry::GAMES
+            .iter()
+            .filter(|g| g.adjudicated())
+            .map(|g| g.title())
+            .collect();
         return Err(Error::Io(format!(
-            "--resign, --draw and --max-moves adjudicate engine games of Xiangqi and Jieqi, not {}",
+            "--resign, --draw and --max-moves adjudicate engine games of {}, not {}",
+            with.join(" and "),
             args.game
         )));
     }
@@ -366,7 +367,6 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .transpose()
             .map_err(Error::Io)?,
         interrupts: Some(super::interrupt::catch()),
-        rules: options,
         rule_texts,
         now: super::now_or(None)?,
         logs: args.bot_logs,

@@ -153,6 +153,13 @@ pub trait Game: Commands {
     fn setup_is_chosen(&self) -> bool {
         false
     }
+    /// The public keys of its shipped samples, which no other game may use.
+    fn sample_keys(&self) -> &'static [&'static str];
+    /// The game's name in a sentence (`Xiangqi`).
+    fn title(&self) -> &'static str;
+    /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
+    /// `--draw`, `--max-moves`).
+    fn adjudicated(&self) -> bool;
     /// Whether a move may offer a draw (Liubo's may not).
     fn draw_offers(&self) -> bool;
     /// The boards and rule options the contract suite plays the game under, each a board and
@@ -183,6 +190,19 @@ pub trait Game: Commands {
         shown: &str,
         pgn: bool,
     ) -> Result<Vec<crate::tournament::book::Opening>>;
+    /// A random legal setup of `seat` on `board` drawn from `rng`, as a bot answers a setup
+    /// request (square: piece); refused by a game whose seats choose no setup.
+    fn random_setup(
+        &self,
+        board: &str,
+        seat: &str,
+        rng: &mut crate::rules::random::SplitMix64,
+    ) -> Result<std::collections::BTreeMap<String, String>>;
+    /// The rule options a bot's setup request carries, from the match's `--rule` items (the
+    /// game's own JSON; null for a game whose seats choose no setup).
+    fn setup_rules(&self, rules: &[String]) -> Result<serde_json::Value>;
+    /// The sorted legal moves of a position file (`moves GAME FILE`).
+    fn position_moves(&self, path: &Path, text: &str) -> Result<Vec<String>>;
     fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()>;
     fn check_records(&self, files: &[PathBuf], json: bool, move_limit: bool) -> Result<()>;
     fn pgn(&self, dir: &Path, notation: &str) -> Result<String>;

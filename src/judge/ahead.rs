@@ -206,10 +206,10 @@ mod tests {
     use crate::error::Error;
 
     use crate::games::luzhanqi::referee::load_game;
+    use crate::games::luzhanqi::synth::{long_game, NOW};
     use crate::judge::pipeline::Mode;
     use crate::protocol::signing::{self, forge, namespace};
     use crate::store::GameDir;
-    use crate::synth::{long_game, NOW};
     use proptest::prelude::*;
     use ssh_key::PrivateKey;
     use std::path::Path;

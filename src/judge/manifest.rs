@@ -120,18 +120,12 @@ pub fn check_keys(
     Ok((player_keys, judge_key))
 }
 
-/// The public keys of the shipped sample games: refused in every other game.
-const SAMPLE_KEYS: [&str; 5] = [
-    include_str!("../../games/luzhanqi/sample/keys/alice.pub"),
-    include_str!("../../games/luzhanqi/sample/keys/bob.pub"),
-    include_str!("../../games/luzhanqi/sample/keys/judge.pub"),
-    include_str!("../../games/luzhanqi/sample-4p/keys/carol.pub"),
-    include_str!("../../games/luzhanqi/sample-4p/keys/dave.pub"),
-];
-
+/// Whether `key` is a public key of a shipped sample game (every game names its own,
+/// `Game::sample_keys`): refused in every other game.
 fn is_sample_key(key: &PublicKey) -> bool {
-    SAMPLE_KEYS
+    crate::games::registry::GAMES
         .iter()
+        .flat_map(|g| g.sample_keys())
         .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
         .any(|k| k.key_data() == key.key_data())
 }
@@ -140,4 +134,26 @@ fn is_sample_key(key: &PublicKey) -> bool {
 pub fn valid_id(prefix: &str, id: &str) -> bool {
     id.strip_prefix(prefix)
         .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
+}
+
+#[cfg(test)]
+mod sample_key_tests {
+    use super::*;
+
+    /// Every key of every shipped sample is refused in a game that is not a sample.
+    #[test]
+    fn every_game_s_sample_keys_are_refused_outside_the_samples() {
+        let mut seen = 0;
+        for game in crate::games::registry::GAMES {
+            for line in game.sample_keys() {
+                let key = PublicKey::from_openssh(line.trim()).expect("a sample key parses");
+                assert!(is_sample_key(&key), "{}: {line}", game.name());
+                seen += 1;
+            }
+            assert!(!game.sample_keys().is_empty(), "{}", game.name());
+        }
+        assert!(seen >= 12, "{seen}");
+        let fresh = ssh_key::private::Ed25519Keypair::from_seed(&[7; 32]);
+        assert!(!is_sample_key(&PublicKey::from(fresh.public)));
+    }
 }

@@ -611,7 +611,7 @@ fn check_secret(
             ) else {
                 return Err(wrong("is not a seed file"));
             };
-            use crate::protocol::throws;
+            use crate::games::liubo::throws;
             match (
                 throws::parse_element(&seed.seed),
                 throws::parse_element(&c.chain),

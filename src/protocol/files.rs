@@ -1,7 +1,7 @@
 //! The files of a game directory, as Rust types. Every signed or recorded file is accepted only
 //! in canonical form: printing what was parsed must give back the same bytes.
 
-use crate::rules::luzhanqi::{EndReason, Options, Outcome};
+use crate::games::luzhanqi::rules::{EndReason, Options, Outcome};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

@@ -7,4 +7,3 @@ pub mod hash;
 pub mod record;
 pub mod seal;
 pub mod signing;
-pub mod throws;

@@ -4,8 +4,4 @@
 pub mod end;
 pub mod random;
 
-pub use crate::games::jieqi::rules as jieqi;
-pub use crate::games::liubo::rules as liubo;
-pub use crate::games::luzhanqi::rules as luzhanqi;
-pub use crate::games::xiangqi::rules as xiangqi;
 pub use end::EndReason;

@@ -2,9 +2,7 @@
 //! processes speaking the line protocol, with a time limit on every answer.
 
 use super::protocol::{BotFailure, BotView, Reply, Request};
-use crate::rules::luzhanqi::by_name;
-use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use std::collections::BTreeMap;
+use crate::rules::random::SplitMix64;
 use std::io::{BufRead, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::time::Duration;
@@ -62,22 +60,20 @@ impl Bot for Builtin {
     fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
         match request {
             Request::Setup {
-                seat, seed, board, ..
+                game,
+                seat,
+                seed,
+                board,
+                ..
             } => {
                 self.rng = SplitMix64::new(*seed);
-                let b =
-                    by_name(board).ok_or(BotFailure::Garbage(format!("unknown board {board}")))?;
-                let s = b
-                    .seat(seat)
-                    .ok_or(BotFailure::Garbage(format!("unknown seat {seat}")))?;
-                let setup = random_setup(b, s, &mut self.rng);
-                let map: BTreeMap<String, String> = setup
-                    .pieces
-                    .iter()
-                    .map(|(sq, p)| (b.name_of(*sq).to_string(), p.english().to_string()))
-                    .collect();
+                let game =
+                    crate::games::by_name(game).map_err(|e| BotFailure::Garbage(e.to_string()))?;
+                let setup = game
+                    .random_setup(board, seat, &mut self.rng)
+                    .map_err(|e| BotFailure::Garbage(e.to_string()))?;
                 Ok(Reply {
-                    setup: Some(map),
+                    setup: Some(setup),
                     ..Reply::default()
                 })
             }

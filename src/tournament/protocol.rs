@@ -4,7 +4,6 @@
 //! from its view alone. Documented in `docs/bots.md`.
 
 use crate::games::luzhanqi::view::ViewFile;
-use crate::rules::luzhanqi::Options;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -25,7 +24,8 @@ pub enum Request {
             skip_serializing_if = "is_two_player_board"
         )]
         board: String,
-        rules: Options,
+        /// The game's rule options, as its manifest's `rules` table holds them.
+        rules: serde_json::Value,
         seed: u64,
         time_ms: u64,
     },

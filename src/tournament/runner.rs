@@ -11,7 +11,6 @@ use super::timecontrol::{Clocks, TimeControl};
 use super::uci::UciBot;
 use crate::error::{Error, Result};
 use crate::protocol::signing;
-use crate::rules::luzhanqi::Options;
 use crate::rules::random::SplitMix64;
 use crate::store::write_atomic;
 use serde::{Deserialize, Serialize};
@@ -116,8 +115,8 @@ pub struct MatchConfig {
     pub out: PathBuf,
     /// (i, n): play only the games k with (k - 1) mod n = i.
     pub shard: (u32, u32),
-    pub rules: Options,
-    /// `--rule` as given, for games other than two-player Luzhanqi (their own options).
+    /// The options of every game, `key=value` as `--rule` takes them (the game's match rules
+    /// unless given).
     pub rule_texts: Vec<String>,
     /// Creation time written into every manifest (and receipt time of every move).
     pub now: String,
@@ -168,14 +167,6 @@ impl MatchConfig {
     pub fn new(game: &str, bots: Vec<BotEntry>, out: &Path) -> Result<MatchConfig> {
         let kind = crate::games::by_name(game)?;
         let rule_texts: Vec<String> = kind.match_rules().iter().map(|r| r.to_string()).collect();
-        let rules = if game == "luzhanqi" {
-            crate::rules::luzhanqi::Options {
-                max_plies: 1000,
-                ..Options::default()
-            }
-        } else {
-            Options::default()
-        };
         Ok(MatchConfig {
             game: game.to_string(),
             board: "2p".into(),
@@ -187,7 +178,6 @@ impl MatchConfig {
             time: Duration::from_secs(5),
             out: out.to_path_buf(),
             shard: (0, 1),
-            rules,
             rule_texts,
             now: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             logs: false,
@@ -771,9 +761,9 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
             let request = Request::Setup {
                 protocol: PROTOCOL.into(),
                 game: cfg.game.clone(),
-                seat: "south".into(),
+                seat: game.seats(&cfg.board)?.swap_remove(0),
                 board: cfg.board.clone(),
-                rules: cfg.rules.clone(),
+                rules: game.setup_rules(&cfg.rule_texts)?,
                 seed: cfg.seed,
                 time_ms: cfg.time.as_millis() as u64,
             };
@@ -937,7 +927,7 @@ fn play_through_contract(
                 game: cfg.game.clone(),
                 seat: seat.clone(),
                 board: cfg.board.clone(),
-                rules: cfg.rules.clone(),
+                rules: game.setup_rules(&cfg.rule_texts)?,
                 seed: seed ^ j as u64,
                 time_ms,
             };

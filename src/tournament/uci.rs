@@ -9,7 +9,7 @@
 
 use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request};
-use crate::rules::xiangqi::fen::START;
+use crate::games::xiangqi::rules::fen::START;
 use std::time::{Duration, Instant};
 
 /// Time an engine has to start and answer `uci` and `isready`: at least this, or the time per

@@ -224,7 +224,7 @@ fn sealed_views_have_one_size_fixed_by_the_public_view() {
     ]);
     let moves = random_moves(
         &fixed_setups(),
-        qijudge::rules::luzhanqi::Options::default(),
+        qijudge::games::luzhanqi::rules::Options::default(),
         40,
         11,
     );

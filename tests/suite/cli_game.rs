@@ -1,7 +1,7 @@
 //! Whole games through the command line.
 
 use super::helpers::*;
-use qijudge::rules::luzhanqi::Options;
+use qijudge::games::luzhanqi::rules::Options;
 
 #[test]
 fn a_full_game_from_new_to_verify() {
@@ -334,7 +334,7 @@ fn events_show_each_audience_only_its_own_facts() {
         "the full stream is refused before the end: {r:?}"
     );
     // Unjudged files are not shown as if they were accepted.
-    use qijudge::rules::luzhanqi::{two_player, Move, Position, Seat};
+    use qijudge::games::luzhanqi::rules::{two_player, Move, Position, Seat};
     let b = two_player();
     let (mut p, _) = Position::start(b, Options::default(), &fixed_setups(), Seat(0));
     p.play(Move::parse("a6-a7", b).unwrap()).unwrap();
@@ -345,7 +345,7 @@ fn events_show_each_audience_only_its_own_facts() {
 
 #[test]
 fn a_seat_lists_its_moves_from_its_own_view_and_move_checks_them() {
-    use qijudge::rules::luzhanqi::{two_player, Position, Seat};
+    use qijudge::games::luzhanqi::rules::{two_player, Position, Seat};
     let g = TestGame::started(&[]);
     let listed = ok(&["moves", &g.d(), "--as", "south"]);
     // The seat's view gives exactly the moves of the whole position: ranks it cannot see play

@@ -3,7 +3,7 @@
 //! judges started at once: one refuses, nothing is corrupted.
 
 use super::helpers::*;
-use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::games::luzhanqi::rules::random::SplitMix64;
 use qijudge::store::GameDir;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -46,7 +46,7 @@ fn long_game_states(root: &Path) -> (Files, Files) {
     let base = root.join("base");
     let seed = (1..50).find(|&s| {
         let _ = std::fs::remove_dir_all(&base);
-        qijudge::synth::long_game(&GameDir::new(&base), 400, s).is_ok()
+        qijudge::games::luzhanqi::synth::long_game(&GameDir::new(&base), 400, s).is_ok()
     });
     assert!(seed.is_some(), "no 400-ply synthetic game");
     let all = snapshot(&base);

@@ -5,9 +5,9 @@
 
 use super::helpers::*;
 use super::noninterference::normalise;
-use qijudge::rules::luzhanqi::nodeset::Wide;
-use qijudge::rules::luzhanqi::random::{random_setup, SplitMix64};
-use qijudge::rules::luzhanqi::*;
+use qijudge::games::luzhanqi::rules::nodeset::Wide;
+use qijudge::games::luzhanqi::rules::random::{random_setup, SplitMix64};
+use qijudge::games::luzhanqi::rules::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

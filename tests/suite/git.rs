@@ -4,8 +4,8 @@
 //! history-rewriting change are refused, and no blob of the history shows a secret in clear.
 
 use super::helpers::*;
+use qijudge::games::luzhanqi::rules::Options;
 use qijudge::protocol::signing;
-use qijudge::rules::luzhanqi::Options;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

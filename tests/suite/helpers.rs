@@ -1,7 +1,7 @@
 //! Running the binary and building game directories for tests.
 
-use qijudge::rules::luzhanqi::random::SplitMix64;
-use qijudge::rules::luzhanqi::*;
+use qijudge::games::luzhanqi::rules::random::SplitMix64;
+use qijudge::games::luzhanqi::rules::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

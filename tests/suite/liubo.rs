@@ -3,8 +3,8 @@
 
 use super::helpers::*;
 use qijudge::games::liubo::referee as liubo;
+use qijudge::games::liubo::rules::notation::write_turn;
 use qijudge::protocol::signing::{self, namespace};
-use qijudge::rules::liubo::notation::write_turn;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -292,8 +292,8 @@ fn a_dishonest_judge_cannot_change_a_throw() {
 /// revealing their own chain elements, the non-mover's reveal for the bonus throw.
 #[test]
 fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_reveal() {
+    use qijudge::games::liubo::throws;
     use qijudge::protocol::files::{to_toml, JudgeEntry, Player};
-    use qijudge::protocol::throws;
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
     let dir = tmp.path().join("game");
@@ -326,8 +326,8 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             })
         })
         .unwrap();
-    let rules = qijudge::rules::liubo::Options {
-        dice_mode: qijudge::rules::liubo::DiceMode::SelfReveal,
+    let rules = qijudge::games::liubo::rules::Options {
+        dice_mode: qijudge::games::liubo::rules::DiceMode::SelfReveal,
         extra_throw_on_doubles: true,
         chain_length: n,
         ..Default::default()

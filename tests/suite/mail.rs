@@ -4,8 +4,8 @@
 
 use super::helpers::*;
 use qijudge::games::luzhanqi::referee::{load_game, replay};
+use qijudge::games::luzhanqi::rules::two_player;
 use qijudge::judge::pipeline::Mode;
-use qijudge::rules::luzhanqi::two_player;
 use qijudge::store::GameDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;

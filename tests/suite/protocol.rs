@@ -1,11 +1,11 @@
 //! The built-in points of DESIGN.md §2 "What the protocol must resist": 1, 2, 3, 5 and 6.
 
 use super::helpers::*;
+use qijudge::games::luzhanqi::rules::Options;
 use qijudge::protocol::commitment::{lot_commitment, lot_draw};
 use qijudge::protocol::files::*;
 use qijudge::protocol::hash::hex32;
 use qijudge::protocol::signing::{self, namespace};
-use qijudge::rules::luzhanqi::Options;
 
 /// Point 1: random game ids; every signed file and the first record line carry the manifest
 /// hash; a changed manifest is refused.

@@ -242,7 +242,7 @@ fn illegal_setup_matching_its_commitment() {
     // North commits to a setup with its flag outside a headquarters: the judge refuses it on receipt.
     let manifest: Manifest = toml::from_str(&g.read("game.toml")).unwrap();
     let hash = qijudge::protocol::hash::sha256_tagged(g.read("game.toml").as_bytes());
-    let legal = fixed_setups()[1].canonical_bytes(qijudge::rules::luzhanqi::two_player());
+    let legal = fixed_setups()[1].canonical_bytes(qijudge::games::luzhanqi::rules::two_player());
     let illegal = String::from_utf8(legal)
         .unwrap()
         .replace("c12:LM", "c12:XX")

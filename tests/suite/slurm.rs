@@ -56,7 +56,8 @@ fn start_slurm(dir: &Path) -> (Daemons, PathBuf) {
     // A munge key of this test's own, readable by its owner only.
     let key = dir.join("munge.key");
     let mut bytes = vec![0u8; 1024];
-    let mut rng = qijudge::rules::luzhanqi::random::SplitMix64::new(std::process::id() as u64);
+    let mut rng =
+        qijudge::games::luzhanqi::rules::random::SplitMix64::new(std::process::id() as u64);
     for b in bytes.iter_mut() {
         *b = rng.below(256) as u8;
     }

@@ -2,7 +2,7 @@
 
 use super::helpers::*;
 use qijudge::games::luzhanqi::referee::audit;
-use qijudge::rules::luzhanqi::random::SplitMix64;
+use qijudge::games::luzhanqi::rules::random::SplitMix64;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -103,8 +103,8 @@ fn swapped_moves_edited_manifest_and_rolled_back_record_are_detected() {
 #[test]
 fn a_swapped_signature_past_the_first_batch_is_refused_by_name() {
     use qijudge::games::luzhanqi::referee::load_game;
+    use qijudge::games::luzhanqi::synth::{long_game, NOW};
     use qijudge::judge::pipeline::Mode;
-    use qijudge::synth::{long_game, NOW};
     let tmp = tempfile::tempdir().unwrap();
     let g = GameDir::new(tmp.path());
     let judge_key = long_game(&g, 600, 5).expect("a 600-ply game");

@@ -582,9 +582,9 @@ fn a_seat_lists_its_legal_moves_and_precheck_checks_a_move() {
     assert!(black.stderr.contains("red's move"), "{}", black.stderr);
     g.play("red", "C2.5");
     let black = ok(&["moves", &g.d(), "--as", "black"]);
-    let mut position = qijudge::rules::xiangqi::Position::start();
+    let mut position = qijudge::games::xiangqi::rules::Position::start();
     position
-        .play(qijudge::rules::xiangqi::notation::parse_iccs("h2e2").unwrap())
+        .play(qijudge::games::xiangqi::rules::notation::parse_iccs("h2e2").unwrap())
         .unwrap();
     let mut expected: Vec<String> = position
         .legal_moves()

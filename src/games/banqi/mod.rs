@@ -27,6 +27,11 @@ impl Definition for Banqi {
     type Loaded = BanqiGame;
     type View = view::BanqiView;
     const NAME: &'static str = "banqi";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../games/banqi/sample/keys/alice.pub"),
+        include_str!("../../../games/banqi/sample/keys/bob.pub"),
+        include_str!("../../../games/banqi/sample/keys/judge.pub"),
+    ];
     const TITLE: &'static str = "Banqi";
     const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &bq::SEATS;

@@ -106,7 +106,7 @@ fn piece_name(letter: &str) -> String {
     letter
         .chars()
         .next()
-        .and_then(crate::rules::xiangqi::Piece::from_fen_char)
+        .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
         .map(super::rules::position::piece_name)
         .unwrap_or_else(|| "piece".into())
 }
@@ -237,7 +237,7 @@ pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {
         .unwrap_or_default();
     row.chars()
         .nth(to.file() as usize)
-        .and_then(crate::rules::xiangqi::Piece::from_fen_char)
+        .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
         .map_or(0, |p| {
             1 + i32::from(super::rules::position::rank_of(p.kind))
         })

@@ -213,6 +213,12 @@ pub trait Definition: Sync + Sized {
     /// Its own tools besides the commands every game has, by command name (`perft`, `check`,
     /// `pgn`): each listed one is answered by the hook of that name below.
     const TOOLS: &'static [&'static str] = &[];
+    /// The public keys of its shipped samples (`include_str!` of each `.pub`): published
+    /// with their private halves, so refused in every game that is not a sample.
+    const SAMPLE_KEYS: &'static [&'static str];
+    /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
+    /// `--draw`, `--max-moves`).
+    const ADJUDICATED: bool = false;
     /// Its opening books' format in words, when `match --book` takes them.
     const BOOK_FORMAT: Option<&'static str> = None;
 
@@ -346,6 +352,26 @@ pub trait Definition: Sync + Sized {
         )))
     }
 
+    /// A random legal setup for a bot's setup request (see [`Game::random_setup`]).
+    fn random_setup(
+        _board: &str,
+        _seat: &str,
+        _rng: &mut crate::rules::random::SplitMix64,
+    ) -> Result<std::collections::BTreeMap<String, String>> {
+        Err(Error::Io(format!("{} seats choose no setup", Self::TITLE)))
+    }
+
+    /// The rule options of a bot's setup request (see [`Game::setup_rules`]).
+    fn setup_rules(_rules: &[String]) -> Result<serde_json::Value> {
+        Ok(serde_json::Value::Null)
+    }
+
+    /// `moves GAME FILE`: the sorted legal moves of a position file at `path` whose text is
+    /// `text` (when `TOOLS` lists `position`).
+    fn position_moves(_path: &Path, _text: &str) -> Result<Vec<String>> {
+        Err(super::no_tool(Self::NAME, "position"))
+    }
+
     /// `perft`: counts the leaves of the legal-move tree (when `TOOLS` lists it).
     fn perft(_depth: u32, _start: Option<String>, _divide: bool) -> Result<()> {
         Err(super::no_tool(Self::NAME, "perft"))
@@ -475,6 +501,18 @@ impl<D: Definition> Game for D {
         D::DRAW_OFFERS
     }
 
+    fn title(&self) -> &'static str {
+        D::TITLE
+    }
+
+    fn adjudicated(&self) -> bool {
+        D::ADJUDICATED
+    }
+
+    fn sample_keys(&self) -> &'static [&'static str] {
+        D::SAMPLE_KEYS
+    }
+
     fn has_secrets(&self) -> bool {
         D::SECRETS
     }
@@ -513,6 +551,23 @@ impl<D: Definition> Game for D {
         D::book_openings(text, board, shown, pgn)
     }
 
+    fn random_setup(
+        &self,
+        board: &str,
+        seat: &str,
+        rng: &mut crate::rules::random::SplitMix64,
+    ) -> Result<std::collections::BTreeMap<String, String>> {
+        D::random_setup(board, seat, rng)
+    }
+
+    fn setup_rules(&self, rules: &[String]) -> Result<serde_json::Value> {
+        D::setup_rules(rules)
+    }
+
+    fn position_moves(&self, path: &Path, text: &str) -> Result<Vec<String>> {
+        D::position_moves(path, text)
+    }
+
     fn perft(&self, depth: u32, start: Option<String>, divide: bool) -> Result<()> {
         D::perft(depth, start, divide)
     }
@@ -546,7 +601,10 @@ impl<D: Definition> Game for D {
     fn audiences(&self, dir: &Path) -> Result<Vec<String>> {
         let (_, g) = open::<D>(dir)?;
         let seats = g.frame().seats.iter().copied();
-        Ok(seats.chain(view::others::<D>()).map(str::to_string).collect())
+        Ok(seats
+            .chain(view::others::<D>())
+            .map(str::to_string)
+            .collect())
     }
 
     fn to_move(&self, dir: &Path) -> Result<Option<String>> {

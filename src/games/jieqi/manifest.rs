@@ -21,7 +21,7 @@ pub struct JieqiManifest {
     pub sample: bool,
     /// The board: `9x10`.
     pub board: String,
-    pub rules: crate::rules::jieqi::Options,
+    pub rules: crate::games::jieqi::rules::Options,
     /// Deadlines, when the game has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,

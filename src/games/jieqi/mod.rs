@@ -14,8 +14,8 @@ use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::jieqi::referee as jq;
+use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::protocol::files::{to_toml, JudgeEntry, Player};
-use crate::rules::xiangqi::notation::parse_iccs;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use manifest::JieqiManifest;
@@ -27,6 +27,12 @@ impl Definition for Jieqi {
     type Loaded = jq::JieqiGame;
     type View = jq::JieqiView;
     const NAME: &'static str = "jieqi";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../games/jieqi/sample/keys/alice.pub"),
+        include_str!("../../../games/jieqi/sample/keys/bob.pub"),
+        include_str!("../../../games/jieqi/sample/keys/judge.pub"),
+    ];
+    const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Jieqi";
     const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &jq::SEATS;
@@ -58,7 +64,7 @@ impl Definition for Jieqi {
             items.push("captured=nobody".into());
         }
         let options = jq::rules_from(&items)?;
-        if new.sealed && options.captured == crate::rules::jieqi::Captured::Captor {
+        if new.sealed && options.captured == crate::games::jieqi::rules::Captured::Captor {
             return Err(jq::sealed_captor_refusal());
         }
         let manifest = jq::new_manifest(
@@ -124,7 +130,7 @@ impl Definition for Jieqi {
     /// (`rules::binding`), where it is also the control that the check bites.
     #[cfg(test)]
     fn conform() {
-        use crate::rules::jieqi::{AdvisorsElephants, Captured, Options};
+        use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Options};
         for (captured, advisors_elephants) in [
             (Captured::Both, AdvisorsElephants::Free),
             (Captured::Nobody, AdvisorsElephants::Confined),

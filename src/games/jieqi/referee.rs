@@ -6,18 +6,18 @@
 
 use super::manifest::*;
 use crate::error::{refuse, refuse_with, Error, Result};
+use crate::games::jieqi::rules::position::Cell;
+use crate::games::jieqi::rules::shuffle::{shuffle, Layout};
+use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
 use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
+use crate::games::xiangqi::rules::notation::parse_iccs;
+use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
 use crate::judge::manifest::{check_frame, Kind as GameKind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::rules::jieqi::position::Cell;
-use crate::rules::jieqi::shuffle::{shuffle, Layout};
-use crate::rules::jieqi::{AdvisorsElephants, Captured, Game, Options};
-use crate::rules::xiangqi::notation::parse_iccs;
-use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square};
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
@@ -805,7 +805,7 @@ mod tests {
     //! turns up, and a piece taken face down is shown exactly as the `captured` option says.
 
     use super::*;
-    use crate::rules::jieqi::position::hidden_squares;
+    use crate::games::jieqi::rules::position::hidden_squares;
     use crate::rules::random::SplitMix64;
     use rand_core::OsRng;
 
@@ -923,7 +923,7 @@ mod tests {
 
     /// `layout` with the pieces on two start squares of one side exchanged.
     fn swapped(layout: &Layout, a: Square, b: Square) -> Layout {
-        let color = crate::rules::jieqi::position::role_of(a).unwrap().0;
+        let color = crate::games::jieqi::rules::position::role_of(a).unwrap().0;
         let squares = hidden_squares(color);
         let (i, j) = (
             squares.iter().position(|s| *s == a).unwrap(),
@@ -964,8 +964,8 @@ mod tests {
                     .iter()
                     .copied()
                     .find(|&y| {
-                        crate::rules::jieqi::position::role_of(x).unwrap().0
-                            == crate::rules::jieqi::position::role_of(y).unwrap().0
+                        crate::games::jieqi::rules::position::role_of(x).unwrap().0
+                            == crate::games::jieqi::rules::position::role_of(y).unwrap().0
                             && a.at(x) != a.at(y)
                     })
                     .map(|y| (x, y))

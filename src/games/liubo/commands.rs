@@ -3,9 +3,9 @@
 
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::liubo::referee::{self as lb, LiuboGame};
+use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::report::Report;
 use crate::protocol::signing::Signer;
-use crate::rules::liubo::notation::{parse_turn, write_turn};
 use crate::store::GameDir;
 
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
@@ -213,7 +213,7 @@ pub(super) fn self_mode_throw(
     seat: usize,
     t: u32,
 ) -> Result<(u8, u8)> {
-    use crate::protocol::throws;
+    use crate::games::liubo::throws;
     let other = 1 - seat;
     let theirs = state
         .known(other)

@@ -21,7 +21,7 @@ pub struct LiuboManifest {
     pub sample: bool,
     /// The board: `29-stations`.
     pub board: String,
-    pub rules: crate::rules::liubo::Options,
+    pub rules: crate::games::liubo::rules::Options,
     /// Deadlines, when the game has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,

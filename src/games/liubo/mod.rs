@@ -8,6 +8,7 @@ pub mod manifest;
 pub mod picture;
 pub mod referee;
 pub mod rules;
+pub mod throws;
 pub mod view;
 
 use super::defined::{self, open, Answers, Definition};
@@ -15,12 +16,12 @@ use super::report::Report;
 use super::{MoveRequest, NewGame};
 use crate::error::{refuse, Error, Result};
 use crate::games::liubo::referee as lb;
+use crate::games::liubo::rules::notation::{parse_turn, write_turn};
+use crate::games::liubo::rules::DiceMode;
 use crate::judge::move_path;
 use crate::judge::player_files::read_signed_move;
 use crate::judge::strays::moves_beyond;
 use crate::protocol::files::{to_toml, JudgeEntry, Player};
-use crate::rules::liubo::notation::{parse_turn, write_turn};
-use crate::rules::liubo::DiceMode;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use manifest::LiuboManifest;
@@ -33,6 +34,11 @@ impl Definition for Liubo {
     type Loaded = lb::LiuboGame;
     type View = lb::LiuboView;
     const NAME: &'static str = "liubo";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../games/liubo/sample/keys/alice.pub"),
+        include_str!("../../../games/liubo/sample/keys/bob.pub"),
+        include_str!("../../../games/liubo/sample/keys/judge.pub"),
+    ];
     const TITLE: &'static str = "Liubo";
     const SECRET_WORD: &'static str = "chain seed";
     const DRAW_OFFERS: bool = false;
@@ -60,7 +66,7 @@ impl Definition for Liubo {
     }
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        let mut options = crate::rules::liubo::Options::default();
+        let mut options = crate::games::liubo::rules::Options::default();
         for r in new.rules {
             let (k, v) = r
                 .split_once('=')
@@ -185,7 +191,7 @@ impl Definition for Liubo {
 
     #[cfg(test)]
     fn conform() {
-        let mut options = crate::rules::liubo::Options::default();
+        let mut options = crate::games::liubo::rules::Options::default();
         options.set("ply_limit", "400").expect("a known option");
         crate::games::conformance::conformance(&rules::binding::LiuboRules::new(options), 6);
     }

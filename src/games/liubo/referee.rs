@@ -1,5 +1,5 @@
 //! The Liubo judge: chain commitments, the escrowed seeds, the first player and every throw from
-//! the hash chains (`protocol::throws`), signed turns checked against their throw, the record,
+//! the hash chains (`games::liubo::throws`), signed turns checked against their throw, the record,
 //! and views with the chain elements that made each throw.
 //!
 //! One step function gives the next record entries from the files; the judge appends what it
@@ -8,6 +8,9 @@
 
 use super::manifest::*;
 use crate::error::{refuse, refuse_with, Result};
+use crate::games::liubo::rules::notation::{parse_turn, write_turn};
+use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
+use crate::games::liubo::throws;
 use crate::judge::manifest::{check_frame, Kind};
 use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
@@ -15,9 +18,6 @@ use crate::judge::Frame;
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::protocol::throws;
-use crate::rules::liubo::notation::{parse_turn, write_turn};
-use crate::rules::liubo::{self, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
@@ -789,7 +789,7 @@ fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
     let _ = position;
     moves
         .iter()
-        .map(crate::rules::liubo::notation::write_move)
+        .map(crate::games::liubo::rules::notation::write_move)
         .collect()
 }
 
@@ -955,10 +955,10 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                             (_, true) => 'B',
                         };
                         stations.entry(s.to_string()).or_default().push(c);
-                        if s == crate::rules::liubo::Station::X {
+                        if s == crate::games::liubo::rules::Station::X {
                             let line = stone
                                 .heading
-                                .unwrap_or(crate::rules::liubo::board::Line::SixToSixteen);
+                                .unwrap_or(crate::games::liubo::rules::board::Line::SixToSixteen);
                             let end = line.stations()[6];
                             on_x.push(crate::games::liubo::view::OnX {
                                 piece: c.to_string(),

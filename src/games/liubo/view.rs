@@ -1,8 +1,8 @@
 //! The Liubo view model: what the judge publishes for each audience (nothing is hidden but
 //! future throws), and its text form. Built by the judge (`judge::liubo::build_view`).
 
+use crate::games::liubo::rules::Station;
 use crate::protocol::files::Player;
-use crate::rules::liubo::Station;
 use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! pieces, where enemy pieces stand, and what the public history says.
 
 use super::view::ViewFile;
-use crate::rules::luzhanqi::{Outcome, Piece};
+use crate::games::luzhanqi::rules::{Outcome, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Each legal move's score: take a revealed flag, attack with officers, probe the enemy
@@ -84,4 +84,24 @@ fn strong_enemies(view: &ViewFile) -> BTreeSet<String> {
         }
     }
     strong
+}
+
+/// A random legal army for `seat` on `board`, drawn from `rng` (the built-in bots' answer to a
+/// setup request): square name to piece name.
+pub(super) fn random_setup(
+    board: &str,
+    seat: &str,
+    rng: &mut crate::rules::random::SplitMix64,
+) -> crate::error::Result<std::collections::BTreeMap<String, String>> {
+    use crate::error::Error;
+    let b = super::rules::by_name(board).ok_or(Error::Io(format!("unknown board {board}")))?;
+    let s = b
+        .seat(seat)
+        .ok_or(Error::Io(format!("unknown seat {seat}")))?;
+    let setup = super::rules::random::random_setup(b, s, rng);
+    Ok(setup
+        .pieces
+        .iter()
+        .map(|(sq, p)| (b.name_of(*sq).to_string(), p.english().to_string()))
+        .collect())
 }

@@ -2,7 +2,7 @@
 //! the English caption.
 
 use super::view::ViewFile;
-use crate::rules::luzhanqi::Outcome;
+use crate::games::luzhanqi::rules::Outcome;
 use crate::view::chinese::{reason, seat};
 
 /// A seat with its player's name: 南方（alice）.

@@ -10,7 +10,9 @@ pub mod pages;
 pub mod picture;
 pub mod referee;
 pub mod rules;
+pub mod synth;
 pub mod text;
+mod tools;
 pub mod view;
 
 /// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
@@ -20,14 +22,14 @@ use self::view::ViewFile;
 use super::defined::{check_turn, Answers, Definition, Known};
 use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
-use crate::console::{read_arg, with_rules};
+use crate::console::read_arg;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::Replay;
 use crate::games::luzhanqi::referee::{load_game, Game};
+use crate::games::luzhanqi::rules::board::BOARD_NAMES;
+use crate::games::luzhanqi::rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use crate::judge;
 use crate::protocol::files::*;
-use crate::rules::luzhanqi::board::BOARD_NAMES;
-use crate::rules::luzhanqi::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::tournament::protocol::BotView;
@@ -37,11 +39,19 @@ use std::path::Path;
 pub struct Luzhanqi;
 
 impl Definition for Luzhanqi {
+    const TOOLS: &'static [&'static str] = &["position"];
     const BOOK_FORMAT: Option<&'static str> = Some("armies in TOML");
     const VIEW_FORMAT: &'static str = crate::protocol::files::VIEW_FORMAT;
     type Loaded = Game;
     type View = ViewFile;
     const NAME: &'static str = "luzhanqi";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../games/luzhanqi/sample/keys/alice.pub"),
+        include_str!("../../../games/luzhanqi/sample/keys/bob.pub"),
+        include_str!("../../../games/luzhanqi/sample/keys/judge.pub"),
+        include_str!("../../../games/luzhanqi/sample-4p/keys/carol.pub"),
+        include_str!("../../../games/luzhanqi/sample-4p/keys/dave.pub"),
+    ];
     const TITLE: &'static str = "Luzhanqi";
     const SECRET_WORD: &'static str = "setup";
     const SEATS: &'static [&'static str] = &["south", "north"];
@@ -50,6 +60,23 @@ impl Definition for Luzhanqi {
     const MATCH_RULES: &'static [&'static str] = &["max-plies=1000"];
     const SECRETS: bool = true;
     const VARIANTS: &'static [super::Variant] = &[("2p", &[]), ("cross4", &[])];
+
+    fn random_setup(
+        board: &str,
+        seat: &str,
+        rng: &mut crate::rules::random::SplitMix64,
+    ) -> Result<std::collections::BTreeMap<String, String>> {
+        bot::random_setup(board, seat, rng)
+    }
+
+    fn setup_rules(items: &[String]) -> Result<serde_json::Value> {
+        let options = with_rules(rules::Options::default(), items)?;
+        serde_json::to_value(options).map_err(|e| Error::Io(e.to_string()))
+    }
+
+    fn position_moves(path: &std::path::Path, text: &str) -> Result<Vec<String>> {
+        tools::position_moves(path, text)
+    }
 
     fn load(dir: &GameDir) -> Result<Game> {
         load_game(dir)
@@ -125,8 +152,8 @@ impl Definition for Luzhanqi {
                     ));
                 }
                 let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
-                let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
-                let drawn = crate::rules::luzhanqi::random::random_setup(board, seat_id, &mut rng);
+                let mut rng = crate::games::luzhanqi::rules::random::SplitMix64::new(seed);
+                let drawn = crate::games::luzhanqi::rules::random::random_setup(board, seat_id, &mut rng);
                 let rows = drawn.to_rows_toml(board, seat_id);
                 told.push(Out::Text(format!(
                     "your random setup (keep it to yourself):\n{rows}"
@@ -302,7 +329,7 @@ impl Definition for Luzhanqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::rules::luzhanqi::{EventJson, PositionFile};
+        use crate::games::luzhanqi::rules::{EventJson, PositionFile};
         use crate::schemas::schema;
         vec![
             (
@@ -331,7 +358,7 @@ impl Definition for Luzhanqi {
     #[cfg(test)]
     fn conform() {
         for (board, games) in [("2p", 6), ("cross4", 3)] {
-            let mut options = crate::rules::luzhanqi::Options::default();
+            let mut options = crate::games::luzhanqi::rules::Options::default();
             // A cap the rules enforce, so every random playout ends by rule.
             options.set("max-plies", "1500").expect("a known option");
             let rules = rules::binding::LuzhanqiRules::new(board, options).expect("a board");
@@ -343,7 +370,9 @@ impl Definition for Luzhanqi {
 /// The board `--board` names.
 fn board_named(
     name: &str,
-) -> Result<&'static crate::rules::luzhanqi::Board<crate::rules::luzhanqi::nodeset::Wide>> {
+) -> Result<
+    &'static crate::games::luzhanqi::rules::Board<crate::games::luzhanqi::rules::nodeset::Wide>,
+> {
     by_name(name).ok_or_else(|| {
         Error::Io(format!(
             "--board: unknown board {name:?}; luzhanqi boards: {}",
@@ -465,4 +494,16 @@ impl Answers for Game {
             crate::games::luzhanqi::referee::published_views(self, d, state),
         )]
     }
+}
+
+/// Applies `--rule key=value` options on top of `base`.
+fn with_rules(mut base: rules::Options, items: &[String]) -> Result<rules::Options> {
+    for r in items {
+        let (k, v) = r
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        base.set(k, v)
+            .map_err(|e| Error::Io(format!("--rule: {e}")))?;
+    }
+    Ok(base)
 }

@@ -3,16 +3,16 @@
 
 use super::text;
 use crate::error::{refuse_with, Error, Result};
+use crate::games::luzhanqi::rules::Viewer;
 use crate::games::report::Report;
 use crate::judge::pipeline::Mode;
-use crate::rules::luzhanqi::Viewer;
 use crate::store::GameDir;
 
 /// The viewer an `--as` names: a seat, `public` or `full`.
-fn viewer_of<S: crate::rules::luzhanqi::nodeset::NodeSet>(
-    board: &crate::rules::luzhanqi::Board<S>,
+fn viewer_of<S: crate::games::luzhanqi::rules::nodeset::NodeSet>(
+    board: &crate::games::luzhanqi::rules::Board<S>,
     audience: &str,
-) -> Result<crate::rules::luzhanqi::Viewer> {
+) -> Result<crate::games::luzhanqi::rules::Viewer> {
     Ok(match audience {
         "public" => Viewer::Public,
         "full" => Viewer::Full,
@@ -144,7 +144,7 @@ pub fn events(
     game: &crate::games::luzhanqi::referee::Game,
     audience: &str,
 ) -> Result<Report> {
-    use crate::rules::luzhanqi::EventJson;
+    use crate::games::luzhanqi::rules::EventJson;
     let board = game.board;
     let viewer = viewer_of(board, audience)?;
     let replay = crate::games::luzhanqi::referee::replay(

@@ -2,7 +2,7 @@
 //! view only.
 
 use super::view::ViewFile;
-use crate::rules::luzhanqi::{cross_four, two_player, NodeKind, Outcome, Piece};
+use crate::games::luzhanqi::rules::{cross_four, two_player, NodeKind, Outcome, Piece};
 use crate::view::on_board;
 use crate::view::text::clean;
 use std::collections::BTreeMap;

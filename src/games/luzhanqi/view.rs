@@ -2,9 +2,9 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record; the
 //! text rendering (`text`) reads nothing but the JSON view.
 
+use crate::games::luzhanqi::rules::nodeset::NodeSet;
+use crate::games::luzhanqi::rules::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
 use crate::protocol::files::{Notice, VIEW_FORMAT};
-use crate::rules::luzhanqi::nodeset::NodeSet;
-use crate::rules::luzhanqi::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
 pub use crate::view::{on_board, to_json, Closing};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -24,6 +24,11 @@ impl Definition for Nim {
     type Loaded = NimGame;
     type View = view::NimView;
     const NAME: &'static str = "nim";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../tests/data/nim/sample/keys/alice.pub"),
+        include_str!("../../../tests/data/nim/sample/keys/bob.pub"),
+        include_str!("../../../tests/data/nim/sample/keys/judge.pub"),
+    ];
     const TITLE: &'static str = "Nim";
     const SEATS: &'static [&'static str] = &SEATS;
     const MATCH_RULES: &'static [&'static str] = &[];

@@ -93,9 +93,15 @@ pub fn render_text(players: &[Player], v: &NimView) -> String {
         .iter()
         .map(|p| format!("{} {}", p.seat, p.name))
         .collect();
-    let mut out = format!("Nim {} after ply {}, view for {}\n", v.game, v.ply, v.audience);
+    let mut out = format!(
+        "Nim {} after ply {}, view for {}\n",
+        v.game, v.ply, v.audience
+    );
     out.push_str(&format!("Players: {}\n", names.join(", ")));
-    out.push_str(&format!("{}\nKey: o a stone\n", "o".repeat(v.stones as usize)));
+    out.push_str(&format!(
+        "{}\nKey: o a stone\n",
+        "o".repeat(v.stones as usize)
+    ));
     for line in state_lines(v) {
         out.push_str(&line);
         out.push('\n');

@@ -21,7 +21,7 @@ pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
             6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
             _ => format!("{} 0 1", fields[..4].join(" ")),
         };
-        let position = crate::rules::xiangqi::fen::parse(&fen)
+        let position = crate::games::xiangqi::rules::fen::parse(&fen)
             .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
         if !position.has_legal_move() {
             return Err(Error::Io(format!(
@@ -36,7 +36,7 @@ pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
 
 /// The openings of a PGN book: each game's position after its moves.
 pub fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
-    use crate::rules::xiangqi::{fen, notation, pgn};
+    use crate::games::xiangqi::rules::{fen, notation, pgn};
     let games = pgn::read(text).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
     let mut openings = Vec::new();
     for (i, g) in games.iter().enumerate() {

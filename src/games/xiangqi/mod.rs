@@ -16,8 +16,8 @@ use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::referee as xq;
+use crate::games::xiangqi::rules::notation;
 use crate::protocol::files::{to_toml, JudgeEntry, Player};
-use crate::rules::xiangqi::notation;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 
@@ -30,6 +30,12 @@ impl Definition for Xiangqi {
     type Loaded = xq::XiangqiGame;
     type View = xq::XiangqiView;
     const NAME: &'static str = "xiangqi";
+    const SAMPLE_KEYS: &'static [&'static str] = &[
+        include_str!("../../../games/xiangqi/sample/keys/alice.pub"),
+        include_str!("../../../games/xiangqi/sample/keys/bob.pub"),
+        include_str!("../../../games/xiangqi/sample/keys/judge.pub"),
+    ];
+    const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Xiangqi";
     const SEATS: &'static [&'static str] = &xq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
@@ -93,7 +99,7 @@ impl Definition for Xiangqi {
             ),
             (
                 "xiangqi-check.schema.json".into(),
-                schema::<crate::rules::xiangqi::check::GameCheck>(),
+                schema::<crate::games::xiangqi::rules::check::GameCheck>(),
             ),
         ]
     }
@@ -134,11 +140,11 @@ impl Definition for Xiangqi {
     }
     #[cfg(test)]
     fn conform() {
-        let options = crate::rules::xiangqi::Options {
+        let options = crate::games::xiangqi::rules::Options {
             move_limit: true,
             ..Default::default()
         };
-        let start = crate::rules::xiangqi::Position::start();
+        let start = crate::games::xiangqi::rules::Position::start();
         let rules = rules::binding::XiangqiRules::new(start, options);
         crate::games::conformance::conformance(&rules, 4);
     }

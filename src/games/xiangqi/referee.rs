@@ -4,14 +4,14 @@
 
 use super::manifest::*;
 use crate::error::{refuse, Error, Result};
+use crate::games::xiangqi::rules::notation::{self, Notation};
+use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Options, Position};
 use crate::judge::manifest::{check_frame, Kind};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
-use crate::rules::xiangqi::notation::{self, Notation};
-use crate::rules::xiangqi::{fen, Color, Ending, Game, Options, Position};
 use crate::rules::EndReason;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
@@ -247,8 +247,8 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
         Ending::Adjudicated { .. } => EndReason::Adjudication,
     };
     let winner = match ending.winner() {
-        crate::rules::xiangqi::Winner::Side(c) => Some(seat_of(c).to_string()),
-        crate::rules::xiangqi::Winner::Draw => None,
+        crate::games::xiangqi::rules::Winner::Side(c) => Some(seat_of(c).to_string()),
+        crate::games::xiangqi::rules::Winner::Draw => None,
     };
     (winner, reason)
 }
@@ -266,7 +266,7 @@ fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<
 
 /// What a move file asks for.
 enum Action {
-    Play(crate::rules::xiangqi::Move),
+    Play(crate::games::xiangqi::rules::Move),
     Resign,
     AcceptDraw,
 }
@@ -385,7 +385,7 @@ pub fn contract_game(start: Position, options: Options) -> XiangqiGame {
 }
 
 /// Plays one legal move through the judge's own code (the rules contract's `apply`).
-pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::rules::xiangqi::Move) {
+pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::games::xiangqi::rules::Move) {
     let ply = state.game.moves().len() as u32 + 1;
     let seat = if state.game.position().side_to_move() == Color::Red {
         0

@@ -4,7 +4,7 @@
 use crate::console::read_arg;
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::referee as xq;
-use crate::rules::xiangqi::{check, fen, pgn, Options};
+use crate::games::xiangqi::rules::{check, fen, pgn, Options};
 use std::path::{Path, PathBuf};
 
 /// PGN files may hold thousands of games.
@@ -138,7 +138,7 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 /// comment (an engine's score in a match) in braces, the ending and any ruling's reason code in
 /// the Termination tag.
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
-    use crate::rules::xiangqi::notation::Notation;
+    use crate::games::xiangqi::rules::notation::Notation;
     let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
     let state = xq::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
@@ -174,7 +174,7 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     }
     let text = pgn::write_commented(&state.game, &tags, notation, score, &state.comments);
     Ok(match simplified {
-        true => crate::rules::xiangqi::notation::simplified(&text),
+        true => crate::games::xiangqi::rules::notation::simplified(&text),
         false => text,
     })
 }

@@ -73,7 +73,7 @@ impl ViewResult {
     pub fn new(
         winner: &Option<String>,
         reason: EndReason,
-        ending: Option<&crate::rules::xiangqi::Ending>,
+        ending: Option<&crate::games::xiangqi::rules::Ending>,
     ) -> ViewResult {
         let score = match winner.as_deref() {
             Some("red") => "1-0",
@@ -91,13 +91,15 @@ impl ViewResult {
 
 /// A view's `board`: ranks 9 to 0, files a to i, the letter `at` gives each occupied point and
 /// `.` for an empty one (Xiangqi's and Jieqi's views).
-pub fn board_rows(at: impl Fn(crate::rules::xiangqi::Square) -> Option<char>) -> Vec<String> {
+pub fn board_rows(
+    at: impl Fn(crate::games::xiangqi::rules::Square) -> Option<char>,
+) -> Vec<String> {
     (0..10u8)
         .rev()
         .map(|rank| {
             (0..9u8)
                 .map(|file| {
-                    crate::rules::xiangqi::Square::new(file, rank)
+                    crate::games::xiangqi::rules::Square::new(file, rank)
                         .and_then(&at)
                         .unwrap_or('.')
                 })

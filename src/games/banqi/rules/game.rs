@@ -4,7 +4,7 @@
 
 use super::position::{kind_name, Action, Position, Refused};
 use super::{Options, MOVE_LIMIT_PLIES};
-use crate::rules::xiangqi::{Kind, Piece};
+use crate::games::xiangqi::rules::{Kind, Piece};
 use std::fmt;
 
 /// One turn played: what it turned up (a flip) and what it took, as it was.
@@ -135,8 +135,8 @@ impl Game {
         let played = &self.played[..n.min(self.played.len())];
         let mut out = Vec::new();
         for color in [
-            crate::rules::xiangqi::Color::Red,
-            crate::rules::xiangqi::Color::Black,
+            crate::games::xiangqi::rules::Color::Red,
+            crate::games::xiangqi::rules::Color::Black,
         ] {
             for kind in Kind::ALL {
                 let p = Piece::new(color, kind);
@@ -149,7 +149,7 @@ impl Game {
     }
 
     /// Pieces of `piece.color` taken so far.
-    fn taken_of(&self, color: crate::rules::xiangqi::Color) -> usize {
+    fn taken_of(&self, color: crate::games::xiangqi::rules::Color) -> usize {
         self.played
             .iter()
             .filter(|p| p.captured.is_some_and(|c| c.color == color))

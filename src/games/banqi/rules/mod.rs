@@ -3,7 +3,7 @@
 //! piece turned up gives its turner that colour. Rules as implemented, with the choices the
 //! sources leave open: `docs/banqi.md`.
 //!
-//! Pieces and colours are Xiangqi's ([`crate::rules::xiangqi`]); the board, the ranks, the
+//! Pieces and colours are Xiangqi's ([`crate::games::xiangqi::rules`]); the board, the ranks, the
 //! moves and the endings live here. No I/O.
 
 pub mod binding;

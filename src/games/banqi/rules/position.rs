@@ -3,7 +3,7 @@
 //! A square is `rank * 8 + file`: files a–h, ranks 1–4 (`a1` … `h4`). Seat 0 moves first; the
 //! seats have no colour until the first piece is turned up.
 
-use crate::rules::xiangqi::{Color, Kind, Piece};
+use crate::games::xiangqi::rules::{Color, Kind, Piece};
 use std::fmt;
 
 pub const FILES: u8 = 8;

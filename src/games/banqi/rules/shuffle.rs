@@ -3,7 +3,7 @@
 //! and anyone can recompute it once the nonces are revealed.
 //!
 //! The algorithm (`docs/banqi.md` states it for other implementers) is Jieqi's hash stream
-//! ([`crate::rules::jieqi::shuffle::Stream`]) under the domain [`SHUFFLE_DOMAIN`], the first
+//! ([`crate::games::jieqi::rules::shuffle::Stream`]) under the domain [`SHUFFLE_DOMAIN`], the first
 //! seat's nonce then the second's: the 32 pieces listed red then black, each in the order
 //! general, advisor ×2, elephant ×2, horse ×2, chariot ×2, cannon ×2, soldier ×5, are shuffled
 //! by Fisher–Yates from the last place down (for `i` from 31 to 1, swap places `i` and
@@ -11,8 +11,8 @@
 //! `a2` = 8, … `h4` = 31).
 
 use super::position::{Square, SQUARES};
-use crate::rules::jieqi::shuffle::Stream;
-use crate::rules::xiangqi::{Color, Kind, Piece};
+use crate::games::jieqi::rules::shuffle::Stream;
+use crate::games::xiangqi::rules::{Color, Kind, Piece};
 
 /// The domain of the shuffle's hash stream.
 pub const SHUFFLE_DOMAIN: &str = "qijudge/banqi-shuffle/1";

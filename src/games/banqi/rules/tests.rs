@@ -4,7 +4,7 @@
 use super::position::{rank_of, takes, Position, Square};
 use super::shuffle::{shuffle, Layout};
 use super::{Action, Cell, Ending, Game, Options};
-use crate::rules::xiangqi::{Color, Kind, Piece};
+use crate::games::xiangqi::rules::{Color, Kind, Piece};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
@@ -170,7 +170,7 @@ fn a_seat_whose_pieces_are_all_taken_loses() {
     for seed in 0..20u64 {
         let layout = shuffle("bq-test", &seed.to_be_bytes(), &[7; 8]);
         let mut g = Game::new(Options::default());
-        let mut rng = crate::rules::luzhanqi::random::SplitMix64::new(seed);
+        let mut rng = crate::games::luzhanqi::rules::random::SplitMix64::new(seed);
         while g.ending().is_none() {
             let legal = g.position().legal_actions();
             let a = legal[rng.below(legal.len())];
@@ -250,8 +250,8 @@ fn the_shuffle_is_a_permutation_fixed_by_both_nonces() {
     assert_ne!(a, shuffle("bq-x", &[1; 32], &[3; 32]));
     assert_ne!(a, shuffle("bq-y", &[1; 32], &[2; 32]));
     // Its own domain: not Jieqi's stream.
-    let mut jq = crate::rules::jieqi::shuffle::Stream::new("bq-x", &[1; 32], &[2; 32]);
-    let mut bq = crate::rules::jieqi::shuffle::Stream::in_domain(
+    let mut jq = crate::games::jieqi::rules::shuffle::Stream::new("bq-x", &[1; 32], &[2; 32]);
+    let mut bq = crate::games::jieqi::rules::shuffle::Stream::in_domain(
         super::shuffle::SHUFFLE_DOMAIN,
         "bq-x",
         &[1; 32],

@@ -3,11 +3,11 @@
 //! judge publishes (what the `captured` option lets it know).
 
 use crate::games::jieqi::referee::{self, JieqiGame, State};
+use crate::games::jieqi::rules::shuffle::shuffle;
+use crate::games::jieqi::rules::Options;
 use crate::games::rules::{Rules, Turn};
-use crate::rules::jieqi::shuffle::shuffle;
-use crate::rules::jieqi::Options;
-use crate::rules::xiangqi::notation::parse_iccs;
-use crate::rules::xiangqi::{Color, Move, Square, Winner};
+use crate::games::xiangqi::rules::notation::parse_iccs;
+use crate::games::xiangqi::rules::{Color, Move, Square, Winner};
 
 /// Jieqi with its options, judged in the contract's frame.
 pub struct JieqiRules {
@@ -129,7 +129,7 @@ impl Rules for JieqiRules {
 mod tests {
     use super::*;
     use crate::games::conformance::seat_cannot_tell_apart;
-    use crate::rules::jieqi::{Captured, Options};
+    use crate::games::jieqi::rules::{Captured, Options};
 
     /// Two games after red's piece on b2, moving as a cannon over b7, took the piece on b9
     /// face down, on layouts that differ only in what lay on b9 (and a9 or c9).
@@ -138,7 +138,7 @@ mod tests {
         let mut b = a.clone();
         let at = |s: &str| Square::parse(s).unwrap();
         let black = |sq: &str| {
-            crate::rules::jieqi::position::hidden_squares(Color::Black)
+            crate::games::jieqi::rules::position::hidden_squares(Color::Black)
                 .iter()
                 .position(|s| *s == at(sq))
                 .unwrap()

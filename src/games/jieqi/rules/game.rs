@@ -5,8 +5,8 @@
 
 use super::position::{Cell, Position};
 use super::{Options, MOVE_LIMIT_PLIES};
-use crate::rules::xiangqi::position::MoveError;
-use crate::rules::xiangqi::{Color, Ending, Kind, Move};
+use crate::games::xiangqi::rules::position::MoveError;
+use crate::games::xiangqi::rules::{Color, Ending, Kind, Move};
 use std::fmt;
 
 /// One move played: what it turned face up, and what it took (as it lay on the board).

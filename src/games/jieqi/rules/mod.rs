@@ -2,7 +2,7 @@
 //! start square. A face-down piece moves as the piece whose start square it stands on and is
 //! turned face up by its first move. Rules as implemented, with sources: `docs/jieqi.md`.
 //!
-//! Board geometry, pieces, squares and move notation come from [`crate::rules::xiangqi`]; what
+//! Board geometry, pieces, squares and move notation come from [`crate::games::xiangqi::rules`]; what
 //! differs (face-down pieces, advisors and elephants free once revealed, the fair shuffle) lives
 //! here. No I/O.
 

@@ -2,8 +2,8 @@
 //! never moved, so it stands on a start square and moves as that square's piece (its role);
 //! legality therefore depends only on what everyone sees, never on what the hidden pieces are.
 
-use crate::rules::xiangqi::position::MoveError;
-use crate::rules::xiangqi::{Color, Kind, Move, Square};
+use crate::games::xiangqi::rules::position::MoveError;
+use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
 use std::fmt;
 
 const SQUARES: usize = 90;
@@ -175,7 +175,8 @@ impl Position {
 
     /// Ranks 9 to 0 separated by `/` (digits count empty points), then `w` (red) or `b`.
     pub fn text(&self) -> String {
-        let mut out = crate::rules::xiangqi::fen::placement(|s| self.cell(s).map(Cell::letter));
+        let mut out =
+            crate::games::xiangqi::rules::fen::placement(|s| self.cell(s).map(Cell::letter));
         out.push_str(match self.side {
             Color::Red => " w",
             Color::Black => " b",
@@ -479,9 +480,12 @@ impl Position {
                 kind: cell.kind,
                 from: m.from,
                 to: m.to,
-                blocked: crate::rules::xiangqi::position::blocker(cell.kind, m.from, m.to, |s| {
-                    self.cell(s).is_some()
-                }),
+                blocked: crate::games::xiangqi::rules::position::blocker(
+                    cell.kind,
+                    m.from,
+                    m.to,
+                    |s| self.cell(s).is_some(),
+                ),
             });
         }
         if !self.keeps_king_safe(m) {

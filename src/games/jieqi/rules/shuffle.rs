@@ -16,8 +16,8 @@
 //!   side's `k`-th start square.
 
 use super::position::{hidden_squares, role_of};
+use crate::games::xiangqi::rules::{Color, Kind, Square};
 use crate::protocol::hash::hash_fields;
-use crate::rules::xiangqi::{Color, Kind, Square};
 
 /// The domain of the shuffle's hash stream.
 pub const SHUFFLE_DOMAIN: &str = "qijudge/jieqi-shuffle/1";

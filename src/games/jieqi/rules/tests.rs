@@ -4,9 +4,9 @@
 use super::position::{hidden_squares, Position};
 use super::shuffle::{shuffle, Layout, Stream};
 use super::{AdvisorsElephants, Game, Options};
-use crate::rules::luzhanqi::random::SplitMix64;
-use crate::rules::xiangqi::notation::parse_iccs;
-use crate::rules::xiangqi::{Color, Ending, Kind, Move, Square};
+use crate::games::luzhanqi::rules::random::SplitMix64;
+use crate::games::xiangqi::rules::notation::parse_iccs;
+use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
 
 fn mv(text: &str) -> Move {
     parse_iccs(text).unwrap()

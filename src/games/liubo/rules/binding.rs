@@ -3,9 +3,9 @@
 //! state and bookkeeping carry the game; each audience's information is the published view.
 
 use crate::games::liubo::referee::{self, LiuboGame, State};
+use crate::games::liubo::rules::notation::{parse_turn, write_turn};
+use crate::games::liubo::rules::{Move, Options, Position};
 use crate::games::rules::{Rules, Turn};
-use crate::rules::liubo::notation::{parse_turn, write_turn};
-use crate::rules::liubo::{Move, Options, Position};
 
 /// Liubo with its options, judged in the contract's frame; seat 0 (A) throws first.
 pub struct LiuboRules {

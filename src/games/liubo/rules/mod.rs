@@ -1,5 +1,5 @@
 //! Liubo (六博): the 29-station board, stones and owls, captures, releases and the end, as
-//! reconstructed by J.-L. Cazaux (rules as implemented: `docs/liubo.md`). Throws come from `protocol::throws`.
+//! reconstructed by J.-L. Cazaux (rules as implemented: `docs/liubo.md`). Throws come from `games::liubo::throws`.
 
 pub mod board;
 pub mod notation;

@@ -2,10 +2,10 @@
 
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::{text, view};
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
-use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 
 /// What an audit established.

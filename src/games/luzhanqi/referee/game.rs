@@ -1,12 +1,12 @@
 //! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
 
 use crate::error::{refuse, Result};
+use crate::games::luzhanqi::rules::board::BOARD_NAMES;
+use crate::games::luzhanqi::rules::nodeset::{NodeSet, Wide};
+use crate::games::luzhanqi::rules::*;
 use crate::judge::manifest::{check_frame, Kind};
 use crate::protocol::files::*;
 use crate::protocol::hash::sha256_tagged;
-use crate::rules::luzhanqi::board::BOARD_NAMES;
-use crate::rules::luzhanqi::nodeset::{NodeSet, Wide};
-use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::PublicKey;
 

@@ -2,12 +2,12 @@
 
 use crate::error::{refuse, refuse_with, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::text;
 use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
 use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
-use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 use ssh_key::PrivateKey;
 

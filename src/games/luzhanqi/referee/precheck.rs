@@ -6,11 +6,11 @@
 
 use super::{load_record, read_sealed_view, read_signed_view, Game};
 use crate::error::{refuse, Result};
+use crate::games::luzhanqi::rules::nodeset::Wide;
+use crate::games::luzhanqi::rules::{Move, Piece, Position, Seat, Unit};
 use crate::games::luzhanqi::view::ViewFile;
 use crate::judge::precheck_files::precheck_moves;
 use crate::judge::Frame;
-use crate::rules::luzhanqi::nodeset::Wide;
-use crate::rules::luzhanqi::{Move, Piece, Position, Seat, Unit};
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
 

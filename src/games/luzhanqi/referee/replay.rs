@@ -5,6 +5,9 @@
 
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
+use crate::games::luzhanqi::rules::nodeset::Wide;
+use crate::games::luzhanqi::rules::options::FirstMover;
+use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
 use crate::judge::pipeline::{self, Ctx, Referee};
 use crate::judge::*;
@@ -13,9 +16,6 @@ use crate::protocol::files::*;
 use crate::protocol::hash::{hex32, is_sha256_tagged, sha256_tagged};
 use crate::protocol::record::Record;
 use crate::protocol::signing::{self, namespace};
-use crate::rules::luzhanqi::nodeset::Wide;
-use crate::rules::luzhanqi::options::FirstMover;
-use crate::rules::luzhanqi::*;
 use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 

@@ -3,10 +3,10 @@
 //! from the events it may see.
 
 use crate::games::luzhanqi::referee::{build_view, contract_game, Game, Replay};
+use crate::games::luzhanqi::rules::nodeset::Wide;
+use crate::games::luzhanqi::rules::random::{random_setup, SplitMix64};
+use crate::games::luzhanqi::rules::{by_name, Board, Event, Move, Options, Position, Seat, Viewer};
 use crate::games::rules::{Rules, Turn};
-use crate::rules::luzhanqi::nodeset::Wide;
-use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use crate::rules::luzhanqi::{by_name, Board, Event, Move, Options, Position, Seat, Viewer};
 
 /// Luzhanqi on one board with one set of options, judged in the contract's frame.
 pub struct LuzhanqiRules {

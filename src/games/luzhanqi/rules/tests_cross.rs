@@ -106,7 +106,9 @@ fn the_cross_board_matches_the_reference() {
     assert!(b.allies(S, N) && b.allies(E, W) && !b.allies(S, E) && !b.allies(S, S));
     assert_eq!(b.team_of(W), vec![E, W]);
     assert_eq!(b.allies_of(W), vec![E]);
-    assert!(crate::rules::luzhanqi::two_player().allies_of(S).is_empty());
+    assert!(crate::games::luzhanqi::rules::two_player()
+        .allies_of(S)
+        .is_empty());
     for seat in b.seats() {
         assert_eq!(b.halves[seat.index()].count(), 30);
     }

@@ -3,10 +3,10 @@
 
 use crate::games::rules::{Rules, Turn};
 use crate::games::xiangqi::referee::{self, XiangqiGame};
-use crate::rules::xiangqi::board::{Color, Square};
-use crate::rules::xiangqi::game::{Options, Winner};
-use crate::rules::xiangqi::notation;
-use crate::rules::xiangqi::position::{Move, Position};
+use crate::games::xiangqi::rules::board::{Color, Square};
+use crate::games::xiangqi::rules::game::{Options, Winner};
+use crate::games::xiangqi::rules::notation;
+use crate::games::xiangqi::rules::position::{Move, Position};
 
 /// Xiangqi from a start position with its options, judged in the contract's frame.
 pub struct XiangqiRules {

@@ -4,11 +4,11 @@
 
 use crate::error::{Error, Result};
 use crate::games::luzhanqi::referee::{load_game, Session};
+use crate::games::luzhanqi::rules::random::{random_setup, SplitMix64};
+use crate::games::luzhanqi::rules::*;
 use crate::player::{commit_setup, write_move, NewMove};
 use crate::protocol::files::*;
 use crate::protocol::signing;
-use crate::rules::luzhanqi::random::{random_setup, SplitMix64};
-use crate::rules::luzhanqi::*;
 use crate::store::GameDir;
 
 /// The receipt time written for every synthetic move.
