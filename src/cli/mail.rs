@@ -758,7 +758,7 @@ fn help_once(
                 .table
                 .get("game")
                 .and_then(|v| v.as_str())
-                .unwrap_or("luzhanqi")
+                .unwrap_or(crate::games::registry::DEFAULT_GAME)
                 .to_string();
             for (seat, _, email) in manifest.players() {
                 if email.is_some_and(|e| e.eq_ignore_ascii_case(&sender)) {
@@ -1113,7 +1113,7 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
         seats: &seats,
         secrets: rules.has_secrets(),
         chosen: rules.setup_is_chosen(),
-        template: (rules.name() == "luzhanqi").then_some(crate::games::luzhanqi::SETUP_TEMPLATE),
+        template: rules.setup_template(),
         clock: clock.as_ref(),
     };
     let mut sent = SentLog::read(&game)?;

@@ -374,7 +374,7 @@ pub enum Command {
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
         name: String,
-        #[arg(long, default_value = "luzhanqi", value_parser = game_names())]
+        #[arg(long, default_value = crate::games::registry::DEFAULT_GAME, value_parser = game_names())]
         game: String,
     },
     /// Inside the bot sandbox (run by bwrap, never by hand): applies Landlock and runs the bot.
@@ -845,7 +845,7 @@ impl MailArgs {
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
     /// The game (each registered game is listed below).
-    #[arg(long, default_value = "luzhanqi", value_parser = game_names())]
+    #[arg(long, default_value = crate::games::registry::DEFAULT_GAME, value_parser = game_names())]
     pub game: String,
     /// The Luzhanqi board: 2p, or cross4 (four seats: four bots a table, or two bots
     /// each playing a team).

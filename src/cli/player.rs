@@ -53,7 +53,9 @@ pub fn setup(
                 game.name()
             )));
         }
-        say_raw!("{}", crate::games::luzhanqi::SETUP_TEMPLATE);
+        if let Some(template) = game.setup_template() {
+            say_raw!("{template}");
+        }
         return Ok(());
     }
     let key_path = key_path.ok_or_else(|| {

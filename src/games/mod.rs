@@ -160,6 +160,8 @@ pub trait Game: Commands {
     /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
     /// `--draw`, `--max-moves`).
     fn adjudicated(&self) -> bool;
+    /// The commented setup file a player fills in, for a game whose seats choose a setup.
+    fn setup_template(&self) -> Option<&'static str>;
     /// Whether a move may offer a draw (Liubo's may not).
     fn draw_offers(&self) -> bool;
     /// The boards and rule options the contract suite plays the game under, each a board and

@@ -16,6 +16,10 @@ pub static GAMES: &[&dyn Game] = &[
     &super::nim::Nim,
 ];
 
+/// The game a command means when it names none (`match`, `bot`), and the one an old match
+/// state or manifest without a `game` field holds: the first game qijudge judged.
+pub const DEFAULT_GAME: &str = "luzhanqi";
+
 /// The names of every game, for messages.
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name()).collect()

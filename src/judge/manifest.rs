@@ -123,11 +123,19 @@ pub fn check_keys(
 /// Whether `key` is a public key of a shipped sample game (every game names its own,
 /// `Game::sample_keys`): refused in every other game.
 fn is_sample_key(key: &PublicKey) -> bool {
-    crate::games::registry::GAMES
-        .iter()
-        .flat_map(|g| g.sample_keys())
-        .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
-        .any(|k| k.key_data() == key.key_data())
+    // Parsed once per process: every manifest a judge or a match reads is checked against them.
+    static SAMPLE_KEYS: std::sync::OnceLock<Vec<ssh_key::public::KeyData>> =
+        std::sync::OnceLock::new();
+    SAMPLE_KEYS
+        .get_or_init(|| {
+            crate::games::registry::GAMES
+                .iter()
+                .flat_map(|g| g.sample_keys())
+                .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
+                .map(|k| k.key_data().clone())
+                .collect()
+        })
+        .contains(key.key_data())
 }
 
 /// `prefix` followed by 32 lower-case hex digits.

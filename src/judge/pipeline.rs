@@ -73,7 +73,7 @@ pub trait Referee {
         _cx: &Ctx,
     ) -> Result<Vec<Entry>> {
         Err(Error::Io(
-            "this game takes no adjudication (engine matches of Xiangqi and Jieqi do)".into(),
+            "this game takes no adjudication (qijudge match --help names the games that do)".into(),
         ))
     }
 

@@ -167,7 +167,7 @@ pub fn no_chain_fields(path: &str, m: &MoveFile) -> Result<()> {
     Err(refuse_with(
         path,
         Some(field),
-        "this game has no hash chains: only Liubo moves carry chain elements",
+        "this game has no hash chains: its moves carry no chain elements",
         "make the move again without the field",
     ))
 }

@@ -180,7 +180,7 @@ fn setup_steps(progress: &[(String, Stage)], audience: &str, judge: &str) -> Str
     match stage {
         Stage::Nothing => format!(
             "The judge has nothing from you yet. Make your secret with `qijudge setup YOUR-COPY \
-             --as {audience} --key YOUR-KEY` (a Luzhanqi setup also takes SETUP-FILE), and send the \
+             --as {audience} --key YOUR-KEY` (a chosen setup also takes SETUP-FILE), and send the \
              signed commitment (commitments/{audience}.toml and its .sig) to {judge}.{waiting}"
         ),
         Stage::Committed => format!(

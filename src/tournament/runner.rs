@@ -199,7 +199,7 @@ impl MatchConfig {
 #[serde(deny_unknown_fields)]
 pub struct MatchState {
     format: String,
-    #[serde(default = "luzhanqi", skip_serializing_if = "is_luzhanqi")]
+    #[serde(default = "default_game", skip_serializing_if = "is_default_game")]
     game: String,
     #[serde(
         default = "two_player_board",
@@ -230,12 +230,12 @@ pub struct MatchState {
 
 const STATE_FORMAT: &str = "qijudge/match-state/1";
 
-// Matches of two-player Luzhanqi keep the state file they always had.
-fn luzhanqi() -> String {
-    "luzhanqi".into()
+// Matches of the default game on its first board keep the state file they always had.
+fn default_game() -> String {
+    crate::games::registry::DEFAULT_GAME.into()
 }
-fn is_luzhanqi(game: &str) -> bool {
-    game == "luzhanqi"
+fn is_default_game(game: &str) -> bool {
+    game == crate::games::registry::DEFAULT_GAME
 }
 fn is_false(b: &bool) -> bool {
     !*b

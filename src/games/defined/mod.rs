@@ -198,6 +198,8 @@ pub trait Definition: Sync + Sized {
     const DRAW_OFFERS: bool = true;
     /// The seats, in order, of the game's first board.
     const SEATS: &'static [&'static str];
+    /// The commented setup file a player fills in (`setup --template`), where seats choose.
+    const SETUP_TEMPLATE: Option<&'static str> = None;
     /// Whether a seat chooses its secret (a Luzhanqi setup) rather than drawing it.
     const SETUP_CHOSEN: bool = false;
     /// Audiences besides the seats and `public` whose views `view` shows (Luzhanqi's `full`).
@@ -265,7 +267,7 @@ pub trait Definition: Sync + Sized {
     /// The events one audience may see, as JSON lines, for a game that has an event stream.
     fn events(_dir: &GameDir, _g: &Self::Loaded, _audience: &str) -> Result<Report> {
         Err(crate::error::Error::Io(format!(
-            "events lists Luzhanqi's hidden-information events; a {} view shows every move (qijudge view)",
+            "events lists the events of games that hide what a move did; a {} view shows every move (qijudge view)",
             Self::TITLE
         )))
     }
@@ -499,6 +501,10 @@ impl<D: Definition> Game for D {
 
     fn draw_offers(&self) -> bool {
         D::DRAW_OFFERS
+    }
+
+    fn setup_template(&self) -> Option<&'static str> {
+        D::SETUP_TEMPLATE
     }
 
     fn title(&self) -> &'static str {

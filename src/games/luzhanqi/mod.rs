@@ -56,6 +56,7 @@ impl Definition for Luzhanqi {
     const SECRET_WORD: &'static str = "setup";
     const SEATS: &'static [&'static str] = &["south", "north"];
     const SETUP_CHOSEN: bool = true;
+    const SETUP_TEMPLATE: Option<&'static str> = Some(SETUP_TEMPLATE);
     const MORE_AUDIENCES: &'static [&'static str] = &["full"];
     const MATCH_RULES: &'static [&'static str] = &["max-plies=1000"];
     const SECRETS: bool = true;
