@@ -530,3 +530,45 @@ fn a_new_player_is_shown_the_way_to_a_setup() {
     assert_eq!(known, 25);
     assert_eq!(rows.len(), 6, "{drawn}");
 }
+
+/// A game's own tools are refused for the games that lack them, naming the games that have
+/// them (from the registry): `moves GAME FILE` needs a `position` tool, `match --pgn-out` a
+/// `pgn` tool.
+#[test]
+fn a_tool_a_game_lacks_is_refused_naming_the_games_that_have_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("position.json");
+    std::fs::write(&file, "{}").unwrap();
+    let r = qj(&["moves", "xiangqi", &file.to_string_lossy()]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("position is for luzhanqi games, not xiangqi"),
+        "{r:?}"
+    );
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    let pgn = tmp.path().join("m.pgn").to_string_lossy().into_owned();
+    let r = qj(&[
+        "match",
+        "--game",
+        "liubo",
+        "--out",
+        &out,
+        "--bot",
+        "a=builtin:random",
+        "--bot",
+        "b=builtin:random",
+        "--pgn-out",
+        &pgn,
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--pgn-out: pgn is for xiangqi games, not liubo"),
+        "{r:?}"
+    );
+    assert!(
+        !tmp.path().join("m").exists(),
+        "a refused match writes nothing"
+    );
+}
