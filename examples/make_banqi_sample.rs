@@ -60,7 +60,7 @@ fn main() {
         (rng % n as u64) as usize
     };
     let d = GameDir::new(&dir);
-    let g = banqi::load(&d).expect("the manifest");
+    let g = banqi::BanqiGame::load(&d).expect("the manifest");
     loop {
         let state = banqi::current(&d, &g).expect("the game so far");
         let Some(seat) = state.to_move() else {

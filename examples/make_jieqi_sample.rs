@@ -72,7 +72,7 @@ fn main() {
         (rng % n as u64) as usize
     };
     let d = GameDir::new(&dir);
-    let g = jieqi::load(&d).expect("the manifest");
+    let g = jieqi::JieqiGame::load(&d).expect("the manifest");
     loop {
         let state = jieqi::current(&d, &g).expect("the game so far");
         let Some(seat) = state.to_move() else {

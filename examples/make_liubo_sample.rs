@@ -71,7 +71,7 @@ fn main() {
         (rng % n as u64) as usize
     };
     let d = GameDir::new(&dir);
-    let g = liubo::load(&d).expect("the manifest");
+    let g = liubo::LiuboGame::load(&d).expect("the manifest");
     if self_mode {
         play_self_mode(&dir, &key, &time, &mut next);
         cli(&["verify", &dir]);
@@ -150,7 +150,7 @@ fn play_self_mode(
     judge(0);
     for t in 1..400 {
         let d = GameDir::new(dir);
-        let g = liubo::load(&d).expect("the manifest");
+        let g = liubo::LiuboGame::load(&d).expect("the manifest");
         let state = liubo::current(&d, &g).expect("the game so far");
         if state.end.is_some() {
             return;

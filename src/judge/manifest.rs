@@ -144,6 +144,163 @@ pub fn valid_id(prefix: &str, id: &str) -> bool {
         .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
 }
 
+
+/// A game's rule options as its manifest carries them, and what its manifest must say: with
+/// this, [`Seated`] reads, checks and makes the game's manifest like every other game's.
+pub trait ManifestRules: serde::Serialize + serde::de::DeserializeOwned + Sized {
+    /// The game, its id prefix, board and seats.
+    const KIND: Kind<'static>;
+    /// Whether the game has secrets a sealed (public) game would seal.
+    const SEALABLE: bool;
+
+    /// The checks beyond the shared frame, on the game's own options.
+    fn check(_manifest: &GameManifest<Self>) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// A checked manifest of a two-seat game with its seats' keys and its hash: what the judge,
+/// the views and the players' tools of such a game read.
+pub struct Seated<R> {
+    pub manifest: GameManifest<R>,
+    pub hash: String,
+    pub player_keys: Vec<PublicKey>,
+    pub judge_key: PublicKey,
+}
+
+impl<R: ManifestRules> Seated<R> {
+    /// Reads and checks `game.toml`.
+    pub fn load(dir: &crate::store::GameDir) -> Result<Self> {
+        const F: &str = "game.toml";
+        let text = dir.read(F, crate::store::SMALL_FILE_LIMIT)?;
+        let manifest: GameManifest<R> =
+            parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
+        let (player_keys, judge_key) = check_frame(&manifest.frame(), &R::KIND)?;
+        if manifest.sealed && !R::SEALABLE {
+            return Err(refuse(
+                F,
+                Some("sealed"),
+                format!("{} has no secrets to seal", R::KIND.game),
+            ));
+        }
+        R::check(&manifest)?;
+        Ok(Seated {
+            hash: crate::protocol::hash::sha256_tagged(text.as_bytes()),
+            manifest,
+            player_keys,
+            judge_key,
+        })
+    }
+
+    pub fn frame(&self) -> crate::judge::Frame<'_> {
+        crate::judge::Frame {
+            id: &self.manifest.id,
+            hash: &self.hash,
+            judge_key: &self.judge_key,
+            seats: R::KIND.seats,
+            player_keys: &self.player_keys,
+        }
+    }
+
+    /// A new manifest with the id `id_bytes` gives, in public play unless `sealed`.
+    pub fn new_manifest(
+        id_bytes: [u8; 16],
+        created: String,
+        sample: bool,
+        rules: R,
+        clock: Option<Clock>,
+        judge: JudgeEntry,
+        players: Vec<Player>,
+    ) -> GameManifest<R> {
+        GameManifest {
+            format: MANIFEST_FORMAT.into(),
+            game: R::KIND.game.into(),
+            id: format!("{}{}", R::KIND.id_prefix, hex::encode(id_bytes)),
+            created,
+            sample,
+            board: R::KIND.board.into(),
+            rules,
+            clock,
+            sealed: false,
+            judge,
+            players,
+        }
+    }
+
+    /// The judge's game for the rules contract (`rules::binding`): a fixed frame and `rules`.
+    pub fn contract(rules: R) -> Self {
+        let frame = crate::games::rules::contract_frame(R::KIND.seats);
+        let manifest = Self::new_manifest(
+            [0; 16],
+            crate::games::rules::CONTRACT_CREATED.into(),
+            false,
+            rules,
+            None,
+            frame.judge,
+            frame.players,
+        );
+        Seated {
+            hash: crate::protocol::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
+            manifest,
+            player_keys: frame.player_keys,
+            judge_key: frame.judge_key,
+        }
+    }
+}
+
+#[cfg(test)]
+impl<R: ManifestRules> Seated<R> {
+    /// A game for unit tests: `rules`, fresh random keys for the judge and each seat (players
+    /// alice and bob, or `seat-N` past two).
+    pub fn with_new_keys(rules: R) -> Self {
+        let key = || {
+            ssh_key::PrivateKey::random(&mut rand_core::OsRng, ssh_key::Algorithm::Ed25519)
+                .expect("a fresh key")
+                .public_key()
+                .clone()
+        };
+        let player_keys: Vec<PublicKey> = R::KIND.seats.iter().map(|_| key()).collect();
+        let judge_key = key();
+        let players = R::KIND
+            .seats
+            .iter()
+            .zip(&player_keys)
+            .enumerate()
+            .map(|(i, (seat, k))| Player {
+                seat: seat.to_string(),
+                name: ["alice", "bob"]
+                    .get(i)
+                    .map_or(format!("seat-{i}"), |n| n.to_string()),
+                key: signing::public_key_line(k),
+                email: None,
+            })
+            .collect();
+        let judge = JudgeEntry {
+            key: signing::public_key_line(&judge_key),
+        };
+        let manifest = Self::new_manifest(
+            [7; 16],
+            "2026-11-24T00:00:00Z".into(),
+            false,
+            rules,
+            None,
+            judge,
+            players,
+        );
+        Seated {
+            hash: crate::protocol::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
+            manifest,
+            player_keys,
+            judge_key,
+        }
+    }
+}
+
+/// The schema of a manifest with rule options `R` (`schemas/GAME-manifest.schema.json`).
+pub fn schema_of<R: ManifestRules + schemars::JsonSchema>(title: &str) -> String {
+    crate::schemas::manifest_schema::<R>(title, Some((&R::KIND, R::SEALABLE)))
+}
+
 #[cfg(test)]
 mod sample_key_tests {
     use super::*;

@@ -20,18 +20,52 @@ use ssh_key::PrivateKey;
 
 pub use super::context::{Ctx, Mode};
 
-/// What a game's judge does where its rules differ.
-pub trait Referee {
-    type State;
-
+/// A game's checked manifest, as the pipeline needs it.
+pub trait Framed {
     /// The game's id, manifest hash, keys and seats.
     fn frame(&self) -> Frame<'_>;
     /// The manifest's clock, if the game has one.
     fn clock(&self) -> Option<&Clock>;
+}
+
+impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest::Seated<R> {
+    fn frame(&self) -> Frame<'_> {
+        crate::judge::manifest::Seated::frame(self)
+    }
+
+    fn clock(&self) -> Option<&Clock> {
+        self.manifest.clock.as_ref()
+    }
+}
+
+/// A judge's state: it keeps the signed record it was replayed from.
+pub trait Recorded {
+    fn record(&self) -> &Record;
+    fn record_mut(&mut self) -> &mut Record;
+}
+
+/// [`Recorded`] for a state that keeps its record in a field `record`.
+macro_rules! recorded {
+    ($t:ty) => {
+        impl $crate::judge::pipeline::Recorded for $t {
+            fn record(&self) -> &$crate::protocol::record::Record {
+                &self.record
+            }
+
+            fn record_mut(&mut self) -> &mut $crate::protocol::record::Record {
+                &mut self.record
+            }
+        }
+    };
+}
+pub(crate) use recorded;
+
+/// What a game's judge does where its rules differ.
+pub trait Referee: Framed {
+    type State: Recorded;
+
     /// The state before the record's first line.
     fn initial(&self) -> Self::State;
-    fn record<'s>(&self, state: &'s Self::State) -> &'s Record;
-    fn record_mut<'s>(&self, state: &'s mut Self::State) -> &'s mut Record;
 
     /// Before anything is read: refuse folders that hold what no game file is.
     fn check_folders(&self, _dir: &GameDir) -> Result<()> {
@@ -96,13 +130,7 @@ pub trait Referee {
     /// all found in one listing, so a folder of strays costs one pass.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Vec<Error>> {
         let (stray_from, next) = stray_from(self, state);
-        crate::judge::strays::stray_move(
-            cx.dir,
-            &self.frame(),
-            self.record(state),
-            stray_from,
-            next,
-        )
+        crate::judge::strays::stray_move(cx.dir, &self.frame(), state.record(), stray_from, next)
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
@@ -156,7 +184,7 @@ pub fn stray_from<R: Referee + ?Sized>(r: &R, state: &R::State) -> (u32, Option<
     let next = r.clock_turn(state).map(|(_, ply)| ply);
     let from = match (next, r.is_over(state)) {
         (Some(n), _) => n.saturating_add(1),
-        (None, true) => r.record(state).last_move_ply() + 1,
+        (None, true) => state.record().last_move_ply() + 1,
         (None, false) => u32::MAX,
     };
     (from, next)
@@ -183,7 +211,7 @@ fn seat_of<R: Referee>(r: &R, name: &str) -> Option<usize> {
 
 fn append<R: Referee>(r: &R, state: &mut R::State, entry: Entry, cx: &Ctx) -> Result<()> {
     let hash = r.frame().hash.to_string();
-    r.record_mut(state).append(entry.clone(), &hash);
+    state.record_mut().append(entry.clone(), &hash);
     r.note(state, &entry, cx)
 }
 
@@ -308,7 +336,7 @@ pub fn replay_observed<R: Referee>(
             k += 1;
         }
     }
-    if r.record(&state) != record {
+    if state.record() != record {
         return Err(refuse(
             "record.jsonl",
             None,
@@ -362,7 +390,7 @@ pub fn take_new<R: Referee>(
     let mut said = Vec::new();
     let mut refusal = None;
     let frame = r.frame();
-    let next = r.record(state).last_move_ply() + 1;
+    let next = state.record().last_move_ply() + 1;
     let mut coming = next;
     crate::judge::ahead::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
         ready(coming);
@@ -371,7 +399,7 @@ pub fn take_new<R: Referee>(
             let path = super::frame::move_path(ply, &name);
             if let Some(late) = super::clock::check(
                 r.clock(),
-                r.record(state),
+                state.record(),
                 now,
                 &path,
                 dir.exists(&path),
@@ -507,7 +535,7 @@ fn vacation_entry<R: Referee>(
     }
     let seats = r.frame().seats;
     let to_move = r.clock_turn(state).map(|(i, _)| seats[i]);
-    super::clock::may_take_vacation(r.clock(), r.record(state), seat, days, to_move, at)?;
+    super::clock::may_take_vacation(r.clock(), state.record(), seat, days, to_move, at)?;
     Ok(vec![Entry::Vacation {
         seat: seat.to_string(),
         days,
@@ -708,7 +736,7 @@ pub fn judge<R: Referee>(
     let mut state = replay(r, dir, &record, Mode::Judge, Some(key))?;
     let cx = Ctx::taking_new(dir, now, Some(key));
     r.prepare(&mut state, &cx)?;
-    let before = r.record(&state).lines.len();
+    let before = state.record().lines.len();
     // A vacation first: the clock it stops is the one the files are taken against.
     let mut said = match &rulings.vacation {
         Some((seat, days)) => vacation_now(r, dir, &mut state, now, seat, *days)?,
@@ -786,7 +814,7 @@ fn take_all<R: Referee>(
 /// The seats with a record line made for them since line `before` (their old refusal notes
 /// are cleared).
 fn moved_on_since<R: Referee>(r: &R, state: &R::State, before: usize) -> Vec<usize> {
-    let lines = &r.record(state).lines;
+    let lines = &state.record().lines;
     lines[before.min(lines.len())..]
         .iter()
         .filter_map(|l| entry_seat(&l.entry))
@@ -876,7 +904,7 @@ impl<'a, R: Referee> Session<'a, R> {
             let cx = Ctx::taking_new(dir, now, key);
             referee.prepare(&mut state, &cx)?;
         }
-        let opened_at = referee.record(&state).lines.len();
+        let opened_at = state.record().lines.len();
         let mut s = Session {
             referee,
             dir,

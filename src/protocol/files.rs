@@ -15,35 +15,40 @@ pub const MOVE_FORMAT: &str = "qijudge/move/1";
 pub const RECORD_FORMAT: &str = "qijudge/record/1";
 pub const VIEW_FORMAT: &str = "qijudge/view/1";
 
-/// `game.toml`: what the organiser set up. Its SHA-256 is bound into every signed file.
+/// `game.toml`: what the organiser set up, the same frame for every game with the game's own
+/// rule options (`R`). Its SHA-256 is bound into every signed file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Manifest {
+pub struct GameManifest<R> {
     /// Always `qijudge/manifest/1`.
     pub format: String,
-    /// The game played: `luzhanqi`.
+    /// The game played, as the registry names it (`luzhanqi`, `xiangqi`, …).
     pub game: String,
-    /// Random game id: `lzq-` and 32 hex digits (128 random bits).
+    /// Random game id: the game's prefix (`lzq-`, `xq-`, …) and 32 hex digits (128 random
+    /// bits).
     pub id: String,
     /// When the game was created (RFC 3339, UTC).
     pub created: String,
     /// True only for the shipped sample games, whose keys are public.
     pub sample: bool,
-    /// The board: `2p`.
+    /// The board, as the game names it (`2p`, `4p`, `9x10`, `4x8`, …).
     pub board: String,
     /// Every rule option, spelled out.
-    pub rules: Options,
+    pub rules: R,
     /// Deadlines, when the game has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
-    /// Played in public (git): setups come sealed to the judge (`sealed/<seat>.age`) and each
-    /// seat's view is published sealed to that seat (`views/<seat>.age`).
+    /// Played in public (git): secrets come sealed to the judge (`sealed/<seat>.age`); a game
+    /// without secrets refuses it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sealed: bool,
     pub judge: JudgeEntry,
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,
 }
+
+/// Luzhanqi's `game.toml`.
+pub type Manifest = GameManifest<Options>;
 
 /// Deadlines (optional): time per move and grace, in minutes, and what happens after the grace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -84,30 +89,21 @@ pub struct ManifestFrame<'a> {
     pub players: &'a [Player],
 }
 
-/// `frame()` for a manifest type that has the shared fields (each game's own, in its folder).
-macro_rules! manifest_frame {
-    ($($t:ty),*) => {$(
-        impl $t {
-            /// The fields every manifest shares.
-            pub fn frame(&self) -> $crate::protocol::files::ManifestFrame<'_> {
-                $crate::protocol::files::ManifestFrame {
-                    format: &self.format,
-                    game: &self.game,
-                    id: &self.id,
-                    created: &self.created,
-                    sample: self.sample,
-                    board: &self.board,
-                    judge: &self.judge,
-                    players: &self.players,
-                }
-            }
+impl<R> GameManifest<R> {
+    /// The fields every manifest shares.
+    pub fn frame(&self) -> ManifestFrame<'_> {
+        ManifestFrame {
+            format: &self.format,
+            game: &self.game,
+            id: &self.id,
+            created: &self.created,
+            sample: self.sample,
+            board: &self.board,
+            judge: &self.judge,
+            players: &self.players,
         }
-    )*};
+    }
 }
-
-pub(crate) use manifest_frame;
-
-manifest_frame!(Manifest);
 
 /// `commitments/<seat>.toml` of a Jieqi game, signed by the player (namespace
 /// `qijudge-commitment`): the hash of the player's shuffle nonce.

@@ -57,7 +57,7 @@ impl LGame {
 
     fn state(&self) -> liubo::State {
         let d = GameDir::new(self.d());
-        let g = liubo::load(&d).unwrap();
+        let g = liubo::LiuboGame::load(&d).unwrap();
         liubo::current(&d, &g).unwrap()
     }
 
@@ -150,7 +150,7 @@ fn refused(g: &LGame, needles: &[&str]) {
 /// Writes a signed move file by hand.
 fn write_turn_file(g: &LGame, seat: usize, signer: &str, ply: u32, action: &str) {
     let d = GameDir::new(g.d());
-    let game = liubo::load(&d).unwrap();
+    let game = liubo::LiuboGame::load(&d).unwrap();
     let state = liubo::current(&d, &game).unwrap();
     let key =
         signing::parse_private_key(&std::fs::read_to_string(g.keys.path(signer)).unwrap()).unwrap();
@@ -346,7 +346,7 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             email: None,
         },
     ];
-    let manifest = liubo::new_manifest(
+    let manifest = liubo::LiuboGame::new_manifest(
         id,
         NOW.into(),
         false,
@@ -359,7 +359,7 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
     );
     std::fs::write(dir.join("game.toml"), to_toml(&manifest)).unwrap();
     let gd = GameDir::new(&d);
-    let g = liubo::load(&gd).unwrap();
+    let g = liubo::LiuboGame::load(&gd).unwrap();
     for (seat, seed, who) in [(0, seed_a, "alice"), (1, seed_b, "bob")] {
         let (commitment, secret) = liubo::new_chain(&g, seat, seed);
         let key =

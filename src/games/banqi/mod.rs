@@ -12,7 +12,7 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::protocol::files::{to_toml, JudgeEntry, Player, MANIFEST_FORMAT};
+use crate::protocol::files::{to_toml, JudgeEntry, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use referee::{self as bq, BanqiGame, BanqiManifest, State};
@@ -41,7 +41,7 @@ impl Definition for Banqi {
         &[("2p", &[]), ("2p", &["cannon-takes-face-down=on"])];
 
     fn load(dir: &GameDir) -> Result<BanqiGame> {
-        bq::load(dir)
+        BanqiGame::load(dir)
     }
 
     fn sealed(g: &BanqiGame) -> bool {
@@ -53,20 +53,20 @@ impl Definition for Banqi {
     }
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        Ok(to_toml(&BanqiManifest {
-            format: MANIFEST_FORMAT.into(),
-            game: Self::NAME.into(),
-            id: format!("{}{}", bq::ID_PREFIX, hex::encode(id)),
-            created: new.created.clone(),
-            sample: new.sample,
-            board: "4x8".into(),
-            rules: bq::rules_from(new.rules)?,
-            clock: new.clock.clone(),
-            sealed: new.sealed,
-            judge: JudgeEntry {
+        let manifest = BanqiGame::new_manifest(
+            id,
+            new.created.clone(),
+            new.sample,
+            bq::rules_from(new.rules)?,
+            new.clock.clone(),
+            JudgeEntry {
                 key: new.judge_key.clone(),
             },
             players,
+        );
+        Ok(to_toml(&BanqiManifest {
+            sealed: new.sealed,
+            ..manifest
         }))
     }
 
@@ -92,7 +92,9 @@ impl Definition for Banqi {
         vec![
             (
                 "banqi-manifest.schema.json".into(),
-                schema::<BanqiManifest>(),
+                crate::judge::manifest::schema_of::<crate::games::banqi::rules::Options>(
+                    "BanqiManifest",
+                ),
             ),
             ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
         ]

@@ -10,99 +10,37 @@ use super::rules::{Action, Ending, Game, Options};
 use super::view::{BanqiView, Closing, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::xiangqi::rules::Piece;
-use crate::judge::manifest::{check_frame, Kind as GameKind};
+use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::Frame;
 use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
-use serde::{Deserialize, Serialize};
-use ssh_key::{PrivateKey, PublicKey};
+use crate::store::GameDir;
+use ssh_key::PrivateKey;
 use std::collections::BTreeMap;
 
 /// The seats, in manifest order: `first` moves first; colours come with the first piece up.
 pub const SEATS: [&str; 2] = ["first", "second"];
 
-/// The prefix of Banqi game ids.
-pub const ID_PREFIX: &str = "bq-";
-
 /// The format of a Banqi view.
 pub const VIEW_FORMAT: &str = "qijudge/banqi-view/1";
 
 /// `game.toml` of a Banqi game: the frame every manifest has, with Banqi's options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BanqiManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `banqi`.
-    pub game: String,
-    /// Random game id: `bq-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `4x8`.
-    pub board: String,
-    pub rules: Options,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    /// Played in public (git): nonces come sealed to the judge (`sealed/<seat>.age`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub sealed: bool,
-    pub judge: JudgeEntry,
-    /// First, then second.
-    pub players: Vec<Player>,
-}
+pub type BanqiManifest = GameManifest<Options>;
 
-crate::protocol::files::manifest_frame!(BanqiManifest);
+impl ManifestRules for Options {
+    /// First, then second.
+    const KIND: Kind<'static> = Kind {
+        game: "banqi",
+        id_prefix: "bq-",
+        board: "4x8",
+        seats: &SEATS,
+    };
+    const SEALABLE: bool = true;
+}
 
 /// A checked Banqi manifest with its keys.
-pub struct BanqiGame {
-    pub manifest: BanqiManifest,
-    pub hash: String,
-    pub player_keys: Vec<PublicKey>,
-    pub judge_key: PublicKey,
-}
-
-impl BanqiGame {
-    pub fn frame(&self) -> Frame<'_> {
-        Frame {
-            id: &self.manifest.id,
-            hash: &self.hash,
-            judge_key: &self.judge_key,
-            seats: &SEATS,
-            player_keys: &self.player_keys,
-        }
-    }
-}
-
-/// Reads and checks a Banqi `game.toml`.
-pub fn load(dir: &GameDir) -> Result<BanqiGame> {
-    const F: &str = "game.toml";
-    let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: BanqiManifest =
-        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let (player_keys, judge_key) = check_frame(
-        &manifest.frame(),
-        &GameKind {
-            game: "banqi",
-            id_prefix: ID_PREFIX,
-            board: "4x8",
-            seats: &SEATS,
-        },
-    )?;
-    Ok(BanqiGame {
-        hash: sha256_tagged(text.as_bytes()),
-        manifest,
-        player_keys,
-        judge_key,
-    })
-}
+pub type BanqiGame = Seated<Options>;
 
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
@@ -410,30 +348,6 @@ impl Step<'_> {
     }
 }
 
-/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
-pub fn contract_game(options: Options) -> BanqiGame {
-    let frame = crate::games::rules::contract_frame(&SEATS);
-    let manifest = BanqiManifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "banqi".into(),
-        id: format!("{ID_PREFIX}{}", "00".repeat(16)),
-        created: crate::games::rules::CONTRACT_CREATED.into(),
-        sample: false,
-        board: "4x8".into(),
-        rules: options,
-        clock: None,
-        sealed: false,
-        judge: frame.judge,
-        players: frame.players,
-    };
-    BanqiGame {
-        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
-        manifest,
-        player_keys: frame.player_keys,
-        judge_key: frame.judge_key,
-    }
-}
-
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
     let mut state = g.initial();
@@ -459,16 +373,10 @@ pub fn contract_play(g: &BanqiGame, state: &mut State, action: Action) {
     let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(action));
 }
 
+crate::judge::pipeline::recorded!(State);
+
 impl Referee for BanqiGame {
     type State = State;
-
-    fn frame(&self) -> Frame<'_> {
-        BanqiGame::frame(self)
-    }
-
-    fn clock(&self) -> Option<&Clock> {
-        self.manifest.clock.as_ref()
-    }
 
     fn initial(&self) -> State {
         State {
@@ -481,14 +389,6 @@ impl Referee for BanqiGame {
             comments: Vec::new(),
             closing: None,
         }
-    }
-
-    fn record<'s>(&self, state: &'s State) -> &'s Record {
-        &state.record
-    }
-
-    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
-        &mut state.record
     }
 
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
@@ -718,45 +618,9 @@ mod tests {
 
     use super::*;
     use crate::rules::random::SplitMix64;
-    use rand_core::OsRng;
 
     fn game(options: Options) -> BanqiGame {
-        let key = || {
-            ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
-                .unwrap()
-                .public_key()
-                .clone()
-        };
-        let line = |k: &PublicKey| crate::protocol::signing::public_key_line(k);
-        let (first, second, judge) = (key(), key(), key());
-        let players = [("alice", "first", &first), ("bob", "second", &second)]
-            .iter()
-            .map(|(name, seat, k)| Player {
-                seat: seat.to_string(),
-                name: name.to_string(),
-                key: line(k),
-                email: None,
-            })
-            .collect();
-        let manifest = BanqiManifest {
-            format: MANIFEST_FORMAT.into(),
-            game: "banqi".into(),
-            id: format!("{ID_PREFIX}{}", "07".repeat(16)),
-            created: "2026-11-25T00:00:00Z".into(),
-            sample: false,
-            board: "4x8".into(),
-            rules: options,
-            clock: None,
-            sealed: false,
-            judge: JudgeEntry { key: line(&judge) },
-            players,
-        };
-        BanqiGame {
-            hash: sha256_tagged(to_toml(&manifest).as_bytes()),
-            manifest,
-            player_keys: vec![first, second],
-            judge_key: judge,
-        }
+        BanqiGame::with_new_keys(options)
     }
 
     fn move_file(g: &BanqiGame, ply: u32, seat: usize, action: Action) -> MoveFile {

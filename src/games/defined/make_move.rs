@@ -6,6 +6,7 @@ use super::{open, Answers, Definition};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::report::Report;
 use crate::games::MoveRequest;
+use crate::judge::pipeline::Recorded;
 use std::path::Path;
 
 pub fn run<D: Definition>(
@@ -35,7 +36,7 @@ pub fn run<D: Definition>(
     let key = crate::console::load_signer(key_path)?;
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
-    crate::games::seat_of_key(&crate::judge::pipeline::Referee::frame(&g), seat, &key)?;
+    crate::games::seat_of_key(&crate::judge::pipeline::Framed::frame(&g), seat, &key)?;
     let known = D::known(&d, &g)?;
     let action = known.action(seat, key_path, action, check)?;
     let (ply, head) = known.next_move();
@@ -60,7 +61,7 @@ pub fn run<D: Definition>(
 pub fn check_turn<G: Answers>(g: &G, state: &G::State, seat: &str) -> Result<()> {
     let to_move = g.to_move_in(state);
     check_to_move(g.is_over(state), to_move.as_deref(), seat, || {
-        match g.record(state).lines.is_empty() {
+        match state.record().lines.is_empty() {
             true => "the judge has not opened the game yet: wait for its first run".to_string(),
             false => g
                 .waiting(state)

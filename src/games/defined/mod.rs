@@ -26,7 +26,7 @@ use super::{
     ViewRequest,
 };
 use crate::error::{Error, Result};
-use crate::judge::pipeline::{self, Mode, Referee};
+use crate::judge::pipeline::{self, Framed, Mode, Recorded, Referee};
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use crate::tournament::book::Opening;
@@ -169,7 +169,7 @@ impl<G: Answers> Known for Replayed<'_, G> {
 
     fn status(&self) -> Result<(serde_json::Value, Vec<String>)> {
         let (fields, first) = self.game.status_of(&self.state);
-        let headline = if self.game.record(&self.state).lines.is_empty() {
+        let headline = if self.state.record().lines.is_empty() {
             "not opened yet: run the judge".to_string()
         } else {
             self.game.headline(&self.state)
@@ -178,7 +178,7 @@ impl<G: Answers> Known for Replayed<'_, G> {
     }
 
     fn record(&self) -> &crate::protocol::record::Record {
-        self.game.record(&self.state)
+        self.state.record()
     }
 }
 
@@ -638,7 +638,7 @@ impl<D: Definition> Game for D {
             D::players(&g),
             g.end_in(&state),
             g.plies_in(&state),
-            g.record(&state),
+            state.record(),
             D::sides(&g),
         )
     }

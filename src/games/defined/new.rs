@@ -4,7 +4,7 @@ use super::Definition;
 use crate::error::Result;
 use crate::games::report::Report;
 use crate::games::NewGame;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::Framed;
 use crate::store::GameDir;
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 use super::{current, open, Answers, Definition};
 use crate::error::Result;
 use crate::games::report::Report;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::Framed;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path) -> Result<Report> {

@@ -7,7 +7,7 @@ use super::{open, Definition};
 use crate::error::{Error, Result};
 use crate::games::report::Report;
 use crate::games::SetupSource;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::Framed;
 use crate::protocol::signing::namespace;
 use rand_core::{OsRng, RngCore};
 use std::path::Path;

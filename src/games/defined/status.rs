@@ -12,7 +12,7 @@ pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
     let (fields, lines) = known.status()?;
     let to_move = known.to_move()?;
     let clock = crate::console::StatusClock {
-        clock: crate::judge::pipeline::Referee::clock(&g),
+        clock: crate::judge::pipeline::Framed::clock(&g),
         record: known.record(),
         now,
         to_move: to_move.as_deref(),

@@ -5,7 +5,7 @@ use super::{open, Definition};
 use crate::error::{refuse, Result};
 use crate::games::report::{Out, Report};
 use crate::games::ViewRequest;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::Framed;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {

@@ -1,38 +1,28 @@
 //! Jieqi's files: its manifest (the shared frame with Jieqi's options) and the format of its
 //! views.
 
-use crate::protocol::files::{is_false, manifest_frame, Clock, JudgeEntry, Player};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use crate::games::jieqi::rules::{Captured, Options};
+use crate::judge::manifest::{Kind, ManifestRules};
+use crate::protocol::files::GameManifest;
 
-/// `game.toml` of a Jieqi game: the same frame as [`Manifest`], with Jieqi's options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct JieqiManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `jieqi`.
-    pub game: String,
-    /// Random game id: `jq-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `9x10`.
-    pub board: String,
-    pub rules: crate::games::jieqi::rules::Options,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    /// Played in public (git): nonces come sealed to the judge (`sealed/<seat>.age`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub sealed: bool,
-    pub judge: JudgeEntry,
-    /// Red, then black.
-    pub players: Vec<Player>,
-}
+/// `game.toml` of a Jieqi game: the shared frame with Jieqi's options.
+pub type JieqiManifest = GameManifest<Options>;
 
 pub const JIEQI_VIEW_FORMAT: &str = "qijudge/jieqi-view/1";
 
-manifest_frame!(JieqiManifest);
+impl ManifestRules for Options {
+    const KIND: Kind<'static> = Kind {
+        game: "jieqi",
+        id_prefix: "jq-",
+        board: "9x10",
+        seats: &crate::games::xiangqi::referee::SEATS,
+    };
+    const SEALABLE: bool = true;
+
+    fn check(manifest: &JieqiManifest) -> crate::error::Result<()> {
+        if manifest.sealed && manifest.rules.captured == Captured::Captor {
+            return Err(super::referee::sealed_captor_refusal());
+        }
+        Ok(())
+    }
+}

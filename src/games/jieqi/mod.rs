@@ -45,7 +45,7 @@ impl Definition for Jieqi {
     ];
 
     fn load(dir: &GameDir) -> Result<jq::JieqiGame> {
-        jq::load(dir)
+        jq::JieqiGame::load(dir)
     }
 
     fn sealed(g: &jq::JieqiGame) -> bool {
@@ -67,7 +67,7 @@ impl Definition for Jieqi {
         if new.sealed && options.captured == crate::games::jieqi::rules::Captured::Captor {
             return Err(jq::sealed_captor_refusal());
         }
-        let manifest = jq::new_manifest(
+        let manifest = jq::JieqiGame::new_manifest(
             id,
             new.created.clone(),
             new.sample,
@@ -107,7 +107,9 @@ impl Definition for Jieqi {
         vec![
             (
                 "jieqi-manifest.schema.json".into(),
-                schema::<JieqiManifest>(),
+                crate::judge::manifest::schema_of::<crate::games::jieqi::rules::Options>(
+                    "JieqiManifest",
+                ),
             ),
             (
                 "jieqi-nonce-commitment.schema.json".into(),

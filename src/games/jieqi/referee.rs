@@ -12,72 +12,26 @@ use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
 use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
-use crate::judge::manifest::{check_frame, Kind as GameKind};
+use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::Frame;
 use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
-use ssh_key::{PrivateKey, PublicKey};
+use crate::store::GameDir;
+use ssh_key::PrivateKey;
 
 pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
 /// The seats, in manifest order: red moves first.
 pub const SEATS: [&str; 2] = crate::games::xiangqi::referee::SEATS;
 
-/// The prefix of Jieqi game ids.
-pub const ID_PREFIX: &str = "jq-";
-
 /// A checked Jieqi manifest with its keys.
-pub struct JieqiGame {
-    pub manifest: JieqiManifest,
-    pub hash: String,
-    pub player_keys: Vec<PublicKey>,
-    pub judge_key: PublicKey,
-}
+pub type JieqiGame = Seated<Options>;
 
 impl JieqiGame {
-    pub fn frame(&self) -> Frame<'_> {
-        Frame {
-            id: &self.manifest.id,
-            hash: &self.hash,
-            judge_key: &self.judge_key,
-            seats: &SEATS,
-            player_keys: &self.player_keys,
-        }
-    }
-
     pub fn options(&self) -> Options {
         self.manifest.rules
     }
-}
-
-/// Reads and checks a Jieqi `game.toml`.
-pub fn load(dir: &GameDir) -> Result<JieqiGame> {
-    const F: &str = "game.toml";
-    let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: JieqiManifest =
-        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let (player_keys, judge_key) = check_frame(
-        &manifest.frame(),
-        &GameKind {
-            game: "jieqi",
-            id_prefix: ID_PREFIX,
-            board: "9x10",
-            seats: &SEATS,
-        },
-    )?;
-    if manifest.sealed && manifest.rules.captured == Captured::Captor {
-        return Err(sealed_captor_refusal());
-    }
-    Ok(JieqiGame {
-        hash: sha256_tagged(text.as_bytes()),
-        manifest,
-        player_keys,
-        judge_key,
-    })
 }
 
 pub fn sealed_captor_refusal() -> Error {
@@ -87,31 +41,6 @@ pub fn sealed_captor_refusal() -> Error {
         "captor cannot be kept secret in a sealed game: its views are published for everyone",
         "choose captured = \"both\" or \"nobody\" for a game played in public",
     )
-}
-
-/// A new manifest with a random id.
-pub fn new_manifest(
-    id_bytes: [u8; 16],
-    created: String,
-    sample: bool,
-    rules: Options,
-    clock: Option<Clock>,
-    judge: JudgeEntry,
-    players: Vec<Player>,
-) -> JieqiManifest {
-    JieqiManifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "jieqi".into(),
-        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
-        created,
-        sample,
-        board: "9x10".into(),
-        rules,
-        clock,
-        sealed: false,
-        judge,
-        players,
-    }
 }
 
 /// The rule options from `--rule key=value` items.
@@ -467,26 +396,6 @@ impl Step<'_> {
     }
 }
 
-/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
-pub fn contract_game(options: Options) -> JieqiGame {
-    let frame = crate::games::rules::contract_frame(&SEATS);
-    let manifest = new_manifest(
-        [0; 16],
-        crate::games::rules::CONTRACT_CREATED.into(),
-        false,
-        options,
-        None,
-        frame.judge,
-        frame.players,
-    );
-    JieqiGame {
-        hash: sha256_tagged(crate::protocol::files::to_toml(&manifest).as_bytes()),
-        manifest,
-        player_keys: frame.player_keys,
-        judge_key: frame.judge_key,
-    }
-}
-
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
     let mut state = g.initial();
@@ -512,16 +421,10 @@ pub fn contract_play(g: &JieqiGame, state: &mut State, m: Move) {
     let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Action::Play(m));
 }
 
+crate::judge::pipeline::recorded!(State);
+
 impl Referee for JieqiGame {
     type State = State;
-
-    fn frame(&self) -> Frame<'_> {
-        JieqiGame::frame(self)
-    }
-
-    fn clock(&self) -> Option<&Clock> {
-        self.manifest.clock.as_ref()
-    }
 
     fn initial(&self) -> State {
         State {
@@ -535,14 +438,6 @@ impl Referee for JieqiGame {
             comments: Vec::new(),
             closing: None,
         }
-    }
-
-    fn record<'s>(&self, state: &'s State) -> &'s Record {
-        &state.record
-    }
-
-    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
-        &mut state.record
     }
 
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
@@ -807,45 +702,12 @@ mod tests {
     use super::*;
     use crate::games::jieqi::rules::position::hidden_squares;
     use crate::rules::random::SplitMix64;
-    use rand_core::OsRng;
 
     fn game(captured: Captured) -> JieqiGame {
-        let key = || {
-            ssh_key::PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519)
-                .unwrap()
-                .public_key()
-                .clone()
-        };
-        let line = |k: &PublicKey| crate::protocol::signing::public_key_line(k);
-        let (red, black, judge) = (key(), key(), key());
-        let players = [("alice", "red", &red), ("bob", "black", &black)]
-            .iter()
-            .map(|(name, seat, k)| Player {
-                seat: seat.to_string(),
-                name: name.to_string(),
-                key: line(k),
-                email: None,
-            })
-            .collect();
-        let options = Options {
+        JieqiGame::with_new_keys(Options {
             captured,
             ..Options::default()
-        };
-        let manifest = new_manifest(
-            [7; 16],
-            "2026-11-24T00:00:00Z".into(),
-            false,
-            options,
-            None,
-            JudgeEntry { key: line(&judge) },
-            players,
-        );
-        JieqiGame {
-            hash: sha256_tagged(to_toml(&manifest).as_bytes()),
-            manifest,
-            player_keys: vec![red, black],
-            judge_key: judge,
-        }
+        })
     }
 
     /// A signed move file's content for ply `ply` (the signature is not the step's concern).

@@ -49,7 +49,7 @@ impl Definition for Liubo {
     const VARIANTS: &'static [super::Variant] = &[("2p", &["dice_mode=escrow"])];
 
     fn load(dir: &GameDir) -> Result<lb::LiuboGame> {
-        lb::load(dir)
+        lb::LiuboGame::load(dir)
     }
 
     fn sealed(g: &lb::LiuboGame) -> bool {
@@ -81,7 +81,7 @@ impl Definition for Liubo {
                     .into(),
             ));
         }
-        let manifest = lb::new_manifest(
+        let manifest = lb::LiuboGame::new_manifest(
             id,
             new.created.clone(),
             new.sample,
@@ -171,7 +171,9 @@ impl Definition for Liubo {
         vec![
             (
                 "liubo-manifest.schema.json".into(),
-                schema::<LiuboManifest>(),
+                crate::judge::manifest::schema_of::<crate::games::liubo::rules::Options>(
+                    "LiuboManifest",
+                ),
             ),
             (
                 "liubo-chain-commitment.schema.json".into(),

@@ -11,16 +11,15 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::games::liubo::throws;
-use crate::judge::manifest::{check_frame, Kind};
+use crate::judge::manifest::Seated;
 use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
-use ssh_key::{PrivateKey, PublicKey};
+use crate::store::GameDir;
+use ssh_key::PrivateKey;
 
 pub use crate::games::liubo::view::{LastTurn, LiuboResult, LiuboView, ThrowView};
 use std::collections::BTreeMap;
@@ -28,81 +27,12 @@ use std::collections::BTreeMap;
 /// The seats: `a` and `b` are the letters A and B of the throw protocol.
 pub const SEATS: [&str; 2] = ["a", "b"];
 
-pub const ID_PREFIX: &str = "lb-";
-
 /// A checked Liubo manifest with its keys.
-pub struct LiuboGame {
-    pub manifest: LiuboManifest,
-    pub hash: String,
-    pub player_keys: Vec<PublicKey>,
-    pub judge_key: PublicKey,
-}
+pub type LiuboGame = Seated<liubo::Options>;
 
 impl LiuboGame {
-    pub fn frame(&self) -> Frame<'_> {
-        Frame {
-            id: &self.manifest.id,
-            hash: &self.hash,
-            judge_key: &self.judge_key,
-            seats: &SEATS,
-            player_keys: &self.player_keys,
-        }
-    }
-
     fn chain_length(&self) -> u32 {
         self.manifest.rules.chain_length
-    }
-}
-
-/// Reads and checks a Liubo `game.toml`.
-pub fn load(dir: &GameDir) -> Result<LiuboGame> {
-    const F: &str = "game.toml";
-    let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: LiuboManifest =
-        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let (player_keys, judge_key) = check_frame(
-        &manifest.frame(),
-        &Kind {
-            game: "liubo",
-            id_prefix: ID_PREFIX,
-            board: "29-stations",
-            seats: &SEATS,
-        },
-    )?;
-    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    if !(4..=1 << 20).contains(&manifest.rules.chain_length) {
-        return Err(bad("rules.chain_length", "4 to 1048576".into()));
-    }
-    Ok(LiuboGame {
-        hash: sha256_tagged(text.as_bytes()),
-        manifest,
-        player_keys,
-        judge_key,
-    })
-}
-
-/// A new manifest with a random id.
-pub fn new_manifest(
-    id_bytes: [u8; 16],
-    created: String,
-    sample: bool,
-    rules: liubo::Options,
-    clock: Option<Clock>,
-    judge: JudgeEntry,
-    players: Vec<Player>,
-) -> LiuboManifest {
-    LiuboManifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "liubo".into(),
-        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
-        created,
-        sample,
-        board: "29-stations".into(),
-        rules,
-        clock,
-        sealed: false,
-        judge,
-        players,
     }
 }
 
@@ -634,26 +564,6 @@ fn end_entry(state: &mut State) -> Entry {
     }
 }
 
-/// The judge's game for the rules contract (`rules::binding`): a fixed frame and `options`.
-pub fn contract_game(options: liubo::Options) -> LiuboGame {
-    let frame = crate::games::rules::contract_frame(&SEATS);
-    let manifest = new_manifest(
-        [0; 16],
-        crate::games::rules::CONTRACT_CREATED.into(),
-        false,
-        options,
-        None,
-        frame.judge,
-        frame.players,
-    );
-    LiuboGame {
-        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
-        manifest,
-        player_keys: frame.player_keys,
-        judge_key: frame.judge_key,
-    }
-}
-
 /// The judge's state once play has begun with `first` to throw (both seeds in hand).
 pub fn contract_start(g: &LiuboGame, first: usize) -> State {
     let mut state = State::new();
@@ -806,27 +716,13 @@ fn note(state: &mut State, entry: &Entry) -> Result<()> {
     Ok(())
 }
 
+crate::judge::pipeline::recorded!(State);
+
 impl Referee for LiuboGame {
     type State = State;
 
-    fn frame(&self) -> Frame<'_> {
-        LiuboGame::frame(self)
-    }
-
-    fn clock(&self) -> Option<&Clock> {
-        self.manifest.clock.as_ref()
-    }
-
     fn initial(&self) -> State {
         State::new()
-    }
-
-    fn record<'s>(&self, state: &'s State) -> &'s Record {
-        &state.record
-    }
-
-    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
-        &mut state.record
     }
 
     /// The judge holds the seeds: it rebuilds the chains a replay could not know about.

@@ -13,7 +13,7 @@ pub struct NimRules {
 impl NimRules {
     pub fn new(stones: u32) -> NimRules {
         NimRules {
-            game: referee::contract_game(stones),
+            game: referee::NimGame::contract(referee::NimOptions { stones }),
         }
     }
 }

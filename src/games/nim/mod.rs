@@ -37,7 +37,7 @@ impl Definition for Nim {
     const VARIANTS: &'static [super::Variant] = &[("2p", &[]), ("2p", &["stones=12"])];
 
     fn load(dir: &GameDir) -> Result<NimGame> {
-        referee::load(dir)
+        referee::NimGame::load(dir)
     }
 
     fn sealed(_: &NimGame) -> bool {
@@ -52,7 +52,7 @@ impl Definition for Nim {
         if new.sealed {
             return Err(Error::Io("--sealed: Nim hides nothing".into()));
         }
-        Ok(to_toml(&referee::new_manifest(
+        Ok(to_toml(&referee::NimGame::new_manifest(
             id,
             new.created.clone(),
             new.sample,

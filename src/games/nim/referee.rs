@@ -5,42 +5,25 @@
 use super::rules::{Pile, Take};
 use super::view::{LastTake, NimResult, NimView};
 use crate::error::{refuse, Error, Result};
-use crate::judge::manifest::{check_frame, Kind};
+use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::Frame;
 use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use crate::store::GameDir;
 use crate::view::Closing;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use ssh_key::{PrivateKey, PublicKey};
+use ssh_key::PrivateKey;
 
 pub const SEATS: [&str; 2] = ["first", "second"];
-pub const ID_PREFIX: &str = "nm-";
 pub const BOARD: &str = "pile";
 pub const VIEW_FORMAT: &str = "qijudge/nim-view/1";
 /// The stones of a new game unless `--rule stones=N` says otherwise.
 pub const STONES: u32 = 21;
 
 /// `game.toml` of a Nim game: the shared frame with the pile's size.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NimManifest {
-    pub format: String,
-    pub game: String,
-    pub id: String,
-    pub created: String,
-    pub sample: bool,
-    pub board: String,
-    pub rules: NimOptions,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    pub judge: JudgeEntry,
-    pub players: Vec<Player>,
-}
+pub type NimManifest = GameManifest<NimOptions>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -49,53 +32,25 @@ pub struct NimOptions {
     pub stones: u32,
 }
 
-manifest_frame!(NimManifest);
+impl ManifestRules for NimOptions {
+    const KIND: Kind<'static> = Kind {
+        game: "nim",
+        id_prefix: "nm-",
+        board: BOARD,
+        seats: &SEATS,
+    };
+    const SEALABLE: bool = false;
+
+    fn check(manifest: &NimManifest) -> Result<()> {
+        if !(2..=99).contains(&manifest.rules.stones) {
+            return Err(refuse("game.toml", Some("rules.stones"), "must be 2 to 99"));
+        }
+        Ok(())
+    }
+}
 
 /// A checked manifest with its keys.
-pub struct NimGame {
-    pub manifest: NimManifest,
-    pub hash: String,
-    pub player_keys: Vec<PublicKey>,
-    pub judge_key: PublicKey,
-}
-
-impl NimGame {
-    pub fn frame(&self) -> Frame<'_> {
-        Frame {
-            id: &self.manifest.id,
-            hash: &self.hash,
-            judge_key: &self.judge_key,
-            seats: &SEATS,
-            player_keys: &self.player_keys,
-        }
-    }
-}
-
-/// Reads and checks a Nim `game.toml`.
-pub fn load(dir: &GameDir) -> Result<NimGame> {
-    const F: &str = "game.toml";
-    let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: NimManifest =
-        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let (player_keys, judge_key) = check_frame(
-        &manifest.frame(),
-        &Kind {
-            game: "nim",
-            id_prefix: ID_PREFIX,
-            board: BOARD,
-            seats: &SEATS,
-        },
-    )?;
-    if !(2..=99).contains(&manifest.rules.stones) {
-        return Err(refuse(F, Some("rules.stones"), "must be 2 to 99"));
-    }
-    Ok(NimGame {
-        hash: sha256_tagged(text.as_bytes()),
-        manifest,
-        player_keys,
-        judge_key,
-    })
-}
+pub type NimGame = Seated<NimOptions>;
 
 /// The options from `--rule key=value` items: `stones=N`.
 pub fn options_from(items: &[String]) -> Result<NimOptions> {
@@ -120,29 +75,6 @@ pub fn options_from(items: &[String]) -> Result<NimOptions> {
         }
     }
     Ok(options)
-}
-
-pub fn new_manifest(
-    id: [u8; 16],
-    created: String,
-    sample: bool,
-    rules: NimOptions,
-    clock: Option<Clock>,
-    judge: JudgeEntry,
-    players: Vec<Player>,
-) -> NimManifest {
-    NimManifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "nim".into(),
-        id: format!("{ID_PREFIX}{}", hex::encode(id)),
-        created,
-        sample,
-        board: BOARD.into(),
-        rules,
-        clock,
-        judge,
-        players,
-    }
 }
 
 /// The game as the record and the move files say.
@@ -267,26 +199,6 @@ fn apply(
     entries
 }
 
-/// The judge's game for the rules contract: a fixed frame and the given pile.
-pub fn contract_game(stones: u32) -> NimGame {
-    let frame = crate::games::rules::contract_frame(&SEATS);
-    let manifest = new_manifest(
-        [0; 16],
-        crate::games::rules::CONTRACT_CREATED.into(),
-        false,
-        NimOptions { stones },
-        None,
-        frame.judge,
-        frame.players,
-    );
-    NimGame {
-        hash: sha256_tagged(to_toml(&manifest).as_bytes()),
-        manifest,
-        player_keys: frame.player_keys,
-        judge_key: frame.judge_key,
-    }
-}
-
 /// Plays one legal ply through the judge's own code (the contract's `apply`).
 pub fn contract_play(g: &NimGame, state: &mut State, take: Take) {
     let ply = state.plies() + 1;
@@ -309,16 +221,10 @@ pub fn contract_play(g: &NimGame, state: &mut State, take: Take) {
     );
 }
 
+crate::judge::pipeline::recorded!(State);
+
 impl Referee for NimGame {
     type State = State;
-
-    fn frame(&self) -> Frame<'_> {
-        NimGame::frame(self)
-    }
-
-    fn clock(&self) -> Option<&Clock> {
-        self.manifest.clock.as_ref()
-    }
 
     fn initial(&self) -> State {
         State {
@@ -329,14 +235,6 @@ impl Referee for NimGame {
             end: None,
             closing: None,
         }
-    }
-
-    fn record<'s>(&self, state: &'s State) -> &'s Record {
-        &state.record
-    }
-
-    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
-        &mut state.record
     }
 
     /// The record opens with the start and begin lines; then one move file per ply.

@@ -1,36 +1,17 @@
 //! Xiangqi's files: its manifest (the shared frame with Xiangqi's rule options) and the
 //! format of its views.
 
-use crate::protocol::files::{manifest_frame, Clock, JudgeEntry, Player};
+use crate::error::{refuse, Result};
+use crate::games::xiangqi::rules::fen;
+use crate::judge::manifest::{Kind, ManifestRules};
+use crate::protocol::files::GameManifest;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub const XIANGQI_VIEW_FORMAT: &str = "qijudge/xiangqi-view/1";
 
-/// `game.toml` of a Xiangqi game: the same frame as [`Manifest`], with Xiangqi's rules.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct XiangqiManifest {
-    /// Always `qijudge/manifest/1`.
-    pub format: String,
-    /// Always `xiangqi`.
-    pub game: String,
-    /// Random game id: `xq-` and 32 hex digits (128 random bits).
-    pub id: String,
-    /// When the game was created (RFC 3339, UTC).
-    pub created: String,
-    /// True only for the shipped sample games, whose keys are public.
-    pub sample: bool,
-    /// The board: `9x10`.
-    pub board: String,
-    pub rules: XiangqiRules,
-    /// Deadlines, when the game has any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<Clock>,
-    pub judge: JudgeEntry,
-    /// Red, then black.
-    pub players: Vec<Player>,
-}
+/// `game.toml` of a Xiangqi game: the shared frame with Xiangqi's rules.
+pub type XiangqiManifest = GameManifest<XiangqiRules>;
 
 /// The rule options of a Xiangqi game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -42,4 +23,22 @@ pub struct XiangqiRules {
     pub move_limit: bool,
 }
 
-manifest_frame!(XiangqiManifest);
+impl ManifestRules for XiangqiRules {
+    /// Red, then black.
+    const KIND: Kind<'static> = Kind {
+        game: "xiangqi",
+        id_prefix: "xq-",
+        board: "9x10",
+        seats: &super::referee::SEATS,
+    };
+    const SEALABLE: bool = false;
+
+    fn check(manifest: &XiangqiManifest) -> Result<()> {
+        let bad = |reason: String| refuse("game.toml", Some("rules.start"), reason);
+        let start = fen::parse(&manifest.rules.start).map_err(|e| bad(e.to_string()))?;
+        if !start.has_legal_move() {
+            return Err(bad("the side to move has no legal move".into()));
+        }
+        Ok(())
+    }
+}

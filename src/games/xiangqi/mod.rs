@@ -42,7 +42,7 @@ impl Definition for Xiangqi {
     const SECRETS: bool = false;
 
     fn load(dir: &GameDir) -> Result<xq::XiangqiGame> {
-        xq::load(dir)
+        xq::XiangqiGame::load(dir)
     }
 
     fn sealed(_: &xq::XiangqiGame) -> bool {
@@ -59,7 +59,7 @@ impl Definition for Xiangqi {
                 "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
             ));
         }
-        let manifest = xq::new_manifest(
+        let manifest = xq::XiangqiGame::new_manifest(
             id,
             new.created.clone(),
             new.sample,
@@ -87,11 +87,11 @@ impl Definition for Xiangqi {
 
     fn schemas() -> Vec<(String, String)> {
         use crate::schemas::schema;
-        use manifest::XiangqiManifest;
+
         vec![
             (
                 "xiangqi-manifest.schema.json".into(),
-                schema::<XiangqiManifest>(),
+                crate::judge::manifest::schema_of::<manifest::XiangqiRules>("XiangqiManifest"),
             ),
             (
                 "xiangqi-view.schema.json".into(),

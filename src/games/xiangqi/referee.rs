@@ -6,42 +6,32 @@ use super::manifest::*;
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Options, Position};
-use crate::judge::manifest::{check_frame, Kind};
+use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::Frame;
 use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
-use ssh_key::{PrivateKey, PublicKey};
+use crate::store::GameDir;
+use ssh_key::PrivateKey;
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 
 /// The seats, in manifest order: Red moves first from the standard start.
 pub const SEATS: [&str; 2] = ["red", "black"];
 
-/// The prefix of Xiangqi game ids.
-pub const ID_PREFIX: &str = "xq-";
-
-/// A checked Xiangqi manifest with its keys and start position.
-pub struct XiangqiGame {
-    pub manifest: XiangqiManifest,
-    pub hash: String,
-    pub player_keys: Vec<PublicKey>,
-    pub judge_key: PublicKey,
-    pub start: Position,
-    pub options: Options,
-}
+/// A checked Xiangqi manifest with its keys.
+pub type XiangqiGame = Seated<XiangqiRules>;
 
 impl XiangqiGame {
-    pub fn frame(&self) -> Frame<'_> {
-        Frame {
-            id: &self.manifest.id,
-            hash: &self.hash,
-            judge_key: &self.judge_key,
-            seats: &SEATS,
-            player_keys: &self.player_keys,
+    /// The start position (checked when the manifest was read).
+    pub fn start(&self) -> Position {
+        fen::parse(&self.manifest.rules.start).unwrap_or_else(|_| Position::start())
+    }
+
+    pub fn options(&self) -> Options {
+        Options {
+            move_limit: self.manifest.rules.move_limit,
+            record: false,
         }
     }
 }
@@ -49,67 +39,6 @@ impl XiangqiGame {
 /// The seat of a colour (Xiangqi's and Jieqi's).
 pub(crate) fn seat_of(color: Color) -> &'static str {
     SEATS[color.index()]
-}
-
-/// Reads and checks a Xiangqi `game.toml`.
-pub fn load(dir: &GameDir) -> Result<XiangqiGame> {
-    const F: &str = "game.toml";
-    let text = dir.read(F, SMALL_FILE_LIMIT)?;
-    let manifest: XiangqiManifest =
-        parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
-    let (player_keys, judge_key) = check_frame(
-        &manifest.frame(),
-        &Kind {
-            game: "xiangqi",
-            id_prefix: ID_PREFIX,
-            board: "9x10",
-            seats: &SEATS,
-        },
-    )?;
-    let bad = |field: &str, reason: String| refuse(F, Some(field), reason);
-    let start = fen::parse(&manifest.rules.start).map_err(|e| bad("rules.start", e.to_string()))?;
-    if !start.has_legal_move() {
-        return Err(bad(
-            "rules.start",
-            "the side to move has no legal move".into(),
-        ));
-    }
-    let options = Options {
-        move_limit: manifest.rules.move_limit,
-        record: false,
-    };
-    Ok(XiangqiGame {
-        hash: sha256_tagged(text.as_bytes()),
-        manifest,
-        player_keys,
-        judge_key,
-        start,
-        options,
-    })
-}
-
-/// A new manifest with a random id.
-pub fn new_manifest(
-    id_bytes: [u8; 16],
-    created: String,
-    sample: bool,
-    rules: XiangqiRules,
-    clock: Option<Clock>,
-    judge: JudgeEntry,
-    players: Vec<Player>,
-) -> XiangqiManifest {
-    XiangqiManifest {
-        format: MANIFEST_FORMAT.into(),
-        game: "xiangqi".into(),
-        id: format!("{ID_PREFIX}{}", hex::encode(id_bytes)),
-        created,
-        sample,
-        board: "9x10".into(),
-        rules,
-        clock,
-        judge,
-        players,
-    }
 }
 
 /// The rule options from `--rule key=value` items: `start=FEN`, `move-limit=on|off`.
@@ -359,29 +288,11 @@ fn apply(
 
 /// The judge's game for the rules contract (`rules::binding`): a fixed frame, the contract's
 /// start and options.
-pub fn contract_game(start: Position, options: Options) -> XiangqiGame {
-    let frame = crate::games::rules::contract_frame(&SEATS);
-    let rules = XiangqiRules {
-        start: fen::write(&start),
+pub fn contract_game(start: &Position, options: Options) -> XiangqiGame {
+    XiangqiGame::contract(XiangqiRules {
+        start: fen::write(start),
         move_limit: options.move_limit,
-    };
-    let manifest = new_manifest(
-        [0; 16],
-        crate::games::rules::CONTRACT_CREATED.into(),
-        false,
-        rules,
-        None,
-        frame.judge,
-        frame.players,
-    );
-    XiangqiGame {
-        hash: sha256_tagged(crate::protocol::files::to_toml(&manifest).as_bytes()),
-        manifest,
-        player_keys: frame.player_keys,
-        judge_key: frame.judge_key,
-        start,
-        options,
-    }
+    })
 }
 
 /// Plays one legal move through the judge's own code (the rules contract's `apply`).
@@ -406,34 +317,20 @@ pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::games::xiangq
     apply(state, ply, seat, &signed, Action::Play(m), String::new());
 }
 
+crate::judge::pipeline::recorded!(State);
+
 impl Referee for XiangqiGame {
     type State = State;
-
-    fn frame(&self) -> Frame<'_> {
-        XiangqiGame::frame(self)
-    }
-
-    fn clock(&self) -> Option<&Clock> {
-        self.manifest.clock.as_ref()
-    }
 
     fn initial(&self) -> State {
         State {
             record: Record::new(),
-            game: Game::new(self.start.clone(), self.options),
+            game: Game::new(self.start(), self.options()),
             draw_offer: None,
             end: None,
             comments: Vec::new(),
             closing: None,
         }
-    }
-
-    fn record<'s>(&self, state: &'s State) -> &'s Record {
-        &state.record
-    }
-
-    fn record_mut<'s>(&self, state: &'s mut State) -> &'s mut Record {
-        &mut state.record
     }
 
     /// The record opens with the start and begin lines; then one move file per ply.
@@ -452,7 +349,7 @@ impl Referee for XiangqiGame {
                     _ => None,
                 };
                 return Ok(Some(vec![Entry::Begin {
-                    first: seat_of(self.start.side_to_move()).into(),
+                    first: seat_of(self.start().side_to_move()).into(),
                     lot_nonces: Default::default(),
                     at: cx.at(recorded, self.manifest.clock.is_some()),
                 }]));

@@ -14,7 +14,7 @@ pub struct BanqiRules {
 impl BanqiRules {
     pub fn new(options: Options) -> BanqiRules {
         BanqiRules {
-            game: referee::contract_game(options),
+            game: referee::BanqiGame::contract(options),
         }
     }
 }

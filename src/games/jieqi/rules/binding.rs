@@ -17,7 +17,7 @@ pub struct JieqiRules {
 impl JieqiRules {
     pub fn new(options: Options) -> JieqiRules {
         JieqiRules {
-            game: referee::contract_game(options),
+            game: referee::JieqiGame::contract(options),
         }
     }
 }

@@ -15,7 +15,7 @@ pub struct LiuboRules {
 impl LiuboRules {
     pub fn new(options: Options) -> LiuboRules {
         LiuboRules {
-            game: referee::contract_game(options),
+            game: referee::LiuboGame::contract(options),
         }
     }
 }

@@ -103,7 +103,7 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
     let views = check_published_views(game, dir, &replay)?;
     crate::judge::published::check_view_signatures(
         dir,
-        &crate::judge::pipeline::Referee::frame(game),
+        &crate::judge::pipeline::Framed::frame(game),
     )?;
     Ok((replay, views))
 }

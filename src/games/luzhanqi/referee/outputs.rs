@@ -278,7 +278,7 @@ pub fn judge_outputs(
     let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
         crate::judge::sealing::seal_outputs(
             dir,
-            &crate::judge::pipeline::Referee::frame(game),
+            &crate::judge::pipeline::Framed::frame(game),
             key,
             outputs,
         )?

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::error::Result;
-use crate::judge::pipeline::Referee;
+use crate::judge::pipeline::Framed;
 use crate::protocol::record::Record;
 use crate::store::GameDir;
 

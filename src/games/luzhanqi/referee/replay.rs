@@ -9,7 +9,7 @@ use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::options::FirstMover;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
-use crate::judge::pipeline::{self, Ctx, Referee};
+use crate::judge::pipeline::{self, Ctx, Framed, Referee};
 use crate::judge::*;
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
 use crate::protocol::files::*;
@@ -669,9 +669,7 @@ impl Game {
     }
 }
 
-impl Referee for Game {
-    type State = Replay;
-
+impl crate::judge::pipeline::Framed for Game {
     fn frame(&self) -> crate::judge::Frame<'_> {
         crate::judge::Frame {
             id: &self.manifest.id,
@@ -685,17 +683,15 @@ impl Referee for Game {
     fn clock(&self) -> Option<&Clock> {
         self.manifest.clock.as_ref()
     }
+}
+
+crate::judge::pipeline::recorded!(Replay);
+
+impl Referee for Game {
+    type State = Replay;
 
     fn initial(&self) -> Replay {
         Replay::new(self.manifest.players.len())
-    }
-
-    fn record<'s>(&self, st: &'s Replay) -> &'s Record {
-        &st.record
-    }
-
-    fn record_mut<'s>(&self, st: &'s mut Replay) -> &'s mut Record {
-        &mut st.record
     }
 
     fn check_folders(&self, dir: &GameDir) -> Result<()> {

@@ -16,7 +16,7 @@ pub struct XiangqiRules {
 impl XiangqiRules {
     pub fn new(start: Position, options: Options) -> XiangqiRules {
         XiangqiRules {
-            game: referee::contract_game(start, options),
+            game: referee::contract_game(&start, options),
         }
     }
 }
