@@ -144,7 +144,6 @@ pub fn valid_id(prefix: &str, id: &str) -> bool {
         .is_some_and(|h| h.len() == 32 && hex32(&format!("{h}{h}")).is_some())
 }
 
-
 /// A game's rule options as its manifest carries them, and what its manifest must say: with
 /// this, [`Seated`] reads, checks and makes the game's manifest like every other game's.
 pub trait ManifestRules: serde::Serialize + serde::de::DeserializeOwned + Sized {

@@ -17,6 +17,7 @@ pub mod secret;
 pub mod signed_record;
 pub mod strays;
 pub mod text;
+pub mod turns;
 
 pub use frame::{move_path, Frame};
 pub use sealing::sealed_setup_path;

@@ -44,16 +44,19 @@ pub trait Recorded {
     fn record_mut(&mut self) -> &mut Record;
 }
 
-/// [`Recorded`] for a state that keeps its record in a field `record`.
+/// [`Recorded`] for a state that keeps its record in a field (`record` unless named).
 macro_rules! recorded {
     ($t:ty) => {
+        $crate::judge::pipeline::recorded!($t, record);
+    };
+    ($t:ty, $($field:ident).+) => {
         impl $crate::judge::pipeline::Recorded for $t {
             fn record(&self) -> &$crate::protocol::record::Record {
-                &self.record
+                &self.$($field).+
             }
 
             fn record_mut(&mut self) -> &mut $crate::protocol::record::Record {
-                &mut self.record
+                &mut self.$($field).+
             }
         }
     };

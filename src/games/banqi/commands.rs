@@ -65,14 +65,14 @@ pub(super) fn audited(g: &BanqiGame, state: &bq::State) -> Vec<String> {
             format!(
                 "verified Banqi game {}: {} plies, every signature, turn and view checked; both revealed nonces match their commitments, and the layout they give matches all {named} pieces turned up",
                 g.manifest.id,
-                state.record.last_move_ply()
+                state.turns.record.last_move_ply()
             ),
             format!("layout: {}", layout.describe()),
         ],
         None => vec![format!(
             "verified Banqi game {}: {} plies, every signature, turn and view checked; the {named} pieces turned up are checked against the layout once the nonces are revealed (qijudge reveal)",
             g.manifest.id,
-            state.record.last_move_ply()
+            state.turns.record.last_move_ply()
         )],
     }
 }

@@ -164,7 +164,7 @@ impl Answers for BanqiGame {
     }
 
     fn end_in(&self, state: &State) -> Option<(Option<String>, EndReason)> {
-        state.end.clone()
+        state.turns.end.clone()
     }
 
     fn next_move_in(&self, state: &State) -> (u32, String) {
@@ -193,7 +193,7 @@ impl Answers for BanqiGame {
     fn status_of(&self, state: &State) -> (serde_json::Value, String) {
         let v = bq::build_view(self, state, "public");
         // Every signed move counts, a resignation or an accepted draw included.
-        let plies = state.record.last_move_ply();
+        let plies = state.turns.record.last_move_ply();
         let first = format!("game {} after {plies} plies", v.game);
         let fields = serde_json::json!({
             "game": v.game, "ply": plies, "closing": v.closing, "to_move": v.to_move, "colours": v.colours,

@@ -7,13 +7,13 @@
 use super::rules::position::Square;
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
-use super::view::{BanqiView, Closing, LastMove, Taken};
+use super::view::{BanqiView, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::xiangqi::rules::Piece;
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
 use crate::protocol::files::*;
-use crate::protocol::record::Record;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
@@ -95,28 +95,23 @@ pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmen
 /// The game as the record and the files say.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub record: Record,
+    pub turns: Turns,
     pub game: Game,
     /// The seats' nonces, through the secret contract.
     pub nonces: crate::judge::nonces::NoncePair,
     /// The layout, once both nonces are at hand (the judge, or anyone after the reveal).
     pub layout: Option<Layout>,
-    /// The seat whose last turn offered a draw, while the offer stands.
-    pub draw_offer: Option<usize>,
-    pub end: Option<(Option<String>, EndReason)>,
     pub comments: Vec<Option<String>>,
-    /// The signed move that ended the game off the board (resign, accept-draw).
-    pub closing: Option<Closing>,
 }
 
 impl State {
     pub fn head(&self, g: &BanqiGame) -> String {
-        self.record.head_or(&g.hash)
+        self.turns.head(&g.hash)
     }
 
     /// The seat to move, once play has begun and while it goes on.
     pub fn to_move(&self) -> Option<&'static str> {
-        (self.nonces.begun && self.end.is_none()).then(|| SEATS[self.game.position().to_move])
+        (self.nonces.begun && self.turns.end.is_none()).then(|| SEATS[self.game.position().to_move])
     }
 
     pub fn plies(&self) -> u32 {
@@ -142,14 +137,9 @@ fn end_of(ending: Ending) -> (Option<String>, EndReason) {
     (ending.winner().map(|w| SEATS[w].to_string()), reason)
 }
 
-fn end_entry(end: &mut Option<(Option<String>, EndReason)>, ending: Ending) -> Entry {
+fn end_entry(turns: &mut Turns, ending: Ending) -> Entry {
     let (winner, reason) = end_of(ending);
-    *end = Some((winner.clone(), reason));
-    Entry::End {
-        winner,
-        allies: Vec::new(),
-        reason,
-    }
+    turns.end(winner, reason)
 }
 
 /// A piece's letter as the record names it: upper case red, lower case black.
@@ -163,13 +153,6 @@ fn piece_of_letter(text: &str) -> Option<Piece> {
 
 fn seat_index(name: &str) -> Option<usize> {
     SEATS.iter().position(|s| *s == name)
-}
-
-/// What a move file asks for.
-enum Asked {
-    Play(Action),
-    Resign,
-    AcceptDraw,
 }
 
 /// The step function's inputs.
@@ -191,43 +174,24 @@ impl Step<'_> {
         Ok(entries)
     }
 
+    /// Checks the turn's move file and reads the turn it asks for.
     fn check_move_file(
         &self,
         state: &State,
-        path: &str,
+        turn: &TurnFile,
         ply: u32,
         seat: usize,
-        m: &MoveFile,
-    ) -> Result<Asked> {
-        let heads = state.record.answerable_heads(&self.g.hash);
-        crate::judge::player_files::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
-        crate::judge::player_files::no_chain_fields(path, m)?;
-        match m.action.as_str() {
-            "resign" => Ok(Asked::Resign),
-            "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Asked::AcceptDraw),
-            "accept-draw" => Err(refuse(
-                path,
-                Some("move"),
-                "accept-draw, but no draw offer from the opponent stands",
-            )),
-            text => {
-                let action = Action::parse(text).ok_or_else(|| {
-                    refuse(
-                        path,
-                        Some("move"),
-                        format!(
-                            "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
-                        ),
-                    )
-                })?;
-                state
-                    .game
-                    .position()
-                    .check(action)
-                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-                Ok(Asked::Play(action))
-            }
-        }
+    ) -> Result<Asked<Action>> {
+        let position = state.game.position();
+        state.turns.check_move_file(&self.g.frame(), turn, ply, seat, |text| {
+            let action = Action::parse(text).ok_or_else(|| {
+                format!(
+                    "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
+                )
+            })?;
+            position.check(action).map_err(|e| e.to_string())?;
+            Ok(action)
+        })
     }
 
     /// What the face-down piece on `square` is: from the layout (checked against the record in
@@ -273,7 +237,7 @@ impl Step<'_> {
         seat: usize,
         file: &MoveFile,
         hash: String,
-        asked: Asked,
+        asked: Asked<Action>,
     ) -> Result<Vec<Entry>> {
         let recorded = match self.cx.recorded() {
             Some(Entry::Move {
@@ -321,28 +285,15 @@ impl Step<'_> {
                 ("accept-draw".to_string(), Some(Ending::Agreement))
             }
         };
-        if !crate::view::on_board(&text) {
-            state.closing = Some(Closing {
-                ply,
-                seat: SEATS[seat].into(),
-                action: text.clone(),
-                comment: file.comment.clone(),
-            });
-        }
-        state.draw_offer = file.offer_draw.then_some(seat);
-        let mut entries = vec![Entry::Move {
-            ply,
-            seat: SEATS[seat].into(),
-            file: hash,
-            received: self.cx.received(),
+        let line = MoveLine {
             action: text,
-            outcome: None,
+            received: self.cx.received(),
             notices,
-            draw_offered: file.offer_draw,
             revealed,
-        }];
+        };
+        let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
         if let Some(ending) = ending {
-            entries.push(end_entry(&mut state.end, ending));
+            entries.push(end_entry(&mut state.turns, ending));
         }
         Ok(entries)
     }
@@ -373,61 +324,47 @@ pub fn contract_play(g: &BanqiGame, state: &mut State, action: Action) {
     let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(action));
 }
 
-crate::judge::pipeline::recorded!(State);
+crate::judge::pipeline::recorded!(State, turns.record);
 
 impl Referee for BanqiGame {
     type State = State;
 
     fn initial(&self) -> State {
         State {
-            record: Record::new(),
+            turns: Turns::default(),
             game: Game::new(self.manifest.rules),
             nonces: Default::default(),
             layout: None,
-            draw_offer: None,
-            end: None,
             comments: Vec::new(),
-            closing: None,
         }
     }
 
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        if state.record.lines.is_empty() {
-            return Ok(Some(vec![Entry::Start {
-                format: RECORD_FORMAT.into(),
-                game: self.manifest.id.clone(),
-                manifest: self.hash.clone(),
-            }]));
+        let frame = self.frame();
+        if state.turns.record.lines.is_empty() {
+            return Ok(Some(vec![Turns::start_entry(&frame)]));
         }
         let step = Step { g: self, cx };
         if !state.nonces.begun {
             return step.before_play(state);
         }
-        if state.end.is_some() {
+        if state.turns.end.is_some() {
             return Ok(None);
         }
         let seat = state.game.position().to_move;
         let ply = state.plies() + 1;
-        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) =
-            crate::judge::player_files::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
-        let asked = step.check_move_file(state, &path, ply, seat, &file)?;
-        step.play(state, ply, seat, &file, hash, asked).map(Some)
+        let asked = step.check_move_file(state, &turn, ply, seat)?;
+        let (file, hash) = (&turn.file, turn.hash.clone());
+        step.play(state, ply, seat, file, hash, asked).map(Some)
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let ending = Ending::Forfeit { loser: seat };
-        state.game.end(ending);
-        Ok(vec![
-            Entry::Forfeit {
-                seat: SEATS[seat].into(),
-                reason: reason.into(),
-                at: None,
-            },
-            end_entry(&mut state.end, ending),
-        ])
+        state.game.end(Ending::Forfeit { loser: seat });
+        let winner = Some(SEATS[1 - seat].to_string());
+        Ok(state.turns.forfeit(&SEATS, seat, reason, winner))
     }
 
     fn secrets_held(&self) -> Option<&'static str> {
@@ -435,7 +372,7 @@ impl Referee for BanqiGame {
     }
 
     fn is_over(&self, state: &State) -> bool {
-        state.end.is_some()
+        state.turns.end.is_some()
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
@@ -444,7 +381,7 @@ impl Referee for BanqiGame {
     }
 
     fn waiting(&self, state: &State) -> Option<String> {
-        if state.end.is_some() {
+        if state.turns.end.is_some() {
             return None;
         }
         if let Some(before) = state.waiting_before_play() {
@@ -462,7 +399,7 @@ impl Referee for BanqiGame {
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         let audiences = [SEATS[0], SEATS[1], "public"];
         Ok(crate::judge::published::open_outputs(
-            &state.record,
+            &state.turns.record,
             &audiences,
             |audience| build_view(self, state, audience),
             |v| super::view::render_text(&self.manifest.players, v, false),
@@ -483,7 +420,7 @@ impl Referee for BanqiGame {
                         "does not show what the record gives",
                     ))
                 }
-                None if state.record.lines.is_empty() => {}
+                None if state.turns.record.lines.is_empty() => {}
                 None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
             }
             let text = super::view::render_text(&self.manifest.players, &want, false);
@@ -564,10 +501,12 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
         })
         .unwrap_or_default();
     let result = state
+        .turns
         .end
         .as_ref()
         .filter(|_| latest)
         .map(|(winner, reason)| super::view::result(winner, *reason, state.game.ending()));
+    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
     BanqiView {
         format: VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
@@ -587,11 +526,8 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
         taken,
         face_down: face_down.into_iter().collect(),
         quiet_plies: position.quiet,
-        draw_offer: state
-            .draw_offer
-            .filter(|_| latest)
-            .map(|s| SEATS[s].to_string()),
-        closing: state.closing.clone().filter(|_| latest),
+        draw_offer,
+        closing,
         result,
     }
 }

@@ -72,14 +72,14 @@ pub(super) fn audited(g: &JieqiGame, state: &jq::State) -> Vec<String> {
             lines.push(format!(
                 "verified Jieqi game {}: {} plies, every signature, move and view checked; both revealed nonces match their commitments, and the layout they give matches all {turned} pieces that turned up",
                 g.manifest.id,
-                state.record.last_move_ply()
+                state.turns.record.last_move_ply()
             ));
             lines.push(format!("layout: {}", layout.describe()));
         }
         None => lines.push(format!(
             "verified Jieqi game {}: {} plies, every signature, move and public view checked; the {turned} pieces that turned up are checked against the layout once the nonces are revealed (qijudge reveal)",
             g.manifest.id,
-            state.record.last_move_ply()
+            state.turns.record.last_move_ply()
         )),
     }
     lines

@@ -14,9 +14,8 @@ use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
 use crate::protocol::files::*;
-use crate::protocol::record::Record;
-use crate::rules::EndReason;
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
 
@@ -106,29 +105,24 @@ pub struct Capture {
 /// The game as the record and the files say.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub record: Record,
+    pub turns: Turns,
     pub game: Game,
     /// The seats' nonces, through the secret contract.
     pub nonces: crate::judge::nonces::NoncePair,
     /// The hidden layout, once both nonces are at hand.
     pub layout: Option<Layout>,
     pub captures: Vec<Capture>,
-    /// The seat whose last move offered a draw, while the offer stands.
-    pub draw_offer: Option<usize>,
-    pub end: Option<(Option<String>, EndReason)>,
     pub comments: Vec<Option<String>>,
-    /// The signed move that ended the game off the board (resign, accept-draw).
-    pub closing: Option<Closing>,
 }
 
 impl State {
     pub fn head(&self, g: &JieqiGame) -> String {
-        self.record.head_or(&g.hash)
+        self.turns.head(&g.hash)
     }
 
     /// The seat to move, once play has begun and while it goes on.
     pub fn to_move(&self) -> Option<&'static str> {
-        (self.nonces.begun && self.end.is_none())
+        (self.nonces.begun && self.turns.end.is_none())
             .then(|| seat_of(self.game.position().side_to_move()))
     }
 
@@ -168,13 +162,6 @@ fn kind_of_letter(text: &str) -> Option<Kind> {
     Kind::from_fen_letter(c).filter(|k| *k != Kind::King)
 }
 
-/// What a move file asks for.
-enum Action {
-    Play(Move),
-    Resign,
-    AcceptDraw,
-}
-
 fn seat_index(name: &str) -> Option<usize> {
     SEATS.iter().position(|s| *s == name)
 }
@@ -198,43 +185,24 @@ impl Step<'_> {
         Ok(entries)
     }
 
+    /// Checks the turn's move file and reads the move it asks for.
     fn check_move_file(
         &self,
         state: &State,
-        path: &str,
+        turn: &TurnFile,
         ply: u32,
         seat: usize,
-        m: &MoveFile,
-    ) -> Result<Action> {
-        let heads = state.record.answerable_heads(&self.g.hash);
-        crate::judge::player_files::check_binding(&self.g.frame(), path, m, ply, seat, &heads)?;
-        crate::judge::player_files::no_chain_fields(path, m)?;
-        match m.action.as_str() {
-            "resign" => Ok(Action::Resign),
-            "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Action::AcceptDraw),
-            "accept-draw" => Err(refuse(
-                path,
-                Some("move"),
-                "accept-draw, but no draw offer from the opponent stands",
-            )),
-            text => {
+    ) -> Result<Asked<Move>> {
+        let position = state.game.position();
+        state
+            .turns
+            .check_move_file(&self.g.frame(), turn, ply, seat, |text| {
                 let mv = parse_iccs(text).ok_or_else(|| {
-                    refuse(
-                        path,
-                        Some("move"),
-                        format!(
-                            "{text:?} is not a move: write ICCS coordinates like h2e2, or resign"
-                        ),
-                    )
+                    format!("{text:?} is not a move: write ICCS coordinates like h2e2, or resign")
                 })?;
-                state
-                    .game
-                    .position()
-                    .check_move(mv)
-                    .map_err(|e| refuse(path, Some("move"), e.to_string()))?;
-                Ok(Action::Play(mv))
-            }
-        }
+                position.check_move(mv).map_err(|e| e.to_string())?;
+                Ok(mv)
+            })
     }
 
     /// What the face-down piece on `square` is: from the layout, else from the recorded line
@@ -285,7 +253,7 @@ impl Step<'_> {
         seat: usize,
         file: &MoveFile,
         hash: String,
-        action: Action,
+        action: Asked<Move>,
     ) -> Result<Vec<Entry>> {
         let (rec_revealed, rec_uncovered) = match self.cx.recorded() {
             Some(Entry::Move {
@@ -302,7 +270,7 @@ impl Step<'_> {
         let mut notices = Vec::new();
         let mut revealed_letter = None;
         let (text, ending) = match action {
-            Action::Play(m) => {
+            Asked::Play(m) => {
                 let position = state.game.position();
                 let color = position.side_to_move();
                 let mover = position.cell(m.from);
@@ -357,40 +325,27 @@ impl Step<'_> {
                 state.comments.push(file.comment.clone());
                 (m.to_string(), ending)
             }
-            Action::Resign => {
+            Asked::Resign => {
                 let ending = Ending::Resignation {
                     loser: color_of(seat),
                 };
                 state.game.end(ending.clone());
                 ("resign".to_string(), Some(ending))
             }
-            Action::AcceptDraw => {
+            Asked::AcceptDraw => {
                 state.game.end(Ending::AgreedDraw);
                 ("accept-draw".to_string(), Some(Ending::AgreedDraw))
             }
         };
-        if !crate::view::on_board(&text) {
-            state.closing = Some(Closing {
-                ply,
-                seat: SEATS[seat].into(),
-                action: text.clone(),
-                comment: file.comment.clone(),
-            });
-        }
-        state.draw_offer = file.offer_draw.then_some(seat);
-        let mut entries = vec![Entry::Move {
-            ply,
-            seat: SEATS[seat].into(),
-            file: hash,
-            received: self.cx.received(),
+        let line = MoveLine {
             action: text,
-            outcome: None,
+            received: self.cx.received(),
             notices,
-            draw_offered: file.offer_draw,
             revealed: revealed_letter,
-        }];
+        };
+        let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
         if let Some(ending) = ending {
-            entries.push(end_entry(&mut state.end, &ending));
+            entries.push(end_entry(&mut state.turns, &ending));
         }
         Ok(entries)
     }
@@ -418,35 +373,29 @@ pub fn contract_play(g: &JieqiGame, state: &mut State, m: Move) {
         SEATS[seat],
         m.to_string(),
     );
-    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Action::Play(m));
+    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(m));
 }
 
-crate::judge::pipeline::recorded!(State);
+crate::judge::pipeline::recorded!(State, turns.record);
 
 impl Referee for JieqiGame {
     type State = State;
 
     fn initial(&self) -> State {
         State {
-            record: Record::new(),
+            turns: Turns::default(),
             game: Game::new(self.options()),
             nonces: Default::default(),
             layout: None,
             captures: Vec::new(),
-            draw_offer: None,
-            end: None,
             comments: Vec::new(),
-            closing: None,
         }
     }
 
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        if state.record.lines.is_empty() {
-            return Ok(Some(vec![Entry::Start {
-                format: RECORD_FORMAT.into(),
-                game: self.manifest.id.clone(),
-                manifest: self.hash.clone(),
-            }]));
+        let frame = self.frame();
+        if state.turns.record.lines.is_empty() {
+            return Ok(Some(vec![Turns::start_entry(&frame)]));
         }
         let step = Step { g: self, cx };
         if !state.nonces.begun {
@@ -457,17 +406,16 @@ impl Referee for JieqiGame {
         };
         let seat = seat_index(seat_name).unwrap_or(0);
         let ply = state.plies() + 1;
-        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) =
-            crate::judge::player_files::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
-        let action = step.check_move_file(state, &path, ply, seat, &file)?;
-        step.play(state, ply, seat, &file, hash, action).map(Some)
+        let asked = step.check_move_file(state, &turn, ply, seat)?;
+        let (file, hash) = (&turn.file, turn.hash.clone());
+        step.play(state, ply, seat, file, hash, asked).map(Some)
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
+        let (ending, lines) = forfeit_entries(&mut state.turns, seat, reason);
         state.game.end(ending);
         Ok(lines)
     }
@@ -480,7 +428,7 @@ impl Referee for JieqiGame {
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
         let (ending, lines) =
-            crate::games::xiangqi::referee::adjudication_entries(&mut state.end, winner, reason);
+            crate::games::xiangqi::referee::adjudication_entries(&mut state.turns, winner, reason);
         state.game.end(ending);
         Ok(lines)
     }
@@ -490,7 +438,7 @@ impl Referee for JieqiGame {
     }
 
     fn is_over(&self, state: &State) -> bool {
-        state.end.is_some()
+        state.turns.end.is_some()
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
@@ -499,7 +447,7 @@ impl Referee for JieqiGame {
     }
 
     fn waiting(&self, state: &State) -> Option<String> {
-        if state.end.is_some() {
+        if state.turns.end.is_some() {
             return None;
         }
         if let Some(before) = state.waiting_before_play() {
@@ -517,7 +465,7 @@ impl Referee for JieqiGame {
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         let audiences = [SEATS[0], SEATS[1], "public"];
         Ok(crate::judge::published::open_outputs(
-            &state.record,
+            &state.turns.record,
             &audiences,
             |audience| build_view(self, state, audience),
             |v| crate::games::jieqi::view::render_text(&self.manifest.players, v, false),
@@ -547,7 +495,7 @@ impl Referee for JieqiGame {
                         "does not show what the record gives",
                     ))
                 }
-                None if state.record.lines.is_empty() => {}
+                None if state.turns.record.lines.is_empty() => {}
                 None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
             }
             let text = crate::games::jieqi::view::render_text(&self.manifest.players, &want, false);
@@ -649,10 +597,12 @@ pub fn view_with(
         }
     });
     let result = state
+        .turns
         .end
         .as_ref()
         .filter(|_| latest)
         .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
+    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
     JieqiView {
         format: JIEQI_VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
@@ -670,11 +620,8 @@ pub fn view_with(
         moves,
         last_move,
         taken,
-        draw_offer: state
-            .draw_offer
-            .filter(|_| latest)
-            .map(|s| SEATS[s].to_string()),
-        closing: state.closing.clone().filter(|_| latest),
+        draw_offer,
+        closing,
         result,
     }
 }
@@ -747,7 +694,7 @@ mod tests {
             let file = move_file(g, ply, seat, m);
             let hash = format!("sha256:{i:064x}");
             entries.push(
-                step.play(&mut state, ply, seat, &file, hash, Action::Play(m))
+                step.play(&mut state, ply, seat, &file, hash, Asked::Play(m))
                     .unwrap(),
             );
         }

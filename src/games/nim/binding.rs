@@ -35,14 +35,14 @@ impl Rules for NimRules {
     }
 
     fn turn(&self, s: &State) -> Turn {
-        match s.end {
+        match s.turns.end {
             Some(_) => Turn::Over,
             None => Turn::Seat(s.pile.to_move),
         }
     }
 
     fn legal_actions(&self, s: &State) -> Vec<Take> {
-        match s.end {
+        match s.turns.end {
             Some(_) => Vec::new(),
             None => s.pile.legal(),
         }
@@ -53,7 +53,7 @@ impl Rules for NimRules {
     }
 
     fn check(&self, s: &State, take: &Take) -> Result<(), String> {
-        match s.end {
+        match s.turns.end {
             Some(_) => Err("the game is over".into()),
             None => s.pile.check(*take),
         }
@@ -83,7 +83,7 @@ impl Rules for NimRules {
     }
 
     fn returns(&self, s: &State) -> Option<Vec<f64>> {
-        let (winner, _) = s.end.as_ref()?;
+        let (winner, _) = s.turns.end.as_ref()?;
         Some(match winner.as_deref() {
             None => vec![0.0, 0.0],
             Some(w) if w == referee::SEATS[0] => vec![1.0, -1.0],

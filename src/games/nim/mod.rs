@@ -132,11 +132,11 @@ impl Answers for NimGame {
     }
 
     fn end_in(&self, state: &State) -> Option<(Option<String>, EndReason)> {
-        state.end.clone()
+        state.turns.end.clone()
     }
 
     fn next_move_in(&self, state: &State) -> (u32, String) {
-        (state.plies() + 1, state.record.head_or(&self.hash))
+        (state.plies() + 1, state.turns.record.head_or(&self.hash))
     }
 
     fn binding_of(&self) -> (&str, &str) {
@@ -161,7 +161,7 @@ impl Answers for NimGame {
 
     fn status_of(&self, state: &State) -> (serde_json::Value, String) {
         let v = referee::build_view(self, state, "public");
-        let plies = state.record.last_move_ply();
+        let plies = state.turns.record.last_move_ply();
         let fields = serde_json::json!({
             "game": v.game, "ply": plies, "to_move": v.to_move, "stones": v.stones,
             "result": v.result, "closing": v.closing, "record_head": v.record_head,
@@ -173,7 +173,7 @@ impl Answers for NimGame {
         vec![format!(
             "verified Nim game {}: {} plies, every signature, move and view checked",
             self.manifest.id,
-            state.record.last_move_ply()
+            state.turns.record.last_move_ply()
         )]
     }
 }

@@ -7,11 +7,10 @@ use super::view::{LastTake, NimResult, NimView};
 use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::turns::{Asked, MoveLine, Turns};
 use crate::protocol::files::*;
-use crate::protocol::record::Record;
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use crate::view::Closing;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ssh_key::PrivateKey;
@@ -80,69 +79,19 @@ pub fn options_from(items: &[String]) -> Result<NimOptions> {
 /// The game as the record and the move files say.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub record: Record,
+    pub turns: Turns,
     pub pile: Pile,
     /// Each ply played, with its mover's comment.
     pub takes: Vec<(Take, Option<String>)>,
-    pub draw_offer: Option<usize>,
-    pub end: Option<(Option<String>, EndReason)>,
-    pub closing: Option<Closing>,
 }
 
 impl State {
     pub fn to_move(&self) -> Option<&'static str> {
-        self.end.is_none().then(|| SEATS[self.pile.to_move])
+        self.turns.end.is_none().then(|| SEATS[self.pile.to_move])
     }
 
     pub fn plies(&self) -> u32 {
         self.takes.len() as u32
-    }
-}
-
-/// What a move file asks for.
-enum Asked {
-    Take(Take),
-    Resign,
-    AcceptDraw,
-}
-
-fn check_move_file(
-    g: &NimGame,
-    state: &State,
-    path: &str,
-    ply: u32,
-    seat: usize,
-    m: &MoveFile,
-) -> Result<Asked> {
-    let heads = state.record.answerable_heads(&g.hash);
-    crate::judge::player_files::check_binding(&g.frame(), path, m, ply, seat, &heads)?;
-    crate::judge::player_files::no_chain_fields(path, m)?;
-    match m.action.as_str() {
-        "resign" => Ok(Asked::Resign),
-        "accept-draw" if state.draw_offer.is_some_and(|s| s != seat) => Ok(Asked::AcceptDraw),
-        "accept-draw" => Err(refuse(
-            path,
-            Some("move"),
-            "accept-draw, but no draw offer from the opponent stands",
-        )),
-        text => {
-            let take = Take::parse(text).map_err(|e| refuse(path, Some("move"), e))?;
-            state
-                .pile
-                .check(take)
-                .map_err(|e| refuse(path, Some("move"), e))?;
-            Ok(Asked::Take(take))
-        }
-    }
-}
-
-fn end_entry(state: &mut State, winner: Option<usize>, reason: EndReason) -> Entry {
-    let winner = winner.map(|w| SEATS[w].to_string());
-    state.end = Some((winner.clone(), reason));
-    Entry::End {
-        winner,
-        allies: Vec::new(),
-        reason,
     }
 }
 
@@ -153,48 +102,33 @@ fn apply(
     seat: usize,
     file: &MoveFile,
     hash: String,
-    asked: Asked,
+    asked: Asked<Take>,
     received: String,
 ) -> Vec<Entry> {
-    let action = match asked {
-        Asked::Take(take) => take.to_string(),
-        Asked::Resign => "resign".to_string(),
-        Asked::AcceptDraw => "accept-draw".to_string(),
-    };
-    let mut entries = vec![Entry::Move {
-        ply,
-        seat: SEATS[seat].into(),
-        file: hash,
-        received,
-        action: action.clone(),
-        outcome: None,
-        notices: Vec::new(),
-        draw_offered: file.offer_draw,
-        revealed: None,
-    }];
-    state.draw_offer = file.offer_draw.then_some(seat);
-    let end = match asked {
-        Asked::Take(take) => {
+    let (action, end) = match asked {
+        Asked::Play(take) => {
             state.pile.play(take);
             state.takes.push((take, file.comment.clone()));
-            state
+            let end = state
                 .pile
                 .winner()
-                .map(|w| (Some(w), EndReason::NoLegalMove))
+                .map(|w| (Some(w), EndReason::NoLegalMove));
+            (take.to_string(), end)
         }
-        Asked::Resign => Some((Some(1 - seat), EndReason::Resignation)),
-        Asked::AcceptDraw => Some((None, EndReason::Agreement)),
+        Asked::Resign => (
+            "resign".into(),
+            Some((Some(1 - seat), EndReason::Resignation)),
+        ),
+        Asked::AcceptDraw => ("accept-draw".into(), Some((None, EndReason::Agreement))),
     };
-    if !matches!(asked, Asked::Take(_)) {
-        state.closing = Some(Closing {
-            ply,
-            seat: SEATS[seat].into(),
-            action,
-            comment: file.comment.clone(),
-        });
-    }
+    let line = MoveLine::plain(action, received);
+    let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
     if let Some((winner, reason)) = end {
-        entries.push(end_entry(state, winner, reason));
+        entries.push(
+            state
+                .turns
+                .end(winner.map(|w| SEATS[w].to_string()), reason),
+        );
     }
     entries
 }
@@ -216,66 +150,51 @@ pub fn contract_play(g: &NimGame, state: &mut State, take: Take) {
         seat,
         &file,
         String::new(),
-        Asked::Take(take),
+        Asked::Play(take),
         String::new(),
     );
 }
 
-crate::judge::pipeline::recorded!(State);
+crate::judge::pipeline::recorded!(State, turns.record);
 
 impl Referee for NimGame {
     type State = State;
 
     fn initial(&self) -> State {
         State {
-            record: Record::new(),
+            turns: Turns::default(),
             pile: Pile::start(self.manifest.rules.stones),
             takes: Vec::new(),
-            draw_offer: None,
-            end: None,
-            closing: None,
         }
     }
 
     /// The record opens with the start and begin lines; then one move file per ply.
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        match state.record.lines.len() {
-            0 => {
-                return Ok(Some(vec![Entry::Start {
-                    format: RECORD_FORMAT.into(),
-                    game: self.manifest.id.clone(),
-                    manifest: self.hash.clone(),
-                }]))
-            }
-            1 => {
-                let recorded = match cx.recorded() {
-                    Some(Entry::Begin { at, .. }) => Some(at),
-                    _ => None,
-                };
-                return Ok(Some(vec![Entry::Begin {
-                    first: SEATS[0].into(),
-                    lot_nonces: Default::default(),
-                    at: cx.at(recorded, self.manifest.clock.is_some()),
-                }]));
-            }
-            _ => {}
+        let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
+        if let Some(line) = state.turns.opening(cx, &frame, SEATS[0], clocked) {
+            return Ok(Some(vec![line]));
         }
-        if state.end.is_some() {
+        if state.turns.end.is_some() {
             return Ok(None);
         }
         let seat = state.pile.to_move;
         let ply = state.plies() + 1;
-        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) =
-            crate::judge::player_files::read_signed_move(cx.dir, &self.frame(), &path, seat)?;
-        let asked = check_move_file(self, state, &path, ply, seat, &file)?;
+        let asked = state
+            .turns
+            .check_move_file(&frame, &turn, ply, seat, |text| {
+                let take = Take::parse(text)?;
+                state.pile.check(take)?;
+                Ok(take)
+            })?;
+        let (file, hash) = (&turn.file, turn.hash.clone());
         Ok(Some(apply(
             state,
             ply,
             seat,
-            &file,
+            file,
             hash,
             asked,
             cx.received(),
@@ -283,23 +202,17 @@ impl Referee for NimGame {
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        Ok(vec![
-            Entry::Forfeit {
-                seat: SEATS[seat].into(),
-                reason: reason.into(),
-                at: None,
-            },
-            end_entry(state, Some(1 - seat), EndReason::Forfeit),
-        ])
+        let winner = Some(SEATS[1 - seat].to_string());
+        Ok(state.turns.forfeit(&SEATS, seat, reason, winner))
     }
 
     fn is_over(&self, state: &State) -> bool {
-        state.end.is_some()
+        state.turns.end.is_some()
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
         state.to_move()?;
-        (state.record.lines.len() >= 2).then(|| (state.pile.to_move, state.plies() + 1))
+        (state.turns.record.lines.len() >= 2).then(|| (state.pile.to_move, state.plies() + 1))
     }
 
     fn waiting(&self, state: &State) -> Option<String> {
@@ -314,7 +227,7 @@ impl Referee for NimGame {
         key: &PrivateKey,
     ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
         Ok(crate::judge::published::open_outputs(
-            &state.record,
+            &state.turns.record,
             &[SEATS[0], SEATS[1], "public"],
             |audience| build_view(self, state, audience),
             |v| super::view::render_text(&self.manifest.players, v),
@@ -328,7 +241,7 @@ impl Referee for NimGame {
             dir,
             &self.frame(),
             &[SEATS[0], SEATS[1], "public"],
-            state.record.lines.is_empty(),
+            state.turns.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
                 let text = super::view::render_text(&self.manifest.players, &v);
@@ -361,12 +274,13 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
             comment: comment.clone(),
         }
     });
+    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
     NimView {
         format: VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
         manifest: g.hash.clone(),
         audience: audience.into(),
-        record_head: state.record.head_or(&g.hash),
+        record_head: state.turns.record.head_or(&g.hash),
         ply: ply as u32,
         start: g.manifest.rules.stones,
         stones: pile.stones,
@@ -379,12 +293,10 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
             .map(|(t, _)| t.to_string())
             .collect(),
         last_take,
-        draw_offer: state
-            .draw_offer
-            .filter(|_| latest)
-            .map(|s| SEATS[s].to_string()),
-        closing: state.closing.clone().filter(|_| latest),
+        draw_offer,
+        closing,
         result: state
+            .turns
             .end
             .as_ref()
             .filter(|_| latest)

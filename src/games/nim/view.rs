@@ -175,6 +175,10 @@ pub fn html(d: &GameDir, g: &NimGame, audience: &str) -> Result<String> {
         .map(|t| format!("{} {}", t.seat, t.took))
         .collect();
     let title = format!("Nim {}: replay for {audience}", g.manifest.id);
-    let about = html::about(&g.manifest.players, "", &state.record.head_or(&g.hash));
+    let about = html::about(
+        &g.manifest.players,
+        "",
+        &state.turns.record.head_or(&g.hash),
+    );
     Ok(html::page(&title, &about, &frames, &moves, "ply"))
 }

@@ -43,6 +43,10 @@ pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
         .map(|m| format!("{} {} {}", m.seat, m.iccs, m.chinese))
         .collect();
     let title = format!("Xiangqi {}: replay for {audience}", g.manifest.id);
-    let about = html::about(&g.manifest.players, "", &state.record.head_or(&g.hash));
+    let about = html::about(
+        &g.manifest.players,
+        "",
+        &state.turns.record.head_or(&g.hash),
+    );
     Ok(html::page(&title, &about, &frames, &moves, "ply"))
 }

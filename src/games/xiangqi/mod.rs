@@ -172,12 +172,12 @@ impl Answers for xq::XiangqiGame {
     }
 
     fn end_in(&self, state: &xq::State) -> Option<(Option<String>, EndReason)> {
-        state.end.clone()
+        state.turns.end.clone()
     }
 
     fn next_move_in(&self, state: &xq::State) -> (u32, String) {
         let ply = state.game.moves().len() as u32 + 1;
-        (ply, state.record.head_or(&self.hash))
+        (ply, state.turns.record.head_or(&self.hash))
     }
 
     fn binding_of(&self) -> (&str, &str) {
@@ -209,7 +209,7 @@ impl Answers for xq::XiangqiGame {
     fn status_of(&self, state: &xq::State) -> (serde_json::Value, String) {
         let v = xq::build_view(self, state, "public");
         // Every signed move counts, a resignation or an accepted draw included.
-        let plies = state.record.last_move_ply();
+        let plies = state.turns.record.last_move_ply();
         let first = format!("game {} after {plies} plies", v.game);
         let fields = serde_json::json!({
             "game": v.game, "ply": plies, "to_move": v.to_move, "check": v.check,
@@ -223,7 +223,7 @@ impl Answers for xq::XiangqiGame {
         vec![format!(
             "verified Xiangqi game {}: {} plies, every signature, move and view checked",
             self.manifest.id,
-            state.record.last_move_ply()
+            state.turns.record.last_move_ply()
         )]
     }
 }

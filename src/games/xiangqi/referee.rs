@@ -3,13 +3,13 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::manifest::*;
-use crate::error::{refuse, Error, Result};
+use crate::error::{Error, Result};
 use crate::games::xiangqi::rules::notation::{self, Notation};
-use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Options, Position};
+use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
+use crate::judge::turns::{Asked, MoveLine, Turns};
 use crate::protocol::files::*;
-use crate::protocol::record::Record;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
@@ -76,25 +76,20 @@ pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
 /// The game as the record and the move files say, every file checked.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub record: Record,
+    pub turns: Turns,
     pub game: Game,
-    /// The seat whose last move offered a draw, while the offer stands.
-    pub draw_offer: Option<usize>,
-    /// How the game ended, as recorded (resignation and forfeits included).
-    pub end: Option<(Option<String>, EndReason)>,
     /// The comment of each move played on the board, in order (public, like the move files).
     pub comments: Vec<Option<String>>,
-    /// The signed move that ended the game off the board (resign, accept-draw).
-    pub closing: Option<Closing>,
 }
 
 impl State {
     fn head(&self, g: &XiangqiGame) -> String {
-        self.record.head_or(&g.hash)
+        self.turns.head(&g.hash)
     }
 
     pub fn to_move(&self) -> Option<&'static str> {
-        self.end
+        self.turns
+            .end
             .is_none()
             .then(|| seat_of(self.game.position().side_to_move()))
     }
@@ -110,55 +105,36 @@ pub(crate) fn color_of(seat: usize) -> Color {
 }
 
 /// Notes `ending` as the game's end and gives the record's `end` line (Xiangqi's and Jieqi's).
-pub(crate) fn end_entry(end: &mut Option<(Option<String>, EndReason)>, ending: &Ending) -> Entry {
+pub(crate) fn end_entry(turns: &mut Turns, ending: &Ending) -> Entry {
     let (winner, reason) = end_of(ending);
-    *end = Some((winner.clone(), reason));
-    Entry::End {
-        winner,
-        allies: Vec::new(),
-        reason,
-    }
+    turns.end(winner, reason)
 }
 
 /// The judge's forfeit of `seat`: the ending to play out and the record's lines (Xiangqi's and
 /// Jieqi's).
 pub(crate) fn forfeit_entries(
-    end: &mut Option<(Option<String>, EndReason)>,
+    turns: &mut Turns,
     seat: usize,
     reason: &str,
 ) -> (Ending, Vec<Entry>) {
+    let winner = Some(SEATS[1 - seat].to_string());
     let ending = Ending::Forfeit {
         loser: color_of(seat),
     };
-    let lines = vec![
-        Entry::Forfeit {
-            seat: SEATS[seat].into(),
-            reason: reason.into(),
-            at: None,
-        },
-        end_entry(end, &ending),
-    ];
-    (ending, lines)
+    (ending, turns.forfeit(&SEATS, seat, reason, winner))
 }
 
 /// The record lines of a match judge's adjudication (`winner`: a seat index; none: a draw),
 /// and the ending it gives (Xiangqi and Jieqi).
 pub(crate) fn adjudication_entries(
-    end: &mut Option<(Option<String>, EndReason)>,
+    turns: &mut Turns,
     winner: Option<usize>,
     reason: &str,
 ) -> (Ending, Vec<Entry>) {
     let ending = Ending::Adjudicated {
         winner: winner.map(color_of),
     };
-    let lines = vec![
-        Entry::Adjudicated {
-            winner: winner.map(|w| SEATS[w].to_string()),
-            reason: reason.into(),
-        },
-        end_entry(end, &ending),
-    ];
-    (ending, lines)
+    (ending, turns.adjudicate(&SEATS, winner, reason))
 }
 
 /// The record's reason and winner for a rules ending.
@@ -182,106 +158,38 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
     (winner, reason)
 }
 
-/// A move file read, signature-checked and parsed, with its hash.
-struct SignedMove {
-    file: MoveFile,
-    hash: String,
-}
-
-fn read_move(dir: &GameDir, g: &XiangqiGame, path: &str, seat: usize) -> Result<SignedMove> {
-    let (file, hash) = crate::judge::player_files::read_signed_move(dir, &g.frame(), path, seat)?;
-    Ok(SignedMove { file, hash })
-}
-
-/// What a move file asks for.
-enum Action {
-    Play(crate::games::xiangqi::rules::Move),
-    Resign,
-    AcceptDraw,
-}
-
-/// Checks a move file's binding (game, manifest, ply, seat, answered head) and reads its move.
-fn check_move_file(
-    g: &XiangqiGame,
-    state: &State,
-    path: &str,
-    ply: u32,
-    seat: usize,
-    m: &MoveFile,
-) -> Result<Action> {
-    let bad = |field: &str, reason: String| refuse(path, Some(field), reason);
-    let heads = state.record.answerable_heads(&g.hash);
-    crate::judge::player_files::check_binding(&g.frame(), path, m, ply, seat, &heads)?;
-    crate::judge::player_files::no_chain_fields(path, m)?;
-    match m.action.as_str() {
-        "resign" => Ok(Action::Resign),
-        "accept-draw" => {
-            if state.draw_offer.is_some_and(|s| s != seat) {
-                Ok(Action::AcceptDraw)
-            } else {
-                Err(bad(
-                    "move",
-                    "accept-draw, but no draw offer from the opponent stands".into(),
-                ))
-            }
-        }
-        text => notation::parse(state.game.position(), text)
-            .map(Action::Play)
-            .map_err(|e| bad("move", e.to_string())),
-    }
-}
-
 /// Plays one checked move file; returns the record entries it adds.
 fn apply(
     state: &mut State,
     ply: u32,
     seat: usize,
-    signed: &SignedMove,
-    action: Action,
+    file: &MoveFile,
+    hash: String,
+    asked: Asked<Move>,
     received: String,
 ) -> Vec<Entry> {
-    let offer = signed.file.offer_draw;
-    let (text, ending) = match action {
-        Action::Play(m) => {
-            let text = m.to_string();
+    let (text, ending) = match asked {
+        Asked::Play(m) => {
             let ending = state.game.play(m).ok().flatten().cloned();
-            state.comments.push(signed.file.comment.clone());
-            (text, ending)
+            state.comments.push(file.comment.clone());
+            (m.to_string(), ending)
         }
-        Action::Resign => {
-            let loser = color_of(seat);
-            let ending = Ending::Resignation { loser };
+        Asked::Resign => {
+            let ending = Ending::Resignation {
+                loser: color_of(seat),
+            };
             state.game.end(ending.clone());
             ("resign".to_string(), Some(ending))
         }
-        Action::AcceptDraw => {
+        Asked::AcceptDraw => {
             state.game.end(Ending::AgreedDraw);
             ("accept-draw".to_string(), Some(Ending::AgreedDraw))
         }
     };
-    if matches!(action, Action::Resign | Action::AcceptDraw) {
-        state.closing = Some(Closing {
-            ply,
-            seat: SEATS[seat].into(),
-            action: text.clone(),
-            comment: signed.file.comment.clone(),
-        });
-    }
-    // An offer stands until the opponent's next move.
-    state.draw_offer = offer.then_some(seat);
-    let mut entries = vec![Entry::Move {
-        ply,
-        seat: SEATS[seat].into(),
-        file: signed.hash.clone(),
-        received,
-        action: text,
-        outcome: None,
-        notices: Vec::new(),
-        draw_offered: offer,
-        revealed: None,
-    }];
+    let line = MoveLine::plain(text, received);
+    let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
     if let Some(ending) = ending {
-        entries.push(end_entry(&mut state.end, &ending));
+        entries.push(end_entry(&mut state.turns, &ending));
     }
     entries
 }
@@ -310,74 +218,65 @@ pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::games::xiangq
         SEATS[seat],
         m.to_string(),
     );
-    let signed = SignedMove {
-        file,
-        hash: String::new(),
-    };
-    apply(state, ply, seat, &signed, Action::Play(m), String::new());
+    apply(
+        state,
+        ply,
+        seat,
+        &file,
+        String::new(),
+        Asked::Play(m),
+        String::new(),
+    );
 }
 
-crate::judge::pipeline::recorded!(State);
+crate::judge::pipeline::recorded!(State, turns.record);
 
 impl Referee for XiangqiGame {
     type State = State;
 
     fn initial(&self) -> State {
         State {
-            record: Record::new(),
+            turns: Turns::default(),
             game: Game::new(self.start(), self.options()),
-            draw_offer: None,
-            end: None,
             comments: Vec::new(),
-            closing: None,
         }
     }
 
     /// The record opens with the start and begin lines; then one move file per ply.
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        match state.record.lines.len() {
-            0 => {
-                return Ok(Some(vec![Entry::Start {
-                    format: RECORD_FORMAT.into(),
-                    game: self.manifest.id.clone(),
-                    manifest: self.hash.clone(),
-                }]))
-            }
-            1 => {
-                let recorded = match cx.recorded() {
-                    Some(Entry::Begin { at, .. }) => Some(at),
-                    _ => None,
-                };
-                return Ok(Some(vec![Entry::Begin {
-                    first: seat_of(self.start().side_to_move()).into(),
-                    lot_nonces: Default::default(),
-                    at: cx.at(recorded, self.manifest.clock.is_some()),
-                }]));
-            }
-            _ => {}
+        let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
+        let first = seat_of(self.start().side_to_move());
+        if let Some(line) = state.turns.opening(cx, &frame, first, clocked) {
+            return Ok(Some(vec![line]));
         }
         let Some(seat_name) = state.to_move() else {
             return Ok(None);
         };
         let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
         let ply = state.game.moves().len() as u32 + 1;
-        let Some(path) = crate::judge::precheck_files::turn_file(cx, &SEATS, seat, ply)? else {
+        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
         };
-        let signed = read_move(cx.dir, self, &path, seat)?;
-        let action = check_move_file(self, state, &path, ply, seat, &signed.file)?;
+        let position = state.game.position();
+        let asked = state
+            .turns
+            .check_move_file(&frame, &turn, ply, seat, |text| {
+                notation::parse(position, text).map_err(|e| e.to_string())
+            })?;
+        let (file, hash) = (&turn.file, turn.hash.clone());
         Ok(Some(apply(
             state,
             ply,
             seat,
-            &signed,
-            action,
+            file,
+            hash,
+            asked,
             cx.received(),
         )))
     }
 
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let (ending, lines) = forfeit_entries(&mut state.end, seat, reason);
+        let (ending, lines) = forfeit_entries(&mut state.turns, seat, reason);
         state.game.end(ending);
         Ok(lines)
     }
@@ -389,18 +288,18 @@ impl Referee for XiangqiGame {
         reason: &str,
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
-        let (ending, lines) = adjudication_entries(&mut state.end, winner, reason);
+        let (ending, lines) = adjudication_entries(&mut state.turns, winner, reason);
         state.game.end(ending);
         Ok(lines)
     }
 
     fn is_over(&self, state: &State) -> bool {
-        state.end.is_some()
+        state.turns.end.is_some()
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
         let seat = state.to_move()?;
-        (state.record.lines.len() >= 2).then(|| {
+        (state.turns.record.lines.len() >= 2).then(|| {
             (
                 SEATS.iter().position(|s| *s == seat).unwrap_or(0),
                 state.game.moves().len() as u32 + 1,
@@ -430,7 +329,7 @@ impl Referee for XiangqiGame {
             dir,
             &self.frame(),
             &[SEATS[0], SEATS[1], "public"],
-            state.record.lines.is_empty(),
+            state.turns.record.lines.is_empty(),
             |a| {
                 let v = build_view(self, state, a);
                 let text =
@@ -466,10 +365,12 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
         }
     });
     let result = state
+        .turns
         .end
         .as_ref()
         .filter(|_| latest)
         .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
+    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
     XiangqiView {
         format: XIANGQI_VIEW_FORMAT.into(),
         game: g.manifest.id.clone(),
@@ -489,11 +390,8 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
             .map(|m| m.to_string())
             .collect(),
         last_move,
-        draw_offer: state
-            .draw_offer
-            .filter(|_| latest)
-            .map(|s| SEATS[s].to_string()),
-        closing: state.closing.clone().filter(|_| latest),
+        draw_offer,
+        closing,
         result,
     }
 }
@@ -502,7 +400,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
 pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
     let audiences = [SEATS[0], SEATS[1], "public"];
     crate::judge::published::open_outputs(
-        &state.record,
+        &state.turns.record,
         &audiences,
         |audience| build_view(g, state, audience),
         |v| crate::games::xiangqi::view::render_text(&g.manifest.players, v, false),

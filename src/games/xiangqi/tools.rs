@@ -166,7 +166,7 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         ("Black".to_string(), names("black")),
     ];
     if let Some(e) = state.game.ending() {
-        let text = match crate::games::forfeit_code(&state.record) {
+        let text = match crate::games::forfeit_code(&state.turns.record) {
             Some(code) => format!("{e} ({code})"),
             None => e.to_string(),
         };
