@@ -3,8 +3,8 @@
 //! move file read and bound to its place, the off-board answers (resign, accept a draw), the
 //! closing move and a standing draw offer, the end line, and what of them a view shows.
 
+use super::context::Ctx;
 use super::frame::Frame;
-use super::pipeline::Ctx;
 use crate::error::{refuse, Result};
 use crate::protocol::files::{Entry, MoveFile, Notice, RECORD_FORMAT};
 use crate::protocol::record::Record;
@@ -169,8 +169,15 @@ impl Turns {
 
 impl Turns {
     /// The record's opening lines of a game without setups, one a step: the start, then the
-    /// begin line with `first` to move (its time kept as recorded in a replay); none after.
-    pub fn opening(&self, cx: &Ctx, frame: &Frame, first: &str, clocked: bool) -> Option<Entry> {
+    /// begin line with the seat `first` gives to move (its time kept as recorded in a replay);
+    /// none after.
+    pub fn opening(
+        &self,
+        cx: &Ctx,
+        frame: &Frame,
+        first: impl FnOnce() -> &'static str,
+        clocked: bool,
+    ) -> Option<Entry> {
         match self.record.lines.len() {
             0 => Some(Self::start_entry(frame)),
             1 => {
@@ -179,7 +186,7 @@ impl Turns {
                     _ => None,
                 };
                 Some(Entry::Begin {
-                    first: first.into(),
+                    first: first().into(),
                     lot_nonces: Default::default(),
                     at: cx.at(recorded, clocked),
                 })

@@ -171,7 +171,7 @@ impl Referee for NimGame {
     /// The record opens with the start and begin lines; then one move file per ply.
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
         let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
-        if let Some(line) = state.turns.opening(cx, &frame, SEATS[0], clocked) {
+        if let Some(line) = state.turns.opening(cx, &frame, || SEATS[0], clocked) {
             return Ok(Some(vec![line]));
         }
         if state.turns.end.is_some() {

@@ -245,7 +245,7 @@ impl Referee for XiangqiGame {
     /// The record opens with the start and begin lines; then one move file per ply.
     fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
         let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
-        let first = seat_of(self.start().side_to_move());
+        let first = || seat_of(self.start().side_to_move());
         if let Some(line) = state.turns.opening(cx, &frame, first, clocked) {
             return Ok(Some(vec![line]));
         }
