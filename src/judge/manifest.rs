@@ -321,3 +321,44 @@ mod sample_key_tests {
         assert!(!is_sample_key(&PublicKey::from(fresh.public)));
     }
 }
+
+#[cfg(test)]
+mod seated_tests {
+    use super::*;
+    use crate::games::jieqi::rules::{Captured, Options as JieqiOptions};
+    use crate::games::xiangqi::manifest::XiangqiRules;
+    use crate::store::GameDir;
+
+    fn load_written<R: ManifestRules>(manifest: &GameManifest<R>) -> Result<Seated<R>> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("game.toml"), to_toml(manifest)).unwrap();
+        Seated::load(&GameDir::new(dir.path()))
+    }
+
+    /// A manifest made by `new_manifest` loads back with the same hash; `sealed` is refused
+    /// where the game has nothing to seal, naming the field, and kept where it has.
+    #[test]
+    fn sealed_is_refused_where_there_is_nothing_to_seal() {
+        let xiangqi = Seated::with_new_keys(XiangqiRules {
+            start: crate::games::xiangqi::rules::fen::START.into(),
+            move_limit: false,
+        });
+        let loaded = load_written(&xiangqi.manifest).unwrap();
+        assert_eq!(loaded.hash, xiangqi.hash);
+        let mut sealed = xiangqi.manifest.clone();
+        sealed.sealed = true;
+        let refused = load_written(&sealed).err().expect("refused").to_string();
+        assert!(
+            refused.contains("sealed") && refused.contains("xiangqi has no secrets to seal"),
+            "{refused}"
+        );
+
+        let jieqi = Seated::with_new_keys(JieqiOptions {
+            captured: Captured::Both,
+            ..JieqiOptions::default()
+        });
+        let mut sealed = jieqi.manifest.clone();
+        sealed.sealed = true;
+        assert!(load_written(&sealed).unwrap().manifest.sealed);
+    }
+}
