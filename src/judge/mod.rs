@@ -19,7 +19,7 @@ pub mod strays;
 pub mod text;
 pub mod turns;
 
-pub use frame::{move_path, Frame};
+pub use frame::{move_path, Frame, Outputs};
 pub use sealing::sealed_setup_path;
 pub use text::{describe, has_control, reason_text};
 

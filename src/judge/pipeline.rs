@@ -9,6 +9,7 @@
 
 use super::candidates;
 use super::frame::Frame;
+use super::frame::Outputs;
 use super::text::describe;
 use crate::error::{refuse, refuse_with, Error, Refusal, Result};
 use crate::protocol::files::Clock;
@@ -137,12 +138,7 @@ pub trait Referee: Framed {
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.
-    fn outputs(
-        &self,
-        dir: &GameDir,
-        state: &Self::State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>>;
+    fn outputs(&self, dir: &GameDir, state: &Self::State, key: &PrivateKey) -> Result<Outputs>;
 
     /// Where seat `seat`'s private refusal note lives.
     fn refusal_note_path(&self, seat: usize) -> String {
@@ -157,7 +153,7 @@ pub trait Referee: Framed {
         seat: usize,
         text: &str,
         key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    ) -> Result<Outputs> {
         Ok(plain_refusal_note(self, seat, text, key))
     }
 
@@ -166,7 +162,7 @@ pub trait Referee: Framed {
 }
 
 /// Files to write (`None`: delete), by path in the game folder.
-type Files = Vec<(String, Option<Vec<u8>>)>;
+type Files = Outputs;
 
 /// What one pass of the judge did.
 pub struct Run<S> {
@@ -582,10 +578,7 @@ pub struct Rulings {
 
 /// Every file the judge writes under `views/` carries its signature (pictures included), so a
 /// file there that is not signed by the judge is known not to be the judge's.
-fn sign_views(
-    mut files: Vec<(String, Option<Vec<u8>>)>,
-    key: &PrivateKey,
-) -> Vec<(String, Option<Vec<u8>>)> {
+fn sign_views(mut files: Outputs, key: &PrivateKey) -> Outputs {
     let has = |files: &[(String, Option<Vec<u8>>)], p: &str| files.iter().any(|(f, _)| f == p);
     let mut sigs = Vec::new();
     for (path, bytes) in &files {
@@ -609,7 +602,7 @@ pub fn plain_refusal_note<R: Referee + ?Sized>(
     seat: usize,
     text: &str,
     key: &PrivateKey,
-) -> Vec<(String, Option<Vec<u8>>)> {
+) -> Outputs {
     let path = r.refusal_note_path(seat);
     let body = format!("{text}\n");
     let sig = signing::sign(key, namespace::VIEW, body.as_bytes());
@@ -709,7 +702,7 @@ fn sweep_views(
     dir: &GameDir,
     files: &[(String, Option<Vec<u8>>)],
     kept: &[String],
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<Outputs> {
     let mut gone = Vec::new();
     for name in dir.list("views")? {
         let path = format!("views/{name}");

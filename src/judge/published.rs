@@ -2,6 +2,7 @@
 //! published read back and checked — the signatures, the views against the record.
 
 use super::frame::Frame;
+use super::frame::Outputs;
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::record::Record;
 use crate::protocol::signing::{self, namespace};
@@ -91,7 +92,7 @@ pub fn signed_outputs(
     record: &Record,
     views: Vec<(String, String, String)>,
     key: &PrivateKey,
-) -> Vec<(String, Option<Vec<u8>>)> {
+) -> Outputs {
     let text = record.to_text();
     let mut files = vec![
         (
@@ -137,7 +138,7 @@ pub fn open_outputs<V: serde::Serialize>(
     text: impl Fn(&V) -> String,
     picture: impl Fn(&V) -> String,
     key: &PrivateKey,
-) -> Vec<(String, Option<Vec<u8>>)> {
+) -> Outputs {
     let views = audiences
         .iter()
         .map(|&audience| {
@@ -179,16 +180,16 @@ pub fn signed_view_text(dir: &GameDir, f: &Frame, audience: &str) -> Result<Stri
     Ok(text)
 }
 
-/// Checks every published view (signature and content) against what the record gives; views
-/// may be missing only before the first judge run.
+/// Checks every published view, each seat's and the public one (signature and content),
+/// against what the record gives; views may be missing only before the first judge run.
 pub fn check_views<V: DeserializeOwned + PartialEq>(
     dir: &GameDir,
     f: &Frame,
-    audiences: &[&str],
-    before_first_run: bool,
+    record: &Record,
     want: impl Fn(&str) -> (V, String),
 ) -> Result<()> {
-    for &audience in audiences {
+    let before_first_run = record.lines.is_empty();
+    for audience in f.seats.iter().copied().chain(["public"]) {
         let (view, text) = want(audience);
         match read_view::<V>(dir, f, audience)? {
             Some(v) if v == view => {}

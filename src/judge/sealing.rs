@@ -3,6 +3,7 @@
 //! that depends only on public facts.
 
 use super::frame::Frame;
+use super::frame::Outputs;
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::protocol::seal::{self, Sealed};
 use crate::protocol::signing::{self, namespace};
@@ -275,7 +276,7 @@ fn seal_stable(
     plain: &[u8],
     recipients: &[&PublicKey],
     judge: &PrivateKey,
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<Outputs> {
     let tag = output_tag(judge, game, path, plain)?;
     let old = dir.read_bytes(path, SEALED_LIMIT).ok();
     let sealed = match old {
@@ -305,7 +306,7 @@ pub fn seal_outputs(
     game: &Frame,
     judge: &PrivateKey,
     files: Vec<(String, String)>,
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<Outputs> {
     let public_len: usize = files
         .iter()
         .filter(|(p, _)| p.starts_with("views/public."))
@@ -356,7 +357,7 @@ pub fn seal_refusal(
     judge: &PrivateKey,
     seat: usize,
     text: &str,
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<Outputs> {
     let name = game.seats[seat];
     let path = sealed_refusal_path(name);
     let recipients = [&game.player_keys[seat], judge.public_key()];

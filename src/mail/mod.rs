@@ -8,13 +8,14 @@ pub mod outbox;
 pub mod route;
 
 use crate::error::{refuse, refuse_with, Result};
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
 use crate::store::GameDir;
 use ssh_key::PublicKey;
 
 /// Files for one `GameDir::commit`: each path with its new bytes.
-type Writes = Vec<(String, Option<Vec<u8>>)>;
+type Writes = Outputs;
 
 /// The seats of a game and their keys, whatever the game.
 pub struct Seats {

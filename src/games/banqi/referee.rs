@@ -10,9 +10,11 @@ use super::rules::{Action, Ending, Game, Options};
 use super::view::{BanqiView, LastMove, Taken};
 use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::xiangqi::rules::Piece;
+use crate::judge::frame::seat_number;
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
@@ -149,10 +151,6 @@ fn piece_of_letter(text: &str) -> Option<Piece> {
     chars.next().is_none().then_some(())?;
     c.is_ascii_alphabetic().then_some(())?;
     Piece::from_fen_char(c).filter(|p| p.fen_char() == c)
-}
-
-fn seat_index(name: &str) -> Option<usize> {
-    SEATS.iter().position(|s| *s == name)
 }
 
 /// The step function's inputs.
@@ -377,7 +375,7 @@ impl Referee for BanqiGame {
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
         let seat = state.to_move()?;
-        Some((seat_index(seat).unwrap_or(0), state.plies() + 1))
+        Some((seat_number(&SEATS, seat).unwrap_or(0), state.plies() + 1))
     }
 
     fn waiting(&self, state: &State) -> Option<String> {
@@ -391,12 +389,7 @@ impl Referee for BanqiGame {
         Some(format!("{seat} to move (ply {})", state.plies() + 1))
     }
 
-    fn outputs(
-        &self,
-        _dir: &GameDir,
-        state: &State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
         let audiences = [SEATS[0], SEATS[1], "public"];
         Ok(crate::judge::published::open_outputs(
             &state.turns.record,

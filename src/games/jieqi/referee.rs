@@ -12,9 +12,11 @@ use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
 use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
 use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
+use crate::judge::frame::seat_number;
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::store::GameDir;
 use ssh_key::PrivateKey;
@@ -160,10 +162,6 @@ fn kind_of_letter(text: &str) -> Option<Kind> {
         return None;
     }
     Kind::from_fen_letter(c).filter(|k| *k != Kind::King)
-}
-
-fn seat_index(name: &str) -> Option<usize> {
-    SEATS.iter().position(|s| *s == name)
 }
 
 /// The step function's inputs.
@@ -404,7 +402,7 @@ impl Referee for JieqiGame {
         let Some(seat_name) = state.to_move() else {
             return Ok(None);
         };
-        let seat = seat_index(seat_name).unwrap_or(0);
+        let seat = seat_number(&SEATS, seat_name).unwrap_or(0);
         let ply = state.plies() + 1;
         let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
@@ -443,7 +441,7 @@ impl Referee for JieqiGame {
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
         let seat = state.to_move()?;
-        Some((seat_index(seat).unwrap_or(0), state.plies() + 1))
+        Some((seat_number(&SEATS, seat).unwrap_or(0), state.plies() + 1))
     }
 
     fn waiting(&self, state: &State) -> Option<String> {
@@ -457,12 +455,7 @@ impl Referee for JieqiGame {
         Some(format!("{seat} to move (ply {})", state.plies() + 1))
     }
 
-    fn outputs(
-        &self,
-        _dir: &GameDir,
-        state: &State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
         let audiences = [SEATS[0], SEATS[1], "public"];
         Ok(crate::judge::published::open_outputs(
             &state.turns.record,

@@ -11,10 +11,12 @@ use crate::error::{refuse, refuse_with, Result};
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::games::liubo::throws;
+use crate::judge::frame::seat_number;
 use crate::judge::manifest::Seated;
 use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
@@ -167,10 +169,6 @@ struct Step<'a> {
     cx: &'a Ctx<'a>,
 }
 
-fn seat_index(name: &str) -> Option<usize> {
-    SEATS.iter().position(|s| *s == name)
-}
-
 fn parse_hex32(path: &str, field: &str, text: &str) -> Result<[u8; 32]> {
     throws::parse_element(text).ok_or_else(|| refuse(path, Some(field), "expected 64 hex digits"))
 }
@@ -185,7 +183,7 @@ impl Step<'_> {
     fn seat_order(&self) -> [usize; 2] {
         let named = match self.cx.recorded() {
             Some(Entry::Commitment { seat, .. } | Entry::SetupAccepted { seat })
-            | Some(Entry::Move { seat, .. }) => seat_index(seat),
+            | Some(Entry::Move { seat, .. }) => seat_number(&SEATS, seat),
             _ => None,
         };
         match named {
@@ -707,7 +705,8 @@ fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
 fn note(state: &mut State, entry: &Entry) -> Result<()> {
     match entry {
         Entry::SetupAccepted { seat } => {
-            let i = seat_index(seat).ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
+            let i = seat_number(&SEATS, seat)
+                .ok_or_else(|| refuse("record.jsonl", None, "unknown seat"))?;
             state.accepted[i] = true;
         }
         Entry::End { winner, reason, .. } => state.end = Some((winner.clone(), *reason)),
@@ -796,27 +795,16 @@ impl Referee for LiuboGame {
         Some(build_view(self, state, "public").waiting)
     }
 
-    fn outputs(
-        &self,
-        _dir: &GameDir,
-        state: &State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
         Ok(outputs(self, state, key))
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(
-            dir,
-            &self.frame(),
-            &[SEATS[0], SEATS[1], "public"],
-            state.record.lines.is_empty(),
-            |a| {
-                let v = build_view(self, state, a);
-                let text = crate::games::liubo::view::render_text(&self.manifest.players, &v);
-                (v, text)
-            },
-        )
+        crate::judge::published::check_views(dir, &self.frame(), &state.record, |a| {
+            let v = build_view(self, state, a);
+            let text = crate::games::liubo::view::render_text(&self.manifest.players, &v);
+            (v, text)
+        })
     }
 }
 
@@ -974,7 +962,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
 }
 
 /// The signed outputs: record, each audience's view, the board picture.
-pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
+pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Outputs {
     let audiences = [SEATS[0], SEATS[1], "public"];
     crate::judge::published::open_outputs(
         &state.record,

@@ -8,6 +8,7 @@ use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::turns::{Asked, MoveLine, Turns};
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
@@ -220,12 +221,7 @@ impl Referee for NimGame {
         Some(format!("{seat} to move (ply {})", state.plies() + 1))
     }
 
-    fn outputs(
-        &self,
-        _dir: &GameDir,
-        state: &State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
         Ok(crate::judge::published::open_outputs(
             &state.turns.record,
             &[SEATS[0], SEATS[1], "public"],
@@ -237,17 +233,11 @@ impl Referee for NimGame {
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(
-            dir,
-            &self.frame(),
-            &[SEATS[0], SEATS[1], "public"],
-            state.turns.record.lines.is_empty(),
-            |a| {
-                let v = build_view(self, state, a);
-                let text = super::view::render_text(&self.manifest.players, &v);
-                (v, text)
-            },
-        )
+        crate::judge::published::check_views(dir, &self.frame(), &state.turns.record, |a| {
+            let v = build_view(self, state, a);
+            let text = super::view::render_text(&self.manifest.players, &v);
+            (v, text)
+        })
     }
 }
 

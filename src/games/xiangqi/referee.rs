@@ -9,6 +9,7 @@ use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Posi
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::turns::{Asked, MoveLine, Turns};
+use crate::judge::Outputs;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
@@ -315,28 +316,16 @@ impl Referee for XiangqiGame {
         ))
     }
 
-    fn outputs(
-        &self,
-        _dir: &GameDir,
-        state: &State,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
         Ok(outputs(self, state, key))
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(
-            dir,
-            &self.frame(),
-            &[SEATS[0], SEATS[1], "public"],
-            state.turns.record.lines.is_empty(),
-            |a| {
-                let v = build_view(self, state, a);
-                let text =
-                    crate::games::xiangqi::view::render_text(&self.manifest.players, &v, false);
-                (v, text)
-            },
-        )
+        crate::judge::published::check_views(dir, &self.frame(), &state.turns.record, |a| {
+            let v = build_view(self, state, a);
+            let text = crate::games::xiangqi::view::render_text(&self.manifest.players, &v, false);
+            (v, text)
+        })
     }
 }
 
@@ -397,7 +386,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
 }
 
 /// The signed outputs: record, each audience's view, the board picture.
-pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Vec<(String, Option<Vec<u8>>)> {
+pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Outputs {
     let audiences = [SEATS[0], SEATS[1], "public"];
     crate::judge::published::open_outputs(
         &state.turns.record,

@@ -5,6 +5,7 @@ use crate::games::luzhanqi::referee::*;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::text;
 use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
+use crate::judge::Outputs;
 use crate::judge::*;
 use crate::protocol::files::*;
 use crate::protocol::signing::{self, namespace};
@@ -273,9 +274,9 @@ pub fn judge_outputs(
     dir: &GameDir,
     replay: &Replay,
     key: &PrivateKey,
-) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+) -> Result<Outputs> {
     let outputs = outputs(game, replay, key);
-    let mut files: Vec<(String, Option<Vec<u8>>)> = if game.manifest.sealed {
+    let mut files: Outputs = if game.manifest.sealed {
         crate::judge::sealing::seal_outputs(
             dir,
             &crate::judge::pipeline::Framed::frame(game),

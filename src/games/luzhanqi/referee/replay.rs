@@ -10,6 +10,7 @@ use crate::games::luzhanqi::rules::options::FirstMover;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
 use crate::judge::pipeline::{self, Ctx, Framed, Referee};
+use crate::judge::Outputs;
 use crate::judge::*;
 use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
 use crate::protocol::files::*;
@@ -811,12 +812,7 @@ impl Referee for Game {
         crate::judge::strays::stray_move(cx.dir, &self.frame(), &st.record, st.next_ply, next)
     }
 
-    fn outputs(
-        &self,
-        dir: &GameDir,
-        st: &Replay,
-        key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    fn outputs(&self, dir: &GameDir, st: &Replay, key: &PrivateKey) -> Result<Outputs> {
         judge_outputs(self, dir, st, key)
     }
 
@@ -833,7 +829,7 @@ impl Referee for Game {
         seat: usize,
         text: &str,
         key: &PrivateKey,
-    ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    ) -> Result<Outputs> {
         match self.manifest.sealed {
             true => crate::judge::sealing::seal_refusal(dir, &self.frame(), key, seat, text),
             false => Ok(pipeline::plain_refusal_note(self, seat, text, key)),
