@@ -361,4 +361,28 @@ mod seated_tests {
         sealed.sealed = true;
         assert!(load_written(&sealed).unwrap().manifest.sealed);
     }
+
+    /// A game's own checks of its options run on load and name their field: Xiangqi's start
+    /// position must leave the side to move a legal move, Nim's pile must hold 2 to 99 stones.
+    #[test]
+    fn a_game_s_own_checks_refuse_naming_the_field() {
+        let mut xiangqi = Seated::with_new_keys(XiangqiRules {
+            start: crate::games::xiangqi::rules::fen::START.into(),
+            move_limit: false,
+        })
+        .manifest;
+        xiangqi.rules.start = "4k4/4r4/9/9/9/9/9/9/r8/3K5 w - - 0 1".into();
+        let refused = load_written(&xiangqi).err().expect("refused").to_string();
+        assert!(
+            refused.contains("rules.start") && refused.contains("no legal move"),
+            "{refused}"
+        );
+
+        use crate::games::nim::referee::NimOptions;
+        let mut nim = Seated::with_new_keys(NimOptions { stones: 21 }).manifest;
+        assert!(load_written(&nim).is_ok());
+        nim.rules.stones = 1;
+        let refused = load_written(&nim).err().expect("refused").to_string();
+        assert!(refused.contains("rules.stones"), "{refused}");
+    }
 }
