@@ -5,6 +5,7 @@ pub mod candidates;
 pub mod ci;
 pub mod clock;
 pub mod context;
+pub mod face_down;
 pub mod frame;
 pub mod manifest;
 pub mod nonces;
@@ -17,6 +18,7 @@ pub mod secret;
 pub mod signed_record;
 pub mod strays;
 pub mod text;
+pub mod turn_referee;
 pub mod turns;
 
 pub use frame::{move_path, Frame, Outputs};

@@ -186,12 +186,13 @@ pub fn check_views<V: DeserializeOwned + PartialEq>(
     dir: &GameDir,
     f: &Frame,
     record: &Record,
-    want: impl Fn(&str) -> (V, String),
+    want: impl Fn(&str, Option<&V>) -> (V, String),
 ) -> Result<()> {
     let before_first_run = record.lines.is_empty();
     for audience in f.seats.iter().copied().chain(["public"]) {
-        let (view, text) = want(audience);
-        match read_view::<V>(dir, f, audience)? {
+        let published = read_view::<V>(dir, f, audience)?;
+        let (view, text) = want(audience, published.as_ref());
+        match published {
             Some(v) if v == view => {}
             Some(_) => {
                 return Err(refuse(

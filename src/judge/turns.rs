@@ -21,6 +21,8 @@ pub struct Turns {
     pub end: Option<(Option<String>, EndReason)>,
     /// The signed move that ended the game off the board (resign, accept-draw).
     pub closing: Option<Closing>,
+    /// The comment of each move played on the board, in order (public, like the move files).
+    pub comments: Vec<Option<String>>,
 }
 
 /// What a move file asks for: a move on the board (`P`, as the game parses it) or an answer
@@ -171,11 +173,11 @@ impl Turns {
     /// The record's opening lines of a game without setups, one a step: the start, then the
     /// begin line with the seat `first` gives to move (its time kept as recorded in a replay);
     /// none after.
-    pub fn opening(
+    pub fn opening<'s>(
         &self,
         cx: &Ctx,
         frame: &Frame,
-        first: impl FnOnce() -> &'static str,
+        first: impl FnOnce() -> &'s str,
         clocked: bool,
     ) -> Option<Entry> {
         match self.record.lines.len() {

@@ -60,7 +60,7 @@ pub(super) fn audited(g: &BanqiGame, state: &bq::State) -> Vec<String> {
         .iter()
         .filter(|p| p.revealed.is_some() || p.captured_face_down)
         .count();
-    match &state.layout {
+    match &state.dealt.layout {
         Some(layout) => vec![
             format!(
                 "verified Banqi game {}: {} plies, every signature, turn and view checked; both revealed nonces match their commitments, and the layout they give matches all {named} pieces turned up",

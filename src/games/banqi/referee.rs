@@ -4,21 +4,19 @@
 //! lies face down is no seat's to know; and, once the nonces are revealed, an audit that
 //! recomputes the whole layout and checks every piece named.
 
-use super::rules::position::Square;
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
 use super::view::{BanqiView, LastMove, Taken};
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::Piece;
-use crate::judge::frame::seat_number;
+use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
-use crate::judge::Outputs;
+use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::turn_referee::{OffBoard, Played, RulesEnd, TurnReferee};
+use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use ssh_key::PrivateKey;
 use std::collections::BTreeMap;
 
 /// The seats, in manifest order: `first` moves first; colours come with the first piece up.
@@ -99,11 +97,8 @@ pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmen
 pub struct State {
     pub turns: Turns,
     pub game: Game,
-    /// The seats' nonces, through the secret contract.
-    pub nonces: crate::judge::nonces::NoncePair,
-    /// The layout, once both nonces are at hand (the judge, or anyone after the reveal).
-    pub layout: Option<Layout>,
-    pub comments: Vec<Option<String>>,
+    /// The seats' nonces and the layout they fix.
+    pub dealt: FaceDown<Layout>,
 }
 
 impl State {
@@ -113,21 +108,17 @@ impl State {
 
     /// The seat to move, once play has begun and while it goes on.
     pub fn to_move(&self) -> Option<&'static str> {
-        (self.nonces.begun && self.turns.end.is_none()).then(|| SEATS[self.game.position().to_move])
+        (self.dealt.nonces.begun && self.turns.end.is_none())
+            .then(|| SEATS[self.game.position().to_move])
     }
 
     pub fn plies(&self) -> u32 {
         self.game.played().len() as u32
     }
-
-    /// What the record is waiting for before play, in words.
-    fn waiting_before_play(&self) -> Option<String> {
-        self.nonces.waiting(&SEATS)
-    }
 }
 
-/// The record's reason and winner for an ending.
-fn end_of(ending: Ending) -> (Option<String>, EndReason) {
+/// The record's winning seat and reason for a rules ending.
+fn end_of(ending: Ending) -> RulesEnd {
     let reason = match ending {
         Ending::AllTaken { .. } => EndReason::NoPiecesInPlay,
         Ending::NoLegalMove { .. } => EndReason::NoLegalMove,
@@ -136,290 +127,160 @@ fn end_of(ending: Ending) -> (Option<String>, EndReason) {
         Ending::Agreement => EndReason::Agreement,
         Ending::Forfeit { .. } => EndReason::Forfeit,
     };
-    (ending.winner().map(|w| SEATS[w].to_string()), reason)
+    (ending.winner(), reason)
 }
 
-fn end_entry(turns: &mut Turns, ending: Ending) -> Entry {
-    let (winner, reason) = end_of(ending);
-    turns.end(winner, reason)
-}
+/// Banqi's pieces as the record names them: upper case red, lower case black.
+struct PieceLetters;
 
-/// A piece's letter as the record names it: upper case red, lower case black.
-fn piece_of_letter(text: &str) -> Option<Piece> {
-    let mut chars = text.chars();
-    let c = chars.next()?;
-    chars.next().is_none().then_some(())?;
-    c.is_ascii_alphabetic().then_some(())?;
-    Piece::from_fen_char(c).filter(|p| p.fen_char() == c)
-}
-
-/// The step function's inputs.
-struct Step<'a> {
-    g: &'a BanqiGame,
-    cx: &'a Ctx<'a>,
-}
-
-impl Step<'_> {
-    fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
-        let g = self.g;
-        let clock = g.manifest.clock.is_some();
-        let entries = state
-            .nonces
-            .step(self.cx, &g.frame(), g.manifest.sealed, clock)?;
-        if let Some((first, second)) = state.nonces.both().filter(|_| state.nonces.begun) {
-            state.layout = Some(shuffle(&g.manifest.id, &first, &second));
-        }
-        Ok(entries)
+impl Letters<Piece> for PieceLetters {
+    fn letter(&self, piece: &Piece) -> String {
+        piece.fen_char().to_string()
     }
 
-    /// Checks the turn's move file and reads the turn it asks for.
-    fn check_move_file(
-        &self,
-        state: &State,
-        turn: &TurnFile,
-        ply: u32,
-        seat: usize,
-    ) -> Result<Asked<Action>> {
-        let position = state.game.position();
-        state.turns.check_move_file(&self.g.frame(), turn, ply, seat, |text| {
-            let action = Action::parse(text).ok_or_else(|| {
-                format!(
-                    "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
-                )
-            })?;
-            position.check(action).map_err(|e| e.to_string())?;
-            Ok(action)
-        })
-    }
-
-    /// What the face-down piece on `square` is: from the layout (checked against the record in
-    /// a replay), else from the recorded line (an audit before the reveal).
-    fn identity(&self, state: &State, square: Square, recorded: Option<&str>) -> Result<Piece> {
-        let ply = state.plies() + 1;
-        if let Some(layout) = &state.layout {
-            let piece = layout.at(square);
-            if let Some(text) = recorded.filter(|t| piece_of_letter(t) != Some(piece)) {
-                return Err(refuse_with(
-                    "record.jsonl",
-                    Some("revealed"),
-                    format!(
-                        "ply {ply}: the record names {text} on {square}, but the nonces put {} there",
-                        piece.fen_char()
-                    ),
-                    "the record or the revealed nonces were changed",
-                ));
-            }
-            return Ok(piece);
-        }
-        match recorded {
-            Some(text) => piece_of_letter(text).ok_or_else(|| {
-                refuse(
-                    "record.jsonl",
-                    Some("revealed"),
-                    format!("ply {ply}: {text:?} is not a piece letter"),
-                )
-            }),
-            None => Err(refuse_with(
-                "record.jsonl",
-                None,
-                format!("the judge cannot turn up the piece on {square}: it lacks a nonce"),
-                "the judge needs both players' nonces (setups/first.toml, setups/second.toml)",
-            )),
-        }
-    }
-
-    fn play(
-        &self,
-        state: &mut State,
-        ply: u32,
-        seat: usize,
-        file: &MoveFile,
-        hash: String,
-        asked: Asked<Action>,
-    ) -> Result<Vec<Entry>> {
-        let recorded = match self.cx.recorded() {
-            Some(Entry::Move {
-                revealed, notices, ..
-            }) => revealed.clone().or_else(|| {
-                notices.iter().find_map(|n| match n {
-                    Notice::Uncovered { piece, .. } => Some(piece.clone()),
-                    _ => None,
-                })
-            }),
-            _ => None,
-        };
-        let mut notices = Vec::new();
-        let mut revealed = None;
-        let (text, ending) = match asked {
-            Asked::Play(action) => {
-                let identity = match action {
-                    _ if !state.game.needs_identity(action) => None,
-                    Action::Flip(s) | Action::Move(_, s) => {
-                        Some(self.identity(state, s, recorded.as_deref())?)
-                    }
-                };
-                match (action, identity) {
-                    (Action::Flip(_), Some(p)) => revealed = Some(p.fen_char().to_string()),
-                    (Action::Move(_, to), Some(p)) => notices.push(Notice::Uncovered {
-                        square: to.to_string(),
-                        piece: p.fen_char().to_string(),
-                    }),
-                    _ => {}
-                }
-                let ending = state
-                    .game
-                    .play(action, identity)
-                    .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?;
-                state.comments.push(file.comment.clone());
-                (action.to_string(), ending)
-            }
-            Asked::Resign => {
-                let ending = Ending::Resignation { loser: seat };
-                state.game.end(ending);
-                ("resign".to_string(), Some(ending))
-            }
-            Asked::AcceptDraw => {
-                state.game.end(Ending::Agreement);
-                ("accept-draw".to_string(), Some(Ending::Agreement))
-            }
-        };
-        let line = MoveLine {
-            action: text,
-            received: self.cx.received(),
-            notices,
-            revealed,
-        };
-        let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
-        if let Some(ending) = ending {
-            entries.push(end_entry(&mut state.turns, ending));
-        }
-        Ok(entries)
+    fn read(&self, text: &str) -> Option<Piece> {
+        let mut chars = text.chars();
+        let c = chars.next()?;
+        chars.next().is_none().then_some(())?;
+        c.is_ascii_alphabetic().then_some(())?;
+        Piece::from_fen_char(c).filter(|p| p.fen_char() == c)
     }
 }
 
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
-    let mut state = g.initial();
-    state.nonces.begin();
-    state.layout = Some(layout);
-    state
-}
-
-/// Plays one legal action through the judge's own step code (the rules contract's `apply`);
-/// an illegal one changes nothing.
-pub fn contract_play(g: &BanqiGame, state: &mut State, action: Action) {
-    let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
-    let ply = state.plies() + 1;
-    let seat = state.game.position().to_move;
-    let file = crate::games::rules::contract_move_file(
-        &g.manifest.id,
-        &g.hash,
-        ply,
-        SEATS[seat],
-        action.to_string(),
-    );
-    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(action));
+    State {
+        dealt: FaceDown::dealt(layout),
+        ..g.start_state()
+    }
 }
 
 crate::judge::pipeline::recorded!(State, turns.record);
 
-impl Referee for BanqiGame {
+impl TurnReferee for BanqiGame {
     type State = State;
+    type Move = Action;
+    type View = BanqiView;
 
-    fn initial(&self) -> State {
+    fn start_state(&self) -> State {
         State {
             turns: Turns::default(),
             game: Game::new(self.manifest.rules),
-            nonces: Default::default(),
-            layout: None,
-            comments: Vec::new(),
+            dealt: FaceDown::default(),
         }
     }
 
-    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let frame = self.frame();
-        if state.turns.record.lines.is_empty() {
-            return Ok(Some(vec![Turns::start_entry(&frame)]));
-        }
-        let step = Step { g: self, cx };
-        if !state.nonces.begun {
-            return step.before_play(state);
-        }
-        if state.turns.end.is_some() {
-            return Ok(None);
-        }
-        let seat = state.game.position().to_move;
-        let ply = state.plies() + 1;
-        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
-            return Ok(None);
-        };
-        let asked = step.check_move_file(state, &turn, ply, seat)?;
-        let (file, hash) = (&turn.file, turn.hash.clone());
-        step.play(state, ply, seat, file, hash, asked).map(Some)
+    fn turns(state: &State) -> &Turns {
+        &state.turns
     }
 
-    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        state.game.end(Ending::Forfeit { loser: seat });
-        let winner = Some(SEATS[1 - seat].to_string());
-        Ok(state.turns.forfeit(&SEATS, seat, reason, winner))
+    fn turns_mut(state: &mut State) -> &mut Turns {
+        &mut state.turns
     }
 
-    fn secrets_held(&self) -> Option<&'static str> {
+    fn seat_to_move(&self, state: &State) -> usize {
+        state.game.position().to_move
+    }
+
+    fn plies(state: &State) -> u32 {
+        state.plies()
+    }
+
+    fn begun(&self, state: &State) -> bool {
+        state.dealt.nonces.begun
+    }
+
+    fn before_play(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let (m, frame) = (&self.manifest, self.frame());
+        let clocked = m.clock.is_some();
+        state
+            .dealt
+            .opening(&state.turns, cx, &frame, m.sealed, clocked, |a, b| {
+                shuffle(&m.id, a, b)
+            })
+    }
+
+    fn waiting_before_play(&self, state: &State) -> Option<String> {
+        state.dealt.nonces.waiting(&SEATS)
+    }
+
+    fn held_secrets(&self) -> Option<&'static str> {
         Some("nonces")
     }
 
-    fn is_over(&self, state: &State) -> bool {
-        state.turns.end.is_some()
+    fn parse(&self, state: &State, text: &str) -> std::result::Result<Action, String> {
+        let action = Action::parse(text).ok_or_else(|| {
+            format!(
+                "{text:?} is not a turn: write a square to turn its piece up (c2), a move (c2c3), or resign"
+            )
+        })?;
+        state
+            .game
+            .position()
+            .check(action)
+            .map_err(|e| e.to_string())?;
+        Ok(action)
     }
 
-    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
-        let seat = state.to_move()?;
-        Some((seat_number(&SEATS, seat).unwrap_or(0), state.plies() + 1))
-    }
-
-    fn waiting(&self, state: &State) -> Option<String> {
-        if state.turns.end.is_some() {
-            return None;
+    /// A piece turned up, or taken face down, is named in the record as the layout says.
+    fn play(
+        &self,
+        state: &mut State,
+        cx: &Ctx,
+        ply: u32,
+        _: usize,
+        action: Action,
+    ) -> Result<Played> {
+        let recorded = RecordedLetters::of(cx);
+        let recorded = recorded.revealed.or(recorded.uncovered);
+        let identity = match action {
+            _ if !state.game.needs_identity(action) => None,
+            Action::Flip(s) | Action::Move(_, s) => Some(state.dealt.identity(
+                &PieceLetters,
+                |layout, s| Some(layout.at(s)),
+                ply,
+                s,
+                recorded.as_deref(),
+                &SEATS,
+            )?),
+        };
+        let mut played = Played::plain(action, None);
+        match (action, identity) {
+            (Action::Flip(_), Some(p)) => played.line.revealed = Some(PieceLetters.letter(&p)),
+            (Action::Move(_, to), Some(p)) => played.line.notices.push(Notice::Uncovered {
+                square: to.to_string(),
+                piece: PieceLetters.letter(&p),
+            }),
+            _ => {}
         }
-        if let Some(before) = state.waiting_before_play() {
-            return Some(before);
-        }
-        let seat = state.to_move()?;
-        Some(format!("{seat} to move (ply {})", state.plies() + 1))
+        played.end = state
+            .game
+            .play(action, identity)
+            .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?
+            .map(end_of);
+        Ok(played)
     }
 
-    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
-        let audiences = [SEATS[0], SEATS[1], "public"];
-        Ok(crate::judge::published::open_outputs(
-            &state.turns.record,
-            &audiences,
-            |audience| build_view(self, state, audience),
-            |v| super::view::render_text(&self.manifest.players, v, false),
-            super::picture::banqi,
-            key,
-        ))
+    fn end_off_board(&self, state: &mut State, how: OffBoard) {
+        state.game.end(match how {
+            OffBoard::Resignation { loser } => Ending::Resignation { loser },
+            OffBoard::Forfeit { loser } => Ending::Forfeit { loser },
+            OffBoard::Agreement => Ending::Agreement,
+            // Banqi takes no adjudication (`ADJUDICATED` is false): never asked.
+            OffBoard::Adjudicated { .. } => return,
+        });
     }
 
-    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        for audience in [SEATS[0], SEATS[1], "public"] {
-            let want = build_view(self, state, audience);
-            match read_view(dir, self, audience)? {
-                Some(v) if v == want => {}
-                Some(_) => {
-                    return Err(refuse(
-                        format!("views/{audience}.json"),
-                        None,
-                        "does not show what the record gives",
-                    ))
-                }
-                None if state.turns.record.lines.is_empty() => {}
-                None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
-            }
-            let text = super::view::render_text(&self.manifest.players, &want, false);
-            crate::judge::published::check_text_view(dir, &self.frame(), audience, &text)?;
-        }
-        Ok(())
+    fn view(&self, state: &State, audience: &str) -> BanqiView {
+        build_view(self, state, audience)
+    }
+
+    fn text(&self, v: &BanqiView) -> String {
+        super::view::render_text(&self.manifest.players, v, false)
+    }
+
+    fn picture(&self, v: &BanqiView) -> String {
+        super::picture::banqi(v)
     }
 }
 
@@ -475,7 +336,7 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
             action: p.action.to_string(),
             revealed: p.revealed.map(letter),
             captured: p.captured.map(letter),
-            comment: state.comments.get(ply - 1).cloned().flatten(),
+            comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
     let mut face_down: Vec<char> = state
@@ -545,49 +406,19 @@ mod tests {
     //! Non-interference: what lies face down changes nothing any audience is shown, until it
     //! is turned up; and the judge's step names every piece turned up as the layout says.
 
+    use super::super::rules::position::Square;
     use super::*;
+    use crate::judge::turn_referee::play_all;
     use crate::rules::random::SplitMix64;
 
     fn game(options: Options) -> BanqiGame {
         BanqiGame::with_new_keys(options)
     }
 
-    fn move_file(g: &BanqiGame, ply: u32, seat: usize, action: Action) -> MoveFile {
-        MoveFile {
-            format: MOVE_FORMAT.into(),
-            game: g.manifest.id.clone(),
-            manifest: g.hash.clone(),
-            ply,
-            seat: SEATS[seat].into(),
-            answers: String::new(),
-            action: action.to_string(),
-            offer_draw: false,
-            comment: None,
-            chain_index: None,
-            chain: None,
-        }
-    }
-
     /// The judge's state after `turns`, played through its own step code on `layout`.
     fn played(g: &BanqiGame, layout: &Layout, turns: &[Action]) -> (State, Vec<Vec<Entry>>) {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = GameDir::new(tmp.path());
-        let cx = Ctx::taking_new(&dir, "2026-11-25T00:00:00Z", None);
-        let step = Step { g, cx: &cx };
-        let mut state = g.initial();
-        state.nonces.begin();
-        state.layout = Some(layout.clone());
-        let mut entries = Vec::new();
-        for (i, &a) in turns.iter().enumerate() {
-            let ply = i as u32 + 1;
-            let seat = state.game.position().to_move;
-            let file = move_file(g, ply, seat, a);
-            let hash = format!("sha256:{i:064x}");
-            entries.push(
-                step.play(&mut state, ply, seat, &file, hash, Asked::Play(a))
-                    .unwrap(),
-            );
-        }
+        let mut state = contract_start(g, layout.clone());
+        let entries = play_all(g, &mut state, turns).unwrap();
         (state, entries)
     }
 

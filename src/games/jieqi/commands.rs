@@ -67,7 +67,7 @@ pub(super) fn audited(g: &JieqiGame, state: &jq::State) -> Vec<String> {
         .iter()
         .filter(|p| p.revealed.is_some())
         .count();
-    match &state.layout {
+    match &state.dealt.layout {
         Some(layout) => {
             lines.push(format!(
                 "verified Jieqi game {}: {} plies, every signature, move and view checked; both revealed nonces match their commitments, and the layout they give matches all {turned} pieces that turned up",

@@ -9,17 +9,16 @@ use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::jieqi::rules::position::Cell;
 use crate::games::jieqi::rules::shuffle::{shuffle, Layout};
 use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
-use crate::games::xiangqi::referee::{color_of, end_entry, forfeit_entries, seat_of};
+use crate::games::xiangqi::referee::{end_of, off_board_ending, seat_of};
 use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::games::xiangqi::rules::{Color, Ending, Kind, Move, Square};
-use crate::judge::frame::seat_number;
+use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
+use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::Seated;
-use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::turns::{Asked, MoveLine, TurnFile, Turns};
-use crate::judge::Outputs;
+use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::turn_referee::{OffBoard, Played, TurnReferee};
+use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::store::GameDir;
-use ssh_key::PrivateKey;
 
 pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
@@ -109,12 +108,9 @@ pub struct Capture {
 pub struct State {
     pub turns: Turns,
     pub game: Game,
-    /// The seats' nonces, through the secret contract.
-    pub nonces: crate::judge::nonces::NoncePair,
-    /// The hidden layout, once both nonces are at hand.
-    pub layout: Option<Layout>,
+    /// The seats' nonces and the hidden layout they fix.
+    pub dealt: FaceDown<Layout>,
     pub captures: Vec<Capture>,
-    pub comments: Vec<Option<String>>,
 }
 
 impl State {
@@ -124,17 +120,12 @@ impl State {
 
     /// The seat to move, once play has begun and while it goes on.
     pub fn to_move(&self) -> Option<&'static str> {
-        (self.nonces.begun && self.turns.end.is_none())
+        (self.dealt.nonces.begun && self.turns.end.is_none())
             .then(|| seat_of(self.game.position().side_to_move()))
     }
 
     pub fn plies(&self) -> u32 {
         self.game.played().len() as u32
-    }
-
-    /// What the record is waiting for before play, in words.
-    fn waiting_before_play(&self) -> Option<String> {
-        self.nonces.waiting(&SEATS)
     }
 }
 
@@ -164,337 +155,183 @@ fn kind_of_letter(text: &str) -> Option<Kind> {
     Kind::from_fen_letter(c).filter(|k| *k != Kind::King)
 }
 
-/// The step function's inputs.
-struct Step<'a> {
-    g: &'a JieqiGame,
-    cx: &'a Ctx<'a>,
-}
+/// The pieces of one colour as the record names them.
+struct KindLetters(Color);
 
-impl Step<'_> {
-    fn before_play(&self, state: &mut State) -> Result<Option<Vec<Entry>>> {
-        let g = self.g;
-        let clock = g.manifest.clock.is_some();
-        let entries = state
-            .nonces
-            .step(self.cx, &g.frame(), g.manifest.sealed, clock)?;
-        if let Some((red, black)) = state.nonces.both().filter(|_| state.nonces.begun) {
-            state.layout = Some(shuffle(&g.manifest.id, &red, &black));
-        }
-        Ok(entries)
+impl Letters<Kind> for KindLetters {
+    fn letter(&self, kind: &Kind) -> String {
+        letter(self.0, *kind)
     }
 
-    /// Checks the turn's move file and reads the move it asks for.
-    fn check_move_file(
-        &self,
-        state: &State,
-        turn: &TurnFile,
-        ply: u32,
-        seat: usize,
-    ) -> Result<Asked<Move>> {
-        let position = state.game.position();
-        state
-            .turns
-            .check_move_file(&self.g.frame(), turn, ply, seat, |text| {
-                let mv = parse_iccs(text).ok_or_else(|| {
-                    format!("{text:?} is not a move: write ICCS coordinates like h2e2, or resign")
-                })?;
-                position.check_move(mv).map_err(|e| e.to_string())?;
-                Ok(mv)
-            })
-    }
-
-    /// What the face-down piece on `square` is: from the layout, else from the recorded line
-    /// (an audit before the reveal).
-    fn identity(&self, state: &State, square: Square, recorded: Option<&str>) -> Result<Kind> {
-        if let Some(layout) = &state.layout {
-            let kind = layout.at(square).ok_or_else(|| {
-                refuse("record.jsonl", None, format!("{square} is no start square"))
-            })?;
-            let color = state.game.position().side_to_move();
-            match recorded {
-                Some(text) if kind_of_letter(text) != Some(kind) => {
-                    return Err(refuse_with(
-                        "record.jsonl",
-                        Some("revealed"),
-                        format!(
-                            "ply {}: the record turns up {text} on {square}, but the nonces put {} there",
-                            state.plies() + 1,
-                            letter(color, kind)
-                        ),
-                        "the record or the revealed nonces were changed",
-                    ))
-                }
-                _ => return Ok(kind),
-            }
-        }
-        match recorded {
-            Some(text) => kind_of_letter(text).ok_or_else(|| {
-                refuse(
-                    "record.jsonl",
-                    Some("revealed"),
-                    format!("{text:?} is not a piece letter"),
-                )
-            }),
-            None => Err(refuse_with(
-                "record.jsonl",
-                None,
-                format!("the judge cannot turn up the piece on {square}: it lacks a nonce"),
-                "the judge needs both players' nonces (setups/red.toml, setups/black.toml)",
-            )),
-        }
-    }
-
-    fn play(
-        &self,
-        state: &mut State,
-        ply: u32,
-        seat: usize,
-        file: &MoveFile,
-        hash: String,
-        action: Asked<Move>,
-    ) -> Result<Vec<Entry>> {
-        let (rec_revealed, rec_uncovered) = match self.cx.recorded() {
-            Some(Entry::Move {
-                revealed, notices, ..
-            }) => (
-                revealed.clone(),
-                notices.iter().find_map(|n| match n {
-                    Notice::Uncovered { piece, .. } => Some(piece.clone()),
-                    _ => None,
-                }),
-            ),
-            _ => (None, None),
-        };
-        let mut notices = Vec::new();
-        let mut revealed_letter = None;
-        let (text, ending) = match action {
-            Asked::Play(m) => {
-                let position = state.game.position();
-                let color = position.side_to_move();
-                let mover = position.cell(m.from);
-                let target = position.cell(m.to);
-                let revealed = match mover {
-                    Some(c) if c.hidden => {
-                        let k = self.identity(state, m.from, rec_revealed.as_deref())?;
-                        revealed_letter = Some(letter(color, k));
-                        Some(k)
-                    }
-                    _ => None,
-                };
-                let identity = match target {
-                    Some(c) if c.hidden => match (&state.layout, &rec_uncovered) {
-                        (Some(layout), _) => layout.at(m.to),
-                        (None, Some(text)) => Some(kind_of_letter(text).ok_or_else(|| {
-                            refuse(
-                                "record.jsonl",
-                                Some("notices"),
-                                format!("{text:?} is not a piece letter"),
-                            )
-                        })?),
-                        (None, None) => None,
-                    },
-                    Some(c) => Some(c.kind),
-                    None => None,
-                };
-                if let (Some(c), Some(k), Captured::Both) =
-                    (target, identity, self.g.options().captured)
-                {
-                    if c.hidden {
-                        notices.push(Notice::Uncovered {
-                            square: m.to.to_string(),
-                            piece: letter(c.color, k),
-                        });
-                    }
-                }
-                let ending = state
-                    .game
-                    .play(m, revealed)
-                    .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?
-                    .cloned();
-                if let Some(cell) = target {
-                    state.captures.push(Capture {
-                        ply,
-                        captor: seat,
-                        square: m.to,
-                        cell,
-                        identity,
-                    });
-                }
-                state.comments.push(file.comment.clone());
-                (m.to_string(), ending)
-            }
-            Asked::Resign => {
-                let ending = Ending::Resignation {
-                    loser: color_of(seat),
-                };
-                state.game.end(ending.clone());
-                ("resign".to_string(), Some(ending))
-            }
-            Asked::AcceptDraw => {
-                state.game.end(Ending::AgreedDraw);
-                ("accept-draw".to_string(), Some(Ending::AgreedDraw))
-            }
-        };
-        let line = MoveLine {
-            action: text,
-            received: self.cx.received(),
-            notices,
-            revealed: revealed_letter,
-        };
-        let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
-        if let Some(ending) = ending {
-            entries.push(end_entry(&mut state.turns, &ending));
-        }
-        Ok(entries)
+    fn read(&self, text: &str) -> Option<Kind> {
+        kind_of_letter(text)
     }
 }
 
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
-    let mut state = g.initial();
-    state.nonces.begin();
-    state.layout = Some(layout);
-    state
-}
-
-/// Plays one legal move through the judge's own step code (the rules contract's `apply`); an
-/// illegal one changes nothing.
-pub fn contract_play(g: &JieqiGame, state: &mut State, m: Move) {
-    let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
-    let ply = state.plies() + 1;
-    let seat = state.game.position().side_to_move().index();
-    let file = crate::games::rules::contract_move_file(
-        &g.manifest.id,
-        &g.hash,
-        ply,
-        SEATS[seat],
-        m.to_string(),
-    );
-    let _ = Step { g, cx: &cx }.play(state, ply, seat, &file, String::new(), Asked::Play(m));
+    State {
+        dealt: FaceDown::dealt(layout),
+        ..g.start_state()
+    }
 }
 
 crate::judge::pipeline::recorded!(State, turns.record);
 
-impl Referee for JieqiGame {
+impl TurnReferee for JieqiGame {
     type State = State;
+    type Move = Move;
+    type View = JieqiView;
+    const ADJUDICATED: bool = true;
 
-    fn initial(&self) -> State {
+    fn start_state(&self) -> State {
         State {
             turns: Turns::default(),
             game: Game::new(self.options()),
-            nonces: Default::default(),
-            layout: None,
+            dealt: FaceDown::default(),
             captures: Vec::new(),
-            comments: Vec::new(),
         }
     }
 
-    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let frame = self.frame();
-        if state.turns.record.lines.is_empty() {
-            return Ok(Some(vec![Turns::start_entry(&frame)]));
-        }
-        let step = Step { g: self, cx };
-        if !state.nonces.begun {
-            return step.before_play(state);
-        }
-        let Some(seat_name) = state.to_move() else {
-            return Ok(None);
-        };
-        let seat = seat_number(&SEATS, seat_name).unwrap_or(0);
-        let ply = state.plies() + 1;
-        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
-            return Ok(None);
-        };
-        let asked = step.check_move_file(state, &turn, ply, seat)?;
-        let (file, hash) = (&turn.file, turn.hash.clone());
-        step.play(state, ply, seat, file, hash, asked).map(Some)
+    fn turns(state: &State) -> &Turns {
+        &state.turns
     }
 
-    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let (ending, lines) = forfeit_entries(&mut state.turns, seat, reason);
-        state.game.end(ending);
-        Ok(lines)
+    fn turns_mut(state: &mut State) -> &mut Turns {
+        &mut state.turns
     }
 
-    fn adjudicate(
-        &self,
-        state: &mut State,
-        winner: Option<usize>,
-        reason: &str,
-        _: &Ctx,
-    ) -> Result<Vec<Entry>> {
-        let (ending, lines) =
-            crate::games::xiangqi::referee::adjudication_entries(&mut state.turns, winner, reason);
-        state.game.end(ending);
-        Ok(lines)
+    fn seat_to_move(&self, state: &State) -> usize {
+        state.game.position().side_to_move().index()
     }
 
-    fn secrets_held(&self) -> Option<&'static str> {
+    fn plies(state: &State) -> u32 {
+        state.plies()
+    }
+
+    fn begun(&self, state: &State) -> bool {
+        state.dealt.nonces.begun
+    }
+
+    fn before_play(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
+        let (m, frame) = (&self.manifest, self.frame());
+        let clocked = m.clock.is_some();
+        state
+            .dealt
+            .opening(&state.turns, cx, &frame, m.sealed, clocked, |a, b| {
+                shuffle(&m.id, a, b)
+            })
+    }
+
+    fn waiting_before_play(&self, state: &State) -> Option<String> {
+        state.dealt.nonces.waiting(&SEATS)
+    }
+
+    fn held_secrets(&self) -> Option<&'static str> {
         Some("nonces")
     }
 
-    fn is_over(&self, state: &State) -> bool {
-        state.turns.end.is_some()
+    fn parse(&self, state: &State, text: &str) -> std::result::Result<Move, String> {
+        let mv = parse_iccs(text).ok_or_else(|| {
+            format!("{text:?} is not a move: write ICCS coordinates like h2e2, or resign")
+        })?;
+        state
+            .game
+            .position()
+            .check_move(mv)
+            .map_err(|e| e.to_string())?;
+        Ok(mv)
     }
 
-    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
-        let seat = state.to_move()?;
-        Some((seat_number(&SEATS, seat).unwrap_or(0), state.plies() + 1))
-    }
-
-    fn waiting(&self, state: &State) -> Option<String> {
-        if state.turns.end.is_some() {
-            return None;
-        }
-        if let Some(before) = state.waiting_before_play() {
-            return Some(before);
-        }
-        let seat = state.to_move()?;
-        Some(format!("{seat} to move (ply {})", state.plies() + 1))
-    }
-
-    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
-        let audiences = [SEATS[0], SEATS[1], "public"];
-        Ok(crate::judge::published::open_outputs(
-            &state.turns.record,
-            &audiences,
-            |audience| build_view(self, state, audience),
-            |v| crate::games::jieqi::view::render_text(&self.manifest.players, v, false),
-            crate::games::jieqi::picture::jieqi,
-            key,
-        ))
-    }
-
-    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        for audience in [SEATS[0], SEATS[1], "public"] {
-            let published = read_view(dir, self, audience)?;
-            let mut known = state.captures.clone();
-            // Before the reveal, what a captor was shown cannot be recomputed: it is taken from
-            // its own view, and everything else in that view must still be what the record gives.
-            if state.layout.is_none() {
-                if let Some(v) = &published {
-                    learn(&mut known, v);
-                }
+    /// A face-down mover is turned up in the record; a piece taken face down is named there
+    /// only when the `captured` option shows it to both.
+    fn play(&self, state: &mut State, cx: &Ctx, ply: u32, seat: usize, m: Move) -> Result<Played> {
+        let recorded = RecordedLetters::of(cx);
+        let position = state.game.position();
+        let color = position.side_to_move();
+        let (mover, target) = (position.cell(m.from), position.cell(m.to));
+        let revealed = match mover {
+            Some(c) if c.hidden => Some(state.dealt.identity(
+                &KindLetters(color),
+                |layout, s| layout.at(s),
+                ply,
+                m.from,
+                recorded.revealed.as_deref(),
+                &SEATS,
+            )?),
+            _ => None,
+        };
+        let identity = match target {
+            Some(c) if c.hidden => match (&state.dealt.layout, &recorded.uncovered) {
+                (Some(layout), _) => layout.at(m.to),
+                (None, Some(text)) => Some(kind_of_letter(text).ok_or_else(|| {
+                    refuse(
+                        "record.jsonl",
+                        Some("notices"),
+                        format!("{text:?} is not a piece letter"),
+                    )
+                })?),
+                (None, None) => None,
+            },
+            Some(c) => Some(c.kind),
+            None => None,
+        };
+        let mut played = Played::plain(m, None);
+        played.line.revealed = revealed.map(|k| letter(color, k));
+        if let (Some(c), Some(k), Captured::Both) = (target, identity, self.options().captured) {
+            if c.hidden {
+                played.line.notices.push(Notice::Uncovered {
+                    square: m.to.to_string(),
+                    piece: letter(c.color, k),
+                });
             }
-            let want = view_with(self, state, &known, audience, state.plies() as usize);
-            match published {
-                Some(v) if v == want => {}
-                Some(_) => {
-                    return Err(refuse(
-                        format!("views/{audience}.json"),
-                        None,
-                        "does not show what the record gives",
-                    ))
-                }
-                None if state.turns.record.lines.is_empty() => {}
-                None => return Err(refuse(format!("views/{audience}.json"), None, "missing")),
-            }
-            let text = crate::games::jieqi::view::render_text(&self.manifest.players, &want, false);
-            crate::judge::published::check_text_view(dir, &self.frame(), audience, &text)?;
         }
-        Ok(())
+        played.end = state
+            .game
+            .play(m, revealed)
+            .map_err(|e| refuse("record.jsonl", Some("revealed"), e.to_string()))?
+            .map(end_of);
+        if let Some(cell) = target {
+            state.captures.push(Capture {
+                ply,
+                captor: seat,
+                square: m.to,
+                cell,
+                identity,
+            });
+        }
+        Ok(played)
+    }
+
+    fn end_off_board(&self, state: &mut State, how: OffBoard) {
+        state.game.end(off_board_ending(how));
+    }
+
+    fn view(&self, state: &State, audience: &str) -> JieqiView {
+        build_view(self, state, audience)
+    }
+
+    /// Before the reveal, what a captor was shown cannot be recomputed: it is taken from its
+    /// own view, and everything else in that view must still be what the record gives.
+    fn view_to_check(
+        &self,
+        state: &State,
+        audience: &str,
+        published: Option<&JieqiView>,
+    ) -> JieqiView {
+        let mut known = state.captures.clone();
+        if let Some(v) = published.filter(|_| state.dealt.layout.is_none()) {
+            learn(&mut known, v);
+        }
+        view_with(self, state, &known, audience, state.plies() as usize)
+    }
+
+    fn text(&self, v: &JieqiView) -> String {
+        crate::games::jieqi::view::render_text(&self.manifest.players, v, false)
+    }
+
+    fn picture(&self, v: &JieqiView) -> String {
+        crate::games::jieqi::picture::jieqi(v)
     }
 }
 
@@ -528,7 +365,7 @@ pub fn known_captures(
     audience: &str,
 ) -> Result<Vec<Capture>> {
     let mut known = state.captures.clone();
-    if state.layout.is_none() {
+    if state.dealt.layout.is_none() {
         if let Some(v) = read_view(dir, g, audience)? {
             learn(&mut known, &v);
         }
@@ -586,7 +423,7 @@ pub fn view_with(
             iccs: p.mv.to_string(),
             revealed: p.revealed.map(|k| letter(before.side_to_move(), k)),
             captured: captures.iter().find(|c| c.ply as usize == ply).map(&shown),
-            comment: state.comments.get(ply - 1).cloned().flatten(),
+            comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
     let result = state
@@ -641,6 +478,7 @@ mod tests {
 
     use super::*;
     use crate::games::jieqi::rules::position::hidden_squares;
+    use crate::judge::turn_referee::play_all;
     use crate::rules::random::SplitMix64;
 
     fn game(captured: Captured) -> JieqiGame {
@@ -650,23 +488,6 @@ mod tests {
         })
     }
 
-    /// A signed move file's content for ply `ply` (the signature is not the step's concern).
-    fn move_file(g: &JieqiGame, ply: u32, seat: usize, m: Move) -> MoveFile {
-        MoveFile {
-            format: MOVE_FORMAT.into(),
-            game: g.manifest.id.clone(),
-            manifest: g.hash.clone(),
-            ply,
-            seat: SEATS[seat].into(),
-            answers: String::new(),
-            action: m.to_string(),
-            offer_draw: false,
-            comment: None,
-            chain_index: None,
-            chain: None,
-        }
-    }
-
     /// The judge's state after `moves`, played through its own step code on `layout`, with
     /// the record entries each move gave.
     fn played_with_entries(
@@ -674,23 +495,8 @@ mod tests {
         layout: &Layout,
         moves: &[Move],
     ) -> (State, Vec<Vec<Entry>>) {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = GameDir::new(tmp.path());
-        let cx = Ctx::taking_new(&dir, "2026-11-24T00:00:00Z", None);
-        let step = Step { g, cx: &cx };
-        let mut state = g.initial();
-        state.nonces.begin();
-        state.layout = Some(layout.clone());
-        let mut entries = Vec::new();
-        for (i, &m) in moves.iter().enumerate() {
-            let (ply, seat) = (i as u32 + 1, i % 2);
-            let file = move_file(g, ply, seat, m);
-            let hash = format!("sha256:{i:064x}");
-            entries.push(
-                step.play(&mut state, ply, seat, &file, hash, Asked::Play(m))
-                    .unwrap(),
-            );
-        }
+        let mut state = contract_start(g, layout.clone());
+        let entries = play_all(g, &mut state, moves).unwrap();
         (state, entries)
     }
 

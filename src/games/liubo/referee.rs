@@ -800,7 +800,7 @@ impl Referee for LiuboGame {
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(dir, &self.frame(), &state.record, |a| {
+        crate::judge::published::check_views(dir, &self.frame(), &state.record, |a, _| {
             let v = build_view(self, state, a);
             let text = crate::games::liubo::view::render_text(&self.manifest.players, &v);
             (v, text)

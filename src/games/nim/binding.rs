@@ -64,7 +64,7 @@ impl Rules for NimRules {
     }
 
     fn apply(&self, s: &mut State, take: &Take) {
-        referee::contract_play(&self.game, s, *take);
+        crate::judge::turn_referee::contract_play(&self.game, s, *take);
     }
 
     fn write_action(&self, _: &State, take: &Take) -> String {

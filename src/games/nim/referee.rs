@@ -6,15 +6,14 @@ use super::rules::{Pile, Take};
 use super::view::{LastTake, NimResult, NimView};
 use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::turns::{Asked, MoveLine, Turns};
-use crate::judge::Outputs;
+use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::turn_referee::{OffBoard, Played, TurnReferee};
+use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use ssh_key::PrivateKey;
 
 pub const SEATS: [&str; 2] = ["first", "second"];
 pub const BOARD: &str = "pile";
@@ -83,7 +82,7 @@ pub struct State {
     pub turns: Turns,
     pub pile: Pile,
     /// Each ply played, with its mover's comment.
-    pub takes: Vec<(Take, Option<String>)>,
+    pub takes: Vec<Take>,
 }
 
 impl State {
@@ -96,72 +95,14 @@ impl State {
     }
 }
 
-/// Plays one checked move file: the record entries it adds.
-fn apply(
-    state: &mut State,
-    ply: u32,
-    seat: usize,
-    file: &MoveFile,
-    hash: String,
-    asked: Asked<Take>,
-    received: String,
-) -> Vec<Entry> {
-    let (action, end) = match asked {
-        Asked::Play(take) => {
-            state.pile.play(take);
-            state.takes.push((take, file.comment.clone()));
-            let end = state
-                .pile
-                .winner()
-                .map(|w| (Some(w), EndReason::NoLegalMove));
-            (take.to_string(), end)
-        }
-        Asked::Resign => (
-            "resign".into(),
-            Some((Some(1 - seat), EndReason::Resignation)),
-        ),
-        Asked::AcceptDraw => ("accept-draw".into(), Some((None, EndReason::Agreement))),
-    };
-    let line = MoveLine::plain(action, received);
-    let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
-    if let Some((winner, reason)) = end {
-        entries.push(
-            state
-                .turns
-                .end(winner.map(|w| SEATS[w].to_string()), reason),
-        );
-    }
-    entries
-}
-
-/// Plays one legal ply through the judge's own code (the contract's `apply`).
-pub fn contract_play(g: &NimGame, state: &mut State, take: Take) {
-    let ply = state.plies() + 1;
-    let seat = state.pile.to_move;
-    let file = crate::games::rules::contract_move_file(
-        &g.manifest.id,
-        &g.hash,
-        ply,
-        SEATS[seat],
-        take.to_string(),
-    );
-    apply(
-        state,
-        ply,
-        seat,
-        &file,
-        String::new(),
-        Asked::Play(take),
-        String::new(),
-    );
-}
-
 crate::judge::pipeline::recorded!(State, turns.record);
 
-impl Referee for NimGame {
+impl TurnReferee for NimGame {
     type State = State;
+    type Move = Take;
+    type View = NimView;
 
-    fn initial(&self) -> State {
+    fn start_state(&self) -> State {
         State {
             turns: Turns::default(),
             pile: Pile::start(self.manifest.rules.stones),
@@ -169,75 +110,51 @@ impl Referee for NimGame {
         }
     }
 
-    /// The record opens with the start and begin lines; then one move file per ply.
-    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
-        if let Some(line) = state.turns.opening(cx, &frame, || SEATS[0], clocked) {
-            return Ok(Some(vec![line]));
-        }
-        if state.turns.end.is_some() {
-            return Ok(None);
-        }
-        let seat = state.pile.to_move;
-        let ply = state.plies() + 1;
-        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
-            return Ok(None);
-        };
-        let asked = state
-            .turns
-            .check_move_file(&frame, &turn, ply, seat, |text| {
-                let take = Take::parse(text)?;
-                state.pile.check(take)?;
-                Ok(take)
-            })?;
-        let (file, hash) = (&turn.file, turn.hash.clone());
-        Ok(Some(apply(
-            state,
-            ply,
-            seat,
-            file,
-            hash,
-            asked,
-            cx.received(),
-        )))
+    fn turns(state: &State) -> &Turns {
+        &state.turns
     }
 
-    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let winner = Some(SEATS[1 - seat].to_string());
-        Ok(state.turns.forfeit(&SEATS, seat, reason, winner))
+    fn turns_mut(state: &mut State) -> &mut Turns {
+        &mut state.turns
     }
 
-    fn is_over(&self, state: &State) -> bool {
-        state.turns.end.is_some()
+    fn seat_to_move(&self, state: &State) -> usize {
+        state.pile.to_move
     }
 
-    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
-        state.to_move()?;
-        (state.turns.record.lines.len() >= 2).then(|| (state.pile.to_move, state.plies() + 1))
+    fn plies(state: &State) -> u32 {
+        state.plies()
     }
 
-    fn waiting(&self, state: &State) -> Option<String> {
-        let seat = state.to_move()?;
-        Some(format!("{seat} to move (ply {})", state.plies() + 1))
+    fn parse(&self, state: &State, text: &str) -> std::result::Result<Take, String> {
+        let take = Take::parse(text)?;
+        state.pile.check(take)?;
+        Ok(take)
     }
 
-    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
-        Ok(crate::judge::published::open_outputs(
-            &state.turns.record,
-            &[SEATS[0], SEATS[1], "public"],
-            |audience| build_view(self, state, audience),
-            |v| super::view::render_text(&self.manifest.players, v),
-            |v| super::view::picture(v, true),
-            key,
-        ))
+    fn play(&self, state: &mut State, _: &Ctx, _: u32, _: usize, take: Take) -> Result<Played> {
+        state.pile.play(take);
+        state.takes.push(take);
+        let end = state
+            .pile
+            .winner()
+            .map(|w| (Some(w), EndReason::NoLegalMove));
+        Ok(Played::plain(take, end))
     }
 
-    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(dir, &self.frame(), &state.turns.record, |a| {
-            let v = build_view(self, state, a);
-            let text = super::view::render_text(&self.manifest.players, &v);
-            (v, text)
-        })
+    /// The pile keeps no ending of its own: the record's end line is the game's end.
+    fn end_off_board(&self, _: &mut State, _: OffBoard) {}
+
+    fn view(&self, state: &State, audience: &str) -> NimView {
+        build_view(self, state, audience)
+    }
+
+    fn text(&self, v: &NimView) -> String {
+        super::view::render_text(&self.manifest.players, v)
+    }
+
+    fn picture(&self, v: &NimView) -> String {
+        super::view::picture(v, true)
     }
 }
 
@@ -253,16 +170,13 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
     let ply = ply.min(state.takes.len());
     let latest = ply == state.takes.len();
     let mut pile = Pile::start(g.manifest.rules.stones);
-    for (take, _) in &state.takes[..ply] {
+    for take in &state.takes[..ply] {
         pile.play(*take);
     }
-    let last_take = ply.checked_sub(1).map(|i| {
-        let (take, comment) = &state.takes[i];
-        LastTake {
-            seat: SEATS[i % 2].into(),
-            took: take.0,
-            comment: comment.clone(),
-        }
+    let last_take = ply.checked_sub(1).map(|i| LastTake {
+        seat: SEATS[i % 2].into(),
+        took: state.takes[i].0,
+        comment: state.turns.comments.get(i).cloned().flatten(),
     });
     let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
     NimView {
@@ -278,10 +192,7 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
             true => state.to_move().map(str::to_string),
             false => Some(SEATS[pile.to_move].to_string()),
         },
-        moves: state.takes[..ply]
-            .iter()
-            .map(|(t, _)| t.to_string())
-            .collect(),
+        moves: state.takes[..ply].iter().map(|t| t.to_string()).collect(),
         last_take,
         draw_offer,
         closing,

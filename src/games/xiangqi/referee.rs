@@ -7,13 +7,11 @@ use crate::error::{Error, Result};
 use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use crate::judge::manifest::Seated;
-use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::turns::{Asked, MoveLine, Turns};
-use crate::judge::Outputs;
-use crate::protocol::files::*;
+use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::turn_referee::{OffBoard, Played, RulesEnd, TurnReferee};
+use crate::judge::turns::Turns;
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use ssh_key::PrivateKey;
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 
@@ -79,8 +77,6 @@ pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
 pub struct State {
     pub turns: Turns,
     pub game: Game,
-    /// The comment of each move played on the board, in order (public, like the move files).
-    pub comments: Vec<Option<String>>,
 }
 
 impl State {
@@ -105,41 +101,24 @@ pub(crate) fn color_of(seat: usize) -> Color {
     }
 }
 
-/// Notes `ending` as the game's end and gives the record's `end` line (Xiangqi's and Jieqi's).
-pub(crate) fn end_entry(turns: &mut Turns, ending: &Ending) -> Entry {
-    let (winner, reason) = end_of(ending);
-    turns.end(winner, reason)
+/// The ending an off-board decision gives on the board (Xiangqi's and Jieqi's).
+pub(crate) fn off_board_ending(how: OffBoard) -> Ending {
+    match how {
+        OffBoard::Resignation { loser } => Ending::Resignation {
+            loser: color_of(loser),
+        },
+        OffBoard::Agreement => Ending::AgreedDraw,
+        OffBoard::Forfeit { loser } => Ending::Forfeit {
+            loser: color_of(loser),
+        },
+        OffBoard::Adjudicated { winner } => Ending::Adjudicated {
+            winner: winner.map(color_of),
+        },
+    }
 }
 
-/// The judge's forfeit of `seat`: the ending to play out and the record's lines (Xiangqi's and
-/// Jieqi's).
-pub(crate) fn forfeit_entries(
-    turns: &mut Turns,
-    seat: usize,
-    reason: &str,
-) -> (Ending, Vec<Entry>) {
-    let winner = Some(SEATS[1 - seat].to_string());
-    let ending = Ending::Forfeit {
-        loser: color_of(seat),
-    };
-    (ending, turns.forfeit(&SEATS, seat, reason, winner))
-}
-
-/// The record lines of a match judge's adjudication (`winner`: a seat index; none: a draw),
-/// and the ending it gives (Xiangqi and Jieqi).
-pub(crate) fn adjudication_entries(
-    turns: &mut Turns,
-    winner: Option<usize>,
-    reason: &str,
-) -> (Ending, Vec<Entry>) {
-    let ending = Ending::Adjudicated {
-        winner: winner.map(color_of),
-    };
-    (ending, turns.adjudicate(&SEATS, winner, reason))
-}
-
-/// The record's reason and winner for a rules ending.
-fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
+/// The record's winning seat and reason for a rules ending (Xiangqi's and Jieqi's).
+pub(crate) fn end_of(ending: &Ending) -> RulesEnd {
     let reason = match ending {
         Ending::Checkmate { .. } => EndReason::Checkmate,
         Ending::Stalemate { .. } => EndReason::Stalemate,
@@ -153,46 +132,10 @@ fn end_of(ending: &Ending) -> (Option<String>, EndReason) {
         Ending::Adjudicated { .. } => EndReason::Adjudication,
     };
     let winner = match ending.winner() {
-        crate::games::xiangqi::rules::Winner::Side(c) => Some(seat_of(c).to_string()),
+        crate::games::xiangqi::rules::Winner::Side(c) => Some(c.index()),
         crate::games::xiangqi::rules::Winner::Draw => None,
     };
     (winner, reason)
-}
-
-/// Plays one checked move file; returns the record entries it adds.
-fn apply(
-    state: &mut State,
-    ply: u32,
-    seat: usize,
-    file: &MoveFile,
-    hash: String,
-    asked: Asked<Move>,
-    received: String,
-) -> Vec<Entry> {
-    let (text, ending) = match asked {
-        Asked::Play(m) => {
-            let ending = state.game.play(m).ok().flatten().cloned();
-            state.comments.push(file.comment.clone());
-            (m.to_string(), ending)
-        }
-        Asked::Resign => {
-            let ending = Ending::Resignation {
-                loser: color_of(seat),
-            };
-            state.game.end(ending.clone());
-            ("resign".to_string(), Some(ending))
-        }
-        Asked::AcceptDraw => {
-            state.game.end(Ending::AgreedDraw);
-            ("accept-draw".to_string(), Some(Ending::AgreedDraw))
-        }
-    };
-    let line = MoveLine::plain(text, received);
-    let mut entries = vec![state.turns.take(&SEATS, ply, seat, file, hash, line)];
-    if let Some(ending) = ending {
-        entries.push(end_entry(&mut state.turns, &ending));
-    }
-    entries
 }
 
 /// The judge's game for the rules contract (`rules::binding`): a fixed frame, the contract's
@@ -204,128 +147,60 @@ pub fn contract_game(start: &Position, options: Options) -> XiangqiGame {
     })
 }
 
-/// Plays one legal move through the judge's own code (the rules contract's `apply`).
-pub fn contract_play(g: &XiangqiGame, state: &mut State, m: crate::games::xiangqi::rules::Move) {
-    let ply = state.game.moves().len() as u32 + 1;
-    let seat = if state.game.position().side_to_move() == Color::Red {
-        0
-    } else {
-        1
-    };
-    let file = crate::games::rules::contract_move_file(
-        &g.manifest.id,
-        &g.hash,
-        ply,
-        SEATS[seat],
-        m.to_string(),
-    );
-    apply(
-        state,
-        ply,
-        seat,
-        &file,
-        String::new(),
-        Asked::Play(m),
-        String::new(),
-    );
-}
-
 crate::judge::pipeline::recorded!(State, turns.record);
 
-impl Referee for XiangqiGame {
+impl TurnReferee for XiangqiGame {
     type State = State;
+    type Move = Move;
+    type View = XiangqiView;
+    const ADJUDICATED: bool = true;
 
-    fn initial(&self) -> State {
+    fn start_state(&self) -> State {
         State {
             turns: Turns::default(),
             game: Game::new(self.start(), self.options()),
-            comments: Vec::new(),
         }
     }
 
-    /// The record opens with the start and begin lines; then one move file per ply.
-    fn step(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let (frame, clocked) = (self.frame(), self.manifest.clock.is_some());
-        let first = || seat_of(self.start().side_to_move());
-        if let Some(line) = state.turns.opening(cx, &frame, first, clocked) {
-            return Ok(Some(vec![line]));
-        }
-        let Some(seat_name) = state.to_move() else {
-            return Ok(None);
-        };
-        let seat = SEATS.iter().position(|s| *s == seat_name).unwrap_or(0);
-        let ply = state.game.moves().len() as u32 + 1;
-        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
-            return Ok(None);
-        };
-        let position = state.game.position();
-        let asked = state
-            .turns
-            .check_move_file(&frame, &turn, ply, seat, |text| {
-                notation::parse(position, text).map_err(|e| e.to_string())
-            })?;
-        let (file, hash) = (&turn.file, turn.hash.clone());
-        Ok(Some(apply(
-            state,
-            ply,
-            seat,
-            file,
-            hash,
-            asked,
-            cx.received(),
-        )))
+    fn turns(state: &State) -> &Turns {
+        &state.turns
     }
 
-    fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
-        let (ending, lines) = forfeit_entries(&mut state.turns, seat, reason);
-        state.game.end(ending);
-        Ok(lines)
+    fn turns_mut(state: &mut State) -> &mut Turns {
+        &mut state.turns
     }
 
-    fn adjudicate(
-        &self,
-        state: &mut State,
-        winner: Option<usize>,
-        reason: &str,
-        _: &Ctx,
-    ) -> Result<Vec<Entry>> {
-        let (ending, lines) = adjudication_entries(&mut state.turns, winner, reason);
-        state.game.end(ending);
-        Ok(lines)
+    fn seat_to_move(&self, state: &State) -> usize {
+        state.game.position().side_to_move().index()
     }
 
-    fn is_over(&self, state: &State) -> bool {
-        state.turns.end.is_some()
+    fn plies(state: &State) -> u32 {
+        state.game.moves().len() as u32
     }
 
-    fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {
-        let seat = state.to_move()?;
-        (state.turns.record.lines.len() >= 2).then(|| {
-            (
-                SEATS.iter().position(|s| *s == seat).unwrap_or(0),
-                state.game.moves().len() as u32 + 1,
-            )
-        })
+    fn parse(&self, state: &State, text: &str) -> std::result::Result<Move, String> {
+        notation::parse(state.game.position(), text).map_err(|e| e.to_string())
     }
 
-    fn waiting(&self, state: &State) -> Option<String> {
-        let seat = state.to_move()?;
-        Some(format!(
-            "{seat} to move (ply {})",
-            state.game.moves().len() + 1
-        ))
+    fn play(&self, state: &mut State, _: &Ctx, _: u32, _: usize, m: Move) -> Result<Played> {
+        let ending = state.game.play(m).ok().flatten().map(end_of);
+        Ok(Played::plain(m, ending))
     }
 
-    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
-        Ok(outputs(self, state, key))
+    fn end_off_board(&self, state: &mut State, how: OffBoard) {
+        state.game.end(off_board_ending(how));
     }
 
-    fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(dir, &self.frame(), &state.turns.record, |a| {
-            let v = build_view(self, state, a);
-            let text = crate::games::xiangqi::view::render_text(&self.manifest.players, &v, false);
-            (v, text)
-        })
+    fn view(&self, state: &State, audience: &str) -> XiangqiView {
+        build_view(self, state, audience)
+    }
+
+    fn text(&self, v: &XiangqiView) -> String {
+        crate::games::xiangqi::view::render_text(&self.manifest.players, v, false)
+    }
+
+    fn picture(&self, v: &XiangqiView) -> String {
+        crate::games::xiangqi::picture::xiangqi(v)
     }
 }
 
@@ -350,7 +225,7 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
             wxf: notation::write(before, m, Notation::Wxf),
             chinese: notation::write(before, m, Notation::Chinese),
             captured: before.piece_at(m.to).map(|p| p.fen_char().to_string()),
-            comment: state.comments.get(ply - 1).cloned().flatten(),
+            comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
     let result = state
@@ -383,19 +258,6 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
         closing,
         result,
     }
-}
-
-/// The signed outputs: record, each audience's view, the board picture.
-pub fn outputs(g: &XiangqiGame, state: &State, key: &PrivateKey) -> Outputs {
-    let audiences = [SEATS[0], SEATS[1], "public"];
-    crate::judge::published::open_outputs(
-        &state.turns.record,
-        &audiences,
-        |audience| build_view(g, state, audience),
-        |v| crate::games::xiangqi::view::render_text(&g.manifest.players, v, false),
-        crate::games::xiangqi::picture::xiangqi,
-        key,
-    )
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.

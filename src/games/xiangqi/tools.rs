@@ -172,7 +172,7 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         };
         tags.push(("Termination".to_string(), text));
     }
-    let text = pgn::write_commented(&state.game, &tags, notation, score, &state.comments);
+    let text = pgn::write_commented(&state.game, &tags, notation, score, &state.turns.comments);
     Ok(match simplified {
         true => crate::games::xiangqi::rules::notation::simplified(&text),
         false => text,

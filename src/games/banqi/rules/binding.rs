@@ -83,7 +83,7 @@ impl Rules for BanqiRules {
     }
 
     fn apply(&self, s: &mut State, a: &Action) {
-        referee::contract_play(&self.game, s, *a);
+        crate::judge::turn_referee::contract_play(&self.game, s, *a);
     }
 
     fn write_action(&self, _: &State, a: &Action) -> String {

@@ -92,7 +92,7 @@ impl Rules for JieqiRules {
     }
 
     fn apply(&self, s: &mut State, m: &Move) {
-        referee::contract_play(&self.game, s, *m);
+        crate::judge::turn_referee::contract_play(&self.game, s, *m);
     }
 
     fn write_action(&self, _: &State, m: &Move) -> String {
@@ -143,12 +143,12 @@ mod tests {
                 .position(|s| *s == at(sq))
                 .unwrap()
         };
-        let layout = a.layout.as_ref().unwrap();
+        let layout = a.dealt.layout.as_ref().unwrap();
         let other = ["a9", "c9"]
             .into_iter()
             .find(|s| layout.at(at(s)) != layout.at(at("b9")))
             .unwrap();
-        b.layout.as_mut().unwrap().kinds[1].swap(black("b9"), black(other));
+        b.dealt.layout.as_mut().unwrap().kinds[1].swap(black("b9"), black(other));
         let (mut a, mut b) = (a, b);
         let take = rules.parse_action(&a, "b2b9").unwrap();
         for s in [&mut a, &mut b] {

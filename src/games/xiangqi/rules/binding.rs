@@ -89,7 +89,7 @@ impl Rules for XiangqiRules {
     }
 
     fn apply(&self, s: &mut referee::State, m: &Move) {
-        referee::contract_play(&self.game, s, *m);
+        crate::judge::turn_referee::contract_play(&self.game, s, *m);
     }
 
     fn write_action(&self, _: &referee::State, m: &Move) -> String {
