@@ -5,10 +5,12 @@
 use super::context::Ctx;
 use super::frame::Frame;
 use super::nonces::NoncePair;
-use super::turns::Turns;
 use crate::error::{refuse, refuse_with, Result};
 use crate::protocol::files::{Entry, Notice};
 use std::fmt::Display;
+
+/// The game's shuffle: the layout the game id and both seats' nonces fix.
+pub type Shuffle<L> = fn(&str, &[u8], &[u8]) -> L;
 
 /// The nonces and the layout `L` they fix.
 #[derive(Clone, Debug)]
@@ -16,14 +18,48 @@ pub struct FaceDown<L> {
     pub nonces: NoncePair,
     /// The layout, once both nonces are at hand (the judge, or anyone after the reveal).
     pub layout: Option<L>,
+    shuffle: Shuffle<L>,
 }
 
-impl<L> Default for FaceDown<L> {
-    fn default() -> Self {
-        FaceDown {
-            nonces: NoncePair::default(),
-            layout: None,
+/// The deal's part in the record's opening, whatever the layout: what the turn referee asks
+/// of a game dealt face down.
+pub trait Deal {
+    /// Whether both nonces are in and play has begun.
+    fn begun(&self) -> bool;
+    /// What the opening waits for, in words.
+    fn waiting(&self, seats: &[&str]) -> Option<String>;
+    /// The next record lines after the start line: the commitments, the nonces, the begin
+    /// line; the layout is fixed when play begins with both nonces here.
+    fn step(
+        &mut self,
+        cx: &Ctx,
+        frame: &Frame,
+        sealed: bool,
+        clocked: bool,
+    ) -> Result<Option<Vec<Entry>>>;
+}
+
+impl<L> Deal for FaceDown<L> {
+    fn begun(&self) -> bool {
+        self.nonces.begun
+    }
+
+    fn waiting(&self, seats: &[&str]) -> Option<String> {
+        self.nonces.waiting(seats)
+    }
+
+    fn step(
+        &mut self,
+        cx: &Ctx,
+        frame: &Frame,
+        sealed: bool,
+        clocked: bool,
+    ) -> Result<Option<Vec<Entry>>> {
+        let entries = self.nonces.step(cx, frame, sealed, clocked)?;
+        if let Some((first, second)) = self.nonces.both().filter(|_| self.nonces.begun) {
+            self.layout = Some((self.shuffle)(frame.id, &first, &second));
         }
+        Ok(entries)
     }
 }
 
@@ -64,35 +100,20 @@ pub trait Letters<P> {
 }
 
 impl<L> FaceDown<L> {
-    /// A state that begins play on `layout` (the rules contract's and the tests').
-    pub fn dealt(layout: L) -> Self {
-        let mut nonces = NoncePair::default();
-        nonces.begin();
+    /// Before the nonces: the layout `shuffle` will fix.
+    pub fn new(shuffle: Shuffle<L>) -> Self {
         FaceDown {
-            nonces,
-            layout: Some(layout),
+            nonces: NoncePair::default(),
+            layout: None,
+            shuffle,
         }
     }
 
-    /// The record's lines before play, one group a step: the start line, the commitments, the
-    /// nonces and the begin line; the layout is fixed when play begins with both nonces here.
-    pub fn opening(
-        &mut self,
-        turns: &Turns,
-        cx: &Ctx,
-        frame: &Frame,
-        sealed: bool,
-        clocked: bool,
-        shuffle: impl FnOnce(&[u8; 32], &[u8; 32]) -> L,
-    ) -> Result<Option<Vec<Entry>>> {
-        if turns.record.lines.is_empty() {
-            return Ok(Some(vec![Turns::start_entry(frame)]));
-        }
-        let entries = self.nonces.step(cx, frame, sealed, clocked)?;
-        if let Some((first, second)) = self.nonces.both().filter(|_| self.nonces.begun) {
-            self.layout = Some(shuffle(&first, &second));
-        }
-        Ok(entries)
+    /// Play begun on `layout` (the rules contract's and the tests').
+    pub fn dealt(mut self, layout: L) -> Self {
+        self.nonces.begin();
+        self.layout = Some(layout);
+        self
     }
 
     /// What the face-down piece on `square` is, at `ply`: from the layout (checked against the

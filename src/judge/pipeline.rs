@@ -27,6 +27,8 @@ pub trait Framed {
     fn frame(&self) -> Frame<'_>;
     /// The manifest's clock, if the game has one.
     fn clock(&self) -> Option<&Clock>;
+    /// Whether the seats' secrets are sealed to the judge (a game played in public).
+    fn sealed(&self) -> bool;
 }
 
 impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest::Seated<R> {
@@ -36,6 +38,10 @@ impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest
 
     fn clock(&self) -> Option<&Clock> {
         self.manifest.clock.as_ref()
+    }
+
+    fn sealed(&self) -> bool {
+        self.manifest.sealed
     }
 }
 

@@ -4,13 +4,16 @@
 //! forfeit, adjudication, clock, waiting text, published files and their check).
 
 use super::context::Ctx;
+use super::face_down::Deal;
 use super::pipeline::{Framed, Recorded, Referee};
 use super::turns::{Asked, MoveLine, Turns};
 use super::Outputs;
 use crate::error::{Error, Result};
 use crate::protocol::files::{Entry, MoveFile};
+use crate::protocol::record::Record;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use crate::view::turn_view::ViewHead;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use ssh_key::PrivateKey;
@@ -51,9 +54,64 @@ impl Played {
     }
 }
 
+/// The judge's state of a turn-by-turn game: its [`Turns`] and, for a game dealt face down,
+/// the deal ([`turn_state!`] writes it for a state with a `turns` field).
+pub trait TurnState {
+    fn turns(&self) -> &Turns;
+    fn turns_mut(&mut self) -> &mut Turns;
+    fn deal(&self) -> Option<&dyn Deal> {
+        None
+    }
+    fn deal_mut(&mut self) -> Option<&mut dyn Deal> {
+        None
+    }
+}
+
+impl<T: TurnState> Recorded for T {
+    fn record(&self) -> &Record {
+        &self.turns().record
+    }
+
+    fn record_mut(&mut self) -> &mut Record {
+        &mut self.turns_mut().record
+    }
+}
+
+/// [`TurnState`] for a state with a `turns` field, and a deal in the named field if any.
+macro_rules! turn_state {
+    ($t:ty) => {
+        $crate::judge::turn_referee::turn_state!($t, {});
+    };
+    ($t:ty, $deal:ident) => {
+        $crate::judge::turn_referee::turn_state!($t, {
+            fn deal(&self) -> Option<&dyn $crate::judge::face_down::Deal> {
+                Some(&self.$deal)
+            }
+
+            fn deal_mut(&mut self) -> Option<&mut dyn $crate::judge::face_down::Deal> {
+                Some(&mut self.$deal)
+            }
+        });
+    };
+    ($t:ty, { $($deal:tt)* }) => {
+        impl $crate::judge::turn_referee::TurnState for $t {
+            fn turns(&self) -> &$crate::judge::turns::Turns {
+                &self.turns
+            }
+
+            fn turns_mut(&mut self) -> &mut $crate::judge::turns::Turns {
+                &mut self.turns
+            }
+
+            $($deal)*
+        }
+    };
+}
+pub(crate) use turn_state;
+
 /// A two-seat game whose judge keeps its record in [`Turns`] and takes one move file a turn.
 pub trait TurnReferee: Framed {
-    type State: Recorded;
+    type State: TurnState;
     /// A move on the board, as the game parses it from a move file.
     type Move: Copy + std::fmt::Display;
     /// The published view, one per seat and one for the public.
@@ -64,8 +122,6 @@ pub trait TurnReferee: Framed {
 
     /// The state before the record's first line.
     fn start_state(&self) -> Self::State;
-    fn turns(state: &Self::State) -> &Turns;
-    fn turns_mut(state: &mut Self::State) -> &mut Turns;
     /// The seat whose turn it is on the board.
     fn seat_to_move(&self, state: &Self::State) -> usize;
     /// Moves played on the board.
@@ -73,23 +129,33 @@ pub trait TurnReferee: Framed {
 
     /// Whether the record's opening is over and moves are taken.
     fn begun(&self, state: &Self::State) -> bool {
-        Self::turns(state).record.lines.len() >= 2
+        match state.deal() {
+            Some(deal) => deal.begun(),
+            None => state.turns().record.lines.len() >= 2,
+        }
     }
 
-    /// The record's next opening lines, before the first move; none while they wait. By
-    /// default the start line, then the begin line naming the seat to move.
+    /// The record's next opening lines, before the first move; none while they wait: the
+    /// start line, then the deal's lines if the game is dealt face down, then the begin line
+    /// naming the seat to move.
     fn before_play(&self, state: &mut Self::State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let first = self.frame().seats[self.seat_to_move(state)];
-        let clocked = self.clock().is_some();
-        let frame = self.frame();
-        Ok(Self::turns(state)
+        let (frame, clocked) = (self.frame(), self.clock().is_some());
+        if state.turns().record.lines.is_empty() {
+            return Ok(Some(vec![Turns::start_entry(&frame)]));
+        }
+        if let Some(deal) = state.deal_mut() {
+            return deal.step(cx, &frame, self.sealed(), clocked);
+        }
+        let first = frame.seats[self.seat_to_move(state)];
+        Ok(state
+            .turns()
             .opening(cx, &frame, || first, clocked)
             .map(|line| vec![line]))
     }
 
     /// What the opening waits for, in words.
-    fn waiting_before_play(&self, _state: &Self::State) -> Option<String> {
-        None
+    fn waiting_before_play(&self, state: &Self::State) -> Option<String> {
+        state.deal()?.waiting(self.frame().seats)
     }
 
     /// What the judge holds secret for the seats (see [`Referee::secrets_held`]).
@@ -135,7 +201,7 @@ pub trait TurnReferee: Framed {
 
     /// The seat to move, once play has begun and while it goes on.
     fn to_move(&self, state: &Self::State) -> Option<usize> {
-        (self.begun(state) && Self::turns(state).end.is_none()).then(|| self.seat_to_move(state))
+        (self.begun(state) && state.turns().end.is_none()).then(|| self.seat_to_move(state))
     }
 }
 
@@ -155,7 +221,7 @@ pub fn take<G: TurnReferee>(
     let (how, mut played) = match asked {
         Asked::Play(mv) => {
             let played = g.play(state, cx, ply, seat, mv)?;
-            G::turns_mut(state).comments.push(file.comment.clone());
+            state.turns_mut().comments.push(file.comment.clone());
             (None, played)
         }
         Asked::Resign => off_board(
@@ -174,7 +240,7 @@ pub fn take<G: TurnReferee>(
     }
     played.line.received = cx.received();
     let seats = g.frame().seats;
-    let turns = G::turns_mut(state);
+    let turns = state.turns_mut();
     let mut entries = vec![turns.take(seats, ply, seat, file, hash, played.line)];
     if let Some((winner, reason)) = played.end {
         entries.push(turns.end(winner.map(|w| seats[w].to_string()), reason));
@@ -205,6 +271,38 @@ pub fn contract_play<G: TurnReferee>(g: &G, state: &mut G::State, mv: G::Move) {
     let unread = GameDir::new(std::path::Path::new(""));
     let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
     let _ = play_move(g, state, &cx, mv);
+}
+
+/// The shared fields of `audience`'s view after the first `ply` moves (`format`: the game's
+/// view format; `seat_then`: the seat to move at that ply). The draw offer, closing move and
+/// end belong to the last position only.
+pub fn view_head<G: TurnReferee>(
+    g: &G,
+    state: &G::State,
+    format: &str,
+    audience: &str,
+    ply: usize,
+    seat_then: usize,
+) -> ViewHead {
+    let (frame, turns) = (g.frame(), state.turns());
+    let latest = ply == G::plies(state) as usize;
+    let seat = |s: usize| frame.seats[s].to_string();
+    let (draw_offer, closing) = turns.shown(frame.seats, latest);
+    ViewHead {
+        format: format.into(),
+        game: frame.id.into(),
+        manifest: frame.hash.into(),
+        audience: audience.into(),
+        record_head: turns.head(frame.hash),
+        ply: ply as u32,
+        to_move: match latest {
+            true => g.to_move(state).map(seat),
+            false => Some(seat(seat_then)),
+        },
+        draw_offer,
+        closing,
+        end: turns.end.clone().filter(|_| latest),
+    }
 }
 
 /// Plays `moves` in turn through the judge's step code with the contract's fixed time (the
@@ -241,7 +339,8 @@ impl<G: TurnReferee> Referee for G {
         let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
             return Ok(None);
         };
-        let asked = G::turns(state)
+        let asked = state
+            .turns()
             .check_move_file(&frame, &turn, ply, seat, |text| self.parse(state, text))?;
         take(self, state, cx, ply, &turn.file, turn.hash, asked).map(Some)
     }
@@ -256,7 +355,7 @@ impl<G: TurnReferee> Referee for G {
         self.end_off_board(state, OffBoard::Forfeit { loser: seat });
         let seats = self.frame().seats;
         let winner = Some(seats[1 - seat].to_string());
-        Ok(G::turns_mut(state).forfeit(seats, seat, reason, winner))
+        Ok(state.turns_mut().forfeit(seats, seat, reason, winner))
     }
 
     fn adjudicate(
@@ -273,11 +372,13 @@ impl<G: TurnReferee> Referee for G {
             ));
         }
         self.end_off_board(state, OffBoard::Adjudicated { winner });
-        Ok(G::turns_mut(state).adjudicate(self.frame().seats, winner, reason))
+        Ok(state
+            .turns_mut()
+            .adjudicate(self.frame().seats, winner, reason))
     }
 
     fn is_over(&self, state: &G::State) -> bool {
-        G::turns(state).end.is_some()
+        state.turns().end.is_some()
     }
 
     fn secrets_held(&self) -> Option<&'static str> {
@@ -290,7 +391,7 @@ impl<G: TurnReferee> Referee for G {
     }
 
     fn waiting(&self, state: &G::State) -> Option<String> {
-        if G::turns(state).end.is_some() {
+        if state.turns().end.is_some() {
             return None;
         }
         if let Some(before) = self.waiting_before_play(state) {
@@ -304,7 +405,7 @@ impl<G: TurnReferee> Referee for G {
         let frame = self.frame();
         let audiences: Vec<&str> = frame.seats.iter().copied().chain(["public"]).collect();
         Ok(super::published::open_outputs(
-            &G::turns(state).record,
+            &state.turns().record,
             &audiences,
             |audience| self.view(state, audience),
             |v| self.text(v),
@@ -314,7 +415,7 @@ impl<G: TurnReferee> Referee for G {
     }
 
     fn check_views(&self, dir: &GameDir, state: &G::State) -> Result<()> {
-        let record = &G::turns(state).record;
+        let record = &state.turns().record;
         super::published::check_views(dir, &self.frame(), record, |audience, published| {
             let v = self.view_to_check(state, audience, published);
             let text = self.text(&v);

@@ -7,6 +7,7 @@ pub(crate) mod cjk_font;
 pub mod html;
 pub mod picture;
 pub mod text;
+pub mod turn_view;
 
 use serde::{Deserialize, Serialize};
 

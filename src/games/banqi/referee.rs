@@ -12,11 +12,12 @@ use crate::games::xiangqi::rules::Piece;
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode};
-use crate::judge::turn_referee::{OffBoard, Played, RulesEnd, TurnReferee};
+use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use crate::view::turn_view::make_turn_view;
 use std::collections::BTreeMap;
 
 /// The seats, in manifest order: `first` moves first; colours come with the first piece up.
@@ -150,12 +151,12 @@ impl Letters<Piece> for PieceLetters {
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
     State {
-        dealt: FaceDown::dealt(layout),
+        dealt: FaceDown::new(shuffle).dealt(layout),
         ..g.start_state()
     }
 }
 
-crate::judge::pipeline::recorded!(State, turns.record);
+crate::judge::turn_referee::turn_state!(State, dealt);
 
 impl TurnReferee for BanqiGame {
     type State = State;
@@ -166,16 +167,8 @@ impl TurnReferee for BanqiGame {
         State {
             turns: Turns::default(),
             game: Game::new(self.manifest.rules),
-            dealt: FaceDown::default(),
+            dealt: FaceDown::new(shuffle),
         }
-    }
-
-    fn turns(state: &State) -> &Turns {
-        &state.turns
-    }
-
-    fn turns_mut(state: &mut State) -> &mut Turns {
-        &mut state.turns
     }
 
     fn seat_to_move(&self, state: &State) -> usize {
@@ -184,24 +177,6 @@ impl TurnReferee for BanqiGame {
 
     fn plies(state: &State) -> u32 {
         state.plies()
-    }
-
-    fn begun(&self, state: &State) -> bool {
-        state.dealt.nonces.begun
-    }
-
-    fn before_play(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let (m, frame) = (&self.manifest, self.frame());
-        let clocked = m.clock.is_some();
-        state
-            .dealt
-            .opening(&state.turns, cx, &frame, m.sealed, clocked, |a, b| {
-                shuffle(&m.id, a, b)
-            })
-    }
-
-    fn waiting_before_play(&self, state: &State) -> Option<String> {
-        state.dealt.nonces.waiting(&SEATS)
     }
 
     fn held_secrets(&self) -> Option<&'static str> {
@@ -296,7 +271,6 @@ pub fn build_view(g: &BanqiGame, state: &State, audience: &str) -> BanqiView {
 pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> BanqiView {
     let played = state.game.played();
     let ply = ply.min(played.len());
-    let latest = ply == played.len();
     let position = &state.game.positions()[ply];
     let letter = |p: Piece| p.fen_char().to_string();
     let moves = played[..ply]
@@ -354,36 +328,23 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
                 .collect()
         })
         .unwrap_or_default();
-    let result = state
-        .turns
-        .end
-        .as_ref()
-        .filter(|_| latest)
-        .map(|(winner, reason)| super::view::result(winner, *reason, state.game.ending()));
-    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
-    BanqiView {
-        format: VIEW_FORMAT.into(),
-        game: g.manifest.id.clone(),
-        manifest: g.hash.clone(),
-        audience: audience.into(),
-        record_head: state.head(g),
-        ply: ply as u32,
-        to_move: match latest {
-            true => state.to_move().map(str::to_string),
-            false => Some(SEATS[position.to_move].to_string()),
+    let head = view_head(g, state, VIEW_FORMAT, audience, ply, position.to_move);
+    let ending = state.game.ending();
+    let result = (head.end.clone()).map(|(w, r)| super::view::result(&w, r, ending));
+    make_turn_view!(
+        BanqiView {
+            colours,
+            position: position.text(),
+            board: position.rows(),
+            moves,
+            last_move,
+            taken,
+            face_down: face_down.into_iter().collect(),
+            quiet_plies: position.quiet,
         },
-        colours,
-        position: position.text(),
-        board: position.rows(),
-        moves,
-        last_move,
-        taken,
-        face_down: face_down.into_iter().collect(),
-        quiet_plies: position.quiet,
-        draw_offer,
-        closing,
-        result,
-    }
+        head,
+        result
+    )
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.

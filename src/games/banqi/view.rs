@@ -9,47 +9,29 @@ use std::collections::BTreeMap;
 
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
-/// A published Banqi view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BanqiView {
-    /// Always `qijudge/banqi-view/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    /// `first`, `second` or `public`.
-    pub audience: String,
-    /// The record head this view was made at.
-    pub record_head: String,
-    /// Turns played.
-    pub ply: u32,
-    /// The seat to move, while the game goes on.
-    pub to_move: Option<String>,
-    /// Each seat's colour (`red`, `black`), once the first piece is turned up; empty before.
-    pub colours: BTreeMap<String, String>,
-    /// The position: ranks 4 to 1 separated by `/`, FEN letters for face-up pieces (red upper
-    /// case), `?` for face-down ones, digits for empty squares; the seat to move (`0` first, `1`
-    /// second); the colours of first and second (`rb`, `br`, or `-` before the first turn-up).
-    pub position: String,
-    /// Ranks 4 to 1, files a to h: as in `position`, `.` for an empty square.
-    pub board: Vec<String>,
-    /// The turns so far: a square turned up with what it was (`c2=R`), or a move, with what it
-    /// took (`c2c4xp`).
-    pub moves: Vec<String>,
-    pub last_move: Option<LastMove>,
-    /// Every piece taken so far, in order.
-    pub taken: Vec<Taken>,
-    /// The pieces still face down, as everyone can count them (FEN letters, sorted); where
-    /// each lies is in no view.
-    pub face_down: String,
-    /// Plies since the last capture or piece turned up (the move limit counts them).
-    pub quiet_plies: u32,
-    /// The seat whose draw offer stands.
-    pub draw_offer: Option<String>,
-    /// The signed move that ended the game off the board (resign, accept-draw), if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<Closing>,
-    pub result: Option<ViewResult>,
+crate::view::turn_view::turn_view! {
+    /// A published Banqi view.
+    pub struct BanqiView (result: ViewResult) {
+        /// Each seat's colour (`red`, `black`), once the first piece is turned up; empty before.
+        pub colours: BTreeMap<String, String>,
+        /// The position: ranks 4 to 1 separated by `/`, FEN letters for face-up pieces (red upper
+        /// case), `?` for face-down ones, digits for empty squares; the seat to move (`0` first, `1`
+        /// second); the colours of first and second (`rb`, `br`, or `-` before the first turn-up).
+        pub position: String,
+        /// Ranks 4 to 1, files a to h: as in `position`, `.` for an empty square.
+        pub board: Vec<String>,
+        /// The turns so far: a square turned up with what it was (`c2=R`), or a move, with what it
+        /// took (`c2c4xp`).
+        pub moves: Vec<String>,
+        pub last_move: Option<LastMove>,
+        /// Every piece taken so far, in order.
+        pub taken: Vec<Taken>,
+        /// The pieces still face down, as everyone can count them (FEN letters, sorted); where
+        /// each lies is in no view.
+        pub face_down: String,
+        /// Plies since the last capture or piece turned up (the move limit counts them).
+        pub quiet_plies: u32,
+    }
 }
 
 /// The last turn.

@@ -15,10 +15,11 @@ use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode};
-use crate::judge::turn_referee::{OffBoard, Played, TurnReferee};
+use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::store::GameDir;
+use crate::view::turn_view::make_turn_view;
 
 pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
@@ -171,12 +172,12 @@ impl Letters<Kind> for KindLetters {
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
     State {
-        dealt: FaceDown::dealt(layout),
+        dealt: FaceDown::new(shuffle).dealt(layout),
         ..g.start_state()
     }
 }
 
-crate::judge::pipeline::recorded!(State, turns.record);
+crate::judge::turn_referee::turn_state!(State, dealt);
 
 impl TurnReferee for JieqiGame {
     type State = State;
@@ -188,17 +189,9 @@ impl TurnReferee for JieqiGame {
         State {
             turns: Turns::default(),
             game: Game::new(self.options()),
-            dealt: FaceDown::default(),
+            dealt: FaceDown::new(shuffle),
             captures: Vec::new(),
         }
-    }
-
-    fn turns(state: &State) -> &Turns {
-        &state.turns
-    }
-
-    fn turns_mut(state: &mut State) -> &mut Turns {
-        &mut state.turns
     }
 
     fn seat_to_move(&self, state: &State) -> usize {
@@ -207,24 +200,6 @@ impl TurnReferee for JieqiGame {
 
     fn plies(state: &State) -> u32 {
         state.plies()
-    }
-
-    fn begun(&self, state: &State) -> bool {
-        state.dealt.nonces.begun
-    }
-
-    fn before_play(&self, state: &mut State, cx: &Ctx) -> Result<Option<Vec<Entry>>> {
-        let (m, frame) = (&self.manifest, self.frame());
-        let clocked = m.clock.is_some();
-        state
-            .dealt
-            .opening(&state.turns, cx, &frame, m.sealed, clocked, |a, b| {
-                shuffle(&m.id, a, b)
-            })
-    }
-
-    fn waiting_before_play(&self, state: &State) -> Option<String> {
-        state.dealt.nonces.waiting(&SEATS)
     }
 
     fn held_secrets(&self) -> Option<&'static str> {
@@ -384,7 +359,6 @@ pub fn view_with(
 ) -> JieqiView {
     let played = state.game.played();
     let ply = ply.min(played.len());
-    let latest = ply == played.len();
     let position = &state.game.positions()[ply];
     let board = crate::games::xiangqi::view::board_rows(|s| position.cell(s).map(Cell::letter));
     let shown = |c: &Capture| -> String {
@@ -426,34 +400,21 @@ pub fn view_with(
             comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
-    let result = state
-        .turns
-        .end
-        .as_ref()
-        .filter(|_| latest)
-        .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
-    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
-    JieqiView {
-        format: JIEQI_VIEW_FORMAT.into(),
-        game: g.manifest.id.clone(),
-        manifest: g.hash.clone(),
-        audience: audience.into(),
-        record_head: state.head(g),
-        ply: ply as u32,
-        to_move: match latest {
-            true => state.to_move().map(str::to_string),
-            false => Some(seat_of(position.side_to_move()).to_string()),
+    let seat_then = position.side_to_move().index();
+    let head = view_head(g, state, JIEQI_VIEW_FORMAT, audience, ply, seat_then);
+    let result = (head.end.clone()).map(|(w, r)| ViewResult::new(&w, r, state.game.ending()));
+    make_turn_view!(
+        JieqiView {
+            check: position.is_check(),
+            position: position.text(),
+            board,
+            moves,
+            last_move,
+            taken,
         },
-        check: position.is_check(),
-        position: position.text(),
-        board,
-        moves,
-        last_move,
-        taken,
-        draw_offer,
-        closing,
-        result,
-    }
+        head,
+        result
+    )
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.

@@ -7,41 +7,23 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
-/// A published Jieqi view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct JieqiView {
-    /// Always `qijudge/jieqi-view/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    /// `red`, `black` or `public`.
-    pub audience: String,
-    /// The record head this view was made at.
-    pub record_head: String,
-    /// Plies played on the board.
-    pub ply: u32,
-    /// The seat to move, while the game goes on.
-    pub to_move: Option<String>,
-    /// Whether the side to move is in check.
-    pub check: bool,
-    /// The position: ranks 9 to 0 separated by `/`, FEN letters for face-up pieces, `X` (red)
-    /// and `x` (black) for face-down ones, digits for empty points; then `w` or `b`.
-    pub position: String,
-    /// Ranks 9 to 0, files a to i: as in `position`, `.` for an empty point.
-    pub board: Vec<String>,
-    /// The moves so far in ICCS coordinates, `=` and the letter of what a face-down mover
-    /// turned out to be (`b0c2=R`).
-    pub moves: Vec<String>,
-    pub last_move: Option<LastMove>,
-    /// Every piece taken so far, in order.
-    pub taken: Vec<Taken>,
-    /// The seat whose draw offer stands.
-    pub draw_offer: Option<String>,
-    /// The signed move that ended the game off the board (resign, accept-draw), if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<Closing>,
-    pub result: Option<ViewResult>,
+crate::view::turn_view::turn_view! {
+    /// A published Jieqi view.
+    pub struct JieqiView (result: ViewResult) {
+        /// Whether the side to move is in check.
+        pub check: bool,
+        /// The position: ranks 9 to 0 separated by `/`, FEN letters for face-up pieces, `X` (red)
+        /// and `x` (black) for face-down ones, digits for empty points; then `w` or `b`.
+        pub position: String,
+        /// Ranks 9 to 0, files a to i: as in `position`, `.` for an empty point.
+        pub board: Vec<String>,
+        /// The moves so far in ICCS coordinates, `=` and the letter of what a face-down mover
+        /// turned out to be (`b0c2=R`).
+        pub moves: Vec<String>,
+        pub last_move: Option<LastMove>,
+        /// Every piece taken so far, in order.
+        pub taken: Vec<Taken>,
+    }
 }
 
 /// The last move.

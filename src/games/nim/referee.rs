@@ -7,11 +7,12 @@ use super::view::{LastTake, NimResult, NimView};
 use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::{self, Ctx, Mode};
-use crate::judge::turn_referee::{OffBoard, Played, TurnReferee};
+use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use crate::view::turn_view::make_turn_view;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -95,7 +96,7 @@ impl State {
     }
 }
 
-crate::judge::pipeline::recorded!(State, turns.record);
+crate::judge::turn_referee::turn_state!(State);
 
 impl TurnReferee for NimGame {
     type State = State;
@@ -108,14 +109,6 @@ impl TurnReferee for NimGame {
             pile: Pile::start(self.manifest.rules.stones),
             takes: Vec::new(),
         }
-    }
-
-    fn turns(state: &State) -> &Turns {
-        &state.turns
-    }
-
-    fn turns_mut(state: &mut State) -> &mut Turns {
-        &mut state.turns
     }
 
     fn seat_to_move(&self, state: &State) -> usize {
@@ -168,7 +161,6 @@ pub fn build_view(g: &NimGame, state: &State, audience: &str) -> NimView {
 /// the same, and this is the one place that decides it.
 pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimView {
     let ply = ply.min(state.takes.len());
-    let latest = ply == state.takes.len();
     let mut pile = Pile::start(g.manifest.rules.stones);
     for take in &state.takes[..ply] {
         pile.play(*take);
@@ -178,34 +170,18 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
         took: state.takes[i].0,
         comment: state.turns.comments.get(i).cloned().flatten(),
     });
-    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
-    NimView {
-        format: VIEW_FORMAT.into(),
-        game: g.manifest.id.clone(),
-        manifest: g.hash.clone(),
-        audience: audience.into(),
-        record_head: state.turns.record.head_or(&g.hash),
-        ply: ply as u32,
-        start: g.manifest.rules.stones,
-        stones: pile.stones,
-        to_move: match latest {
-            true => state.to_move().map(str::to_string),
-            false => Some(SEATS[pile.to_move].to_string()),
+    let head = view_head(g, state, VIEW_FORMAT, audience, ply, pile.to_move);
+    let result = (head.end.clone()).map(|(winner, reason)| NimResult { winner, reason });
+    make_turn_view!(
+        NimView {
+            start: g.manifest.rules.stones,
+            stones: pile.stones,
+            moves: state.takes[..ply].iter().map(|t| t.to_string()).collect(),
+            last_take,
         },
-        moves: state.takes[..ply].iter().map(|t| t.to_string()).collect(),
-        last_take,
-        draw_offer,
-        closing,
-        result: state
-            .turns
-            .end
-            .as_ref()
-            .filter(|_| latest)
-            .map(|(winner, reason)| NimResult {
-                winner: winner.clone(),
-                reason: *reason,
-            }),
-    }
+        head,
+        result
+    )
 }
 
 /// The state of a game from its signed files, for `status` and for players writing moves.

@@ -6,33 +6,20 @@ use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use crate::view::picture::{caption_height, Layers, Svg, INK, MARK, PAPER};
-use crate::view::Closing;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// `views/AUDIENCE.json` of a Nim game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NimView {
-    /// Always `qijudge/nim-view/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    pub audience: String,
-    pub record_head: String,
-    pub ply: u32,
-    /// The stones at the start.
-    pub start: u32,
-    /// The stones left.
-    pub stones: u32,
-    pub to_move: Option<String>,
-    /// The stones each ply took, in order.
-    pub moves: Vec<String>,
-    pub last_take: Option<LastTake>,
-    pub draw_offer: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<Closing>,
-    pub result: Option<NimResult>,
+crate::view::turn_view::turn_view! {
+    /// `views/AUDIENCE.json` of a Nim game.
+    pub struct NimView (result: NimResult) {
+        /// The stones at the start.
+        pub start: u32,
+        /// The stones left.
+        pub stones: u32,
+        /// The stones each ply took, in order.
+        pub moves: Vec<String>,
+        pub last_take: Option<LastTake>,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -8,10 +8,11 @@ use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::{self, Ctx, Mode};
-use crate::judge::turn_referee::{OffBoard, Played, RulesEnd, TurnReferee};
+use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::rules::EndReason;
 use crate::store::GameDir;
+use crate::view::turn_view::make_turn_view;
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 
@@ -80,10 +81,6 @@ pub struct State {
 }
 
 impl State {
-    fn head(&self, g: &XiangqiGame) -> String {
-        self.turns.head(&g.hash)
-    }
-
     pub fn to_move(&self) -> Option<&'static str> {
         self.turns
             .end
@@ -147,7 +144,7 @@ pub fn contract_game(start: &Position, options: Options) -> XiangqiGame {
     })
 }
 
-crate::judge::pipeline::recorded!(State, turns.record);
+crate::judge::turn_referee::turn_state!(State);
 
 impl TurnReferee for XiangqiGame {
     type State = State;
@@ -160,14 +157,6 @@ impl TurnReferee for XiangqiGame {
             turns: Turns::default(),
             game: Game::new(self.start(), self.options()),
         }
-    }
-
-    fn turns(state: &State) -> &Turns {
-        &state.turns
-    }
-
-    fn turns_mut(state: &mut State) -> &mut Turns {
-        &mut state.turns
     }
 
     fn seat_to_move(&self, state: &State) -> usize {
@@ -213,7 +202,6 @@ pub fn build_view(g: &XiangqiGame, state: &State, audience: &str) -> XiangqiView
 /// offer belong to the last position only.
 pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> XiangqiView {
     let ply = ply.min(state.game.moves().len());
-    let latest = ply == state.game.moves().len();
     let position = &state.game.positions()[ply];
     let board =
         crate::games::xiangqi::view::board_rows(|s| position.piece_at(s).map(|p| p.fen_char()));
@@ -228,36 +216,21 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
             comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
-    let result = state
-        .turns
-        .end
-        .as_ref()
-        .filter(|_| latest)
-        .map(|(winner, reason)| ViewResult::new(winner, *reason, state.game.ending()));
-    let (draw_offer, closing) = state.turns.shown(&SEATS, latest);
-    XiangqiView {
-        format: XIANGQI_VIEW_FORMAT.into(),
-        game: g.manifest.id.clone(),
-        manifest: g.hash.clone(),
-        audience: audience.into(),
-        record_head: state.head(g),
-        ply: ply as u32,
-        to_move: match latest {
-            true => state.to_move().map(str::to_string),
-            false => Some(seat_of(position.side_to_move()).to_string()),
+    let seat_then = position.side_to_move().index();
+    let head = view_head(g, state, XIANGQI_VIEW_FORMAT, audience, ply, seat_then);
+    let result = (head.end.clone()).map(|(w, r)| ViewResult::new(&w, r, state.game.ending()));
+    let moves = state.game.moves()[..ply].iter().map(|m| m.to_string());
+    make_turn_view!(
+        XiangqiView {
+            check: position.is_check(),
+            fen: fen::write(position),
+            board,
+            moves: moves.collect(),
+            last_move,
         },
-        check: position.is_check(),
-        fen: fen::write(position),
-        board,
-        moves: state.game.moves()[..ply]
-            .iter()
-            .map(|m| m.to_string())
-            .collect(),
-        last_move,
-        draw_offer,
-        closing,
-        result,
-    }
+        head,
+        result
+    )
 }
 
 /// Reads a published view after checking the judge's signature; none when absent.

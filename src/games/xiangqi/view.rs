@@ -7,36 +7,18 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::view::Closing;
 
-/// A published Xiangqi view (the same board for everyone: nothing is hidden).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct XiangqiView {
-    /// Always `qijudge/xiangqi-view/1`.
-    pub format: String,
-    pub game: String,
-    pub manifest: String,
-    /// `red`, `black` or `public`.
-    pub audience: String,
-    /// The record head this view was made at.
-    pub record_head: String,
-    /// Plies played on the board.
-    pub ply: u32,
-    /// The seat to move, while the game goes on.
-    pub to_move: Option<String>,
-    /// Whether the side to move is in check.
-    pub check: bool,
-    pub fen: String,
-    /// Ranks 9 to 0, files a to i: FEN letters, `.` for an empty point.
-    pub board: Vec<String>,
-    /// The moves so far in ICCS coordinates.
-    pub moves: Vec<String>,
-    pub last_move: Option<LastMove>,
-    /// The seat whose draw offer stands.
-    pub draw_offer: Option<String>,
-    /// The signed move that ended the game off the board (resign, accept-draw), if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<Closing>,
-    pub result: Option<ViewResult>,
+crate::view::turn_view::turn_view! {
+    /// A published Xiangqi view (the same board for everyone: nothing is hidden).
+    pub struct XiangqiView (result: ViewResult) {
+        /// Whether the side to move is in check.
+        pub check: bool,
+        pub fen: String,
+        /// Ranks 9 to 0, files a to i: FEN letters, `.` for an empty point.
+        pub board: Vec<String>,
+        /// The moves so far in ICCS coordinates.
+        pub moves: Vec<String>,
+        pub last_move: Option<LastMove>,
+    }
 }
 
 /// The last move in every notation.

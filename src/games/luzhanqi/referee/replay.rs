@@ -684,6 +684,10 @@ impl crate::judge::pipeline::Framed for Game {
     fn clock(&self) -> Option<&Clock> {
         self.manifest.clock.as_ref()
     }
+
+    fn sealed(&self) -> bool {
+        self.manifest.sealed
+    }
 }
 
 crate::judge::pipeline::recorded!(Replay);

@@ -1,0 +1,84 @@
+//! What the view of every game played a move file a turn opens and closes with: the game,
+//! audience, record head, ply and seat to move; the standing draw offer, the closing move and
+//! the result. [`turn_view!`] declares a game's view with them around its own fields, and
+//! [`make_turn_view!`] builds one from a [`ViewHead`].
+
+use crate::rules::EndReason;
+
+/// The shared fields of one audience's view at one ply, as the judge gives them.
+pub struct ViewHead {
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub audience: String,
+    pub record_head: String,
+    pub ply: u32,
+    pub to_move: Option<String>,
+    pub draw_offer: Option<String>,
+    pub closing: Option<super::Closing>,
+    /// How the game ended (winner, reason), shown at its last position only.
+    pub end: Option<(Option<String>, EndReason)>,
+}
+
+/// Declares a game's view: the shared fields, the game's own between them, and `result` of
+/// the given type.
+macro_rules! turn_view {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident (result: $result:ty) {
+            $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// The view's format and version (`qijudge/GAME-view/1`).
+            pub format: String,
+            /// The game's id.
+            pub game: String,
+            /// The hash of the game's manifest.
+            pub manifest: String,
+            /// A seat's name, or `public`.
+            pub audience: String,
+            /// The record head this view was made at.
+            pub record_head: String,
+            /// Plies played on the board.
+            pub ply: u32,
+            /// The seat to move, while the game goes on.
+            pub to_move: Option<String>,
+            $($(#[$field_meta])* pub $field: $ty,)*
+            /// The seat whose draw offer stands.
+            pub draw_offer: Option<String>,
+            /// The signed move that ended the game off the board (resign, accept-draw), if one
+            /// did.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub closing: Option<$crate::view::Closing>,
+            pub result: Option<$result>,
+        }
+    };
+}
+pub(crate) use turn_view;
+
+/// Builds a view declared by [`turn_view!`] from its head, its own fields and its result.
+macro_rules! make_turn_view {
+    ($name:ident { $($field:ident $(: $value:expr)?),* $(,)? }, $head:expr, $result:expr) => {{
+        let head: $crate::view::turn_view::ViewHead = $head;
+        $name {
+            format: head.format,
+            game: head.game,
+            manifest: head.manifest,
+            audience: head.audience,
+            record_head: head.record_head,
+            ply: head.ply,
+            to_move: head.to_move,
+            $($field $(: $value)?,)*
+            draw_offer: head.draw_offer,
+            closing: head.closing,
+            result: $result,
+        }
+    }};
+}
+pub(crate) use make_turn_view;
