@@ -45,14 +45,15 @@ pub fn reason(r: EndReason) -> &'static str {
 }
 
 /// For the caption tests of every game: each JSON view of the shipped sample folders `samples`
-/// (below the crate's root) read with `caption`, each caption's characters checked against the
-/// font after `check` looked at it. Returns how many views were checked.
+/// (below the crate's root) read as a `V` and captioned, each caption's characters checked
+/// against the font after `check` looked at it; at least `at_least` views.
 #[cfg(test)]
-pub(crate) fn check_sample_captions(
+pub(crate) fn check_sample_captions<V: serde::de::DeserializeOwned>(
     samples: &[&str],
-    caption: impl Fn(&str) -> Vec<String>,
+    caption: impl Fn(&V) -> Vec<String>,
     check: impl Fn(&str),
-) -> usize {
+    at_least: usize,
+) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut checked = 0;
     for sample in samples {
@@ -61,13 +62,14 @@ pub(crate) fn check_sample_captions(
             if path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let all = caption(&std::fs::read_to_string(&path).unwrap()).join("\n");
+            let view: V = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let all = caption(&view).join("\n");
             check(&all);
             super::cjk_font::assert_drawable(&all, &path.display().to_string());
             checked += 1;
         }
     }
-    checked
+    assert!(checked >= at_least, "{samples:?}: {checked} views");
 }
 
 /// Every Chinese character the captions can use, for the font test and `scripts/cjk-font.py`.

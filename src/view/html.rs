@@ -123,6 +123,20 @@ const SCRIPT: &str = r#"(function () {
 
 /// The page: `title` and `about` at the top, the frames in order, `moves[i]` the label of ply
 /// (or turn: `unit`) i + 1 in the move list.
+/// The replay page of a game shown one view a ply: `frame` gives a view's heading, sentences
+/// and picture, `moved` its line in the move list (none before the first move).
+pub fn replay<V>(
+    title: &str,
+    about: &[String],
+    views: &[V],
+    frame: impl Fn(&V) -> Frame,
+    moved: impl Fn(&V) -> Option<String>,
+) -> String {
+    let frames: Vec<Frame> = views.iter().map(frame).collect();
+    let moves: Vec<String> = views.iter().filter_map(moved).collect();
+    page(title, about, &frames, &moves, "ply")
+}
+
 pub fn page(
     title: &str,
     about: &[String],

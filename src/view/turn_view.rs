@@ -20,6 +20,23 @@ pub struct ViewHead {
     pub end: Option<(Option<String>, EndReason)>,
 }
 
+/// The shared fields of a view declared by [`turn_view!`], by reference.
+pub struct Shared<'a, R> {
+    pub game: &'a str,
+    pub ply: u32,
+    pub audience: &'a str,
+    pub to_move: Option<&'a String>,
+    pub draw_offer: Option<&'a String>,
+    pub closing: Option<&'a super::Closing>,
+    pub result: Option<&'a R>,
+}
+
+/// A view declared by [`turn_view!`]: what captions and texts of every such view read.
+pub trait TurnView {
+    type Result;
+    fn shared(&self) -> Shared<'_, Self::Result>;
+}
+
 /// Declares a game's view: the shared fields, the game's own between them, and `result` of
 /// the given type.
 macro_rules! turn_view {
@@ -57,6 +74,22 @@ macro_rules! turn_view {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub closing: Option<$crate::view::Closing>,
             pub result: Option<$result>,
+        }
+
+        impl $crate::view::turn_view::TurnView for $name {
+            type Result = $result;
+
+            fn shared(&self) -> $crate::view::turn_view::Shared<'_, $result> {
+                $crate::view::turn_view::Shared {
+                    game: &self.game,
+                    ply: self.ply,
+                    audience: &self.audience,
+                    to_move: self.to_move.as_ref(),
+                    draw_offer: self.draw_offer.as_ref(),
+                    closing: self.closing.as_ref(),
+                    result: self.result.as_ref(),
+                }
+            }
         }
     };
 }

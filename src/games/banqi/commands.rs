@@ -1,6 +1,7 @@
 //! Banqi's own words: where the game stands, what its audit checked, and its replay page.
 
 use super::referee::{self as bq, BanqiGame};
+use super::view::BanqiView;
 use crate::error::Result;
 use crate::store::GameDir;
 
@@ -21,35 +22,26 @@ pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| bq::view_at(g, &state, audience, ply))
         .collect();
-    let frames: Vec<html::Frame> = views
-        .iter()
-        .map(|v| html::Frame {
-            ply: v.ply,
-            heading: match (&v.last_move, v.moves.last()) {
-                (Some(m), Some(written)) => format!("ply {}: {} {written}", v.ply, m.seat),
-                _ => "before the first turn".to_string(),
-            },
-            lines: super::view::state_lines(v),
-            picture: super::picture::banqi_layers(v),
-        })
-        .collect();
-    let moves: Vec<String> = views
-        .iter()
-        .filter_map(|v| {
-            Some(format!(
-                "{} {}",
-                v.last_move.as_ref()?.seat,
-                v.moves.last()?
-            ))
-        })
-        .collect();
+    let moved = |v: &BanqiView| {
+        Some(format!(
+            "{} {}",
+            v.last_move.as_ref()?.seat,
+            v.moves.last()?
+        ))
+    };
+    let frame = |v: &BanqiView| html::Frame {
+        ply: v.ply,
+        heading: match moved(v) {
+            Some(m) => format!("ply {}: {m}", v.ply),
+            None => "before the first turn".to_string(),
+        },
+        lines: super::view::state_lines(v),
+        picture: super::picture::banqi_layers(v),
+    };
     let title = format!("Banqi {}: replay for {audience}", g.manifest.id);
-    let about = html::about(
-        &g.manifest.players,
-        " A plain brown disc is a piece lying face down.",
-        &state.head(g),
-    );
-    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+    let note = " A plain brown disc is a piece lying face down.";
+    let about = html::about(&g.manifest.players, note, &state.head(g));
+    Ok(html::replay(&title, &about, &views, frame, moved))
 }
 
 /// What the audit checked: every piece named against the revealed layout.

@@ -23,39 +23,37 @@ pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| jq::view_with(g, &state, &known, audience, ply))
         .collect();
-    let frames: Vec<html::Frame> = views
-        .iter()
-        .map(|v| html::Frame {
-            ply: v.ply,
-            heading: match &v.last_move {
-                Some(m) => format!(
+    let frame = |v: &jq::JieqiView| {
+        let heading = match &v.last_move {
+            Some(m) => {
+                let up = m.revealed.as_ref().map(|r| format!(" (turned up {r})"));
+                format!(
                     "ply {}: {} {}{}",
                     v.ply,
                     m.seat,
                     m.iccs,
-                    m.revealed
-                        .as_ref()
-                        .map(|r| format!(" (turned up {r})"))
-                        .unwrap_or_default()
-                ),
-                None => "before the first move".to_string(),
-            },
-            lines: crate::games::jieqi::view::state_lines(v),
-            picture: picture::jieqi_layers(v),
-        })
-        .collect();
-    let moves: Vec<String> = views
-        .iter()
-        .filter_map(|v| v.last_move.as_ref().map(|m| (v, m)))
-        .map(|(v, m)| format!("{} {}", m.seat, v.moves.last().unwrap_or(&m.iccs)))
-        .collect();
+                    up.unwrap_or_default()
+                )
+            }
+            None => "before the first move".to_string(),
+        };
+        let lines = crate::games::jieqi::view::state_lines(v);
+        let picture = picture::jieqi_layers(v);
+        html::Frame {
+            ply: v.ply,
+            heading,
+            lines,
+            picture,
+        }
+    };
+    let moved = |v: &jq::JieqiView| {
+        let m = v.last_move.as_ref()?;
+        Some(format!("{} {}", m.seat, v.moves.last().unwrap_or(&m.iccs)))
+    };
     let title = format!("Jieqi {}: replay for {audience}", g.manifest.id);
-    let about = html::about(
-        &g.manifest.players,
-        " A plain disc is a piece lying face down.",
-        &state.head(g),
-    );
-    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+    let note = " A plain disc is a piece lying face down.";
+    let about = html::about(&g.manifest.players, note, &state.head(g));
+    Ok(html::replay(&title, &about, &views, frame, moved))
 }
 
 /// What the audit checked: every piece that turned up against the revealed layout.

@@ -144,28 +144,27 @@ pub fn html(d: &GameDir, g: &NimGame, audience: &str) -> Result<String> {
     let views: Vec<NimView> = (0..=state.takes.len())
         .map(|ply| referee::view_at(g, &state, audience, ply))
         .collect();
-    let frames: Vec<html::Frame> = views
-        .iter()
-        .map(|v| html::Frame {
-            ply: v.ply,
-            heading: match &v.last_take {
-                Some(t) => format!("ply {}: {} took {}", v.ply, t.seat, t.took),
-                None => "before the first ply".to_string(),
-            },
-            lines: state_lines(v),
-            picture: layers(v),
-        })
-        .collect();
-    let moves: Vec<String> = views
-        .iter()
-        .filter_map(|v| v.last_take.as_ref())
-        .map(|t| format!("{} {}", t.seat, t.took))
-        .collect();
+    let frame = |v: &NimView| html::Frame {
+        ply: v.ply,
+        heading: match &v.last_take {
+            Some(t) => format!("ply {}: {} took {}", v.ply, t.seat, t.took),
+            None => "before the first ply".to_string(),
+        },
+        lines: state_lines(v),
+        picture: layers(v),
+    };
+    let moved = |v: &NimView| {
+        v.last_take
+            .as_ref()
+            .map(|t| format!("{} {}", t.seat, t.took))
+    };
     let title = format!("Nim {}: replay for {audience}", g.manifest.id);
-    let about = html::about(
-        &g.manifest.players,
-        "",
-        &state.turns.record.head_or(&g.hash),
-    );
-    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+    let head = state.turns.record.head_or(&g.hash);
+    Ok(html::replay(
+        &title,
+        &html::about(&g.manifest.players, "", &head),
+        &views,
+        frame,
+        moved,
+    ))
 }

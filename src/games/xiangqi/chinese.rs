@@ -3,8 +3,9 @@
 //! same facts as the English state lines, from the view alone; every character is in the
 //! pictures' built-in typeface (a test checks it on the shipped sample).
 
-use super::view::{chinese_piece, Closing, ViewResult, XiangqiView};
+use super::view::{chinese_piece, ViewResult, XiangqiView};
 use crate::view::chinese::{reason, seat};
+use crate::view::turn_view::TurnView;
 
 /// The first two lines: the game and ply, whose view.
 pub(crate) fn heading(game: &str, ply: u32, audience: &str) -> Vec<String> {
@@ -36,17 +37,15 @@ pub(crate) fn comment(out: &mut Vec<String>, by: &str, text: Option<&String>) {
 }
 
 /// The end of the lines every game of the family shares: a closing move, the result or whose
-/// turn it is, a draw offer.
+/// turn it is (`check`: in check), a draw offer if `offers` (a game that has them).
 pub(crate) fn ending(
     out: &mut Vec<String>,
-    closing: Option<&Closing>,
-    result: Option<&ViewResult>,
-    to_move: Option<&String>,
+    v: &impl TurnView<Result = ViewResult>,
     check: bool,
-    ply: u32,
-    draw_offer: Option<&String>,
+    offers: bool,
 ) {
-    if let Some(c) = closing {
+    let v = v.shared();
+    if let Some(c) = v.closing {
         let verb = match c.action.as_str() {
             "resign" => "认输",
             "accept-draw" => "同意和棋",
@@ -55,7 +54,7 @@ pub(crate) fn ending(
         out.push(format!("第{}步：{}{verb}", c.ply, seat(&c.seat)));
         comment(out, &c.seat, c.comment.as_ref());
     }
-    match (result, to_move) {
+    match (v.result, v.to_move) {
         (Some(r), _) => {
             let why = reason(r.reason);
             out.push(match &r.winner {
@@ -65,11 +64,11 @@ pub(crate) fn ending(
         }
         (None, Some(t)) => {
             let check = if check { "，被将军" } else { "" };
-            out.push(format!("轮到{}走（第{}步）{check}。", seat(t), ply + 1));
+            out.push(format!("轮到{}走（第{}步）{check}。", seat(t), v.ply + 1));
         }
         (None, None) => {}
     }
-    if let Some(s) = draw_offer {
+    if let Some(s) = v.draw_offer.filter(|_| offers) {
         out.push(format!("{}提议和棋。", seat(s)));
     }
 }
@@ -106,15 +105,7 @@ pub fn caption(v: &XiangqiView) -> Vec<String> {
         ));
         comment(&mut out, &m.seat, m.comment.as_ref());
     }
-    ending(
-        &mut out,
-        v.closing.as_ref(),
-        v.result.as_ref(),
-        v.to_move.as_ref(),
-        v.check,
-        v.ply,
-        v.draw_offer.as_ref(),
-    );
+    ending(&mut out, v, v.check, true);
     out
 }
 
@@ -125,12 +116,8 @@ pub(crate) mod tests {
     /// Every sample view's Chinese caption, each character checked against the font.
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let checked = crate::view::chinese::check_sample_captions(
-            &["games/xiangqi/sample"],
-            |text| caption(&serde_json::from_str(text).unwrap()),
-            check_caption,
-        );
-        assert!(checked >= 3, "{checked}");
+        let sample = ["games/xiangqi/sample"];
+        crate::view::chinese::check_sample_captions(&sample, caption, check_caption, 3);
     }
 
     /// What every caption of the family says: the ply and whose view, in Chinese only.

@@ -1,7 +1,7 @@
 //! Xiangqi's own words: where the game stands, and its replay page.
 
 use crate::error::Result;
-use crate::games::xiangqi::referee::{self as xq, XiangqiGame};
+use crate::games::xiangqi::referee::{self as xq, XiangqiGame, XiangqiView};
 use crate::store::GameDir;
 
 pub(super) fn summary(state: &xq::State) -> String {
@@ -22,31 +22,24 @@ pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
     let views: Vec<_> = (0..=state.game.moves().len())
         .map(|ply| xq::view_at(g, &state, audience, ply))
         .collect();
-    let frames: Vec<html::Frame> = views
-        .iter()
-        .map(|v| html::Frame {
-            ply: v.ply,
-            heading: match &v.last_move {
-                Some(m) => format!(
-                    "ply {}: {} {} = {} = {}",
-                    v.ply, m.seat, m.iccs, m.wxf, m.chinese
-                ),
-                None => "before the first move".to_string(),
-            },
-            lines: crate::games::xiangqi::view::state_lines(v),
-            picture: picture::xiangqi_layers(v),
-        })
-        .collect();
-    let moves: Vec<String> = views
-        .iter()
-        .filter_map(|v| v.last_move.as_ref())
-        .map(|m| format!("{} {} {}", m.seat, m.iccs, m.chinese))
-        .collect();
+    let frame = |v: &XiangqiView| html::Frame {
+        ply: v.ply,
+        heading: match &v.last_move {
+            Some(m) => format!(
+                "ply {}: {} {} = {} = {}",
+                v.ply, m.seat, m.iccs, m.wxf, m.chinese
+            ),
+            None => "before the first move".to_string(),
+        },
+        lines: crate::games::xiangqi::view::state_lines(v),
+        picture: picture::xiangqi_layers(v),
+    };
+    let moved = |v: &XiangqiView| {
+        let m = v.last_move.as_ref()?;
+        Some(format!("{} {} {}", m.seat, m.iccs, m.chinese))
+    };
     let title = format!("Xiangqi {}: replay for {audience}", g.manifest.id);
-    let about = html::about(
-        &g.manifest.players,
-        "",
-        &state.turns.record.head_or(&g.hash),
-    );
-    Ok(html::page(&title, &about, &frames, &moves, "ply"))
+    let head = state.turns.record.head_or(&g.hash);
+    let about = html::about(&g.manifest.players, "", &head);
+    Ok(html::replay(&title, &about, &views, frame, moved))
 }

@@ -6,36 +6,77 @@ use crate::view::picture::*;
 /// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
 /// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four
 /// sides; Black's view turned so Black sits at the bottom.
-pub fn xiangqi(view: &XiangqiView) -> String {
+/// Jieqi's too (face-down pieces as plain discs of their side's colour).
+pub fn xiangqi(view: &impl NineByTen) -> String {
     draw_xiangqi(view, Some(false)).finish()
 }
 
 /// [`xiangqi`] with its caption in Chinese with `chinese`.
-pub fn xiangqi_with(view: &XiangqiView, chinese: bool) -> String {
+pub fn xiangqi_with(view: &impl NineByTen, chinese: bool) -> String {
     draw_xiangqi(view, Some(chinese)).finish()
 }
 
-/// The Xiangqi picture in layers (no caption), for the replay page.
-pub fn xiangqi_layers(view: &XiangqiView) -> Layers {
+/// The picture in layers (no caption), for the replay page.
+pub fn xiangqi_layers(view: &impl NineByTen) -> Layers {
     draw_xiangqi(view, None).layers()
 }
 
+/// What the picture of the 9 × 10 board shows of a view (Xiangqi's and Jieqi's).
+pub trait NineByTen {
+    /// The game, ply and audience.
+    fn caption_head(&self) -> (&str, u32, &str);
+    /// Ranks 9 to 0 of FEN letters (`X`/`x` face down), `.` for an empty point.
+    fn board(&self) -> &[String];
+    /// The last move in ICCS coordinates.
+    fn last_iccs(&self) -> Option<&str>;
+    /// The state of play in sentences, in English or Chinese.
+    fn caption_lines(&self, chinese: bool) -> Vec<String>;
+}
+
+/// [`NineByTen`] for the view of game `$game` (its `game`, `ply`, `audience`, `board` and
+/// `last_move.iccs` fields), its captions from its folder's `chinese::caption` and
+/// `view::state_lines`.
+macro_rules! nine_by_ten {
+    ($view:ty, $game:ident) => {
+        impl $crate::games::xiangqi::picture::NineByTen for $view {
+            fn caption_head(&self) -> (&str, u32, &str) {
+                (&self.game, self.ply, &self.audience)
+            }
+
+            fn board(&self) -> &[String] {
+                &self.board
+            }
+
+            fn last_iccs(&self) -> Option<&str> {
+                self.last_move.as_ref().map(|m| m.iccs.as_str())
+            }
+
+            fn caption_lines(&self, chinese: bool) -> Vec<String> {
+                match chinese {
+                    true => $crate::games::$game::chinese::caption(self),
+                    false => $crate::games::$game::view::state_lines(self),
+                }
+            }
+        }
+    };
+}
+pub(crate) use nine_by_ten;
+
+nine_by_ten!(XiangqiView, xiangqi);
+
 /// The picture; its caption in English, in Chinese (`Some(true)`), or none.
-fn draw_xiangqi(view: &XiangqiView, caption: Option<bool>) -> Svg {
+fn draw_xiangqi(view: &impl NineByTen, caption: Option<bool>) -> Svg {
+    let (game, ply, audience) = view.caption_head();
     let caption = match caption {
-        Some(true) => super::chinese::caption(view),
+        Some(true) => view.caption_lines(true),
         Some(false) => {
-            let mut lines = vec![
-                format!("{} ply {}", view.game, view.ply),
-                format!("view for {}", view.audience),
-            ];
-            lines.extend(crate::games::xiangqi::view::state_lines(view));
+            let mut lines = vec![format!("{game} ply {ply}"), format!("view for {audience}")];
+            lines.extend(view.caption_lines(false));
             lines
         }
         None => Vec::new(),
     };
-    let last = view.last_move.as_ref().map(|m| m.iccs.as_str());
-    draw_nine_by_ten(&view.audience, &view.board, last, &caption)
+    draw_nine_by_ten(audience, view.board(), view.last_iccs(), &caption)
 }
 
 /// The 9 × 10 board of Xiangqi and Jieqi with its pieces (`board`: ranks 9 to 0 of FEN
