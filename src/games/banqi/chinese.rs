@@ -45,14 +45,6 @@ pub fn caption(v: &BanqiView) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let family = crate::games::xiangqi::chinese::tests::check_caption;
-        crate::view::chinese::check_sample_captions(&["games/banqi/sample"], caption, family, 3);
-    }
-
     /// The words only some positions bring (no piece up yet, the colours).
     #[test]
     fn every_word_is_drawn_from_the_font() {

@@ -7,6 +7,7 @@ use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
 crate::view::turn_view::turn_view! {
@@ -103,13 +104,7 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
             (None, None) => m.action.clone(),
         };
         out.push(format!("Last move (ply {}): {} {what}", v.ply, m.seat));
-        if let Some(c) = &m.comment {
-            out.push(format!(
-                "{}'s comment: \"{}\"",
-                m.seat,
-                crate::view::text::clean(c)
-            ));
-        }
+        comment_line(&mut out, &m.seat, m.comment.as_ref());
     }
     if v.colours.is_empty() {
         out.push(
@@ -123,31 +118,12 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
             .collect();
         out.push(format!("{}.", c.join(", ")));
     }
-    for seat in ["first", "second"] {
-        let taken: Vec<&str> = v
-            .taken
-            .iter()
-            .filter(|t| t.by == seat)
-            .map(|t| t.piece.as_str())
-            .collect();
-        if !taken.is_empty() {
-            out.push(format!("Taken by {seat}: {}", taken.join(" ")));
-        }
-    }
+    let all = v.taken.iter().map(|t| (t.by.as_str(), t.piece.as_str()));
+    taken_lines(&mut out, ["first", "second"], all);
     if !v.face_down.is_empty() {
         out.push(format!("Still face down: {}", v.face_down));
     }
-    if let Some(c) = &v.closing {
-        out.extend(c.lines());
-    }
-    match (&v.result, &v.to_move) {
-        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
-        (None, Some(seat)) => out.push(format!("{seat} to move (ply {})", v.ply + 1)),
-        (None, None) => {}
-    }
-    if let Some(seat) = &v.draw_offer {
-        out.push(format!("{seat} offers a draw."));
-    }
+    ending_lines(&mut out, v, false);
     out
 }
 
@@ -193,18 +169,9 @@ pub fn render_text(players: &[Player], v: &BanqiView, chinese: bool) -> String {
         );
     }
     out.push('\n');
-    for line in state_lines(v) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let (None, Some(seat)) = (&v.result, &v.to_move) {
-        if *seat == v.audience {
-            out.push_str(&format!(
-                "Your legal turns: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY TURN (a square to turn up, like c2, or a move like c2c3).\n"
-            ));
-        }
-    }
-    out.push_str(&format!("Position: {}\n", v.position));
+    let turn = "TURN (a square to turn up, like c2, or a move like c2c3)";
+    let position = format!("Position: {}", v.position);
+    text_tail(&mut out, v, state_lines(v), ("turns", turn), position);
     out
 }
 

@@ -26,14 +26,3 @@ pub fn caption(v: &JieqiView) -> Vec<String> {
     ending(&mut out, v, v.check, true);
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let family = crate::games::xiangqi::chinese::tests::check_caption;
-        crate::view::chinese::check_sample_captions(&["games/jieqi/sample"], caption, family, 3);
-    }
-}

@@ -5,6 +5,7 @@
 use crate::protocol::files::Player;
 use serde::{Deserialize, Serialize};
 
+use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
 
 crate::view::turn_view::turn_view! {
@@ -95,39 +96,11 @@ pub fn state_lines(v: &JieqiView) -> Vec<String> {
             "Last move (ply {}): {} {}{revealed}{captured}",
             v.ply, m.seat, m.iccs
         ));
-        if let Some(c) = &m.comment {
-            out.push(format!(
-                "{}'s comment: \"{}\"",
-                m.seat,
-                crate::view::text::clean(c)
-            ));
-        }
+        comment_line(&mut out, &m.seat, m.comment.as_ref());
     }
-    for seat in ["red", "black"] {
-        let taken: Vec<&str> = v
-            .taken
-            .iter()
-            .filter(|t| t.by == seat)
-            .map(|t| t.piece.as_str())
-            .collect();
-        if !taken.is_empty() {
-            out.push(format!("Taken by {seat}: {}", taken.join(" ")));
-        }
-    }
-    if let Some(c) = &v.closing {
-        out.extend(c.lines());
-    }
-    match (&v.result, &v.to_move) {
-        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
-        (None, Some(seat)) => {
-            let check = if v.check { ", in check" } else { "" };
-            out.push(format!("{seat} to move (ply {}){check}", v.ply + 1));
-        }
-        (None, None) => {}
-    }
-    if let Some(seat) = &v.draw_offer {
-        out.push(format!("{seat} offers a draw."));
-    }
+    let all = v.taken.iter().map(|t| (t.by.as_str(), t.piece.as_str()));
+    taken_lines(&mut out, ["red", "black"], all);
+    ending_lines(&mut out, v, v.check);
     out
 }
 
@@ -157,17 +130,7 @@ pub fn render_text(players: &[Player], v: &JieqiView, chinese: bool) -> String {
         );
     }
     out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
-    for line in state_lines(v) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let (None, Some(seat)) = (&v.result, &v.to_move) {
-        if *seat == v.audience {
-            out.push_str(&format!(
-                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
-            ));
-        }
-    }
-    out.push_str(&format!("Position: {}\n", v.position));
+    let position = format!("Position: {}", v.position);
+    text_tail(&mut out, v, state_lines(v), ("moves", "MOVE"), position);
     out
 }

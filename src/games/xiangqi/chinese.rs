@@ -113,15 +113,29 @@ pub fn caption(v: &XiangqiView) -> Vec<String> {
 pub(crate) mod tests {
     use super::*;
 
-    /// Every sample view's Chinese caption, each character checked against the font.
+    /// Every sample view's Chinese caption in the family (Xiangqi and its variants Jieqi and
+    /// Banqi), each character checked against the font.
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
-        let sample = ["games/xiangqi/sample"];
-        crate::view::chinese::check_sample_captions(&sample, caption, check_caption, 3);
+        use crate::games::{banqi, jieqi};
+        use crate::view::chinese::check_sample_captions as check;
+        check(&["games/xiangqi/sample"], caption, check_caption, 3);
+        check(
+            &["games/jieqi/sample"],
+            jieqi::chinese::caption,
+            check_caption,
+            3,
+        );
+        check(
+            &["games/banqi/sample"],
+            banqi::chinese::caption,
+            check_caption,
+            3,
+        );
     }
 
     /// What every caption of the family says: the ply and whose view, in Chinese only.
-    pub(crate) fn check_caption(all: &str) {
+    fn check_caption(all: &str) {
         assert!(all.contains("第") && all.contains("的视角"), "{all}");
         assert!(!all.contains("ply") && !all.contains("move"), "{all}");
     }

@@ -5,6 +5,7 @@ use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 
+use crate::view::turn_view::TurnView;
 pub use crate::view::Closing;
 
 crate::view::turn_view::turn_view! {
@@ -111,6 +112,77 @@ pub fn chinese_piece(c: char) -> Option<char> {
     })
 }
 
+/// The mover's comment, as the family's English lines say it.
+pub(crate) fn comment_line(out: &mut Vec<String>, seat: &str, comment: Option<&String>) {
+    if let Some(c) = comment {
+        let c = crate::view::text::clean(c);
+        out.push(format!("{seat}'s comment: \"{c}\""));
+    }
+}
+
+/// What each of `seats` has taken (`all`: taker and piece letter), in the family's English.
+pub(crate) fn taken_lines<'a>(
+    out: &mut Vec<String>,
+    seats: [&str; 2],
+    all: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+) {
+    for seat in seats {
+        let taken: Vec<&str> = all.clone().filter(|t| t.0 == seat).map(|t| t.1).collect();
+        if !taken.is_empty() {
+            out.push(format!("Taken by {seat}: {}", taken.join(" ")));
+        }
+    }
+}
+
+/// The end of the family's English state lines: a closing move, the result or whose turn it
+/// is (`check`: in check), a standing draw offer.
+pub(crate) fn ending_lines(
+    out: &mut Vec<String>,
+    v: &impl TurnView<Result = ViewResult>,
+    check: bool,
+) {
+    let v = v.shared();
+    if let Some(c) = v.closing {
+        out.extend(c.lines());
+    }
+    match (v.result, v.to_move) {
+        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
+        (None, Some(seat)) => {
+            let check = if check { ", in check" } else { "" };
+            out.push(format!("{seat} to move (ply {}){check}", v.ply + 1));
+        }
+        (None, None) => {}
+    }
+    if let Some(seat) = v.draw_offer {
+        out.push(format!("{seat} offers a draw."));
+    }
+}
+
+/// The end of the family's text view: the state `lines`, how the seat to move (when it is
+/// the audience) lists and plays its `turns` (`turn`: how one is written), and `last`.
+pub(crate) fn text_tail(
+    out: &mut String,
+    v: &impl TurnView,
+    lines: Vec<String>,
+    (turns, turn): (&str, &str),
+    last: String,
+) {
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let v = v.shared();
+    if let (None, Some(seat)) = (v.result, v.to_move) {
+        if seat == v.audience {
+            out.push_str(&format!(
+                "Your legal {turns}: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY {turn}.\n"
+            ));
+        }
+    }
+    out.push_str(&last);
+    out.push('\n');
+}
+
 /// The state of play in sentences: the last move in every notation and its comment, whose turn
 /// it is (and check) or the result, a standing draw offer. For the text view, captions and the
 /// replay page.
@@ -126,28 +198,9 @@ pub fn state_lines(v: &XiangqiView) -> Vec<String> {
             "Last move (ply {}): {} {} = {} = {}{captured}",
             v.ply, m.seat, m.iccs, m.wxf, m.chinese
         ));
-        if let Some(c) = &m.comment {
-            out.push(format!(
-                "{}'s comment: \"{}\"",
-                m.seat,
-                crate::view::text::clean(c)
-            ));
-        }
+        comment_line(&mut out, &m.seat, m.comment.as_ref());
     }
-    if let Some(c) = &v.closing {
-        out.extend(c.lines());
-    }
-    match (&v.result, &v.to_move) {
-        (Some(r), _) => out.push(format!("Result: {} ({})", r.score, r.detail)),
-        (None, Some(seat)) => {
-            let check = if v.check { ", in check" } else { "" };
-            out.push(format!("{seat} to move (ply {}){check}", v.ply + 1));
-        }
-        (None, None) => {}
-    }
-    if let Some(seat) = &v.draw_offer {
-        out.push(format!("{seat} offers a draw."));
-    }
+    ending_lines(&mut out, v, v.check);
     out
 }
 
@@ -177,18 +230,8 @@ pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String
         );
     }
     out.push_str("Points: file a-i from red's left, rank 0 (red's back rank) to 9.\n\n");
-    for line in state_lines(v) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let (None, Some(seat)) = (&v.result, &v.to_move) {
-        if *seat == v.audience {
-            out.push_str(&format!(
-                "Your legal moves: qijudge moves GAME --as {seat}; play one with qijudge move GAME --as {seat} --key KEY MOVE.\n"
-            ));
-        }
-    }
-    out.push_str(&format!("FEN: {}\n", v.fen));
+    let fen = format!("FEN: {}", v.fen);
+    text_tail(&mut out, v, state_lines(v), ("moves", "MOVE"), fen);
     out
 }
 
