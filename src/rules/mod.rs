@@ -2,6 +2,7 @@
 //! (`src/games/NAME/rules/`); what ends a game is shared.
 
 pub mod end;
+pub mod line;
 pub mod random;
 
 pub use end::EndReason;

@@ -95,6 +95,49 @@ macro_rules! turn_view {
 }
 pub(crate) use turn_view;
 
+/// Declares a game's last move: the seat that made it, the game's own fields, and the mover's
+/// comment.
+macro_rules! last_move {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// The seat that moved.
+            pub seat: String,
+            $($(#[$field_meta])* pub $field: $ty,)*
+            /// The mover's comment in its signed move file (public, like the file).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub comment: Option<String>,
+        }
+    };
+}
+pub(crate) use last_move;
+
+/// A piece taken, as a view of a game with pieces face down shows it.
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct Taken {
+    pub ply: u32,
+    /// The seat that took it.
+    pub by: String,
+    pub square: String,
+    /// Its FEN letter as this audience may know it; where the rules show this audience no more
+    /// than that it lay face down, the game's face-down mark (Jieqi's `X`/`x`).
+    pub piece: String,
+    /// It was face down when taken.
+    pub face_down: bool,
+}
+
 /// Builds a view declared by [`turn_view!`] from its head, its own fields and its result.
 macro_rules! make_turn_view {
     ($name:ident { $($field:ident $(: $value:expr)?),* $(,)? }, $head:expr, $result:expr) => {{

@@ -6,7 +6,7 @@
 
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options};
-use super::view::{BanqiView, LastMove, Taken};
+use super::view::{BanqiView, LastMove, Taken, ViewResult};
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::Piece;
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
@@ -330,7 +330,7 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
         .unwrap_or_default();
     let head = view_head(g, state, VIEW_FORMAT, audience, ply, position.to_move);
     let ending = state.game.ending();
-    let result = (head.end.clone()).map(|(w, r)| super::view::result(&w, r, ending));
+    let result = (head.end.clone()).map(|(w, r)| ViewResult::new(&w, SEATS[0], r, ending));
     make_turn_view!(
         BanqiView {
             colours,

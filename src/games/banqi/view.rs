@@ -3,12 +3,11 @@
 //! (`referee::view_at`).
 
 use crate::protocol::files::Player;
-use crate::rules::EndReason;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
+pub use crate::view::turn_view::Taken;
 
 crate::view::turn_view::turn_view! {
     /// A published Banqi view.
@@ -35,52 +34,15 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-/// The last turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastMove {
-    pub seat: String,
-    /// `c2` (turned up) or `c2c3` (moved).
-    pub action: String,
-    /// What the piece turned up was.
-    pub revealed: Option<String>,
-    /// What the move took.
-    pub captured: Option<String>,
-    /// The mover's comment in its signed move file (public, like the file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-}
-
-/// A piece taken.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Taken {
-    pub ply: u32,
-    /// The seat that took it.
-    pub by: String,
-    pub square: String,
-    /// Its FEN letter (every piece taken is known to all: a face-down one is turned up).
-    pub piece: String,
-    /// It was face down when a cannon took it.
-    pub face_down: bool,
-}
-
-/// The result as a view shows it: `1-0` when first wins.
-pub fn result(
-    winner: &Option<String>,
-    reason: EndReason,
-    ending: Option<super::rules::Ending>,
-) -> ViewResult {
-    let score = match winner.as_deref() {
-        Some("first") => "1-0",
-        Some(_) => "0-1",
-        None => "1/2-1/2",
-    };
-    ViewResult {
-        winner: winner.clone(),
-        score: score.into(),
-        reason,
-        detail: ending.map(|e| e.to_string()).unwrap_or_default(),
+crate::view::turn_view::last_move! {
+    /// The last turn.
+    pub struct LastMove {
+        /// `c2` (turned up) or `c2c3` (moved).
+        pub action: String,
+        /// What the piece turned up was.
+        pub revealed: Option<String>,
+        /// What the move took.
+        pub captured: Option<String>,
     }
 }
 

@@ -402,7 +402,8 @@ pub fn view_with(
     });
     let seat_then = position.side_to_move().index();
     let head = view_head(g, state, JIEQI_VIEW_FORMAT, audience, ply, seat_then);
-    let result = (head.end.clone()).map(|(w, r)| ViewResult::new(&w, r, state.game.ending()));
+    let result =
+        (head.end.clone()).map(|(w, r)| ViewResult::new(&w, SEATS[0], r, state.game.ending()));
     make_turn_view!(
         JieqiView {
             check: position.is_check(),

@@ -3,10 +3,10 @@
 //! function.
 
 use crate::protocol::files::Player;
-use serde::{Deserialize, Serialize};
 
 use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
+pub use crate::view::turn_view::Taken;
 
 crate::view::turn_view::turn_view! {
     /// A published Jieqi view.
@@ -27,34 +27,15 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-/// The last move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastMove {
-    pub seat: String,
-    pub iccs: String,
-    /// What the moving piece turned out to be, when it moved face down.
-    pub revealed: Option<String>,
-    /// What it took, as this audience may know it (`x`/`X`: face down and unknown).
-    pub captured: Option<String>,
-    /// The mover's comment in its signed move file (public, like the file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-}
-
-/// A piece taken.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Taken {
-    pub ply: u32,
-    /// The seat that took it.
-    pub by: String,
-    pub square: String,
-    /// Its letter as this audience may know it: a FEN letter, or `X`/`x` for a piece taken face
-    /// down whose identity this audience is not shown.
-    pub piece: String,
-    /// It was face down when taken.
-    pub face_down: bool,
+crate::view::turn_view::last_move! {
+    /// The last move.
+    pub struct LastMove {
+        pub iccs: String,
+        /// What the moving piece turned out to be, when it moved face down.
+        pub revealed: Option<String>,
+        /// What it took, as this audience may know it (`x`/`X`: face down and unknown).
+        pub captured: Option<String>,
+    }
 }
 
 fn piece_name(letter: &str) -> String {

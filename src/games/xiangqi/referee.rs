@@ -218,7 +218,8 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
     });
     let seat_then = position.side_to_move().index();
     let head = view_head(g, state, XIANGQI_VIEW_FORMAT, audience, ply, seat_then);
-    let result = (head.end.clone()).map(|(w, r)| ViewResult::new(&w, r, state.game.ending()));
+    let result =
+        (head.end.clone()).map(|(w, r)| ViewResult::new(&w, SEATS[0], r, state.game.ending()));
     let moves = state.game.moves()[..ply].iter().map(|m| m.to_string());
     make_turn_view!(
         XiangqiView {

@@ -22,19 +22,15 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-/// The last move in every notation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LastMove {
-    pub seat: String,
-    pub iccs: String,
-    pub wxf: String,
-    pub chinese: String,
-    /// The captured piece's FEN letter.
-    pub captured: Option<String>,
-    /// The mover's comment in its signed move file (public, like the file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
+crate::view::turn_view::last_move! {
+    /// The last move in every notation.
+    pub struct LastMove {
+        pub iccs: String,
+        pub wxf: String,
+        pub chinese: String,
+        /// The captured piece's FEN letter.
+        pub captured: Option<String>,
+    }
 }
 
 /// How the game ended.
@@ -52,14 +48,16 @@ pub struct ViewResult {
 }
 
 impl ViewResult {
-    /// The result of a game between red and black, with its ending in words.
+    /// The result of a game whose first seat is `first` (`1-0` when it wins), with its
+    /// ending in words.
     pub fn new(
         winner: &Option<String>,
+        first: &str,
         reason: EndReason,
-        ending: Option<&crate::games::xiangqi::rules::Ending>,
+        ending: Option<&impl std::fmt::Display>,
     ) -> ViewResult {
         let score = match winner.as_deref() {
-            Some("red") => "1-0",
+            Some(w) if w == first => "1-0",
             Some(_) => "0-1",
             None => "1/2-1/2",
         };

@@ -71,48 +71,12 @@ impl fmt::Display for Ending {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Game {
-    options: Options,
-    /// `positions[i]` is the position before turn `i`; the last is the current one.
-    positions: Vec<Position>,
-    played: Vec<Played>,
-    ending: Option<Ending>,
-}
+/// A Banqi game: the turns since the deal and how it ended.
+pub type Game = crate::rules::line::Line<Options, Position, Played, Ending>;
 
 impl Game {
     pub fn new(options: Options) -> Game {
-        Game {
-            options,
-            positions: vec![Position::start(options.cannon_takes_face_down)],
-            played: Vec::new(),
-            ending: None,
-        }
-    }
-
-    pub fn options(&self) -> Options {
-        self.options
-    }
-
-    pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game has a position")
-    }
-
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
-    }
-
-    pub fn played(&self) -> &[Played] {
-        &self.played
-    }
-
-    pub fn ending(&self) -> Option<Ending> {
-        self.ending
-    }
-
-    /// Ends the game outside the rules of play (resignation, agreement, forfeit).
-    pub fn end(&mut self, ending: Ending) {
-        self.ending = Some(ending);
+        Game::from_start(options, Position::start(options.cannon_takes_face_down))
     }
 
     /// Whether the action needs the identity of a face-down piece: a flip, or a cannon
@@ -126,13 +90,13 @@ impl Game {
 
     /// How many of `piece` have been seen (turned up, or taken face down).
     fn seen(&self, piece: Piece) -> usize {
-        seen_in(&self.played, piece)
+        seen_in(self.played(), piece)
     }
 
     /// The pieces still face down after the first `n` turns, as a multiset everyone can work
     /// out: all 32 less those seen.
     pub fn face_down_after(&self, n: usize) -> Vec<Piece> {
-        let played = &self.played[..n.min(self.played.len())];
+        let played = &self.played()[..n.min(self.played().len())];
         let mut out = Vec::new();
         for color in [
             crate::games::xiangqi::rules::Color::Red,
@@ -150,7 +114,7 @@ impl Game {
 
     /// Pieces of `piece.color` taken so far.
     fn taken_of(&self, color: crate::games::xiangqi::rules::Color) -> usize {
-        self.played
+        self.played()
             .iter()
             .filter(|p| p.captured.is_some_and(|c| c.color == color))
             .count()
@@ -162,7 +126,7 @@ impl Game {
         action: Action,
         identity: Option<Piece>,
     ) -> Result<Option<Ending>, Refused> {
-        if self.ending.is_some() {
+        if self.ending().is_some() {
             return Err(Refused("the game is over".into()));
         }
         let position = self.position();
@@ -193,16 +157,14 @@ impl Game {
         let face_down_target = matches!(action, Action::Move(..)) && identity.is_some();
         let mut next = position.clone();
         let captured = next.apply(action, identity);
-        self.positions.push(next);
-        self.played.push(Played {
+        let turn = Played {
             action,
             seat,
             revealed: identity.filter(|_| matches!(action, Action::Flip(_))),
             captured,
             captured_face_down: face_down_target,
-        });
-        self.ending = self.judge_position();
-        Ok(self.ending)
+        };
+        Ok(self.push(turn, next, Game::judge_position).copied())
     }
 
     /// The ending the current position brings, if any.
@@ -218,7 +180,7 @@ impl Game {
         if !now.has_legal_action() {
             return Some(Ending::NoLegalMove { loser: now.to_move });
         }
-        if self.options.move_limit && now.quiet >= MOVE_LIMIT_PLIES {
+        if self.options().move_limit && now.quiet >= MOVE_LIMIT_PLIES {
             return Some(Ending::MoveLimit);
         }
         None

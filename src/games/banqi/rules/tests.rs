@@ -180,7 +180,7 @@ fn a_seat_whose_pieces_are_all_taken_loses() {
             g.play(a, id).unwrap();
             assert!(g.played().len() < 5000, "a game with the move limit ends");
         }
-        match g.ending().unwrap() {
+        match *g.ending().unwrap() {
             Ending::AllTaken { loser } => {
                 let colour = g.position().colour_of(loser).unwrap();
                 let taken = g

@@ -34,74 +34,33 @@ impl fmt::Display for PlayError {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Game {
-    options: Options,
-    /// `positions[i]` is the position before move `i`; the last is the current one.
-    positions: Vec<Position>,
-    played: Vec<Played>,
-    ending: Option<Ending>,
-}
+/// A Jieqi game: the moves since the deal and how it ended.
+pub type Game = crate::rules::line::Line<Options, Position, Played, Ending>;
 
 impl Game {
     pub fn new(options: Options) -> Game {
-        Game {
-            options,
-            positions: vec![Position::start(options.free())],
-            played: Vec::new(),
-            ending: None,
-        }
+        Game::from_start(options, Position::start(options.free()))
     }
 
     /// A game from another position (tests, composed problems); `options` decide how
     /// revealed advisors and elephants move.
     pub fn from_position(mut start: Position, options: Options) -> Game {
         start.set_free(options.free());
-        Game {
-            options,
-            positions: vec![start],
-            played: Vec::new(),
-            ending: None,
-        }
-    }
-
-    pub fn options(&self) -> Options {
-        self.options
-    }
-
-    pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game has a position")
-    }
-
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
-    }
-
-    pub fn played(&self) -> &[Played] {
-        &self.played
-    }
-
-    pub fn ending(&self) -> Option<&Ending> {
-        self.ending.as_ref()
-    }
-
-    /// Ends the game outside the rules of play (resignation, agreement, forfeit).
-    pub fn end(&mut self, ending: Ending) {
-        self.ending = Some(ending);
+        Game::from_start(options, start)
     }
 
     /// How many of `color`'s pieces of `kind` have been turned face up so far.
     fn revealed_count(&self, color: Color, kind: Kind) -> usize {
-        self.played
+        self.played()
             .iter()
-            .zip(&self.positions)
+            .zip(self.positions())
             .filter(|(p, before)| p.revealed == Some(kind) && before.side_to_move() == color)
             .count()
     }
 
     /// Plays a move; a move of a face-down piece needs the identity it turns out to have.
     pub fn play(&mut self, m: Move, revealed: Option<Kind>) -> Result<Option<&Ending>, PlayError> {
-        if self.ending.is_some() {
+        if self.ending().is_some() {
             return Err(PlayError::Move(MoveError::GameOver));
         }
         let position = self.position();
@@ -136,14 +95,12 @@ impl Game {
         }
         let mut next = position.clone();
         let captured = next.make(m, revealed);
-        self.positions.push(next);
-        self.played.push(Played {
+        let turn = Played {
             mv: m,
             revealed,
             captured,
-        });
-        self.ending = self.judge_position();
-        Ok(self.ending.as_ref())
+        };
+        Ok(self.push(turn, next, Game::judge_position))
     }
 
     /// The ending the current position brings, if any.
@@ -157,16 +114,16 @@ impl Game {
             });
         }
         // Captures and reveals cannot be undone: only positions since the last one can recur.
-        let last = self.positions.len() - 1;
+        let last = self.positions().len() - 1;
         let window = last - (now.quiet as usize).min(last);
         let key = now.key();
         let same: Vec<usize> = (window..=last)
-            .filter(|&i| self.positions[i].key() == key)
+            .filter(|&i| self.positions()[i].key() == key)
             .collect();
         if same.len() >= 3 {
             return Some(self.repetition_verdict(same[0]));
         }
-        if self.options.move_limit && now.quiet >= MOVE_LIMIT_PLIES {
+        if self.options().move_limit && now.quiet >= MOVE_LIMIT_PLIES {
             return Some(Ending::MoveLimit);
         }
         None
@@ -177,10 +134,10 @@ impl Game {
     fn repetition_verdict(&self, first: usize) -> Ending {
         let mut always_check = [true, true];
         let mut moved = [false, false];
-        for j in first..self.played.len() {
-            let mover = self.positions[j].side_to_move();
+        for j in first..self.played().len() {
+            let mover = self.positions()[j].side_to_move();
             moved[mover.index()] = true;
-            if !self.positions[j + 1].is_check() {
+            if !self.positions()[j + 1].is_check() {
                 always_check[mover.index()] = false;
             }
         }
