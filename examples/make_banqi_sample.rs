@@ -62,7 +62,7 @@ fn main() {
     let d = GameDir::new(&dir);
     let g = banqi::BanqiGame::load(&d).expect("the manifest");
     loop {
-        let state = banqi::current(&d, &g).expect("the game so far");
+        let state = qijudge::judge::turn_referee::current(&d, &g).expect("the game so far");
         let Some(seat) = state.to_move() else {
             break;
         };

@@ -74,7 +74,7 @@ fn main() {
     let d = GameDir::new(&dir);
     let g = jieqi::JieqiGame::load(&d).expect("the manifest");
     loop {
-        let state = jieqi::current(&d, &g).expect("the game so far");
+        let state = qijudge::judge::turn_referee::current(&d, &g).expect("the game so far");
         let Some(seat) = state.to_move() else {
             break;
         };

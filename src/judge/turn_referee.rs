@@ -305,6 +305,12 @@ pub fn view_head<G: TurnReferee>(
     }
 }
 
+/// The state of a game from its signed files, for `status`, the replay page and players
+/// writing moves.
+pub fn current<G: TurnReferee>(dir: &GameDir, g: &G) -> Result<G::State> {
+    super::pipeline::current(g, dir, super::context::Mode::Judge)
+}
+
 /// Plays `moves` in turn through the judge's step code with the contract's fixed time (the
 /// games' own tests): the record lines each gave.
 pub fn play_all<G: TurnReferee>(

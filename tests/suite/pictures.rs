@@ -2,6 +2,8 @@
 //! parses as XML (Python's parser), the PNG decodes to the SVG's size, and the bytes repeat.
 //! Update the snapshots with `QIJUDGE_WRITE_SNAPSHOTS=1 cargo test pictures`.
 
+use qijudge::games::jieqi::view::JieqiView;
+use qijudge::games::xiangqi::view::XiangqiView;
 use qijudge::view::picture;
 use std::path::Path;
 
@@ -78,7 +80,7 @@ fn luzhanqi_pictures_show_own_pieces_and_blank_enemies() {
 fn xiangqi_picture() {
     check(
         "xiangqi",
-        qijudge::games::xiangqi::picture::xiangqi(&sample_view("xiangqi")),
+        qijudge::games::xiangqi::picture::xiangqi(&sample_view::<XiangqiView>("xiangqi")),
     );
 }
 
@@ -86,8 +88,8 @@ fn xiangqi_picture() {
 /// against the font by the unit tests); the board is the same as in the English picture.
 #[test]
 fn xiangqi_family_pictures_in_chinese() {
-    let xiangqi = sample_view("xiangqi");
-    let jieqi = sample_view("jieqi");
+    let xiangqi: XiangqiView = sample_view("xiangqi");
+    let jieqi: JieqiView = sample_view("jieqi");
     let banqi = sample_view("banqi");
     let pictures = [
         (

@@ -18,7 +18,7 @@ pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
 pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
     use crate::view::html;
     crate::games::check_audience(&bq::SEATS, &["public"], audience)?;
-    let state = bq::current(d, g)?;
+    let state = crate::judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| bq::view_at(g, &state, audience, ply))
         .collect();

@@ -11,12 +11,11 @@ use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::Piece;
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
-use crate::store::GameDir;
 use crate::view::turn_view::make_turn_view;
 use std::collections::BTreeMap;
 
@@ -345,21 +344,6 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
         head,
         result
     )
-}
-
-/// Reads a published view after checking the judge's signature; none when absent.
-pub fn read_view(dir: &GameDir, g: &BanqiGame, audience: &str) -> Result<Option<BanqiView>> {
-    crate::judge::published::read_view(dir, &g.frame(), audience)
-}
-
-/// Audits a game from its files; after the reveal, the whole layout too.
-pub fn verify(dir: &GameDir, g: &BanqiGame) -> Result<State> {
-    pipeline::verify(g, dir)
-}
-
-/// The state of a game from its signed files, for `status` and for players writing moves.
-pub fn current(dir: &GameDir, g: &BanqiGame) -> Result<State> {
-    pipeline::current(g, dir, Mode::Judge)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     use super::picture;
     use crate::view::html;
     crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
-    let state = jq::current(d, g)?;
+    let state = crate::judge::turn_referee::current(d, g)?;
     let known = jq::known_captures(d, g, &state, audience)?;
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| jq::view_with(g, &state, &known, audience, ply))

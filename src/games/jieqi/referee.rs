@@ -14,7 +14,7 @@ use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::Seated;
-use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
@@ -341,7 +341,7 @@ pub fn known_captures(
 ) -> Result<Vec<Capture>> {
     let mut known = state.captures.clone();
     if state.dealt.layout.is_none() {
-        if let Some(v) = read_view(dir, g, audience)? {
+        if let Some(v) = crate::judge::published::read_view(dir, &g.frame(), audience)? {
             learn(&mut known, &v);
         }
     }
@@ -416,21 +416,6 @@ pub fn view_with(
         head,
         result
     )
-}
-
-/// Reads a published view after checking the judge's signature; none when absent.
-pub fn read_view(dir: &GameDir, g: &JieqiGame, audience: &str) -> Result<Option<JieqiView>> {
-    crate::judge::published::read_view(dir, &g.frame(), audience)
-}
-
-/// Audits a game from its files; after the reveal, the whole layout too.
-pub fn verify(dir: &GameDir, g: &JieqiGame) -> Result<State> {
-    pipeline::verify(g, dir)
-}
-
-/// The state of a game from its signed files, for `status` and for players writing moves.
-pub fn current(dir: &GameDir, g: &JieqiGame) -> Result<State> {
-    pipeline::current(g, dir, Mode::Judge)
 }
 
 #[cfg(test)]

@@ -6,12 +6,11 @@ use super::rules::{Pile, Take};
 use super::view::{LastTake, NimResult, NimView};
 use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::protocol::files::*;
 use crate::rules::EndReason;
-use crate::store::GameDir;
 use crate::view::turn_view::make_turn_view;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -182,9 +181,4 @@ pub fn view_at(g: &NimGame, state: &State, audience: &str, ply: usize) -> NimVie
         head,
         result
     )
-}
-
-/// The state of a game from its signed files, for `status` and for players writing moves.
-pub fn current(dir: &GameDir, g: &NimGame) -> Result<State> {
-    pipeline::current(g, dir, Mode::Judge)
 }

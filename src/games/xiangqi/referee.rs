@@ -7,11 +7,10 @@ use crate::error::{Error, Result};
 use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use crate::judge::manifest::Seated;
-use crate::judge::pipeline::{self, Ctx, Mode};
+use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
 use crate::rules::EndReason;
-use crate::store::GameDir;
 use crate::view::turn_view::make_turn_view;
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
@@ -232,20 +231,4 @@ pub fn view_at(g: &XiangqiGame, state: &State, audience: &str, ply: usize) -> Xi
         head,
         result
     )
-}
-
-/// Reads a published view after checking the judge's signature; none when absent.
-pub fn read_view(dir: &GameDir, g: &XiangqiGame, audience: &str) -> Result<Option<XiangqiView>> {
-    crate::judge::published::read_view(dir, &g.frame(), audience)
-}
-
-/// Audits a game from its files: manifest, record signature and chain, every move file, the
-/// ending, and every published view (each must be exactly what the record gives).
-pub fn verify(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
-    pipeline::verify(g, dir)
-}
-
-/// The state of a game from its signed files, for `status` and for players writing moves.
-pub fn current(dir: &GameDir, g: &XiangqiGame) -> Result<State> {
-    pipeline::current(g, dir, Mode::Judge)
 }

@@ -3,7 +3,6 @@
 
 use crate::console::read_arg;
 use crate::error::{refuse, Error, Result};
-use crate::games::xiangqi::referee as xq;
 use crate::games::xiangqi::rules::{check, fen, pgn, Options};
 use std::path::{Path, PathBuf};
 
@@ -140,7 +139,7 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     use crate::games::xiangqi::rules::notation::Notation;
     let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
-    let state = xq::current(&d, &g)?;
+    let state = crate::judge::turn_referee::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
     let notation = match notation {
         "wxf" => Notation::Wxf,
