@@ -29,6 +29,8 @@ pub trait Framed {
     fn clock(&self) -> Option<&Clock>;
     /// Whether the seats' secrets are sealed to the judge (a game played in public).
     fn sealed(&self) -> bool;
+    /// The manifest's players, in seat order.
+    fn players(&self) -> &[crate::protocol::files::Player];
 }
 
 impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest::Seated<R> {
@@ -42,6 +44,10 @@ impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest
 
     fn sealed(&self) -> bool {
         self.manifest.sealed
+    }
+
+    fn players(&self) -> &[crate::protocol::files::Player] {
+        &self.manifest.players
     }
 }
 

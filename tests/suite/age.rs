@@ -263,7 +263,11 @@ fn sealed_options_and_keys_are_refused_where_they_do_not_apply() {
     let run = |args: Vec<String>| qj(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let xq = run(players("xiangqi", "xq"));
     assert_eq!(xq.code, 2, "{xq:?}");
-    assert!(xq.stderr.contains("Xiangqi hides nothing"), "{xq:?}");
+    assert!(
+        xq.stderr
+            .contains("Xiangqi hides nothing (nothing to seal)"),
+        "{xq:?}"
+    );
     let mut self_mode = players("liubo", "lb");
     self_mode.extend(["--rule".into(), "dice_mode=self".into()]);
     let lb = run(self_mode);

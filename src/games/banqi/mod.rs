@@ -12,10 +12,10 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::{to_toml, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use referee::{self as bq, BanqiGame, BanqiManifest, State};
+use referee::{self as bq, BanqiGame, State};
 use rules::Action;
 
 pub use referee::SEATS;
@@ -44,30 +44,9 @@ impl Definition for Banqi {
         BanqiGame::load(dir)
     }
 
-    fn sealed(g: &BanqiGame) -> bool {
-        g.manifest.sealed
-    }
-
-    fn players(g: &BanqiGame) -> &[Player] {
-        &g.manifest.players
-    }
-
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        let manifest = BanqiGame::new_manifest(
-            id,
-            new.created.clone(),
-            new.sample,
-            bq::rules_from(new.rules)?,
-            new.clock.clone(),
-            JudgeEntry {
-                key: new.judge_key.clone(),
-            },
-            players,
-        );
-        Ok(to_toml(&BanqiManifest {
-            sealed: new.sealed,
-            ..manifest
-        }))
+        let options = bq::rules_from(new.rules)?;
+        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &BanqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -100,15 +79,7 @@ impl Definition for Banqi {
         ]
     }
 
-    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
-        match view {
-            crate::tournament::protocol::BotView::Other(v) => legal
-                .iter()
-                .map(|turn| view::capture_worth(v, turn))
-                .collect(),
-            _ => vec![0; legal.len()],
-        }
-    }
+    const GREEDY: Option<super::defined::GreedyScores> = Some(view::greedy_scores);
 
     #[cfg(test)]
     fn conform() {

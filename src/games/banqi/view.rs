@@ -137,6 +137,11 @@ pub fn render_text(players: &[Player], v: &BanqiView, chinese: bool) -> String {
     out
 }
 
+/// The greedy bot's scores: what each legal turn takes ([`capture_worth`]).
+pub fn greedy_scores(view: &serde_json::Value, legal: &[String]) -> Vec<i32> {
+    legal.iter().map(|turn| capture_worth(view, turn)).collect()
+}
+
 /// What a turn takes, by rank (1 a soldier … 7 a general; 0 for a quiet turn), read from a
 /// view: the greedy bot's measure.
 pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {

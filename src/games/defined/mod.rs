@@ -31,6 +31,42 @@ use crate::rules::EndReason;
 use crate::store::GameDir;
 use crate::tournament::book::Opening;
 use crate::tournament::protocol::BotView;
+
+/// The text of a new `game.toml` of a game loaded as a [`crate::judge::manifest::Seated`]:
+/// `new`'s frame with the rule `options`; `--sealed` is refused by a game with nothing to seal
+/// (`title`: its name in the refusal).
+pub(crate) fn seated_manifest<R>(
+    new: &NewGame,
+    title: &str,
+    id: [u8; 16],
+    options: R,
+    players: Vec<crate::protocol::files::Player>,
+) -> Result<String>
+where
+    R: crate::judge::manifest::ManifestRules + serde::Serialize,
+{
+    if new.sealed && !R::SEALABLE {
+        return Err(Error::Io(format!(
+            "--sealed: {title} hides nothing (nothing to seal)"
+        )));
+    }
+    let judge = crate::protocol::files::JudgeEntry {
+        key: new.judge_key.clone(),
+    };
+    let (created, clock) = (new.created.clone(), new.clock.clone());
+    let manifest = crate::judge::manifest::Seated::<R>::new_manifest(
+        id, created, new.sample, options, clock, judge, players,
+    );
+    Ok(crate::protocol::files::to_toml(
+        &crate::protocol::files::GameManifest {
+            sealed: new.sealed,
+            ..manifest
+        },
+    ))
+}
+
+/// How the greedy bot scores each legal move from a seat's view (JSON).
+pub type GreedyScores = fn(&serde_json::Value, &[String]) -> Vec<i32>;
 use std::path::{Path, PathBuf};
 
 /// What a loaded pipeline game answers from the judge's state.
@@ -297,9 +333,13 @@ pub trait Definition: Sync + Sized {
             .collect()
     }
     /// Whether the manifest says the game is played sealed.
-    fn sealed(g: &Self::Loaded) -> bool;
+    fn sealed(g: &Self::Loaded) -> bool {
+        g.sealed()
+    }
     /// The manifest's players, in seat order.
-    fn players(g: &Self::Loaded) -> &[crate::protocol::files::Player];
+    fn players(g: &Self::Loaded) -> &[crate::protocol::files::Player] {
+        g.players()
+    }
     /// Whether a match plays this game in one process (else through the commands).
     fn in_session(_g: &Self::Loaded) -> bool {
         true
@@ -389,10 +429,16 @@ pub trait Definition: Sync + Sized {
         Err(super::no_tool(Self::NAME, "pgn"))
     }
 
-    /// The greedy built-in bot's score of each legal move, from the seat's view (higher is
-    /// better; the bot breaks ties at random). By default no move is preferred.
-    fn greedy_scores(_view: &BotView, legal: &[String]) -> Vec<i32> {
-        vec![0; legal.len()]
+    /// The greedy built-in bot's score of each legal move, from the seat's view as JSON
+    /// (higher is better; the bot breaks ties at random); none: no move is preferred.
+    const GREEDY: Option<GreedyScores> = None;
+
+    /// The greedy bot's scores from the seat's view, by [`Self::GREEDY`].
+    fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
+        match (view, Self::GREEDY) {
+            (BotView::Other(v), Some(scores)) => scores(v, legal),
+            _ => vec![0; legal.len()],
+        }
     }
 
     fn precheck(dir: &Path, _key: Option<&Path>) -> Result<Report> {

@@ -15,10 +15,9 @@ use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::jieqi::referee as jq;
 use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::{to_toml, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use manifest::JieqiManifest;
 
 pub struct Jieqi;
 
@@ -48,14 +47,6 @@ impl Definition for Jieqi {
         jq::JieqiGame::load(dir)
     }
 
-    fn sealed(g: &jq::JieqiGame) -> bool {
-        g.manifest.sealed
-    }
-
-    fn players(g: &jq::JieqiGame) -> &[crate::protocol::files::Player] {
-        &g.manifest.players
-    }
-
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let mut items = new.rules.to_vec();
         // A sealed game publishes every view: unless told otherwise, captured pieces stay
@@ -67,21 +58,7 @@ impl Definition for Jieqi {
         if new.sealed && options.captured == crate::games::jieqi::rules::Captured::Captor {
             return Err(jq::sealed_captor_refusal());
         }
-        let manifest = jq::JieqiGame::new_manifest(
-            id,
-            new.created.clone(),
-            new.sample,
-            options,
-            new.clock.clone(),
-            JudgeEntry {
-                key: new.judge_key.clone(),
-            },
-            players,
-        );
-        Ok(to_toml(&JieqiManifest {
-            sealed: new.sealed,
-            ..manifest
-        }))
+        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &jq::JieqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -120,12 +97,7 @@ impl Definition for Jieqi {
         ]
     }
 
-    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
-        match view {
-            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
-            _ => vec![0; legal.len()],
-        }
-    }
+    const GREEDY: Option<super::defined::GreedyScores> = Some(bot::greedy_scores);
 
     /// A piece taken face down shown to its captor alone is knowledge of another seat's
     /// secret by the rules, which the generic check forbids: that option has its own test

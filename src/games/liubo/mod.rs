@@ -21,10 +21,9 @@ use crate::games::liubo::rules::DiceMode;
 use crate::judge::move_path;
 use crate::judge::player_files::read_signed_move;
 use crate::judge::strays::moves_beyond;
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::{to_toml, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
-use manifest::LiuboManifest;
 use std::path::Path;
 
 pub struct Liubo;
@@ -52,14 +51,6 @@ impl Definition for Liubo {
         lb::LiuboGame::load(dir)
     }
 
-    fn sealed(g: &lb::LiuboGame) -> bool {
-        g.manifest.sealed
-    }
-
-    fn players(g: &lb::LiuboGame) -> &[crate::protocol::files::Player] {
-        &g.manifest.players
-    }
-
     /// In self mode each move carries the mover's chain element: played through the commands.
     fn in_session(g: &lb::LiuboGame) -> bool {
         g.manifest.rules.dice_mode == DiceMode::Escrow
@@ -81,21 +72,7 @@ impl Definition for Liubo {
                     .into(),
             ));
         }
-        let manifest = lb::LiuboGame::new_manifest(
-            id,
-            new.created.clone(),
-            new.sample,
-            options,
-            new.clock.clone(),
-            JudgeEntry {
-                key: new.judge_key.clone(),
-            },
-            players,
-        );
-        Ok(to_toml(&LiuboManifest {
-            sealed: new.sealed,
-            ..manifest
-        }))
+        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &lb::LiuboGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -184,12 +161,7 @@ impl Definition for Liubo {
         ]
     }
 
-    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
-        match view {
-            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
-            _ => vec![0; legal.len()],
-        }
-    }
+    const GREEDY: Option<super::defined::GreedyScores> = Some(bot::greedy_scores);
 
     #[cfg(test)]
     fn conform() {

@@ -83,14 +83,6 @@ impl Definition for Luzhanqi {
         load_game(dir)
     }
 
-    fn sealed(g: &Game) -> bool {
-        g.manifest.sealed
-    }
-
-    fn players(g: &Game) -> &[Player] {
-        &g.manifest.players
-    }
-
     /// A sealed game keeps to the commands: bot matches are never sealed, and its sealed files
     /// (fresh `age` encryptions) cannot be compared byte for byte with the commands' files, the
     /// test that vouches for a session.

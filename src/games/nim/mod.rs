@@ -12,7 +12,7 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 use referee::{NimGame, State, SEATS};
@@ -40,29 +40,9 @@ impl Definition for Nim {
         referee::NimGame::load(dir)
     }
 
-    fn sealed(_: &NimGame) -> bool {
-        false
-    }
-
-    fn players(g: &NimGame) -> &[Player] {
-        &g.manifest.players
-    }
-
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        if new.sealed {
-            return Err(Error::Io("--sealed: Nim hides nothing".into()));
-        }
-        Ok(to_toml(&referee::NimGame::new_manifest(
-            id,
-            new.created.clone(),
-            new.sample,
-            referee::options_from(new.rules)?,
-            new.clock.clone(),
-            JudgeEntry {
-                key: new.judge_key.clone(),
-            },
-            players,
-        )))
+        let options = referee::options_from(new.rules)?;
+        crate::games::defined::seated_manifest(new, Self::TITLE, id, options, players)
     }
 
     fn text_view(g: &NimGame, v: &view::NimView, _: bool) -> String {
@@ -77,20 +57,7 @@ impl Definition for Nim {
         view::html(dir, g, audience)
     }
 
-    /// Take the most stones that leave the opponent a multiple of three, where one does.
-    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
-        let stones = match view {
-            crate::tournament::protocol::BotView::Other(v) => v["stones"].as_u64().unwrap_or(0),
-            _ => 0,
-        };
-        legal
-            .iter()
-            .map(|t| {
-                let took: u64 = t.parse().unwrap_or(0);
-                i32::from(stones >= took && (stones - took).is_multiple_of(3))
-            })
-            .collect()
-    }
+    const GREEDY: Option<crate::games::defined::GreedyScores> = Some(greedy_scores);
 
     #[cfg(test)]
     fn conform() {
@@ -176,4 +143,17 @@ impl Answers for NimGame {
             state.turns.record.last_move_ply()
         )]
     }
+}
+
+/// The greedy bot: take the most stones that leave the opponent a multiple of three, where one
+/// does.
+fn greedy_scores(view: &serde_json::Value, legal: &[String]) -> Vec<i32> {
+    let stones = view["stones"].as_u64().unwrap_or(0);
+    legal
+        .iter()
+        .map(|t| {
+            let took: u64 = t.parse().unwrap_or(0);
+            i32::from(stones >= took && (stones - took).is_multiple_of(3))
+        })
+        .collect()
 }

@@ -17,7 +17,7 @@ use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::referee as xq;
 use crate::games::xiangqi::rules::notation;
-use crate::protocol::files::{to_toml, JudgeEntry, Player};
+use crate::protocol::files::Player;
 use crate::rules::EndReason;
 use crate::store::GameDir;
 
@@ -45,32 +45,9 @@ impl Definition for Xiangqi {
         xq::XiangqiGame::load(dir)
     }
 
-    fn sealed(_: &xq::XiangqiGame) -> bool {
-        false
-    }
-
-    fn players(g: &xq::XiangqiGame) -> &[crate::protocol::files::Player] {
-        &g.manifest.players
-    }
-
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        if new.sealed {
-            return Err(Error::Io(
-                "--sealed: Xiangqi hides nothing (no setups, no seeds)".into(),
-            ));
-        }
-        let manifest = xq::XiangqiGame::new_manifest(
-            id,
-            new.created.clone(),
-            new.sample,
-            xq::rules_from(new.rules)?,
-            new.clock.clone(),
-            JudgeEntry {
-                key: new.judge_key.clone(),
-            },
-            players,
-        );
-        Ok(to_toml(&manifest))
+        let options = xq::rules_from(new.rules)?;
+        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
     }
 
     fn text_view(g: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
@@ -104,12 +81,7 @@ impl Definition for Xiangqi {
         ]
     }
 
-    fn greedy_scores(view: &crate::tournament::protocol::BotView, legal: &[String]) -> Vec<i32> {
-        match view {
-            crate::tournament::protocol::BotView::Other(v) => bot::greedy_scores(v, legal),
-            _ => vec![0; legal.len()],
-        }
-    }
+    const GREEDY: Option<super::defined::GreedyScores> = Some(bot::greedy_scores);
 
     fn perft(depth: u32, start: Option<String>, divide: bool) -> Result<()> {
         tools::perft(depth, start, divide)

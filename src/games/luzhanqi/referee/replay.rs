@@ -688,6 +688,10 @@ impl crate::judge::pipeline::Framed for Game {
     fn sealed(&self) -> bool {
         self.manifest.sealed
     }
+
+    fn players(&self) -> &[crate::protocol::files::Player] {
+        &self.manifest.players
+    }
 }
 
 crate::judge::pipeline::recorded!(Replay);
