@@ -11,6 +11,7 @@ use clap::Parser;
 use qijudge::cli::{run, Cli};
 use qijudge::games::banqi::referee as banqi;
 use qijudge::games::banqi::rules::{Action, Cell};
+use qijudge::judge::turn_referee::TurnReferee;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -63,7 +64,7 @@ fn main() {
     let g = banqi::BanqiGame::load(&d).expect("the manifest");
     loop {
         let state = qijudge::judge::turn_referee::current(&d, &g).expect("the game so far");
-        let Some(seat) = state.to_move() else {
+        let Some(seat) = g.to_move(&state).map(|s| banqi::SEATS[s]) else {
             break;
         };
         let position = state.game.position();

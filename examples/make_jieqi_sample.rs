@@ -10,6 +10,7 @@ use clap::Parser;
 use qijudge::cli::{run, Cli};
 use qijudge::games::jieqi::referee as jieqi;
 use qijudge::games::xiangqi::rules::Kind;
+use qijudge::judge::turn_referee::TurnReferee;
 use qijudge::store::GameDir;
 use std::path::Path;
 
@@ -75,7 +76,7 @@ fn main() {
     let g = jieqi::JieqiGame::load(&d).expect("the manifest");
     loop {
         let state = qijudge::judge::turn_referee::current(&d, &g).expect("the game so far");
-        let Some(seat) = state.to_move() else {
+        let Some(seat) = g.to_move(&state).map(|s| jieqi::SEATS[s]) else {
             break;
         };
         let position = state.game.position();

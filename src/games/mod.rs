@@ -45,6 +45,26 @@ pub use registry::{by_name, of_dir};
 
 /// What `new` was told: the players (name, public key line, address), the judge's key line and
 /// the options, in the organiser's words.
+/// The `--rule key=value` items as (key, value) pairs, refusing an item without `=`.
+pub fn rule_pairs(items: &[String]) -> Result<Vec<(&str, &str)>> {
+    items
+        .iter()
+        .map(|item| {
+            item.split_once('=')
+                .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))
+        })
+        .collect()
+}
+
+/// A `--rule` switch's value: `on` or `off` (`true`, `false`).
+pub fn on_off(key: &str, value: &str) -> Result<bool> {
+    match value {
+        "on" | "true" => Ok(true),
+        "off" | "false" => Ok(false),
+        _ => Err(Error::Io(format!("--rule {key}: on or off"))),
+    }
+}
+
 pub struct NewGame<'a> {
     pub players: Vec<(String, String, Option<String>)>,
     pub judge_key: String,

@@ -109,11 +109,10 @@ impl<L> FaceDown<L> {
         }
     }
 
-    /// Play begun on `layout` (the rules contract's and the tests').
-    pub fn dealt(mut self, layout: L) -> Self {
+    /// Begins play on `layout` (the rules contract's and the tests').
+    pub fn deal(&mut self, layout: L) {
         self.nonces.begin();
         self.layout = Some(layout);
-        self
     }
 
     /// What the face-down piece on `square` is, at `ply`: from the layout (checked against the

@@ -158,9 +158,10 @@ pub trait TurnReferee: Framed {
         state.deal()?.waiting(self.frame().seats)
     }
 
-    /// What the judge holds secret for the seats (see [`Referee::secrets_held`]).
+    /// What the judge holds secret for the seats (see [`Referee::secrets_held`]): a game
+    /// dealt face down holds the seats' nonces.
     fn held_secrets(&self) -> Option<&'static str> {
-        None
+        self.start_state().deal().map(|_| "nonces")
     }
 
     /// Reads a move on the board and checks it is legal now; the error is the refusal's reason.

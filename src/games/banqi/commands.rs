@@ -40,7 +40,7 @@ pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
     };
     let title = format!("Banqi {}: replay for {audience}", g.manifest.id);
     let note = " A plain brown disc is a piece lying face down.";
-    let about = html::about(&g.manifest.players, note, &state.head(g));
+    let about = html::about(&g.manifest.players, note, &state.turns.head(&g.hash));
     Ok(html::replay(&title, &about, &views, frame, moved))
 }
 

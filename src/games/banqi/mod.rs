@@ -12,6 +12,7 @@ pub mod view;
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::error::{refuse, Error, Result};
+use crate::judge::turn_referee::TurnReferee;
 use crate::protocol::files::{to_toml, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
@@ -50,7 +51,7 @@ impl Definition for Banqi {
     }
 
     fn draw_secret(g: &BanqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
-        let (commitment, nonce) = bq::new_nonce(g, seat, random);
+        let (commitment, nonce) = crate::judge::nonces::new_files(&g.frame(), seat, random);
         Ok((to_toml(&commitment), to_toml(&nonce)))
     }
 
@@ -115,7 +116,7 @@ impl BanqiGame {
 
 impl Answers for BanqiGame {
     fn to_move_in(&self, state: &State) -> Option<String> {
-        state.to_move().map(str::to_string)
+        TurnReferee::to_move(self, state).map(|s| SEATS[s].to_string())
     }
 
     /// Legality depends only on what everyone sees.
@@ -139,7 +140,7 @@ impl Answers for BanqiGame {
     }
 
     fn next_move_in(&self, state: &State) -> (u32, String) {
-        (state.plies() + 1, state.head(self))
+        (state.plies() + 1, state.turns.head(&self.hash))
     }
 
     fn binding_of(&self) -> (&str, &str) {

@@ -45,10 +45,7 @@ pub type BanqiGame = Seated<Options>;
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
     let mut rules = Options::default();
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+    for (k, v) in crate::games::rule_pairs(items)? {
         // The key first: a value is judged only against the option it is for.
         let slot = match k {
             "cannon-takes-face-down" => &mut rules.cannon_takes_face_down,
@@ -60,11 +57,7 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
                 )))
             }
         };
-        *slot = match v {
-            "on" | "true" => true,
-            "off" | "false" => false,
-            _ => return Err(Error::Io(format!("--rule {k}: on or off"))),
-        };
+        *slot = crate::games::on_off(k, v)?;
     }
     Ok(rules)
 }
@@ -87,11 +80,6 @@ mod option_errors {
     }
 }
 
-/// A seat's commitment and nonce files for a fresh nonce.
-pub fn new_nonce(g: &BanqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
-    crate::judge::nonces::new_files(&g.frame(), seat, nonce)
-}
-
 /// The game as the record and the files say.
 #[derive(Clone, Debug)]
 pub struct State {
@@ -102,16 +90,6 @@ pub struct State {
 }
 
 impl State {
-    pub fn head(&self, g: &BanqiGame) -> String {
-        self.turns.head(&g.hash)
-    }
-
-    /// The seat to move, once play has begun and while it goes on.
-    pub fn to_move(&self) -> Option<&'static str> {
-        (self.dealt.nonces.begun && self.turns.end.is_none())
-            .then(|| SEATS[self.game.position().to_move])
-    }
-
     pub fn plies(&self) -> u32 {
         self.game.played().len() as u32
     }
@@ -149,10 +127,9 @@ impl Letters<Piece> for PieceLetters {
 
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
-    State {
-        dealt: FaceDown::new(shuffle).dealt(layout),
-        ..g.start_state()
-    }
+    let mut state = g.start_state();
+    state.dealt.deal(layout);
+    state
 }
 
 crate::judge::turn_referee::turn_state!(State, dealt);
@@ -176,10 +153,6 @@ impl TurnReferee for BanqiGame {
 
     fn plies(state: &State) -> u32 {
         state.plies()
-    }
-
-    fn held_secrets(&self) -> Option<&'static str> {
-        Some("nonces")
     }
 
     fn parse(&self, state: &State, text: &str) -> std::result::Result<Action, String> {

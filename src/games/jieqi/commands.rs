@@ -52,7 +52,7 @@ pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     };
     let title = format!("Jieqi {}: replay for {audience}", g.manifest.id);
     let note = " A plain disc is a piece lying face down.";
-    let about = html::about(&g.manifest.players, note, &state.head(g));
+    let about = html::about(&g.manifest.players, note, &state.turns.head(&g.hash));
     Ok(html::replay(&title, &about, &views, frame, moved))
 }
 

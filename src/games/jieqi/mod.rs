@@ -15,6 +15,7 @@ use super::NewGame;
 use crate::error::{refuse, Error, Result};
 use crate::games::jieqi::referee as jq;
 use crate::games::xiangqi::rules::notation::parse_iccs;
+use crate::judge::turn_referee::TurnReferee;
 use crate::protocol::files::{to_toml, Player};
 use crate::rules::EndReason;
 use crate::store::GameDir;
@@ -62,7 +63,7 @@ impl Definition for Jieqi {
     }
 
     fn draw_secret(g: &jq::JieqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
-        let (commitment, nonce) = jq::new_nonce(g, seat, random);
+        let (commitment, nonce) = crate::judge::nonces::new_files(&g.frame(), seat, random);
         Ok((to_toml(&commitment), to_toml(&nonce)))
     }
 
@@ -121,7 +122,7 @@ impl Definition for Jieqi {
 
 impl Answers for jq::JieqiGame {
     fn to_move_in(&self, state: &jq::State) -> Option<String> {
-        state.to_move().map(str::to_string)
+        TurnReferee::to_move(self, state).map(|s| jq::SEATS[s].to_string())
     }
 
     /// Legality depends only on what everyone sees: a face-down piece moves as its square.
@@ -153,7 +154,7 @@ impl Answers for jq::JieqiGame {
     }
 
     fn next_move_in(&self, state: &jq::State) -> (u32, String) {
-        (state.plies() + 1, state.head(self))
+        (state.plies() + 1, state.turns.head(&self.hash))
     }
 
     fn binding_of(&self) -> (&str, &str) {

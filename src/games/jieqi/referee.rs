@@ -47,10 +47,7 @@ pub fn sealed_captor_refusal() -> Error {
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
     let mut rules = Options::default();
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+    for (k, v) in crate::games::rule_pairs(items)? {
         let bad = |allowed: &str| Error::Io(format!("--rule {k}: {allowed}"));
         match k {
             "advisors-elephants" => {
@@ -68,13 +65,7 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
                     _ => return Err(bad("both, captor or nobody")),
                 }
             }
-            "move-limit" => {
-                rules.move_limit = match v {
-                    "on" | "true" => true,
-                    "off" | "false" => false,
-                    _ => return Err(bad("on or off")),
-                }
-            }
+            "move-limit" => rules.move_limit = crate::games::on_off(k, v)?,
             _ => {
                 return Err(Error::Io(format!(
                     "--rule {k:?}: Jieqi options are advisors-elephants=free|confined, \
@@ -84,11 +75,6 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
         }
     }
     Ok(rules)
-}
-
-/// A seat's commitment and nonce files for a fresh nonce.
-pub fn new_nonce(g: &JieqiGame, seat: usize, nonce: [u8; 32]) -> (NonceCommitmentFile, NonceFile) {
-    crate::judge::nonces::new_files(&g.frame(), seat, nonce)
 }
 
 /// A piece taken: when, by whom, where, as it lay, and what it was if known here.
@@ -115,16 +101,6 @@ pub struct State {
 }
 
 impl State {
-    pub fn head(&self, g: &JieqiGame) -> String {
-        self.turns.head(&g.hash)
-    }
-
-    /// The seat to move, once play has begun and while it goes on.
-    pub fn to_move(&self) -> Option<&'static str> {
-        (self.dealt.nonces.begun && self.turns.end.is_none())
-            .then(|| seat_of(self.game.position().side_to_move()))
-    }
-
     pub fn plies(&self) -> u32 {
         self.game.played().len() as u32
     }
@@ -171,10 +147,9 @@ impl Letters<Kind> for KindLetters {
 
 /// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
 pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
-    State {
-        dealt: FaceDown::new(shuffle).dealt(layout),
-        ..g.start_state()
-    }
+    let mut state = g.start_state();
+    state.dealt.deal(layout);
+    state
 }
 
 crate::judge::turn_referee::turn_state!(State, dealt);
@@ -200,10 +175,6 @@ impl TurnReferee for JieqiGame {
 
     fn plies(state: &State) -> u32 {
         state.plies()
-    }
-
-    fn held_secrets(&self) -> Option<&'static str> {
-        Some("nonces")
     }
 
     fn parse(&self, state: &State, text: &str) -> std::result::Result<Move, String> {

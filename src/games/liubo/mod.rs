@@ -58,10 +58,7 @@ impl Definition for Liubo {
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let mut options = crate::games::liubo::rules::Options::default();
-        for r in new.rules {
-            let (k, v) = r
-                .split_once('=')
-                .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+        for (k, v) in super::rule_pairs(new.rules)? {
             options
                 .set(k, v)
                 .map_err(|e| Error::Io(format!("--rule: {e}")))?;

@@ -491,10 +491,7 @@ impl Answers for Game {
 
 /// Applies `--rule key=value` options on top of `base`.
 fn with_rules(mut base: rules::Options, items: &[String]) -> Result<rules::Options> {
-    for r in items {
-        let (k, v) = r
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {r:?}: expected key=value")))?;
+    for (k, v) in super::rule_pairs(items)? {
         base.set(k, v)
             .map_err(|e| Error::Io(format!("--rule: {e}")))?;
     }

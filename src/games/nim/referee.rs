@@ -54,10 +54,7 @@ pub type NimGame = Seated<NimOptions>;
 /// The options from `--rule key=value` items: `stones=N`.
 pub fn options_from(items: &[String]) -> Result<NimOptions> {
     let mut options = NimOptions { stones: STONES };
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+    for (k, v) in crate::games::rule_pairs(items)? {
         match k {
             "stones" => {
                 options.stones = v

@@ -46,22 +46,13 @@ pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
         start: fen::START.into(),
         move_limit: false,
     };
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| Error::Io(format!("--rule {item:?}: expected key=value")))?;
+    for (k, v) in crate::games::rule_pairs(items)? {
         match k {
             "start" => {
                 let p = fen::parse(v).map_err(|e| Error::Io(format!("--rule start: {e}")))?;
                 rules.start = fen::write(&p);
             }
-            "move-limit" => {
-                rules.move_limit = match v {
-                    "on" | "true" => true,
-                    "off" | "false" => false,
-                    _ => return Err(Error::Io("--rule move-limit: on or off".into())),
-                }
-            }
+            "move-limit" => rules.move_limit = crate::games::on_off(k, v)?,
             _ => {
                 return Err(Error::Io(format!(
                     "--rule {k:?}: Xiangqi options are start=FEN and move-limit=on|off"
