@@ -373,43 +373,11 @@ impl Position {
         if from == to || self.cell(to).is_some_and(|c| c.color == cell.color) {
             return false;
         }
-        let df = to.file() as i8 - from.file() as i8;
-        let dr = to.rank() as i8 - from.rank() as i8;
-        let empty = |df: i8, dr: i8| from.offset(df, dr).is_some_and(|s| self.cell(s).is_none());
-        let between = || -> usize {
-            let steps = df.abs().max(dr.abs());
-            let (sf, sr) = (df.signum(), dr.signum());
-            (1..steps).filter(|&i| !empty(sf * i, sr * i)).count()
-        };
-        let own = cell.color;
+        let occupied = |s: Square| self.cell(s).is_some();
         let confined = self.confined(cell);
-        match cell.kind {
-            Kind::King => df.abs() + dr.abs() == 1 && to.in_palace_of(own),
-            Kind::Advisor => df.abs() == 1 && dr.abs() == 1 && (!confined || to.in_palace_of(own)),
-            Kind::Elephant => {
-                df.abs() == 2
-                    && dr.abs() == 2
-                    && empty(df / 2, dr / 2)
-                    && (!confined || to.on_side_of(own))
-            }
-            Kind::Horse => {
-                (df.abs() == 1 && dr.abs() == 2 && empty(0, dr / 2))
-                    || (df.abs() == 2 && dr.abs() == 1 && empty(df / 2, 0))
-            }
-            Kind::Chariot => (df == 0) != (dr == 0) && between() == 0,
-            Kind::Cannon => {
-                (df == 0) != (dr == 0)
-                    && if self.cell(to).is_some() {
-                        between() == 1
-                    } else {
-                        between() == 0
-                    }
-            }
-            Kind::Pawn => {
-                (df == 0 && dr == own.forward())
-                    || (dr == 0 && df.abs() == 1 && !from.on_side_of(own))
-            }
-        }
+        crate::games::xiangqi::rules::position::shape_reaches(
+            cell.kind, cell.color, from, to, confined, occupied,
+        )
     }
 
     /// Whether `color`'s king is attacked: by a piece moving as it shows (a face-down piece as
@@ -436,15 +404,10 @@ impl Position {
 
     /// Moves the piece without any check; a face-down piece keeps its role (legality does not
     /// depend on what it is).
+    #[inline]
     fn put(&mut self, m: Move) -> Option<Cell> {
-        let piece = self.board[m.from.index()].take();
-        let captured = std::mem::replace(&mut self.board[m.to.index()], piece);
-        if let Some(p) = piece {
-            if p.kind == Kind::King {
-                self.kings[p.color.index()] = m.to.index() as u8;
-            }
-        }
-        captured
+        let king = |c: &Cell| (c.kind == Kind::King).then_some(c.color);
+        crate::games::xiangqi::rules::position::shift(&mut self.board, &mut self.kings, m, king)
     }
 
     fn keeps_king_safe(&self, m: Move) -> bool {

@@ -485,46 +485,8 @@ impl Position {
         if target.is_some_and(|p| p.color == piece.color) {
             return Err(MoveError::OwnPieceOnTarget(m.to));
         }
-        let df = m.to.file() as i8 - m.from.file() as i8;
-        let dr = m.to.rank() as i8 - m.from.rank() as i8;
-        let empty = |df: i8, dr: i8| {
-            m.from
-                .offset(df, dr)
-                .is_some_and(|s| self.piece_at(s).is_none())
-        };
-        let between = || -> usize {
-            let steps = df.abs().max(dr.abs());
-            let (sf, sr) = (df.signum(), dr.signum());
-            (1..steps).filter(|&i| !empty(sf * i, sr * i)).count()
-        };
-        let reach = match piece.kind {
-            Kind::King => df.abs() + dr.abs() == 1 && m.to.in_palace_of(piece.color),
-            Kind::Advisor => df.abs() == 1 && dr.abs() == 1 && m.to.in_palace_of(piece.color),
-            Kind::Elephant => {
-                df.abs() == 2
-                    && dr.abs() == 2
-                    && m.to.on_side_of(piece.color)
-                    && empty(df / 2, dr / 2)
-            }
-            Kind::Horse => {
-                (df.abs() == 1 && dr.abs() == 2 && empty(0, dr / 2))
-                    || (df.abs() == 2 && dr.abs() == 1 && empty(df / 2, 0))
-            }
-            Kind::Chariot => (df == 0) != (dr == 0) && between() == 0,
-            Kind::Cannon => {
-                (df == 0) != (dr == 0)
-                    && if target.is_some() {
-                        between() == 1
-                    } else {
-                        between() == 0
-                    }
-            }
-            Kind::Pawn => {
-                let fwd = piece.color.forward();
-                (df == 0 && dr == fwd)
-                    || (dr == 0 && df.abs() == 1 && !m.from.on_side_of(piece.color))
-            }
-        };
+        let occupied = |s: Square| self.piece_at(s).is_some();
+        let reach = shape_reaches(piece.kind, piece.color, m.from, m.to, true, occupied);
         if !reach {
             return Err(MoveError::CannotReach {
                 kind: piece.kind,
@@ -542,15 +504,10 @@ impl Position {
     }
 
     /// Moves the piece without any check (the side to move is not changed).
+    #[inline]
     fn put(&mut self, m: Move) -> Option<Piece> {
-        let piece = self.board[m.from.index()].take();
-        let captured = std::mem::replace(&mut self.board[m.to.index()], piece);
-        if let Some(p) = piece {
-            if p.kind == Kind::King {
-                self.kings[p.color.index()] = m.to.index() as u8;
-            }
-        }
-        captured
+        let king = |p: &Piece| (p.kind == Kind::King).then_some(p.color);
+        shift(&mut self.board, &mut self.kings, m, king)
     }
 
     /// Plays a move assumed legal and returns what [`Position::unmake`] needs.
@@ -701,4 +658,69 @@ impl Position {
     pub fn key(&self) -> ([Option<Piece>; SQUARES], Color) {
         (self.board, self.side)
     }
+}
+
+/// Whether a piece of `kind` and `color` reaches `to` from `from` by the shape of its move
+/// alone (`occupied`: whether a point holds a piece; `confined`: advisors and elephants keep
+/// to their palace and side, as in Xiangqi): the geometry written out, independently of the
+/// move generator (Xiangqi's and Jieqi's; the tests hold the two equal).
+pub(crate) fn shape_reaches(
+    kind: Kind,
+    color: Color,
+    from: Square,
+    to: Square,
+    confined: bool,
+    occupied: impl Fn(Square) -> bool,
+) -> bool {
+    let df = to.file() as i8 - from.file() as i8;
+    let dr = to.rank() as i8 - from.rank() as i8;
+    let empty = |df: i8, dr: i8| from.offset(df, dr).is_some_and(|s| !occupied(s));
+    let between = || -> usize {
+        let steps = df.abs().max(dr.abs());
+        let (sf, sr) = (df.signum(), dr.signum());
+        (1..steps).filter(|&i| !empty(sf * i, sr * i)).count()
+    };
+    match kind {
+        Kind::King => df.abs() + dr.abs() == 1 && to.in_palace_of(color),
+        Kind::Advisor => df.abs() == 1 && dr.abs() == 1 && (!confined || to.in_palace_of(color)),
+        Kind::Elephant => {
+            df.abs() == 2
+                && dr.abs() == 2
+                && empty(df / 2, dr / 2)
+                && (!confined || to.on_side_of(color))
+        }
+        Kind::Horse => {
+            (df.abs() == 1 && dr.abs() == 2 && empty(0, dr / 2))
+                || (df.abs() == 2 && dr.abs() == 1 && empty(df / 2, 0))
+        }
+        Kind::Chariot => (df == 0) != (dr == 0) && between() == 0,
+        Kind::Cannon => {
+            (df == 0) != (dr == 0)
+                && if occupied(to) {
+                    between() == 1
+                } else {
+                    between() == 0
+                }
+        }
+        Kind::Pawn => {
+            (df == 0 && dr == color.forward())
+                || (dr == 0 && df.abs() == 1 && !from.on_side_of(color))
+        }
+    }
+}
+
+/// Moves what stands on `m.from` to `m.to` without any check, keeping the kings' points
+/// (`king`: the colour of a king); gives what stood on `m.to` (Xiangqi's and Jieqi's boards).
+#[inline]
+pub(crate) fn shift<T>(
+    board: &mut [Option<T>; SQUARES],
+    kings: &mut [u8; 2],
+    m: Move,
+    king: impl Fn(&T) -> Option<Color>,
+) -> Option<T> {
+    let piece = board[m.from.index()].take();
+    if let Some(color) = piece.as_ref().and_then(&king) {
+        kings[color.index()] = m.to.index() as u8;
+    }
+    std::mem::replace(&mut board[m.to.index()], piece)
 }
