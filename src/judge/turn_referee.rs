@@ -77,12 +77,19 @@ impl<T: TurnState> Recorded for T {
     }
 }
 
-/// [`TurnState`] for a state with a `turns` field, and a deal in the named field if any.
+/// [`TurnState`] for a state with a `turns` field, and a deal of the given layout in the named
+/// field if any.
 macro_rules! turn_state {
     ($t:ty) => {
         $crate::judge::turn_referee::turn_state!($t, {});
     };
-    ($t:ty, $deal:ident) => {
+    ($t:ty, $deal:ident: $layout:ty) => {
+        impl $crate::judge::turn_referee::Dealt<$layout> for $t {
+            fn face_down(&mut self) -> &mut $crate::judge::face_down::FaceDown<$layout> {
+                &mut self.$deal
+            }
+        }
+
         $crate::judge::turn_referee::turn_state!($t, {
             fn deal(&self) -> Option<&dyn $crate::judge::face_down::Deal> {
                 Some(&self.$deal)
@@ -204,6 +211,24 @@ pub trait TurnReferee: Framed {
     fn to_move(&self, state: &Self::State) -> Option<usize> {
         (self.begun(state) && state.turns().end.is_none()).then(|| self.seat_to_move(state))
     }
+}
+
+/// A judge's state that holds a deal of layout `L` ([`turn_state!`]
+/// writes it).
+pub trait Dealt<L> {
+    fn face_down(&mut self) -> &mut super::face_down::FaceDown<L>;
+}
+
+/// The judge's state at the start of play on `layout`, as the nonces' shuffle would give it
+/// (the rules contract's start, and the tests').
+pub fn contract_start<G, L>(g: &G, layout: L) -> G::State
+where
+    G: TurnReferee,
+    G::State: Dealt<L>,
+{
+    let mut state = g.start_state();
+    state.face_down().deal(layout);
+    state
 }
 
 /// Takes one checked move file: plays it (or its answer off the board) and gives its record

@@ -125,14 +125,7 @@ impl Letters<Piece> for PieceLetters {
     }
 }
 
-/// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
-pub fn contract_start(g: &BanqiGame, layout: Layout) -> State {
-    let mut state = g.start_state();
-    state.dealt.deal(layout);
-    state
-}
-
-crate::judge::turn_referee::turn_state!(State, dealt);
+crate::judge::turn_referee::turn_state!(State, dealt: Layout);
 
 impl TurnReferee for BanqiGame {
     type State = State;
@@ -335,7 +328,7 @@ mod tests {
 
     /// The judge's state after `turns`, played through its own step code on `layout`.
     fn played(g: &BanqiGame, layout: &Layout, turns: &[Action]) -> (State, Vec<Vec<Entry>>) {
-        let mut state = contract_start(g, layout.clone());
+        let mut state = crate::judge::turn_referee::contract_start(g, layout.clone());
         let entries = play_all(g, &mut state, turns).unwrap();
         (state, entries)
     }

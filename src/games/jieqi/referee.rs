@@ -145,14 +145,7 @@ impl Letters<Kind> for KindLetters {
     }
 }
 
-/// The judge's state at the start of play on `layout` (the nonces' shuffle, for the contract).
-pub fn contract_start(g: &JieqiGame, layout: Layout) -> State {
-    let mut state = g.start_state();
-    state.dealt.deal(layout);
-    state
-}
-
-crate::judge::turn_referee::turn_state!(State, dealt);
+crate::judge::turn_referee::turn_state!(State, dealt: Layout);
 
 impl TurnReferee for JieqiGame {
     type State = State;
@@ -413,7 +406,7 @@ mod tests {
         layout: &Layout,
         moves: &[Move],
     ) -> (State, Vec<Vec<Entry>>) {
-        let mut state = contract_start(g, layout.clone());
+        let mut state = crate::judge::turn_referee::contract_start(g, layout.clone());
         let entries = play_all(g, &mut state, moves).unwrap();
         (state, entries)
     }

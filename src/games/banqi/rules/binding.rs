@@ -43,7 +43,7 @@ impl Rules for BanqiRules {
     fn start(&self, seeds: &[u64]) -> State {
         let first = nonce(seeds.first().copied().unwrap_or(0));
         let second = nonce(seeds.get(1).copied().unwrap_or(0));
-        referee::contract_start(&self.game, shuffle("bq-rules", &first, &second))
+        crate::judge::turn_referee::contract_start(&self.game, shuffle("bq-rules", &first, &second))
     }
 
     fn turn(&self, s: &State) -> Turn {

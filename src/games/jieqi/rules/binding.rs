@@ -50,7 +50,7 @@ impl Rules for JieqiRules {
     fn start(&self, seeds: &[u64]) -> State {
         let red = nonce(seeds.first().copied().unwrap_or(0));
         let black = nonce(seeds.get(1).copied().unwrap_or(0));
-        referee::contract_start(&self.game, shuffle("jq-rules", &red, &black))
+        crate::judge::turn_referee::contract_start(&self.game, shuffle("jq-rules", &red, &black))
     }
 
     fn turn(&self, s: &State) -> Turn {
