@@ -268,11 +268,12 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .split_once(':')
             .ok_or_else(|| Error::Io(format!("--engine {item:?}: expected NAME:KEY=VALUE")))?;
         let is_engine = bots.iter().any(|b| {
-            b.name == name && matches!(b.spec, crate::tournament::runner::BotSpec::Uci(_))
+            b.name == name && matches!(b.spec, crate::tournament::runner::BotSpec::Engine(..))
         });
         if !is_engine {
             return Err(Error::Io(format!(
-                "--engine {item:?}: no UCI engine is called {name:?} (--bot {name}=uci:COMMAND)"
+                "--engine {item:?}: no UCI or UCCI engine is called {name:?} (--bot \
+                 {name}=uci:COMMAND or {name}=ucci:COMMAND)"
             )));
         }
         engines

@@ -15,11 +15,12 @@ use std::path::{Path, PathBuf};
 
 /// What a match's driver answers at a turn.
 pub enum MatchStep {
-    /// The seat plays this move (one of the turn's legal moves, or `resign`), with a comment
-    /// (an engine's score).
+    /// The seat plays this move (one of the turn's legal moves, `resign`, or `accept-draw`
+    /// where a draw offer stands), with a comment (an engine's score), perhaps offering a draw.
     Move {
         action: String,
         comment: Option<String>,
+        offer_draw: bool,
     },
     /// The judge forfeits the seat with this reason code (the bot failed).
     Forfeit(String),
@@ -89,7 +90,11 @@ pub fn play<G: SessionGame>(
         };
         let seat = turn.seat.clone();
         match next(turn)? {
-            MatchStep::Move { action, comment } => {
+            MatchStep::Move {
+                action,
+                comment,
+                offer_draw,
+            } => {
                 // Each seat's key is read once a game.
                 let i = match signers.iter().position(|(s, _)| *s == seat) {
                     Some(i) => i,
@@ -104,6 +109,7 @@ pub fn play<G: SessionGame>(
                 let (id, hash) = game.binding();
                 let mut mv = crate::player::NewMove::plain(ply, &head, &action);
                 mv.comment = comment;
+                mv.offer_draw = offer_draw;
                 crate::player::write_move(dir, id, hash, &seat, signer, mv)?;
                 session.advance()?;
             }

@@ -216,20 +216,30 @@ impl ProcessBot {
     /// bot that reached one of its limits meanwhile (or by the time it failed) is stopped, and
     /// that is the failure.
     pub fn read_line(&mut self, wait: Duration) -> Result<String, BotFailure> {
+        match self.line_within(wait) {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => {
+                let _ = self.child.kill();
+                Err(BotFailure::Timeout)
+            }
+            Err(f) => Err(f),
+        }
+    }
+
+    /// The bot's next line within `wait`, or none when it has written none by then (it goes on
+    /// running: an engine told to stop still answers). Failures as in [`Self::read_line`].
+    pub fn line_within(&mut self, wait: Duration) -> Result<Option<String>, BotFailure> {
         let read = match self.lines.next_line(wait) {
-            Ok(line) => Ok(line),
+            Ok(line) => Ok(Some(line)),
             Err(LineError::Garbage) => Err(BotFailure::Garbage(
                 "an answer that is not UTF-8 or longer than 1 MiB".into(),
             )),
-            Err(LineError::Timeout) => Err(BotFailure::Timeout),
+            Err(LineError::Timeout) => Ok(None),
             Err(LineError::Closed) => Err(BotFailure::Crashed),
         };
         if let Some(kind) = self.limit_reached() {
             let _ = self.child.kill();
             return Err(BotFailure::Limit(kind));
-        }
-        if read == Err(BotFailure::Timeout) {
-            let _ = self.child.kill();
         }
         read
     }

@@ -17,3 +17,4 @@ pub mod sprt;
 pub mod standings;
 pub mod timecontrol;
 pub mod uci;
+pub mod ucci;

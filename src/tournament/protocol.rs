@@ -29,7 +29,8 @@ pub enum Request {
         seed: u64,
         time_ms: u64,
     },
-    /// Answer with `{"move": "a6-a7"}` (one of `legal`) or `{"move": "resign"}`.
+    /// Answer with `{"move": "a6-a7"}` (one of `legal`), `{"move": "resign"}`, or, where the
+    /// opponent's draw offer stands, `{"move": "accept-draw"}`.
     Move {
         view: BotView,
         legal: Vec<String>,
@@ -98,6 +99,11 @@ pub struct Reply {
     /// may say it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub views: Option<bool>,
+    /// `true`: the move comes with a draw offer, which the opponent may accept with
+    /// `{"move": "accept-draw"}` on its turn (its view's `draw_offer` names the seat that
+    /// offered). A game without draw offers (Liubo, Luzhanqi) ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer_draw: Option<bool>,
     /// The bot's evaluation of its move, from its own side (`{"cp": 35}`, `{"mate": -3}`):
     /// written in the move's comment, and what adjudication by score reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]

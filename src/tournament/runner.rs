@@ -8,7 +8,7 @@ use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
 use super::schedule::{self, Pairing};
 use super::standings::{from_summary, GameRecord};
 use super::timecontrol::{Clocks, TimeControl};
-use super::uci::UciBot;
+use super::uci::{Dialect, UciBot};
 use crate::error::{Error, Result};
 use crate::protocol::signing;
 use crate::rules::random::SplitMix64;
@@ -28,8 +28,8 @@ pub enum BotSpec {
     Builtin(String),
     /// A program, run with `sh -c`.
     Command(String),
-    /// A Xiangqi engine speaking UCI, run with `sh -c`.
-    Uci(String),
+    /// A Xiangqi engine speaking UCI or UCCI, run with `sh -c`.
+    Engine(Dialect, String),
 }
 
 /// A bot and the name it plays under.
@@ -52,14 +52,18 @@ impl BotEntry {
             }
             _ => (None, text),
         };
-        let spec = match (spec.strip_prefix("builtin:"), spec.strip_prefix("uci:")) {
-            (Some(b), _) => BotSpec::Builtin(b.to_string()),
-            (_, Some(c)) => BotSpec::Uci(c.to_string()),
-            _ => BotSpec::Command(spec.to_string()),
+        let spec = if let Some(b) = spec.strip_prefix("builtin:") {
+            BotSpec::Builtin(b.to_string())
+        } else if let Some(c) = spec.strip_prefix("uci:") {
+            BotSpec::Engine(Dialect::Uci, c.to_string())
+        } else if let Some(c) = spec.strip_prefix("ucci:") {
+            BotSpec::Engine(Dialect::Ucci, c.to_string())
+        } else {
+            BotSpec::Command(spec.to_string())
         };
         let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
             BotSpec::Builtin(b) => b.clone(),
-            BotSpec::Command(c) | BotSpec::Uci(c) => {
+            BotSpec::Command(c) | BotSpec::Engine(_, c) => {
                 // The program's name: the script an interpreter runs (`/usr/bin/python3
                 // bots/mybot.py` is `mybot`), else the command's first word.
                 let stem = |w: &str| {
@@ -725,10 +729,10 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
 /// Elsewhere the first request needs a game in progress: the bot must still be running.
 fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Game) -> Result<()> {
     for entry in &cfg.bots {
-        let (cmd, uci) = match &entry.spec {
+        let (cmd, dialect) = match &entry.spec {
             BotSpec::Builtin(_) => continue,
-            BotSpec::Command(cmd) => (cmd, false),
-            BotSpec::Uci(cmd) => (cmd, true),
+            BotSpec::Command(cmd) => (cmd, None),
+            BotSpec::Engine(dialect, cmd) => (cmd, Some(*dialect)),
         };
         let refused = |why: String| {
             Error::Io(format!(
@@ -736,21 +740,27 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
                 entry.name
             ))
         };
-        if uci {
+        if let Some(dialect) = dialect {
             if cfg.game != "xiangqi" {
                 return Err(Error::Io(format!(
-                    "--bot {}: UCI engines play xiangqi; bots of other games speak qijudge-bot/1 \
-                     (docs/bots.md)",
-                    entry.name
+                    "--bot {}: {} engines play xiangqi; bots of other games speak \
+                     qijudge-bot/1 (docs/bots.md)",
+                    entry.name,
+                    dialect.name()
                 )));
             }
             let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| refused(format!("does not start ({e})")))?;
-            let mut engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
+            let mut engine =
+                UciBot::new(process, dialect, cfg.time, cfg.engine_settings(&entry.name));
             pool.started.fetch_add(1, Ordering::SeqCst);
-            engine
-                .handshake()
-                .map_err(|f| refused(format!("did not answer uci and isready ({})", f.code())))?;
+            engine.handshake().map_err(|f| {
+                refused(format!(
+                    "did not answer {} and isready ({})",
+                    dialect.name().to_lowercase(),
+                    f.code()
+                ))
+            })?;
             // Checked, it plays the first game it is needed in.
             pool.keep(&entry.name, engine);
             continue;
@@ -807,7 +817,7 @@ fn start_bot(
             .map(Some)
             .map_err(|e| Error::Io(format!("{}: {e}", path.display())))
     };
-    if let BotSpec::Uci(_) = entry.spec {
+    if let BotSpec::Engine(..) = entry.spec {
         if let Some(engine) = pool.take(&entry.name) {
             // A kept engine's standard error goes to this game's log from now on.
             engine.log_to(log()?);
@@ -824,14 +834,15 @@ fn start_bot(
                     Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))
                 })
         }
-        BotSpec::Command(cmd) | BotSpec::Uci(cmd) => {
+        BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) => {
             let log = log()?;
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             pool.started.fetch_add(1, Ordering::SeqCst);
             Ok(match entry.spec {
-                BotSpec::Uci(_) => {
-                    let engine = UciBot::new(process, cfg.time, cfg.engine_settings(&entry.name));
+                BotSpec::Engine(dialect, _) => {
+                    let engine =
+                        UciBot::new(process, dialect, cfg.time, cfg.engine_settings(&entry.name));
                     match cfg.opening(k)?.and_then(super::book::Opening::position) {
                         Some(fen) => Box::new(engine.starting_from(fen)),
                         None => Box::new(engine),
@@ -1018,6 +1029,13 @@ fn play_through_contract(
             }
             let j = seat_index(&turn.seat);
             let view = turn.view.unwrap_or(BotView::Other(serde_json::Value::Null));
+            // A draw offer of the opponent's stands: the bot may accept it.
+            let offer_stands = match &view {
+                BotView::Other(v) => v["draw_offer"]
+                    .as_str()
+                    .is_some_and(|offered_by| offered_by != turn.seat),
+                BotView::Luzhanqi(_) => false,
+            };
             let asked = ask_move(
                 &mut *bots[j],
                 view,
@@ -1036,10 +1054,15 @@ fn play_through_contract(
                     action: Some(a),
                     score,
                     depth,
+                    offer_draw,
                     ..
-                }) if a == "resign" || turn.legal.contains(&a) => {
+                }) if a == "resign"
+                    || (a == "accept-draw" && offer_stands)
+                    || turn.legal.contains(&a) =>
+                {
                     scores.push((j, score));
                     MatchStep::Move {
+                        offer_draw: offer_draw == Some(true) && turn.legal.contains(&a),
                         action: a,
                         comment: score_comment(score, depth),
                     }
@@ -1079,10 +1102,14 @@ fn play_through_contract(
                 };
                 let seat = turn.seat.clone();
                 match next(turn)? {
-                    MatchStep::Move { action, comment } => {
+                    MatchStep::Move {
+                        action,
+                        comment,
+                        offer_draw,
+                    } => {
                         let mv = MoveRequest {
                             action: &action,
-                            offer_draw: false,
+                            offer_draw,
                             comment,
                             check: true,
                             replace: false,

@@ -1,16 +1,41 @@
-//! Xiangqi engines as bots, over UCI as Pikafish and Fairy-Stockfish speak it. The engine is
-//! told the game from its start (`position fen … moves …`), so it sees the whole history, and
-//! its clock (`go wtime … btime … winc … binc …`) or its time for the move (`go movetime`); the
-//! judge, not the engine, decides repetitions (perpetual check and chase by the AXF rules).
+//! Xiangqi engines as bots, over UCI as Pikafish and Fairy-Stockfish speak it, or over UCCI
+//! (the Chinese Chess Computer Interface; its own lines are built in [`super::ucci`]). Over UCI
+//! the engine is told the game from its start (`position fen … moves …`), so it sees the whole
+//! history, and its clock (`go wtime … btime … winc … binc …`) or its time for the move (`go
+//! movetime`); over UCCI, the position after the last capture and the moves since, and `go` in
+//! seconds unless it takes milliseconds. The judge, not the engine, decides repetitions
+//! (perpetual check and chase by the AXF rules); an organiser may have the moves that would
+//! lose by them banned (`banmoves`, UCCI only).
 //!
-//! Square names: Pikafish counts ranks from 0 as ICCS does (`h2e2`); Fairy-Stockfish, which
-//! plays many variants and offers the option `UCI_Variant`, counts them from 1 (`h3e3`, `a10`).
-//! An engine that offers `UCI_Variant` is set to `xiangqi` and spoken to with ranks from 1.
+//! Square names: Pikafish and UCCI engines count ranks from 0 as ICCS does (`h2e2`);
+//! Fairy-Stockfish over UCI, which plays many variants and offers the option `UCI_Variant`,
+//! counts them from 1 (`h3e3`, `a10`), as Sjaak II does over both protocols. A UCI engine that
+//! offers `UCI_Variant` is spoken to with ranks from 1 unless the organiser says otherwise.
 
 use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request};
+use super::ucci;
 use crate::games::xiangqi::rules::fen::START;
 use std::time::{Duration, Instant};
+
+/// The protocol an engine speaks (`uci:COMMAND`, `ucci:COMMAND`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Ucci,
+}
+
+impl Dialect {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Uci => "UCI",
+            Dialect::Ucci => "UCCI",
+        }
+    }
+}
+
+/// The standard FEN letters of chariot, horse, elephant, advisor, king, cannon and pawn.
+const STANDARD_LETTERS: [char; 7] = ['R', 'N', 'B', 'A', 'K', 'C', 'P'];
 
 /// Time an engine has to start and answer `uci` and `isready`: at least this, or the time per
 /// answer when longer (loading a network takes a moment).
@@ -26,13 +51,18 @@ pub struct EngineSettings {
     pub movetime_ms: Option<u64>,
     /// Ranks counted from 1 (`true`) or 0 (`false`); detected from `UCI_Variant` when unset.
     pub ranks_from_one: Option<bool>,
+    /// The engine's FEN letters for chariot, horse, elephant, advisor, king, cannon, pawn
+    /// (`RHEAKCP` for Sjaak II); the standard `RNBAKCP` when unset.
+    pub letters: Option<[char; 7]>,
+    /// UCCI: forbid the moves that would lose by perpetual check or chase (`banmoves`).
+    pub banmoves: bool,
     /// `setoption name NAME value VALUE`, in the order given.
     pub options: Vec<(String, String)>,
 }
 
 impl EngineSettings {
-    /// Reads one `KEY=VALUE`: `nodes`, `depth`, `movetime` (ms), `ranks` (`0` or `1`), or
-    /// `option.NAME`.
+    /// Reads one `KEY=VALUE`: `nodes`, `depth`, `movetime` (ms), `ranks` (`0` or `1`),
+    /// `letters` (seven FEN letters), `banmoves` (`on` or `off`), or `option.NAME`.
     pub fn set(&mut self, item: &str) -> Result<(), String> {
         let (key, value) = item
             .split_once('=')
@@ -66,10 +96,35 @@ impl EngineSettings {
                     }
                 })
             }
+            "letters" => {
+                let letters: Vec<char> = value.chars().collect();
+                let distinct = letters
+                    .iter()
+                    .all(|c| letters.iter().filter(|d| *d == c).count() == 1);
+                match <[char; 7]>::try_from(letters) {
+                    Ok(l) if distinct && l.iter().all(char::is_ascii_uppercase) => {
+                        self.letters = Some(l)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "letters={value}: seven distinct capital letters for chariot, horse, \
+                             elephant, advisor, king, cannon and pawn (RNBAKCP; Sjaak II: RHEAKCP)"
+                        ))
+                    }
+                }
+            }
+            "banmoves" => {
+                self.banmoves = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("banmoves={value}: on or off")),
+                }
+            }
             _ => {
                 let Some(name) = key.strip_prefix("option.").filter(|n| !n.is_empty()) else {
                     return Err(format!(
-                        "{key:?}: an engine setting is nodes=N, depth=N, movetime=MS, ranks=0|1 or option.NAME=VALUE"
+                        "{key:?}: an engine setting is nodes=N, depth=N, movetime=MS, ranks=0|1, \
+                         letters=RNBAKCP, banmoves=on|off or option.NAME=VALUE"
                     ));
                 };
                 // One line to the engine each: no line breaks, and nothing the protocol reads
@@ -99,6 +154,12 @@ impl EngineSettings {
         if let Some(r) = self.ranks_from_one {
             out.push(format!("ranks={}", u8::from(r)));
         }
+        if let Some(l) = self.letters {
+            out.push(format!("letters={}", l.iter().collect::<String>()));
+        }
+        if self.banmoves {
+            out.push("banmoves=on".into());
+        }
         for (k, v) in &self.options {
             out.push(format!("option.{k}={v}"));
         }
@@ -121,29 +182,42 @@ impl EngineSettings {
     }
 }
 
-/// A UCI engine playing one Xiangqi game.
+/// A UCI or UCCI engine playing one Xiangqi game.
 pub struct UciBot {
     process: ProcessBot,
+    dialect: Dialect,
     settings: EngineSettings,
     /// The game's start position (a book opening, or Xiangqi's start).
     start: String,
     /// Time for the handshake.
     start_time: Duration,
     ready: bool,
-    /// Ranks counted from 1 (Fairy-Stockfish) rather than 0 (Pikafish, ICCS).
+    /// Ranks counted from 1 (Fairy-Stockfish over UCI, Sjaak II) rather than 0 (ICCS).
     ranks_from_one: bool,
+    /// UCCI: the engine took `usemillisec` (times in milliseconds, else in seconds).
+    millis: bool,
+    /// UCCI: the engine offers the `newgame` button.
+    newgame_button: bool,
     new_game_sent: bool,
 }
 
 impl UciBot {
-    pub fn new(process: ProcessBot, time: Duration, settings: EngineSettings) -> UciBot {
+    pub fn new(
+        process: ProcessBot,
+        dialect: Dialect,
+        time: Duration,
+        settings: EngineSettings,
+    ) -> UciBot {
         UciBot {
             process,
+            dialect,
             settings,
             start: START.to_string(),
             start_time: time.max(START_TIME),
             ready: false,
             ranks_from_one: false,
+            millis: false,
+            newgame_button: false,
             new_game_sent: false,
         }
     }
@@ -158,7 +232,7 @@ impl UciBot {
         self.process.exited_within(Duration::ZERO).is_none()
     }
 
-    /// Readies a kept engine for another game: `ucinewgame` before it, from `fen` (a book
+    /// Readies a kept engine for another game: a new game before it, from `fen` (a book
     /// opening) or Xiangqi's start.
     pub fn for_game(mut self, fen: Option<&str>) -> UciBot {
         self.new_game_sent = false;
@@ -172,32 +246,59 @@ impl UciBot {
         self
     }
 
-    /// `uci` … `uciok`, the variant where the engine has the option, `isready` … `readyok`.
+    /// `uci` … `uciok` (or `ucci` … `ucciok`), the variant where the engine has the option,
+    /// milliseconds where a UCCI engine takes them, the organiser's options, `isready` …
+    /// `readyok`.
     pub fn handshake(&mut self) -> Result<(), BotFailure> {
         if self.ready {
             return Ok(());
         }
         let deadline = Instant::now() + self.start_time;
-        self.process.send_line("uci")?;
-        let mut variants = false;
+        let (hello, ok) = match self.dialect {
+            Dialect::Uci => ("uci", "uciok"),
+            Dialect::Ucci => ("ucci", "ucciok"),
+        };
+        self.process.send_line(hello)?;
+        let mut offered: Vec<String> = Vec::new();
         loop {
             let line = self.line_before(deadline)?;
-            if line.starts_with("option name UCI_Variant ") {
-                variants = true;
+            // `option name NAME type …` (UCI), `option NAME type …` (UCCI).
+            if let Some(rest) = line.strip_prefix("option ") {
+                let rest = rest.strip_prefix("name ").unwrap_or(rest);
+                let name = rest.split(" type ").next().unwrap_or("").trim();
+                offered.push(name.to_string());
             }
-            if line == "uciok" {
+            if line == ok {
                 break;
             }
         }
-        // Fairy-Stockfish (which has UCI_Variant) counts ranks from 1, unless told otherwise.
-        self.ranks_from_one = self.settings.ranks_from_one.unwrap_or(variants);
+        let offers = |name: &str| offered.iter().any(|o| o.eq_ignore_ascii_case(name));
+        let variants = offers("UCI_Variant");
+        let set = |this: &mut UciBot, name: &str, value: &str| match this.dialect {
+            Dialect::Uci => this
+                .process
+                .send_line(&format!("setoption name {name} value {value}")),
+            Dialect::Ucci => this.process.send_line(&format!("setoption {name} {value}")),
+        };
+        // Fairy-Stockfish over UCI (which has UCI_Variant) counts ranks from 1; UCCI engines
+        // count from 0 as the protocol says. The organiser's `ranks=` overrides both.
+        self.ranks_from_one = self
+            .settings
+            .ranks_from_one
+            .unwrap_or(self.dialect == Dialect::Uci && variants);
         if variants {
-            self.process
-                .send_line("setoption name UCI_Variant value xiangqi")?;
+            set(self, "UCI_Variant", "xiangqi")?;
         }
-        for (name, value) in &self.settings.options {
-            self.process
-                .send_line(&format!("setoption name {name} value {value}"))?;
+        if self.dialect == Dialect::Ucci {
+            // The protocol's advice: an engine that offers milliseconds is told to use them.
+            self.millis = offers("usemillisec");
+            if self.millis {
+                set(self, "usemillisec", "true")?;
+            }
+            self.newgame_button = offers("newgame");
+        }
+        for (name, value) in self.settings.options.clone() {
+            set(self, &name, &value)?;
         }
         self.wait_ready(deadline)?;
         self.ready = true;
@@ -216,7 +317,7 @@ impl UciBot {
         self.process.read_line(left).map(|l| l.trim().to_string())
     }
 
-    /// Our ICCS square (`h2`) as the engine names it.
+    /// Our ICCS move (`h2e2`) as the engine names it.
     fn iccs_to_engine(&self, iccs: &str) -> Option<String> {
         let (from, to) = split_move(iccs)?;
         let shift =
@@ -234,6 +335,113 @@ impl UciBot {
         Some(format!("{}{}", shift(from)?, shift(to)?))
     }
 
+    /// ICCS moves as the engine names them.
+    fn engine_moves<'a>(&self, moves: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        moves
+            .into_iter()
+            .filter_map(|m| self.iccs_to_engine(m))
+            .collect()
+    }
+
+    /// A FEN in the engine's letters.
+    fn engine_fen(&self, fen: &str) -> String {
+        ucci::with_letters(fen, self.settings.letters.unwrap_or(STANDARD_LETTERS))
+    }
+
+    /// The `position` line (and, over UCCI with `banmoves=on`, the `banmoves` line).
+    fn position_lines(&self, played: &[&str], legal: &[String]) -> Result<Vec<String>, BotFailure> {
+        let line = |fen: &str, moves: Vec<String>| {
+            let mut line = format!("position fen {}", self.engine_fen(fen));
+            if !moves.is_empty() {
+                line.push_str(" moves ");
+                line.push_str(&moves.join(" "));
+            }
+            line
+        };
+        Ok(match self.dialect {
+            Dialect::Uci => vec![line(&self.start, self.engine_moves(played.iter().copied()))],
+            Dialect::Ucci => {
+                let game = ucci::replay(&self.start, played).ok_or_else(|| {
+                    BotFailure::Garbage("the view's moves do not replay from the start".into())
+                })?;
+                let (fen, since) = ucci::since_last_capture(&game);
+                let mut lines = vec![line(&fen, self.engine_moves(since.iter().map(String::as_str)))];
+                if self.settings.banmoves {
+                    let banned = ucci::losing_repetitions(&game, legal);
+                    if !banned.is_empty() {
+                        let banned = self.engine_moves(banned.iter().map(String::as_str));
+                        lines.push(format!("banmoves {}", banned.join(" ")));
+                    }
+                }
+                lines
+            }
+        })
+    }
+
+    /// The `go` line: the clock, else the organiser's limits, else the time for the move.
+    fn go_line(
+        &self,
+        view: &serde_json::Value,
+        time_ms: u64,
+        clock: Option<&super::protocol::ClockInfo>,
+        draw_offered: bool,
+    ) -> String {
+        let mover = view.get("to_move").and_then(|s| s.as_str()).unwrap_or("");
+        // Keep a tenth (at most 100 ms) for the engine to answer and us to read it.
+        let thinking = time_ms - (time_ms / 10).min(100);
+        match self.dialect {
+            Dialect::Uci => {
+                let limits = self.settings.limits();
+                match (clock, limits) {
+                    (Some(c), limits) => {
+                        let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
+                        let mut go = format!(
+                            "go wtime {} btime {} winc {inc} binc {inc}",
+                            ms("red"),
+                            ms("black"),
+                            inc = c.increment_ms
+                        );
+                        // Moves to go are the side to move's.
+                        if let Some(n) = c.moves_to_go.get(mover) {
+                            go.push_str(&format!(" movestogo {n}"));
+                        }
+                        if let Some(l) = limits {
+                            go.push(' ');
+                            go.push_str(&l);
+                        }
+                        go
+                    }
+                    // Fixed nodes, depth or time a move: the answer's time limit still holds.
+                    (None, Some(l)) => format!("go {l}"),
+                    (None, None) => format!("go movetime {thinking}"),
+                }
+            }
+            Dialect::Ucci => {
+                // One mode a `go`: the clock first, then depth, nodes, time a move.
+                let s = &self.settings;
+                let limit = match clock {
+                    Some(c) => {
+                        let opponent = if mover == "red" { "black" } else { "red" };
+                        let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
+                        ucci::Limit::Clock {
+                            time_ms: ms(mover),
+                            increment_ms: c.increment_ms,
+                            moves_to_go: c.moves_to_go.get(mover).copied(),
+                            opponent_ms: ms(opponent),
+                        }
+                    }
+                    None => match (s.depth, s.nodes, s.movetime_ms) {
+                        (Some(d), _, _) => ucci::Limit::Depth(d),
+                        (None, Some(n), _) => ucci::Limit::Nodes(n),
+                        (None, None, Some(t)) => ucci::Limit::MoveTime(t.min(thinking)),
+                        (None, None, None) => ucci::Limit::MoveTime(thinking),
+                    },
+                };
+                ucci::go_line(&limit, draw_offered, self.millis)
+            }
+        }
+    }
+
     fn play(
         &mut self,
         view: &serde_json::Value,
@@ -242,74 +450,80 @@ impl UciBot {
         clock: Option<&super::protocol::ClockInfo>,
     ) -> Result<Reply, BotFailure> {
         let deadline = Instant::now() + Duration::from_millis(time_ms);
+        // At this point the engine is told to stop, and answers before the deadline.
+        let stop_at = deadline - Duration::from_millis((time_ms / 10).min(100));
         self.prepare()?;
-        let moves: Vec<String> = view
+        let played: Vec<&str> = view
             .get("moves")
             .and_then(|m| m.as_array())
             .ok_or_else(|| BotFailure::Garbage("a view without moves (not Xiangqi)".into()))?
             .iter()
-            .filter_map(|m| m.as_str().and_then(|m| self.iccs_to_engine(m)))
+            .filter_map(|m| m.as_str())
             .collect();
-        let mut position = format!("position fen {}", self.start);
-        if !moves.is_empty() {
-            position.push_str(" moves ");
-            position.push_str(&moves.join(" "));
+        // A draw offer of the opponent's stands (UCCI tells the engine with `go draw`).
+        let mover = view.get("to_move").and_then(|s| s.as_str());
+        let offer = view.get("draw_offer").and_then(|s| s.as_str());
+        let draw_offered = offer.is_some() && offer != mover;
+        for line in self.position_lines(&played, legal)? {
+            self.process.send_line(&line)?;
         }
-        self.process.send_line(&position)?;
-        let limits = self.settings.limits();
-        let go = match (clock, limits) {
-            (Some(c), limits) => {
-                let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
-                let mut go = format!(
-                    "go wtime {} btime {} winc {inc} binc {inc}",
-                    ms("red"),
-                    ms("black"),
-                    inc = c.increment_ms
-                );
-                // Moves to go are the side to move's (the view says whose turn it is).
-                let mover = view.get("to_move").and_then(|s| s.as_str()).unwrap_or("");
-                if let Some(n) = c.moves_to_go.get(mover) {
-                    go.push_str(&format!(" movestogo {n}"));
-                }
-                if let Some(l) = limits {
-                    go.push(' ');
-                    go.push_str(&l);
-                }
-                go
-            }
-            // Fixed nodes, depth or time a move: the answer's time limit still holds.
-            (None, Some(l)) => format!("go {l}"),
-            // Keep a tenth (at most 100 ms) for the engine to answer and us to read it.
-            (None, None) => format!("go movetime {}", time_ms - (time_ms / 10).min(100)),
-        };
+        let go = self.go_line(view, time_ms, clock, draw_offered && self.dialect == Dialect::Ucci);
         self.process.send_line(&go)?;
         // The last score the search reported: its evaluation of the move it plays.
         let mut reported = None;
-        loop {
-            let line = self.line_before(deadline)?;
-            let Some(best) = line.strip_prefix("bestmove") else {
-                if let Some(info) = super::adjudication::parse_info(&line) {
-                    reported = Some(info);
+        let mut stopped = false;
+        let answer = loop {
+            let line = if stopped {
+                self.line_before(deadline)?
+            } else {
+                let left = stop_at.saturating_duration_since(Instant::now());
+                match self.process.line_within(left)? {
+                    Some(line) => line.trim().to_string(),
+                    None => {
+                        self.process.send_line("stop")?;
+                        stopped = true;
+                        continue;
+                    }
                 }
-                continue;
             };
-            let best = best.split_whitespace().next().unwrap_or("");
-            if best == "(none)" || best == "0000" || legal.is_empty() {
-                return Ok(Reply {
-                    action: Some("resign".into()),
-                    ..Reply::default()
-                });
+            match ucci::answer(&line) {
+                Some(answer) => break answer,
+                None => {
+                    if let Some(info) = super::adjudication::parse_info(&line) {
+                        reported = Some(info);
+                    }
+                }
             }
-            let iccs = self.engine_to_iccs(best).ok_or_else(|| {
-                BotFailure::Garbage(format!("bestmove {best:?} is not a move on the board"))
-            })?;
+        };
+        let resign = Reply {
+            action: Some("resign".into()),
+            ..Reply::default()
+        };
+        let (text, draw) = match answer {
+            ucci::Answer::NoMove => return Ok(resign),
+            ucci::Answer::Best { resign: true, .. } => return Ok(resign),
+            ucci::Answer::Best { text, draw, .. } => (text, draw),
+        };
+        if text == "(none)" || text == "0000" || legal.is_empty() {
+            return Ok(resign);
+        }
+        // Over UCCI, `draw` accepts an offer that stands, else offers one with the move.
+        if draw && draw_offered {
             return Ok(Reply {
-                action: Some(iccs),
-                score: reported.map(|(s, _)| s),
-                depth: reported.and_then(|(_, d)| d),
+                action: Some("accept-draw".into()),
                 ..Reply::default()
             });
         }
+        let iccs = self.engine_to_iccs(&text).ok_or_else(|| {
+            BotFailure::Garbage(format!("bestmove {text:?} is not a move on the board"))
+        })?;
+        Ok(Reply {
+            action: Some(iccs),
+            offer_draw: draw.then_some(true),
+            score: reported.map(|(s, _)| s),
+            depth: reported.and_then(|(_, d)| d),
+            ..Reply::default()
+        })
     }
 }
 
@@ -345,12 +559,14 @@ impl Bot for UciBot {
                 time_ms,
                 clock,
             } => self.play(view, legal, *time_ms, clock.as_ref()),
-            Request::Move { .. } => Err(BotFailure::Garbage(
-                "a UCI engine is shown a Luzhanqi view: it plays Xiangqi only".into(),
-            )),
-            Request::Setup { .. } => Err(BotFailure::Garbage(
-                "a UCI engine is asked for a setup: it plays Xiangqi only".into(),
-            )),
+            Request::Move { .. } => Err(BotFailure::Garbage(format!(
+                "a {} engine is shown a Luzhanqi view: it plays Xiangqi only",
+                self.dialect.name()
+            ))),
+            Request::Setup { .. } => Err(BotFailure::Garbage(format!(
+                "a {} engine is asked for a setup: it plays Xiangqi only",
+                self.dialect.name()
+            ))),
             Request::End { .. } => Ok(Reply::default()),
         }
     }
@@ -367,11 +583,18 @@ impl Bot for UciBot {
         Some(*self)
     }
 
-    /// The handshake and `ucinewgame`, within the start time.
+    /// The handshake and a new game (`ucinewgame`; over UCCI `setoption newgame` where the
+    /// engine offers it), within the start time.
     fn prepare(&mut self) -> Result<(), BotFailure> {
         self.handshake()?;
         if !self.new_game_sent {
-            self.process.send_line("ucinewgame")?;
+            match self.dialect {
+                Dialect::Uci => self.process.send_line("ucinewgame")?,
+                Dialect::Ucci if self.newgame_button => {
+                    self.process.send_line("setoption newgame")?
+                }
+                Dialect::Ucci => {}
+            }
             self.wait_ready(Instant::now() + self.start_time)?;
             self.new_game_sent = true;
         }

@@ -1305,7 +1305,7 @@ fn engine_settings_reach_the_engine() {
     let r = qj(&args);
     assert!(r.stderr.contains("--engine: fsf:nodes=500"), "{r:?}");
     for (bad, says) in [
-        ("ghost:nodes=5", "no UCI engine is called"),
+        ("ghost:nodes=5", "no UCI or UCCI engine is called"),
         ("fsf:speed=5", "an engine setting is"),
         ("fsf:nodes=0", "above 0"),
     ] {
