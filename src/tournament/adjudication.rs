@@ -157,14 +157,14 @@ pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
         return None;
     }
     let at = words.iter().position(|w| *w == "score")?;
-    let value: i32 = words.get(at + 2)?.parse().ok()?;
-    let score = match *words.get(at + 1)? {
-        "cp" => Score::Cp(value),
-        "mate" => Score::Mate(value),
-        _ => return None,
+    // `score cp 35`, `score mate -3` (UCI); `score 35` (UCCI 3.0's own form, in centipawns).
+    let (score, next) = match *words.get(at + 1)? {
+        "cp" => (Score::Cp(words.get(at + 2)?.parse().ok()?), at + 3),
+        "mate" => (Score::Mate(words.get(at + 2)?.parse().ok()?), at + 3),
+        bare => (Score::Cp(bare.parse().ok()?), at + 2),
     };
     // A bound is not the engine's evaluation of its move.
-    if matches!(words.get(at + 3), Some(&"lowerbound") | Some(&"upperbound")) {
+    if matches!(words.get(next), Some(&"lowerbound") | Some(&"upperbound")) {
         return None;
     }
     let depth = words
@@ -251,6 +251,12 @@ mod tests {
             Some((Score::Mate(2), Some(3)))
         );
         assert_eq!(parse_info("info depth 9 score cp 20 lowerbound"), None);
+        // UCCI's own form: the score in centipawns, no unit word.
+        assert_eq!(
+            parse_info("info depth 6 score 4 pv b0c2 b9c7"),
+            Some((Score::Cp(4), Some(6)))
+        );
+        assert_eq!(parse_info("info depth 6 score 4 upperbound"), None);
         assert_eq!(parse_info("info string score cp"), None);
         assert_eq!(parse_info("bestmove h2e2"), None);
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn root() -> PathBuf {
+pub(super) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -25,7 +25,7 @@ fn standings(json: &str) -> (serde_json::Value, serde_json::Value) {
 }
 
 /// (winner name, reason, plies) per game, in game order.
-fn results(json: &str) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+pub(super) fn results(json: &str) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
     v["games"]
         .as_array()
@@ -983,7 +983,7 @@ fn packed_and_unpacked_games_give_equal_standings() {
 }
 
 /// The ICCS moves of the shipped Xiangqi sample game, in a file a test engine plays from.
-fn sample_xiangqi_script(dir: &Path) -> (PathBuf, Vec<String>) {
+pub(super) fn sample_xiangqi_script(dir: &Path) -> (PathBuf, Vec<String>) {
     let record = std::fs::read_to_string(root().join("games/xiangqi/sample/record.jsonl")).unwrap();
     let moves: Vec<String> = record
         .lines()
@@ -1659,6 +1659,7 @@ fn a_game_played_in_one_process_leaves_the_files_the_commands_leave() {
             _ => MatchStep::Move {
                 action: turn.legal[(ply * 7) % turn.legal.len()].clone(),
                 comment: None,
+                offer_draw: false,
             },
         };
         let mut seen = Vec::new();

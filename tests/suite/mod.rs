@@ -34,6 +34,7 @@ mod slurm;
 mod soak;
 mod standalone;
 mod tamper;
+mod ucci;
 mod views_shown;
 mod walkthrough;
 mod xiangqi;

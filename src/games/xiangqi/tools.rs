@@ -171,7 +171,27 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         };
         tags.push(("Termination".to_string(), text));
     }
-    let text = pgn::write_commented(&state.game, &tags, notation, score, &state.turns.comments);
+    // A move that offered a draw says so in its comment (PGN has no mark of its own for it).
+    let offers = state.turns.record.lines.iter().filter_map(|l| match &l.entry {
+        crate::protocol::files::Entry::Move {
+            action,
+            draw_offered,
+            ..
+        } if crate::view::on_board(action) => Some(*draw_offered),
+        _ => None,
+    });
+    let comments: Vec<Option<String>> = state
+        .turns
+        .comments
+        .iter()
+        .zip(offers)
+        .map(|(comment, offered)| match (comment, offered) {
+            (Some(c), true) => Some(format!("{c}; draw offered")),
+            (None, true) => Some("draw offered".to_string()),
+            (c, false) => c.clone(),
+        })
+        .collect();
+    let text = pgn::write_commented(&state.game, &tags, notation, score, &comments);
     Ok(match simplified {
         true => crate::games::xiangqi::rules::notation::simplified(&text),
         false => text,
