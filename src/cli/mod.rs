@@ -358,7 +358,8 @@ pub enum Command {
     /// Play bots against each other; every game is written as an ordinary signed game directory.
     ///
     /// A bot is `[NAME=]builtin:random`, `[NAME=]builtin:greedy`, `[NAME=]COMMAND` (run with
-    /// sh -c; it speaks qijudge-bot/1) or `[NAME=]uci:COMMAND` (a Xiangqi engine); see
+    /// sh -c; it speaks qijudge-bot/1), `[NAME=]uci:COMMAND` or `[NAME=]ucci:COMMAND` (a Xiangqi
+    /// engine over UCI or UCCI); see
     /// docs/bots.md. Two bots meet --games times; more meet pair by pair (or --gauntlet); on
     /// the cross board, four or more play tables of four. Seats change every game. A bot that
     /// crashes, hangs, answers garbage or an illegal move, runs out of its --tc clock or reaches
@@ -852,7 +853,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "2p")]
     pub board: String,
     /// A bot: builtin:random, builtin:greedy, a command speaking qijudge-bot/1
-    /// ([NAME=]COMMAND), or a Xiangqi engine speaking UCI ([NAME=]uci:COMMAND); two or more.
+    /// ([NAME=]COMMAND), or a Xiangqi engine speaking UCI ([NAME=]uci:COMMAND) or UCCI
+    /// ([NAME=]ucci:COMMAND); two or more.
     /// With more than two, every pair meets (round-robin) unless --gauntlet.
     #[arg(long = "bot", required = true)]
     pub bots: Vec<String>,
@@ -888,13 +890,15 @@ pub struct MatchArgs {
     /// A clock per seat and game: [MOVES/]BASE+INCREMENT in seconds (`60+0.5`; `40/60`: the
     /// base time again after every 40 moves); a bot whose clock runs out loses on time
     /// (bot-timeout). Bots are told every clock; UCI engines get `go wtime … btime … winc …
-    /// binc …` (and `movestogo N`).
+    /// binc …` (and `movestogo N`), UCCI engines `go time … increment … opptime …`.
     #[arg(long, value_name = "[MOVES/]BASE+INC")]
     pub tc: Option<String>,
-    /// A setting of one UCI engine, by its bot name: search limits for every move
+    /// A setting of one UCI or UCCI engine, by its bot name: search limits for every move
     /// (`sf:nodes=2000`, `sf:depth=6`, `sf:movetime=100` in ms; with --tc, added to the clock),
-    /// a UCI option (`sf:option.Hash=64`), or its square names (`sf:ranks=0` as Pikafish and
-    /// ICCS, `sf:ranks=1` as Fairy-Stockfish; detected when not given). Repeat as needed.
+    /// an option (`sf:option.Hash=64`), its square names (`sf:ranks=0` as Pikafish and ICCS,
+    /// `sf:ranks=1` as Fairy-Stockfish over UCI; detected when not given), its FEN letters
+    /// (`sj:letters=RHEAKCP` for Sjaak II), or, over UCCI, `banmoves=on` (the moves that lose
+    /// by repetition are banned). Repeat as needed.
     #[arg(long = "engine", value_name = "NAME:KEY=VALUE")]
     pub engines: Vec<String>,
     /// Adjudicate a loss by score (Xiangqi and Jieqi): a side loses when, for its last MOVES

@@ -16,5 +16,5 @@ pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod timecontrol;
-pub mod uci;
 pub mod ucci;
+pub mod uci;

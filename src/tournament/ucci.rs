@@ -100,16 +100,13 @@ pub fn with_letters(fen: &str, letters: [char; 7]) -> String {
     let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
     let board: String = board
         .chars()
-        .map(|c| {
-            match STANDARD
-                .iter()
-                .position(|s| *s == c.to_ascii_uppercase())
-            {
+        .map(
+            |c| match STANDARD.iter().position(|s| *s == c.to_ascii_uppercase()) {
                 Some(i) if c.is_ascii_uppercase() => letters[i],
                 Some(i) => letters[i].to_ascii_lowercase(),
                 None => c,
-            }
-        })
+            },
+        )
         .collect();
     match rest {
         "" => board,
@@ -276,7 +273,10 @@ mod tests {
             with_letters(START, ['R', 'H', 'E', 'A', 'K', 'C', 'P']),
             "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1"
         );
-        assert_eq!(with_letters(START, ['R', 'N', 'B', 'A', 'K', 'C', 'P']), START);
+        assert_eq!(
+            with_letters(START, ['R', 'N', 'B', 'A', 'K', 'C', 'P']),
+            START
+        );
     }
 
     #[test]
@@ -306,7 +306,10 @@ mod tests {
             "go time 60 movestogo 3 opptime 59 oppmovestogo 3"
         );
         assert_eq!(go_line(&Limit::Depth(6), false, false), "go depth 6");
-        assert_eq!(go_line(&Limit::Nodes(5000), true, false), "go draw nodes 5000");
+        assert_eq!(
+            go_line(&Limit::Nodes(5000), true, false),
+            "go draw nodes 5000"
+        );
         // A fixed time under a second is one second, not zero, when the engine counts seconds
         // (the runner sends `stop` before the answer's deadline).
         assert_eq!(

@@ -365,7 +365,10 @@ impl UciBot {
                     BotFailure::Garbage("the view's moves do not replay from the start".into())
                 })?;
                 let (fen, since) = ucci::since_last_capture(&game);
-                let mut lines = vec![line(&fen, self.engine_moves(since.iter().map(String::as_str)))];
+                let mut lines = vec![line(
+                    &fen,
+                    self.engine_moves(since.iter().map(String::as_str)),
+                )];
                 if self.settings.banmoves {
                     let banned = ucci::losing_repetitions(&game, legal);
                     if !banned.is_empty() {
@@ -467,7 +470,12 @@ impl UciBot {
         for line in self.position_lines(&played, legal)? {
             self.process.send_line(&line)?;
         }
-        let go = self.go_line(view, time_ms, clock, draw_offered && self.dialect == Dialect::Ucci);
+        let go = self.go_line(
+            view,
+            time_ms,
+            clock,
+            draw_offered && self.dialect == Dialect::Ucci,
+        );
         self.process.send_line(&go)?;
         // The last score the search reported: its evaluation of the move it plays.
         let mut reported = None;

@@ -25,7 +25,9 @@ fn standings(json: &str) -> (serde_json::Value, serde_json::Value) {
 }
 
 /// (winner name, reason, plies) per game, in game order.
-pub(super) fn results(json: &str) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+pub(super) fn results(
+    json: &str,
+) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
     v["games"]
         .as_array()

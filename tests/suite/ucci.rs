@@ -39,11 +39,7 @@ fn ucci_engines_play_xiangqi_through_the_adapter() {
     std::fs::create_dir(&logs).unwrap();
     let ms_log = logs.join("ms.log");
     let s_log = logs.join("s.log");
-    let ms = scripted(
-        "ms",
-        &script,
-        &format!("millis log={}", ms_log.display()),
-    );
+    let ms = scripted("ms", &script, &format!("millis log={}", ms_log.display()));
     let s = scripted("s", &script, &format!("log={}", s_log.display()));
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
@@ -102,9 +98,18 @@ fn ucci_engines_play_xiangqi_through_the_adapter() {
     }
     // The engine that offered milliseconds was told to use them and got times in them; the
     // other got whole seconds (60 s and 1 s a move: `time 60 increment 1`).
-    assert!(ms_lines.contains("\nsetoption usemillisec true\n"), "{ms_lines}");
+    assert!(
+        ms_lines.contains("\nsetoption usemillisec true\n"),
+        "{ms_lines}"
+    );
     assert!(!s_lines.contains("usemillisec"), "{s_lines}");
-    let first_go = |lines: &str| lines.lines().find(|l| l.starts_with("go ")).unwrap().to_string();
+    let first_go = |lines: &str| {
+        lines
+            .lines()
+            .find(|l| l.starts_with("go "))
+            .unwrap()
+            .to_string()
+    };
     assert_eq!(
         first_go(&ms_lines),
         "go time 60000 increment 1000 opptime 60000 oppincrement 1000"
@@ -181,15 +186,18 @@ fn ucci_draw_offers_and_resignations_are_the_games_own() {
     assert!(gos[2].starts_with("go draw "), "{told}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert!(pgn.contains("{score cp 0 depth 1; draw offered}"), "{pgn}");
-    assert!(pgn.contains("[Termination \"draw agreed\"]") && pgn.contains("1/2-1/2"), "{pgn}");
+    assert!(
+        pgn.contains("[Termination \"draw agreed\"]") && pgn.contains("1/2-1/2"),
+        "{pgn}"
+    );
 
     // Black resigns with its fourth move (ply 8).
     let resigns = scripted("resigns", &script, "resign-at=7");
     let plays = scripted("plays", &script, "");
     let out = tmp.path().join("r").to_string_lossy().into_owned();
     let r = ok(&[
-        "match", "--game", "xiangqi", "--bot", &plays, "--bot", &resigns, "--games", "1",
-        "--out", &out, "--format", "json",
+        "match", "--game", "xiangqi", "--bot", &plays, "--bot", &resigns, "--games", "1", "--out",
+        &out, "--format", "json",
     ]);
     assert_eq!(
         results(&r.stdout),
@@ -197,7 +205,10 @@ fn ucci_draw_offers_and_resignations_are_the_games_own() {
         "{}",
         r.stdout
     );
-    ok(&["verify", &Path::new(&out).join("games/game-00001").to_string_lossy()]);
+    ok(&[
+        "verify",
+        &Path::new(&out).join("games/game-00001").to_string_lossy(),
+    ]);
 }
 
 /// With `banmoves=on`, an engine about to lose by perpetual check is told `banmoves` with the
@@ -245,7 +256,12 @@ fn banmoves_name_the_check_that_would_lose_by_repetition() {
             "json",
         ]);
         for k in 1..=2 {
-            ok(&["verify", &Path::new(&out).join(format!("games/game-{k:05}")).to_string_lossy()]);
+            ok(&[
+                "verify",
+                &Path::new(&out)
+                    .join(format!("games/game-{k:05}"))
+                    .to_string_lossy(),
+            ]);
         }
         (results(&r.stdout), std::fs::read_to_string(&log).unwrap())
     };
@@ -287,7 +303,10 @@ fn real_engines_play_over_ucci_and_uci() {
         "the engine is not installed: run `npm ci` in {} (.ci/run does)",
         wasm.display()
     );
-    let node_fsf = format!("wasm=uci:/usr/bin/node {}", wasm.join("engine.js").display());
+    let node_fsf = format!(
+        "wasm=uci:/usr/bin/node {}",
+        wasm.join("engine.js").display()
+    );
     let tmp = tempfile::tempdir().unwrap();
     let matches: [(&str, Vec<String>, Option<&str>); 3] = [
         (
@@ -334,7 +353,9 @@ fn real_engines_play_over_ucci_and_uci() {
     for (tag, args, winner) in matches {
         let out = tmp.path().join(tag);
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_qijudge"));
-        cmd.args(["match", "--game", "xiangqi", "--games", "1", "--format", "json"]);
+        cmd.args([
+            "match", "--game", "xiangqi", "--games", "1", "--format", "json",
+        ]);
         cmd.args(["--time-ms", "20000", "--max-moves", "150"]);
         let mut bots = args.iter();
         // The first two are bots, the rest engine settings.

@@ -172,14 +172,19 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         tags.push(("Termination".to_string(), text));
     }
     // A move that offered a draw says so in its comment (PGN has no mark of its own for it).
-    let offers = state.turns.record.lines.iter().filter_map(|l| match &l.entry {
-        crate::protocol::files::Entry::Move {
-            action,
-            draw_offered,
-            ..
-        } if crate::view::on_board(action) => Some(*draw_offered),
-        _ => None,
-    });
+    let offers = state
+        .turns
+        .record
+        .lines
+        .iter()
+        .filter_map(|l| match &l.entry {
+            crate::protocol::files::Entry::Move {
+                action,
+                draw_offered,
+                ..
+            } if crate::view::on_board(action) => Some(*draw_offered),
+            _ => None,
+        });
     let comments: Vec<Option<String>> = state
         .turns
         .comments
