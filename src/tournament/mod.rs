@@ -7,6 +7,7 @@ pub mod book;
 pub mod bot_log;
 pub mod bots;
 pub mod cgroup;
+pub mod jieqi_uci;
 pub mod limits;
 pub mod live;
 pub mod protocol;

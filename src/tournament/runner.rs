@@ -741,12 +741,20 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
             ))
         };
         if let Some(dialect) = dialect {
-            if cfg.game != "xiangqi" {
+            let plays = match dialect {
+                Dialect::Uci => ["xiangqi", "jieqi"].contains(&cfg.game.as_str()),
+                Dialect::Ucci => cfg.game == "xiangqi",
+            };
+            if !plays {
                 return Err(Error::Io(format!(
-                    "--bot {}: {} engines play xiangqi; bots of other games speak \
-                     qijudge-bot/1 (docs/bots.md)",
+                    "--bot {}: {} engines play {}; bots of other games speak qijudge-bot/1 \
+                     (docs/bots.md)",
                     entry.name,
-                    dialect.name()
+                    dialect.name(),
+                    match dialect {
+                        Dialect::Uci => "xiangqi and jieqi",
+                        Dialect::Ucci => "xiangqi",
+                    }
                 )));
             }
             let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))

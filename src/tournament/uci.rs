@@ -34,6 +34,9 @@ impl Dialect {
     }
 }
 
+/// The format of a Jieqi view, which an engine is told in Jieqi's UCI dialect.
+const JIEQI_VIEW: &str = "qijudge/jieqi-view/1";
+
 /// The standard FEN letters of chariot, horse, elephant, advisor, king, cannon and pawn.
 const STANDARD_LETTERS: [char; 7] = ['R', 'N', 'B', 'A', 'K', 'C', 'P'];
 
@@ -467,7 +470,24 @@ impl UciBot {
         let mover = view.get("to_move").and_then(|s| s.as_str());
         let offer = view.get("draw_offer").and_then(|s| s.as_str());
         let draw_offered = offer.is_some() && offer != mover;
-        for line in self.position_lines(&played, legal)? {
+        let jieqi = view.get("format").and_then(|f| f.as_str()) == Some(JIEQI_VIEW);
+        let lines = match (jieqi, self.dialect) {
+            // Jieqi's UCI dialect, from the seat's own view.
+            (true, Dialect::Uci) => {
+                vec![
+                    super::jieqi_uci::position_line(view, u32::from(self.ranks_from_one)).map_err(
+                        |e| BotFailure::Garbage(format!("the view cannot be told: {e}")),
+                    )?,
+                ]
+            }
+            (true, Dialect::Ucci) => {
+                return Err(BotFailure::Garbage(
+                    "a UCCI engine is shown a Jieqi view: Jieqi engines speak UCI".into(),
+                ))
+            }
+            (false, _) => self.position_lines(&played, legal)?,
+        };
+        for line in lines {
             self.process.send_line(&line)?;
         }
         let go = self.go_line(
@@ -522,7 +542,10 @@ impl UciBot {
                 ..Reply::default()
             });
         }
-        let iccs = self.engine_to_iccs(&text).ok_or_else(|| {
+        // A Jieqi engine may write letters after the squares (what it expects to turn up or
+        // take); the judge, not the engine, says what a piece is.
+        let squares = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let iccs = self.engine_to_iccs(squares).ok_or_else(|| {
             BotFailure::Garbage(format!("bestmove {text:?} is not a move on the board"))
         })?;
         Ok(Reply {
@@ -568,11 +591,11 @@ impl Bot for UciBot {
                 clock,
             } => self.play(view, legal, *time_ms, clock.as_ref()),
             Request::Move { .. } => Err(BotFailure::Garbage(format!(
-                "a {} engine is shown a Luzhanqi view: it plays Xiangqi only",
+                "a {} engine is shown a Luzhanqi view: it plays Xiangqi (and Jieqi over UCI)",
                 self.dialect.name()
             ))),
             Request::Setup { .. } => Err(BotFailure::Garbage(format!(
-                "a {} engine is asked for a setup: it plays Xiangqi only",
+                "a {} engine is asked for a setup: it plays Xiangqi (and Jieqi over UCI)",
                 self.dialect.name()
             ))),
             Request::End { .. } => Ok(Reply::default()),

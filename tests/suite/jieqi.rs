@@ -540,3 +540,110 @@ fn what_the_judge_cannot_take_is_refused_by_file_and_field() {
     assert_ne!(r.code, 0, "{r:?}");
     assert!(r.stderr.contains("field rules.captured"), "{r:?}");
 }
+
+/// Jieqi engines over UCI, in the dialect of Pikafish's jieqi branch (`tests/bots/
+/// jieqi_uci_engine.py`, written from JieqiBox's notation text): each is told the position after
+/// the last turn-up, with face-down pieces as `X`/`x` and the identities its seat cannot place
+/// yet, and the plain moves since; the game (two turn-ups, then the kings step to and fro until
+/// the position repeats) is played, recorded and verifies.
+#[test]
+fn jieqi_engines_play_over_uci_in_their_dialect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cycle = ["e0e1", "e9e8", "e1e0", "e8e9"];
+    let moves: Vec<&str> = ["a3a4", "a6a5"]
+        .into_iter()
+        .chain((0..60).map(|i| cycle[i % 4]))
+        .collect();
+    let script = tmp.path().join("script.txt");
+    std::fs::write(&script, moves.join("\n") + "\n").unwrap();
+    let log = tmp.path().join("red.log");
+    let engine = root().join("tests/bots/jieqi_uci_engine.py");
+    let red = format!(
+        "red=uci:/usr/bin/python3 {} {} log={}",
+        engine.display(),
+        script.display(),
+        log.display()
+    );
+    let black = format!(
+        "black=uci:/usr/bin/python3 {} {}",
+        engine.display(),
+        script.display()
+    );
+    let out = tmp.path().join("m");
+    let r = ok(&[
+        "match",
+        "--game",
+        "jieqi",
+        "--bot",
+        &red,
+        "--bot",
+        &black,
+        "--games",
+        "1",
+        "--bot-write",
+        &tmp.path().to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let game = &v["games"][0];
+    assert_eq!(game["reason"], "repetition", "{game}");
+    let plies = game["plies"].as_u64().unwrap() as usize;
+    let dir = out.join("games/game-00001");
+    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+    let played: Vec<String> = record
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["entry"]["kind"] == "move")
+        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(played.len(), plies);
+    assert!(
+        played
+            .iter()
+            .zip(&moves)
+            .all(|(p, m)| p.split('=').next() == Some(*m)),
+        "{played:?}"
+    );
+    ok(&["verify", &dir.to_string_lossy()]);
+    let told = std::fs::read_to_string(&log).unwrap();
+    let positions: Vec<&str> = told
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .collect();
+    assert_eq!(
+        positions[0],
+        "position fen xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w \
+         R2N2B2A2C2P5r2n2b2a2c2p5 - 0 1"
+    );
+    // After both turn-ups: the position after black's (move 2, red to move), each side's pool
+    // one identity smaller, no moves; then the kings' moves since.
+    let fields: Vec<&str> = positions[1].split_whitespace().collect();
+    assert_eq!(fields.len(), 8, "{}", positions[1]);
+    assert_eq!(
+        (fields[3], fields[5], fields[6], fields[7]),
+        ("w", "-", "0", "2")
+    );
+    let pool_size = |upper: bool| -> u32 {
+        let pool = fields[4];
+        let mut total = 0;
+        let mut chars = pool.chars().peekable();
+        while let Some(c) = chars.next() {
+            let n: u32 = chars.next().and_then(|d| d.to_digit(10)).unwrap();
+            if c.is_ascii_uppercase() == upper {
+                total += n;
+            }
+        }
+        total
+    };
+    assert_eq!(
+        (pool_size(true), pool_size(false)),
+        (14, 14),
+        "{}",
+        positions[1]
+    );
+    assert!(positions[2].starts_with(positions[1]), "{told}");
+    assert!(positions[2].ends_with(" moves e0e1 e9e8"), "{told}");
+}

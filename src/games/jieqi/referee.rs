@@ -453,12 +453,15 @@ mod tests {
         out
     }
 
-    /// Everything an audience is shown: the JSON, the text and the picture, at every ply.
+    /// Everything an audience is shown: the JSON, the text and the picture, at every ply, and
+    /// what a Jieqi engine playing for it over UCI is told (`position fen …`).
     fn shown(g: &JieqiGame, state: &State, audience: &str) -> Vec<String> {
         let mut out = Vec::new();
         for ply in 0..=state.plies() as usize {
             let v = view_with(g, state, &state.captures, audience, ply);
-            out.push(serde_json::to_string(&v).unwrap());
+            let json = serde_json::to_value(&v).unwrap();
+            out.push(json.to_string());
+            out.push(crate::tournament::jieqi_uci::position_line(&json, 0).unwrap());
         }
         let v = build_view(g, state, audience);
         out.push(crate::games::jieqi::view::render_text(
