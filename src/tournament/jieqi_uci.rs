@@ -37,7 +37,7 @@ pub fn position_line(view: &Value, rank_shift: u32) -> Result<String, String> {
             Some((s, letter)) => (s, letter.chars().next()),
             None => (*text, None),
         };
-        let ((from, to), _) = squares_of(squares).ok_or_else(|| format!("move {text:?}"))?;
+        let (from, to) = squares_of(squares).ok_or_else(|| format!("move {text:?}"))?;
         let piece = board
             .at(from)
             .ok_or_else(|| format!("move {text:?}: no piece"))?;
@@ -111,7 +111,7 @@ pub fn position_line(view: &Value, rank_shift: u32) -> Result<String, String> {
     if since > 0 {
         line.push_str(" moves");
         for text in &moves[base..] {
-            let ((from, to), _) = squares_of(text).ok_or_else(|| format!("move {text:?}"))?;
+            let (from, to) = squares_of(text).ok_or_else(|| format!("move {text:?}"))?;
             let name =
                 |(f, r): (u8, u8)| format!("{}{}", (b'a' + f) as char, u32::from(r) + rank_shift);
             line.push_str(&format!(" {}{}", name(from), name(to)));
@@ -139,8 +139,11 @@ fn counted(letters: &[char]) -> String {
     out
 }
 
-/// `h2e2` as ((file, rank), (file, rank)) from 0, and what follows the squares.
-fn squares_of(text: &str) -> Option<(((u8, u8), (u8, u8)), &str)> {
+/// A point of the board: (file, rank), both from 0.
+type Point = (u8, u8);
+
+/// The two squares `h2e2` starts with (what follows them is not read).
+fn squares_of(text: &str) -> Option<(Point, Point)> {
     let b = text.as_bytes();
     if b.len() < 4 {
         return None;
@@ -148,7 +151,7 @@ fn squares_of(text: &str) -> Option<(((u8, u8), (u8, u8)), &str)> {
     let square = |f: u8, r: u8| {
         (f.is_ascii_lowercase() && f <= b'i' && r.is_ascii_digit()).then(|| (f - b'a', r - b'0'))
     };
-    Some(((square(b[0], b[1])?, square(b[2], b[3])?), &text[4..]))
+    Some((square(b[0], b[1])?, square(b[2], b[3])?))
 }
 
 /// A board of FEN letters, rank 9 first.
@@ -173,11 +176,11 @@ impl Board {
         Some(Board(cells))
     }
 
-    fn at(&self, (file, rank): (u8, u8)) -> Option<char> {
+    fn at(&self, (file, rank): Point) -> Option<char> {
         self.0[9 - rank as usize][file as usize]
     }
 
-    fn set(&mut self, (file, rank): (u8, u8), piece: Option<char>) {
+    fn set(&mut self, (file, rank): Point, piece: Option<char>) {
         self.0[9 - rank as usize][file as usize] = piece;
     }
 
