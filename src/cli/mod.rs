@@ -359,7 +359,8 @@ pub enum Command {
     ///
     /// A bot is `[NAME=]builtin:random`, `[NAME=]builtin:greedy`, `[NAME=]COMMAND` (run with
     /// sh -c; it speaks qijudge-bot/1), `[NAME=]uci:COMMAND` or `[NAME=]ucci:COMMAND` (a Xiangqi
-    /// engine over UCI or UCCI); see
+    /// engine over UCI or UCCI, or a Jieqi engine over UCI), `[NAME=]ccgc:COMMAND` (a two-player
+    /// Luzhanqi program of the CCGC competitions); see
     /// docs/bots.md. Two bots meet --games times; more meet pair by pair (or --gauntlet); on
     /// the cross board, four or more play tables of four. Seats change every game. A bot that
     /// crashes, hangs, answers garbage or an illegal move, runs out of its --tc clock or reaches
@@ -853,8 +854,9 @@ pub struct MatchArgs {
     #[arg(long, default_value = "2p")]
     pub board: String,
     /// A bot: builtin:random, builtin:greedy, a command speaking qijudge-bot/1
-    /// ([NAME=]COMMAND), or a Xiangqi engine speaking UCI ([NAME=]uci:COMMAND) or UCCI
-    /// ([NAME=]ucci:COMMAND); two or more.
+    /// ([NAME=]COMMAND), a Xiangqi engine speaking UCI ([NAME=]uci:COMMAND) or UCCI
+    /// ([NAME=]ucci:COMMAND), a Jieqi engine over UCI, or a Luzhanqi competition program
+    /// ([NAME=]ccgc:COMMAND); two or more.
     /// With more than two, every pair meets (round-robin) unless --gauntlet.
     #[arg(long = "bot", required = true)]
     pub bots: Vec<String>,

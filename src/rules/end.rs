@@ -12,6 +12,8 @@ pub enum EndReason {
     NoLegalMove,
     NoMovablePieces,
     PliesWithoutCombat,
+    /// Luzhanqi's attack-wait limit (CCGC): the side that had to attack did not in time.
+    AttackWait,
     PlyLimit,
     Resignation,
     /// Both players agreed to a draw.

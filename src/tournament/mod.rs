@@ -6,6 +6,7 @@ pub mod adjudication;
 pub mod book;
 pub mod bot_log;
 pub mod bots;
+pub mod ccgc;
 pub mod cgroup;
 pub mod jieqi_uci;
 pub mod limits;

@@ -30,6 +30,8 @@ pub enum BotSpec {
     Command(String),
     /// A Xiangqi engine speaking UCI or UCCI, run with `sh -c`.
     Engine(Dialect, String),
+    /// A two-player Luzhanqi program speaking the CCGC protocol, run with `sh -c`.
+    Ccgc(String),
 }
 
 /// A bot and the name it plays under.
@@ -58,12 +60,14 @@ impl BotEntry {
             BotSpec::Engine(Dialect::Uci, c.to_string())
         } else if let Some(c) = spec.strip_prefix("ucci:") {
             BotSpec::Engine(Dialect::Ucci, c.to_string())
+        } else if let Some(c) = spec.strip_prefix("ccgc:") {
+            BotSpec::Ccgc(c.to_string())
         } else {
             BotSpec::Command(spec.to_string())
         };
         let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
             BotSpec::Builtin(b) => b.clone(),
-            BotSpec::Command(c) | BotSpec::Engine(_, c) => {
+            BotSpec::Command(c) | BotSpec::Engine(_, c) | BotSpec::Ccgc(c) => {
                 // The program's name: the script an interpreter runs (`/usr/bin/python3
                 // bots/mybot.py` is `mybot`), else the command's first word.
                 let stem = |w: &str| {
@@ -731,9 +735,17 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
     for entry in &cfg.bots {
         let (cmd, dialect) = match &entry.spec {
             BotSpec::Builtin(_) => continue,
-            BotSpec::Command(cmd) => (cmd, None),
+            BotSpec::Command(cmd) | BotSpec::Ccgc(cmd) => (cmd, None),
             BotSpec::Engine(dialect, cmd) => (cmd, Some(*dialect)),
         };
+        let ccgc = matches!(entry.spec, BotSpec::Ccgc(_));
+        if ccgc && (cfg.game != "luzhanqi" || cfg.board != "2p") {
+            return Err(Error::Io(format!(
+                "--bot {}: CCGC programs play two-player Luzhanqi; bots of other games speak \
+                 qijudge-bot/1 (docs/bots.md)",
+                entry.name
+            )));
+        }
         let refused = |why: String| {
             Error::Io(format!(
                 "--bot {}: {why}; try the command by hand: {cmd}",
@@ -773,7 +785,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
             pool.keep(&entry.name, engine);
             continue;
         }
-        let mut bot = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
+        let mut process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
             .map_err(|e| refused(format!("does not start ({e})")))?;
         if game.setup_is_chosen() {
             let request = Request::Setup {
@@ -785,7 +797,12 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
                 seed: cfg.seed,
                 time_ms: cfg.time.as_millis() as u64,
             };
-            match bot.ask(&request) {
+            // A CCGC program is asked through the protocol (INFO, START … ARRAY).
+            let answer = match ccgc {
+                true => super::ccgc::CcgcBot::new(process).ask(&request),
+                false => process.ask(&request),
+            };
+            match answer {
                 Ok(Reply { setup: Some(_), .. }) => {}
                 Ok(_) => return Err(refused("answered its setup request without a setup".into())),
                 Err(f) => {
@@ -795,7 +812,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Gam
                     )))
                 }
             }
-        } else if let Some(status) = bot.exited_within(Duration::from_millis(300)) {
+        } else if let Some(status) = process.exited_within(Duration::from_millis(300)) {
             return Err(refused(format!(
                 "stopped before its first request ({status})"
             )));
@@ -842,7 +859,7 @@ fn start_bot(
                     Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))
                 })
         }
-        BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) => {
+        BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) | BotSpec::Ccgc(cmd) => {
             let log = log()?;
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
@@ -856,6 +873,7 @@ fn start_bot(
                         None => Box::new(engine),
                     }
                 }
+                BotSpec::Ccgc(_) => Box::new(super::ccgc::CcgcBot::new(process)),
                 _ => Box::new(process),
             })
         }

@@ -1,6 +1,7 @@
 mod age;
 mod bad_input;
 mod by_mail;
+mod ccgc;
 mod cli_game;
 mod closing;
 mod club_mail;

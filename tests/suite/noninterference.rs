@@ -287,6 +287,15 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
                 "printed output differs (seed {seed})"
             );
         }
+        // What a CCGC program playing South is told (RESULT and GO lines, flag squares
+        // included) comes from South's view, and is the same in both games.
+        let told = |files: &BTreeMap<String, String>| {
+            let view: qijudge::games::luzhanqi::view::ViewFile =
+                serde_json::from_str(&files["views/south.json"]).unwrap();
+            qijudge::tournament::ccgc::exchange(&view)
+        };
+        assert_eq!(told(&a.files), told(&c.files), "seed {seed}");
+        assert_eq!(told(&a.files).len(), moves.len(), "seed {seed}");
         trials += 1;
     }
     assert!(trials >= 6, "only {trials} rearrangements found");

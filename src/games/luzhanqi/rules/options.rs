@@ -31,6 +31,12 @@ pub struct Options {
     pub max_plies_without_combat: u32,
     /// Total plies after which the game is drawn (0 = off).
     pub max_plies: u32,
+    /// The attack-wait limit of the Chinese computer-game competitions (CCGC, 进攻等待限制, 10 to
+    /// 31 there; 0 = off, and left out of the manifest): the side that must attack (the one
+    /// that did not make the last combat; before the first combat, the first mover) loses once
+    /// this many plies pass without a combat. Two-player board only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attack_wait: u32,
     /// Who moves first.
     pub first_mover: FirstMover,
     /// The order of play round the four-player board (left out of two-player manifests).
@@ -53,6 +59,7 @@ impl Default for Options {
             no_legal_move: NoLegalMove::Lose,
             max_plies_without_combat: 0,
             max_plies: 0,
+            attack_wait: 0,
             first_mover: FirstMover::South,
             turn_order: TurnOrder::CounterClockwise,
         }
@@ -168,6 +175,10 @@ pub enum FirstMover {
     Lot,
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 impl FirstMover {
     /// The seat named by the option; none when it is drawn by lot.
     pub fn seat_name(self) -> Option<&'static str> {
@@ -188,6 +199,9 @@ impl Options {
         table
             .entry("turn-order")
             .or_insert_with(|| toml::Value::String("counter-clockwise".into()));
+        table
+            .entry("attack-wait")
+            .or_insert_with(|| toml::Value::Integer(0));
         let old = table
             .get(key)
             .ok_or_else(|| format!("unknown rule option {key:?} (known: {})", Self::keys()))?;
@@ -223,6 +237,9 @@ impl Options {
                         .into(),
                 );
             }
+            if self.attack_wait != 0 {
+                return Err("attack-wait: a two-player rule (the side that must attack)".into());
+            }
         } else {
             if self.visibility == Visibility::Allies {
                 return Err("visibility: allies needs the four-player board".into());
@@ -237,6 +254,7 @@ impl Options {
     fn keys() -> String {
         let all = Options {
             turn_order: TurnOrder::Clockwise,
+            attack_wait: 31,
             ..Options::default()
         };
         toml::Table::try_from(all)
@@ -256,6 +274,8 @@ mod tests {
         o.set("flying-bombs", "true").unwrap();
         o.set("max-plies", "300").unwrap();
         o.set("turn-order", "clockwise").unwrap();
+        o.set("attack-wait", "31").unwrap();
+        assert_eq!(o.attack_wait, 31);
         assert_eq!(o.turn_order, TurnOrder::Clockwise);
         assert_eq!(o.mines, MineRule::Explode);
         assert!(o.flying_bombs);

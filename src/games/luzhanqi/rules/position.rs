@@ -724,9 +724,22 @@ impl<S: NodeSet> Position<S> {
         self.end_by_limits()
     }
 
-    /// The optional draws by ply counts.
+    /// The optional limits by ply counts: the attack-wait limit (a loss), then the draws.
     fn end_by_limits(&self) -> Option<GameResult> {
         let limit = |n: u32, count: u32| n > 0 && count >= n;
+        if limit(self.options.attack_wait, self.plies_without_combat) {
+            // The side that must attack is the one that did not make the last combat (before
+            // any, the first mover): after an even number of quiet plies it is the side to move.
+            let to_move = self.to_move;
+            let waiting = match self.plies_without_combat % 2 {
+                0 => to_move,
+                _ => self.next_seat(to_move),
+            };
+            return Some(GameResult {
+                winner: Some(self.next_seat(waiting)),
+                reason: EndReason::AttackWait,
+            });
+        }
         if limit(
             self.options.max_plies_without_combat,
             self.plies_without_combat,

@@ -641,6 +641,50 @@ fn no_legal_move_loses_or_draws_by_option() {
     );
 }
 
+/// The CCGC attack-wait limit: before any combat the first mover must attack; after a combat,
+/// the side that did not make it. When the limit's ply passes without one, that side loses.
+#[test]
+fn the_attack_wait_limit_loses_the_side_that_must_attack() {
+    let pieces = [
+        ("a5", S, Piece::Colonel),
+        ("a6", S, Piece::Major),
+        ("e9", N, Piece::Colonel),
+        ("a7", N, Piece::Captain),
+    ];
+    let o = Options {
+        attack_wait: 4,
+        ..Options::default()
+    };
+    // No combat in four plies: south, the first mover, loses.
+    let mut p = position(o.clone(), &pieces, S);
+    play_all(&mut p, &["a5-a4", "e9-e10", "a4-a5"]);
+    assert_eq!(p.result(), None);
+    p.play(mv("e10-e9")).unwrap();
+    assert_eq!(
+        p.result(),
+        Some(GameResult {
+            winner: Some(N),
+            reason: EndReason::AttackWait
+        })
+    );
+    // South attacks at once (its major takes the captain): now north must attack, and four
+    // quiet plies later north loses, though south made the last of them.
+    let mut q = position(o.clone(), &pieces, S);
+    play_all(&mut q, &["a6-a7", "e9-e10", "a5-a4", "e10-e9"]);
+    assert_eq!(q.result(), None);
+    q.play(mv("a4-a5")).unwrap();
+    assert_eq!(
+        q.result(),
+        Some(GameResult {
+            winner: Some(S),
+            reason: EndReason::AttackWait
+        })
+    );
+    // Off (0) by default; refused on the four-player board.
+    assert_eq!(Options::default().attack_wait, 0);
+    assert!(o.check_for_board(true).is_err());
+}
+
 #[test]
 fn ply_limits_draw_the_game() {
     let pieces = [("a5", S, Piece::Colonel), ("e9", N, Piece::Colonel)];
