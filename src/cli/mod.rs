@@ -877,6 +877,16 @@ pub struct MatchArgs {
     /// The order the book's openings are played in: as written, or shuffled by --seed.
     #[arg(long, default_value = "sequential", value_parser = ["sequential", "random"])]
     pub book_order: String,
+    /// Play the book from this opening on (1 = the first line or game of the file), as a fleet
+    /// hands a worker its part of a book.
+    #[arg(long, value_name = "N")]
+    pub book_start: Option<usize>,
+    /// Play this many openings of the book (from --book-start).
+    #[arg(long, value_name = "N")]
+    pub book_count: Option<usize>,
+    /// The book's SHA-256 (hex): the match is refused when the file has another.
+    #[arg(long, value_name = "HEX")]
+    pub book_sha256: Option<String>,
     /// Keep each finished game as one file, OUT/games/game-NNNNN.tar.gz, instead of a folder
     /// (`verify` and `tournament` read it as it is).
     #[arg(long)]

@@ -308,6 +308,11 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             &args.board,
             args.book_order == "random",
             args.seed,
+            &crate::tournament::book::Slice {
+                start: args.book_start,
+                count: args.book_count,
+                sha256: args.book_sha256.clone(),
+            },
         )?),
     };
     let adjudication = crate::tournament::adjudication::Adjudication {

@@ -7,6 +7,18 @@
 use crate::error::{Error, Result};
 use crate::rules::random::SplitMix64;
 
+/// Which part of a book a match plays, and the book it must be (a fleet hands a worker a
+/// book by its SHA-256, a start and a count).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Slice {
+    /// The first opening played, counted from 1 in the file's order.
+    pub start: Option<usize>,
+    /// How many openings from there.
+    pub count: Option<usize>,
+    /// The SHA-256 (hex) the file must have.
+    pub sha256: Option<String>,
+}
+
 /// The openings of a book, in the order they are played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
@@ -56,10 +68,21 @@ impl Book {
         board: &str,
         random: bool,
         seed: u64,
+        slice: &Slice,
     ) -> Result<Book> {
         let shown = path.display();
         let text =
             std::fs::read_to_string(path).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
+        let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+        if let Some(want) = &slice.sha256 {
+            let have = digest.trim_start_matches("sha256:");
+            if !have.eq_ignore_ascii_case(want.trim_start_matches("sha256:")) {
+                return Err(Error::Io(format!(
+                    "--book {shown}: its SHA-256 is {have}, not {want} (--book-sha256): \
+                     another book than the one asked for"
+                )));
+            }
+        }
         let is_pgn = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
@@ -78,7 +101,27 @@ impl Book {
         if openings.is_empty() {
             return Err(Error::Io(format!("--book {shown}: no position in it")));
         }
-        Ok(Book::ordered(openings, &text, random, seed))
+        let total = openings.len();
+        let first = slice.start.unwrap_or(1);
+        if first == 0 || first > total {
+            return Err(Error::Io(format!(
+                "--book-start {first}: the book has openings 1 to {total}"
+            )));
+        }
+        let count = slice.count.unwrap_or(total - first + 1);
+        if count == 0 || first - 1 + count > total {
+            return Err(Error::Io(format!(
+                "--book-count {count}: from opening {first} the book has {} more",
+                total - first + 1
+            )));
+        }
+        let openings: Vec<Opening> = openings.into_iter().skip(first - 1).take(count).collect();
+        let mut book = Book::ordered(openings, &text, random, seed);
+        if slice.start.is_some() || slice.count.is_some() {
+            book.identity
+                .push_str(&format!(" openings {first}-{}", first - 1 + count));
+        }
+        Ok(book)
     }
 }
 
@@ -193,7 +236,7 @@ mod tests {
             "[Event \"cannon\"]\n\n1. H2-E2 *\n\n             [FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\"]\n             [Format \"WXF\"]\n\n1. ... H8+7 2. H2+3 *\n",
         )
         .unwrap();
-        let book = Book::read(&path, "xiangqi", "2p", false, 1).unwrap();
+        let book = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default()).unwrap();
         assert_eq!(
             book.openings,
             [
@@ -204,7 +247,7 @@ mod tests {
         );
         // A move that is not legal is named with its game and number.
         std::fs::write(&path, "[Event \"x\"]\n\n1. H2-E2 2. H2-E2 *\n").unwrap();
-        let e = Book::read(&path, "xiangqi", "2p", false, 1)
+        let e = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default())
             .unwrap_err()
             .to_string();
         assert!(e.contains("game 1") && e.contains("move 2"), "{e}");
@@ -221,7 +264,7 @@ mod tests {
              rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - ; c0 \"pawn\"\n",
         )
         .unwrap();
-        let book = Book::read(&path, "xiangqi", "2p", false, 1).unwrap();
+        let book = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default()).unwrap();
         assert_eq!(book.openings.len(), 2);
         assert!(
             book.openings[1]
@@ -234,13 +277,71 @@ mod tests {
         assert_eq!(book.opening(0), book.opening(1));
         assert_ne!(book.opening(1), book.opening(2));
         assert_eq!(book.opening(4), book.opening(0));
+        // The short forms testers ship: the board and side alone, and EPD counters as opcodes.
+        std::fs::write(
+            &path,
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - hmvc 1; fmvn 1; id \"c\";\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - -\n",
+        )
+        .unwrap();
+        let short = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default()).unwrap();
+        let fens: Vec<&str> = short
+            .openings
+            .iter()
+            .filter_map(Opening::position)
+            .collect();
+        let cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - -";
+        assert_eq!(
+            fens,
+            [
+                format!("{cannon} 0 1"),
+                format!("{cannon} 1 1"),
+                format!("{cannon} 0 1")
+            ]
+        );
+        // A slice of the book, and the book pinned by its SHA-256.
+        let slice = |start, count| Slice {
+            start,
+            count,
+            sha256: None,
+        };
+        let part = Book::read(&path, "xiangqi", "2p", false, 1, &slice(Some(2), Some(1))).unwrap();
+        assert_eq!(part.openings, short.openings[1..2]);
+        assert!(
+            part.identity.ends_with(" openings 2-2"),
+            "{}",
+            part.identity
+        );
+        for (start, count) in [(Some(0), None), (Some(4), None), (Some(2), Some(3))] {
+            assert!(Book::read(&path, "xiangqi", "2p", false, 1, &slice(start, count)).is_err());
+        }
+        let sha = short
+            .identity
+            .split(' ')
+            .next()
+            .unwrap()
+            .trim_start_matches("sha256:");
+        let pinned = Slice {
+            sha256: Some(sha.to_uppercase()),
+            ..Slice::default()
+        };
+        assert!(Book::read(&path, "xiangqi", "2p", false, 1, &pinned).is_ok());
+        let wrong = Slice {
+            sha256: Some("0".repeat(64)),
+            ..Slice::default()
+        };
+        let e = Book::read(&path, "xiangqi", "2p", false, 1, &wrong)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("another book"), "{e}");
         std::fs::write(&path, "rnbakabnr/9/1c5c1 w\n").unwrap();
-        let e = Book::read(&path, "xiangqi", "2p", false, 1)
+        let e = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default())
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1"), "{e}");
         std::fs::write(&path, "# nothing\n").unwrap();
-        assert!(Book::read(&path, "xiangqi", "2p", false, 1).is_err());
+        assert!(Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default()).is_err());
     }
 
     #[test]
@@ -256,17 +357,17 @@ mod tests {
             format!("[[opening]]\nrows = {army}\n\n[[opening]]\nsouth = {army}\nnorth = {other}\n"),
         )
         .unwrap();
-        let book = Book::read(&path, "luzhanqi", "2p", false, 1).unwrap();
+        let book = Book::read(&path, "luzhanqi", "2p", false, 1, &Slice::default()).unwrap();
         assert_eq!(book.openings.len(), 2);
         let (first, second) = (&book.openings[0], &book.openings[1]);
         assert_eq!(first.army("south"), first.army("north"));
         assert_ne!(second.army("south"), second.army("north"));
         assert!(first.position().is_none() && first.army("east").is_none());
         // The cross board's four seats all get the `rows` army.
-        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1);
+        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1, &Slice::default());
         assert!(cross.is_err(), "the second opening names two seats only");
         std::fs::write(&path, format!("[[opening]]\nrows = {army}\n")).unwrap();
-        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1).unwrap();
+        let cross = Book::read(&path, "luzhanqi", "cross4", false, 1, &Slice::default()).unwrap();
         assert!(["south", "east", "north", "west"]
             .iter()
             .all(|s| cross.openings[0].army(s).is_some()));
@@ -285,12 +386,12 @@ mod tests {
             ("[opening]\n".to_string(), "not a Luzhanqi book"),
         ] {
             std::fs::write(&path, text).unwrap();
-            let e = Book::read(&path, "luzhanqi", "2p", false, 1)
+            let e = Book::read(&path, "luzhanqi", "2p", false, 1, &Slice::default())
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(expect), "{e}");
         }
-        let e = Book::read(&path, "liubo", "2p", false, 1)
+        let e = Book::read(&path, "liubo", "2p", false, 1, &Slice::default())
             .unwrap_err()
             .to_string();
         assert!(e.contains("liubo has no opening books"), "{e}");

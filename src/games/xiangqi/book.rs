@@ -10,17 +10,12 @@ pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let fen = match fields.len() {
-            0..=3 => {
-                return Err(Error::Io(format!(
-                    "--book {shown}: line {}: not a FEN or EPD position",
-                    n + 1
-                )))
-            }
-            6 if fields[4].parse::<u32>().is_ok() => fields.join(" "),
-            _ => format!("{} 0 1", fields[..4].join(" ")),
-        };
+        let fen = book_fen(line).ok_or_else(|| {
+            Error::Io(format!(
+                "--book {shown}: line {}: not a FEN or EPD position",
+                n + 1
+            ))
+        })?;
         let position = crate::games::xiangqi::rules::fen::parse(&fen)
             .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
         if !position.has_legal_move() {
@@ -32,6 +27,35 @@ pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
         openings.push(fen);
     }
     Ok(openings)
+}
+
+/// A book line as a six-field FEN. Taken as engine testers ship them: a whole FEN (counters
+/// included), a FEN without its counters or with only the side to move (`BOARD w`), or EPD,
+/// whose opcodes may give the counters (`hmvc 3; fmvn 12;`) and are otherwise ignored.
+fn book_fen(line: &str) -> Option<String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let (board, side) = (*fields.first()?, *fields.get(1)?);
+    if !board.contains('/') || !matches!(side, "w" | "b" | "r") {
+        return None;
+    }
+    let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u32>().ok());
+    let (halfmove, fullmove) = match (number(4), number(5)) {
+        (Some(h), Some(f)) => (h, f),
+        _ => {
+            // EPD opcodes: `hmvc N;` and `fmvn N;`.
+            let rest = fields.get(4..).map(|r| r.join(" ")).unwrap_or_default();
+            let opcode = |name: &str| {
+                rest.split(';').find_map(|op| {
+                    let mut words = op.split_whitespace();
+                    (words.next() == Some(name))
+                        .then(|| words.next()?.parse::<u32>().ok())
+                        .flatten()
+                })
+            };
+            (opcode("hmvc").unwrap_or(0), opcode("fmvn").unwrap_or(1))
+        }
+    };
+    Some(format!("{board} {side} - - {halfmove} {fullmove}"))
 }
 
 /// The openings of a PGN book: each game's position after its moves.
