@@ -354,6 +354,21 @@ pub enum Command {
         /// Games audited at once.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// With two players: a sequential test over every counted game (pooled shards
+        /// included), `elo0=0,elo1=10[,alpha=0.05][,beta=0.05]`, as `match --sprt`.
+        #[arg(long, value_name = "SETTINGS")]
+        sprt: Option<String>,
+        /// With two players: the games came in pairs, an opening with each colour (a match
+        /// with --book): the summary counts pairs (Ptnml) and the test is decided on them.
+        #[arg(long)]
+        pairs: bool,
+        /// With two players: the player the summary and the test are about (default: the
+        /// first seat's in the lowest-numbered game, the match's first --bot).
+        #[arg(long, value_name = "NAME")]
+        first: Option<String>,
+        /// With two players: also write the summary as JSON to FILE.
+        #[arg(long, value_name = "FILE")]
+        summary_json: Option<PathBuf>,
     },
     /// Play bots against each other; every game is written as an ordinary signed game directory.
     ///
@@ -612,7 +627,22 @@ pub fn run(cli: Cli) -> Result<()> {
             judges,
             format,
             threads,
-        } => tournament::tournament(&dirs, &judges, &format, threads),
+            sprt,
+            pairs,
+            first,
+            summary_json,
+        } => tournament::tournament(
+            &dirs,
+            &judges,
+            &format,
+            threads,
+            &tournament::Pooled {
+                sprt,
+                pairs,
+                first,
+                summary_json,
+            },
+        ),
         Command::Match(args) => tournament::run(&args),
         Command::Bot { name, game } => tournament::bot(&name, &game),
         Command::SandboxExec {
@@ -887,6 +917,11 @@ pub struct MatchArgs {
     /// The book's SHA-256 (hex): the match is refused when the file has another.
     #[arg(long, value_name = "HEX")]
     pub book_sha256: Option<String>,
+    /// Two bots: write the result summary (games, wins, losses, draws, points, Ptnml with a
+    /// book, the test's LLR with --sprt) as JSON to FILE; it is also printed on standard error
+    /// in fastchess's words.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
     /// Keep each finished game as one file, OUT/games/game-NNNNN.tar.gz, instead of a folder
     /// (`verify` and `tournament` read it as it is).
     #[arg(long)]
@@ -914,12 +949,14 @@ pub struct MatchArgs {
     #[arg(long = "engine", value_name = "NAME:KEY=VALUE")]
     pub engines: Vec<String>,
     /// Adjudicate a loss by score (Xiangqi and Jieqi): a side loses when, for its last MOVES
-    /// moves, its engine scored at most -CP and the opponent's at least +CP (`3:600`). Each
-    /// move's reported score is in its signed comment; the ruling is a signed record line.
+    /// moves, its engine scored at most -CP and the opponent's at least +CP (`3:600`, or as
+    /// cutechess-cli writes it, `movecount=3 score=600`). Each move's reported score is in its
+    /// signed comment; the ruling is a signed record line.
     #[arg(long, value_name = "MOVES:CP")]
     pub resign: Option<String>,
     /// Adjudicate a draw by score (Xiangqi and Jieqi): from full move FROM, a draw when both
-    /// engines scored within ±CP for their last MOVES moves each (`40:8:10`).
+    /// engines scored within ±CP for their last MOVES moves each (`40:8:10`, or as cutechess-cli
+    /// writes it, `movenumber=40 movecount=8 score=10`).
     #[arg(long, value_name = "FROM:MOVES:CP")]
     pub draw: Option<String>,
     /// Adjudicate a draw once this many full moves were played from the start position.

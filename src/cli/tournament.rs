@@ -195,11 +195,20 @@ fn read_entries(d: &Path) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
+/// What `tournament` says of two players' pooled games: the test and the summary.
+pub struct Pooled {
+    pub sprt: Option<String>,
+    pub pairs: bool,
+    pub first: Option<String>,
+    pub summary_json: Option<PathBuf>,
+}
+
 pub fn tournament(
     dirs: &[PathBuf],
     judges: &[PathBuf],
     format: &str,
     threads: usize,
+    pooled: &Pooled,
 ) -> Result<()> {
     let trusted = trusted_judges(dirs, judges)?;
     let found = game_dirs(dirs)?;
@@ -219,8 +228,12 @@ pub fn tournament(
     };
     let dirs: Vec<PathBuf> = found.iter().map(|(g, _)| g.clone()).collect();
     let (games, invalid) = collect(&dirs, threads, &progress("auditing"), &trust);
+    let summary = two_player_summary(&games, pooled)?;
     let r = report(games, invalid);
     say_raw!("{}", render(&r, format_of(format)));
+    if let Some(s) = summary {
+        write_summary(&s, pooled.summary_json.as_deref())?;
+    }
     if !r.invalid.is_empty() {
         return Err(Error::Refused(crate::error::Refusal {
             file: r.invalid[0].dir.clone(),
@@ -233,6 +246,66 @@ pub fn tournament(
             hint: None,
             private_to: None,
         }));
+    }
+    Ok(())
+}
+
+/// The summary of two players' games (none with other than two players, unless a test or a
+/// JSON summary was asked for, which is then refused).
+fn two_player_summary(
+    games: &[crate::tournament::standings::GameRecord],
+    pooled: &Pooled,
+) -> Result<Option<crate::tournament::summary::Summary>> {
+    let mut names: Vec<&String> = games.iter().flat_map(|g| &g.players).collect();
+    names.sort();
+    names.dedup();
+    let asked = pooled.sprt.is_some() || pooled.summary_json.is_some();
+    if names.len() != 2 {
+        return match asked {
+            true => Err(Error::Io(format!(
+                "--sprt and --summary-json compare two players; these games have {}",
+                names.len()
+            ))),
+            false => Ok(None),
+        };
+    }
+    let sprt: Option<Sprt> = pooled
+        .sprt
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(Error::Io)?;
+    let lowest = games
+        .iter()
+        .filter_map(|g| Some((crate::tournament::runner::game_number(&g.dir)?, g)))
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, g)| g.players[0].clone());
+    let first = match &pooled.first {
+        Some(f) if names.contains(&f) => f.clone(),
+        Some(f) => {
+            return Err(Error::Io(format!(
+                "--first {f:?}: the players are {} and {}",
+                names[0], names[1]
+            )))
+        }
+        None => lowest.unwrap_or_else(|| names[0].clone()),
+    };
+    let second = names.iter().find(|n| ***n != first).map(|n| n.to_string());
+    Ok(Some(crate::tournament::summary::Summary::of(
+        &first,
+        &second.unwrap_or_default(),
+        games,
+        pooled.pairs,
+        sprt,
+    )))
+}
+
+/// The summary on standard error in fastchess's words, and as JSON to `file`.
+fn write_summary(summary: &crate::tournament::summary::Summary, file: Option<&Path>) -> Result<()> {
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), summary.fastchess_text().as_bytes());
+    if let Some(file) = file {
+        let json = serde_json::to_string_pretty(summary).map_err(|e| Error::Io(e.to_string()))?;
+        crate::store::write_atomic(file, format!("{json}\n").as_bytes())?;
     }
     Ok(())
 }
@@ -395,6 +468,11 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             "--sprt: a sequential test compares two bots; give two".into(),
         ));
     }
+    if args.summary_json.is_some() && cfg.bots.len() != 2 {
+        return Err(Error::Io(
+            "--summary-json: a summary compares two bots; give two".into(),
+        ));
+    }
     // With a book the games come in pairs, and the test is decided on pairs (pentanomial).
     let tally = std::sync::Mutex::new(sprt.map(|t| match cfg.book {
         Some(_) => Tally::on_pairs(t, &cfg.bots[0].name),
@@ -425,6 +503,16 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         Some(_) => pair_lines(&cfg, &played.games)?,
         None => Vec::new(),
     };
+    // Two bots: the fleet's summary (fastchess's words, and JSON with --summary-json).
+    let summary = (cfg.bots.len() == 2).then(|| {
+        crate::tournament::summary::Summary::of(
+            &cfg.bots[0].name,
+            &cfg.bots[1].name,
+            &played.games,
+            cfg.book.is_some(),
+            sprt,
+        )
+    });
     say_raw!(
         "{}",
         render(&report(played.games, Vec::new()), format_of(&args.format))
@@ -432,6 +520,9 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
     // The pairs, on standard error beside the progress (standard output keeps its format).
     for line in pairs {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
+    }
+    if let Some(summary) = &summary {
+        write_summary(summary, args.summary_json.as_deref())?;
     }
     // The verdict last, under the standings it decides on.
     if let Some(t) = tally.into_inner().unwrap_or_else(|e| e.into_inner()) {

@@ -56,31 +56,60 @@ impl Adjudication {
         *self == Adjudication::default()
     }
 
-    /// `--resign MOVES:CP`.
+    /// `--resign MOVES:CP`, or cutechess-cli's and fastchess's words, `movecount=3 score=600`
+    /// (spaces or commas between them). qijudge always waits for both engines' scores to
+    /// agree, which is their `twosided=true` (taken; `twosided=false` is refused), where
+    /// cutechess-cli's default reads the losing engine's score alone.
     pub fn parse_resign(text: &str) -> Result<(u32, i32)> {
         let bad = || {
             Error::Io(format!(
                 "--resign {text:?}: expected MOVES:CP, e.g. 3:600 (a side loses after 3 moves \
-                 with both engines' scores beyond 600 centipawns against it)"
+                 with both engines' scores beyond 600 centipawns against it), or movecount=3 \
+                 score=600"
             ))
         };
-        let (moves, cp) = text.split_once(':').ok_or_else(bad)?;
+        let (moves, cp) = match cutechess_words(text, &["movecount", "score", "twosided"]) {
+            Some(words) => {
+                if words.get("twosided").is_some_and(|t| *t != "true") {
+                    return Err(Error::Io(format!(
+                        "--resign {text:?}: twosided=false is not offered: both engines' \
+                         scores must agree"
+                    )));
+                }
+                (
+                    *words.get("movecount").ok_or_else(bad)?,
+                    *words.get("score").ok_or_else(bad)?,
+                )
+            }
+            None => text.split_once(':').ok_or_else(bad)?,
+        };
         let moves: u32 = moves.parse().ok().filter(|m| *m > 0).ok_or_else(bad)?;
         let cp: i32 = cp.parse().ok().filter(|c| *c > 0).ok_or_else(bad)?;
         Ok((moves, cp))
     }
 
-    /// `--draw FROM:MOVES:CP`.
+    /// `--draw FROM:MOVES:CP`, or cutechess-cli's words, `movenumber=34 movecount=8 score=20`.
     pub fn parse_draw(text: &str) -> Result<(u32, u32, i32)> {
         let bad = || {
             Error::Io(format!(
                 "--draw {text:?}: expected FROM:MOVES:CP, e.g. 40:8:10 (from move 40, a draw \
-                 after 8 moves with both engines' scores within 10 centipawns)"
+                 after 8 moves with both engines' scores within 10 centipawns), or movenumber=40 \
+                 movecount=8 score=10"
             ))
         };
-        let parts: Vec<&str> = text.split(':').collect();
-        let [from, moves, cp] = parts[..] else {
-            return Err(bad());
+        let (from, moves, cp) = match cutechess_words(text, &["movenumber", "movecount", "score"]) {
+            Some(words) => (
+                *words.get("movenumber").unwrap_or(&"0"),
+                *words.get("movecount").ok_or_else(bad)?,
+                *words.get("score").ok_or_else(bad)?,
+            ),
+            None => {
+                let parts: Vec<&str> = text.split(':').collect();
+                let [from, moves, cp] = parts[..] else {
+                    return Err(bad());
+                };
+                (from, moves, cp)
+            }
         };
         let from: u32 = from.parse().map_err(|_| bad())?;
         let moves: u32 = moves.parse().ok().filter(|m| *m > 0).ok_or_else(bad)?;
@@ -151,6 +180,23 @@ fn last_scores(plies: &[(usize, Option<Score>)], moves: u32) -> Option<Vec<(usiz
 }
 
 /// The score in a UCI `info` line (`info depth 12 score cp -35 nodes …`), with its depth.
+/// `key=value` words (separated by spaces or commas) with only the given keys, as cutechess-cli
+/// writes its adjudication settings; none when the text is not in that form.
+fn cutechess_words<'a>(
+    text: &'a str,
+    keys: &[&str],
+) -> Option<std::collections::BTreeMap<&'a str, &'a str>> {
+    let mut words = std::collections::BTreeMap::new();
+    for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let (key, value) = word.split_once('=')?;
+        if !keys.contains(&key) {
+            return None;
+        }
+        words.insert(key, value);
+    }
+    (!words.is_empty()).then_some(words)
+}
+
 pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.first() != Some(&"info") {
@@ -241,6 +287,22 @@ mod tests {
         assert!(Adjudication::parse_resign("0:600").is_err());
         assert!(Adjudication::parse_resign("3").is_err());
         assert_eq!(Adjudication::parse_draw("40:8:10").unwrap(), (40, 8, 10));
+        // As cutechess-cli and fleets write them.
+        assert_eq!(
+            Adjudication::parse_resign("movecount=3 score=400").unwrap(),
+            (3, 400)
+        );
+        assert_eq!(
+            Adjudication::parse_resign("movecount=3,score=400,twosided=true").unwrap(),
+            (3, 400)
+        );
+        assert!(Adjudication::parse_resign("movecount=3 score=400 twosided=false").is_err());
+        assert!(Adjudication::parse_resign("movecount=3").is_err());
+        assert_eq!(
+            Adjudication::parse_draw("movenumber=34 movecount=8 score=20").unwrap(),
+            (34, 8, 20)
+        );
+        assert!(Adjudication::parse_draw("movenumber=34 moves=8 score=20").is_err());
         assert!(Adjudication::parse_draw("40:8").is_err());
         assert_eq!(
             parse_info("info depth 12 seldepth 15 score cp -35 nodes 1000 pv h2e2"),

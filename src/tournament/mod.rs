@@ -17,6 +17,7 @@ pub mod sandbox;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
+pub mod summary;
 pub mod timecontrol;
 pub mod ucci;
 pub mod uci;

@@ -2317,3 +2317,113 @@ fn a_tournament_refuses_to_pool_two_judges_unless_told() {
     ]);
     assert_eq!(r.code, 0, "{r:?}");
 }
+
+/// A fleet's view of a match: two shards of one match (the games k with (k - 1) mod 2 = i),
+/// pooled by `tournament` with the same sequential test on pairs, give the summary of the same
+/// match played in one process, in JSON and in fastchess's words, which a worker parses.
+#[test]
+fn pooled_shards_give_the_one_process_summary_and_sprt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("book.epd");
+    // The central cannon, and the same after black's horse: the short forms testers ship.
+    std::fs::write(
+        &book,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b\n\
+         r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - hmvc 1; fmvn 2;\n",
+    )
+    .unwrap();
+    // Bounds wide enough that eight games decide nothing: both runs play them all.
+    let sprt = "elo0=0,elo1=50,alpha=0.001,beta=0.001";
+    let book = book.to_string_lossy().into_owned();
+    let play = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--game",
+            "xiangqi",
+            "--bot",
+            "a=builtin:greedy",
+            "--bot",
+            "b=builtin:random",
+            "--games",
+            "8",
+            "--seed",
+            "5",
+            "--book",
+            &book,
+            "--pack",
+            "--out",
+            out,
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        ok(&args)
+    };
+    let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    let one_json = dir("one.json");
+    let one = play(&dir("one"), &["--sprt", sprt, "--summary-json", &one_json]);
+    for i in 0..2 {
+        play(&dir(&format!("s{i}")), &["--shard", &format!("{i}/2")]);
+    }
+    let pooled_json = dir("pooled.json");
+    let pooled = ok(&[
+        "tournament",
+        &dir("s0/games"),
+        &dir("s1/games"),
+        "--sprt",
+        sprt,
+        "--pairs",
+        "--summary-json",
+        &pooled_json,
+        "--format",
+        "json",
+    ]);
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (a, b) = (read(&one_json), read(&pooled_json));
+    assert_eq!(a, b);
+    assert_eq!(a["games"], 8);
+    assert_eq!(a["ptnml"].as_array().map(Vec::len), Some(5));
+    assert!(a["sprt"]["accepted"].is_null(), "{a}");
+    // What a fleet worker reads from standard error, as it reads fastchess's.
+    for stderr in [&one.stderr, &pooled.stderr] {
+        let line = |prefix: &str| {
+            stderr
+                .lines()
+                .find(|l| l.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no {prefix:?} line: {stderr}"))
+                .to_string()
+        };
+        let numbers = |text: &str| -> Vec<f64> {
+            text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter(|w| !w.is_empty() && *w != "-" && *w != ".")
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        };
+        let games = numbers(&line("Games: "));
+        assert_eq!(
+            games[..4],
+            [
+                a["games"].as_f64().unwrap(),
+                a["wins"].as_f64().unwrap(),
+                a["losses"].as_f64().unwrap(),
+                a["draws"].as_f64().unwrap()
+            ]
+        );
+        let ptnml = numbers(line("Ptnml(0-2): ").trim_start_matches("Ptnml(0-2): "));
+        let want: Vec<f64> = a["ptnml"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(ptnml, want);
+        let llr = numbers(&line("LLR: "));
+        assert!(
+            (llr[0] - a["sprt"]["llr"].as_f64().unwrap()).abs() < 0.006,
+            "{llr:?}"
+        );
+        assert_eq!(llr[3..], [0.0, 50.0]);
+    }
+}
