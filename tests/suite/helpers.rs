@@ -552,3 +552,14 @@ pub fn samples_of(game: &str) -> Vec<String> {
     found.sort();
     found
 }
+
+/// The moves of a game folder's record, as recorded (`h2e2`, `b2b9=R`, `resign`), in order.
+pub fn recorded_moves(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("record.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["entry"]["kind"] == "move")
+        .map(|v| v["entry"]["move"].as_str().unwrap_or_default().to_string())
+        .collect()
+}

@@ -592,13 +592,7 @@ fn jieqi_engines_play_over_uci_in_their_dialect() {
     assert_eq!(game["reason"], "repetition", "{game}");
     let plies = game["plies"].as_u64().unwrap() as usize;
     let dir = out.join("games/game-00001");
-    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
-    let played: Vec<String> = record
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["entry"]["kind"] == "move")
-        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
-        .collect();
+    let played = recorded_moves(&dir);
     assert_eq!(played.len(), plies);
     assert!(
         played

@@ -986,13 +986,7 @@ fn packed_and_unpacked_games_give_equal_standings() {
 
 /// The ICCS moves of the shipped Xiangqi sample game, in a file a test engine plays from.
 pub(super) fn sample_xiangqi_script(dir: &Path) -> (PathBuf, Vec<String>) {
-    let record = std::fs::read_to_string(root().join("games/xiangqi/sample/record.jsonl")).unwrap();
-    let moves: Vec<String> = record
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["entry"]["kind"] == "move")
-        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
-        .collect();
+    let moves = recorded_moves(&root().join("games/xiangqi/sample"));
     let path = dir.join("script.txt");
     std::fs::write(&path, moves.join("\n") + "\n").unwrap();
     (path, moves)
@@ -1029,14 +1023,7 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
         r.stdout
     );
     let dir = Path::new(&out).join("games/game-00001");
-    let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
-    let played: Vec<String> = record
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["entry"]["kind"] == "move")
-        .map(|v| v["entry"]["move"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(played, moves);
+    assert_eq!(recorded_moves(&dir), moves);
     ok(&["verify", &dir.to_string_lossy()]);
 
     // Moves to go (`--tc 1/60`: the base time again after every move): every `go` must say

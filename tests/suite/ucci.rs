@@ -68,12 +68,7 @@ fn ucci_engines_play_xiangqi_through_the_adapter() {
         r.stdout
     );
     let dir = Path::new(&out).join("games/game-00001");
-    let played: Vec<String> = entries(&dir)
-        .iter()
-        .filter(|e| e["kind"] == "move")
-        .map(|e| e["move"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(played, moves);
+    assert_eq!(recorded_moves(&dir), moves);
     ok(&["verify", &dir.to_string_lossy()]);
 
     let ms_lines = std::fs::read_to_string(&ms_log).unwrap();
