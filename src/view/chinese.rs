@@ -28,7 +28,7 @@ pub fn reason(r: EndReason) -> &'static str {
         EndReason::NoLegalMove => "无棋可走",
         EndReason::NoMovablePieces => "无子可动",
         EndReason::PliesWithoutCombat => "久无交战",
-        EndReason::AttackWait => "进攻超限",
+        EndReason::AttackWait => "久未进攻",
         EndReason::PlyLimit | EndReason::MoveLimit => "步数已满",
         EndReason::Resignation => "认输",
         EndReason::Agreement => "议和",
