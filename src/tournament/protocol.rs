@@ -101,7 +101,8 @@ pub struct Reply {
     pub views: Option<bool>,
     /// `true`: the move comes with a draw offer, which the opponent may accept with
     /// `{"move": "accept-draw"}` on its turn (its view's `draw_offer` names the seat that
-    /// offered). A game without draw offers (Liubo, Luzhanqi) ignores it.
+    /// offered). Taken in the games whose views carry `draw_offer` (Xiangqi, Jieqi, Banqi);
+    /// ignored in the others and from a bot that waived its views.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offer_draw: Option<bool>,
     /// The bot's evaluation of its move, from its own side (`{"cp": 35}`, `{"mate": -3}`):

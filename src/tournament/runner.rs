@@ -1055,12 +1055,16 @@ fn play_through_contract(
             }
             let j = seat_index(&turn.seat);
             let view = turn.view.unwrap_or(BotView::Other(serde_json::Value::Null));
-            // A draw offer of the opponent's stands: the bot may accept it.
-            let offer_stands = match &view {
-                BotView::Other(v) => v["draw_offer"]
-                    .as_str()
-                    .is_some_and(|offered_by| offered_by != turn.seat),
-                BotView::Luzhanqi(_) => false,
+            // The games whose views carry a standing offer (Xiangqi, Jieqi, Banqi) take draw
+            // offers from bots; one of the opponent's that stands may be accepted.
+            let (offers, offer_stands) = match &view {
+                BotView::Other(v) => (
+                    v.get("draw_offer").is_some(),
+                    v["draw_offer"]
+                        .as_str()
+                        .is_some_and(|offered_by| offered_by != turn.seat),
+                ),
+                BotView::Luzhanqi(_) => (false, false),
             };
             let asked = ask_move(
                 &mut *bots[j],
@@ -1088,7 +1092,7 @@ fn play_through_contract(
                 {
                     scores.push((j, score));
                     MatchStep::Move {
-                        offer_draw: offer_draw == Some(true) && turn.legal.contains(&a),
+                        offer_draw: offers && offer_draw == Some(true) && turn.legal.contains(&a),
                         action: a,
                         comment: score_comment(score, depth),
                     }

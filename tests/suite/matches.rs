@@ -2414,3 +2414,66 @@ fn pooled_shards_give_the_one_process_summary_and_sprt() {
         assert_eq!(llr[3..], [0.0, 50.0]);
     }
 }
+
+/// A bot's draw offer (`"offer_draw": true` with its move) is the game's own: in Xiangqi it is
+/// signed and recorded, and the opponent's `accept-draw` ends the game drawn; in Liubo, which has
+/// no draw offers, it is ignored and the match goes on.
+#[test]
+fn bots_offer_and_accept_draws_where_the_game_has_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = |name: &str, extra: &str| {
+        format!(
+            "{name}={PYTHON} {} {extra}",
+            root().join("tests/bots/offers_draws.py").display()
+        )
+    };
+    let out = tmp.path().join("xq").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &bot("offers", ""),
+        "--bot",
+        &bot("accepts", "accept"),
+        "--games",
+        "1",
+        "--out",
+        &out,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        results(&r.stdout),
+        [(serde_json::Value::Null, "agreement".into(), 1.into())],
+        "{}",
+        r.stdout
+    );
+    let dir = Path::new(&out).join("games/game-00001");
+    assert_eq!(recorded_moves(&dir)[1], "accept-draw");
+    ok(&["verify", &dir.to_string_lossy()]);
+    let out = tmp.path().join("lb").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--game",
+        "liubo",
+        "--bot",
+        &bot("offers", "accept"),
+        "--bot",
+        "builtin:random",
+        "--games",
+        "1",
+        "--out",
+        &out,
+        "--format",
+        "json",
+    ]);
+    let games = results(&r.stdout);
+    assert_eq!(games.len(), 1);
+    assert_ne!(games[0].1, "agreement", "{}", r.stdout);
+    assert!(
+        !games[0].1.as_str().unwrap_or("").starts_with("forfeit"),
+        "{}",
+        r.stdout
+    );
+}
