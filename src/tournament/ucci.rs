@@ -19,6 +19,45 @@ pub fn replay(start: &str, moves: &[&str]) -> Option<Game> {
     Some(game)
 }
 
+/// The game replayed so far, kept from one request to the next: each request plays only the
+/// moves since the last one (a replay from the start every ply would cost the square of the
+/// game's length).
+#[derive(Default)]
+pub struct Replay {
+    start: String,
+    moves: Vec<String>,
+    game: Option<Game>,
+}
+
+impl Replay {
+    /// The game after `played` from `start`; none when the moves do not replay.
+    pub fn update(&mut self, start: &str, played: &[&str]) -> Option<&Game> {
+        let extends = self.game.is_some()
+            && self.start == start
+            && played.len() >= self.moves.len()
+            && self.moves.iter().zip(played).all(|(a, b)| a == b);
+        if !extends {
+            *self = Replay {
+                start: start.to_string(),
+                moves: Vec::new(),
+                game: Some(Game::new(fen::parse(start).ok()?, Options::default())),
+            };
+        }
+        for text in &played[self.moves.len()..] {
+            let played_ok = match (self.game.as_mut(), parse_iccs(text)) {
+                (Some(game), Some(m)) => game.play(m).is_ok(),
+                _ => false,
+            };
+            if !played_ok {
+                *self = Replay::default();
+                return None;
+            }
+            self.moves.push(text.to_string());
+        }
+        self.game.as_ref()
+    }
+}
+
 /// The FEN of the position after the last capture (the start if there was none) and the
 /// moves played since, in ICCS.
 pub fn since_last_capture(game: &Game) -> (String, Vec<String>) {
@@ -224,6 +263,22 @@ mod tests {
         assert_eq!(fen, START);
         assert_eq!(moves, ["h2e2", "h7e7"]);
         assert!(replay(START, &["h2e9"]).is_none());
+    }
+
+    #[test]
+    fn a_kept_replay_plays_only_the_new_moves_and_starts_again_when_the_game_differs() {
+        let line = ["h2e2", "h7e7", "e2e6", "d9e8"];
+        let mut kept = Replay::default();
+        for n in 0..=line.len() {
+            let fen = |g: &Game| fen::write(g.position());
+            let want = fen(&replay(START, &line[..n]).unwrap());
+            assert_eq!(kept.update(START, &line[..n]).map(fen), Some(want));
+        }
+        // Another game (a new one, or a book's other opening) is replayed from its start.
+        let other = ["b2e2"];
+        assert_eq!(kept.update(START, &other).map(|g| g.moves().len()), Some(1));
+        assert!(kept.update(START, &["b2e2", "h2e9"]).is_none());
+        assert_eq!(kept.update(START, &other).map(|g| g.moves().len()), Some(1));
     }
 
     #[test]

@@ -201,6 +201,8 @@ pub struct UciBot {
     millis: bool,
     /// UCCI: the engine offers the `newgame` button.
     newgame_button: bool,
+    /// UCCI: the game replayed so far (for the position after the last capture).
+    replay: ucci::Replay,
     new_game_sent: bool,
 }
 
@@ -221,6 +223,7 @@ impl UciBot {
             ranks_from_one: false,
             millis: false,
             newgame_button: false,
+            replay: ucci::Replay::default(),
             new_game_sent: false,
         }
     }
@@ -352,7 +355,24 @@ impl UciBot {
     }
 
     /// The `position` line (and, over UCCI with `banmoves=on`, the `banmoves` line).
-    fn position_lines(&self, played: &[&str], legal: &[String]) -> Result<Vec<String>, BotFailure> {
+    fn position_lines(
+        &mut self,
+        played: &[&str],
+        legal: &[String],
+    ) -> Result<Vec<String>, BotFailure> {
+        // The kept replay is taken out while the lines borrow the rest.
+        let mut replay = std::mem::take(&mut self.replay);
+        let lines = self.lines_from(&mut replay, played, legal);
+        self.replay = replay;
+        lines
+    }
+
+    fn lines_from(
+        &self,
+        replay: &mut ucci::Replay,
+        played: &[&str],
+        legal: &[String],
+    ) -> Result<Vec<String>, BotFailure> {
         let line = |fen: &str, moves: Vec<String>| {
             let mut line = format!("position fen {}", self.engine_fen(fen));
             if !moves.is_empty() {
@@ -364,16 +384,16 @@ impl UciBot {
         Ok(match self.dialect {
             Dialect::Uci => vec![line(&self.start, self.engine_moves(played.iter().copied()))],
             Dialect::Ucci => {
-                let game = ucci::replay(&self.start, played).ok_or_else(|| {
+                let game = replay.update(&self.start, played).ok_or_else(|| {
                     BotFailure::Garbage("the view's moves do not replay from the start".into())
                 })?;
-                let (fen, since) = ucci::since_last_capture(&game);
+                let (fen, since) = ucci::since_last_capture(game);
                 let mut lines = vec![line(
                     &fen,
                     self.engine_moves(since.iter().map(String::as_str)),
                 )];
                 if self.settings.banmoves {
-                    let banned = ucci::losing_repetitions(&game, legal);
+                    let banned = ucci::losing_repetitions(game, legal);
                     if !banned.is_empty() {
                         let banned = self.engine_moves(banned.iter().map(String::as_str));
                         lines.push(format!("banmoves {}", banned.join(" ")));
