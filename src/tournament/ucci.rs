@@ -9,16 +9,6 @@ use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{fen, Ending, Game, Move, Options};
 use std::collections::HashMap;
 
-/// The game so far, replayed from its start: what the position line and the banned moves are
-/// computed from. None when the moves do not replay (the runner checked them: not expected).
-pub fn replay(start: &str, moves: &[&str]) -> Option<Game> {
-    let mut game = Game::new(fen::parse(start).ok()?, Options::default());
-    for text in moves {
-        game.play(parse_iccs(text)?).ok()?;
-    }
-    Some(game)
-}
-
 /// The game replayed so far, kept from one request to the next: each request plays only the
 /// moves since the last one (a replay from the start every ply would cost the square of the
 /// game's length).
@@ -248,6 +238,11 @@ mod tests {
     use super::*;
     use crate::games::xiangqi::rules::fen::START;
 
+    /// The game after `moves`, replayed from its start by a fresh replay.
+    fn replay(start: &str, moves: &[&str]) -> Option<Game> {
+        Replay::default().update(start, moves).cloned()
+    }
+
     #[test]
     fn the_position_starts_after_the_last_capture() {
         // 炮二平五 炮8平5 炮五进四 士4进5: the spec's example, where the third move takes.
@@ -269,6 +264,7 @@ mod tests {
     fn a_kept_replay_plays_only_the_new_moves_and_starts_again_when_the_game_differs() {
         let line = ["h2e2", "h7e7", "e2e6", "d9e8"];
         let mut kept = Replay::default();
+        // Kept from ply to ply, it gives what a fresh replay gives.
         for n in 0..=line.len() {
             let fen = |g: &Game| fen::write(g.position());
             let want = fen(&replay(START, &line[..n]).unwrap());
