@@ -87,7 +87,7 @@ impl Definition for Banqi {
         for cannon_takes_face_down in [false, true] {
             let options = rules::Options {
                 cannon_takes_face_down,
-                move_limit: true,
+                ..rules::Options::default()
             };
             crate::games::conformance::conformance(&rules::binding::BanqiRules::new(options), 4);
         }

@@ -5,7 +5,7 @@
 //! recomputes the whole layout and checks every piece named.
 
 use super::rules::shuffle::{shuffle, Layout};
-use super::rules::{Action, Ending, Game, Options};
+use super::rules::{Action, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_PLIES};
 use super::view::{BanqiView, LastMove, Taken, ViewResult};
 use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::Piece;
@@ -42,24 +42,69 @@ impl ManifestRules for Options {
 /// A checked Banqi manifest with its keys.
 pub type BanqiGame = Seated<Options>;
 
+/// Banqi's options, as `--rule` takes them, for error messages.
+const OPTION_LIST: &str = "cannon-takes-face-down=on|off, move-limit=on|off|N, \
+     repetition=on|off, chariot-runs=on|off, chain-captures=on|off, \
+     ranking=standard|hong-kong, cannon-takes-adjacent=on|off and long-chase=on|off";
+
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
     let mut rules = Options::default();
     for (k, v) in crate::games::rule_pairs(items)? {
         // The key first: a value is judged only against the option it is for.
-        let slot = match k {
+        let flag = match k {
             "cannon-takes-face-down" => &mut rules.cannon_takes_face_down,
-            "move-limit" => &mut rules.move_limit,
+            "repetition" => &mut rules.repetition,
+            "chariot-runs" => &mut rules.chariot_runs,
+            "chain-captures" => &mut rules.chain_captures,
+            "cannon-takes-adjacent" => &mut rules.cannon_takes_adjacent,
+            "long-chase" => &mut rules.long_chase,
+            "move-limit" => {
+                rules.move_limit = quiet_limit(v)?;
+                continue;
+            }
+            "ranking" => {
+                rules.ranking = match v {
+                    "standard" => Ranking::Standard,
+                    "hong-kong" => Ranking::HongKong,
+                    _ => {
+                        return Err(Error::Io(format!(
+                            "--rule ranking: standard or hong-kong, not {v:?}"
+                        )))
+                    }
+                };
+                continue;
+            }
             _ => {
                 return Err(Error::Io(format!(
-                    "--rule {k:?}: Banqi options are cannon-takes-face-down=on|off and \
-                     move-limit=on|off"
+                    "--rule {k:?}: Banqi options are {OPTION_LIST}"
                 )))
             }
         };
-        *slot = crate::games::on_off(k, v)?;
+        *flag = crate::games::on_off(k, v)?;
+    }
+    if rules.move_limit.0.is_none() && !rules.repetition {
+        return Err(Error::Io(
+            "--rule move-limit=off needs repetition=on: with neither, a game in which nobody \
+             takes or turns up a piece could go on for ever"
+                .into(),
+        ));
     }
     Ok(rules)
+}
+
+/// `move-limit`: on (50 plies), off, or a number of plies from 1.
+fn quiet_limit(v: &str) -> Result<QuietLimit> {
+    match v {
+        "on" | "true" => Ok(QuietLimit(Some(MOVE_LIMIT_PLIES))),
+        "off" | "false" => Ok(QuietLimit(None)),
+        n => match n.parse::<u32>() {
+            Ok(n) if n > 0 => Ok(QuietLimit(Some(n))),
+            _ => Err(Error::Io(format!(
+                "--rule move-limit: on ({MOVE_LIMIT_PLIES} plies), off, or a number of plies from 1, not {v:?}"
+            ))),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -72,11 +117,28 @@ mod option_errors {
             .unwrap_err()
             .to_string();
         assert!(e.contains("\"max-plies\": Banqi options are"), "{e}");
-        let e = rules_from(&["move-limit=300".into()])
+        let e = rules_from(&["move-limit=many".into()])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("--rule move-limit: on or off"), "{e}");
-        assert!(!rules_from(&["move-limit=off".into()]).unwrap().move_limit);
+        assert!(e.contains("--rule move-limit: on (50 plies), off, or a number"), "{e}");
+        let e = rules_from(&["ranking=hk".into()]).unwrap_err().to_string();
+        assert!(e.contains("--rule ranking: standard or hong-kong"), "{e}");
+        let e = rules_from(&["repetition=maybe".into()]).unwrap_err().to_string();
+        assert!(e.contains("--rule repetition: on or off"), "{e}");
+    }
+
+    #[test]
+    fn the_quiet_ply_limit_takes_a_number_and_never_goes_with_no_repetition_rule() {
+        let limit = |items: &[&str]| {
+            let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+            rules_from(&items).map(|r| r.move_limit.0)
+        };
+        assert_eq!(limit(&[]).unwrap(), Some(50));
+        assert_eq!(limit(&["move-limit=180"]).unwrap(), Some(180));
+        assert_eq!(limit(&["move-limit=off"]).unwrap(), None);
+        assert!(limit(&["move-limit=0"]).is_err());
+        let e = limit(&["move-limit=off", "repetition=off"]).unwrap_err();
+        assert!(e.to_string().contains("needs repetition=on"), "{e}");
     }
 }
 
@@ -100,7 +162,9 @@ fn end_of(ending: Ending) -> RulesEnd {
     let reason = match ending {
         Ending::AllTaken { .. } => EndReason::NoPiecesInPlay,
         Ending::NoLegalMove { .. } => EndReason::NoLegalMove,
-        Ending::MoveLimit => EndReason::MoveLimit,
+        Ending::MoveLimit { .. } => EndReason::MoveLimit,
+        Ending::Repetition => EndReason::Repetition,
+        Ending::LongChase { .. } => EndReason::PerpetualChase,
         Ending::Resignation { .. } => EndReason::Resignation,
         Ending::Agreement => EndReason::Agreement,
         Ending::Forfeit { .. } => EndReason::Forfeit,

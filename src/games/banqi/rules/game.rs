@@ -2,8 +2,8 @@
 //! ended. A seat loses when all its pieces are taken or when it has no legal action on its
 //! turn; with the move limit, [`MOVE_LIMIT_PLIES`] quiet plies draw.
 
-use super::position::{kind_name, Action, Position, Refused};
-use super::{Options, MOVE_LIMIT_PLIES};
+use super::position::{kind_name, Action, Position, Refused, Square};
+use super::Options;
 use crate::games::xiangqi::rules::{Kind, Piece};
 use std::fmt;
 
@@ -30,8 +30,13 @@ pub enum Ending {
     NoLegalMove {
         loser: usize,
     },
-    /// The move limit: a draw.
-    MoveLimit,
+    /// The quiet-ply limit (this many plies): a draw.
+    MoveLimit { plies: u32 },
+    /// A position occurred for the third time: a draw.
+    Repetition,
+    /// At a third occurrence, the loser had threatened a new piece with every move since the
+    /// first (the long-chase option).
+    LongChase { loser: usize },
     Resignation {
         loser: usize,
     },
@@ -47,9 +52,10 @@ impl Ending {
         match self {
             Ending::AllTaken { loser }
             | Ending::NoLegalMove { loser }
+            | Ending::LongChase { loser }
             | Ending::Resignation { loser }
             | Ending::Forfeit { loser } => Some(1 - loser),
-            Ending::MoveLimit | Ending::Agreement => None,
+            Ending::MoveLimit { .. } | Ending::Repetition | Ending::Agreement => None,
         }
     }
 }
@@ -60,9 +66,15 @@ impl fmt::Display for Ending {
         match self {
             Ending::AllTaken { loser } => write!(f, "every piece of {} was taken", seat(*loser)),
             Ending::NoLegalMove { loser } => write!(f, "{} has no legal move", seat(*loser)),
-            Ending::MoveLimit => write!(
+            Ending::MoveLimit { plies } => write!(
                 f,
-                "draw: {MOVE_LIMIT_PLIES} plies without a capture or a piece turned up"
+                "draw: {plies} plies without a capture or a piece turned up"
+            ),
+            Ending::Repetition => write!(f, "draw: the same position for the third time"),
+            Ending::LongChase { loser } => write!(
+                f,
+                "{} chased with every move of a repetition (long chase)",
+                seat(*loser)
             ),
             Ending::Resignation { loser } => write!(f, "{} resigned", seat(*loser)),
             Ending::Agreement => write!(f, "draw by agreement"),
@@ -76,7 +88,7 @@ pub type Game = crate::rules::line::Line<Options, Position, Played, Ending>;
 
 impl Game {
     pub fn new(options: Options) -> Game {
-        Game::from_start(options, Position::start(options.cannon_takes_face_down))
+        Game::from_start(options, Position::start(options))
     }
 
     /// Whether the action needs the identity of a face-down piece: a flip, or a cannon
@@ -167,7 +179,9 @@ impl Game {
         Ok(self.push(turn, next, Game::judge_position).copied())
     }
 
-    /// The ending the current position brings, if any.
+    /// The ending the current position brings, if any, checked in this order (`docs/banqi.md`):
+    /// a colour with no piece left, no legal turn for the seat to move, a third occurrence
+    /// (long chase, then the repetition draw), the quiet-ply limit.
     fn judge_position(&self) -> Option<Ending> {
         let now = self.position();
         if let Some(colours) = now.colours {
@@ -180,10 +194,73 @@ impl Game {
         if !now.has_legal_action() {
             return Some(Ending::NoLegalMove { loser: now.to_move });
         }
-        if self.options().move_limit && now.quiet >= MOVE_LIMIT_PLIES {
-            return Some(Ending::MoveLimit);
+        let options = self.options();
+        if options.repetition || options.long_chase {
+            if let Some(first) = self.third_occurrence() {
+                if let Some(loser) = self.long_chaser(first).filter(|_| options.long_chase) {
+                    return Some(Ending::LongChase { loser });
+                }
+                if options.repetition {
+                    return Some(Ending::Repetition);
+                }
+            }
         }
-        None
+        match options.move_limit.0 {
+            Some(plies) if now.quiet >= plies => Some(Ending::MoveLimit { plies }),
+            _ => None,
+        }
+    }
+
+    /// When the current position occurs for the third time: the index of its first occurrence
+    /// among the positions. Only the quiet stretch is searched: a turn-up or a capture makes
+    /// every earlier position unreachable.
+    fn third_occurrence(&self) -> Option<usize> {
+        let positions = self.positions();
+        let now = positions.len() - 1;
+        let since = now.saturating_sub(positions[now].quiet as usize);
+        let mut seen = 0;
+        let mut first = None;
+        // Two plies at a time: a repetition has the same seat to move.
+        let mut i = now;
+        while i >= since + 2 {
+            i -= 2;
+            if positions[i].repeats(&positions[now]) {
+                seen += 1;
+                first = Some(i);
+            }
+        }
+        (seen >= 2).then_some(first).flatten()
+    }
+
+    /// The seat that chased with every one of its turns from position `first` on, while the
+    /// other did not: a turn chases when after it the mover threatens an enemy face-up piece it
+    /// did not threaten before.
+    fn long_chaser(&self, first: usize) -> Option<usize> {
+        let positions = self.positions();
+        let played = self.played();
+        let mut every = [true, true];
+        for (i, turn) in played.iter().enumerate().skip(first) {
+            let before = positions[i].threatened_by(turn.seat);
+            let after = positions[i + 1].threatened_by(turn.seat);
+            let Action::Move(_, to) = turn.action else {
+                every[turn.seat] = false;
+                continue;
+            };
+            // The threat must be the moved piece's own: a piece revealed by the move elsewhere
+            // is not chased.
+            let mut mover = positions[i + 1].clone();
+            mover.to_move = turn.seat;
+            let own: Vec<Square> = mover.targets_of(to);
+            let chases = after
+                .iter()
+                .any(|s| !before.contains(s) && own.contains(s));
+            every[turn.seat] &= chases;
+        }
+        match every {
+            [true, false] => Some(0),
+            [false, true] => Some(1),
+            _ => None,
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! A square is `rank * 8 + file`: files a–h, ranks 1–4 (`a1` … `h4`). Seat 0 moves first; the
 //! seats have no colour until the first piece is turned up.
 
+use super::{Options, Ranking};
 use crate::games::xiangqi::rules::{Color, Kind, Piece};
 use std::fmt;
 
@@ -120,16 +121,27 @@ impl Action {
     }
 }
 
-/// Banqi's ranks: general 6, advisor 5, elephant 4, chariot 3, horse 2, cannon 1, soldier 0.
+/// Banqi's ranks in the standard order: general 6, advisor 5, elephant 4, chariot 3, horse 2,
+/// cannon 1, soldier 0.
 pub fn rank_of(kind: Kind) -> u8 {
-    match kind {
-        Kind::King => 6,
-        Kind::Advisor => 5,
-        Kind::Elephant => 4,
-        Kind::Chariot => 3,
-        Kind::Horse => 2,
-        Kind::Cannon => 1,
-        Kind::Pawn => 0,
+    rank_in(Ranking::Standard, kind)
+}
+
+/// A kind's rank in `ranking`, 6 highest.
+pub fn rank_in(ranking: Ranking, kind: Kind) -> u8 {
+    match (ranking, kind) {
+        (_, Kind::King) => 6,
+        (_, Kind::Pawn) => 0,
+        (Ranking::Standard, Kind::Advisor) => 5,
+        (Ranking::Standard, Kind::Elephant) => 4,
+        (Ranking::Standard, Kind::Chariot) => 3,
+        (Ranking::Standard, Kind::Horse) => 2,
+        (Ranking::Standard, Kind::Cannon) => 1,
+        (Ranking::HongKong, Kind::Chariot) => 5,
+        (Ranking::HongKong, Kind::Horse) => 4,
+        (Ranking::HongKong, Kind::Cannon) => 3,
+        (Ranking::HongKong, Kind::Elephant) => 2,
+        (Ranking::HongKong, Kind::Advisor) => 1,
     }
 }
 
@@ -142,16 +154,31 @@ pub fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// Whether `attacker` may take `target` by stepping onto it (a cannon takes only by its jump):
-/// a higher or equal rank, except that the soldier takes the general and the general does not
-/// take the soldier.
+/// Whether `attacker` may take `target` by stepping onto it under the standard rules (a cannon
+/// takes only by its jump): a higher or equal rank, except that the soldier takes the general
+/// and the general does not take the soldier.
 pub fn takes(attacker: Kind, target: Kind) -> bool {
-    match (attacker, target) {
-        (Kind::Cannon, _) => false,
-        (Kind::Pawn, Kind::King) => true,
-        (Kind::King, Kind::Pawn) => false,
-        (a, t) => rank_of(a) >= rank_of(t),
+    takes_under(&Options::default(), attacker, target)
+}
+
+/// Whether `attacker` may take `target` by stepping onto it (or, for a running chariot, by
+/// running onto it) under `rules`.
+pub fn takes_under(rules: &Options, attacker: Kind, target: Kind) -> bool {
+    let rank = |k| rank_in(rules.ranking, k);
+    match (rules.ranking, attacker, target) {
+        (_, Kind::Pawn, Kind::King) => true,
+        // The standard cannon takes by its jump; the older table lets it step onto a piece of
+        // rank 1 or lower as well.
+        (Ranking::Standard, Kind::Cannon, t) => rules.cannon_takes_adjacent && rank(t) <= 1,
+        (Ranking::Standard, Kind::King, Kind::Pawn) => false,
+        (_, a, t) => rank(a) >= rank(t),
     }
+}
+
+/// Whether a cannon takes by jumping over one piece under `rules` (the standard ranking's
+/// cannon; the Hong Kong ranking's cannon steps like every piece).
+fn cannon_jumps(rules: &Options) -> bool {
+    rules.ranking == Ranking::Standard
 }
 
 /// Why an action is refused.
@@ -176,20 +203,27 @@ pub struct Position {
     pub colours: Option<[Color; 2]>,
     /// Plies since the last capture or piece turned up.
     pub quiet: u32,
-    /// A cannon may take a face-down piece by its jump.
-    pub cannon_takes_face_down: bool,
+    /// The rules the game was made with (how pieces move and take).
+    pub rules: Options,
 }
 
 impl Position {
     /// Every square holds a face-down piece; seat 0 to move.
-    pub fn start(cannon_takes_face_down: bool) -> Position {
+    pub fn start(rules: Options) -> Position {
         Position {
             cells: [Some(Cell::Down); SQUARES],
             to_move: 0,
             colours: None,
             quiet: 0,
-            cannon_takes_face_down,
+            rules,
         }
+    }
+
+    /// Whether two positions repeat each other: the same pieces on the same squares and the
+    /// same seat to move (colours and the taken pieces cannot change without a turn-up or a
+    /// capture, which no repetition crosses).
+    pub fn repeats(&self, other: &Position) -> bool {
+        self.to_move == other.to_move && self.cells == other.cells
     }
 
     pub fn cell(&self, s: Square) -> Option<Cell> {
@@ -263,24 +297,56 @@ impl Position {
         }
         let mut out = Vec::new();
         for step in STEPS {
-            if let Some(to) = from.offset(step.0, step.1) {
+            let runs = p.kind == Kind::Chariot && self.rules.chariot_runs;
+            let mut to = from;
+            while let Some(next) = to.offset(step.0, step.1) {
+                to = next;
                 match self.cell(to) {
                     None => out.push(to),
-                    Some(Cell::Up(t)) if t.color != p.color && takes(p.kind, t.kind) => {
+                    Some(Cell::Up(t)) if self.can_take(p, t) => out.push(to),
+                    _ => {}
+                }
+                if !runs || self.cell(to).is_some() {
+                    break;
+                }
+            }
+            if p.kind == Kind::Cannon && cannon_jumps(&self.rules) {
+                match self.jump_target(from, step).map(|s| (s, self.cell(s))) {
+                    Some((to, Some(Cell::Up(t)))) if t.color != p.color => out.push(to),
+                    Some((to, Some(Cell::Down))) if self.rules.cannon_takes_face_down => {
                         out.push(to)
                     }
                     _ => {}
                 }
             }
-            if p.kind == Kind::Cannon {
-                match self.jump_target(from, step).map(|s| (s, self.cell(s))) {
-                    Some((to, Some(Cell::Up(t)))) if t.color != p.color => out.push(to),
-                    Some((to, Some(Cell::Down))) if self.cannon_takes_face_down => out.push(to),
-                    _ => {}
-                }
-            }
         }
         out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Where the piece on `from` may go if its seat were to move (the long-chase rule's
+    /// threats).
+    pub fn targets_of(&self, from: Square) -> Vec<Square> {
+        self.targets(from)
+    }
+
+    /// Whether `p` takes the face-up `t` by stepping (or running) onto it.
+    fn can_take(&self, p: Piece, t: Piece) -> bool {
+        t.color != p.color && takes_under(&self.rules, p.kind, t.kind)
+    }
+
+    /// The enemy face-up pieces the seat `seat`'s pieces could take if it were to move: the
+    /// squares they stand on.
+    pub fn threatened_by(&self, seat: usize) -> Vec<Square> {
+        let mut as_mover = self.clone();
+        as_mover.to_move = seat;
+        let mut out: Vec<Square> = Square::all()
+            .flat_map(|s| as_mover.targets(s))
+            .filter(|&t| matches!(self.cell(t), Some(Cell::Up(_))))
+            .collect();
+        out.sort();
+        out.dedup();
         out
     }
 
@@ -329,10 +395,17 @@ impl Position {
                         "a cannon takes by jumping over exactly one piece: not so from {from} to the {} on {to}",
                         piece_name(t)
                     ),
-                    Some(Cell::Up(t)) if adjacent => format!(
-                        "a {} cannot take a {}",
+                    Some(Cell::Up(t)) if adjacent || self.runs_to(from, to) => format!(
+                        "a {} cannot take a {}{}",
                         kind_name(p.kind),
-                        kind_name(t.kind)
+                        kind_name(t.kind),
+                        match self.rules.ranking {
+                            Ranking::Standard => "",
+                            Ranking::HongKong => " (the Hong Kong ranking)",
+                        }
+                    ),
+                    _ if p.kind == Kind::Chariot && self.rules.chariot_runs => format!(
+                        "a chariot runs along a rank or file over empty squares: not so from {from} to {to}"
                     ),
                     _ => format!(
                         "a {} moves one square up, down, left or right",
@@ -342,6 +415,26 @@ impl Position {
                 no(why)
             }
         }
+    }
+
+    /// Whether a running chariot on `from` reaches `to` along a rank or file over empty squares.
+    fn runs_to(&self, from: Square, to: Square) -> bool {
+        if !(self.rules.chariot_runs && matches!(self.cell(from), Some(Cell::Up(p)) if p.kind == Kind::Chariot)) {
+            return false;
+        }
+        STEPS.iter().any(|&(df, dr)| {
+            let mut s = from;
+            while let Some(next) = s.offset(df, dr) {
+                if next == to {
+                    return true;
+                }
+                if self.cell(next).is_some() {
+                    return false;
+                }
+                s = next;
+            }
+            false
+        })
     }
 
     /// Plays a checked action. A flip, and a cannon taking a face-down piece, need what the

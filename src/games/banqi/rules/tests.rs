@@ -194,7 +194,12 @@ fn a_seat_whose_pieces_are_all_taken_loses() {
                 assert_eq!(g.position().to_move, loser);
                 assert!(g.position().legal_actions().is_empty());
             }
-            Ending::MoveLimit => assert_eq!(g.position().quiet, super::MOVE_LIMIT_PLIES),
+            Ending::MoveLimit { plies } => assert_eq!(g.position().quiet, plies),
+            Ending::Repetition => {
+                let now = g.position();
+                let repeats = g.positions().iter().filter(|p| p.repeats(now)).count();
+                assert_eq!(repeats, 3);
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -229,7 +234,7 @@ fn turns_read_as_squares_and_moves() {
     }
     assert_eq!(Action::Move(sq("a1"), sq("h4")).to_string(), "a1h4");
     assert_eq!(
-        Position::start(false).text(),
+        Position::start(Options::default()).text(),
         "????????/????????/????????/???????? 0 -"
     );
 }
