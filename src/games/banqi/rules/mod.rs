@@ -12,6 +12,8 @@ pub mod position;
 pub mod shuffle;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod variant_tests;
 
 pub use game::{Ending, Game, Played};
 pub use position::{Action, Cell, Position, Square};

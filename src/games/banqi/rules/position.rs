@@ -145,6 +145,14 @@ pub fn rank_in(ranking: Ranking, kind: Kind) -> u8 {
     }
 }
 
+/// `a horse`, `an elephant`.
+fn with_article(name: &str) -> String {
+    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => format!("an {name}"),
+        false => format!("a {name}"),
+    }
+}
+
 /// Banqi's names of the kinds.
 pub fn kind_name(kind: Kind) -> &'static str {
     match kind {
@@ -224,6 +232,26 @@ impl Position {
     /// capture, which no repetition crosses).
     pub fn repeats(&self, other: &Position) -> bool {
         self.to_move == other.to_move && self.cells == other.cells
+    }
+
+    /// A position drawn as ranks 4 to 1 (`rows[0]` is rank 4), files a to h: a FEN letter,
+    /// `?` face down, `.` empty. For tests written from the rule texts' diagrams.
+    #[cfg(test)]
+    pub fn from_rows(rows: [&str; 4], to_move: usize, colours: [Color; 2], rules: Options) -> Position {
+        let mut p = Position::start(rules);
+        for (r, row) in rows.iter().enumerate() {
+            for (f, c) in row.chars().enumerate() {
+                let s = Square::new(f as u8, 3 - r as u8).expect("a square of the board");
+                p.cells[s.index()] = match c {
+                    '.' => None,
+                    '?' => Some(Cell::Down),
+                    c => Some(Cell::Up(Piece::from_fen_char(c).expect("a piece letter"))),
+                };
+            }
+        }
+        p.to_move = to_move;
+        p.colours = Some(colours);
+        p
     }
 
     pub fn cell(&self, s: Square) -> Option<Cell> {
@@ -396,9 +424,9 @@ impl Position {
                         piece_name(t)
                     ),
                     Some(Cell::Up(t)) if adjacent || self.runs_to(from, to) => format!(
-                        "a {} cannot take a {}{}",
-                        kind_name(p.kind),
-                        kind_name(t.kind),
+                        "{} cannot take {}{}",
+                        with_article(kind_name(p.kind)),
+                        with_article(kind_name(t.kind)),
                         match self.rules.ranking {
                             Ranking::Standard => "",
                             Ranking::HongKong => " (the Hong Kong ranking)",
