@@ -959,9 +959,11 @@ pub struct MatchArgs {
     /// writes it, `movenumber=40 movecount=8 score=10`).
     #[arg(long, value_name = "FROM:MOVES:CP")]
     pub draw: Option<String>,
-    /// Adjudicate a draw once this many full moves were played from the start position.
-    #[arg(long, value_name = "N")]
-    pub max_moves: Option<u32>,
+    /// Adjudicate a draw once this many full moves (one ply of every seat) were played, in
+    /// every game; 0 for no maximum. A game's own limits (Luzhanqi's max-plies, Liubo's
+    /// ply_limit, the quiet-ply limits) still end it first when they come first.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_moves: u32,
     /// Also write every finished game as PGN, in game order, with each engine's score as a
     /// comment and the ending in a Termination tag (Xiangqi), to this file.
     #[arg(long, value_name = "FILE")]
@@ -976,7 +978,9 @@ pub struct MatchArgs {
     /// Play only part of the match: i/n plays games k with (k-1) mod n = i.
     #[arg(long, default_value = "0/1")]
     pub shard: String,
-    /// A rule option as key=value (matches default to max-plies=1000).
+    /// A rule option as key=value. A match sets what its game needs for random bots' games to
+    /// end by rule (Luzhanqi max-plies=1000, Liubo ply_limit=1000, the move limits on) unless
+    /// told otherwise; --max-moves ends every game in any case.
     #[arg(long = "rule")]
     pub rules: Vec<String>,
     #[arg(long, default_value = "text", value_parser = ["text", "json", "csv", "markdown"])]

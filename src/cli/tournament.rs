@@ -399,7 +399,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .as_deref()
             .map(crate::tournament::adjudication::Adjudication::parse_draw)
             .transpose()?,
-        max_moves: args.max_moves,
+        max_moves: (args.max_moves > 0).then_some(args.max_moves),
     };
     let kind = crate::games::by_name(&args.game)?;
     if args.pgn_out.is_some() && !kind.tools().contains(&"pgn") {
@@ -408,14 +408,14 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             crate::games::no_tool_text(&args.game, "pgn")
         )));
     }
-    if !adjudication.is_off() && !kind.adjudicated() {
+    if adjudication.by_score() && !kind.adjudicated() {
         let with: Vec<&str> = crate::games::registry::GAMES
             .iter()
             .filter(|g| g.adjudicated())
             .map(|g| g.title())
             .collect();
         return Err(Error::Io(format!(
-            "--resign, --draw and --max-moves adjudicate engine games of {}, not {}",
+            "--resign and --draw adjudicate engine games by their scores, in {}, not {}",
             with.join(" and "),
             args.game
         )));

@@ -177,8 +177,8 @@ pub trait Game: Commands {
     fn sample_keys(&self) -> &'static [&'static str];
     /// The game's name in a sentence (`Xiangqi`).
     fn title(&self) -> &'static str;
-    /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
-    /// `--draw`, `--max-moves`).
+    /// Whether a match may adjudicate its engine games by their scores (`--resign`, `--draw`);
+    /// every game takes the maximum length (`--max-moves`).
     fn adjudicated(&self) -> bool;
     /// The commented setup file a player fills in, for a game whose seats choose a setup.
     fn setup_template(&self) -> Option<&'static str>;
@@ -188,6 +188,11 @@ pub trait Game: Commands {
     /// `key=value` options: every board, and every option that changes who sees what.
     fn variants(&self) -> &'static [Variant] {
         &[("2p", &[])]
+    }
+    /// Every board and option set that changes how pieces move or how a game ends: the
+    /// variants, and the option sets that turn the game's own limits off.
+    fn rule_sets(&self) -> Vec<Variant> {
+        self.variants().to_vec()
     }
     /// Options a bot match sets unless told otherwise, so that games between random bots end
     /// by rule (`key=value`, as `--rule` takes them).

@@ -479,6 +479,20 @@ pub fn forfeit_now<R: Referee>(
     Ok(said)
 }
 
+/// The reason code of a match's maximum game length, a draw every game takes.
+pub const MAX_LENGTH: &str = "max-moves";
+
+/// What a game without score rulings takes of a match judge: the draw at the maximum length.
+pub fn length_draw_only(winner: Option<usize>, reason: &str) -> Result<()> {
+    match (winner, reason) {
+        (None, MAX_LENGTH) => Ok(()),
+        _ => Err(Error::Io(format!(
+            "this game takes only the maximum-length draw ({MAX_LENGTH}) of a match judge, not \
+             {reason:?} (qijudge match --help names the games that take score rulings)"
+        ))),
+    }
+}
+
 /// The seat index of an adjudication's winner (none: a draw).
 fn adjudicated_winner<R: Referee>(
     r: &R,

@@ -8,7 +8,7 @@ use super::face_down::Deal;
 use super::pipeline::{Framed, Recorded, Referee};
 use super::turns::{Asked, MoveLine, Turns};
 use super::Outputs;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::protocol::files::{Entry, MoveFile};
 use crate::protocol::record::Record;
 use crate::rules::EndReason;
@@ -398,10 +398,7 @@ impl<G: TurnReferee> Referee for G {
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
         if !G::ADJUDICATED {
-            return Err(Error::Io(
-                "this game takes no adjudication (qijudge match --help names the games that do)"
-                    .into(),
-            ));
+            crate::judge::pipeline::length_draw_only(winner, reason)?;
         }
         self.end_off_board(state, OffBoard::Adjudicated { winner });
         Ok(state

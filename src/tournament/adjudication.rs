@@ -44,7 +44,8 @@ pub struct Adjudication {
     /// (from move, moves, centipawns): a draw when, from full move `from` on, both sides reported
     /// within ±cp for their last `moves` moves each.
     pub draw: Option<(u32, u32, i32)>,
-    /// A draw once this many full moves were played.
+    /// A draw once this many full moves were played (a full move is one ply of every seat).
+    /// Every game takes it; only Xiangqi and Jieqi take the score rulings.
     pub max_moves: Option<u32>,
 }
 
@@ -54,6 +55,12 @@ pub type Ruling = (Option<usize>, &'static str);
 impl Adjudication {
     pub fn is_off(&self) -> bool {
         *self == Adjudication::default()
+    }
+
+    /// Whether it rules on the engines' scores (`--resign`, `--draw`), which only games whose
+    /// engines report scores take.
+    pub fn by_score(&self) -> bool {
+        self.resign.is_some() || self.draw.is_some()
     }
 
     /// `--resign MOVES:CP`, or cutechess-cli's and fastchess's words, `movecount=3 score=600`
@@ -137,11 +144,11 @@ impl Adjudication {
 
     /// The ruling, if any, before the next ply, given each ply's mover (seat index 0 or 1) and
     /// the score it reported (none: it reported none) in the order played.
-    pub fn rule(&self, plies: &[(usize, Option<Score>)]) -> Option<Ruling> {
+    pub fn rule(&self, plies: &[(usize, Option<Score>)], seats: usize) -> Option<Ruling> {
         let played = plies.len() as u64;
         if let Some(max) = self.max_moves {
-            if played >= 2 * u64::from(max) {
-                return Some((None, "max-moves"));
+            if played >= seats as u64 * u64::from(max) {
+                return Some((None, crate::judge::pipeline::MAX_LENGTH));
             }
         }
         if let Some((moves, cp)) = self.resign {
@@ -240,16 +247,16 @@ mod tests {
         };
         // Seat 1 (black) sees itself lost and red sees itself winning, two moves each.
         assert_eq!(
-            a.rule(&plies(&[10, -20, 600, -700, 650, -900])),
+            a.rule(&plies(&[10, -20, 600, -700, 650, -900]), 2),
             Some((Some(0), "score-resign"))
         );
         // One move is not enough; red not agreeing is not enough.
-        assert_eq!(a.rule(&plies(&[10, -20, 30, -700, 650, -900])), None);
-        assert_eq!(a.rule(&plies(&[10, -20, 600, -700, 100, -900])), None);
+        assert_eq!(a.rule(&plies(&[10, -20, 30, -700, 650, -900]), 2), None);
+        assert_eq!(a.rule(&plies(&[10, -20, 600, -700, 100, -900]), 2), None);
         // A missing score breaks the run.
         let mut p = plies(&[600, -700, 650, -900]);
         p[1].1 = None;
-        assert_eq!(a.rule(&p), None);
+        assert_eq!(a.rule(&p, 2), None);
         // Mates count as beyond any threshold.
         let p = vec![
             (0, Some(Score::Mate(-5))),
@@ -257,7 +264,7 @@ mod tests {
             (0, Some(Score::Mate(-4))),
             (1, Some(Score::Mate(3))),
         ];
-        assert_eq!(a.rule(&p), Some((Some(1), "score-resign")));
+        assert_eq!(a.rule(&p, 2), Some((Some(1), "score-resign")));
     }
 
     #[test]
@@ -266,19 +273,19 @@ mod tests {
             draw: Some((3, 2, 15)),
             ..Default::default()
         };
-        assert_eq!(a.rule(&plies(&[0, 5, -10, 15])), None, "before move 3");
+        assert_eq!(a.rule(&plies(&[0, 5, -10, 15]), 2), None, "before move 3");
         assert_eq!(
-            a.rule(&plies(&[0, 5, -10, 15, 3, 2])),
+            a.rule(&plies(&[0, 5, -10, 15, 3, 2]), 2),
             Some((None, "score-draw"))
         );
-        assert_eq!(a.rule(&plies(&[0, 5, -10, 15, 3, 40])), None);
+        assert_eq!(a.rule(&plies(&[0, 5, -10, 15, 3, 40]), 2), None);
         let max = Adjudication {
             max_moves: Some(2),
             ..Default::default()
         };
-        assert_eq!(max.rule(&plies(&[0, 0, 0])), None);
-        assert_eq!(max.rule(&plies(&[0, 0, 0, 0])), Some((None, "max-moves")));
-        assert_eq!(Adjudication::default().rule(&plies(&[0; 400])), None);
+        assert_eq!(max.rule(&plies(&[0, 0, 0]), 2), None);
+        assert_eq!(max.rule(&plies(&[0, 0, 0, 0]), 2), Some((None, "max-moves")));
+        assert_eq!(Adjudication::default().rule(&plies(&[0; 400]), 2), None);
     }
 
     #[test]

@@ -1047,7 +1047,7 @@ fn play_through_contract(
             if dropped() {
                 return Err(Error::Io(format!("game {k}: dropped")));
             }
-            if let Some((winner, reason)) = cfg.adjudication.rule(&scores) {
+            if let Some((winner, reason)) = cfg.adjudication.rule(&scores, seats.len()) {
                 return Ok(MatchStep::Adjudicate {
                     winner: winner.map(|w| seats[w].clone()),
                     reason: reason.to_string(),

@@ -8,6 +8,7 @@ mod club_mail;
 mod contract;
 mod crash;
 mod deadlines;
+mod endings;
 mod four_player;
 mod git;
 mod git_server;

@@ -13,7 +13,10 @@ pub fn caption(v: &BanqiView) -> Vec<String> {
     if let Some(m) = &v.last_move {
         let what = match (&m.revealed, &m.captured) {
             (Some(r), _) => format!("{}翻出{}", m.action, piece(r)),
-            (None, Some(c)) => format!("{}，吃{}", m.action, piece(c)),
+            (None, Some(c)) => {
+                let then: String = m.also_captured.iter().map(|c| format!("、{}", piece(c))).collect();
+                format!("{}，吃{}{then}", m.action, piece(c))
+            }
             (None, None) => m.action.clone(),
         };
         out.push(format!("上一步（第{}步）：{} {what}", v.ply, seat(&m.seat)));

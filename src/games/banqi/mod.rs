@@ -38,6 +38,16 @@ impl Definition for Banqi {
     const SEATS: &'static [&'static str] = &bq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = true;
+    const MORE_RULE_SETS: &'static [super::Variant] = &[
+        ("2p", &["move-limit=off"]),
+        ("2p", &["move-limit=180", "repetition=off"]),
+        ("2p", &["chariot-runs=on"]),
+        ("2p", &["chain-captures=on"]),
+        ("2p", &["chain-captures=on", "cannon-takes-face-down=on"]),
+        ("2p", &["ranking=hong-kong"]),
+        ("2p", &["cannon-takes-adjacent=on"]),
+        ("2p", &["long-chase=on", "move-limit=off"]),
+    ];
     const VARIANTS: &'static [super::Variant] =
         &[("2p", &[]), ("2p", &["cannon-takes-face-down=on"])];
 

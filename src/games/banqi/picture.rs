@@ -90,9 +90,10 @@ fn draw(view: &BanqiView, caption: Option<bool>) -> Svg {
         }
     }
     if let Some(m) = &view.last_move {
-        for sq in [m.action.get(..2), m.action.get(2..4)]
-            .into_iter()
-            .flatten()
+        // Every square of the turn: a move's two, each square of a chain of captures.
+        for sq in (0..m.action.len())
+            .step_by(2)
+            .filter_map(|i| m.action.get(i..i + 2))
         {
             if let Some(s) = super::rules::Square::parse(sq) {
                 let (x, y) = at(s.file() as usize, s.rank() as usize);

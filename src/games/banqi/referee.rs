@@ -167,6 +167,7 @@ fn end_of(ending: Ending) -> RulesEnd {
         Ending::LongChase { .. } => EndReason::PerpetualChase,
         Ending::Resignation { .. } => EndReason::Resignation,
         Ending::Agreement => EndReason::Agreement,
+        Ending::Adjudicated => EndReason::Adjudication,
         Ending::Forfeit { .. } => EndReason::Forfeit,
     };
     (ending.winner(), reason)
@@ -237,13 +238,13 @@ impl TurnReferee for BanqiGame {
     ) -> Result<Played> {
         let recorded = RecordedLetters::of(cx);
         let recorded = recorded.revealed.or(recorded.uncovered);
-        let identity = match action {
-            _ if !state.game.needs_identity(action) => None,
-            Action::Flip(s) | Action::Move(_, s) => Some(state.dealt.identity(
+        let identity = match state.game.needs_identity(action) {
+            false => None,
+            true => Some(state.dealt.identity(
                 &PieceLetters,
                 |layout, s| Some(layout.at(s)),
                 ply,
-                s,
+                action.last_square(),
                 recorded.as_deref(),
                 &SEATS,
             )?),
@@ -251,8 +252,8 @@ impl TurnReferee for BanqiGame {
         let mut played = Played::plain(action, None);
         match (action, identity) {
             (Action::Flip(_), Some(p)) => played.line.revealed = Some(PieceLetters.letter(&p)),
-            (Action::Move(_, to), Some(p)) => played.line.notices.push(Notice::Uncovered {
-                square: to.to_string(),
+            (_, Some(p)) => played.line.notices.push(Notice::Uncovered {
+                square: action.last_square().to_string(),
                 piece: PieceLetters.letter(&p),
             }),
             _ => {}
@@ -270,8 +271,8 @@ impl TurnReferee for BanqiGame {
             OffBoard::Resignation { loser } => Ending::Resignation { loser },
             OffBoard::Forfeit { loser } => Ending::Forfeit { loser },
             OffBoard::Agreement => Ending::Agreement,
-            // Banqi takes no adjudication (`ADJUDICATED` is false): never asked.
-            OffBoard::Adjudicated { .. } => return,
+            // The only ruling Banqi takes (`ADJUDICATED` is false): the maximum-length draw.
+            OffBoard::Adjudicated { .. } => Ending::Adjudicated,
         });
     }
 
@@ -306,30 +307,25 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
         .iter()
         .map(|p| {
             let up = p.revealed.map(|r| format!("={}", r.fen_char()));
-            let took = p.captured.map(|c| format!("x{}", c.fen_char()));
-            format!(
-                "{}{}{}",
-                p.action,
-                up.unwrap_or_default(),
-                took.unwrap_or_default()
-            )
+            let took: String = p.captures().map(|c| format!("x{}", c.fen_char())).collect();
+            format!("{}{}{took}", p.action, up.unwrap_or_default())
         })
         .collect();
     let taken = played[..ply]
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| {
-            let c = p.captured?;
-            let Action::Move(_, to) = p.action else {
-                return None;
-            };
-            Some(Taken {
-                ply: i as u32 + 1,
-                by: SEATS[p.seat].into(),
-                square: to.to_string(),
-                piece: letter(c),
-                face_down: p.captured_face_down,
-            })
+        .flat_map(|(i, p)| {
+            let last = p.captures().count();
+            p.captures()
+                .zip(p.action.steps())
+                .enumerate()
+                .map(move |(k, (c, (_, to)))| Taken {
+                    ply: i as u32 + 1,
+                    by: SEATS[p.seat].into(),
+                    square: to.to_string(),
+                    piece: letter(c),
+                    face_down: p.captured_face_down && k + 1 == last,
+                })
         })
         .collect();
     let last_move = (ply > 0).then(|| {
@@ -339,6 +335,7 @@ pub fn view_at(g: &BanqiGame, state: &State, audience: &str, ply: usize) -> Banq
             action: p.action.to_string(),
             revealed: p.revealed.map(letter),
             captured: p.captured.map(letter),
+            also_captured: p.chained.iter().flatten().map(|&c| letter(c)).collect(),
             comment: state.turns.comments.get(ply - 1).cloned().flatten(),
         }
     });
@@ -410,9 +407,7 @@ mod tests {
         while turns.len() < plies && g.ending().is_none() {
             let legal = g.position().legal_actions();
             let a = legal[rng.below(legal.len())];
-            let id = g.needs_identity(a).then(|| match a {
-                Action::Flip(s) | Action::Move(_, s) => layout.at(s),
-            });
+            let id = g.needs_identity(a).then(|| layout.at(a.last_square()));
             g.play(a, id).unwrap();
             turns.push(a);
         }

@@ -41,8 +41,11 @@ crate::view::turn_view::last_move! {
         pub action: String,
         /// What the piece turned up was.
         pub revealed: Option<String>,
-        /// What the move took.
+        /// What the move took (a chain of captures: its first).
         pub captured: Option<String>,
+        /// What a chain of captures took after its first, in order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub also_captured: Vec<String>,
     }
 }
 
@@ -62,7 +65,14 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
     if let Some(m) = &v.last_move {
         let what = match (&m.revealed, &m.captured) {
             (Some(r), _) => format!("turned up a {} on {}", piece_name(r), m.action),
-            (None, Some(c)) => format!("{}, takes a {}", m.action, piece_name(c)),
+            (None, Some(c)) => {
+                let then: String = m
+                    .also_captured
+                    .iter()
+                    .map(|c| format!(", then a {}", piece_name(c)))
+                    .collect();
+                format!("{}, takes a {}{then}", m.action, piece_name(c))
+            }
             (None, None) => m.action.clone(),
         };
         out.push(format!("Last move (ply {}): {} {what}", v.ply, m.seat));
@@ -145,16 +155,23 @@ pub fn greedy_scores(view: &serde_json::Value, legal: &[String]) -> Vec<i32> {
 /// What a turn takes, by rank (1 a soldier … 7 a general; 0 for a quiet turn), read from a
 /// view: the greedy bot's measure.
 pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {
-    let Some(super::rules::Action::Move(_, to)) = super::rules::Action::parse(turn) else {
+    let Some(action) = super::rules::Action::parse(turn) else {
         return 0;
     };
-    let row = view["board"][3 - to.rank() as usize]
-        .as_str()
-        .unwrap_or_default();
-    row.chars()
-        .nth(to.file() as usize)
-        .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
-        .map_or(0, |p| {
-            1 + i32::from(super::rules::position::rank_of(p.kind))
+    // A chain takes on every square it goes to.
+    action
+        .steps()
+        .iter()
+        .map(|(_, to)| {
+            let row = view["board"][3 - to.rank() as usize]
+                .as_str()
+                .unwrap_or_default();
+            row.chars()
+                .nth(to.file() as usize)
+                .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
+                .map_or(0, |p| {
+                    1 + i32::from(super::rules::position::rank_of(p.kind))
+                })
         })
+        .sum()
 }

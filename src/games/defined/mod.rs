@@ -246,6 +246,9 @@ pub trait Definition: Sync + Sized {
     const SECRETS: bool;
     /// The boards and options the contract suite plays it under ([`Game::variants`]).
     const VARIANTS: &'static [super::Variant] = &[("2p", &[])];
+    /// Option sets besides [`Self::VARIANTS`] that change how a game ends or how pieces move:
+    /// the "every game ends" test plays each ([`Game::rule_sets`]).
+    const MORE_RULE_SETS: &'static [super::Variant] = &[];
     /// The `format` of its views (a bot's view names its game by it).
     const VIEW_FORMAT: &'static str;
     /// Its own tools besides the commands every game has, by command name (`perft`, `check`,
@@ -254,8 +257,8 @@ pub trait Definition: Sync + Sized {
     /// The public keys of its shipped samples (`include_str!` of each `.pub`): published
     /// with their private halves, so refused in every game that is not a sample.
     const SAMPLE_KEYS: &'static [&'static str];
-    /// Whether a match may adjudicate its engine games by their scores and length (`--resign`,
-    /// `--draw`, `--max-moves`).
+    /// Whether a match may adjudicate its engine games by their scores (`--resign`, `--draw`);
+    /// every game takes `--max-moves`.
     const ADJUDICATED: bool = false;
     /// Its opening books' format in words, when `match --book` takes them.
     const BOOK_FORMAT: Option<&'static str> = None;
@@ -571,6 +574,10 @@ impl<D: Definition> Game for D {
 
     fn variants(&self) -> &'static [super::Variant] {
         D::VARIANTS
+    }
+
+    fn rule_sets(&self) -> Vec<super::Variant> {
+        D::VARIANTS.iter().chain(D::MORE_RULE_SETS).copied().collect()
     }
 
     fn match_rules(&self) -> &'static [&'static str] {

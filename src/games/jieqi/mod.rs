@@ -36,6 +36,7 @@ impl Definition for Jieqi {
     const TITLE: &'static str = "Jieqi";
     const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &jq::SEATS;
+    const MORE_RULE_SETS: &'static [super::Variant] = &[("2p", &["move-limit=off"])];
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = true;
     const VARIANTS: &'static [super::Variant] = &[

@@ -749,6 +749,29 @@ impl Referee for LiuboGame {
         note(state, entry)
     }
 
+    /// A match's maximum length: a draw, the only ruling this game takes.
+    fn adjudicate(
+        &self,
+        state: &mut State,
+        winner: Option<usize>,
+        reason: &str,
+        _: &Ctx,
+    ) -> Result<Vec<Entry>> {
+        crate::judge::pipeline::length_draw_only(winner, reason)?;
+        state.throw = None;
+        Ok(vec![
+            Entry::Adjudicated {
+                winner: None,
+                reason: reason.into(),
+            },
+            Entry::End {
+                winner: None,
+                allies: Vec::new(),
+                reason: EndReason::Adjudication,
+            },
+        ])
+    }
+
     fn forfeit(&self, state: &mut State, seat: usize, reason: &str, _: &Ctx) -> Result<Vec<Entry>> {
         if let Some(p) = state.position.as_mut() {
             p.concede(seat, LiuboEnd::Forfeit);

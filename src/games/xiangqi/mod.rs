@@ -38,6 +38,7 @@ impl Definition for Xiangqi {
     const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Xiangqi";
     const SEATS: &'static [&'static str] = &xq::SEATS;
+    const MORE_RULE_SETS: &'static [super::Variant] = &[("2p", &["move-limit=off"])];
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = false;
 

@@ -14,9 +14,24 @@ pub struct Played {
     pub seat: usize,
     /// The piece a flip turned up.
     pub revealed: Option<Piece>,
+    /// The piece a move took (a chain's first).
     pub captured: Option<Piece>,
-    /// The piece taken lay face down (a cannon's jump, with the option).
+    /// What a chain of captures took after its first, in order.
+    pub chained: [Option<Piece>; 15],
+    /// The last piece taken lay face down (a cannon's jump, with the option).
     pub captured_face_down: bool,
+}
+
+impl Played {
+    /// Every piece the turn took, in order.
+    pub fn captures(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.captured.iter().chain(self.chained.iter().flatten()).copied()
+    }
+
+    /// The piece taken face down, if the turn took one (always its last capture).
+    pub fn taken_face_down(&self) -> Option<Piece> {
+        self.captures().last().filter(|_| self.captured_face_down)
+    }
 }
 
 /// How a game ended; seats are 0 (moved first) and 1.
@@ -41,6 +56,8 @@ pub enum Ending {
         loser: usize,
     },
     Agreement,
+    /// A match judge's draw at the match's maximum length.
+    Adjudicated,
     Forfeit {
         loser: usize,
     },
@@ -55,7 +72,10 @@ impl Ending {
             | Ending::LongChase { loser }
             | Ending::Resignation { loser }
             | Ending::Forfeit { loser } => Some(1 - loser),
-            Ending::MoveLimit { .. } | Ending::Repetition | Ending::Agreement => None,
+            Ending::MoveLimit { .. }
+            | Ending::Repetition
+            | Ending::Agreement
+            | Ending::Adjudicated => None,
         }
     }
 }
@@ -78,6 +98,7 @@ impl fmt::Display for Ending {
             ),
             Ending::Resignation { loser } => write!(f, "{} resigned", seat(*loser)),
             Ending::Agreement => write!(f, "draw by agreement"),
+            Ending::Adjudicated => write!(f, "adjudicated: a draw at the match's maximum length"),
             Ending::Forfeit { loser } => write!(f, "{} forfeited", seat(*loser)),
         }
     }
@@ -96,7 +117,9 @@ impl Game {
     pub fn needs_identity(&self, action: Action) -> bool {
         match action {
             Action::Flip(_) => true,
-            Action::Move(_, to) => self.position().cell(to) == Some(super::Cell::Down),
+            Action::Move(..) | Action::Chain(_) => {
+                self.position().cell(action.last_square()) == Some(super::Cell::Down)
+            }
         }
     }
 
@@ -128,7 +151,8 @@ impl Game {
     fn taken_of(&self, color: crate::games::xiangqi::rules::Color) -> usize {
         self.played()
             .iter()
-            .filter(|p| p.captured.is_some_and(|c| c.color == color))
+            .flat_map(Played::captures)
+            .filter(|c| c.color == color)
             .count()
     }
 
@@ -166,14 +190,19 @@ impl Game {
             }
             _ => {}
         }
-        let face_down_target = matches!(action, Action::Move(..)) && identity.is_some();
+        let face_down_target = !matches!(action, Action::Flip(_)) && identity.is_some();
         let mut next = position.clone();
         let captured = next.apply(action, identity);
+        let mut chained = [None; 15];
+        for (slot, p) in chained.iter_mut().zip(captured.iter().skip(1)) {
+            *slot = Some(*p);
+        }
         let turn = Played {
             action,
             seat,
             revealed: identity.filter(|_| matches!(action, Action::Flip(_))),
-            captured,
+            captured: captured.first().copied(),
+            chained,
             captured_face_down: face_down_target,
         };
         Ok(self.push(turn, next, Game::judge_position).copied())
@@ -242,7 +271,7 @@ impl Game {
         for (i, turn) in played.iter().enumerate().skip(first) {
             let before = positions[i].threatened_by(turn.seat);
             let after = positions[i + 1].threatened_by(turn.seat);
-            let Action::Move(_, to) = turn.action else {
+            let Some((_, to)) = turn.action.from_to() else {
                 every[turn.seat] = false;
                 continue;
             };
@@ -268,8 +297,6 @@ impl Game {
 fn seen_in(played: &[Played], piece: Piece) -> usize {
     played
         .iter()
-        .filter(|p| {
-            p.revealed == Some(piece) || (p.captured_face_down && p.captured == Some(piece))
-        })
+        .filter(|p| p.revealed == Some(piece) || p.taken_face_down() == Some(piece))
         .count()
 }

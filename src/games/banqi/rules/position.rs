@@ -83,12 +83,78 @@ impl Cell {
     }
 }
 
-/// A turn: turn a face-down piece up, or move a face-up piece (a capture if the target is
-/// occupied).
+/// A turn: turn a face-down piece up, move a face-up piece (a capture if the target is
+/// occupied), or, with the chain-captures option, take several pieces in a row with one piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     Flip(Square),
     Move(Square, Square),
+    Chain(Chain),
+}
+
+/// The squares of a chain of captures: where the piece starts, then each square it takes on
+/// (two or more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Chain {
+    squares: [Square; MAX_CHAIN],
+    len: u8,
+}
+
+/// A chain's squares at most: the start and every enemy piece.
+const MAX_CHAIN: usize = 17;
+
+impl Chain {
+    /// A chain from its squares: the start and two or more captures.
+    pub fn new(squares: &[Square]) -> Option<Chain> {
+        if !(3..=MAX_CHAIN).contains(&squares.len()) {
+            return None;
+        }
+        let mut all = [Square(0); MAX_CHAIN];
+        all[..squares.len()].copy_from_slice(squares);
+        Some(Chain {
+            squares: all,
+            len: squares.len() as u8,
+        })
+    }
+
+    pub fn squares(&self) -> &[Square] {
+        &self.squares[..self.len as usize]
+    }
+
+    /// The chain's moves in order, each from one square to the next.
+    pub fn steps(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        self.squares().windows(2).map(|w| (w[0], w[1]))
+    }
+
+}
+
+impl Action {
+    /// Where the piece moved from and where it ended (none for a turn-up).
+    pub fn from_to(&self) -> Option<(Square, Square)> {
+        match self {
+            Action::Flip(_) => None,
+            Action::Move(a, b) => Some((*a, *b)),
+            Action::Chain(c) => Some((c.squares()[0], c.squares()[c.len as usize - 1])),
+        }
+    }
+
+    /// The square a turn-up turns, or the last square a move takes on: where a face-down
+    /// piece's identity is needed, if any is.
+    pub fn last_square(&self) -> Square {
+        match self {
+            Action::Flip(s) | Action::Move(_, s) => *s,
+            Action::Chain(c) => c.squares()[c.len as usize - 1],
+        }
+    }
+
+    /// The moves of a move or a chain, in order.
+    pub fn steps(&self) -> Vec<(Square, Square)> {
+        match self {
+            Action::Flip(_) => Vec::new(),
+            Action::Move(a, b) => vec![(*a, *b)],
+            Action::Chain(c) => c.steps().collect(),
+        }
+    }
 }
 
 impl fmt::Display for Action {
@@ -96,12 +162,14 @@ impl fmt::Display for Action {
         match self {
             Action::Flip(s) => write!(f, "{s}"),
             Action::Move(a, b) => write!(f, "{a}{b}"),
+            Action::Chain(c) => c.squares().iter().try_for_each(|s| write!(f, "{s}")),
         }
     }
 }
 
 impl Action {
-    /// `a1` (turn up), `a1a2`, `a1-a2` or `a1xa2` (move), either case.
+    /// `a1` (turn up), `a1a2`, `a1-a2` or `a1xa2` (move), `a1a3c3` or `a1xa3xc3` (a chain of
+    /// captures), either case.
     pub fn parse(text: &str) -> Option<Action> {
         let t = text.trim();
         if let Some(s) = Square::parse(t) {
@@ -111,13 +179,17 @@ impl Action {
             .chars()
             .filter(|c| !matches!(c, '-' | 'x' | 'X'))
             .collect();
-        if t.len() != 4 || !t.is_ascii() {
+        if t.len() < 4 || t.len() % 2 != 0 || !t.is_ascii() {
             return None;
         }
-        Some(Action::Move(
-            Square::parse(&t[..2])?,
-            Square::parse(&t[2..])?,
-        ))
+        let squares = (0..t.len())
+            .step_by(2)
+            .map(|i| Square::parse(&t[i..i + 2]))
+            .collect::<Option<Vec<Square>>>()?;
+        match squares[..] {
+            [from, to] => Some(Action::Move(from, to)),
+            _ => Chain::new(&squares).map(Action::Chain),
+        }
     }
 }
 
@@ -305,9 +377,42 @@ impl Position {
         for from in Square::all() {
             for to in self.targets(from) {
                 out.push(Action::Move(from, to));
+                if self.rules.chain_captures && matches!(self.cell(to), Some(Cell::Up(_))) {
+                    let mut after = self.clone();
+                    after.step(from, to);
+                    let start = [from, to];
+                    after.extend_chains(&start, &mut out);
+                }
             }
         }
         out
+    }
+
+    /// With the piece that took on `path`'s last square, every further capture (a face-up
+    /// enemy piece; a face-down one ends the chain) as a longer chain, depth first.
+    fn extend_chains(&self, path: &[Square], out: &mut Vec<Action>) {
+        let at = path[path.len() - 1];
+        for to in self.targets(at) {
+            let Some(taken) = self.cell(to) else {
+                continue;
+            };
+            let mut longer = path.to_vec();
+            longer.push(to);
+            let Some(chain) = Chain::new(&longer) else {
+                continue;
+            };
+            out.push(Action::Chain(chain));
+            if taken != Cell::Down {
+                let mut after = self.clone();
+                after.step(at, to);
+                after.extend_chains(&longer, out);
+            }
+        }
+    }
+
+    /// Moves the piece on `from` to `to` (the mover stays the same: a chain's next step).
+    fn step(&mut self, from: Square, to: Square) {
+        self.cells[to.index()] = self.cells[from.index()].take();
     }
 
     /// Whether the seat to move has any legal action.
@@ -382,6 +487,34 @@ impl Position {
     pub fn check(&self, action: Action) -> Result<(), Refused> {
         let no = |why: String| Err(Refused(why));
         match action {
+            Action::Chain(chain) => {
+                if !self.rules.chain_captures {
+                    return no(format!(
+                        "{action}: one move a turn (the rule option chain-captures is off)"
+                    ));
+                }
+                let mut now = self.clone();
+                let steps: Vec<(Square, Square)> = chain.steps().collect();
+                for (i, &(from, to)) in steps.iter().enumerate() {
+                    now.check(Action::Move(from, to))
+                        .map_err(|e| Refused(format!("{from}{to}: {e}")))?;
+                    match now.cell(to) {
+                        None => {
+                            return no(format!(
+                                "{from}{to}: every move of a chain takes a piece, and {to} is empty"
+                            ))
+                        }
+                        Some(Cell::Down) if i + 1 < steps.len() => {
+                            return no(format!(
+                                "{from}{to}: a chain ends with a face-down piece taken"
+                            ))
+                        }
+                        _ => {}
+                    }
+                    now.step(from, to);
+                }
+                Ok(())
+            }
             Action::Flip(s) => match self.cell(s) {
                 Some(Cell::Down) => Ok(()),
                 Some(Cell::Up(_)) => no(format!("the piece on {s} is already face up")),
@@ -466,10 +599,20 @@ impl Position {
     }
 
     /// Plays a checked action. A flip, and a cannon taking a face-down piece, need what the
-    /// piece is (`identity`). Returns what was taken, as it was.
-    pub fn apply(&mut self, action: Action, identity: Option<Piece>) -> Option<Piece> {
-        let mut captured = None;
+    /// piece is (`identity`). Returns what was taken, as it was, in order.
+    pub fn apply(&mut self, action: Action, identity: Option<Piece>) -> Vec<Piece> {
+        let mut captured = Vec::new();
         match action {
+            Action::Chain(chain) => {
+                for (from, to) in chain.steps() {
+                    captured.extend(match self.cell(to) {
+                        Some(Cell::Up(p)) => Some(p),
+                        Some(Cell::Down) => identity,
+                        None => None,
+                    });
+                    self.step(from, to);
+                }
+            }
             Action::Flip(s) => {
                 let p = identity.expect("a flip needs the piece's identity");
                 self.cells[s.index()] = Some(Cell::Up(p));
@@ -483,15 +626,15 @@ impl Position {
                 }
             }
             Action::Move(from, to) => {
-                captured = match self.cell(to) {
+                captured.extend(match self.cell(to) {
                     Some(Cell::Up(p)) => Some(p),
                     Some(Cell::Down) => identity,
                     None => None,
-                };
-                self.cells[to.index()] = self.cells[from.index()].take();
+                });
+                self.step(from, to);
             }
         }
-        let reset = matches!(action, Action::Flip(_)) || captured.is_some();
+        let reset = matches!(action, Action::Flip(_)) || !captured.is_empty();
         self.quiet = if reset { 0 } else { self.quiet + 1 };
         self.to_move = 1 - self.to_move;
         captured

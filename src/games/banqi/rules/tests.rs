@@ -174,9 +174,7 @@ fn a_seat_whose_pieces_are_all_taken_loses() {
         while g.ending().is_none() {
             let legal = g.position().legal_actions();
             let a = legal[rng.below(legal.len())];
-            let id = g.needs_identity(a).then(|| match a {
-                Action::Flip(s) | Action::Move(_, s) => layout.at(s),
-            });
+            let id = g.needs_identity(a).then(|| layout.at(a.last_square()));
             g.play(a, id).unwrap();
             assert!(g.played().len() < 5000, "a game with the move limit ends");
         }
@@ -229,9 +227,13 @@ fn turns_read_as_squares_and_moves() {
             "{t}"
         );
     }
-    for t in ["", "c5", "i1", "c2c", "c2c3c4", "二"] {
+    for t in ["", "c5", "i1", "c2c", "c2c3c", "c2c3c9", "二"] {
         assert_eq!(Action::parse(t), None, "{t}");
     }
+    // A chain of captures: its squares in order (legal only with the chain-captures option).
+    let chain = Action::parse("c2xc3xc4").unwrap();
+    assert_eq!(chain.to_string(), "c2c3c4");
+    assert_eq!(chain.steps(), vec![(sq("c2"), sq("c3")), (sq("c3"), sq("c4"))]);
     assert_eq!(Action::Move(sq("a1"), sq("h4")).to_string(), "a1h4");
     assert_eq!(
         Position::start(Options::default()).text(),

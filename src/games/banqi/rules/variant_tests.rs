@@ -262,3 +262,61 @@ fn the_end_checks_go_pieces_then_legal_turns_then_repetition_then_the_quiet_limi
         Some(Ending::LongChase { loser: 0 })
     );
 }
+
+#[test]
+fn a_chain_takes_two_or_three_pieces_in_one_turn() {
+    let chains = Options {
+        chain_captures: true,
+        ..Options::default()
+    };
+    // A red horse on a1; a black cannon on b1, black soldiers on c1 and c2.
+    let rows = ["????????", "????????", "..p?????", "Ncp?????"];
+    let g = drawn(rows, 0, chains);
+    assert!(legal(&g, "a1b1"), "one capture is a move, and the turn may stop there");
+    assert!(legal(&g, "a1b1c1"), "a chain of two");
+    assert!(legal(&g, "a1xb1xc1xc2"), "a chain of three, written with x");
+    assert_eq!(
+        refusal(&g, "a1b1b2"),
+        "b1b2: every move of a chain takes a piece, and b2 is empty"
+    );
+    assert!(refusal(&g, "a1b1c1d1").starts_with("c1d1: "), "{}", refusal(&g, "a1b1c1d1"));
+    let mut played = g.clone();
+    play(&mut played, &["a1b1c1c2"]);
+    let turn = played.played().last().unwrap();
+    let taken: String = turn.captures().map(|p| p.fen_char()).collect();
+    assert_eq!(taken, "cpp");
+    assert_eq!(played.position().quiet, 0);
+    assert_eq!(played.position().rows()[2], "..N?????");
+    assert_eq!(played.position().rows()[3], "...?????");
+    assert_eq!(played.position().to_move, 1, "the chain is one turn");
+    // Without the option a chain is refused and only single moves are listed.
+    let single = drawn(rows, 0, Options::default());
+    assert!(refusal(&single, "a1b1c1").contains("the rule option chain-captures is off"));
+    assert!(!single
+        .position()
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Chain(_))));
+}
+
+#[test]
+fn a_chain_ends_with_a_piece_taken_face_down() {
+    let rules = Options {
+        chain_captures: true,
+        cannon_takes_face_down: true,
+        ..Options::default()
+    };
+    // A red cannon on a1 jumps b1 onto the black horse on c1, then from c1 jumps d1 onto the
+    // face-down e1; nothing may follow a face-down capture.
+    let rows = ["????????", "????????", "....p...", "C?nP?..."];
+    let g = drawn(rows, 0, rules);
+    assert!(legal(&g, "a1c1e1"));
+    let e = refusal(&g, "a1c1e1e2");
+    assert_eq!(e, "c1e1: a chain ends with a face-down piece taken");
+    let mut g = g;
+    let soldier = crate::games::xiangqi::rules::Piece::from_fen_char('p');
+    g.play(mv("a1c1e1"), soldier).unwrap();
+    let turn = *g.played().last().unwrap();
+    assert_eq!(turn.taken_face_down(), soldier);
+    assert_eq!(turn.captures().count(), 2);
+}

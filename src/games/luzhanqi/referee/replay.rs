@@ -737,6 +737,29 @@ impl Referee for Game {
     }
 
     /// Records the judge's forfeit of a seat (before play begins too).
+    /// A match's maximum length: a draw, the only ruling this game takes.
+    fn adjudicate(
+        &self,
+        st: &mut Replay,
+        winner: Option<usize>,
+        reason: &str,
+        _: &Ctx,
+    ) -> Result<Vec<Entry>> {
+        crate::judge::pipeline::length_draw_only(winner, reason)?;
+        let ruling = Entry::Adjudicated {
+            winner: None,
+            reason: reason.to_string(),
+        };
+        let end = self.finish(
+            st,
+            GameResult {
+                winner: None,
+                reason: EndReason::Adjudication,
+            },
+        );
+        Ok(vec![ruling, end])
+    }
+
     fn forfeit(&self, st: &mut Replay, i: usize, reason: &str, cx: &Ctx) -> Result<Vec<Entry>> {
         let seats = &self.manifest.players;
         // On the four-player board the game may go on: with a clock, the next player's time
