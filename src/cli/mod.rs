@@ -58,8 +58,9 @@ pub enum Command {
         /// move-limit=on; jieqi: captured=both|captor|nobody, advisors-elephants=free|confined,
         /// move-limit=on; liubo: dice_mode=escrow|self, ply_limit=N, chain_length=N,
         /// stones_capture_stones, extra_throw_on_doubles, turn_at_x_for_stones,
-        /// release_on_reach (docs/liubo.md); banqi: cannon-takes-face-down=on,
-        /// move-limit=off (docs/banqi.md).
+        /// release_on_reach (docs/liubo.md); banqi: move-limit=on|off|N, repetition=on|off,
+        /// cannon-takes-face-down, chariot-runs, chain-captures, cannon-takes-adjacent,
+        /// long-chase (each on|off), ranking=standard|hong-kong (docs/banqi.md).
         #[arg(long = "rule")]
         rules: Vec<String>,
         /// Creation time to record (RFC 3339); default now.

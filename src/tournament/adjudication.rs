@@ -284,7 +284,10 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(max.rule(&plies(&[0, 0, 0]), 2), None);
-        assert_eq!(max.rule(&plies(&[0, 0, 0, 0]), 2), Some((None, "max-moves")));
+        assert_eq!(
+            max.rule(&plies(&[0, 0, 0, 0]), 2),
+            Some((None, "max-moves"))
+        );
         assert_eq!(Adjudication::default().rule(&plies(&[0; 400]), 2), None);
     }
 

@@ -14,7 +14,11 @@ pub fn caption(v: &BanqiView) -> Vec<String> {
         let what = match (&m.revealed, &m.captured) {
             (Some(r), _) => format!("{}翻出{}", m.action, piece(r)),
             (None, Some(c)) => {
-                let then: String = m.also_captured.iter().map(|c| format!("、{}", piece(c))).collect();
+                let then: String = m
+                    .also_captured
+                    .iter()
+                    .map(|c| format!("、{}", piece(c)))
+                    .collect();
                 format!("{}，吃{}{then}", m.action, piece(c))
             }
             (None, None) => m.action.clone(),

@@ -120,10 +120,15 @@ mod option_errors {
         let e = rules_from(&["move-limit=many".into()])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("--rule move-limit: on (50 plies), off, or a number"), "{e}");
+        assert!(
+            e.contains("--rule move-limit: on (50 plies), off, or a number"),
+            "{e}"
+        );
         let e = rules_from(&["ranking=hk".into()]).unwrap_err().to_string();
         assert!(e.contains("--rule ranking: standard or hong-kong"), "{e}");
-        let e = rules_from(&["repetition=maybe".into()]).unwrap_err().to_string();
+        let e = rules_from(&["repetition=maybe".into()])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--rule repetition: on or off"), "{e}");
     }
 

@@ -577,7 +577,11 @@ impl<D: Definition> Game for D {
     }
 
     fn rule_sets(&self) -> Vec<super::Variant> {
-        D::VARIANTS.iter().chain(D::MORE_RULE_SETS).copied().collect()
+        D::VARIANTS
+            .iter()
+            .chain(D::MORE_RULE_SETS)
+            .copied()
+            .collect()
     }
 
     fn match_rules(&self) -> &'static [&'static str] {

@@ -42,7 +42,10 @@ impl Definition for Liubo {
     const SECRET_WORD: &'static str = "chain seed";
     const DRAW_OFFERS: bool = false;
     const SEATS: &'static [&'static str] = &lb::SEATS;
-    const MORE_RULE_SETS: &'static [super::Variant] = &[("2p", &["ply_limit=0"]), ("2p", &["ply_limit=0", "dice_mode=escrow"])];
+    const MORE_RULE_SETS: &'static [super::Variant] = &[
+        ("2p", &["ply_limit=0"]),
+        ("2p", &["ply_limit=0", "dice_mode=escrow"]),
+    ];
     const MATCH_RULES: &'static [&'static str] = &["ply_limit=1000"];
     const SECRETS: bool = true;
     /// Self mode is not played by `match` (its throws wait for elements only players hold).

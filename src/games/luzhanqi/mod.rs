@@ -58,7 +58,8 @@ impl Definition for Luzhanqi {
     const SETUP_CHOSEN: bool = true;
     const SETUP_TEMPLATE: Option<&'static str> = Some(SETUP_TEMPLATE);
     const MORE_AUDIENCES: &'static [&'static str] = &["full"];
-    const MORE_RULE_SETS: &'static [super::Variant] = &[("2p", &["max-plies=0"]), ("cross4", &["max-plies=0"])];
+    const MORE_RULE_SETS: &'static [super::Variant] =
+        &[("2p", &["max-plies=0"]), ("cross4", &["max-plies=0"])];
     const MATCH_RULES: &'static [&'static str] = &["max-plies=1000"];
     const SECRETS: bool = true;
     const VARIANTS: &'static [super::Variant] = &[("2p", &[]), ("cross4", &[])];

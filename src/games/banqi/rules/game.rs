@@ -25,7 +25,10 @@ pub struct Played {
 impl Played {
     /// Every piece the turn took, in order.
     pub fn captures(&self) -> impl Iterator<Item = Piece> + '_ {
-        self.captured.iter().chain(self.chained.iter().flatten()).copied()
+        self.captured
+            .iter()
+            .chain(self.chained.iter().flatten())
+            .copied()
     }
 
     /// The piece taken face down, if the turn took one (always its last capture).
@@ -46,12 +49,16 @@ pub enum Ending {
         loser: usize,
     },
     /// The quiet-ply limit (this many plies): a draw.
-    MoveLimit { plies: u32 },
+    MoveLimit {
+        plies: u32,
+    },
     /// A position occurred for the third time: a draw.
     Repetition,
     /// At a third occurrence, the loser had threatened a new piece with every move since the
     /// first (the long-chase option).
-    LongChase { loser: usize },
+    LongChase {
+        loser: usize,
+    },
     Resignation {
         loser: usize,
     },
@@ -280,9 +287,7 @@ impl Game {
             let mut mover = positions[i + 1].clone();
             mover.to_move = turn.seat;
             let own: Vec<Square> = mover.targets_of(to);
-            let chases = after
-                .iter()
-                .any(|s| !before.contains(s) && own.contains(s));
+            let chases = after.iter().any(|s| !before.contains(s) && own.contains(s));
             every[turn.seat] &= chases;
         }
         match every {

@@ -125,7 +125,6 @@ impl Chain {
     pub fn steps(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
         self.squares().windows(2).map(|w| (w[0], w[1]))
     }
-
 }
 
 impl Action {
@@ -309,7 +308,12 @@ impl Position {
     /// A position drawn as ranks 4 to 1 (`rows[0]` is rank 4), files a to h: a FEN letter,
     /// `?` face down, `.` empty. For tests written from the rule texts' diagrams.
     #[cfg(test)]
-    pub fn from_rows(rows: [&str; 4], to_move: usize, colours: [Color; 2], rules: Options) -> Position {
+    pub fn from_rows(
+        rows: [&str; 4],
+        to_move: usize,
+        colours: [Color; 2],
+        rules: Options,
+    ) -> Position {
         let mut p = Position::start(rules);
         for (r, row) in rows.iter().enumerate() {
             for (f, c) in row.chars().enumerate() {
@@ -580,7 +584,9 @@ impl Position {
 
     /// Whether a running chariot on `from` reaches `to` along a rank or file over empty squares.
     fn runs_to(&self, from: Square, to: Square) -> bool {
-        if !(self.rules.chariot_runs && matches!(self.cell(from), Some(Cell::Up(p)) if p.kind == Kind::Chariot)) {
+        if !(self.rules.chariot_runs
+            && matches!(self.cell(from), Some(Cell::Up(p)) if p.kind == Kind::Chariot))
+        {
             return false;
         }
         STEPS.iter().any(|&(df, dr)| {

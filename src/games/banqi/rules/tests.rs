@@ -233,7 +233,10 @@ fn turns_read_as_squares_and_moves() {
     // A chain of captures: its squares in order (legal only with the chain-captures option).
     let chain = Action::parse("c2xc3xc4").unwrap();
     assert_eq!(chain.to_string(), "c2c3c4");
-    assert_eq!(chain.steps(), vec![(sq("c2"), sq("c3")), (sq("c3"), sq("c4"))]);
+    assert_eq!(
+        chain.steps(),
+        vec![(sq("c2"), sq("c3")), (sq("c3"), sq("c4"))]
+    );
     assert_eq!(Action::Move(sq("a1"), sq("h4")).to_string(), "a1h4");
     assert_eq!(
         Position::start(Options::default()).text(),

@@ -41,7 +41,10 @@ fn a_running_chariot_goes_over_empty_squares_and_takes_what_its_rank_allows() {
     // on a4 beyond empty a2 and a3; a face-down piece on b2 above b1.
     let rows = ["b..?????", ".???????", "..??????", "R...n???"];
     let g = drawn(rows, 0, runs);
-    assert!(legal(&g, "a1e1"), "runs three squares and takes the horse (rank 3 over 2)");
+    assert!(
+        legal(&g, "a1e1"),
+        "runs three squares and takes the horse (rank 3 over 2)"
+    );
     assert!(legal(&g, "a1d1") && legal(&g, "a1c1") && legal(&g, "a1a3"));
     assert_eq!(
         refusal(&g, "a1a4"),
@@ -77,13 +80,26 @@ fn the_hong_kong_ranking_puts_the_chariot_second_and_every_piece_steps_to_take()
     let g = drawn(["????????", "????????", "Rb?Ca???", "ab?Nc?Kp"], 0, hk);
     assert!(legal(&g, "a2b2"), "the chariot takes an elephant");
     assert!(legal(&g, "a2a1"), "the chariot takes an advisor");
-    assert!(legal(&g, "d2e2"), "the cannon steps onto an advisor (3 over 1)");
+    assert!(
+        legal(&g, "d2e2"),
+        "the cannon steps onto an advisor (3 over 1)"
+    );
     assert!(legal(&g, "d1e1"), "the horse takes a cannon (4 over 3)");
     assert!(legal(&g, "g1h1"), "the general takes a soldier here");
     // The standard order refuses the same takes.
-    let standard = drawn(["????????", "????????", "Rb?Ca???", "ab?Nc?Kp"], 0, Options::default());
-    assert_eq!(refusal(&standard, "a2b2"), "a chariot cannot take an elephant");
-    assert!(!legal(&standard, "g1h1"), "the standard general never takes a soldier");
+    let standard = drawn(
+        ["????????", "????????", "Rb?Ca???", "ab?Nc?Kp"],
+        0,
+        Options::default(),
+    );
+    assert_eq!(
+        refusal(&standard, "a2b2"),
+        "a chariot cannot take an elephant"
+    );
+    assert!(
+        !legal(&standard, "g1h1"),
+        "the standard general never takes a soldier"
+    );
     // An advisor (rank 1 here) cannot take an elephant (rank 2); a soldier still takes the
     // general.
     let g = drawn(["????????", "????????", "?A?P????", "?b?k????"], 0, hk);
@@ -108,7 +124,10 @@ fn the_older_cannon_also_steps_onto_a_cannon_or_a_soldier() {
     assert!(legal(&g, "a1b1"), "a cannon beside a cannon");
     let g2 = drawn(["????????", "????????", "p???????", "Cn??????"], 0, older);
     assert!(legal(&g2, "a1a2"), "a cannon beside a soldier");
-    assert!(!legal(&g2, "a1b1"), "not a horse: rank 2 is above the cannon's 1");
+    assert!(
+        !legal(&g2, "a1b1"),
+        "not a horse: rank 2 is above the cannon's 1"
+    );
     // Its jump is kept.
     let g3 = drawn(["????????", "????????", "????????", "C?.n????"], 0, older);
     assert!(legal(&g3, "a1d1"));
@@ -209,9 +228,18 @@ fn quiet_walk(limit: u32, max: usize) -> (usize, Option<Ending>) {
 #[test]
 fn the_quiet_ply_limit_draws_after_60_or_180_plies() {
     // TCGA's 60 plies and the Computer Olympiad's 180, without a turn-up or a capture.
-    assert_eq!(quiet_walk(60, 1000), (60, Some(Ending::MoveLimit { plies: 60 })));
-    assert_eq!(quiet_walk(180, 1000), (180, Some(Ending::MoveLimit { plies: 180 })));
-    assert_eq!(quiet_walk(50, 1000), (50, Some(Ending::MoveLimit { plies: 50 })));
+    assert_eq!(
+        quiet_walk(60, 1000),
+        (60, Some(Ending::MoveLimit { plies: 60 }))
+    );
+    assert_eq!(
+        quiet_walk(180, 1000),
+        (180, Some(Ending::MoveLimit { plies: 180 }))
+    );
+    assert_eq!(
+        quiet_walk(50, 1000),
+        (50, Some(Ending::MoveLimit { plies: 50 }))
+    );
     // A turn-up restarts the count.
     let rules = Options {
         repetition: false,
@@ -236,7 +264,11 @@ fn the_end_checks_go_pieces_then_legal_turns_then_repetition_then_the_quiet_limi
         move_limit: QuietLimit(Some(1)),
         ..Options::default()
     };
-    let mut g = drawn(["K.......", "........", "P.......", "k.P....."], 0, limit_one);
+    let mut g = drawn(
+        ["K.......", "........", "P.......", "k.P....."],
+        0,
+        limit_one,
+    );
     assert_eq!(
         play(&mut g, &["c1b1"]),
         Some(Ending::NoLegalMove { loser: 1 })
@@ -272,14 +304,21 @@ fn a_chain_takes_two_or_three_pieces_in_one_turn() {
     // A red horse on a1; a black cannon on b1, black soldiers on c1 and c2.
     let rows = ["????????", "????????", "..p?????", "Ncp?????"];
     let g = drawn(rows, 0, chains);
-    assert!(legal(&g, "a1b1"), "one capture is a move, and the turn may stop there");
+    assert!(
+        legal(&g, "a1b1"),
+        "one capture is a move, and the turn may stop there"
+    );
     assert!(legal(&g, "a1b1c1"), "a chain of two");
     assert!(legal(&g, "a1xb1xc1xc2"), "a chain of three, written with x");
     assert_eq!(
         refusal(&g, "a1b1b2"),
         "b1b2: every move of a chain takes a piece, and b2 is empty"
     );
-    assert!(refusal(&g, "a1b1c1d1").starts_with("c1d1: "), "{}", refusal(&g, "a1b1c1d1"));
+    assert!(
+        refusal(&g, "a1b1c1d1").starts_with("c1d1: "),
+        "{}",
+        refusal(&g, "a1b1c1d1")
+    );
     let mut played = g.clone();
     play(&mut played, &["a1b1c1c2"]);
     let turn = played.played().last().unwrap();

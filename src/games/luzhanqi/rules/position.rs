@@ -820,6 +820,19 @@ impl<S: NodeSet> Position<S> {
     }
 
     /// Ends the game with `seat` resigning (or forfeiting on time); the other side wins.
+    /// Ends the game drawn by a match judge's ruling (the match's maximum length).
+    pub fn adjudicate_draw(&mut self) -> Result<Vec<Event>, MoveError> {
+        if self.result.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let result = GameResult {
+            winner: None,
+            reason: EndReason::Adjudication,
+        };
+        self.result = Some(result);
+        Ok(vec![Event::public(Fact::GameOver(result))])
+    }
+
     pub fn concede(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Event>, MoveError> {
         if self.result.is_some() {
             return Err(MoveError::GameOver);
