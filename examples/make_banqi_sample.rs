@@ -69,12 +69,17 @@ fn main() {
         };
         let position = state.game.position();
         let turns = position.legal_actions();
-        let gain = |a: &Action| match a {
-            Action::Move(_, to) => match position.cell(*to) {
-                Some(Cell::Up(p)) => 1 + qijudge::games::banqi::rules::position::rank_of(p.kind),
-                _ => 0,
-            },
-            Action::Flip(_) => 0,
+        // What a turn takes (the sample's rules have no chains: one capture at most).
+        let gain = |a: &Action| {
+            a.steps()
+                .iter()
+                .map(|(_, to)| match position.cell(*to) {
+                    Some(Cell::Up(p)) => {
+                        1 + qijudge::games::banqi::rules::position::rank_of(p.kind)
+                    }
+                    _ => 0,
+                })
+                .sum::<u8>()
         };
         let best = turns.iter().map(gain).max().unwrap_or(0);
         let top: Vec<_> = turns.iter().filter(|a| gain(a) == best).collect();

@@ -178,7 +178,7 @@ impl Action {
             .chars()
             .filter(|c| !matches!(c, '-' | 'x' | 'X'))
             .collect();
-        if t.len() < 4 || t.len() % 2 != 0 || !t.is_ascii() {
+        if t.len() < 4 || !t.len().is_multiple_of(2) || !t.is_ascii() {
             return None;
         }
         let squares = (0..t.len())
