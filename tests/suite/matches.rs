@@ -2088,14 +2088,15 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
         "builtin:greedy",
         "--out",
         &out,
-        "--max-moves",
-        "9",
+        "--resign",
+        "3:600",
     ]);
     assert!(r.stderr.contains("Xiangqi and Jieqi"), "{r:?}");
 }
 
 /// The judge's adjudication refuses what no ruling can be: a winner that is no seat, a reason
-/// that is no code, a game already over, a game that takes none (Luzhanqi); a good one ends
+/// that is no code, a game already over, a score ruling in a game that takes only the
+/// maximum-length draw (Luzhanqi), that draw before play; a good one ends
 /// the game with its record line, and `verify` replays it.
 #[test]
 fn an_adjudication_is_refused_unless_it_names_a_seat_a_code_and_a_game_that_goes_on() {
@@ -2173,11 +2174,19 @@ fn an_adjudication_is_refused_unless_it_names_a_seat_a_code_and_a_game_that_goes
         std::fs::read_to_string(Path::new(&xq).join("record.jsonl")).unwrap(),
         record
     );
+    // Luzhanqi takes no score ruling, only the maximum-length draw, and that only in play.
     let lzq = make("luzhanqi", ["south", "north"]);
+    let e = rule("luzhanqi", &lzq, Some("south"), "score-resign")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("takes only the maximum-length draw (max-moves)"),
+        "{e}"
+    );
     let e = rule("luzhanqi", &lzq, None, "max-moves")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("takes no adjudication"), "{e}");
+    assert!(e.contains("before play"), "{e}");
 }
 
 /// A Luzhanqi book sets the armies: each opening's two games use its setups (the bots are not

@@ -441,6 +441,55 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_of_captures_is_one_turn_in_the_record_the_views_and_the_picture() {
+        let options = Options {
+            chain_captures: true,
+            ..Options::default()
+        };
+        let g = game(options);
+        // a1 a red horse, b1 a black cannon, c1 a black soldier; the rest as listed.
+        let mut layout = Layout::standard();
+        let put = |layout: &mut Layout, square: &str, letter: char| {
+            let want = Piece::from_fen_char(letter).unwrap();
+            let from = layout.pieces.iter().position(|&p| p == want).unwrap();
+            let to = Square::parse(square).unwrap().index();
+            layout.pieces.swap(from, to);
+        };
+        put(&mut layout, "a1", 'N');
+        put(&mut layout, "b1", 'c');
+        put(&mut layout, "c1", 'p');
+        put(&mut layout, "h4", 'r');
+        let turns: Vec<Action> = ["a1", "b1", "c1", "h4", "a1b1c1"]
+            .iter()
+            .map(|t| Action::parse(t).unwrap())
+            .collect();
+        let (state, entries) = played(&g, &layout, &turns);
+        assert_eq!(entries.len(), 5, "one record entry set per turn");
+        let v = build_view(&g, &state, "public");
+        let last = v.last_move.as_ref().unwrap();
+        assert_eq!(last.action, "a1b1c1");
+        assert_eq!(last.captured.as_deref(), Some("c"));
+        assert_eq!(last.also_captured, vec!["p".to_string()]);
+        let taken: Vec<(String, String, u32)> = v
+            .taken
+            .iter()
+            .map(|t| (t.square.clone(), t.piece.clone(), t.ply))
+            .collect();
+        assert_eq!(
+            taken,
+            vec![("b1".into(), "c".into(), 5), ("c1".into(), "p".into(), 5)]
+        );
+        let lines = super::super::view::state_lines(&v).join("\n");
+        assert!(
+            lines.contains("a1b1c1, takes a black cannon, then a black soldier"),
+            "{lines}"
+        );
+        // The picture marks the three squares of the chain.
+        let svg = super::super::picture::banqi(&v);
+        assert_eq!(svg.matches(crate::view::picture::MARK).count(), 3, "{svg}");
+    }
+
+    #[test]
     fn rearranging_what_is_still_face_down_changes_no_view() {
         for (seed, options) in [
             (1u64, Options::default()),
@@ -449,6 +498,15 @@ mod tests {
                 3,
                 Options {
                     cannon_takes_face_down: true,
+                    ..Options::default()
+                },
+            ),
+            (
+                4,
+                Options {
+                    chain_captures: true,
+                    cannon_takes_face_down: true,
+                    chariot_runs: true,
                     ..Options::default()
                 },
             ),

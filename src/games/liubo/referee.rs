@@ -758,6 +758,11 @@ impl Referee for LiuboGame {
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
         crate::judge::pipeline::length_draw_only(winner, reason)?;
+        if state.position.is_none() {
+            return Err(crate::error::Error::Io(
+                "a maximum-length draw is ruled in play, and this game is before play".into(),
+            ));
+        }
         state.throw = None;
         Ok(vec![
             Entry::Adjudicated {

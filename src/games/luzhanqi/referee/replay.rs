@@ -750,10 +750,13 @@ impl Referee for Game {
             winner: None,
             reason: reason.to_string(),
         };
-        if let Some(p) = st.position.as_mut() {
-            let events = p.adjudicate_draw().map_err(|e| Error::Io(e.to_string()))?;
-            st.events.extend(events);
-        }
+        let Some(p) = st.position.as_mut() else {
+            return Err(Error::Io(
+                "a maximum-length draw is ruled in play, and this game is before play".into(),
+            ));
+        };
+        let events = p.adjudicate_draw().map_err(|e| Error::Io(e.to_string()))?;
+        st.events.extend(events);
         let end = self.finish(
             st,
             GameResult {
