@@ -154,13 +154,9 @@ impl Game {
         out
     }
 
-    /// Pieces of `piece.color` taken so far.
+    /// Pieces of `color` taken so far.
     fn taken_of(&self, color: crate::games::xiangqi::rules::Color) -> usize {
-        self.played()
-            .iter()
-            .flat_map(Played::captures)
-            .filter(|c| c.color == color)
-            .count()
+        self.position().taken[color as usize] as usize
     }
 
     /// Plays a turn; a flip, and a cannon taking a face-down piece, need what the piece is.

@@ -199,7 +199,7 @@ pub fn rank_of(kind: Kind) -> u8 {
 }
 
 /// A kind's rank in `ranking`, 6 highest.
-pub fn rank_in(ranking: Ranking, kind: Kind) -> u8 {
+pub const fn rank_in(ranking: Ranking, kind: Kind) -> u8 {
     match (ranking, kind) {
         (_, Kind::King) => 6,
         (_, Kind::Pawn) => 0,
@@ -243,14 +243,51 @@ pub fn takes(attacker: Kind, target: Kind) -> bool {
 /// Whether `attacker` may take `target` by stepping onto it (or, for a running chariot, by
 /// running onto it) under `rules`.
 pub fn takes_under(rules: &Options, attacker: Kind, target: Kind) -> bool {
-    let rank = |k| rank_in(rules.ranking, k);
-    match (rules.ranking, attacker, target) {
+    // Looked up: this is asked for every neighbour of every piece whenever turns are listed.
+    TAKES[table_of(rules)][attacker as usize][target as usize]
+}
+
+/// The take tables: by ranking (standard, Hong Kong) and the older cannon (off, on), the
+/// attacker's kind, the target's kind.
+const TAKES: [[[bool; 7]; 7]; 4] = {
+    let mut t = [[[false; 7]; 7]; 4];
+    let mut i = 0;
+    while i < 4 {
+        let ranking = if i < 2 {
+            Ranking::Standard
+        } else {
+            Ranking::HongKong
+        };
+        let adjacent_cannon = i % 2 == 1;
+        let mut a = 0;
+        while a < 7 {
+            let mut b = 0;
+            while b < 7 {
+                t[i][a][b] = takes_rule(ranking, adjacent_cannon, Kind::ALL[a], Kind::ALL[b]);
+                b += 1;
+            }
+            a += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The index of `rules` in [`TAKES`].
+fn table_of(rules: &Options) -> usize {
+    2 * (rules.ranking == Ranking::HongKong) as usize + rules.cannon_takes_adjacent as usize
+}
+
+/// The rule [`TAKES`] tabulates.
+const fn takes_rule(ranking: Ranking, adjacent_cannon: bool, attacker: Kind, target: Kind) -> bool {
+    let (a, t) = (rank_in(ranking, attacker), rank_in(ranking, target));
+    match (ranking, attacker, target) {
         (_, Kind::Pawn, Kind::King) => true,
         // The standard cannon takes by its jump; the older table lets it step onto a piece of
         // rank 1 or lower as well.
-        (Ranking::Standard, Kind::Cannon, t) => rules.cannon_takes_adjacent && rank(t) <= 1,
+        (Ranking::Standard, Kind::Cannon, _) => adjacent_cannon && t <= 1,
         (Ranking::Standard, Kind::King, Kind::Pawn) => false,
-        (_, a, t) => rank(a) >= rank(t),
+        _ => a >= t,
     }
 }
 
@@ -282,6 +319,8 @@ pub struct Position {
     pub colours: Option<[Color; 2]>,
     /// Plies since the last capture or piece turned up.
     pub quiet: u32,
+    /// How many pieces of each colour (red, black) have been taken.
+    pub taken: [u8; 2],
     /// The rules the game was made with (how pieces move and take).
     pub rules: Options,
 }
@@ -294,6 +333,7 @@ impl Position {
             to_move: 0,
             colours: None,
             quiet: 0,
+            taken: [0, 0],
             rules,
         }
     }
@@ -433,19 +473,22 @@ impl Position {
             return Vec::new();
         }
         let mut out = Vec::new();
+        let runs = p.kind == Kind::Chariot && self.rules.chariot_runs;
         for step in STEPS {
-            let runs = p.kind == Kind::Chariot && self.rules.chariot_runs;
-            let mut to = from;
-            while let Some(next) = to.offset(step.0, step.1) {
-                to = next;
+            let mut at = from;
+            while let Some(to) = at.offset(step.0, step.1) {
                 match self.cell(to) {
                     None => out.push(to),
-                    Some(Cell::Up(t)) if self.can_take(p, t) => out.push(to),
-                    _ => {}
+                    Some(Cell::Up(t)) if self.can_take(p, t) => {
+                        out.push(to);
+                        break;
+                    }
+                    _ => break,
                 }
-                if !runs || self.cell(to).is_some() {
+                if !runs {
                     break;
                 }
+                at = to;
             }
             if p.kind == Kind::Cannon && cannon_jumps(&self.rules) {
                 match self.jump_target(from, step).map(|s| (s, self.cell(s))) {
@@ -457,8 +500,8 @@ impl Position {
                 }
             }
         }
+        // A cannon's jump lands two or more squares away, never on a step's square.
         out.sort();
-        out.dedup();
         out
     }
 
@@ -482,8 +525,8 @@ impl Position {
             .flat_map(|s| as_mover.targets(s))
             .filter(|&t| matches!(self.cell(t), Some(Cell::Up(_))))
             .collect();
+        // A cannon's jump lands two or more squares away, never on a step's square.
         out.sort();
-        out.dedup();
         out
     }
 
@@ -639,6 +682,9 @@ impl Position {
                 });
                 self.step(from, to);
             }
+        }
+        for p in &captured {
+            self.taken[p.color as usize] += 1;
         }
         let reset = matches!(action, Action::Flip(_)) || !captured.is_empty();
         self.quiet = if reset { 0 } else { self.quiet + 1 };
