@@ -8,6 +8,7 @@ Prints one JSON object (what it saw); exits 1 on the first check that fails.
 """
 import base64
 import json
+import re
 import os
 import socket
 import subprocess
@@ -144,10 +145,17 @@ try:
     if ply() != last - 1:
         fail(f"address #ply={last - 1}: ply {ply()}")
     # Every move in the list, in order: each shows its own position and only that one.
+    # The counter and the heading of the state shown name that ply too.
     for k in range(1, last + 1):
         click(f"#m{k} a")
         if ply() != k or shown() != [f"f{k}"]:
             fail(f"move {k} in the list: ply {ply()}, shown {shown()}")
+        where = run("return document.getElementById('where').textContent;")
+        if not where.endswith(f" {k} of {last}"):
+            fail(f"move {k} in the list: the counter says {where!r}")
+        heading = run(f"return document.querySelector('#s{k} h2').textContent;")
+        if not re.search(rf"\b(ply|turn) {k}\b", heading):
+            fail(f"move {k} in the list: the heading says {heading!r}")
     seen["clicked"] = last
     # No error in the browser's console (a script error, a refused resource).
     logs = call("POST", f"{s}/se/log", {"type": "browser"})

@@ -602,3 +602,61 @@ fn each_seat_lists_its_moves_on_the_cross_board_in_turn() {
         assert_eq!(g.judge(NOW).code, 0);
     }
 }
+
+/// A resignation that does not end the game (West goes out, three play on) is a ply of the
+/// replay page like a move: it has its own frame, headed with it, and every frame after it
+/// keeps the counter, the heading and the move list in step, up to the last ply.
+#[test]
+fn a_mid_game_resignation_has_its_own_replay_frame() {
+    let g = Four::started(&[], None);
+    let picture = || ok(&["view", &g.d(), "--as", "public", "--format", "svg"]).stdout;
+    let mut pictures = vec![picture()];
+    let plies = [
+        ("south", "sc6-mc2"),
+        ("east", "ec6-me2"),
+        ("west", "resign"),
+        ("north", "nb6-nb5"),
+        ("south", "sd6-sd5"),
+        ("east", "eb6-eb5"),
+    ];
+    for (seat, action) in plies {
+        g.play(seat, action);
+        pictures.push(picture());
+    }
+    let html = ok(&["html", &g.d(), "--as", "public"]).stdout;
+    let frames = (0..)
+        .take_while(|&k| super::replay_page::frame(&html, k).is_some())
+        .count();
+    assert_eq!(frames, plies.len() + 1, "one frame per ply and the start");
+    for (k, view) in pictures.iter().enumerate() {
+        let pieces = super::replay_page::frame(&html, k).unwrap();
+        assert!(
+            view.contains(pieces),
+            "frame {k} is not the view at ply {k}"
+        );
+    }
+    let heading = |k: usize| {
+        let open = format!("id=\"s{k}\"><h2>");
+        let at = html.find(&open).map(|i| i + open.len())?;
+        Some(html[at..].split("</h2>").next()?.to_string())
+    };
+    assert_eq!(heading(3).as_deref(), Some("ply 3: west resigns"));
+    assert_eq!(heading(4).as_deref(), Some("ply 4: north nb6-nb5"));
+    assert_eq!(heading(6).as_deref(), Some("ply 6: east eb6-eb5"));
+    assert_eq!(heading(7), None);
+    // The move list has one entry per ply, each linking to its own frame.
+    for k in 1..=plies.len() {
+        assert!(
+            html.contains(&format!("<li id=\"m{k}\"><a href=\"#ply={k}\">")),
+            "move {k}"
+        );
+    }
+    assert!(!html.contains(&format!("id=\"m{}\"", plies.len() + 1)));
+    // In a real browser: every move of the list shows its frame, with the counter and the
+    // heading of that ply, and the last ply is reached.
+    let page = g.dir.with_extension("html");
+    std::fs::write(&page, &html).unwrap();
+    let seen = super::replay_page::drive(&page, "cross4-resignation-public");
+    assert_eq!(seen["frames"], plies.len() + 1, "{seen}");
+    assert_eq!(seen["clicked"], plies.len(), "{seen}");
+}

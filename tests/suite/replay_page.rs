@@ -12,7 +12,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn drive(page: &Path, name: &str) -> serde_json::Value {
+pub(super) fn drive(page: &Path, name: &str) -> serde_json::Value {
     let shots = root().join("target/replay-screenshots");
     let out = std::process::Command::new("python3")
         .arg(root().join("tests/browser/replay.py"))
@@ -221,7 +221,7 @@ fn the_move_list_names_only_the_pieces_its_audience_saw() {
 }
 
 /// The pieces of replay frame `k` of a page (`<g class="frame…" id="fk">`).
-fn frame(html: &str, k: usize) -> Option<&str> {
+pub(super) fn frame(html: &str, k: usize) -> Option<&str> {
     let open = html
         .find(&format!("id=\"f{k}\">\n"))
         .map(|at| at + format!("id=\"f{k}\">\n").len())?;
@@ -239,7 +239,14 @@ fn frame(html: &str, k: usize) -> Option<&str> {
 /// on its move brings up.)
 #[test]
 fn every_frame_is_the_audiences_view_at_its_ply() {
-    for game in qijudge::games::registry::names() {
+    // Every game as `new` makes it, and Liubo in self mode too (its throws are recorded with
+    // their turns).
+    let mut cases: Vec<(&str, &[&str])> = qijudge::games::registry::names()
+        .iter()
+        .map(|&game| (game, &[][..]))
+        .collect();
+    cases.push(("liubo", &["dice_mode=self"]));
+    for (game, rules) in cases {
         let g = qijudge::games::by_name(game).unwrap();
         let seats = g.seats("2p").unwrap();
         let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
@@ -247,17 +254,18 @@ fn every_frame_is_the_audiences_view_at_its_ply() {
         let keys = Keys::new(tmp.path());
         let dir = tmp.path().join("game");
         let d = dir.to_string_lossy().into_owned();
-        ok(&[
-            "new",
-            game,
-            &d,
-            "--player",
-            &format!("alice={}.pub", keys.path("alice")),
-            "--player",
-            &format!("bob={}.pub", keys.path("bob")),
-            "--judge",
-            &format!("{}.pub", keys.path("judge")),
-        ]);
+        let (alice, bob, judge_key) = (
+            format!("alice={}.pub", keys.path("alice")),
+            format!("bob={}.pub", keys.path("bob")),
+            format!("{}.pub", keys.path("judge")),
+        );
+        let mut new = vec![
+            "new", game, &d, "--player", &alice, "--player", &bob, "--judge", &judge_key,
+        ];
+        for r in rules {
+            new.extend(["--rule", r]);
+        }
+        ok(&new);
         let key_of = |seat: &str| keys.path(if seat == seats[0] { "alice" } else { "bob" });
         if g.has_secrets() {
             for &seat in &seats {
@@ -294,15 +302,40 @@ fn every_frame_is_the_audiences_view_at_its_ply() {
             assert_eq!(
                 frames,
                 views.len(),
-                "{game} {audience}: one frame per ply and the start"
+                "{game} {rules:?} {audience}: one frame per ply and the start"
             );
             for (k, view) in views.iter().enumerate() {
                 let pieces = frame(&html, k).unwrap();
                 assert!(
                     !pieces.trim().is_empty() && view.contains(pieces),
-                    "{game} {audience}: frame {k} is not the view at ply {k}"
+                    "{game} {rules:?} {audience}: frame {k} is not the view at ply {k}"
                 );
             }
         }
     }
+}
+
+/// Liubo in self mode records a turn's throw with its turn: the page's first frame is still the
+/// position before any turn (both seats' six stones in reserve, no last turn), not the one after
+/// the first turn.
+#[test]
+fn the_self_mode_liubo_page_starts_before_the_first_turn() {
+    let sample = root().join("games/liubo/sample-self");
+    let html = ok(&["html", &sample.to_string_lossy(), "--as", "public"]).stdout;
+    let state = |k: usize| {
+        let open = format!("id=\"s{k}\"><h2>");
+        let at = html.find(&open).unwrap() + open.len();
+        html[at..].split("</div>").next().unwrap().to_string()
+    };
+    let start = state(0);
+    assert!(start.starts_with("before the first turn</h2>"), "{start}");
+    assert!(start.contains("a: 6 in reserve"), "{start}");
+    assert!(start.contains("b: 6 in reserve"), "{start}");
+    assert!(!start.contains("last turn"), "{start}");
+    assert!(state(1).starts_with("turn 1: a "), "{}", state(1));
+    assert_ne!(
+        frame(&html, 0),
+        frame(&html, 1),
+        "the first turn moved stones"
+    );
 }

@@ -26,7 +26,14 @@ pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
             Entry::Move { action, .. } if action != "reveal" => {
                 after_turns.push(lb::build_view(g, state, audience))
             }
-            _ if after_turns.is_empty() => start = Some(lb::build_view(g, state, audience)),
+            // In self mode a turn's throw is recorded with its turn, and observed once both are
+            // played: only a view with no turn in it yet is the position before the first.
+            _ if after_turns.is_empty() => {
+                let view = lb::build_view(g, state, audience);
+                if view.last_turn.is_none() {
+                    start = Some(view);
+                }
+            }
             _ => {}
         }
     })?;

@@ -75,9 +75,14 @@ pub fn html(
         .iter()
         .map(|v| crate::view::html::Frame {
             ply: v.ply,
-            heading: match &v.last_move {
-                Some(m) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
-                None => "before the first move".to_string(),
+            // A frame follows one item of the history: a board move, or a resignation or an
+            // accepted draw, which move no piece.
+            heading: match (v.history.last(), &v.last_move) {
+                (Some(h), _) if !crate::view::on_board(&h.action) => {
+                    format!("ply {}: {} {}", h.ply, h.seat, off_board_words(&h.action))
+                }
+                (_, Some(m)) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
+                (_, None) => "before the first move".to_string(),
             },
             lines: text::state_lines(v),
             picture: crate::games::luzhanqi::picture::luzhanqi_layers(v, chinese),
@@ -137,6 +142,15 @@ pub fn html(
     Ok(crate::view::html::page(
         &title, &about, &frames, &moves, "ply",
     ))
+}
+
+/// A signed move that moves no piece, in words: `resigns`, `accepts the draw`.
+fn off_board_words(action: &str) -> String {
+    match action {
+        "resign" => "resigns".into(),
+        "accept-draw" => "accepts the draw".into(),
+        other => other.into(),
+    }
 }
 
 pub fn events(

@@ -69,20 +69,10 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
     let history = history_items(&replay.record);
     let head = replay.record.head_or(&game.hash);
     let players = seat_names(game);
-    // How much of the history the view after `n` board moves holds: up to that move, and at
-    // the end everything (a resignation or an accepted draw after the last board move).
-    let board_moves: Vec<usize> = history
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| view::on_board(&h.action))
-        .map(|(i, _)| i + 1)
-        .collect();
-    let snapshot = |k: &Knowledge, last: bool| {
-        let played = match (last, k.plies as usize) {
-            (true, _) => history.len(),
-            (false, 0) => 0,
-            (false, n) => board_moves.get(n - 1).copied().unwrap_or(history.len()),
-        };
+    // A view holds the history up to the item it follows: frame k shows the first k items
+    // (board moves, and resignations, which on the four-player board do not end the game).
+    let snapshot = |k: &Knowledge, played: usize| {
+        let played = played.min(history.len());
         let comment_of = |h: &HistoryItem| {
             let text = dir
                 .read_optional(&move_path(h.ply, &h.seat), RECORD_LIMIT)
@@ -110,13 +100,25 @@ pub fn views_by_ply(dir: &GameDir, game: &Game, replay: &Replay, viewer: Viewer)
     };
     let mut k = Knowledge::for_game(viewer, board, &game.manifest.rules);
     let mut views = Vec::new();
+    // Each board move and each resignation is an item of the history and a frame of its own:
+    // the view before it is pushed as it starts.
+    let mut items = 0;
     for e in &replay.events {
-        if matches!(e.fact, Fact::Moved { .. }) {
-            views.push(snapshot(&k, false));
+        let starts_item = match &e.fact {
+            Fact::Moved { .. } | Fact::Resigned { .. } => true,
+            // On the four-player board a resignation puts its seat out (a forfeit does too, but
+            // a forfeit is the judge's line, not a signed move of the history).
+            Fact::Eliminated { reason, .. } => *reason == EndReason::Resignation,
+            _ => false,
+        };
+        if starts_item {
+            views.push(snapshot(&k, items));
+            items += 1;
         }
         k.observe_all(std::iter::once(e));
     }
-    views.push(snapshot(&k, true));
+    // At the end everything: an accepted draw or a last resignation after the last board move.
+    views.push(snapshot(&k, history.len()));
     views
 }
 
