@@ -58,6 +58,7 @@ pub fn read_view<T: DeserializeOwned>(
     let Some(text) = dir.read_optional(&path, RECORD_LIMIT)? else {
         return Ok(None);
     };
+    check_made_for(&text, f)?;
     let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
     signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig).map_err(|e| {
         refuse_with(
@@ -174,10 +175,23 @@ pub fn signed_view_text(dir: &GameDir, f: &Frame, audience: &str) -> Result<Stri
             "run `qijudge judge` on the game first",
         )
     })?;
+    check_made_for(&text, f)?;
     let sig = dir.read(&format!("{path}.sig"), SIGNATURE_LIMIT)?;
     signing::verify(f.judge_key, namespace::VIEW, text.as_bytes(), &sig)
         .map_err(|e| refuse(format!("{path}.sig"), None, e.to_string()))?;
     Ok(text)
+}
+
+/// Refuses a view made for another manifest than the game's `game.toml` now (a view names the
+/// manifest it was made for).
+fn check_made_for(text: &str, f: &Frame) -> Result<()> {
+    let made_for = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v["manifest"].as_str().map(str::to_string));
+    match made_for {
+        Some(m) if m != f.hash => Err(crate::judge::signed_record::manifest_changed(&m, f.hash)),
+        _ => Ok(()),
+    }
 }
 
 /// Checks every published view, each seat's and the public one (signature and content),

@@ -21,6 +21,14 @@ pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
         }
         return check_not_rolled_back(dir, f, Record::new());
     };
+    // The record's first line chains to the manifest it was started with: if that is not the
+    // manifest now, game.toml was changed (checked before the signature, whose key game.toml
+    // names).
+    if let Some(started) = started_from(&text) {
+        if started != f.hash {
+            return Err(manifest_changed(&started, f.hash));
+        }
+    }
     let sig = dir.read("record.sig", SIGNATURE_LIMIT)?;
     signing::verify(f.judge_key, namespace::RECORD, text.as_bytes(), &sig).map_err(|e| {
         refuse_with(
@@ -38,6 +46,26 @@ pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
         )
     })?;
     check_not_rolled_back(dir, f, record)
+}
+
+/// The manifest hash a record's first line chains to, if it reads as a record line.
+fn started_from(text: &str) -> Option<String> {
+    let first: serde_json::Value = serde_json::from_str(text.lines().next()?).ok()?;
+    (first["seq"] == 0).then(|| first["prev"].as_str().map(str::to_string))?
+}
+
+/// The refusal of a game whose `game.toml` is not the one its record or views were made for.
+pub fn manifest_changed(made_for: &str, now: &str) -> crate::error::Error {
+    refuse_with(
+        "game.toml",
+        None,
+        format!(
+            "changed since the game started: the judge's signed files were made for a manifest \
+             hashing to {made_for}, and game.toml now hashes to {now}"
+        ),
+        "a game's manifest never changes once the game is made: restore the game.toml the game \
+         began with (from git, or from the judge's mail)",
+    )
 }
 
 fn check_not_rolled_back(dir: &GameDir, f: &Frame, record: Record) -> Result<Record> {

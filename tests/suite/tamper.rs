@@ -142,3 +142,48 @@ fn a_swapped_signature_past_the_first_batch_is_refused_by_name() {
         "{e}"
     );
 }
+
+/// A `game.toml` edited after the start (a name, a deadline, a rule) is named as the cause by
+/// every command that reads the game, in every game, instead of a record that "does not chain";
+/// and the published views are not shown as if nothing had changed.
+#[test]
+fn an_edited_manifest_is_named_as_the_cause() {
+    let registry_games: Vec<&str> = qijudge::games::registry::names().to_vec();
+    for game in registry_games {
+        for sample in samples_of(game) {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("g");
+            copy_dir(&root_path().join(&sample), &dir);
+            let manifest = dir.join("game.toml");
+            let text = std::fs::read_to_string(&manifest).unwrap();
+            // A player's name changed, in canonical form: only the hash tells.
+            let edited = text.replacen("name = \"", "name = \"x", 1);
+            assert_ne!(edited, text, "{sample}: a name to edit");
+            std::fs::write(&manifest, edited).unwrap();
+            let d = dir.to_string_lossy().into_owned();
+            let key = root_path().join(&sample).join("keys/judge");
+            let key = key.to_string_lossy().into_owned();
+            for args in [
+                vec!["status", d.as_str()],
+                vec!["verify", d.as_str()],
+                vec!["view", d.as_str(), "--as", "public"],
+                vec!["judge", d.as_str(), "--key", key.as_str()],
+            ] {
+                let r = qj(&args);
+                assert_ne!(r.code, 0, "{sample} {args:?}: {r:?}");
+                assert!(
+                    r.stderr
+                        .contains("game.toml: changed since the game started")
+                        && r.stderr.contains("restore the game.toml"),
+                    "{sample} {args:?}: {}",
+                    r.stderr
+                );
+                assert!(!r.stderr.contains("does not chain"), "{sample} {args:?}");
+            }
+        }
+    }
+}
+
+fn root_path() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}

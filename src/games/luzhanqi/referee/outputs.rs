@@ -234,6 +234,12 @@ pub fn check_signed_view(
     })?;
     let view: ViewFile =
         serde_json::from_str(text).map_err(|e| refuse(path, None, format!("not a view: {e}")))?;
+    if view.manifest != game.hash {
+        return Err(crate::judge::signed_record::manifest_changed(
+            &view.manifest,
+            &game.hash,
+        ));
+    }
     if view.game != game.manifest.id || view.audience != audience {
         return Err(refuse(
             path,
