@@ -177,6 +177,29 @@ pub fn html(dir: &Path, audience: &str, chinese: bool, out: Option<&Path>) -> Re
     Ok(())
 }
 
+/// `games ROOT`: the list of games under a folder.
+pub fn games(
+    root: &Path,
+    key: Option<&Path>,
+    address: Option<String>,
+    json: bool,
+    now: Option<String>,
+) -> Result<()> {
+    use crate::games::listing::{lines, list, Whose};
+    use crate::games::report::{Out, Report};
+    let now = now_or(now)?;
+    let key = key
+        .map(|k| crate::console::read_arg(k, crate::store::SMALL_FILE_LIMIT))
+        .transpose()?;
+    let whose = Whose { key, address };
+    let listed = list(root, &whose, &now)?;
+    let report = match json {
+        true => Report::of(Out::Json(serde_json::json!(listed))),
+        false => Report::lines(lines(&listed, &whose)),
+    };
+    super::report::print(report)
+}
+
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let now = now_or(now)?;
     let game = games::of_dir(dir)?;

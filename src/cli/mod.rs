@@ -300,6 +300,24 @@ pub enum Command {
         #[arg(long = "as", value_parser = seat_name)]
         audience: String,
     },
+    /// Every game under a folder, whose turn it is and by when: the player's own turns first
+    /// with --key or --address. A game that cannot be read is listed with why.
+    /// Example: qijudge games club/ --key ~/.ssh/id_ed25519.pub
+    Games {
+        /// A folder of game folders (searched below, not into a game).
+        root: PathBuf,
+        /// Only the games of the player with this public key file; its turns first.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Only the games of the player with this e-mail address in game.toml.
+        #[arg(long)]
+        address: Option<String>,
+        #[arg(long)]
+        json: bool,
+        /// The clock for the deadlines (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
+    },
     /// Whose turn it is, and the result when the game is over.
     Status {
         /// The game directory.
@@ -779,6 +797,13 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => game::html(&dir, &audience, chinese, out.as_deref()),
         Command::Status { dir, json, now } => game::status(&dir, json, now),
+        Command::Games {
+            root,
+            key,
+            address,
+            json,
+            now,
+        } => game::games(&root, key.as_deref(), address, json, now),
         Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
         Command::Verify { dir } => game::verify(&dir),
         Command::Pack { dirs, remove } => tournament::pack(&dirs, remove),

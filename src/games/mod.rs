@@ -20,6 +20,7 @@
 pub mod banqi;
 pub mod defined;
 pub mod jieqi;
+pub mod listing;
 pub mod liubo;
 pub mod luzhanqi;
 pub mod match_play;

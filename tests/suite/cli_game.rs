@@ -572,3 +572,93 @@ fn a_tool_a_game_lacks_is_refused_naming_the_games_that_have_it() {
         "a refused match writes nothing"
     );
 }
+
+/// `qijudge games ROOT`: every game under a folder with whose turn it is and by when; with a
+/// player's key, only that player's games, its turns first and marked; a folder that is no
+/// readable game is listed with why, and the others are still listed.
+#[test]
+fn games_lists_whose_turn_it_is_across_a_folder_of_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("club");
+    let keys = Keys::new(tmp.path());
+    let pubkey = |n: &str| format!("{}.pub", keys.path(n));
+    let r = root.to_string_lossy().into_owned();
+    let at = "2026-11-28T10:00:00Z";
+    let live = root.join("live").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "xiangqi",
+        &live,
+        "--player",
+        &format!("alice={}", pubkey("alice")),
+        "--player",
+        &format!("bob={}", pubkey("bob")),
+        "--judge",
+        &pubkey("judge"),
+        "--clock",
+        "4320",
+        "--now",
+        at,
+    ]);
+    ok(&["judge", &live, "--key", &keys.path("judge"), "--now", at]);
+    let waiting = root.join("waiting").to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "banqi",
+        &waiting,
+        "--player",
+        &format!("bob={}", pubkey("bob")),
+        "--player",
+        &format!("mallory={}", pubkey("mallory")),
+        "--judge",
+        &pubkey("judge"),
+    ]);
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/xiangqi/sample");
+    copy_dir(&sample, &root.join("old/xq"));
+    std::fs::create_dir_all(root.join("broken")).unwrap();
+    std::fs::write(root.join("broken/game.toml"), "not toml").unwrap();
+
+    let everyone = ok(&["games", &r, "--now", "2026-11-28T12:00:00Z"]).stdout;
+    let lines: Vec<&str> = everyone.lines().collect();
+    assert_eq!(lines.len(), 4, "{everyone}");
+    assert_eq!(
+        lines[0],
+        "live  xiangqi ply 0  red (alice) to move, due 2026-12-01T10:00:00Z"
+    );
+    assert!(
+        everyone.contains("broken  ?  cannot be read: refused: game.toml"),
+        "{everyone}"
+    );
+    assert!(
+        everyone.contains("old/xq  xiangqi ply 97  over: checkmate"),
+        "{everyone}"
+    );
+    assert!(
+        everyone.contains("waiting  banqi ply 0  waiting"),
+        "{everyone}"
+    );
+
+    let alice = ok(&["games", &r, "--key", &pubkey("alice"), "--now", at]).stdout;
+    assert_eq!(
+        alice.trim(),
+        "live  xiangqi ply 0 [you: red]  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
+    );
+    let bob: serde_json::Value = serde_json::from_str(
+        &ok(&["games", &r, "--key", &pubkey("bob"), "--json", "--now", at]).stdout,
+    )
+    .unwrap();
+    let paths: Vec<&str> = bob
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["live", "waiting"], "{bob}");
+    assert_eq!(bob[0]["yours"], serde_json::json!(["black"]));
+    assert_eq!(bob[0]["your_turn"], false);
+    assert_eq!(bob[1]["yours"], serde_json::json!(["first"]));
+    let none = ok(&["games", &r, "--address", "nobody@example.org"]).stdout;
+    assert_eq!(none.trim(), "no game of yours here");
+    let missing = qj(&["games", &tmp.path().join("nowhere").to_string_lossy()]);
+    assert_eq!(missing.code, 2, "{missing:?}");
+}
