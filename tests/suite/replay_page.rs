@@ -339,3 +339,53 @@ fn the_self_mode_liubo_page_starts_before_the_first_turn() {
         "the first turn moved stones"
     );
 }
+
+/// A Luzhanqi player who has written a move (not judged yet) can still make its replay page and
+/// list its events: both show what the judge recorded, and nobody is told to run the judge.
+#[test]
+fn a_move_not_judged_yet_blocks_no_page_or_event_stream() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let dir = tmp.path().join("g");
+    let d = dir.to_string_lossy().into_owned();
+    new_game("luzhanqi", &dir, &keys, &[]);
+    for (seat, player) in [("south", "alice"), ("north", "bob")] {
+        ok(&[
+            "setup",
+            &d,
+            "--as",
+            seat,
+            "--key",
+            &keys.path(player),
+            "--random",
+        ]);
+    }
+    ok(&["judge", &d, "--key", &keys.path("judge")]);
+    ok(&["judge", &d, "--key", &keys.path("judge")]);
+    let (seat, moves) = to_move(&d, &["south", "north"]).unwrap();
+    let before = ok(&["html", &d, "--as", seat]).stdout;
+    let events_before = ok(&["events", &d, "--as", seat]).stdout;
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        seat,
+        "--key",
+        &keys.path("alice"),
+        &moves[0],
+    ]);
+    let page = qj(&["html", &d, "--as", seat]);
+    assert_eq!(page.code, 0, "{page:?}");
+    assert!(!page.stderr.contains("run `qijudge judge`"), "{page:?}");
+    assert_eq!(
+        page.stdout, before,
+        "the page shows the record, which has not changed"
+    );
+    let events = qj(&["events", &d, "--as", seat]);
+    assert_eq!(events.code, 0, "{events:?}");
+    assert_eq!(events.stdout, events_before);
+    // Once judged, the move is on the page.
+    ok(&["judge", &d, "--key", &keys.path("judge")]);
+    let after = ok(&["html", &d, "--as", seat]).stdout;
+    assert!(frame(&after, 1).is_some() && frame(&before, 1).is_none());
+}

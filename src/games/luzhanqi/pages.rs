@@ -41,7 +41,9 @@ pub fn html(
         .iter()
         .all(|p| dir.exists(&format!("reveal/{}.toml", p.seat)));
     let mode = if revealed { Mode::Audit } else { Mode::Judge };
-    let replay = crate::games::luzhanqi::referee::replay(dir, game, mode, &crate::console::now_or(None)?).map_err(|e| {
+    // The record as the judge signed it: a move written but not judged yet waits for the
+    // judge's next run, and the page shows what was recorded until then.
+    let replay = crate::games::luzhanqi::referee::replay_recorded(dir, game, mode).map_err(|e| {
         match e {
             Error::Refused(r) if r.file.starts_with("setups/") || r.file.starts_with("sealed/") => {
                 refuse_with(
@@ -54,14 +56,6 @@ pub fn html(
             other => other,
         }
     })?;
-    if !replay.accepted.is_empty() || replay.refusal.is_some() {
-        return Err(refuse_with(
-            "record.jsonl",
-            None,
-            "does not yet hold everything in the game's folder",
-            "run `qijudge judge` on the game first",
-        ));
-    }
     if viewer == Viewer::Full && replay.outcome.is_none() {
         return Err(refuse_with(
             "record.jsonl",
@@ -161,18 +155,8 @@ pub fn events(
     use crate::games::luzhanqi::rules::EventJson;
     let board = game.board;
     let viewer = viewer_of(board, audience)?;
-    let replay = crate::games::luzhanqi::referee::replay(
-        dir,
-        game,
-        Mode::Judge,
-        &crate::console::now_or(None)?,
-    )?;
-    if !replay.accepted.is_empty() || replay.refusal.is_some() {
-        return Err(Error::Io(format!(
-            "{} file(s) are not judged yet: run qijudge judge first",
-            replay.accepted.len()
-        )));
-    }
+    // What the judge recorded: a move not judged yet is in no stream until it is.
+    let replay = crate::games::luzhanqi::referee::replay_recorded(dir, game, Mode::Judge)?;
     if viewer == Viewer::Full && replay.outcome.is_none() {
         return Err(refuse_with(
             "record.jsonl",

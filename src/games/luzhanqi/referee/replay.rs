@@ -885,6 +885,16 @@ pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Repla
     replay_with(dir, game, mode, now, None, None)
 }
 
+/// Replays the signed record alone, taking no new file and applying no deadline: what the
+/// judge has recorded so far (a player's replay page and event stream, which a move written but
+/// not yet judged must not block).
+pub fn replay_recorded(dir: &GameDir, game: &Game, mode: Mode) -> Result<Replay> {
+    let record = pipeline::load_record(game, dir)?;
+    let mut st = pipeline::replay(game, dir, &record, mode, None)?;
+    st.waiting = game.waiting(&st);
+    Ok(st)
+}
+
 /// Replays, and in judge mode takes the new files and forfeits `forfeit = (seat, reason code)`
 /// if the game is still on; `opener` is the judge's key, which opens the setups of a sealed game.
 pub fn replay_with(
