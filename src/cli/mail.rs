@@ -342,7 +342,8 @@ pub fn inbox_games(
                     say!("{label}: no game: {why}");
                     // Best effort: a reply that cannot be made (a refused recipient, a full
                     // disk) is logged, and the message moves on like any other.
-                    if let Err(e) = help_once(&spool, &games, message, &why, &now, &out) {
+                    let subject = "your message found no game";
+                    if let Err(e) = help_once(&spool, &games, message, &why, subject, &now, &out) {
                         eprintln!("{label}: no help sent: {e}");
                     }
                 }
@@ -462,7 +463,13 @@ fn answer_command(
             true => "This address plays no game here.",
             false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME; vacation GAME DAYS.",
         };
-        return help_once(spool, games, message, why, now, out);
+        // An explicit `help` is answered as asked; anything else from an address with no game
+        // here found none.
+        let subject = match command {
+            Command::Help => "help",
+            _ => "your message found no game",
+        };
+        return help_once(spool, games, message, why, subject, now, out);
     }
     if !within_daily_limit(spool, &sender, now)? {
         say!("{sender}: {COMMANDS_PER_DAY} commands answered today already: not answered");
@@ -718,6 +725,7 @@ fn help_once(
     games: &[(String, PathBuf)],
     message: &[u8],
     why: &str,
+    subject: &str,
     now: &str,
     out: &Outgoing,
 ) -> Result<()> {
@@ -770,7 +778,7 @@ fn help_once(
     let answers = parsed
         .message_id()
         .filter(|id| outbox::valid_message_id(id));
-    let bytes = outbox::help(from_judge, &sender, now, answers, why, &own)?;
+    let bytes = outbox::help(from_judge, &sender, now, answers, why, subject, &own)?;
     let name = addressed_name("help", &sender);
     deliver(out, &name, &bytes)?;
     log.insert(mailbox, day);

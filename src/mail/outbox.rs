@@ -348,13 +348,15 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
 
 /// The short answer to a message that names no game of this address (or several): what was
 /// wrong with it, how a message finds its game, and the games this address plays here.
-/// `answers` is the message's Message-ID, already checked.
+/// `answers` is the message's Message-ID, already checked; `subject` says what it answers (an
+/// explicit `help`, or a message that found no game).
 pub fn help(
     from: &str,
     to: &str,
     now: &str,
     answers: Option<&str>,
     why: &str,
+    subject: &str,
     games: &[String],
 ) -> Result<Vec<u8>> {
     let listed = match games {
@@ -369,7 +371,7 @@ pub fn help(
          or by the game id in its subject (the short form in the judge's subjects will do).\n\n\
          {listed}\n"
     );
-    reply(from, to, now, answers, "your message found no game", &body)
+    reply(from, to, now, answers, subject, &body)
 }
 
 /// A short answer to one address (a mail command, a help): its subject after `[qijudge]`, its

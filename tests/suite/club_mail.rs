@@ -323,6 +323,19 @@ fn players_ask_the_club_judge_by_mail_commands() {
         std::fs::read_to_string(club.outbox(&to_address("help", "eve@example.org"))).unwrap();
     assert!(help.contains("plays no game here"), "{help}");
     assert!(!help.contains(&a_id), "{help}");
+    assert!(
+        help.contains("Subject: [qijudge] your message found no game"),
+        "{help}"
+    );
+    // A player's explicit `help` is answered under its own title, not as a message that found
+    // no game.
+    club.mail_text(6, "dave@example.org", "Subject: help", "");
+    assert_eq!(club.judge_runs().code, 0);
+    let help =
+        std::fs::read_to_string(club.outbox(&to_address("help", "dave@example.org"))).unwrap();
+    assert!(help.contains("Subject: [qijudge] help"), "{help}");
+    assert!(!help.contains("found no game"), "{help}");
+    assert!(help.contains("Mail commands, one per message"), "{help}");
 }
 
 #[test]
