@@ -117,9 +117,34 @@ pub fn inbox(
                 deliver(&out, &format!("{seat}.warning.eml"), &bytes)?;
             }
         }
+        // Mail commands sent to this one game (a club's are answered before they reach a
+        // game): answered as a club's judge answers them, the game's `mail/` holding the daily
+        // limits. A `resend` only forgets what was sent; the messages below send it again.
+        if !run.commands.is_empty() {
+            let spool = game.path("mail");
+            std::fs::create_dir_all(&spool).map_err(|e| Error::Io(format!("mail/: {e}")))?;
+            let games = vec![(manifest.id().to_string(), dir.to_path_buf())];
+            let routed = crate::mail::route::Named::One(manifest.id().to_string());
+            for (message, command) in &run.commands {
+                let answered = answer_command(
+                    &spool,
+                    &games,
+                    message,
+                    command,
+                    routed.clone(),
+                    key,
+                    &now,
+                    &out,
+                    false,
+                );
+                if let Err(e) = answered {
+                    eprintln!("command {command:?}: no answer sent: {e}");
+                }
+            }
+        }
         let mut sent = SentLog::read(&game)?;
         let mut notices = NoticeLog::read(&game);
-        for (seat, text) in &run.notices {
+        for (seat, text, chat) in &run.notices {
             let Some(to) = recipients.iter().find(|r| r.audience == *seat) else {
                 continue;
             };
@@ -132,7 +157,7 @@ pub fn inbox(
                 continue;
             }
             let name = format!("{}.refused.eml", to.audience);
-            deliver(&out, &name, &outbox::notice(&env, to, text)?)?;
+            deliver(&out, &name, &outbox::notice(&env, to, text, *chat)?)?;
             notices.sent(&game, seat, &digest, &now)?;
         }
         for m in outbox::messages(&game, &env, &recipients, revealed)? {
@@ -294,8 +319,9 @@ pub fn inbox_games(
                 if let Some(command) = crate::mail::command::parse(message) {
                     let routed = route::game_of(message, &known);
                     say!("{label}: command {command:?}");
-                    let answered =
-                        answer_command(&spool, &games, message, &command, routed, key, &now, &out);
+                    let answered = answer_command(
+                        &spool, &games, message, &command, routed, key, &now, &out, true,
+                    );
                     if let Err(e) = answered {
                         eprintln!("{label}: no answer sent: {e}");
                     }
@@ -428,6 +454,7 @@ fn answer_command(
     key: &Path,
     now: &str,
     out: &Outgoing,
+    club: bool,
 ) -> Result<()> {
     use crate::mail::command::Command;
     let Some(from_judge) = out.from.as_deref() else {
@@ -504,13 +531,37 @@ fn answer_command(
     let (subject, body) = match command {
         Command::Help => unreachable!("answered above"),
         Command::List => {
-            let lines: Vec<String> = own
+            // As `qijudge games ROOT --address` lists them: the sender's turns first, each
+            // with its deadline; named by game id, never by the judge's folders.
+            use crate::games::listing;
+            let whose = listing::Whose {
+                key: None,
+                address: Some(sender.clone()),
+            };
+            let mut listed: Vec<listing::Listed> = own
                 .iter()
-                .map(|(id, dir, seats)| {
-                    format!("{id} (seat {}): {}", seats.join(", "), stands(dir))
+                .map(|(id, dir, _)| {
+                    let mut l = listing::read_one(dir, dir, &whose, now);
+                    l.path = id.to_string();
+                    l
                 })
                 .collect();
-            ("your games".to_string(), lines.join("\n"))
+            listing::order(&mut listed);
+            let turns = listed.iter().filter(|l| l.your_turn).count();
+            // Two lines a game, so that no line needs folding in a mail client.
+            let games: Vec<String> = listed
+                .iter()
+                .map(|l| {
+                    let (game, what) = listing::parts(l);
+                    format!("{game}\n  {what}")
+                })
+                .collect();
+            let body = format!(
+                "{turns} of your {} game(s) here wait for your move.\n\n{}",
+                listed.len(),
+                games.join("\n")
+            );
+            ("your games".to_string(), body)
         }
         Command::Status(arg) | Command::Resend(arg) => {
             let Some((id, dir, seats)) = named(arg) else {
@@ -532,6 +583,9 @@ fn answer_command(
                 let mut sent = SentLog::read(&game)?;
                 for seat in seats {
                     sent.forget(&game, &format!("{seat}.eml"))?;
+                }
+                if !club {
+                    return Ok(());
                 }
                 let mut game_out = out.clone();
                 game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
@@ -829,13 +883,16 @@ fn needs_destination(out: &Outgoing, what: &str) -> Result<()> {
 #[derive(Default)]
 struct Run {
     refusals: Vec<String>,
-    /// Intake refusals of files a seat signed: that seat is told why, privately.
-    notices: Vec<(String, String)>,
+    /// Intake refusals of files a seat signed: that seat is told why, privately; `true` for a
+    /// message with no file at all (most often words meant for the opponent).
+    notices: Vec<(String, String, bool)>,
     /// What a seat should know about a message that was taken (a secret also sent to another
     /// player): told privately.
     warnings: Vec<(String, String)>,
     /// The seat whose signed message this run answers, and that message's Message-ID.
     answers: Option<(String, String)>,
+    /// Mail commands (a message with no file that says one): answered once the run has judged.
+    commands: Vec<(Vec<u8>, crate::mail::command::Command)>,
     judged: Option<Result<()>>,
 }
 
@@ -872,12 +929,22 @@ fn take_file(
                 continue;
             }
             Err(e) => {
+                // A message with no file that says a command (`status`, `help`, …) is answered
+                // as in a club, once the run has judged.
+                if key.is_some() && e == inbox::InboxError::Nothing {
+                    if let Some(command) = crate::mail::command::parse(message) {
+                        say!("{label}: command {command:?}");
+                        run.commands.push((message.to_vec(), command));
+                        continue;
+                    }
+                }
                 eprintln!("refused: {label}: {e}");
                 // A player's message that holds no file still gets its answer, at the address
-                // the manifest registers for that player.
+                // the manifest registers for that player: a chat is told kindly where to go.
                 if key.is_some() {
                     if let Some(seat) = registered_sender(game, message)? {
-                        run.notices.push((seat, format!("your message: {e}")));
+                        let chat = e == inbox::InboxError::Nothing;
+                        run.notices.push((seat, format!("your message: {e}"), chat));
                     }
                 }
                 run.refusals.push(label);
@@ -949,7 +1016,7 @@ fn take_file(
                 if let Some(seat) = told {
                     // Named as the player knows it, never by the judge's path for it.
                     let why = e.to_string().replace(label.as_str(), "your message");
-                    run.notices.push((seat.clone(), why));
+                    run.notices.push((seat.clone(), why, false));
                     run.answers = answer(&Some(seat));
                 }
                 run.refusals.push(label);

@@ -127,11 +127,17 @@ pub fn find(root: &Path) -> Result<Vec<PathBuf>> {
 pub fn list(root: &Path, whose: &Whose, now: &str) -> Result<Vec<Listed>> {
     let mut out = Vec::new();
     for dir in find(root)? {
-        let listed = one(&dir, root, whose, now);
+        let listed = read_one(&dir, root, whose, now);
         if !whose.any() || !listed.yours.is_empty() {
             out.push(listed);
         }
     }
+    order(&mut out);
+    Ok(out)
+}
+
+/// The asker's turns first, then games in play by deadline, then the rest, by path.
+pub fn order(out: &mut [Listed]) {
     out.sort_by(|a, b| {
         (
             !a.your_turn,
@@ -148,10 +154,10 @@ pub fn list(root: &Path, whose: &Whose, now: &str) -> Result<Vec<Listed>> {
                 &b.path,
             ))
     });
-    Ok(out)
 }
 
-fn one(dir: &Path, root: &Path, whose: &Whose, now: &str) -> Listed {
+/// One game folder as `whose` sees the list; `path` is `dir` relative to `root`.
+pub fn read_one(dir: &Path, root: &Path, whose: &Whose, now: &str) -> Listed {
     let path = dir
         .strip_prefix(root)
         .map(|p| p.display().to_string())
@@ -228,40 +234,52 @@ fn result_words(r: &serde_json::Value) -> String {
 /// The list as lines: one per game, the asker's turns marked.
 pub fn lines(listed: &[Listed], whose: &Whose) -> Vec<String> {
     if listed.is_empty() {
-        return vec![match whose.any() {
-            true => "no game of yours here".into(),
-            false => "no game here".into(),
-        }];
+        return vec![nothing(whose)];
     }
     listed
         .iter()
         .map(|l| {
-            let what = match (&l.error, &l.over, &l.to_move) {
-                (Some(e), _, _) => format!("cannot be read: {e}"),
-                (None, Some(result), _) => format!("over: {result}"),
-                (None, None, Some(seat)) => {
-                    let who = l
-                        .to_move_player
-                        .as_ref()
-                        .map(|n| format!(" ({n})"))
-                        .unwrap_or_default();
-                    let due = l
-                        .deadline
-                        .as_ref()
-                        .map(|d| format!(", due {d}"))
-                        .unwrap_or_default();
-                    let mark = if l.your_turn { "YOUR TURN: " } else { "" };
-                    format!("{mark}{seat}{who} to move{due}")
-                }
-                (None, None, None) => "waiting (setups, or the judge's first run)".into(),
-            };
-            let game = l.game.as_deref().unwrap_or("?");
-            let ply = l.ply.map(|p| format!(" ply {p}")).unwrap_or_default();
-            let yours = match l.yours.as_slice() {
-                [] => String::new(),
-                seats => format!(" [you: {}]", seats.join(", ")),
-            };
-            format!("{}  {game}{ply}{yours}  {what}", l.path)
+            let (game, what) = parts(l);
+            format!("{game}  {what}")
         })
         .collect()
+}
+
+/// What an empty list says.
+fn nothing(whose: &Whose) -> String {
+    match whose.any() {
+        true => "no game of yours here".into(),
+        false => "no game here".into(),
+    }
+}
+
+/// One game of the list in two parts: which game (path, kind, ply, the asker's seats), and
+/// where it stands (whose turn and by when, the result, or why it cannot be read).
+pub fn parts(l: &Listed) -> (String, String) {
+    let what = match (&l.error, &l.over, &l.to_move) {
+        (Some(e), _, _) => format!("cannot be read: {e}"),
+        (None, Some(result), _) => format!("over: {result}"),
+        (None, None, Some(seat)) => {
+            let who = l
+                .to_move_player
+                .as_ref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            let due = l
+                .deadline
+                .as_ref()
+                .map(|d| format!(", due {d}"))
+                .unwrap_or_default();
+            let mark = if l.your_turn { "YOUR TURN: " } else { "" };
+            format!("{mark}{seat}{who} to move{due}")
+        }
+        (None, None, None) => "waiting (setups, or the judge's first run)".into(),
+    };
+    let game = l.game.as_deref().unwrap_or("?");
+    let ply = l.ply.map(|p| format!(" ply {p}")).unwrap_or_default();
+    let yours = match l.yours.as_slice() {
+        [] => String::new(),
+        seats => format!(" [you: {}]", seats.join(", ")),
+    };
+    (format!("{}  {game}{ply}{yours}", l.path), what)
 }

@@ -327,8 +327,9 @@ fn hex_prefix(digest: &str, n: usize) -> &str {
     &digest.trim_start_matches("sha256:")[..n]
 }
 
-/// A private notice to one seat: why the file in its message was refused.
-pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
+/// A private notice to one seat: why the file in its message was refused, or (`chat`) that a
+/// message with no file at all did nothing, and where words for the opponent should go.
+pub fn notice(env: &Envelope, to: &Recipient, text: &str, chat: bool) -> Result<Vec<u8>> {
     let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
     let id = format!(
         "{}.{}.refused.{}",
@@ -336,14 +337,28 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str) -> Result<Vec<u8>> {
         to.audience,
         hex_prefix(&digest, 16)
     );
-    let subject = format!("[qijudge {}] refused: {}", short_id(env.game), to.audience);
-    let body = format!(
-        "Your message was refused; nothing from it was taken, and nothing is lost. To correct a \
-         move, write it again in your copy with `qijudge move … --replace`, which sets the \
-         refused file aside.\n\n{}\n",
-        text.trim_end()
-    );
-    write(headers(env, to, subject, &id)?.text_body(body))
+    let (subject, body) = match chat {
+        true => (
+            format!("[qijudge {}] no file in your message", short_id(env.game)),
+            "Your message held no qijudge file and no mail command, so the judge did nothing \
+             with it; nothing is lost. The judge reads only signed files (a move, a setup, a \
+             secret) and does not pass words on: to talk to your opponent, write to them \
+             directly.\n\nMail commands, one per message, in the subject: help; status; \
+             resend; vacation DAYS."
+                .to_string(),
+        ),
+        false => (
+            format!("[qijudge {}] refused: {}", short_id(env.game), to.audience),
+            format!(
+                "Your message was refused; nothing from it was taken, and nothing is lost. To \
+                 correct a move, write it again in your copy with `qijudge move … --replace`, \
+                 which sets the refused file aside.\n\n{}\n",
+                text.trim_end()
+            ),
+        ),
+    };
+    // Wrapped at 72 columns like every other message (a reason may be a long line).
+    write(headers(env, to, subject, &id)?.text_body(format!("{}\n", wrap(body.trim_end()))))
 }
 
 /// The short answer to a message that names no game of this address (or several): what was
@@ -792,5 +807,30 @@ mod tests {
             "{wrapped}"
         );
         assert!(wrapped.ends_with(&command));
+    }
+
+    #[test]
+    fn a_refusal_notice_is_wrapped_at_72_columns() {
+        let env = Envelope {
+            game: "lzq-2026-0001",
+            from: "judge@example.org",
+            now: "2026-11-28T12:00:00Z",
+            answers: None,
+        };
+        let to = Recipient {
+            audience: "south".into(),
+            name: "Alice".into(),
+            addresses: vec!["alice@example.org".into()],
+        };
+        let reason = format!(
+            "moves/0003-south.toml: field move: {}",
+            "too far ".repeat(20)
+        );
+        let bytes = notice(&env, &to, &reason, false).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let body = text.split_once("\r\n\r\n").unwrap().1;
+        assert!(body.lines().all(|l| l.len() <= 72), "{body}");
+        assert!(!body.contains("=\r\n"), "no soft line breaks: {body}");
+        assert!(body.contains("too far too far"), "{body}");
     }
 }

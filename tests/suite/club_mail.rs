@@ -277,7 +277,7 @@ fn players_ask_the_club_judge_by_mail_commands() {
     assert_eq!(r.code, 0, "{r:?}");
     let text = reply("alice");
     assert!(
-        text.contains(&a_id) && text.contains("black to move (ply 2)"),
+        text.contains(&a_id) && text.contains("[you: red]") && text.contains("black (bob)"),
         "{text}"
     );
     assert!(!text.contains(&game_id(&club.game("b"))), "{text}");

@@ -776,7 +776,7 @@ fn by_mail_a_refused_seat_learns_why_and_nothing_loops() {
     let sent = take_outbox(&g);
     let notice = format!("{}.refused.eml", SEATS[seat]);
     assert_eq!(sent.keys().collect::<Vec<_>>(), vec![&notice], "{sent:?}");
-    assert!(sent[&notice].contains("holds no qijudge file"), "{sent:?}");
+    assert!(sent[&notice].contains("held no qijudge file"), "{sent:?}");
     // The same chat again: the same answer is not sent twice (no loop with a chatty player).
     let r = g.inbox(&[&chat]);
     assert_eq!(r.code, 1, "{r:?}");
@@ -902,4 +902,79 @@ fn two_inbox_runs_at_once_take_both_messages() {
             "round {round}"
         );
     }
+}
+
+/// A plain-text message from `from` (no file), written beside the game.
+fn text_mail(g: &MailGame, from: &str, subject: &str, body: &str) -> PathBuf {
+    let n = g.sent.get() + 1;
+    g.sent.set(n);
+    let out = g.tmp.path().join(format!("text{n}.eml"));
+    std::fs::write(
+        &out,
+        format!("From: {from}\r\nTo: judge@example.org\r\nSubject: {subject}\r\nMessage-ID: <t{n}@example.org>\r\n\r\n{body}\r\n"),
+    )
+    .unwrap();
+    out
+}
+
+fn reply_to(address: &str) -> String {
+    use sha2::Digest;
+    let digest = hex::encode(sha2::Sha256::digest(address.as_bytes()));
+    format!("reply-{}.eml", &digest[..16])
+}
+
+/// The README's single-game judge (`inbox game1 …`) answers mail commands as a club's judge
+/// does, and answers a chat kindly instead of with a technical refusal.
+#[test]
+fn a_single_games_judge_answers_mail_commands_and_chat() {
+    let g = started_by_mail();
+    take_outbox(&g);
+    let alice = format!("{}@example.org", WHO[0]);
+    // status: where the game stands, answered to the sender, exit 0 (nothing refused).
+    let r = g.inbox(&[&text_mail(&g, &alice, "status", "")]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let sent = take_outbox(&g);
+    let status = &sent[&reply_to(&alice)];
+    assert!(
+        status.contains("Subject: [qijudge] ") && status.contains("status"),
+        "{status}"
+    );
+    assert!(status.contains("to move"), "{status}");
+    assert!(!status.contains("holds no qijudge file"), "{status}");
+    // A second command the same day is answered too (no "same refusal" silence).
+    let r = g.inbox(&[&text_mail(&g, &alice, "Re: your game", "help\r\n")]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let sent = take_outbox(&g);
+    let help = &sent[&format!("help-{}", reply_to(&alice).trim_start_matches("reply-"))];
+    assert!(help.contains("Subject: [qijudge] help"), "{help}");
+    assert!(help.contains("Mail commands, one per message"), "{help}");
+    // list: the game, whose turn it is.
+    let r = g.inbox(&[&text_mail(&g, &alice, "list", "")]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let list = &take_outbox(&g)[&reply_to(&alice)];
+    assert!(
+        list.contains("[you: south]") && list.contains("to move"),
+        "{list}"
+    );
+    // resend: the seat's last message comes again, into this game's outbox, and only that one.
+    let r = g.inbox(&[&text_mail(&g, &alice, "resend", "")]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let sent = take_outbox(&g);
+    assert!(sent.contains_key("south.eml"), "{:?}", sent.keys());
+    assert!(!sent.contains_key("north.eml"), "{:?}", sent.keys());
+    // A chat: refused (it brings nothing), and its sender told kindly where words should go.
+    let r = g.inbox(&[&text_mail(
+        &g,
+        &alice,
+        "good luck",
+        "Have a nice game, Bob!",
+    )]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let sent = take_outbox(&g);
+    let notice = &sent["south.refused.eml"];
+    assert!(notice.contains("no file in your message"), "{notice}");
+    assert!(notice.contains("write to them"), "{notice}");
+    assert!(!notice.contains("--replace"), "{notice}");
+    let body = notice.split_once("\r\n\r\n").unwrap().1;
+    assert!(body.lines().all(|l| l.len() <= 72), "{notice}");
 }
