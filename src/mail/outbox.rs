@@ -87,8 +87,10 @@ pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files:
         .transpose()
 }
 
-/// The deadline of the next ply, if the game has a clock.
-pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
+/// The game's clock and its record, if it has a clock and a readable record.
+fn clock_and_record(
+    dir: &GameDir,
+) -> Result<Option<(crate::protocol::files::Clock, crate::protocol::record::Record)>> {
     let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
@@ -99,7 +101,14 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
     let here = dir
         .read_optional("record.jsonl", RECORD_LIMIT)?
         .unwrap_or_default();
-    let Ok(record) = crate::protocol::record::Record::parse(&here, &genesis) else {
+    Ok(crate::protocol::record::Record::parse(&here, &genesis)
+        .ok()
+        .map(|record| (clock, record)))
+}
+
+/// The deadline of the next ply, if the game has a clock.
+pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
+    let Some((clock, record)) = clock_and_record(dir)? else {
         return Ok(None);
     };
     // The seat to move: its vacations stop its clock.
@@ -111,6 +120,32 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
     Ok(crate::judge::clock::next_deadline(
         &clock, &record, &to_move, now,
     ))
+}
+
+/// The deadline a seat missed, when the record's latest event is that seat's forfeit for a
+/// missed deadline (no move since): the seat, and the deadline it had then.
+pub fn missed_deadline(
+    dir: &GameDir,
+    now: &str,
+) -> Result<Option<(String, crate::judge::clock::Deadline)>> {
+    use crate::protocol::files::Entry;
+    let Some((clock, record)) = clock_and_record(dir)? else {
+        return Ok(None);
+    };
+    for (at, line) in record.lines.iter().enumerate().rev() {
+        match &line.entry {
+            Entry::Move { .. } => return Ok(None),
+            Entry::Forfeit { seat, reason, .. } if reason == "missed-deadline" => {
+                let before = record.prefix(at);
+                return Ok(
+                    crate::judge::clock::next_deadline(&clock, &before, seat, now)
+                        .map(|d| (seat.clone(), d)),
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
 }
 
 /// Before play: how far each seat is with its secret, from the record (`commitment`, then
@@ -432,6 +467,7 @@ pub fn messages(
 ) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
     let deadline = deadline(dir, env.now)?;
+    let missed = missed_deadline(dir, env.now)?;
     // In a game of perfect information every seat's view is public, and so is every view once
     // the setups are revealed: `verify` checks all the views it finds (Xiangqi's and Liubo's
     // demand every seat's).
@@ -487,6 +523,18 @@ pub fn messages(
         let to_move = view.get("to_move").and_then(|t| t.as_str());
         if let (Some(d), Some(seat)) = (&deadline, to_move) {
             body.push_str(&wrap(&deadline_line(d, seat, &r.audience)));
+            body.push('\n');
+        }
+        if let Some((seat, d)) = &missed {
+            let who = match *seat == r.audience {
+                true => "You".to_string(),
+                false => seat.clone(),
+            };
+            body.push_str(&wrap(&format!(
+                "{who} missed the deadline for ply {}: the move was due by {} and the grace ran \
+                 until {}, and the game's clock forfeits a seat past its grace.",
+                d.ply, d.due, d.grace_until
+            )));
             body.push('\n');
         }
         body.push('\n');

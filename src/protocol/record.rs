@@ -20,6 +20,16 @@ impl Record {
         Record::default()
     }
 
+    /// The first `n` lines (all of them if there are fewer).
+    pub fn prefix(&self, n: usize) -> Record {
+        let n = n.min(self.lines.len());
+        Record {
+            lines: self.lines[..n].to_vec(),
+            texts: self.texts[..n].to_vec(),
+            heads: self.heads[..n].to_vec(),
+        }
+    }
+
     /// Parses `record.jsonl` and checks the chain against the manifest hash.
     /// Errors name the 1-based line.
     pub fn parse(text: &str, manifest_hash: &str) -> Result<Record, (usize, FormatError)> {

@@ -117,6 +117,33 @@ fn on_time_in_grace_late_and_forfeit() {
         .unwrap()
         .contains("missed-deadline"));
     ok(&["verify", &d]);
+    // The judge's message says which deadline was missed.
+    let outbox = Path::new(&d).join("../outbox");
+    let maildir = Path::new(&d).join("../Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    ok(&[
+        "inbox",
+        &d,
+        "--maildir",
+        &maildir.to_string_lossy(),
+        "--key",
+        &keys.path("judge"),
+        "--now",
+        "2026-11-21T11:42:00Z",
+        "--outbox",
+        &outbox.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+    ]);
+    let mail = std::fs::read_to_string(outbox.join("red.eml")).unwrap();
+    assert!(
+        mail.contains("black missed the deadline for ply 2: the move was due by")
+            && mail.contains("2026-11-21T11:10:00Z")
+            && mail.contains("2026-11-21T11:40:00Z"),
+        "{mail}"
+    );
 }
 
 #[test]
