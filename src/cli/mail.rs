@@ -1015,7 +1015,11 @@ fn take_file(
                 };
                 if let Some(seat) = told {
                     // Named as the player knows it, never by the judge's path for it.
-                    let why = e.to_string().replace(label.as_str(), "your message");
+                    let mut why = e.to_string().replace(label.as_str(), "your message");
+                    // Only its From says the player sent it, and anyone can write a From.
+                    if sender.is_none() {
+                        why.push_str(&format!("\n\n{}", outbox::NOT_YOURS));
+                    }
                     run.notices.push((seat.clone(), why, false));
                     run.answers = answer(&Some(seat));
                 }

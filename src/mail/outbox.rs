@@ -90,7 +90,12 @@ pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files:
 /// The game's clock and its record, if it has a clock and a readable record.
 fn clock_and_record(
     dir: &GameDir,
-) -> Result<Option<(crate::protocol::files::Clock, crate::protocol::record::Record)>> {
+) -> Result<
+    Option<(
+        crate::protocol::files::Clock,
+        crate::protocol::record::Record,
+    )>,
+> {
     let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
@@ -362,6 +367,10 @@ fn hex_prefix(digest: &str, n: usize) -> &str {
     &digest.trim_start_matches("sha256:")[..n]
 }
 
+/// Told with every answer to a message that only its From ties to the player.
+pub const NOT_YOURS: &str = "If you did not send this message, someone else wrote it with \
+     your address as its sender: the judge took nothing from it, and you need do nothing.";
+
 /// A private notice to one seat: why the file in its message was refused, or (`chat`) that a
 /// message with no file at all did nothing, and where words for the opponent should go.
 pub fn notice(env: &Envelope, to: &Recipient, text: &str, chat: bool) -> Result<Vec<u8>> {
@@ -379,8 +388,9 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str, chat: bool) -> Result<
              with it; nothing is lost. The judge reads only signed files (a move, a setup, a \
              secret) and does not pass words on: to talk to your opponent, write to them \
              directly.\n\nMail commands, one per message, in the subject: help; status; \
-             resend; vacation DAYS."
-                .to_string(),
+             resend; vacation DAYS.\n\n"
+                .to_string()
+                + NOT_YOURS,
         ),
         false => (
             format!("[qijudge {}] refused: {}", short_id(env.game), to.audience),

@@ -373,6 +373,11 @@ fn unusable_conflicting_html_unsigned_and_forged_messages_are_refused() {
         sent[&notice].contains("the key named for your seat"),
         "{sent:?}"
     );
+    // ... and told that someone else may have written it.
+    assert!(
+        sent[&notice].contains("If you did not send this message, someone else wrote"),
+        "{sent:?}"
+    );
     // A message with no file at all, and a broken one.
     let hello = g.tmp.path().join("hello.txt");
     std::fs::write(&hello, "hello\n").unwrap();
