@@ -88,19 +88,26 @@ pub fn repo(run: RepoRun) -> Result<()> {
             return refused;
         }
     };
+    // A pushed commit judged with the key (a server's pre-receive hook): the outputs are
+    // thrown away with the scratch tree, and a refusal refuses the push, so nothing is set
+    // aside and no seat's refusal file is written; only the touched games matter.
+    let gate = run.head.is_some() && run.key.is_some();
     let mut results = Vec::new();
     for folder in &touched {
         let dir = top.join(folder);
         let result = touched_game(&run, &dir);
         if let Err(e) = &result {
-            eprintln!("qijudge: {}: {e}", shown(folder));
+            match gate {
+                true => eprintln!("{}", pushed_refusal(shown(folder), e)),
+                false => eprintln!("qijudge: {}: {e}", shown(folder)),
+            }
         }
         if run.github {
             annotate(&dir, &result)?;
         }
         results.extend(result.err());
     }
-    if let Some(key) = run.key {
+    if let Some(key) = run.key.filter(|_| !gate) {
         for folder in all.iter().filter(|f| !touched.contains(f)) {
             let dir = top.join(folder);
             let result = judge_and_reveal(&dir, key, run.now.clone());
@@ -115,7 +122,48 @@ pub fn repo(run: RepoRun) -> Result<()> {
     if results.is_empty() {
         say!("the change keeps every game's rules");
     }
-    worst(results)
+    // Each reason was printed above, once, under its game.
+    summary(worst(results), touched.len())
+}
+
+/// The result of a run whose reasons were printed game by game: its kind (exit code) kept,
+/// its words a summary, so that no reason is printed twice.
+fn summary(result: Result<()>, games: usize) -> Result<()> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(Error::Refused(r)) => Err(refuse(
+            r.file,
+            None,
+            format!("the change is refused (of {games} game(s) it touches; reasons above)"),
+        )),
+        Err(Error::Io(_)) => Err(Error::Io(
+            "the change could not be checked (reasons above)".into(),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// A refusal as the pusher of a refused push reads it: the file, the field and the reason (a
+/// reason private to a seat as its code, with how that seat reads it), and nothing about
+/// files set aside, since nothing of a refused push is kept.
+fn pushed_refusal(folder: &str, e: &Error) -> String {
+    let Error::Refused(r) = e else {
+        return format!("qijudge: {folder}: {e}");
+    };
+    let field = r
+        .field
+        .as_ref()
+        .map(|f| format!(": field {f}"))
+        .unwrap_or_default();
+    let why = match &r.private_to {
+        None => r.reason.clone(),
+        Some(seat) => format!(
+            "refused [{}]; the reason is for {seat} only: in {seat}'s clone, `qijudge \
+             precheck {folder} --key YOUR_KEY` gives it",
+            r.code()
+        ),
+    };
+    format!("qijudge: {folder}: {}{field}: {why}", r.file)
 }
 
 /// One game the change touches: its own rules, then judged (with the key; a game that ended is
@@ -402,6 +450,36 @@ fn check_staged(dir: &Path, g: &GameDir) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_push_shows_a_private_reason_as_its_code_and_how_to_read_it() {
+        let private = Error::Refused(crate::error::Refusal {
+            file: "moves/0007-south.toml".into(),
+            field: Some("move".into()),
+            reason: "the landmine at c2 cannot move".into(),
+            hint: Some("the judge keeps the refused file apart in refused/".into()),
+            private_to: Some("south".into()),
+        });
+        let line = pushed_refusal("games/lzq", &private);
+        assert!(line.contains("moves/0007-south.toml: field move: refused [move.move]"));
+        assert!(
+            line.contains("qijudge precheck games/lzq --key YOUR_KEY"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("landmine") && !line.contains("refused/"),
+            "{line}"
+        );
+        let public = Error::Refused(crate::error::Refusal {
+            private_to: None,
+            ..match private {
+                Error::Refused(r) => r,
+                _ => unreachable!(),
+            }
+        });
+        let line = pushed_refusal("games/lzq", &public);
+        assert!(line.ends_with("the landmine at c2 cannot move"), "{line}");
+    }
 
     #[test]
     fn the_worst_result_is_an_io_error_then_the_first_refusal() {

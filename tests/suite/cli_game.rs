@@ -333,14 +333,16 @@ fn events_show_each_audience_only_its_own_facts() {
         r.code, 1,
         "the full stream is refused before the end: {r:?}"
     );
-    // Unjudged files are not shown as if they were accepted.
+    // Unjudged files are not shown as if they were accepted: the stream is what the judge
+    // recorded.
+    let recorded = ok(&["events", &g.d(), "--as", "public"]).stdout;
     use qijudge::games::luzhanqi::rules::{two_player, Move, Position, Seat};
     let b = two_player();
     let (mut p, _) = Position::start(b, Options::default(), &fixed_setups(), Seat(0));
     p.play(Move::parse("a6-a7", b).unwrap()).unwrap();
     let north = p.legal_moves()[0].display(b);
     g.send("north", &north);
-    assert_eq!(qj(&["events", &g.d(), "--as", "public"]).code, 2);
+    assert_eq!(ok(&["events", &g.d(), "--as", "public"]).stdout, recorded);
 }
 
 #[test]

@@ -950,3 +950,58 @@ fn the_server_side_judge_job_judges_every_game_after_a_push() {
         "a cron run on a judged repository adds nothing"
     );
 }
+
+/// Play as people do it through a server: the opponent pulls a move that is pushed but not
+/// judged yet and is told to wait for the judge (not that it is the other seat's move); a
+/// player who skipped the checks pushes an illegal move, and the server's hook refuses the push
+/// saying why once, without claiming that anything was kept or pointing to a file it never
+/// writes.
+#[test]
+fn a_refused_push_says_why_once_and_an_unjudged_move_is_waited_for() {
+    let w = World::new(&[("xiangqi", "games/xq", false)]);
+    let alice = w.clone("alice", false);
+    let bob = w.clone("bob", false);
+    let before = w.server_head();
+    let out = commit_move(&w, &alice, "games/xq", "red", "alice", "h2e2");
+    assert!(out.status.success(), "{}", text(&out));
+    let pushed = w.push_from(&alice, "origin");
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    // Bob pulls before the judge job has run.
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    let d = bob.join("games/xq").to_string_lossy().into_owned();
+    let status = ok(&["status", &d]);
+    assert!(
+        status.stdout.contains(
+            "red's move for ply 1 (moves/0001-red.toml) is written and waits for the judge"
+        ),
+        "{status:?}"
+    );
+    let bob_key = w.keys.path("bob");
+    let early = qj(&["move", &d, "--as", "black", "--key", &bob_key, "h9g7"]);
+    assert_eq!(early.code, 1, "{early:?}");
+    assert!(early.stderr.contains("waits for the judge"), "{early:?}");
+    assert!(!early.stderr.contains("it is red's move"), "{early:?}");
+    // The judge records it; bob's illegal move, committed past the pre-commit hook, is pushed.
+    w.judge_job(&before);
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    ok(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &bob_key,
+        "a10a5",
+        "--no-check",
+    ]);
+    git(&bob, &["add", "-A"]);
+    git(&bob, &["commit", "-q", "--no-verify", "-m", "a10a5"]);
+    let pushed = w.push_from(&bob, "origin");
+    assert!(!pushed.status.success(), "pushed: {}", text(&pushed));
+    let said = text(&pushed);
+    assert_eq!(said.matches("moves/0002-black.toml").count(), 1, "{said}");
+    assert!(said.contains("nothing of it was kept"), "{said}");
+    for wrong in ["refused/", "refusal.txt", "private to your seat"] {
+        assert!(!said.contains(wrong), "{wrong:?}: {said}");
+    }
+}

@@ -38,6 +38,19 @@ pub fn run<D: Definition>(
     let _lock = d.lock()?;
     crate::games::seat_of_key(&crate::judge::pipeline::Framed::frame(&g), seat, &key)?;
     let known = D::known(&d, &g)?;
+    // The seat to move has written its move, and the judge has not recorded it yet: this
+    // seat's turn comes after that, bound to the record the judge writes then.
+    if let Some((path, other, ply)) = super::written_not_judged(&d, known.as_ref()) {
+        if other != seat && check {
+            return Err(refuse_with(
+                path,
+                None,
+                format!("{other}'s move for ply {ply} is written and waits for the judge"),
+                "write yours once the judge has recorded it (git pull after the judge's commit, \
+                 or take in the judge's next message)",
+            ));
+        }
+    }
     let action = known.action(seat, key_path, action, check)?;
     let (ply, head) = known.next_move();
     let (id, manifest) = g.binding_of();

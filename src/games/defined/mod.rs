@@ -500,6 +500,16 @@ impl<D: Definition> Commands for D {
     }
 }
 
+/// The move file of the seat to move for the next ply, when it is written (committed, or
+/// mailed into this copy) but not judged yet: `(path, seat, ply)`. A copy that has it is one
+/// judge run behind, not waiting for that seat.
+pub(crate) fn written_not_judged(d: &GameDir, known: &dyn Known) -> Option<(String, String, u32)> {
+    let seat = known.to_move().ok().flatten()?;
+    let (ply, _) = known.next_move();
+    let path = crate::judge::frame::move_path(ply, &seat);
+    d.path(&path).is_file().then_some((path, seat, ply))
+}
+
 /// The folder and its loaded game.
 pub(crate) fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
     let d = GameDir::new(dir);

@@ -9,8 +9,16 @@ use std::path::Path;
 pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
     let known = D::known(&d, &g)?;
-    let (fields, lines) = known.status()?;
+    let (mut fields, mut lines) = known.status()?;
     let to_move = known.to_move()?;
+    // A move committed (or mailed in) but not judged yet: the game is one judge run behind.
+    if let Some((path, seat, ply)) = super::written_not_judged(&d, known.as_ref()) {
+        lines.push(format!(
+            "{seat}'s move for ply {ply} ({path}) is written and waits for the judge; the next \
+             turn comes once the judge records it"
+        ));
+        fields["awaiting_judge"] = serde_json::Value::String(path);
+    }
     let clock = crate::console::StatusClock {
         clock: crate::judge::pipeline::Framed::clock(&g),
         record: known.record(),
