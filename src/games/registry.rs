@@ -48,6 +48,15 @@ pub fn by_name(name: &str) -> Result<&'static dyn Game> {
 /// manifest is checked by the game itself).
 pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
     // (A packed game, `game-00001.tar.gz`, is a file holding its game.toml: read as it is.)
+    if !dir.exists() {
+        return Err(crate::error::refuse_with(
+            dir.display().to_string(),
+            None,
+            "no such folder",
+            "give the folder that holds the game's game.toml (check the path; `qijudge games \
+             .` lists the games below the current folder)",
+        ));
+    }
     if dir.is_dir() && !dir.join("game.toml").exists() {
         return Err(crate::error::refuse_with(
             dir.display().to_string(),

@@ -136,8 +136,8 @@ pub fn require_revealed(dir: &crate::store::GameDir, seats: &[&str], what: &str)
                     "missing: the game is over but the {what} are not revealed, so the judge's \
                      use of them cannot be checked"
                 ),
-                "after the game the judge publishes them with `qijudge reveal GAME --key \
-                 JUDGE_KEY`",
+                "after the game the judge publishes them with `qijudge reveal GAME` (a sealed \
+                 game's with the judge's key, `--key JUDGE_KEY`)",
             ));
         }
     }

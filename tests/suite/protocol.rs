@@ -30,7 +30,10 @@ fn bound_to_the_exact_manifest() {
     g.write("game.toml", &edited);
     let r = g.judge();
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("record.jsonl"), "{r:?}");
+    assert!(
+        r.stderr.contains("game.toml") && r.stderr.contains("changed since the game started"),
+        "{r:?}"
+    );
     // A move or commitment carried over from another game is refused too (see refusals::wrong_game).
 }
 

@@ -61,6 +61,16 @@ fn a_xiangqi_game_as_people_type_it() {
         r.stderr
     );
 
+    // ... and from a folder that does not exist (a typo in the path).
+    let typo = tmp.path().join("gmae1");
+    let r = qj(&["status", &typo.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("gmae1: no such folder") && r.stderr.contains("qijudge games"),
+        "{}",
+        r.stderr
+    );
+
     // Red types a cannon move in full-width characters, as a Chinese keyboard gives them.
     let r = play("red", "alice", "Ｈ２－Ｄ２");
     assert_eq!(r.code, 0, "{r:?}");
@@ -216,7 +226,7 @@ fn a_liubo_game_as_people_type_it() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
         r.stderr
-            .contains(&format!("qijudge reveal {d} --key JUDGE_KEY")),
+            .contains(&format!("qijudge reveal {d}`")),
         "{}",
         r.stderr
     );

@@ -59,6 +59,40 @@ fn piece_name(letter: &str) -> String {
         .unwrap_or_else(|| "piece".into())
 }
 
+/// The pieces still face down (FEN letters) by colour and kind, counted: `red: 1 general,
+/// 2 advisors, …; black: …` (16 letters in a row are hard to count).
+fn face_down_words(letters: &str) -> String {
+    use crate::games::xiangqi::rules::{Color, Kind, Piece};
+    let mut sides = Vec::new();
+    for color in [Color::Red, Color::Black] {
+        let mut kinds: Vec<(Kind, usize)> = Vec::new();
+        for p in letters.chars().filter_map(Piece::from_fen_char) {
+            if p.color != color {
+                continue;
+            }
+            match kinds.iter_mut().find(|(k, _)| *k == p.kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((p.kind, 1)),
+            }
+        }
+        if kinds.is_empty() {
+            continue;
+        }
+        let counted: Vec<String> = kinds
+            .iter()
+            .map(|(k, n)| {
+                let name = super::rules::position::kind_name(*k);
+                match n {
+                    1 => format!("1 {name}"),
+                    _ => format!("{n} {name}s"),
+                }
+            })
+            .collect();
+        sides.push(format!("{}: {}", color.name(), counted.join(", ")));
+    }
+    sides.join("; ")
+}
+
 /// The state of play in sentences, for the text view, captions and the replay page.
 pub fn state_lines(v: &BanqiView) -> Vec<String> {
     let mut out = Vec::new();
@@ -93,7 +127,10 @@ pub fn state_lines(v: &BanqiView) -> Vec<String> {
     let all = v.taken.iter().map(|t| (t.by.as_str(), t.piece.as_str()));
     taken_lines(&mut out, ["first", "second"], all);
     if !v.face_down.is_empty() {
-        out.push(format!("Still face down: {}", v.face_down));
+        out.push(format!(
+            "Still face down: {}",
+            face_down_words(&v.face_down)
+        ));
     }
     ending_lines(&mut out, v, false);
     out
@@ -174,4 +211,19 @@ pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {
                 })
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::face_down_words;
+
+    #[test]
+    fn pieces_face_down_are_counted_by_colour_and_kind() {
+        assert_eq!(
+            face_down_words("AABBCCKNNPPPPPRRp"),
+            "red: 2 advisors, 2 elephants, 2 cannons, 1 general, 2 horses, 5 soldiers, \
+             2 chariots; black: 1 soldier"
+        );
+        assert_eq!(face_down_words("k"), "black: 1 general");
+    }
 }

@@ -88,7 +88,8 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
             r.file,
             None,
             "missing: the setups are not revealed yet",
-            "after the game the judge publishes them with `qijudge reveal GAME --key JUDGE_KEY`",
+            "after the game the judge publishes them with `qijudge reveal GAME` (a sealed \
+                 game's with the judge's key, `--key JUDGE_KEY`)",
         ),
         other => other,
     })?;
