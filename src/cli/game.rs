@@ -61,8 +61,13 @@ pub fn new(
     };
     let mut entries = Vec::new();
     for spec in players {
-        let (name, key_file, email) = player_spec(spec)?;
-        entries.push((name.to_string(), read_key(Path::new(key_file))?, email));
+        let (name, key_file, email, digest) = player_spec(spec)?;
+        entries.push((
+            name.to_string(),
+            read_key(Path::new(key_file))?,
+            email,
+            digest,
+        ));
     }
     let new = NewGame {
         players: entries,
@@ -77,12 +82,16 @@ pub fn new(
     super::report::print(game.new_game(dir, new)?)
 }
 
-/// `NAME=PUBLIC_KEY_FILE[=EMAIL]` from `--player`.
-fn player_spec(spec: &str) -> Result<(&str, &str, Option<String>)> {
-    let mut parts = spec.splitn(3, '=');
+/// `NAME=PUBLIC_KEY_FILE[=EMAIL[=digest]]` from `--player`.
+fn player_spec(spec: &str) -> Result<(&str, &str, Option<String>, bool)> {
+    let (spec_rest, digest) = match spec.strip_suffix("=digest") {
+        Some(rest) if rest.matches('=').count() >= 2 => (rest, true),
+        _ => (spec, false),
+    };
+    let mut parts = spec_rest.splitn(3, '=');
     let (Some(name), Some(key_file)) = (parts.next(), parts.next()) else {
         return Err(Error::Io(format!(
-            "--player {spec:?}: expected NAME=PUBLIC_KEY_FILE[=EMAIL]"
+            "--player {spec:?}: expected NAME=PUBLIC_KEY_FILE[=EMAIL[=digest]]"
         )));
     };
     if name.is_empty() || name.chars().any(|c| c.is_control()) {
@@ -98,7 +107,7 @@ fn player_spec(spec: &str) -> Result<(&str, &str, Option<String>)> {
             )));
         }
     }
-    Ok((name, key_file, email))
+    Ok((name, key_file, email, digest))
 }
 
 pub fn judge(

@@ -16,6 +16,11 @@ pub struct Outgoing {
     pub from: Option<String>,
     pub sendmail: Option<String>,
     pub spectators: Vec<String>,
+    /// The time of day (UTC, `HH:MM`) daily digests go, at the first run at or after it.
+    pub digest_at: String,
+    /// Where the digest wishes are kept when a club's judge runs one of its games (the club's
+    /// folder, which also sends the digests); none: the game's own `mail/`.
+    pub digest_spool: Option<PathBuf>,
 }
 
 /// Where `inbox` takes its messages from: files (messages or mboxes, `-` for standard input),
@@ -160,11 +165,41 @@ pub fn inbox(
             deliver(&out, &name, &outbox::notice(&env, to, text, *chat)?)?;
             notices.sent(&game, seat, &digest, &now)?;
         }
+        let spool = out
+            .digest_spool
+            .clone()
+            .unwrap_or_else(|| game.path("mail"));
+        let wishes = crate::mail::digest::Digests::read(&spool);
         for m in outbox::messages(&game, &env, &recipients, revealed)? {
+            // A player who reads the daily digest gets this game's news there, unless it
+            // cannot wait.
+            let audience = m.name.trim_end_matches(".eml");
+            let held = !m.urgent
+                && recipients.iter().any(|r| {
+                    r.audience == audience
+                        && audience != "public"
+                        && r.addresses
+                            .iter()
+                            .all(|a| wishes.wants(a, manifest.id(), manifest.digest(audience)))
+                });
+            if held {
+                if sent.0.get(&m.name) != Some(&m.digest) {
+                    say!("{}: kept for the daily digest", m.name);
+                }
+                continue;
+            }
             // Nothing new for this recipient: no message (a chat, a duplicate, a bounce).
             if !sent.send_new(&game, &out, &m)? {
                 say!("{}: nothing new, not sent", m.name);
             }
+        }
+    }
+    // A game served on its own sends its digests itself (a club's judge sends them once for
+    // all its games).
+    if out.digest_spool.is_none() {
+        let games = vec![(Manifest::read(&game)?.id().to_string(), dir.to_path_buf())];
+        if let Err(e) = send_digests(&game.path("mail"), &games, &now, &out) {
+            eprintln!("digest: {e}");
         }
     }
     judged?;
@@ -344,6 +379,7 @@ pub fn inbox_games(
                     }
                     let mut game_out = out.clone();
                     game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+                    game_out.digest_spool = Some(spool.clone());
                     let taken = inbox(
                         dir,
                         Source::Files(std::slice::from_ref(&file)),
@@ -416,6 +452,7 @@ pub fn inbox_games(
         }
         let mut game_out = out.clone();
         game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+        game_out.digest_spool = Some(spool.clone());
         if let Err(e) = inbox(
             dir,
             Source::Files(&[]),
@@ -426,6 +463,10 @@ pub fn inbox_games(
             eprintln!("{}: {e}", dir.display());
             refused.push(dir.display().to_string());
         }
+    }
+    // Then the daily digests, once for every game of each address.
+    if let Err(e) = send_digests(&spool, &games, &now, &out) {
+        eprintln!("digest: {e}");
     }
     match refused.first() {
         None => Ok(()),
@@ -488,7 +529,7 @@ fn answer_command(
     if own.is_empty() || *command == Command::Help {
         let why = match own.is_empty() {
             true => "This address plays no game here.",
-            false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME; vacation GAME DAYS.",
+            false => "Mail commands, one per message, in the subject or the first line: help; list; status GAME; resend GAME; vacation GAME DAYS; digest on|off.",
         };
         // An explicit `help` is answered as asked; anything else from an address with no game
         // here found none.
@@ -531,37 +572,52 @@ fn answer_command(
     let (subject, body) = match command {
         Command::Help => unreachable!("answered above"),
         Command::List => {
-            // As `qijudge games ROOT --address` lists them: the sender's turns first, each
-            // with its deadline; named by game id, never by the judge's folders.
-            use crate::games::listing;
-            let whose = listing::Whose {
-                key: None,
-                address: Some(sender.clone()),
-            };
-            let mut listed: Vec<listing::Listed> = own
+            let ids: Vec<(&str, &Path)> = own
                 .iter()
-                .map(|(id, dir, _)| {
-                    let mut l = listing::read_one(dir, dir, &whose, now);
-                    l.path = id.to_string();
-                    l
-                })
+                .map(|(id, dir, _)| (id.as_str(), dir.as_path()))
                 .collect();
-            listing::order(&mut listed);
-            let turns = listed.iter().filter(|l| l.your_turn).count();
-            // Two lines a game, so that no line needs folding in a mail client.
-            let games: Vec<String> = listed
-                .iter()
-                .map(|l| {
-                    let (game, what) = listing::parts(l);
-                    format!("{game}\n  {what}")
-                })
-                .collect();
-            let body = format!(
-                "{turns} of your {} game(s) here wait for your move.\n\n{}",
-                listed.len(),
-                games.join("\n")
-            );
+            let (_, body) = games_list(&sender, &ids, now);
             ("your games".to_string(), body)
+        }
+        Command::Digest(arg, on) => {
+            let game = match arg {
+                None => None,
+                Some(_) => match named(arg) {
+                    Some((id, _, _)) => Some(id.to_string()),
+                    None => {
+                        let ids: Vec<String> =
+                            own.iter().map(|(id, _, _)| id.to_string()).collect();
+                        let body = format!(
+                            "Which game? Name one of yours: digest GAME on|off ({}), or `digest \
+                             on|off` for all of them.",
+                            ids.join(", ")
+                        );
+                        let answers = parsed
+                            .message_id()
+                            .filter(|id| outbox::valid_message_id(id));
+                        let bytes =
+                            outbox::reply(from_judge, &sender, now, answers, "which game?", &body)?;
+                        return deliver(out, &reply_name(&sender), &bytes);
+                    }
+                },
+            };
+            let mut wishes = crate::mail::digest::Digests::read(spool);
+            wishes.set(&sender, game.as_deref(), *on);
+            wishes.save(spool)?;
+            let which = game
+                .map(|g| format!("game {g}"))
+                .unwrap_or_else(|| "all your games here".into());
+            let body = match on {
+                true => format!(
+                    "Daily digest on for {which}: at most one mail a day (from {} UTC), listing \
+                     your games with the judge's latest message of each that changed. The end \
+                     of a game, a refused file and a move due within a day still come at once. \
+                     `digest off` ends it.",
+                    out.digest_at
+                ),
+                false => format!("Daily digest off for {which}: a mail after every move again."),
+            };
+            ("digest".to_string(), body)
         }
         Command::Status(arg) | Command::Resend(arg) => {
             let Some((id, dir, seats)) = named(arg) else {
@@ -589,6 +645,9 @@ fn answer_command(
                 }
                 let mut game_out = out.clone();
                 game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+                if club {
+                    game_out.digest_spool = Some(spool.to_path_buf());
+                }
                 return inbox(
                     dir,
                     Source::Files(&[]),
@@ -635,6 +694,138 @@ fn answer_command(
         .filter(|id| outbox::valid_message_id(id));
     let bytes = outbox::reply(from_judge, &sender, now, answers, &subject, &body)?;
     deliver(out, &reply_name(&sender), &bytes)
+}
+
+/// The `list` answer for `sender`: its games (`own`: id and folder) as `qijudge games ROOT
+/// --address` lists them, its turns first, each with its deadline, named by game id (never by
+/// the judge's folders); and how many wait for its move.
+fn games_list(sender: &str, own: &[(&str, &Path)], now: &str) -> (usize, String) {
+    use crate::games::listing;
+    let whose = listing::Whose {
+        key: None,
+        address: Some(sender.to_string()),
+    };
+    let mut listed: Vec<listing::Listed> = own
+        .iter()
+        .map(|(id, dir)| {
+            let mut l = listing::read_one(dir, dir, &whose, now);
+            l.path = id.to_string();
+            l
+        })
+        .collect();
+    listing::order(&mut listed);
+    let turns = listed.iter().filter(|l| l.your_turn).count();
+    // Two lines a game, so that no line needs folding in a mail client.
+    let games: Vec<String> = listed
+        .iter()
+        .map(|l| {
+            let (game, what) = listing::parts(l);
+            format!("{game}\n  {what}")
+        })
+        .collect();
+    let body = format!(
+        "{turns} of your {} game(s) here wait for your move.\n\n{}",
+        listed.len(),
+        games.join("\n")
+    );
+    (turns, body)
+}
+
+/// Sends the daily digests that are due (see [`crate::mail::digest`]): to each address that
+/// reads some of its `games` in the digest, once a day from `out.digest_at`, when a message of
+/// those games is waiting for it. The messages it carries count as sent.
+fn send_digests(
+    spool: &Path,
+    games: &[(String, PathBuf)],
+    now: &str,
+    out: &Outgoing,
+) -> Result<()> {
+    use crate::mail::digest::Digests;
+    let Some(from) = out.from.as_deref() else {
+        return Ok(());
+    };
+    if out.outbox.is_none() && out.sendmail.is_none() {
+        return Ok(());
+    }
+    let mut wishes = Digests::read(spool);
+    // Each address's seats: (game id, folder, seat, the manifest's word).
+    let mut seats: std::collections::BTreeMap<String, Vec<(String, PathBuf, String, bool)>> =
+        Default::default();
+    for (id, dir) in games {
+        let Ok(manifest) = Manifest::read(&GameDir::new(dir)) else {
+            continue;
+        };
+        for (seat, _, email) in manifest.players() {
+            if let Some(e) = email.filter(|e| !e.eq_ignore_ascii_case(from)) {
+                let by_manifest = manifest.digest(&seat);
+                seats.entry(e.to_ascii_lowercase()).or_default().push((
+                    id.clone(),
+                    dir.clone(),
+                    seat,
+                    by_manifest,
+                ));
+            }
+        }
+    }
+    for (address, mine) in &seats {
+        let read = |id: &str, m: bool| wishes.wants(address, id, m);
+        if !mine.iter().any(|(id, _, _, m)| read(id, *m))
+            || !wishes.due(address, now, &out.digest_at)
+        {
+            continue;
+        }
+        // What waits for this address: each digest seat's message that was not sent yet.
+        let mut held: Vec<(String, PathBuf, outbox::Outgoing)> = Vec::new();
+        for (id, dir, seat, by_manifest) in mine {
+            if !read(id, *by_manifest) {
+                continue;
+            }
+            let game = GameDir::new(dir);
+            let _lock = game.lock()?;
+            let manifest = Manifest::read(&game)?;
+            let Some(to) = recipients(&manifest, &[], from)
+                .into_iter()
+                .find(|r| r.audience == *seat)
+            else {
+                continue;
+            };
+            let env = outbox::Envelope {
+                game: manifest.id(),
+                from,
+                now,
+                answers: None,
+            };
+            let sent = SentLog::read(&game)?;
+            for m in outbox::messages(&game, &env, std::slice::from_ref(&to), false)? {
+                if sent.0.get(&m.name) != Some(&m.digest) {
+                    held.push((id.clone(), dir.clone(), m));
+                }
+            }
+        }
+        if held.is_empty() {
+            continue;
+        }
+        let own: Vec<(&str, &Path)> = mine
+            .iter()
+            .map(|(id, dir, _, _)| (id.as_str(), dir.as_path()))
+            .collect();
+        let (turns, list) = games_list(address, &own, now);
+        let attached: Vec<(String, Vec<u8>)> = held
+            .iter()
+            .map(|(id, _, m)| (id.clone(), m.bytes.clone()))
+            .collect();
+        let bytes = outbox::digest(from, address, now, turns, &list, &attached)?;
+        deliver(out, &addressed_name("digest", address), &bytes)?;
+        say!("digest to {address}: {} game(s)", held.len());
+        for (_, dir, m) in &held {
+            let game = GameDir::new(dir);
+            let _lock = game.lock()?;
+            SentLog::read(&game)?.record(&game, &m.name, &m.digest)?;
+        }
+        wishes.sent(address, now);
+        wishes.save(spool)?;
+    }
+    Ok(())
 }
 
 /// Runs the judge with a vacation of `days` days for `seat`: what the judge did, or why not.
@@ -1419,6 +1610,20 @@ impl Manifest {
             .get("id")
             .and_then(|v| v.as_str())
             .unwrap_or_default()
+    }
+
+    /// Whether the manifest asks for `seat`'s mail as a daily digest.
+    fn digest(&self, seat: &str) -> bool {
+        self.table
+            .get("players")
+            .and_then(|p| p.as_array())
+            .and_then(|ps| {
+                ps.iter()
+                    .find(|p| p.get("seat").and_then(|s| s.as_str()) == Some(seat))
+            })
+            .and_then(|p| p.get("digest"))
+            .and_then(|d| d.as_bool())
+            .unwrap_or(false)
     }
 
     /// Every seat with its player's name and address, in order.

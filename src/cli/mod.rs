@@ -45,7 +45,7 @@ pub enum Command {
         /// The game directory.
         dir: PathBuf,
         /// NAME=PUBLIC_KEY_FILE or NAME=PUBLIC_KEY_FILE=EMAIL (the address the club mail judge
-        /// answers), once per seat in seat order (luzhanqi: south, north; on the cross board:
+        /// answers; EMAIL=digest: one mail a day for this game, a digest), once per seat in seat order (luzhanqi: south, north; on the cross board:
         /// south, east, north, west; xiangqi: red, black; liubo: a, b; jieqi: red, black;
         /// banqi: first, second).
         #[arg(long = "player", required = true)]
@@ -886,6 +886,10 @@ pub struct MailArgs {
     /// Pipe each outgoing message to this command (`sendmail -t`, `msmtp -t`).
     #[arg(long)]
     sendmail: Option<String>,
+    /// The time of day (UTC) daily digests go, at the first run at or after it.
+    #[arg(long, value_name = "HH:MM", default_value = crate::mail::digest::DEFAULT_AT,
+          value_parser = crate::mail::digest::parse_at)]
+    digest_at: String,
 }
 
 impl MailArgs {
@@ -895,6 +899,8 @@ impl MailArgs {
             from: self.from,
             sendmail: self.sendmail,
             spectators,
+            digest_at: self.digest_at,
+            digest_spool: None,
         }
     }
 }

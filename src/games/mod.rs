@@ -67,7 +67,8 @@ pub fn on_off(key: &str, value: &str) -> Result<bool> {
 }
 
 pub struct NewGame<'a> {
-    pub players: Vec<(String, String, Option<String>)>,
+    /// Name, public key line, e-mail address, and whether the player reads a daily digest.
+    pub players: Vec<(String, String, Option<String>, bool)>,
     pub judge_key: String,
     pub rules: &'a [String],
     pub created: String,
@@ -438,7 +439,7 @@ pub(crate) fn write_git_files(dir: &Path) -> Result<()> {
 /// A new player list: one entry per seat from `--player` specs (name, key line, address).
 pub(crate) fn player_entries(
     seats: &[&str],
-    players: &[(String, String, Option<String>)],
+    players: &[(String, String, Option<String>, bool)],
     order: &str,
 ) -> Result<Vec<Player>> {
     if players.len() != seats.len() {
@@ -450,11 +451,12 @@ pub(crate) fn player_entries(
     Ok(seats
         .iter()
         .zip(players)
-        .map(|(seat, (name, key, email))| Player {
+        .map(|(seat, (name, key, email, digest))| Player {
             seat: seat.to_string(),
             name: name.clone(),
             key: key.clone(),
             email: email.clone(),
+            digest: *digest,
         })
         .collect())
 }

@@ -117,6 +117,7 @@ pub fn contract_frame(seats: &[&str]) -> ContractFrame {
                 name: format!("{seat}-player"),
                 key: public_key_line(k),
                 email: None,
+                digest: false,
             })
             .collect(),
         player_keys,

@@ -272,6 +272,7 @@ impl<R: ManifestRules> Seated<R> {
                     .map_or(format!("seat-{i}"), |n| n.to_string()),
                 key: signing::public_key_line(k),
                 email: None,
+                digest: false,
             })
             .collect();
         let judge = JudgeEntry {

@@ -1,5 +1,6 @@
 //! Commands a player mails to the judge, one per message, in the subject or the first line of a
-//! plain-text body: `help`, `list`, `status [GAME]`, `resend [GAME]`, `vacation [GAME] DAYS`.
+//! plain-text body: `help`, `list`, `status [GAME]`, `resend [GAME]`, `vacation [GAME] DAYS`,
+//! `digest [GAME] on|off`.
 //! Pure: a message in, a command (or none) out.
 
 use mail_parser::MessageParser;
@@ -14,6 +15,8 @@ pub enum Command {
     Resend(Option<String>),
     /// Stop the sender's clock for some days, within what the game's manifest allows.
     Vacation(Option<String>, u32),
+    /// The daily digest on (`true`) or off, for one game or all the sender's games.
+    Digest(Option<String>, bool),
 }
 
 /// The command of a message, if its subject or the first line of its text says one.
@@ -51,6 +54,18 @@ fn of_line(line: &str) -> Option<Command> {
     let verb = words.next()?.to_ascii_lowercase();
     let arg = words.next().map(str::to_string);
     let second = words.next();
+    if verb == "digest" {
+        let switch = |w: &str| match w.to_ascii_lowercase().as_str() {
+            "on" => Some(true),
+            "off" => Some(false),
+            _ => None,
+        };
+        return match (arg, second, words.next()) {
+            (Some(w), None, None) => Some(Command::Digest(None, switch(&w)?)),
+            (Some(game), Some(w), None) => Some(Command::Digest(Some(game), switch(w)?)),
+            _ => None,
+        };
+    }
     if verb == "vacation" {
         let days = |w: &str| w.parse::<u32>().ok().filter(|d| (1..=365).contains(d));
         return match (arg, second, words.next()) {
@@ -97,6 +112,20 @@ mod tests {
             parse(&mail("Re: your move", "vacation 3")),
             Some(Command::Vacation(None, 3))
         );
+    }
+
+    #[test]
+    fn the_digest_is_switched_for_all_games_or_one() {
+        assert_eq!(
+            parse(&mail("digest on", "")),
+            Some(Command::Digest(None, true))
+        );
+        assert_eq!(
+            parse(&mail("Re: x", "digest xq-1234 OFF")),
+            Some(Command::Digest(Some("xq-1234".into()), false))
+        );
+        assert_eq!(parse(&mail("digest", "")), None);
+        assert_eq!(parse(&mail("digest daily please", "")), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod command;
+pub mod digest;
 pub mod inbox;
 pub mod outbox;
 pub mod route;
@@ -136,8 +137,15 @@ pub fn import(
     let found: Vec<inbox::Found> = found.into_iter().cloned().collect();
     let mut taken = Vec::new();
     if copy {
+        // A daily digest carries several games' bundles: each copy takes its own.
+        let several = message.archives.len() > 1;
         for archive in &message.archives {
-            taken.extend(import_bundle(dir, &seats, archive, shown)?);
+            match import_bundle(dir, &seats, archive, shown) {
+                Ok(files) => taken.extend(files),
+                Err(crate::error::Error::Refused(r))
+                    if several && r.reason.starts_with("holds another game") => {}
+                Err(e) => return Err(e),
+            }
         }
         let (records, views): (Vec<&inbox::Found>, Vec<&inbox::Found>) = judges
             .into_iter()

@@ -291,6 +291,18 @@ pub struct Outgoing {
     pub name: String,
     pub bytes: Vec<u8>,
     pub digest: String,
+    /// Whether it must go at once even to a player who reads a daily digest: the game is over
+    /// or not begun, the seat's file was refused, or the seat's move is due within a day.
+    pub urgent: bool,
+}
+
+/// Whether a move due at `due` is due within a day of `now` (both RFC 3339).
+fn within_a_day(due: &str, now: &str) -> bool {
+    let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    match (parse(due), parse(now)) {
+        (Some(due), Some(now)) => due - now < chrono::Duration::hours(24),
+        _ => true,
+    }
 }
 
 /// RFC 3834: every message the judge sends is marked as sent by a program, so that
@@ -464,6 +476,65 @@ pub fn reply(
     )
 }
 
+/// The daily digest to one address: its games (`games`, as the `list` command gives them) and
+/// the judge's latest message of each game that changed since the last (`held`: game id and
+/// message), attached whole as `message/rfc822`, so that each copy takes in its own game.
+pub fn digest(
+    from: &str,
+    to: &str,
+    now: &str,
+    waiting: usize,
+    games: &str,
+    held: &[(String, Vec<u8>)],
+) -> Result<Vec<u8>> {
+    let env = Envelope {
+        game: "digest",
+        from,
+        now,
+        answers: None,
+    };
+    let recipient = Recipient {
+        audience: "digest".into(),
+        name: String::new(),
+        addresses: vec![to.to_string()],
+    };
+    let subject = match waiting {
+        0 => "[qijudge] your games: none waits for your move".to_string(),
+        1 => "[qijudge] your games: 1 waits for your move".to_string(),
+        n => format!("[qijudge] your games: {n} wait for your move"),
+    };
+    let body = format!(
+        "Your daily digest: one mail a day for your games at {from} (the mail command `digest \
+         off` ends it). The end of a game, a refused file and a move due within a day still \
+         come at once.\n\n{games}\n\nThe judge's latest message of each game that changed \
+         since the last digest is attached ({}). Save this message as a file and take it into \
+         each copy with `qijudge inbox YOUR-COPY MESSAGE-FILE`: a copy takes only its own game.",
+        held.len()
+    );
+    let mut parts = vec![MimePart::new("text/plain", format!("{}\n", wrap(&body)))];
+    for (game, bytes) in held {
+        // The judge's messages are 7-bit text; written as they are (RFC 2046 allows no other
+        // transfer encoding for message/rfc822).
+        let encoding = if bytes.is_ascii() { "7bit" } else { "8bit" };
+        parts.push(
+            MimePart::new(
+                "message/rfc822",
+                String::from_utf8_lossy(bytes).into_owned(),
+            )
+            .header(
+                "Content-Transfer-Encoding",
+                mail_builder::headers::raw::Raw::new(encoding),
+            )
+            .attachment(format!("{}.eml", short_id(game))),
+        );
+    }
+    let digest =
+        crate::protocol::hash::sha256_tagged(format!("{to}\n{now}\n{}", held.len()).as_bytes());
+    let id = format!("digest.{}", hex_prefix(&digest, 16));
+    let body = MimePart::new(ContentType::new("multipart/mixed"), parts);
+    write(headers(&env, &recipient, subject, &id)?.body(body))
+}
+
 /// Builds the messages for the current views of a judged game directory. Each carries the
 /// game's public files so far (`game.tar.gz`: record, commitments, moves, the audience's views), so
 /// that a player's copy can replay the game (`status` and `moves` of games whose views do not
@@ -584,10 +655,15 @@ pub fn messages(
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,
         );
+        let due_soon = to_move == Some(r.audience.as_str())
+            && deadline
+                .as_ref()
+                .is_some_and(|d| within_a_day(&d.due, env.now));
         out.push(Outgoing {
             name: format!("{}.eml", r.audience),
             bytes: write(headers(env, r, subject, &message_id)?.body(body))?,
             digest,
+            urgent: over || before_play || note.is_some() || due_soon,
         });
     }
     Ok(out)
@@ -737,6 +813,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
         name: format!("{seat}.invite.eml"),
         bytes: write(headers(env, to, subject, &id)?.body(body))?,
         digest,
+        urgent: true,
     })
 }
 
@@ -778,6 +855,7 @@ pub fn reminder(
         name: format!("{seat}.reminder.eml"),
         bytes: write(headers(env, to, subject, &id)?.text_body(body))?,
         digest,
+        urgent: true,
     })
 }
 

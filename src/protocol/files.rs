@@ -159,6 +159,10 @@ pub struct Player {
     /// Where the judge mails this player's views (play by e-mail).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// The player reads this game in a daily digest of their games at the judge's address,
+    /// not a mail per move (the mail command `digest` changes it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub digest: bool,
 }
 
 /// `commitments/<seat>.toml`, signed by the player (namespace `qijudge-commitment`).

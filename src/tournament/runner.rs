@@ -921,7 +921,7 @@ fn play_through_contract(
         players: (0..seats.len())
             .map(|j| {
                 let line = signing::public_key_line(seat_keys[j].1.public_key());
-                (cfg.bots[bot_of(j)].name.clone(), line, None)
+                (cfg.bots[bot_of(j)].name.clone(), line, None, false)
             })
             .collect(),
         judge_key: signing::public_key_line(keys.judge.public_key()),

@@ -743,3 +743,138 @@ fn the_judge_mails_nobody_on_demand() {
     assert!(sent <= 2, "{sent} notices for two reasons");
     assert!(sent >= 1, "the player is told once");
 }
+
+impl Club {
+    /// One run of the club's judge over the Maildir at `now`.
+    fn judge_runs_at(&self, now: &str) -> Run {
+        qj(&[
+            "inbox",
+            "--games",
+            &self.tmp.path().join("club").to_string_lossy(),
+            "--maildir",
+            &self.tmp.path().join("Maildir").to_string_lossy(),
+            "--key",
+            &self.key("judge"),
+            "--outbox",
+            &self.tmp.path().join("outbox").to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--now",
+            now,
+        ])
+    }
+}
+
+/// The parts of a digest that are whole messages (`message/rfc822`).
+fn attached_messages(digest: &str) -> usize {
+    digest.matches("Content-Type: message/rfc822").count()
+}
+
+/// A player of three games at one address reads them in a daily digest: asked in game.toml for
+/// one game and by the mail command for all; one mail a day from 07:00 UTC listing every game
+/// (turns first) with each changed game's message attached, which each copy takes in; the end
+/// of a game still goes at once; `digest off` brings a mail per move back.
+#[test]
+fn a_player_of_three_games_reads_them_in_one_digest_a_day() {
+    let club = Club::new();
+    let keys = club.tmp.path().join("keys");
+    let judge_pub = format!("{}.pub", keys.join("judge").display());
+    let spec = |w: &str| format!("{w}={}.pub={w}@example.org", keys.join(w).display());
+    // c: dave (red) and alice, who asks for the digest in game.toml; d: alice (red) and carol.
+    for (folder, red, black) in [
+        ("c", spec("dave"), format!("{}=digest", spec("alice"))),
+        ("d", spec("alice"), spec("carol")),
+    ] {
+        let d = club.game(folder).to_string_lossy().into_owned();
+        ok(&[
+            "new", "xiangqi", &d, "--player", &red, "--player", &black, "--judge", &judge_pub,
+            "--now", NOW,
+        ]);
+        ok(&["judge", &d, "--key", &club.key("judge"), "--now", NOW]);
+    }
+    let manifest = std::fs::read_to_string(club.game("c").join("game.toml")).unwrap();
+    assert!(manifest.contains("digest = true"), "{manifest}");
+    let alice_c = club.tmp.path().join("alice-c");
+    copy_dir(&club.game("c"), &alice_c);
+    let digest = club.outbox(&to_address("digest", "alice@example.org"));
+    let day1 = |t: &str| format!("2026-11-21T{t}:00Z");
+    let day2 = |t: &str| format!("2026-11-22T{t}:00Z");
+
+    // First run: game c's message to alice waits for the digest, which goes at once (none
+    // went today, and it is after 07:00); games a and d mail alice as before.
+    let r = club.judge_runs_at(&day1("12:00"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!club.outbox("c/black.eml").exists(), "{r:?}");
+    assert!(club.outbox("c/red.eml").exists() && club.outbox("a/red.eml").exists());
+    let text = std::fs::read_to_string(&digest).unwrap();
+    assert_eq!(attached_messages(&text), 1, "{text}");
+    assert!(text.contains(&game_id(&club.game("c"))), "{text}");
+    std::fs::remove_file(&digest).unwrap();
+
+    // Alice asks for the digest of all her games; dave moves in c, alice in a.
+    club.mail_text(1, "alice@example.org", "Subject: digest on", "");
+    club.mail_move("c", "red", "dave", "h2e2", 2);
+    club.mail_move("a", "red", "alice", "h2e2", 3);
+    std::fs::remove_file(club.outbox("a/red.eml")).unwrap();
+    let r = club.judge_runs_at(&day1("13:00"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let answer =
+        std::fs::read_to_string(club.outbox(&to_address("reply", "alice@example.org"))).unwrap();
+    assert!(
+        answer.contains("Daily digest on for all your games"),
+        "{answer}"
+    );
+    assert!(r.stdout.contains("kept for the daily digest"), "{r:?}");
+    // Held, and no second digest the same day; bob and dave are mailed as before.
+    assert!(!club.outbox("a/red.eml").exists() && !club.outbox("c/black.eml").exists());
+    assert!(!digest.exists(), "{r:?}");
+    assert!(club.outbox("a/black.eml").exists() && club.outbox("c/red.eml").exists());
+    // The next morning before 07:00: still nothing; from 07:00, one digest with both games.
+    assert_eq!(club.judge_runs_at(&day2("06:30")).code, 0);
+    assert!(!digest.exists());
+    let r = club.judge_runs_at(&day2("07:30"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let text = std::fs::read_to_string(&digest).unwrap();
+    assert_eq!(attached_messages(&text), 2, "{text}");
+    assert!(text.contains("2 wait for your move"), "{text}");
+    assert!(text.contains("YOUR TURN"), "{text}");
+    let (a, c, d) = (
+        game_id(&club.game("a")),
+        game_id(&club.game("c")),
+        game_id(&club.game("d")),
+    );
+    // Every game of hers is listed, her turns (c, d) before a.
+    let at = |id: &str| text.find(id).unwrap();
+    assert!(at(&c) < at(&a) && at(&d) < at(&a), "{text}");
+    assert!(!club.outbox("a/red.eml").exists() && !club.outbox("c/black.eml").exists());
+    // Her copy of game c takes its own game from the digest (not a's).
+    let r = ok(&[
+        "inbox",
+        &alice_c.to_string_lossy(),
+        &digest.to_string_lossy(),
+    ]);
+    assert!(r.stdout.contains("record.jsonl"), "{r:?}");
+    let status = ok(&["status", &alice_c.to_string_lossy()]);
+    assert!(
+        status.stdout.contains("black to move (ply 2)"),
+        "{status:?}"
+    );
+    std::fs::remove_file(&digest).unwrap();
+    // Nothing new: a later run sends nothing again.
+    assert_eq!(club.judge_runs_at(&day2("07:40")).code, 0);
+    assert!(!digest.exists() && !club.outbox("a/red.eml").exists());
+
+    // The end of a game goes at once, digest or not.
+    club.mail_move("a", "black", "bob", "resign", 4);
+    let r = club.judge_runs_at(&day2("08:00"));
+    assert_eq!(r.code, 0, "{r:?}");
+    let red = std::fs::read_to_string(club.outbox("a/red.eml")).unwrap();
+    assert!(red.contains("game over"), "{red}");
+    // `digest off`: a mail per move again (alice's own move in c answered at once).
+    club.mail_text(5, "alice@example.org", "Subject: digest off", "");
+    club.mail_move("c", "black", "alice", "h9g7", 6);
+    let r = club.judge_runs_at(&day2("08:10"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(club.outbox("c/black.eml").exists(), "{r:?}");
+    assert!(!digest.exists(), "{r:?}");
+}

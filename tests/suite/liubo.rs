@@ -338,12 +338,14 @@ fn self_mode_players_reveal_their_own_elements_and_bonus_throws_wait_for_a_revea
             name: "alice".into(),
             key: pubkey("alice"),
             email: None,
+            digest: false,
         },
         Player {
             seat: "b".into(),
             name: "bob".into(),
             key: pubkey("bob"),
             email: None,
+            digest: false,
         },
     ];
     let manifest = liubo::LiuboGame::new_manifest(

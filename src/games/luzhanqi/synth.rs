@@ -51,6 +51,7 @@ pub fn long_game(dir: &GameDir, plies: u32, seed: u64) -> Result<ssh_key::Privat
                 name: s.to_string(),
                 key: signing::public_key_line(k.public_key()),
                 email: None,
+                digest: false,
             })
             .collect(),
     };
