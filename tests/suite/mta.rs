@@ -574,3 +574,152 @@ fn strangers_messages_never_stop_the_club_judge() {
         assert!(!name.contains("aaaa"), "{name}");
     }
 }
+
+impl World {
+    /// The club's judge at `now`.
+    fn judge_runs_at(&self, now: &str) -> Run {
+        let r = qj(&[
+            "inbox",
+            "--games",
+            &self.tmp.path().join("club").to_string_lossy(),
+            "--maildir",
+            &self.mta.maildir(JUDGE).to_string_lossy(),
+            "--key",
+            &self.key("judge"),
+            "--from",
+            JUDGE,
+            "--sendmail",
+            &format!("/usr/sbin/sendmail -C {} -t", self.mta.config()),
+            "--now",
+            now,
+        ]);
+        self.mta.settle();
+        r
+    }
+
+    /// Every message delivered to `address` so far, as text.
+    fn delivered(&self, address: &str) -> Vec<(PathBuf, String)> {
+        let mut out = Vec::new();
+        for sub in ["new", "cur"] {
+            let dir = self.mta.maildir(address).join(sub);
+            for e in std::fs::read_dir(dir).into_iter().flatten() {
+                let p = e.unwrap().path();
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                out.push((p, text));
+            }
+        }
+        out
+    }
+}
+
+/// Three games at one address for alice, through Postfix: her `list` says which wait for her
+/// move; she asks for the daily digest; moves in two of her games are held, and the next
+/// morning one digest brings both, from which each of her copies takes its own game.
+#[test]
+fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
+    let w = World::club(&[]);
+    let keys = w.tmp.path().join("keys");
+    // Games c (dave red, alice black) and d (alice red, carol black), with copies of their own.
+    let mut copies = std::collections::BTreeMap::new();
+    for (folder, red, black) in [("c", "dave", "alice"), ("d", "alice", "carol")] {
+        let d = w.tmp.path().join("club").join(folder);
+        new_mail_game("xiangqi", &d, &keys, red, black);
+        for name in [red, black] {
+            let copy = w.tmp.path().join(format!("{name}-{folder}"));
+            std::fs::create_dir_all(&copy).unwrap();
+            std::fs::copy(d.join("game.toml"), copy.join("game.toml")).unwrap();
+            copies.insert((name, folder), copy);
+        }
+    }
+    copies.insert(("alice", "a"), w.player("alice").copy.clone());
+    let id = |folder: &str| {
+        let t: toml::Table = toml::from_str(
+            &std::fs::read_to_string(w.tmp.path().join("club").join(folder).join("game.toml"))
+                .unwrap(),
+        )
+        .unwrap();
+        t["id"].as_str().unwrap().to_string()
+    };
+    let alice = "alice@example.org";
+    let r = w.judge_runs_at("2026-11-21T12:00:00Z");
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for(alice, 3);
+
+    // `list`: her three games, the two where she is red (her move) first.
+    w.mail_text(alice, "list", "");
+    w.mail_text(alice, "digest on", "");
+    let r = w.judge_runs_at("2026-11-21T12:30:00Z");
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for(alice, 5);
+    let got = w.delivered(alice);
+    let list = &got
+        .iter()
+        .find(|(_, t)| t.contains("game(s) here wait for your move"))
+        .unwrap()
+        .1;
+    assert!(
+        list.contains("2 of your 3 game(s) here wait for your move"),
+        "{list}"
+    );
+    let at = |id: &str| list.find(id).unwrap();
+    assert!(
+        at(&id("a")) < at(&id("c")) && at(&id("d")) < at(&id("c")),
+        "{list}"
+    );
+    assert!(list.contains("YOUR TURN"), "{list}");
+    assert!(got
+        .iter()
+        .any(|(_, t)| t.contains("Daily digest on for all your games")));
+
+    // Dave moves in c, alice in a: nothing more reaches her today.
+    let mv = |name: &str, folder: &str, seat: &str, m: &str| {
+        let copy = &copies[&(name, folder)];
+        for (path, _) in w.delivered(&format!("{name}@example.org")) {
+            let _ = qj(&["inbox", &copy.to_string_lossy(), &path.to_string_lossy()]);
+        }
+        let r = ok(&[
+            "move",
+            &copy.to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &w.key(name),
+            m,
+        ]);
+        let rel = r.stdout.split_whitespace().nth(1).unwrap().to_string();
+        w.mail_file(name, &copy.join(rel), "attach");
+    };
+    mv("dave", "c", "red", "h2e2");
+    mv("alice", "a", "red", "h2e2");
+    let r = w.judge_runs_at("2026-11-21T13:00:00Z");
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(w.mta.received(alice), 5, "held for the digest: {r:?}");
+    w.mta.wait_for("bob@example.org", 2);
+    // The next morning, one digest with both games.
+    let r = w.judge_runs_at("2026-11-22T07:05:00Z");
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for(alice, 6);
+    let got = w.delivered(alice);
+    let (digest, text) = got
+        .iter()
+        .find(|(_, t)| t.contains("message/rfc822"))
+        .unwrap();
+    assert_eq!(
+        text.matches("Content-Type: message/rfc822").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("2 wait for your move"), "{text}");
+    // Each copy takes its own game out of it.
+    for (folder, ply) in [
+        ("c", "black to move (ply 2)"),
+        ("a", "black to move (ply 2)"),
+    ] {
+        let copy = &copies[&("alice", folder)];
+        let r = qj(&["inbox", &copy.to_string_lossy(), &digest.to_string_lossy()]);
+        assert_eq!(r.code, 0, "{folder}: {r:?}");
+        let status = ok(&["status", &copy.to_string_lossy()]);
+        assert!(status.stdout.contains(ply), "{folder}: {status:?}");
+    }
+    assert!(!w.mta.log().contains("status=bounced"));
+}

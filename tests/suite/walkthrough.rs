@@ -225,8 +225,7 @@ fn a_liubo_game_as_people_type_it() {
     let r = qj(&["verify", &d]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr
-            .contains(&format!("qijudge reveal {d}`")),
+        r.stderr.contains(&format!("qijudge reveal {d}`")),
         "{}",
         r.stderr
     );
