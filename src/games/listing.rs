@@ -276,7 +276,11 @@ pub fn parts(l: &Listed) -> (String, String) {
         (None, None, None) => "waiting (setups, or the judge's first run)".into(),
     };
     let game = l.game.as_deref().unwrap_or("?");
-    let ply = l.ply.map(|p| format!(" ply {p}")).unwrap_or_default();
+    // Plies played, as `status` counts them (the next ply is one more).
+    let ply = l
+        .ply
+        .map(|p| format!(" after {p} {}", if p == 1 { "ply" } else { "plies" }))
+        .unwrap_or_default();
     let yours = match l.yours.as_slice() {
         [] => String::new(),
         seats => format!(" [you: {}]", seats.join(", ")),

@@ -564,7 +564,8 @@ pub(crate) fn run_report(
     refusal: Option<Error>,
 ) -> report::Report {
     let mut report = report::Report::lines(said.iter().cloned());
-    if said.is_empty() {
+    // (A run that refused a file did something: it says what, below.)
+    if said.is_empty() && refusal.is_none() {
         report.say("nothing new");
     }
     if let Some(last) = last {

@@ -50,15 +50,19 @@ fn read_signed_text(dir: &GameDir, f: &Frame, path: &str, seat: usize, ns: &str)
             )
         })?;
     signing::verify(&f.player_keys[seat], ns, text.as_bytes(), &sig).map_err(|e| {
-        refuse_with(
-            &sig_path,
-            None,
-            e.to_string(),
-            format!(
+        // The seat's own signature over other bytes: the file was edited after signing.
+        let hint = match e {
+            signing::SignatureError::Invalid => format!(
+                "{path} was changed after {} signed it (or the .sig is another file's): write \
+                 it again with qijudge, which signs what it writes",
+                f.seats[seat]
+            ),
+            _ => format!(
                 "the file must be signed by {}'s key from game.toml",
                 f.seats[seat]
             ),
-        )
+        };
+        refuse_with(&sig_path, None, e.to_string(), hint)
     })?;
     Ok(text)
 }

@@ -625,25 +625,25 @@ fn games_lists_whose_turn_it_is_across_a_folder_of_games() {
     assert_eq!(lines.len(), 4, "{everyone}");
     assert_eq!(
         lines[0],
-        "live  xiangqi ply 0  red (alice) to move, due 2026-12-01T10:00:00Z"
+        "live  xiangqi after 0 plies  red (alice) to move, due 2026-12-01T10:00:00Z"
     );
     assert!(
         everyone.contains("broken  ?  cannot be read: refused: game.toml"),
         "{everyone}"
     );
     assert!(
-        everyone.contains("old/xq  xiangqi ply 97  over: checkmate"),
+        everyone.contains("old/xq  xiangqi after 97 plies  over: checkmate"),
         "{everyone}"
     );
     assert!(
-        everyone.contains("waiting  banqi ply 0  waiting"),
+        everyone.contains("waiting  banqi after 0 plies  waiting"),
         "{everyone}"
     );
 
     let alice = ok(&["games", &r, "--key", &pubkey("alice"), "--now", at]).stdout;
     assert_eq!(
         alice.trim(),
-        "live  xiangqi ply 0 [you: red]  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
+        "live  xiangqi after 0 plies [you: red]  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
     );
     let bob: serde_json::Value = serde_json::from_str(
         &ok(&["games", &r, "--key", &pubkey("bob"), "--json", "--now", at]).stdout,

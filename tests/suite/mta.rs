@@ -691,19 +691,24 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
     };
     mv("dave", "c", "red", "h2e2");
     mv("alice", "a", "red", "h2e2");
+    // Her first digest goes with the first run that has news for her (it is after 07:00 and
+    // none went today): both games in one mail.
     let r = w.judge_runs_at("2026-11-21T13:00:00Z");
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(w.mta.received(alice), 5, "held for the digest: {r:?}");
-    w.mta.wait_for("bob@example.org", 2);
-    // The next morning, one digest with both games.
-    let r = w.judge_runs_at("2026-11-22T07:05:00Z");
-    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("kept for the daily digest"), "{r:?}");
     w.mta.wait_for(alice, 6);
-    let got = w.delivered(alice);
-    let (digest, text) = got
-        .iter()
-        .find(|(_, t)| t.contains("message/rfc822"))
-        .unwrap();
+    // The digests delivered so far, and the one not among `seen`.
+    let digests = |n: usize, seen: &[PathBuf]| {
+        let got: Vec<(PathBuf, String)> = w
+            .delivered(alice)
+            .into_iter()
+            .filter(|(_, t)| t.contains("message/rfc822"))
+            .collect();
+        assert_eq!(got.len(), n, "digests so far");
+        got.into_iter().find(|(p, _)| !seen.contains(p)).unwrap()
+    };
+    let (digest, text) = digests(1, &[]);
+    let first = digest.clone();
     assert_eq!(
         text.matches("Content-Type: message/rfc822").count(),
         2,
@@ -711,15 +716,50 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
     );
     assert!(text.contains("2 wait for your move"), "{text}");
     // Each copy takes its own game out of it.
-    for (folder, ply) in [
-        ("c", "black to move (ply 2)"),
-        ("a", "black to move (ply 2)"),
-    ] {
+    for folder in ["c", "a"] {
         let copy = &copies[&("alice", folder)];
         let r = qj(&["inbox", &copy.to_string_lossy(), &digest.to_string_lossy()]);
         assert_eq!(r.code, 0, "{folder}: {r:?}");
         let status = ok(&["status", &copy.to_string_lossy()]);
-        assert!(status.stdout.contains(ply), "{folder}: {status:?}");
+        assert!(
+            status.stdout.contains("black to move (ply 2)"),
+            "{folder}: {status:?}"
+        );
     }
+    // Bob answers in a: held until the next morning, at 07:00.
+    copies.insert(("bob", "a"), w.player("bob").copy.clone());
+    let mv = |name: &str, folder: &str, seat: &str, m: &str| {
+        let copy = &copies[&(name, folder)];
+        for (path, _) in w.delivered(&format!("{name}@example.org")) {
+            let _ = qj(&["inbox", &copy.to_string_lossy(), &path.to_string_lossy()]);
+        }
+        let r = ok(&[
+            "move",
+            &copy.to_string_lossy(),
+            "--as",
+            seat,
+            "--key",
+            &w.key(name),
+            m,
+        ]);
+        let rel = r.stdout.split_whitespace().nth(1).unwrap().to_string();
+        w.mail_file(name, &copy.join(rel), "attach");
+    };
+    mv("bob", "a", "black", "h9g7");
+    assert_eq!(w.judge_runs_at("2026-11-21T14:00:00Z").code, 0);
+    assert_eq!(w.judge_runs_at("2026-11-22T06:30:00Z").code, 0);
+    assert_eq!(w.mta.received(alice), 6, "one digest a day");
+    assert_eq!(w.judge_runs_at("2026-11-22T07:05:00Z").code, 0);
+    w.mta.wait_for(alice, 7);
+    let (digest, text) = digests(2, &[first]);
+    assert_eq!(
+        text.matches("Content-Type: message/rfc822").count(),
+        1,
+        "{text}"
+    );
+    let copy = &copies[&("alice", "a")];
+    ok(&["inbox", &copy.to_string_lossy(), &digest.to_string_lossy()]);
+    let status = ok(&["status", &copy.to_string_lossy()]);
+    assert!(status.stdout.contains("red to move (ply 3)"), "{status:?}");
     assert!(!w.mta.log().contains("status=bounced"));
 }

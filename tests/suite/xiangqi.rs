@@ -247,7 +247,24 @@ fn an_illegal_move_is_refused_with_its_reason() {
 fn forged_out_of_turn_ahead_and_stale_moves_are_refused() {
     let g = XGame::new(&[]);
     g.write_move(1, "red", "h2e2", "mallory", None);
-    refused(&g, &["moves/0001-red.toml.sig"]);
+    let r = refused(
+        &g,
+        &["moves/0001-red.toml.sig", "must be signed by red's key"],
+    );
+    assert!(!r.stdout.contains("nothing new"), "{r:?}");
+
+    // Red's own signature over a file edited by hand afterwards: named as such.
+    let g = XGame::new(&[]);
+    g.write_move(1, "red", "h2e2", "alice", None);
+    let path = Path::new(&g.d()).join("moves/0001-red.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("h2e2", "h2d2")).unwrap();
+    let r = refused(
+        &g,
+        &["moves/0001-red.toml.sig", "was changed after red signed it"],
+    );
+    assert!(!r.stderr.contains("must be signed by"), "{r:?}");
+    assert!(!r.stdout.contains("nothing new"), "{r:?}");
 
     let g = XGame::new(&[]);
     g.write_move(1, "black", "h9g7", "bob", None);
