@@ -183,3 +183,45 @@ fn doc_pictures_are_current() {
         );
     }
 }
+
+/// The `<path>` id a picture gives a label drawn at `scale` in ink (its definitions are shared
+/// by text, scale and colour).
+fn label_id(text: &str, scale: &str) -> String {
+    let key = format!("{text}\u{0}{scale}\u{0}#3b2f2f");
+    let digest = qijudge::protocol::hash::sha256_tagged(key.as_bytes());
+    format!("id=\"t{}\"", &digest.trim_start_matches("sha256:")[..12])
+}
+
+/// With `--chinese` the cross board names its arms in Chinese, as its caption does.
+#[test]
+fn the_chinese_cross_board_names_its_arms_in_chinese() {
+    let d = root().join("games/luzhanqi/sample-4p");
+    let svg = |chinese: bool| {
+        let mut args = vec![
+            "view",
+            d.to_str().unwrap(),
+            "--as",
+            "public",
+            "--format",
+            "svg",
+        ];
+        if chinese {
+            args.push("--chinese");
+        }
+        super::helpers::ok(&args).stdout
+    };
+    let (english, chinese) = (svg(false), svg(true));
+    for (en, zh) in [
+        ("SOUTH", "南方"),
+        ("EAST", "东方"),
+        ("NORTH", "北方"),
+        ("WEST", "西方"),
+    ] {
+        assert!(english.contains(&label_id(en, "1.5")), "{en}");
+        assert!(
+            !chinese.contains(&label_id(en, "1.5")),
+            "{en} in the Chinese picture"
+        );
+        assert!(chinese.contains(&label_id(zh, "1.5")), "{zh}");
+    }
+}

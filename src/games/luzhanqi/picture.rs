@@ -292,7 +292,12 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
         }
     }
     // Each seat's name behind its files.
-    for (arm, seat) in [("s", "SOUTH"), ("e", "EAST"), ("n", "NORTH"), ("w", "WEST")] {
+    for (arm, name) in [("s", "south"), ("e", "east"), ("n", "north"), ("w", "west")] {
+        // In the words the rest of the picture uses.
+        let seat = match chinese {
+            true => crate::view::chinese::seat(name),
+            false => name.to_ascii_uppercase(),
+        };
         let (Some(a), Some(b)) = (
             board.square(&format!("{arm}c1")),
             board.square(&format!("{arm}c2")),
@@ -301,7 +306,7 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
         };
         let (a, b) = (grid(a), grid(b));
         let (x, y) = turn(a.0 + 1.8 * (a.0 - b.0), a.1 + 1.8 * (a.1 - b.1));
-        svg.label(x, y, seat, 1.5, INK);
+        svg.label(x, y, &seat, 1.5, INK);
     }
     svg.caption(size - 6.0, &caption);
     svg
