@@ -97,21 +97,7 @@ impl Club {
 
     /// One run of the club's judge over the Maildir.
     fn judge_runs(&self) -> Run {
-        qj(&[
-            "inbox",
-            "--games",
-            &self.tmp.path().join("club").to_string_lossy(),
-            "--maildir",
-            &self.tmp.path().join("Maildir").to_string_lossy(),
-            "--key",
-            &self.key("judge"),
-            "--outbox",
-            &self.tmp.path().join("outbox").to_string_lossy(),
-            "--from",
-            "judge@example.org",
-            "--now",
-            NOW,
-        ])
+        self.judge_runs_at(NOW)
     }
 
     fn outbox(&self, rel: &str) -> PathBuf {

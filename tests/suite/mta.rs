@@ -304,6 +304,11 @@ impl World {
 
     /// The club's judge with another mail command.
     fn judge_runs_with(&self, sendmail: &str) -> Run {
+        self.judge_runs_as(sendmail, NOW)
+    }
+
+    /// The club's judge at `now` through `sendmail`.
+    fn judge_runs_as(&self, sendmail: &str, now: &str) -> Run {
         let r = qj(&[
             "inbox",
             "--games",
@@ -317,7 +322,7 @@ impl World {
             "--sendmail",
             sendmail,
             "--now",
-            NOW,
+            now,
         ]);
         self.mta.settle();
         r
@@ -578,23 +583,10 @@ fn strangers_messages_never_stop_the_club_judge() {
 impl World {
     /// The club's judge at `now`.
     fn judge_runs_at(&self, now: &str) -> Run {
-        let r = qj(&[
-            "inbox",
-            "--games",
-            &self.tmp.path().join("club").to_string_lossy(),
-            "--maildir",
-            &self.mta.maildir(JUDGE).to_string_lossy(),
-            "--key",
-            &self.key("judge"),
-            "--from",
-            JUDGE,
-            "--sendmail",
+        self.judge_runs_as(
             &format!("/usr/sbin/sendmail -C {} -t", self.mta.config()),
-            "--now",
             now,
-        ]);
-        self.mta.settle();
-        r
+        )
     }
 
     /// Every message delivered to `address` so far, as text.
@@ -632,6 +624,7 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
         }
     }
     copies.insert(("alice", "a"), w.player("alice").copy.clone());
+    copies.insert(("bob", "a"), w.player("bob").copy.clone());
     let id = |folder: &str| {
         let t: toml::Table = toml::from_str(
             &std::fs::read_to_string(w.tmp.path().join("club").join(folder).join("game.toml"))
@@ -727,24 +720,6 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
         );
     }
     // Bob answers in a: held until the next morning, at 07:00.
-    copies.insert(("bob", "a"), w.player("bob").copy.clone());
-    let mv = |name: &str, folder: &str, seat: &str, m: &str| {
-        let copy = &copies[&(name, folder)];
-        for (path, _) in w.delivered(&format!("{name}@example.org")) {
-            let _ = qj(&["inbox", &copy.to_string_lossy(), &path.to_string_lossy()]);
-        }
-        let r = ok(&[
-            "move",
-            &copy.to_string_lossy(),
-            "--as",
-            seat,
-            "--key",
-            &w.key(name),
-            m,
-        ]);
-        let rel = r.stdout.split_whitespace().nth(1).unwrap().to_string();
-        w.mail_file(name, &copy.join(rel), "attach");
-    };
     mv("bob", "a", "black", "h9g7");
     assert_eq!(w.judge_runs_at("2026-11-21T14:00:00Z").code, 0);
     assert_eq!(w.judge_runs_at("2026-11-22T06:30:00Z").code, 0);
