@@ -719,8 +719,11 @@ fn games_list(sender: &str, own: &[(&str, &Path)], now: &str) -> (usize, String)
     let games: Vec<String> = listed
         .iter()
         .map(|l| {
-            let (game, what) = listing::parts(l);
-            format!("{game}\n  {what}")
+            let (game, ply, what) = listing::parts(l);
+            match ply.trim_start() {
+                "" => format!("{game}\n  {what}"),
+                ply => format!("{game}\n  {ply}: {what}"),
+            }
         })
         .collect();
     let body = format!(

@@ -239,8 +239,8 @@ pub fn lines(listed: &[Listed], whose: &Whose) -> Vec<String> {
     listed
         .iter()
         .map(|l| {
-            let (game, what) = parts(l);
-            format!("{game}  {what}")
+            let (game, ply, what) = parts(l);
+            format!("{game}{ply}  {what}")
         })
         .collect()
 }
@@ -253,9 +253,10 @@ fn nothing(whose: &Whose) -> String {
     }
 }
 
-/// One game of the list in two parts: which game (path, kind, ply, the asker's seats), and
-/// where it stands (whose turn and by when, the result, or why it cannot be read).
-pub fn parts(l: &Listed) -> (String, String) {
+/// One game of the list in three parts: which game (path, kind, the asker's seats), how far
+/// it is (` after N plies`, or nothing), and where it stands (whose turn and by when, the
+/// result, or why it cannot be read).
+pub fn parts(l: &Listed) -> (String, String, String) {
     let what = match (&l.error, &l.over, &l.to_move) {
         (Some(e), _, _) => format!("cannot be read: {e}"),
         (None, Some(result), _) => format!("over: {result}"),
@@ -285,5 +286,5 @@ pub fn parts(l: &Listed) -> (String, String) {
         [] => String::new(),
         seats => format!(" [you: {}]", seats.join(", ")),
     };
-    (format!("{}  {game}{ply}{yours}", l.path), what)
+    (format!("{}  {game}{yours}", l.path), ply, what)
 }

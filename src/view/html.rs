@@ -108,10 +108,11 @@ const SCRIPT: &str = r#"(function () {
     })(i + 1);
   }
   document.addEventListener('keydown', function (e) {
-    if (e.key === 'ArrowRight') show(current + 1);
-    else if (e.key === 'ArrowLeft') show(current - 1);
-    else if (e.key === 'Home') show(0);
-    else if (e.key === 'End') show(last);
+    var to = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: last }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+    // The page stays where it is: the browser's own Home and End would scroll the board away.
+    e.preventDefault();
+    show(to);
   });
   function fromAddress() {
     var m = /ply=(\d+)/.exec(location.hash);

@@ -61,7 +61,7 @@ try:
     args = [
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1400,1300",
+        f"--user-data-dir={profile}", "--window-size=1280,800",
     ]
     caps = {"capabilities": {"alwaysMatch": {
         "browserName": "chrome",
@@ -123,6 +123,16 @@ try:
     state3 = run("return document.getElementById('s3').textContent;")
     if "ply 3" not in state3 and "turn 3" not in state3:
         fail(f"the state of ply 3 says {state3!r}")
+    # End and Home step to the ends and leave the page where it is (the board in sight), on a
+    # page taller than the window as on a laptop's 1280 x 800.
+    run("window.scrollTo(0, 0);")
+    seen["scrollable"] = run("return document.documentElement.scrollHeight > window.innerHeight;")
+    for key, want in (("\ue010", last), ("\ue011", 0)):
+        call("POST", f"{s}/element/{body}/value", {"text": key})
+        if ply() != want:
+            fail(f"key {key!r}: ply {ply()}, not {want}")
+        if run("return window.scrollY;") != 0:
+            fail(f"key {key!r} scrolled the page to {run('return window.scrollY;')}")
     click("#last")
     if ply() != last or shown() != [f"f{last}"]:
         fail(f"last: ply {ply()}")

@@ -643,7 +643,7 @@ fn games_lists_whose_turn_it_is_across_a_folder_of_games() {
     let alice = ok(&["games", &r, "--key", &pubkey("alice"), "--now", at]).stdout;
     assert_eq!(
         alice.trim(),
-        "live  xiangqi after 0 plies [you: red]  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
+        "live  xiangqi [you: red] after 0 plies  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
     );
     let bob: serde_json::Value = serde_json::from_str(
         &ok(&["games", &r, "--key", &pubkey("bob"), "--json", "--now", at]).stdout,
