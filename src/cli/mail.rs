@@ -175,6 +175,7 @@ pub fn inbox(
             // cannot wait.
             let audience = m.name.trim_end_matches(".eml");
             let held = !m.urgent
+                && !sent.asked_again(&m.name)
                 && recipients.iter().any(|r| {
                     r.audience == audience
                         && audience != "public"
@@ -1486,6 +1487,9 @@ struct SentLog(std::collections::BTreeMap<String, String>);
 
 const SENT_LOG: &str = "mail/sent.json";
 
+/// What the sent log holds for a message asked for again (never a digest).
+const RESEND: &str = "resend";
+
 impl SentLog {
     fn read(game: &GameDir) -> Result<SentLog> {
         let text = game.read_optional(SENT_LOG, crate::store::SMALL_FILE_LIMIT)?;
@@ -1507,12 +1511,16 @@ impl SentLog {
         Ok(true)
     }
 
-    /// Forgets what was last sent under `name`, so that the next run sends it again.
+    /// Marks `name` to be sent again by the next run, at once (a `resend`: not kept for a
+    /// digest).
     fn forget(&mut self, game: &GameDir, name: &str) -> Result<()> {
-        if self.0.remove(name).is_some() {
-            self.save(game)?;
-        }
-        Ok(())
+        self.0.insert(name.to_string(), RESEND.to_string());
+        self.save(game)
+    }
+
+    /// Whether `name` was asked for again.
+    fn asked_again(&self, name: &str) -> bool {
+        self.0.get(name).is_some_and(|d| d == RESEND)
     }
 
     fn record(&mut self, game: &GameDir, name: &str, digest: &str) -> Result<()> {

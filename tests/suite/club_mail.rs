@@ -846,6 +846,13 @@ fn a_player_of_three_games_reads_them_in_one_digest_a_day() {
         "{status:?}"
     );
     std::fs::remove_file(&digest).unwrap();
+    // A message asked for again comes at once, digest or not.
+    club.mail_text(8, "alice@example.org", &format!("Subject: resend {c}"), "");
+    let r = club.judge_runs_at(&day2("07:35"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(club.outbox("c/black.eml").exists(), "{r:?}");
+    assert!(!digest.exists(), "{r:?}");
+    std::fs::remove_file(club.outbox("c/black.eml")).unwrap();
     // Nothing new: a later run sends nothing again.
     assert_eq!(club.judge_runs_at(&day2("07:40")).code, 0);
     assert!(!digest.exists() && !club.outbox("a/red.eml").exists());
