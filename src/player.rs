@@ -183,3 +183,38 @@ pub fn write_move(
     dir.write(&path, text.as_bytes())?;
     Ok(path)
 }
+
+/// Writes seat `seat`'s signed conditional file for the opponent's move at `ply` (record head
+/// `answers`), replacing the seat's own earlier one for that ply; no lines withdraws. Returns
+/// its path.
+#[allow(clippy::too_many_arguments)]
+pub fn write_conditional(
+    dir: &GameDir,
+    id: &str,
+    manifest: &str,
+    seat: &str,
+    key: &(impl Sign + ?Sized),
+    ply: u32,
+    answers: &str,
+    lines: Vec<String>,
+) -> Result<String> {
+    let path = crate::judge::conditional::path(ply, seat);
+    let file = ConditionalFile {
+        format: CONDITIONAL_FORMAT.into(),
+        game: id.into(),
+        manifest: manifest.into(),
+        ply,
+        seat: seat.into(),
+        answers: answers.into(),
+        lines,
+    };
+    let text = to_toml(&file);
+    // The signature first, as for a move: a crash between the two leaves a file refused for
+    // its signature, which writing again replaces.
+    dir.write(
+        &format!("{path}.sig"),
+        signed(key, namespace::CONDITIONAL, text.as_bytes())?.as_bytes(),
+    )?;
+    dir.write(&path, text.as_bytes())?;
+    Ok(path)
+}

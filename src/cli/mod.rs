@@ -135,8 +135,18 @@ pub enum Command {
         /// by commas, each VALUE:PATH ("3:in-3, 2:6-8"; an owl with its whole path, 2:owl:X-C-D;
         /// ^ promotes a stone ending on X, 1:B-X^), or reveal (self mode: your chain element).
         /// Every game: resign; where draws are offered, accept-draw after the opponent's offer.
-        /// `qijudge moves GAME --as SEAT` lists your moves.
-        action: String,
+        /// `qijudge moves GAME --as SEAT` lists your moves. Leave it out with --if.
+        #[arg(required_unless_present_any = ["if_lines", "withdraw_if"])]
+        action: Option<String>,
+        /// While your opponent is to move: your answer to a reply you expect, written in
+        /// advance, as REPLY=ANSWER, several plies deep as REPLY=ANSWER,REPLY=ANSWER (e6-e5=a6-a5;
+        /// in Luzhanqi a reply may name its outcome, e6-e5/defender_won). Give --if once per
+        /// line; the judge plays the first line that matches. Replaces your earlier ones.
+        #[arg(long = "if", value_name = "REPLY=ANSWER,…", conflicts_with = "action")]
+        if_lines: Vec<String>,
+        /// Withdraw your conditional answers (writes a conditional file with no line).
+        #[arg(long, conflicts_with_all = ["action", "if_lines"])]
+        withdraw_if: bool,
         /// Offer a draw with this move; the opponent may answer accept-draw.
         #[arg(long)]
         offer_draw: bool,
@@ -731,18 +741,26 @@ pub fn run(cli: Cli) -> Result<()> {
             comment,
             no_check,
             replace,
-        } => player::make_move(
-            &dir,
-            &seat,
-            &key,
-            crate::games::MoveRequest {
-                action: &action,
-                offer_draw,
-                comment,
-                check: !no_check,
-                replace,
-            },
-        ),
+            if_lines,
+            withdraw_if,
+        } => match action {
+            _ if withdraw_if || !if_lines.is_empty() => self::report::print(
+                crate::games::conditional::write(&dir, &seat, &key, &if_lines)?,
+            ),
+            None => Err(Error::Io("move: give the move, or --if".into())),
+            Some(action) => player::make_move(
+                &dir,
+                &seat,
+                &key,
+                crate::games::MoveRequest {
+                    action: &action,
+                    offer_draw,
+                    comment,
+                    check: !no_check,
+                    replace,
+                },
+            ),
+        },
         Command::Judge {
             dir,
             key,

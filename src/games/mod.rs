@@ -18,6 +18,7 @@
 //! `docs/games.md`.
 
 pub mod banqi;
+pub mod conditional;
 pub mod defined;
 pub mod jieqi;
 pub mod listing;

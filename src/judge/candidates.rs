@@ -8,7 +8,13 @@ use crate::protocol::hash::sha256_tagged;
 use std::fs;
 
 /// The folders candidates arrive in. Anything the judge writes lives elsewhere.
-const CANDIDATE_FOLDERS: [&str; 4] = ["moves/", "commitments/", "setups/", "sealed/"];
+const CANDIDATE_FOLDERS: [&str; 5] = [
+    "moves/",
+    "commitments/",
+    "setups/",
+    "sealed/",
+    "conditional/",
+];
 
 /// Where refused candidates are kept.
 pub const REFUSED: &str = "refused";
@@ -27,12 +33,13 @@ pub fn candidate(file: &str) -> Option<&str> {
     (CANDIDATE_FOLDERS.contains(&folder) && plain).then_some(base)
 }
 
-/// The seat a candidate belongs to by its name (`moves/NNNN-SEAT.toml`, `FOLDER/SEAT.ext`).
+/// The seat a candidate belongs to by its name (`moves/NNNN-SEAT.toml`,
+/// `conditional/NNNN-SEAT.toml`, `FOLDER/SEAT.ext`).
 pub fn owner(file: &str, seats: &[&str]) -> Option<usize> {
     let base = candidate(file)?;
     let name = base.rsplit('/').next()?;
     let stem = name.split('.').next()?;
-    let seat = match base.starts_with("moves/") {
+    let seat = match base.starts_with("moves/") || base.starts_with("conditional/") {
         true => stem.split_once('-')?.1,
         false => stem,
     };

@@ -4,6 +4,7 @@ pub mod ahead;
 pub mod candidates;
 pub mod ci;
 pub mod clock;
+pub mod conditional;
 pub mod context;
 pub mod face_down;
 pub mod frame;

@@ -146,7 +146,18 @@ pub trait Referee: Framed {
     /// all found in one listing, so a folder of strays costs one pass.
     fn leftover(&self, state: &Self::State, cx: &Ctx) -> Result<Vec<Error>> {
         let (stray_from, next) = stray_from(self, state);
-        crate::judge::strays::stray_move(cx.dir, &self.frame(), state.record(), stray_from, next)
+        let frame = self.frame();
+        let mut refused =
+            crate::judge::strays::stray_move(cx.dir, &frame, state.record(), stray_from, next)?;
+        let waits = self.clock_turn(state).map(|(seat, ply)| (ply, seat));
+        refused.extend(crate::judge::conditional::leftover(
+            cx.dir,
+            &frame,
+            state.record(),
+            waits,
+            true,
+        )?);
+        Ok(refused)
     }
 
     /// Everything a judge run writes but the refusal notes: record, views, pictures.

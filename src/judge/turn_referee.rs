@@ -274,6 +274,49 @@ pub fn take<G: TurnReferee>(
     Ok(entries)
 }
 
+/// With no move file of the seat to move: its conditional answer, if one matches the record
+/// (see [`super::conditional`]). An answer the rules refuse where it falls is not played: the
+/// game waits for the seat's own move.
+fn take_conditional<G: TurnReferee>(
+    g: &G,
+    state: &mut G::State,
+    cx: &Ctx,
+    ply: u32,
+    seat: usize,
+) -> Result<Option<Vec<Entry>>> {
+    let frame = g.frame();
+    let Some(answer) = super::conditional::answer(cx, &frame, &state.turns().record, seat, ply)?
+    else {
+        return Ok(None);
+    };
+    let mut file = crate::games::rules::contract_move_file(
+        frame.id,
+        frame.hash,
+        ply,
+        frame.seats[seat],
+        answer.action.clone(),
+    );
+    file.answers = state.turns().head(frame.hash);
+    let turn = super::turns::TurnFile {
+        path: answer.fired.path.clone(),
+        file,
+        hash: answer.hash.clone(),
+    };
+    let asked = state
+        .turns()
+        .check_move_file(&frame, &turn, ply, seat, |text| g.parse(state, text));
+    let taken = asked.and_then(|asked| take(g, state, cx, ply, &turn.file, turn.hash, asked));
+    let mut entries = match taken {
+        Ok(entries) => entries,
+        Err(_) if cx.is_new() => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if let Some(Entry::Move { conditional, .. }) = entries.first_mut() {
+        *conditional = Some(answer.fired);
+    }
+    Ok(Some(entries))
+}
+
 /// Plays one move through the judge's own step code, as the next move file would (the rules
 /// contract's `apply`, and the games' own tests): the record lines it gave.
 pub fn play_move<G: TurnReferee>(
@@ -368,8 +411,12 @@ impl<G: TurnReferee> Referee for G {
         };
         let frame = self.frame();
         let ply = G::plies(state) + 1;
-        let Some(turn) = Turns::next_file(cx, &frame, seat, ply)? else {
-            return Ok(None);
+        let turn = match super::conditional::replaying_one(cx) {
+            true => None,
+            false => Turns::next_file(cx, &frame, seat, ply)?,
+        };
+        let Some(turn) = turn else {
+            return take_conditional(self, state, cx, ply, seat);
         };
         let asked = state
             .turns()

@@ -143,6 +143,7 @@ impl Turns {
             notices: line.notices,
             draw_offered: file.offer_draw,
             revealed: line.revealed,
+            conditional: None,
         }
     }
 

@@ -12,6 +12,7 @@ pub const MANIFEST_FORMAT: &str = "qijudge/manifest/1";
 pub const COMMITMENT_FORMAT: &str = "qijudge/commitment/1";
 pub const SETUP_FORMAT: &str = "qijudge/setup/1";
 pub const MOVE_FORMAT: &str = "qijudge/move/1";
+pub const CONDITIONAL_FORMAT: &str = "qijudge/conditional/1";
 pub const RECORD_FORMAT: &str = "qijudge/record/1";
 pub const VIEW_FORMAT: &str = "qijudge/view/1";
 
@@ -200,6 +201,28 @@ pub struct SetupFile {
     pub setup: String,
 }
 
+/// `conditional/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-conditional`):
+/// answers written in advance to the opponent's move at `ply`, while the opponent is to move.
+/// The newest such file of a seat replaces its older ones; one with no lines withdraws them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionalFile {
+    /// Always `qijudge/conditional/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    /// The opponent's ply the lines start from.
+    pub ply: u32,
+    /// The seat that answers.
+    pub seat: String,
+    /// The record head before that ply, `sha256:<hex>`.
+    pub answers: String,
+    /// Each line: the opponent's move, this seat's answer, and so on, alternating, separated by
+    /// spaces (`h9g7 h2e2 b9c7 b2c2`). A move of the opponent may name the combat outcome as
+    /// the record shows it (`e6-e5/defender_won`); without it, any outcome matches.
+    pub lines: Vec<String>,
+}
+
 /// `moves/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-move`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -353,6 +376,15 @@ pub struct RecordLine {
     pub entry: Entry,
 }
 
+/// Which conditional answer a move was: the file (`conditional/<ply>-<seat>.toml`) and its line
+/// (1 = the first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fired {
+    pub path: String,
+    pub line: u32,
+}
+
 /// What a record line says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -394,6 +426,10 @@ pub enum Entry {
         /// Jieqi: what the face-down piece that moved turned out to be (its FEN letter).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         revealed: Option<String>,
+        /// The move was the seat's conditional answer: `file` is then that conditional file's
+        /// hash, and this names the file and the line that fired.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        conditional: Option<Fired>,
     },
     /// Liubo: throw `t` of `seat`'s turn, its two values, and the chain elements that made it.
     Throw {

@@ -11,6 +11,8 @@ use std::fmt;
 pub mod namespace {
     pub const COMMITMENT: &str = "qijudge-commitment";
     pub const MOVE: &str = "qijudge-move";
+    /// Answers written in advance (`conditional/PLY-SEAT.toml`).
+    pub const CONDITIONAL: &str = "qijudge-conditional";
     pub const RECORD: &str = "qijudge-record";
     pub const VIEW: &str = "qijudge-view";
     /// A secret file (setup, seed) inside a sealed envelope, signed before it is encrypted.

@@ -268,6 +268,7 @@ impl Step<'_> {
             notices: Vec::new(),
             draw_offered: false,
             revealed: None,
+            conditional: None,
         }]))
     }
 
@@ -513,6 +514,7 @@ impl Step<'_> {
             notices: Vec::new(),
             draw_offered: false,
             revealed: None,
+            conditional: None,
         });
         state.throw = None;
         if ended {
@@ -809,7 +811,17 @@ impl Referee for LiuboGame {
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
     fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<crate::error::Error>> {
         let (stray_from, next) = pipeline::stray_from(self, state);
-        crate::judge::strays::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)
+        let mut refused =
+            crate::judge::strays::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)?;
+        // Turns of throws and moves: no conditional answers.
+        refused.extend(crate::judge::conditional::leftover(
+            cx.dir,
+            &self.frame(),
+            &state.record,
+            None,
+            false,
+        )?);
+        Ok(refused)
     }
 
     fn clock_turn(&self, state: &State) -> Option<(usize, u32)> {

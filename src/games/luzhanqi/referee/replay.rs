@@ -9,6 +9,7 @@ use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::options::FirstMover;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
+use crate::judge::conditional::{self, Answer};
 use crate::judge::pipeline::{self, Ctx, Framed, Referee};
 use crate::judge::Outputs;
 use crate::judge::*;
@@ -293,14 +294,39 @@ impl<'a> Files<'a> {
         ply: u32,
         seat: usize,
         received: &str,
+        answer: Option<&Answer>,
     ) -> Result<Entry> {
         let seats = &self.game.seats;
-        let path = move_path(ply, seats[seat]);
-        let (text, sig) = self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
         // Details that quote the file or name the mover's pieces go to the mover only.
         let owner = seats[seat];
-        let file = MoveFile::parse(&text)
-            .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
+        let (path, file, hash, signed) = match answer {
+            None => {
+                let path = move_path(ply, seats[seat]);
+                let (text, sig) =
+                    self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
+                let file = MoveFile::parse(&text)
+                    .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
+                let hash = sha256_tagged(text.as_bytes());
+                let signed = SignedFile {
+                    file: text,
+                    signature: sig,
+                };
+                (path, file, hash, Some(signed))
+            }
+            // A conditional answer: its file stays with the judge (its other lines are the
+            // seat's own plans), so no view carries it.
+            Some(a) => {
+                let mut file = crate::games::rules::contract_move_file(
+                    &self.game.manifest.id,
+                    &self.game.hash,
+                    ply,
+                    owner,
+                    a.action.clone(),
+                );
+                file.answers = st.record.head_or(&self.game.hash);
+                (a.fired.path.clone(), file, a.hash.clone(), None)
+            }
+        };
         self.check_binding(
             &path,
             (&file.format, MOVE_FORMAT),
@@ -424,19 +450,17 @@ impl<'a> Files<'a> {
         let entry = Entry::Move {
             ply,
             seat: seats[seat].to_string(),
-            file: sha256_tagged(text.as_bytes()),
+            file: hash,
             received: received.to_string(),
             action: file.action.clone(),
             outcome,
             notices,
             draw_offered: file.offer_draw,
             revealed: None,
+            conditional: answer.map(|a| a.fired.clone()),
         };
         st.events.extend(events);
-        st.last_moves[seat] = Some(SignedFile {
-            file: text,
-            signature: sig,
-        });
+        st.last_moves[seat] = signed;
         Ok(entry)
     }
 }
@@ -644,10 +668,34 @@ impl Game {
                     .or(candidates.first().copied())
             }
         };
+        let answer = match seat {
+            Some(seat) if conditional::replaying_one(cx) => {
+                conditional::answer(cx, &self.frame(), &st.record, seat, ply)?
+            }
+            _ => None,
+        };
         let result = match seat {
             Some(seat) => f
-                .one_move(st, &mut position, ply, seat, &cx.received())
+                .one_move(
+                    st,
+                    &mut position,
+                    ply,
+                    seat,
+                    &cx.received(),
+                    answer.as_ref(),
+                )
                 .map(Some),
+            // No move file: the conditional answer of the seat to move, if one matches. One the
+            // rules refuse where it falls is not played: the seat moves itself.
+            None if !self.board.has_teams() => {
+                let seat = position.to_move().index();
+                match conditional::answer(cx, &self.frame(), &st.record, seat, ply)? {
+                    Some(a) => Ok(f
+                        .one_move(st, &mut position, ply, seat, &cx.received(), Some(&a))
+                        .ok()),
+                    None => Ok(None),
+                }
+            }
             None => Ok(None),
         };
         let ended = position.result();
@@ -847,7 +895,17 @@ impl Referee for Game {
         }
         // A file at the next ply or later still here was not taken (another seat's).
         let next = st.outcome.is_none().then_some(st.next_ply);
-        crate::judge::strays::stray_move(cx.dir, &self.frame(), &st.record, st.next_ply, next)
+        let frame = self.frame();
+        let mut refused =
+            crate::judge::strays::stray_move(cx.dir, &frame, &st.record, st.next_ply, next)?;
+        refused.extend(crate::judge::conditional::leftover(
+            cx.dir,
+            &frame,
+            &st.record,
+            self.clock_turn(st).map(|(seat, ply)| (ply, seat)),
+            !self.board.has_teams(),
+        )?);
+        Ok(refused)
     }
 
     fn outputs(&self, dir: &GameDir, st: &Replay, key: &PrivateKey) -> Result<Outputs> {

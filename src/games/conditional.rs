@@ -1,0 +1,176 @@
+//! `move --if` and `move --withdraw-if`: a seat waiting for its opponent writes and signs the
+//! answers it gives to the replies it expects (see [`crate::judge::conditional`]), or
+//! withdraws them, the same way for every game of two seats that alternate.
+
+use super::report::Report;
+use crate::error::{refuse, refuse_with, Error, Result};
+use crate::judge::conditional;
+use crate::protocol::files::Entry;
+use crate::store::GameDir;
+use std::path::Path;
+
+/// The games whose turns alternate one move at a time (Liubo's turns are throws and moves).
+fn takes_conditionals(game: &str, seats: usize) -> bool {
+    seats == 2 && game != "liubo"
+}
+
+/// One `--if` value, `REPLY=ANSWER[,REPLY=ANSWER…]`, as a file line (`REPLY ANSWER …`) in the
+/// record's spelling of `game`'s moves.
+pub fn line_of(game: &str, typed: &str) -> std::result::Result<String, String> {
+    let mut words = Vec::new();
+    for pair in typed.split(',') {
+        let (reply, answer) = pair.split_once('=').ok_or_else(|| {
+            format!("{pair:?}: write each step as REPLY=ANSWER (e6-e5=a6-a5, h9g7=h2e2)")
+        })?;
+        let (reply, outcome) = match reply.trim().split_once('/') {
+            Some((r, o)) => (r, Some(o.trim().to_ascii_lowercase())),
+            None => (reply.trim(), None),
+        };
+        let reply = spelled(game, reply);
+        words.push(match outcome {
+            Some(o) => format!("{reply}/{o}"),
+            None => reply,
+        });
+        words.push(spelled(game, answer.trim()));
+    }
+    Ok(words.join(" "))
+}
+
+/// A move as the record writes it: Luzhanqi `a6-a7`, the Xiangqi family `h2e2`.
+fn spelled(game: &str, typed: &str) -> String {
+    let lower = typed.to_ascii_lowercase();
+    match game {
+        "luzhanqi" if !lower.contains('-') => match lower
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())
+        {
+            Some((at, _)) => format!("{}-{}", &lower[..at], &lower[at..]),
+            None => lower,
+        },
+        "luzhanqi" => lower,
+        _ => lower.replace('-', ""),
+    }
+}
+
+/// The seat to move once the record's last line is in: the other seat after a move, the first
+/// mover before any; none before play or after the end.
+fn to_move<'a>(record: &'a crate::protocol::record::Record, seats: &[&'a str]) -> Option<&'a str> {
+    let mut to_move = None;
+    for line in &record.lines {
+        match &line.entry {
+            Entry::Begin { first, .. } => to_move = Some(first.as_str()),
+            Entry::Move { seat, .. } => {
+                to_move = seats.iter().copied().find(|s| *s != seat.as_str());
+            }
+            Entry::End { .. } => return None,
+            _ => {}
+        }
+    }
+    to_move
+}
+
+/// Writes seat `seat`'s conditional file for the opponent's next move: `lines` as `--if` takes
+/// them, or none to withdraw.
+pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Result<Report> {
+    let game = super::of_dir(dir)?;
+    let d = GameDir::new(dir);
+    let _lock = d.lock()?;
+    let seats = crate::mail::seats(&d)?;
+    let names: Vec<&str> = seats.names.iter().map(String::as_str).collect();
+    let frame = crate::judge::Frame {
+        id: &seats.id,
+        hash: &seats.hash,
+        judge_key: &seats.judge,
+        seats: &names,
+        player_keys: &seats.keys,
+    };
+    if !takes_conditionals(game.name(), names.len()) {
+        return Err(Error::Io(format!(
+            "--if: conditional answers are for games of two seats that move in turn, not {}",
+            match names.len() {
+                2 => game.title().to_string(),
+                n => format!("{n} seats"),
+            }
+        )));
+    }
+    if game.facts(&d)?.sealed {
+        return Err(Error::Io(
+            "--if: this game is played in public (sealed), where a conditional file would show \
+             your plans to everyone; send your moves one at a time"
+                .into(),
+        ));
+    }
+    let key = crate::console::load_signer(key_path)?;
+    super::seat_of_key(&frame, seat, &key)?;
+    let record = crate::judge::signed_record::load_record(&d, &frame)?;
+    let ply = record.last_move_ply() + 1;
+    match to_move(&record, &names) {
+        None => {
+            return Err(refuse(
+                "--if",
+                None,
+                "nobody is to move: play has not begun or the game is over",
+            ))
+        }
+        Some(s) if s == seat => {
+            return Err(refuse_with(
+                "--if",
+                None,
+                format!("it is your move (ply {ply})"),
+                "play it with qijudge move; a conditional answers your opponent's move, so write \
+                 it once the judge has recorded yours",
+            ))
+        }
+        Some(_) => {}
+    }
+    let lines = lines
+        .iter()
+        .map(|typed| line_of(game.name(), typed))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|why| refuse("--if", None, why))?;
+    conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
+    let head = record.head_or(&seats.hash);
+    let count = lines.len();
+    let path = crate::player::write_conditional(
+        &d,
+        &seats.id,
+        &seats.hash,
+        seat,
+        &key,
+        ply,
+        &head,
+        lines,
+    )?;
+    let opponent = names.iter().find(|s| **s != seat).copied().unwrap_or("");
+    Ok(Report::line(match count {
+        0 => format!(
+            "wrote {path} and its signature: no line, so your conditional answers are withdrawn"
+        ),
+        n => format!(
+            "wrote {path} ({n} line(s)) and its signature: when {opponent}'s move for ply {ply} \
+             is recorded, the judge answers from the first line that matches; send it to the \
+             judge (it replaces your earlier conditional answers)"
+        ),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_lines_are_spelled_as_the_record_writes_moves() {
+        assert_eq!(
+            line_of("xiangqi", "H9G7=h2-e2, b9c7=b2c2").unwrap(),
+            "h9g7 h2e2 b9c7 b2c2"
+        );
+        assert_eq!(
+            line_of("luzhanqi", "E6E5/Defender_Won=a6-a5").unwrap(),
+            "e6-e5/defender_won a6-a5"
+        );
+        assert!(line_of("xiangqi", "h9g7")
+            .unwrap_err()
+            .contains("REPLY=ANSWER"));
+    }
+}
