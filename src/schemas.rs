@@ -1,7 +1,7 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
 use crate::games::luzhanqi::view::ViewFile;
-use crate::protocol::files::{CommitmentFile, MoveFile, RecordLine, SetupFile};
+use crate::protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordLine, SetupFile};
 use crate::tournament::protocol::{Reply, Request};
 use crate::tournament::runner::MatchState;
 
@@ -67,6 +67,10 @@ fn shared() -> Vec<(String, String)> {
         ("commitment.schema.json".into(), schema::<CommitmentFile>()),
         ("setup.schema.json".into(), schema::<SetupFile>()),
         ("move.schema.json".into(), schema::<MoveFile>()),
+        (
+            "conditional.schema.json".into(),
+            schema::<ConditionalFile>(),
+        ),
         ("record-line.schema.json".into(), schema::<RecordLine>()),
         ("view.schema.json".into(), schema::<ViewFile>()),
         ("bot-request.schema.json".into(), schema::<Request>()),

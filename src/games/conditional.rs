@@ -101,6 +101,12 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
                 .into(),
         ));
     }
+    let lines = lines
+        .iter()
+        .map(|typed| line_of(game.name(), typed))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|why| refuse("--if", None, why))?;
+    conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
     let key = crate::console::load_signer(key_path)?;
     super::seat_of_key(&frame, seat, &key)?;
     let record = crate::judge::signed_record::load_record(&d, &frame)?;
@@ -124,12 +130,6 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
         }
         Some(_) => {}
     }
-    let lines = lines
-        .iter()
-        .map(|typed| line_of(game.name(), typed))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|why| refuse("--if", None, why))?;
-    conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
     let head = record.head_or(&seats.hash);
     let count = lines.len();
     let path = crate::player::write_conditional(

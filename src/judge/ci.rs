@@ -46,6 +46,8 @@ enum PlayerFile {
     SealedSetup,
     ClearSetup,
     Move,
+    /// A seat's conditional answers, which it may replace until the judge plays from them.
+    Conditional,
     Reveal,
 }
 
@@ -66,6 +68,12 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
         };
         ply.len() == 4 && ply.bytes().all(|b| b.is_ascii_digit()) && is_seat(seat)
     };
+    let conditional_file = || {
+        let name = path.strip_prefix("conditional/").unwrap_or_default();
+        let seats: Vec<&str> = game.seats.iter().map(String::as_str).collect();
+        crate::judge::conditional::parse_name(name.strip_suffix(".sig").unwrap_or(name), &seats)
+            .is_some()
+    };
     if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
         Kind::Player(PlayerFile::Commitment)
     } else if seat_file("sealed/", ".age") || seat_file("sealed/", ".age.sig") {
@@ -74,6 +82,8 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
         Kind::Player(PlayerFile::ClearSetup)
     } else if move_file() {
         Kind::Player(PlayerFile::Move)
+    } else if path.starts_with("conditional/") && conditional_file() {
+        Kind::Player(PlayerFile::Conditional)
     } else if seat_file("reveal/", ".toml") {
         Kind::Player(PlayerFile::Reveal)
     } else if path == "record.jsonl" || path == "record.sig" || path.starts_with("views/") {
@@ -83,6 +93,15 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// Whether the record names the conditional file `path` (or its signature) as played from.
+fn fired(record: &crate::protocol::record::Record, path: &str) -> bool {
+    let file = path.strip_suffix(".sig").unwrap_or(path);
+    record
+        .lines
+        .iter()
+        .any(|l| matches!(&l.entry, Entry::Move { conditional: Some(f), .. } if f.path == file))
 }
 
 /// Checks every change against the rules above; `record_now` is the record text the change
@@ -120,6 +139,10 @@ pub fn check_changes(
             // The judge moved a refused candidate aside: allowed for a file no record line
             // accepted, when the same change keeps it in refused/.
             Kind::Player(_) if c.status == 'D' && set_aside(c, changes, base.record) => {}
+            // Newer conditional answers replace a seat's own until the judge plays from them
+            // (the judge checks the signature, so nobody else's replacement stands).
+            Kind::Player(PlayerFile::Conditional)
+                if c.status == 'M' && !fired(base.record, path) => {}
             Kind::Player(_) if c.status != 'A' => {
                 return Err(refuse_with(
                     path,
@@ -151,8 +174,13 @@ pub fn check_changes(
                     "a reveal before the game is over shows a setup to the opponent",
                 ))
             }
-            Kind::Player(PlayerFile::Commitment | PlayerFile::Move | PlayerFile::SealedSetup)
-                if !changes
+            Kind::Player(
+                PlayerFile::Commitment
+                | PlayerFile::Move
+                | PlayerFile::SealedSetup
+                | PlayerFile::Conditional,
+            ) if c.status == 'A'
+                && !changes
                     .iter()
                     .any(|o| o.status == 'A' && o.path == partner(path)) =>
             {
@@ -209,7 +237,8 @@ pub fn check_changes(
                     path,
                     None,
                     what,
-                    "a change to a game adds commitments, sealed setups, moves and reveals only",
+                    "a change to a game adds commitments, sealed setups, moves, conditional \
+                     answers and reveals only",
                 ));
             }
         }

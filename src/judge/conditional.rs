@@ -150,6 +150,14 @@ fn moves_from(record: &Record, from: u32) -> Vec<(&str, &str, Option<Outcome>)> 
         .collect()
 }
 
+/// Whether the moves `played` since a file's ply follow `line`, which goes on past them.
+fn follows(line: &[Step], played: &[(&str, &str, Option<Outcome>)]) -> bool {
+    line.len() > played.len()
+        && line.iter().zip(played).all(|(step, (_, action, outcome))| {
+            step.action == *action && step.outcome.is_none_or(|o| Some(o) == *outcome)
+        })
+}
+
 /// The record heads a conditional file for `ply` may answer: the head before that ply's move
 /// line, and before each judge's line just ahead of it (a vacation), as a move may.
 fn heads_before(record: &Record, ply: u32, genesis: &str) -> Vec<String> {
@@ -393,6 +401,62 @@ pub fn replaying_one(cx: &Ctx) -> bool {
             ..
         })
     )
+}
+
+/// What a seat's conditional answers still hold: the seat, the file, and each line that the
+/// record has followed so far and goes on, from its next step (`h9g7 h2e2 …`). One entry a
+/// seat with such lines; a file that fails its checks holds none.
+pub fn standing(dir: &GameDir, f: &Frame, record: &Record) -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    if f.seats.len() != 2 {
+        return out;
+    }
+    let next = record.last_move_ply() + 1;
+    for (seat, name) in f.seats.iter().enumerate() {
+        let Ok(Some(from)) = newest(dir, f, record, seat, next + 1) else {
+            continue;
+        };
+        let path = path(from, name);
+        let heads = heads_before(record, from, f.hash);
+        let Ok(read) = read(dir, f, &path, from, seat, &heads) else {
+            continue;
+        };
+        let played = moves_from(record, from);
+        let live: Vec<String> = read
+            .lines
+            .iter()
+            .filter(|line| follows(line, &played))
+            .map(|line| {
+                line[played.len()..]
+                    .iter()
+                    .map(|s| match s.outcome {
+                        Some(o) => format!("{}/{}", s.action, outcome_name(o)),
+                        None => s.action.clone(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        if !live.is_empty() {
+            out.push((name.to_string(), path, live));
+        }
+    }
+    out
+}
+
+/// The conditional files a record's text names as played from, in record order.
+pub fn fired_paths(record: &str) -> impl Iterator<Item = String> + '_ {
+    record
+        .lines()
+        .filter(|l| l.contains(r#""conditional":"#))
+        .filter_map(|l| serde_json::from_str::<crate::protocol::files::RecordLine>(l).ok())
+        .filter_map(|l| match l.entry {
+            Entry::Move {
+                conditional: Some(fired),
+                ..
+            } => Some(fired.path),
+            _ => None,
+        })
 }
 
 /// Files of `conditional/` that can never be used, refused by name, once the judge has taken

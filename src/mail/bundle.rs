@@ -20,8 +20,8 @@ pub fn is_archive(bytes: &[u8]) -> bool {
         || (bytes.len() >= 512 && bytes.get(257..262) == Some(b"ustar"))
 }
 
-/// A path a bundle may hold: `game.toml`, the record, a file directly in one of [`FOLDERS`], or
-/// a view's JSON or text (with signatures) in `views/`.
+/// A path a bundle may hold: `game.toml`, the record, a file directly in one of [`FOLDERS`] or
+/// in `conditional/`, or a view's JSON or text (with signatures) in `views/`.
 pub fn allowed_path(path: &str) -> bool {
     let plain = |name: &str| {
         !name.is_empty()
@@ -38,7 +38,9 @@ pub fn allowed_path(path: &str) -> bool {
                     .iter()
                     .any(|ext| name.ends_with(ext))
         }
-        Some((folder, name)) => FOLDERS.contains(&folder) && plain(name),
+        Some((folder, name)) => {
+            (FOLDERS.contains(&folder) || folder == "conditional") && plain(name)
+        }
     }
 }
 
@@ -59,6 +61,7 @@ pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
             }
         }
     }
+    paths.extend(fired_conditionals(dir));
     for who in audiences {
         for ext in ["json", "json.sig", "txt", "txt.sig"] {
             paths.push(format!("views/{who}.{ext}"));
@@ -72,6 +75,24 @@ pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
         .filter_map(|p| std::fs::read(dir.path(&p)).ok().map(|b| (p, b)))
         .collect();
     crate::store::archive::write(&files, flate2::Compression::best())
+}
+
+/// The conditional files (with signatures) the record says the judge played from: a copy
+/// replays those plies from them, as from move files. Never a seat's standing answers; and
+/// where seats chose secret setups, not before the end, since the lines not played are a
+/// seat's plans and show what its pieces are.
+fn fired_conditionals(dir: &GameDir) -> Vec<String> {
+    let Ok(record) = std::fs::read_to_string(dir.path("record.jsonl")) else {
+        return Vec::new();
+    };
+    let plans_hidden = crate::games::of_dir(&dir.root).is_ok_and(|g| g.setup_is_chosen());
+    let over = record.contains(r#""kind":"end""#);
+    if plans_hidden && !over {
+        return Vec::new();
+    }
+    crate::judge::conditional::fired_paths(&record)
+        .flat_map(|p| [format!("{p}.sig"), p])
+        .collect()
 }
 
 /// The files of a bundle, or why it cannot be read: only regular files at allowed paths, each

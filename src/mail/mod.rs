@@ -76,6 +76,16 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
                 false,
             )
         }
+        CONDITIONAL_FORMAT => {
+            let ply: u32 = field(text, "ply")
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?;
+            (
+                crate::judge::conditional::path(ply, &seat),
+                Some(namespace::CONDITIONAL),
+                false,
+            )
+        }
         COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT | NONCE_COMMITMENT_FORMAT => (
             format!("commitments/{seat}.toml"),
             Some(namespace::COMMITMENT),
@@ -86,7 +96,7 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
             return Err(refuse(
                 shown,
                 Some("format"),
-                "not a file players send (move, commitment, setup, seed or nonce)",
+                "not a file players send (move, conditional, commitment, setup, seed or nonce)",
             ))
         }
     };
@@ -96,6 +106,15 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
         namespace,
         secret,
     })
+}
+
+/// Whether the record names the conditional file `path` as one the judge played from.
+fn fired(dir: &GameDir, path: &str) -> bool {
+    let Ok(Some(record)) = dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT) else {
+        return false;
+    };
+    let found = crate::judge::conditional::fired_paths(&record).any(|p| p == path);
+    found
 }
 
 /// The seat that signed a file of a message, if one did: the only sender the judge may answer
@@ -245,8 +264,13 @@ pub fn import(
         }
         files.push((p.path, f.text.as_bytes().to_vec(), p.secret));
     }
-    // Never replace what is there: an accepted file stays as it was.
+    // Never replace what is there: an accepted file stays as it was. A seat's conditional
+    // answers are replaced by its newer ones until they fire (the judge then refuses a
+    // replacement for a ply already played).
     for (path, bytes, _) in &files {
+        if path.starts_with("conditional/") && !fired(dir, path) {
+            continue;
+        }
         if let Ok(existing) = std::fs::read(dir.path(path)) {
             if existing != *bytes {
                 return Err(refuse(
@@ -500,7 +524,13 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
             if signing::verify(&seats.keys[index], ns, bytes, &sig).is_err() {
                 return Err(bad(format!("not signed by {}'s key", p.seat)));
             }
+            // The judge's bundle holds the conditional file it played from, which replaces
+            // one the copy wrote and the judge never had.
+            let replaceable = path.starts_with("conditional/");
             for (rel, content) in [(path.as_str(), text), (sig_path.as_str(), sig.as_str())] {
+                if replaceable {
+                    continue;
+                }
                 if let Some(existing) = dir.read_optional(rel, crate::store::RECORD_LIMIT)? {
                     if existing != content {
                         return Err(bad(format!(

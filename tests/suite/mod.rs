@@ -5,6 +5,7 @@ mod ccgc;
 mod cli_game;
 mod closing;
 mod club_mail;
+mod conditional;
 mod contract;
 mod crash;
 mod deadlines;

@@ -63,6 +63,7 @@ fn play(
     setups: &[Setup],
     moves: &[String],
     illegal: &str,
+    conditional: &BTreeMap<usize, Vec<String>>,
 ) -> Played {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
@@ -84,6 +85,19 @@ fn play(
         } else {
             ("north", "bob")
         };
+        // South's move played from its conditional answers, written before North's move.
+        if conditional.contains_key(&i) {
+            continue;
+        }
+        if let Some(lines) = conditional.get(&(i + 1)) {
+            let mut args = vec!["move", d.as_str(), "--as", "south"];
+            let alice = keys.path("alice");
+            args.extend(["--key", alice.as_str()]);
+            for line in lines {
+                args.extend(["--if", line.as_str()]);
+            }
+            ok(&args);
+        }
         ok(&["move", &d, "--as", seat, "--key", &keys.path(key), m]);
         judge(&mut printed);
     }
@@ -233,6 +247,35 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
         };
         assert_ne!(other, setups[1]);
         let texts: Vec<String> = moves.iter().map(|m| m.display(b)).collect();
+        // South answers some of North's moves from conditional lines: one per outcome of North's
+        // move, only the line of the outcome South sees answering with the move played (the
+        // others name a move South has no piece for). The judge must pick that line in both
+        // games, so the choice follows what South sees.
+        let mut conditional = BTreeMap::new();
+        for i in (2..moves.len()).step_by(4) {
+            let events = replay(&options, &setups, &moves[..i]).unwrap();
+            let seen = events.iter().rev().find_map(|e| match e.fact {
+                Fact::Moved { outcome, .. } => Some(outcome),
+                _ => None,
+            });
+            let lines = [
+                Outcome::Moved,
+                Outcome::AttackerWon,
+                Outcome::DefenderWon,
+                Outcome::BothRemoved,
+            ]
+            .into_iter()
+            .map(|o| {
+                let answer = match Some(o) == seen {
+                    true => texts[i].clone(),
+                    false => "a1-a2".to_string(),
+                };
+                let name = qijudge::judge::conditional::outcome_name(o);
+                format!("{}/{name}={answer}", texts[i - 1])
+            })
+            .collect::<Vec<_>>();
+            conditional.insert(i, lines);
+        }
         let a = play(
             tmp.path(),
             &format!("a{seed}"),
@@ -241,6 +284,7 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             &setups,
             &texts,
             &illegal.display(b),
+            &conditional,
         );
         let second = vec![setups[0].clone(), other];
         let c = play(
@@ -251,11 +295,16 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             &second,
             &texts,
             &illegal.display(b),
+            &conditional,
         );
         assert!(
             a.printed.last().unwrap().starts_with("0 |"),
             "the game went on"
         );
+        let fired = a.files["record.jsonl"]
+            .matches(r#""conditional":{"#)
+            .count();
+        assert_eq!(fired, conditional.len(), "every conditional answer fired");
         for page in &a.printed[a.printed.len() - 2..] {
             assert!(
                 page.starts_with("0 | <!DOCTYPE html>"),

@@ -19,6 +19,16 @@ pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
         ));
         fields["awaiting_judge"] = serde_json::Value::String(path);
     }
+    // Conditional answers written in advance and still able to fire (the seat's own plans:
+    // whoever holds this folder wrote them or is the judge).
+    let frame = crate::judge::pipeline::Framed::frame(&g);
+    for (seat, path, live) in crate::judge::conditional::standing(&d, &frame, known.record()) {
+        lines.push(format!(
+            "{seat}'s conditional answers ({path}) stand: {}",
+            live.join("; ")
+        ));
+        fields["conditional"][&seat] = serde_json::json!({ "file": path, "lines": live });
+    }
     let clock = crate::console::StatusClock {
         clock: crate::judge::pipeline::Framed::clock(&g),
         record: known.record(),
