@@ -334,7 +334,8 @@ fn check_game(
             "game.toml",
             None,
             "the manifest never changes once created",
-            "a change to a game adds commitments, sealed setups, moves and reveals only",
+            "a change to a game adds commitments, sealed setups, moves, conditional answers \
+             and reveals only",
         ));
     }
     let facts = crate::games::of_dir(dir)?.facts(g)?;

@@ -80,7 +80,7 @@ fn read_line(line: &str) -> std::result::Result<Vec<Step>, String> {
     if words.iter().any(|w| w.is_empty()) {
         return Err("moves are separated by one space, with none at either end".into());
     }
-    if words.len() % 2 != 0 {
+    if !words.len().is_multiple_of(2) {
         return Err(format!(
             "{} moves: a line is the opponent's move and your answer, in pairs",
             words.len()

@@ -128,7 +128,7 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
     let x = Xq::new();
     let d = x.g.d();
     let last = recorded.len() - 1;
-    let by_conditional = |i: usize| i % 2 == 0 && (i % 8 == 4 || i == last);
+    let by_conditional = |i: usize| i.is_multiple_of(2) && (i % 8 == 4 || i == last);
     let mut fired = 0;
     for (i, m) in recorded.iter().enumerate() {
         let (seat, action) = (m["seat"].as_str().unwrap(), m["move"].as_str().unwrap());

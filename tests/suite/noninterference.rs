@@ -55,6 +55,7 @@ struct Played {
     printed: Vec<String>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn play(
     root: &Path,
     name: &str,
