@@ -823,7 +823,7 @@ pub fn is_judge_output(rel: &str) -> bool {
     plain
         && match top {
             "record.jsonl" | "record.sig" => rest.is_empty(),
-            "views" | "moves" | "commitments" | "sealed" | "mail" => {
+            "views" | "moves" | "conditional" | "commitments" | "sealed" | "mail" => {
                 !rest.is_empty() && !rest.contains('/')
             }
             _ => false,

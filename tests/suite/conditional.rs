@@ -320,3 +320,86 @@ fn a_luzhanqi_game_is_played_to_the_end_with_conditional_answers() {
     // South's view never carried North's conditional file.
     assert!(!g.read("views/south.json").contains("a1-a2"));
 }
+
+/// By mail: red mails its conditional answer from its copy, black's reply comes in, and the
+/// judge's message to black carries the answer and the file it came from, so black's copy
+/// replays the game.
+#[test]
+fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let judge = tmp.path().join("judge-copy");
+    let copies = [tmp.path().join("alice-copy"), tmp.path().join("bob-copy")];
+    let j = judge.to_string_lossy().into_owned();
+    ok(&[
+        "new",
+        "xiangqi",
+        &j,
+        "--player",
+        &format!("alice={}.pub=alice@example.org", keys.path("alice")),
+        "--player",
+        &format!("bob={}.pub=bob@example.org", keys.path("bob")),
+        "--judge",
+        &format!("{}.pub", keys.path("judge")),
+        "--now",
+        NOW,
+    ]);
+    ok(&["judge", &j, "--key", &keys.path("judge"), "--now", NOW]);
+    for copy in &copies {
+        std::fs::create_dir_all(copy).unwrap();
+        for f in ["game.toml", "record.jsonl", "record.sig"] {
+            std::fs::copy(judge.join(f), copy.join(f)).unwrap();
+        }
+    }
+    let out = tmp.path().join("out");
+    let mut sent = 0;
+    let mut mail = |who: &str, file: &Path| {
+        sent += 1;
+        let msg = tmp.path().join(format!("m{sent}.eml"));
+        eml_py(&[
+            "make",
+            "inline",
+            &msg.to_string_lossy(),
+            &format!("{who}@example.org"),
+            &file.to_string_lossy(),
+            &format!("{}.sig", file.display()),
+        ]);
+        let r = qj(&[
+            "inbox",
+            &j,
+            &msg.to_string_lossy(),
+            "--key",
+            &keys.path("judge"),
+            "--now",
+            NOW,
+            "--outbox",
+            &out.to_string_lossy(),
+            "--from",
+            "judge@example.org",
+        ]);
+        assert_eq!(r.code, 0, "{r:?}");
+        r
+    };
+    let [alice, bob] = [0, 1].map(|i| copies[i].to_string_lossy().into_owned());
+    let take = |copy: &str, seat: &str| {
+        ok(&["inbox", copy, &out.join(format!("{seat}.eml")).to_string_lossy()]);
+    };
+    ok(&["move", &alice, "--as", "red", "--key", &keys.path("alice"), "h2e2"]);
+    mail("alice", &copies[0].join("moves/0001-red.toml"));
+    take(&alice, "red");
+    ok(&[
+        "move", &alice, "--as", "red", "--key", &keys.path("alice"), "--if", "h9g7=h0g2",
+    ]);
+    mail("alice", &copies[0].join("conditional/0002-red.toml"));
+    assert!(judge.join("conditional/0002-red.toml").exists());
+    take(&bob, "black");
+    ok(&["move", &bob, "--as", "black", "--key", &keys.path("bob"), "h9g7"]);
+    mail("bob", &copies[1].join("moves/0002-black.toml"));
+    let to_black = std::fs::read_to_string(out.join("black.eml")).unwrap();
+    assert!(to_black.contains("black to move (ply 4)"), "{to_black}");
+    take(&bob, "black");
+    assert!(copies[1].join("conditional/0002-red.toml").exists());
+    let status = ok(&["status", &bob]).stdout;
+    assert!(status.contains("black to move (ply 4)"), "{status}");
+    ok(&["move", &bob, "--as", "black", "--key", &keys.path("bob"), "b9c7"]);
+}
