@@ -382,18 +382,45 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     };
     let [alice, bob] = [0, 1].map(|i| copies[i].to_string_lossy().into_owned());
     let take = |copy: &str, seat: &str| {
-        ok(&["inbox", copy, &out.join(format!("{seat}.eml")).to_string_lossy()]);
+        ok(&[
+            "inbox",
+            copy,
+            &out.join(format!("{seat}.eml")).to_string_lossy(),
+        ]);
     };
-    ok(&["move", &alice, "--as", "red", "--key", &keys.path("alice"), "h2e2"]);
+    ok(&[
+        "move",
+        &alice,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "h2e2",
+    ]);
     mail("alice", &copies[0].join("moves/0001-red.toml"));
     take(&alice, "red");
     ok(&[
-        "move", &alice, "--as", "red", "--key", &keys.path("alice"), "--if", "h9g7=h0g2",
+        "move",
+        &alice,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "--if",
+        "h9g7=h0g2",
     ]);
     mail("alice", &copies[0].join("conditional/0002-red.toml"));
     assert!(judge.join("conditional/0002-red.toml").exists());
     take(&bob, "black");
-    ok(&["move", &bob, "--as", "black", "--key", &keys.path("bob"), "h9g7"]);
+    ok(&[
+        "move",
+        &bob,
+        "--as",
+        "black",
+        "--key",
+        &keys.path("bob"),
+        "h9g7",
+    ]);
     mail("bob", &copies[1].join("moves/0002-black.toml"));
     let to_black = std::fs::read_to_string(out.join("black.eml")).unwrap();
     assert!(to_black.contains("black to move (ply 4)"), "{to_black}");
@@ -401,5 +428,13 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     assert!(copies[1].join("conditional/0002-red.toml").exists());
     let status = ok(&["status", &bob]).stdout;
     assert!(status.contains("black to move (ply 4)"), "{status}");
-    ok(&["move", &bob, "--as", "black", "--key", &keys.path("bob"), "b9c7"]);
+    ok(&[
+        "move",
+        &bob,
+        "--as",
+        "black",
+        "--key",
+        &keys.path("bob"),
+        "b9c7",
+    ]);
 }
