@@ -10,7 +10,7 @@ use crate::store::GameDir;
 use std::path::Path;
 
 /// The games whose turns alternate one move at a time (Liubo's turns are throws and moves).
-fn takes_conditionals(game: &str, seats: usize) -> bool {
+pub fn takes_conditionals(game: &str, seats: usize) -> bool {
     seats == 2 && game != "liubo"
 }
 

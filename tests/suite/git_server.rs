@@ -1005,3 +1005,55 @@ fn a_refused_push_says_why_once_and_an_unjudged_move_is_waited_for() {
         assert!(!said.contains(wrong), "{wrong:?}: {said}");
     }
 }
+
+/// Conditional answers through the server: red pushes one, replaces it with another, a
+/// stranger's replacement (signed with another key) is refused by the check and the hook, and
+/// black's reply is answered by the judge job at once.
+#[test]
+fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
+    let w = World::new(&[("xiangqi", "xq", false)]);
+    let (alice, bob) = (w.clone("alice", false), w.clone("bob", true));
+    let out = commit_move(&w, &alice, "xq", "red", "alice", "h2e2");
+    assert!(out.status.success(), "{}", text(&out));
+    w.land(&alice);
+    let key = w.keys.path("alice");
+    for line in ["b9c7=b0c2", "h9g7=h0g2"] {
+        git(&alice, &["pull", "-q", "--ff-only"]);
+        let dir = alice.join("xq").to_string_lossy().into_owned();
+        ok(&["move", &dir, "--as", "red", "--key", &key, "--if", line]);
+        git(&alice, &["add", "-A"]);
+        let out = run_git(
+            &alice,
+            &["commit", "-q", "-m", line],
+            &[("QIJUDGE_KEY", key.as_str())],
+        );
+        assert!(out.status.success(), "{line}: {}", text(&out));
+        w.land(&alice);
+    }
+    // Bob rewrites red's answers and signs them himself.
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    let path = bob.join("xq/conditional/0002-red.toml");
+    let forged = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("h0g2", "b0c2");
+    std::fs::write(&path, &forged).unwrap();
+    let sig = sign_as(&w.keys, "bob", "qijudge-conditional", &forged);
+    std::fs::write(bob.join("xq/conditional/0002-red.toml.sig"), sig).unwrap();
+    git(&bob, &["add", "-A"]);
+    git(&bob, &["commit", "-q", "--no-verify", "-m", "red's answers, improved"]);
+    w.refused(&bob, "conditional/0002-red.toml");
+    // Black's reply: the judge job answers it from red's file.
+    let out = commit_move(&w, &bob, "xq", "black", "bob", "h9g7");
+    assert!(out.status.success(), "{}", text(&out));
+    let judged = text(&w.land(&bob));
+    assert!(judged.contains("ply 3: red h0g2"), "{judged}");
+    git(&alice, &["pull", "-q", "--ff-only"]);
+    let record = std::fs::read_to_string(alice.join("xq/record.jsonl")).unwrap();
+    assert!(
+        record.contains(r#""conditional":{"path":"conditional/0002-red.toml","line":1}"#),
+        "{record}"
+    );
+    let status = ok(&["status", &alice.join("xq").to_string_lossy()]).stdout;
+    assert!(status.contains("black to move (ply 4)"), "{status}");
+    ok(&["verify", &alice.join("xq").to_string_lossy()]);
+}

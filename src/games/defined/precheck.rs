@@ -24,5 +24,19 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
             Ok(", legal".into())
         },
     )?;
+    // Conditional answers waiting for the next ply: signed by their seat, bound to this record
+    // head, every line readable (what the judge checks when they come).
+    let frame = g.frame();
+    let waits = g
+        .to_move_in(&state)
+        .and_then(|s| frame.seats.iter().position(|x| *x == s))
+        .map(|seat| (next, seat));
+    let takes = crate::games::conditional::takes_conditionals(D::NAME, frame.seats.len());
+    let record = crate::judge::pipeline::Recorded::record(&state);
+    if let Some(refused) =
+        crate::judge::conditional::leftover(&d, &frame, record, waits, takes)?.into_iter().next()
+    {
+        return Err(refused);
+    }
     Ok(Report::lines(lines))
 }
