@@ -75,7 +75,14 @@ fn conditional_answers_fire_two_deep_and_are_dropped_or_withdrawn() {
         ),
         "{status}"
     );
-    // Black's view and the public view say nothing of it.
+    // Red's own text view shows them; black's view and the public view say nothing of them.
+    let red = ok(&["view", &d, "--as", "red"]).stdout;
+    assert!(
+        red.contains("Your conditional answers (conditional/0002-red.toml) stand: h9g7 h0g2"),
+        "{red}"
+    );
+    let black = ok(&["view", &d, "--as", "black"]).stdout;
+    assert!(!black.contains("conditional"), "{black}");
     for who in ["black", "public"] {
         let view = ok(&["view", &d, "--as", who, "--format", "json"]).stdout;
         assert!(

@@ -1040,7 +1040,16 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
     let sig = sign_as(&w.keys, "bob", "qijudge-conditional", &forged);
     std::fs::write(bob.join("xq/conditional/0002-red.toml.sig"), sig).unwrap();
     git(&bob, &["add", "-A"]);
-    git(&bob, &["commit", "-q", "--no-verify", "-m", "red's answers, improved"]);
+    git(
+        &bob,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            "red's answers, improved",
+        ],
+    );
     w.refused(&bob, "conditional/0002-red.toml");
     // Black's reply: the judge job answers it from red's file.
     let out = commit_move(&w, &bob, "xq", "black", "bob", "h9g7");

@@ -28,8 +28,27 @@ pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
             svg: D::picture(&g, &v, request.chinese),
             png: request.format == "png",
         },
-        _ => Out::Text(D::text_view(&g, &v, request.chinese)),
+        _ => Out::Text(D::text_view(&g, &v, request.chinese) + &standing(&d, &g, audience)),
     }))
+}
+
+/// A seat's own conditional answers that can still fire, from the folder (the judge's signed
+/// view cannot hold them: they are no part of the record), as a closing line of its text view.
+fn standing<G: Framed>(d: &crate::store::GameDir, g: &G, seat: &str) -> String {
+    let frame = g.frame();
+    let Ok(record) = crate::judge::signed_record::load_record(d, &frame) else {
+        return String::new();
+    };
+    crate::judge::conditional::standing(d, &frame, &record)
+        .into_iter()
+        .filter(|(s, ..)| s == seat)
+        .map(|(_, path, live)| {
+            format!(
+                "\nYour conditional answers ({path}) stand: {}\n",
+                live.join("; ")
+            )
+        })
+        .collect()
 }
 
 /// The audiences besides the seats: `public`, and any more the game has.
