@@ -738,3 +738,72 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
     assert!(status.stdout.contains("red to move (ply 3)"), "{status:?}");
     assert!(!w.mta.log().contains("status=bounced"));
 }
+
+/// A conditional answer through Postfix: alice mails it from her copy, bob's reply is answered
+/// in the same judge run, and both copies replay and verify the game to its end.
+#[test]
+fn a_conditional_answer_goes_through_postfix_to_the_end() {
+    let w = World::club(&[]);
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in ["alice", "bob"] {
+        w.mta.wait_for(&format!("{name}@example.org"), 1);
+        w.reads(name);
+    }
+    w.moves("alice", "h2e2", "attach");
+    assert_eq!(w.judge_runs().code, 0);
+    for name in ["alice", "bob"] {
+        w.reads(name);
+    }
+    let alice = w.player("alice").copy.to_string_lossy().into_owned();
+    let r = ok(&[
+        "move",
+        &alice,
+        "--as",
+        "red",
+        "--key",
+        &w.key("alice"),
+        "--if",
+        "h9g7=h0g2",
+        "--if",
+        "b9c7=b0c2",
+    ]);
+    assert!(r.stdout.contains("conditional/0002-red.toml"), "{r:?}");
+    w.mail_file(
+        "alice",
+        &w.player("alice").copy.join("conditional/0002-red.toml"),
+        "attach",
+    );
+    let alice_had = w.mta.received("alice@example.org");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    let club_a = w.tmp.path().join("club/a");
+    assert!(club_a.join("conditional/0002-red.toml").exists());
+    w.moves("bob", "h9g7", "inline");
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    w.mta.wait_for("alice@example.org", alice_had + 1);
+    for name in ["alice", "bob"] {
+        let r = w.reads(name);
+        assert_eq!(r.code, 0, "{name}: {r:?}");
+        let copy = w.player(name).copy.to_string_lossy().into_owned();
+        let status = ok(&["status", &copy]).stdout;
+        assert!(status.contains("black to move (ply 4)"), "{name}: {status}");
+    }
+    let record = std::fs::read_to_string(club_a.join("record.jsonl")).unwrap();
+    assert!(
+        record.contains(
+            r#""move":"h0g2","conditional":{"path":"conditional/0002-red.toml","line":1}"#
+        ),
+        "{record}"
+    );
+    w.moves("bob", "resign", "attach");
+    assert_eq!(w.judge_runs().code, 0);
+    for name in ["alice", "bob"] {
+        w.reads(name);
+        let copy = w.player(name).copy.to_string_lossy().into_owned();
+        let r = qj(&["verify", &copy]);
+        assert_eq!(r.code, 0, "{name}'s copy: {r:?}");
+        assert!(ok(&["status", &copy]).stdout.contains("black resigned"));
+    }
+}
