@@ -553,7 +553,9 @@ pub fn messages(
     // the setups are revealed: `verify` checks all the views it finds (Xiangqi's and Liubo's
     // demand every seat's).
     let secrets = crate::games::of_dir(&dir.root)?.has_secrets();
-    let seats = super::seats(dir)?.names;
+    let seats = super::seats(dir)?;
+    let standing = standing_answers(dir, &seats);
+    let seats = seats.names;
     for r in recipients {
         let Some(json) = dir.read_optional(&format!("views/{}.json", r.audience), RECORD_LIMIT)?
         else {
@@ -590,12 +592,25 @@ pub fn messages(
         }
         let bundle = super::bundle::pack(dir, &audiences)?;
         let bundle_digest = crate::protocol::hash::sha256_tagged(&bundle);
+        // The seat's own conditional answers that can still fire, from the judge's folder: a
+        // new file is news for its seat (so the seat learns the judge has it).
+        let answers =
+            standing
+                .iter()
+                .find(|(seat, ..)| *seat == r.audience)
+                .map(|(_, path, live)| {
+                    format!(
+                        "Your conditional answers ({path}) stand: {}.",
+                        live.join("; ")
+                    )
+                });
         let said = [
             r.audience.as_str(),
             &r.addresses.join(","),
             &json,
             note.as_deref().unwrap_or(""),
             &bundle_digest,
+            answers.as_deref().unwrap_or(""),
         ]
         .join("\0");
         let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
@@ -625,6 +640,10 @@ pub fn messages(
         };
         body.push_str(&wrap(&steps));
         body.push_str("\n\n");
+        if let Some(answers) = &answers {
+            body.push_str(&wrap(answers));
+            body.push_str("\n\n");
+        }
         if let Some(n) = &note {
             body.push_str(&format!(
                 "Your last file was refused and set aside; send a corrected one (in your copy, \
@@ -667,6 +686,22 @@ pub fn messages(
         });
     }
     Ok(out)
+}
+
+/// Every seat's conditional answers that can still fire (none if the record cannot be read).
+fn standing_answers(dir: &GameDir, seats: &super::Seats) -> Vec<(String, String, Vec<String>)> {
+    let names: Vec<&str> = seats.names.iter().map(String::as_str).collect();
+    let frame = crate::judge::Frame {
+        id: &seats.id,
+        hash: &seats.hash,
+        judge_key: &seats.judge,
+        seats: &names,
+        player_keys: &seats.keys,
+    };
+    match crate::judge::signed_record::load_record(dir, &frame) {
+        Ok(record) => crate::judge::conditional::standing(dir, &frame, &record),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Prose wrapped at 72 columns for reading in any mail client, continuation lines indented

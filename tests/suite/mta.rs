@@ -779,6 +779,22 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
     assert_eq!(r.code, 0, "{r:?}");
     let club_a = w.tmp.path().join("club/a");
     assert!(club_a.join("conditional/0002-red.toml").exists());
+    // Alice hears that the judge has them; bob hears nothing of them.
+    w.mta.wait_for("alice@example.org", alice_had + 1);
+    let told = w.delivered("alice@example.org");
+    // (The body is folded at 72 columns.)
+    assert!(
+        told.iter().any(|(_, m)| m.contains(
+            "Your conditional answers (conditional/0002-red.toml) stand: h9g7 h0g2;\nb9c7 b0c2."
+        )),
+        "alice was not told of her conditional answers ({} messages)",
+        told.len()
+    );
+    w.reads("alice");
+    let alice_had = w.mta.received("alice@example.org");
+    for (_, m) in w.delivered("bob@example.org") {
+        assert!(!m.contains("h0g2"), "{m}");
+    }
     w.moves("bob", "h9g7", "inline");
     let r = w.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
