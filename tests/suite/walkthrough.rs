@@ -7,7 +7,9 @@ use std::path::Path;
 
 /// Xiangqi from `new` to `verify`: a private key given as the judge's, a command run outside
 /// the game folder, full-width notation, a second move before the judge ran, a move onto one's
-/// own piece, a blocked elephant, then a resignation that every count includes.
+/// own piece, the list of games waiting for a player, a conditional answer (mistyped, then
+/// played by the judge; tried on one's own turn), a blocked elephant, then a resignation that
+/// every count includes.
 #[test]
 fn a_xiangqi_game_as_people_type_it() {
     let tmp = tempfile::tempdir().unwrap();
@@ -95,9 +97,65 @@ fn a_xiangqi_game_as_people_type_it() {
         "{}",
         r.stderr
     );
+    // Bob, with several games in one folder, asks which wait for him.
+    let r = ok(&[
+        "games",
+        &tmp.path().to_string_lossy(),
+        "--key",
+        &format!("{}.pub", keys.path("bob")),
+    ]);
+    assert!(
+        r.stdout.contains("YOUR TURN: black (bob) to move"),
+        "{}",
+        r.stdout
+    );
+    // Alice, waiting, answers the reply she expects in advance; she first forgets the `=`.
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "--if",
+        "h7-e7 e0-e1",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("write each step as REPLY=ANSWER"),
+        "{}",
+        r.stderr
+    );
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        "red",
+        "--key",
+        &keys.path("alice"),
+        "--if",
+        "h7-e7=e0-e1",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // Bob plays the expected reply: the judge answers it from alice's file at once.
+    let r = play("black", "bob", "h7-e7");
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = judge();
+    assert!(r.stdout.contains("ply 3: red e0e1"), "{}", r.stdout);
+    // Bob tries the same trick on his own turn.
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        "black",
+        "--key",
+        &keys.path("bob"),
+        "--if",
+        "e1-d1=h9-g7",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("it is your move (ply 4)"), "{}", r.stderr);
     for (seat, key, mv) in [
-        ("black", "bob", "h7-e7"),
-        ("red", "alice", "e0-e1"),
         ("black", "bob", "h9-g7"),
         ("red", "alice", "e1-d1"),
         ("black", "bob", "a9-a8"),
@@ -137,7 +195,8 @@ fn a_xiangqi_game_as_people_type_it() {
         "{}",
         r.stdout
     );
-    // The refused attempts left nothing behind: the folder holds the seven signed moves.
+    // The refused attempts left nothing behind: the folder holds six signed moves and the
+    // conditional file that gave the seventh.
     let moves = std::fs::read_dir(Path::new(&d).join("moves"))
         .unwrap()
         .filter(|e| {
@@ -148,7 +207,8 @@ fn a_xiangqi_game_as_people_type_it() {
                 .ends_with(".toml")
         })
         .count();
-    assert_eq!(moves, 7);
+    assert_eq!(moves, 6);
+    assert!(Path::new(&d).join("conditional/0002-red.toml").exists());
 }
 
 /// `qijudge new GAME` for alice and bob, the judge's public key from `keys`.
