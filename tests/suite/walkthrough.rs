@@ -554,6 +554,25 @@ fn a_four_player_game_as_people_type_it() {
     args.extend(["--judge", judge_pub.as_str()]);
     ok(&args);
     let key_of = |seat: &str| keys.path(seats.iter().find(|(s, _)| *s == seat).unwrap().1);
+    // Conditional answers are for two seats that alternate: said before anything else.
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        "north",
+        "--key",
+        &key_of("north"),
+        "--if",
+        "sa6-sa5=na6-na5",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "conditional answers are for games of two seats that move in turn, not 4 seats"
+        ),
+        "{}",
+        r.stderr
+    );
     let setup = root
         .join("games/luzhanqi/example-setup.toml")
         .to_string_lossy()
