@@ -9,6 +9,19 @@ use std::sync::OnceLock;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/board-cjk.otf");
 
+/// The family name the font carries, which a page's style names.
+pub const FAMILY: &str = "qijudge board CJK";
+
+/// The font as a `data:` address, for a page that shows Chinese text on machines without a CJK
+/// font (the replay page's move list).
+pub fn data_uri() -> &'static str {
+    static URI: OnceLock<String> = OnceLock::new();
+    URI.get_or_init(|| {
+        let encoded = mail_builder::encoders::base64::base64_encode(FONT).unwrap_or_default();
+        format!("data:font/otf;base64,{}", String::from_utf8_lossy(&encoded))
+    })
+}
+
 fn face() -> Option<&'static ttf_parser::Face<'static>> {
     static FACE: OnceLock<Option<ttf_parser::Face<'static>>> = OnceLock::new();
     FACE.get_or_init(|| ttf_parser::Face::parse(FONT, 0).ok())

@@ -154,14 +154,36 @@ pub fn page(
     let (width, height) = frames
         .first()
         .map_or((0, 0), |f| (f.picture.width, f.picture.height));
+    // Chinese text (Xiangqi's move names) comes with the board's CJK font, so that a machine
+    // without one shows characters, not boxes; a page without any does not carry it.
+    let chinese = std::iter::once(title)
+        .chain(about.iter().map(String::as_str))
+        .chain(moves.iter().map(String::as_str))
+        .chain(frames.iter().flat_map(|f| {
+            std::iter::once(f.heading.as_str()).chain(f.lines.iter().map(String::as_str))
+        }))
+        .any(|text| text.chars().any(|c| c >= '\u{2e80}'));
+    let (font_src, font_face) = match chinese {
+        true => (
+            " font-src data:;",
+            format!(
+                "@font-face{{font-family:\"{family}\";src:url({}) format(\"opentype\")}}\
+                 body{{font-family:sans-serif,\"{family}\"}}\
+                 #moves{{font-family:monospace,\"{family}\"}}",
+                super::cjk_font::data_uri(),
+                family = super::cjk_font::FAMILY
+            ),
+        ),
+        false => ("", String::new()),
+    };
     let mut out = String::new();
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
+         style-src 'unsafe-inline'; script-src 'unsafe-inline';{font_src}\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body data-ply=\"0\">\n<h1>{}</h1>\n",
+         <title>{}</title>\n<style>{STYLE}{font_face}</style>\n</head>\n<body data-ply=\"0\">\n<h1>{}</h1>\n",
         escape(title),
         escape(title)
     );

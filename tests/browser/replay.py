@@ -178,6 +178,9 @@ try:
     if fetched:
         fail(f"the page fetched {fetched}")
     seen["fetched"] = fetched
+    # The page's own fonts (a page with Chinese text carries the board's CJK font), by state:
+    # one the move list uses is loaded by now.
+    seen["fonts"] = run("return Array.from(document.fonts).map(f => f.family + ' ' + f.status);")
     print(json.dumps(seen))
 finally:
     if session:

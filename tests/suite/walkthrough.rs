@@ -253,6 +253,26 @@ fn a_liubo_game_as_people_type_it() {
     // Whose turn it is, and what it may play: the seat whose `moves` answers.
     let mover = || to_move(&d, &["a", "b"]);
     let (seat, turns) = mover().expect("a throw is waiting after the seeds");
+    // Turns of throws and moves take no answers written in advance.
+    let waiting = if seat == "a" { "b" } else { "a" };
+    let r = qj(&[
+        "move",
+        &d,
+        "--as",
+        waiting,
+        "--key",
+        &key_of(waiting),
+        "--if",
+        "3:in-3=2:in-2",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "conditional answers are for games of two seats that move in turn, not Liubo"
+        ),
+        "{}",
+        r.stderr
+    );
     let r = play(seat, "throw");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
@@ -295,8 +315,9 @@ fn a_liubo_game_as_people_type_it() {
 }
 
 /// Luzhanqi from `new` to a resignation: a setup with the flag off the headquarters, a move of a
-/// landmine, a move of the opponent's piece, a move out of turn; each refused by its cause, the
-/// game going on from the lists `moves` prints, and the end verified after the reveal.
+/// landmine, a move of the opponent's piece, a move out of turn, a conditional answer naming an
+/// outcome in the player's own words; each refused by its cause, the game going on from the
+/// lists `moves` prints, and the end verified after the reveal.
 #[test]
 fn a_luzhanqi_game_as_people_type_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -373,6 +394,27 @@ fn a_luzhanqi_game_as_people_type_it() {
         assert_eq!(r.code, 1, "{mv}: {r:?}");
         assert!(r.stderr.contains(why), "{mv}: {}", r.stderr);
     }
+    // The seat waiting answers in advance, first naming a combat outcome in its own words.
+    let answer = |line: &str| {
+        let key = key_of(other);
+        qj(&["move", &d, "--as", other, "--key", &key, "--if", line])
+    };
+    let r = answer("a1-a2/won=c6-c5");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("the outcome is one of moved, attacker_won, defender_won, both_removed"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(answer("A1A2/moved=c6-c5").code, 0);
+    let status = ok(&["status", &d]).stdout;
+    assert!(
+        status.contains(&format!(
+            "{other}'s conditional answers (conditional/0001-{other}.toml) stand: a1-a2/moved c6-c5"
+        )),
+        "{status}"
+    );
     // Twenty plies from the lists, then the side to move resigns.
     let mut plies = 0;
     while plies < 20 {
@@ -385,6 +427,8 @@ fn a_luzhanqi_game_as_people_type_it() {
         judge();
         plies += 1;
     }
+    // The landmine never moved: the answer was dropped with the first move.
+    assert!(!ok(&["status", &d]).stdout.contains("conditional answers"));
     if let Some((seat, _)) = to_move() {
         assert_eq!(play(seat, "resign").code, 0);
         let r = judge();
