@@ -454,8 +454,9 @@ fn a_luzhanqi_game_as_people_type_it() {
 /// The hidden-piece Xiangqi variants from `new` to a resignation: a move out of turn, the
 /// opponent's piece, words that are no move, and the game's own mistake (Jieqi: a face-down
 /// piece moved unlike the piece of its starting point; Banqi: turning up a piece already face
-/// up); each refused by its cause with exit 1, then the game played from the lists `moves`
-/// prints, resigned, counted alike by `status` and `verify`, and verified after the reveal.
+/// up), and a resignation written as a conditional answer; each refused by its cause with exit
+/// 1, then the game played from the lists `moves` prints, resigned, counted alike by `status`
+/// and `verify`, and verified after the reveal.
 #[test]
 fn jieqi_and_banqi_games_as_people_type_them() {
     struct Case {
@@ -518,6 +519,25 @@ fn jieqi_and_banqi_games_as_people_type_them() {
             assert_eq!(r.code, 1, "{}: {mv}: {r:?}", case.game);
             assert!(r.stderr.contains(why), "{}: {mv}: {}", case.game, r.stderr);
         }
+        // The seat waiting tries to resign in advance: answers are moves on the board.
+        let r = qj(&[
+            "move",
+            &d,
+            "--as",
+            case.seats[1],
+            "--key",
+            &key_of(case.seats[1]),
+            "--if",
+            "a0a1=resign",
+        ]);
+        assert_eq!(r.code, 1, "{}: {r:?}", case.game);
+        assert!(
+            r.stderr
+                .contains("resign: a line holds moves on the board only"),
+            "{}: {}",
+            case.game,
+            r.stderr
+        );
         let to_move = || to_move(&d, &case.seats);
         let mut plies = 0;
         if let Some((first, mistake, why)) = case.after_first {
