@@ -338,19 +338,7 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     let judge = tmp.path().join("judge-copy");
     let copies = [tmp.path().join("alice-copy"), tmp.path().join("bob-copy")];
     let j = judge.to_string_lossy().into_owned();
-    ok(&[
-        "new",
-        "xiangqi",
-        &j,
-        "--player",
-        &format!("alice={}.pub=alice@example.org", keys.path("alice")),
-        "--player",
-        &format!("bob={}.pub=bob@example.org", keys.path("bob")),
-        "--judge",
-        &format!("{}.pub", keys.path("judge")),
-        "--now",
-        NOW,
-    ]);
+    new_mail_game("xiangqi", &judge, &keys.dir, "alice", "bob");
     ok(&["judge", &j, "--key", &keys.path("judge"), "--now", NOW]);
     for copy in &copies {
         std::fs::create_dir_all(copy).unwrap();

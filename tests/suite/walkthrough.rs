@@ -110,32 +110,18 @@ fn a_xiangqi_game_as_people_type_it() {
         r.stdout
     );
     // Alice, waiting, answers the reply she expects in advance; she first forgets the `=`.
-    let r = qj(&[
-        "move",
-        &d,
-        "--as",
-        "red",
-        "--key",
-        &keys.path("alice"),
-        "--if",
-        "h7-e7 e0-e1",
-    ]);
+    let answer = |seat: &str, key: &str, line: &str| {
+        let key = keys.path(key);
+        qj(&["move", &d, "--as", seat, "--key", &key, "--if", line])
+    };
+    let r = answer("red", "alice", "h7-e7 e0-e1");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
         r.stderr.contains("write each step as REPLY=ANSWER"),
         "{}",
         r.stderr
     );
-    let r = qj(&[
-        "move",
-        &d,
-        "--as",
-        "red",
-        "--key",
-        &keys.path("alice"),
-        "--if",
-        "h7-e7=e0-e1",
-    ]);
+    let r = answer("red", "alice", "h7-e7=e0-e1");
     assert_eq!(r.code, 0, "{r:?}");
     // Bob plays the expected reply: the judge answers it from alice's file at once.
     let r = play("black", "bob", "h7-e7");
@@ -143,16 +129,7 @@ fn a_xiangqi_game_as_people_type_it() {
     let r = judge();
     assert!(r.stdout.contains("ply 3: red e0e1"), "{}", r.stdout);
     // Bob tries the same trick on his own turn.
-    let r = qj(&[
-        "move",
-        &d,
-        "--as",
-        "black",
-        "--key",
-        &keys.path("bob"),
-        "--if",
-        "e1-d1=h9-g7",
-    ]);
+    let r = answer("black", "bob", "e1-d1=h9-g7");
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("it is your move (ply 4)"), "{}", r.stderr);
     for (seat, key, mv) in [
