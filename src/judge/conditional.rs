@@ -10,7 +10,7 @@
 
 use super::context::Ctx;
 use super::frame::Frame;
-use crate::error::{refuse, refuse_with, Error, Result};
+use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::rules::Outcome;
 use crate::protocol::files::{ConditionalFile, Entry, Fired, CONDITIONAL_FORMAT};
 use crate::protocol::record::Record;
@@ -257,7 +257,9 @@ pub fn read(
             "write the conditional again while your opponent is to move",
         ));
     }
-    let lines = read_lines(&file.lines).map_err(|why| refuse(path, Some("lines"), why))?;
+    // What is wrong with a line quotes the seat's plans: said to the seat alone.
+    let lines = read_lines(&file.lines)
+        .map_err(|why| private_to(refuse(path, Some("lines"), why), f.seats[seat]))?;
     Ok(Read { file, hash, lines })
 }
 
