@@ -87,15 +87,14 @@ pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files:
         .transpose()
 }
 
+/// A game's clock and its record, read once for its deadlines.
+type Clocked = (
+    crate::protocol::files::Clock,
+    crate::protocol::record::Record,
+);
+
 /// The game's clock and its record, if it has a clock and a readable record.
-fn clock_and_record(
-    dir: &GameDir,
-) -> Result<
-    Option<(
-        crate::protocol::files::Clock,
-        crate::protocol::record::Record,
-    )>,
-> {
+fn clock_and_record(dir: &GameDir) -> Result<Option<Clocked>> {
     let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
@@ -113,7 +112,16 @@ fn clock_and_record(
 
 /// The deadline of the next ply, if the game has a clock.
 pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
-    let Some((clock, record)) = clock_and_record(dir)? else {
+    deadline_of(dir, clock_and_record(dir)?.as_ref(), now)
+}
+
+/// [`deadline`] from the clock and record already read.
+fn deadline_of(
+    dir: &GameDir,
+    clocked: Option<&Clocked>,
+    now: &str,
+) -> Result<Option<crate::judge::clock::Deadline>> {
+    let Some((clock, record)) = clocked else {
         return Ok(None);
     };
     // The seat to move: its vacations stop its clock.
@@ -123,18 +131,18 @@ pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::
         .flatten()
         .unwrap_or_default();
     Ok(crate::judge::clock::next_deadline(
-        &clock, &record, &to_move, now,
+        clock, record, &to_move, now,
     ))
 }
 
 /// The deadline a seat missed, when the record's latest event is that seat's forfeit for a
 /// missed deadline (no move since): the seat, and the deadline it had then.
-pub fn missed_deadline(
-    dir: &GameDir,
+fn missed_deadline(
+    clocked: Option<&Clocked>,
     now: &str,
 ) -> Result<Option<(String, crate::judge::clock::Deadline)>> {
     use crate::protocol::files::Entry;
-    let Some((clock, record)) = clock_and_record(dir)? else {
+    let Some((clock, record)) = clocked else {
         return Ok(None);
     };
     for (at, line) in record.lines.iter().enumerate().rev() {
@@ -143,7 +151,7 @@ pub fn missed_deadline(
             Entry::Forfeit { seat, reason, .. } if reason == "missed-deadline" => {
                 let before = record.prefix(at);
                 return Ok(
-                    crate::judge::clock::next_deadline(&clock, &before, seat, now)
+                    crate::judge::clock::next_deadline(clock, &before, seat, now)
                         .map(|d| (seat.clone(), d)),
                 );
             }
@@ -547,8 +555,10 @@ pub fn messages(
     revealed: bool,
 ) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
-    let deadline = deadline(dir, env.now)?;
-    let missed = missed_deadline(dir, env.now)?;
+    // The manifest and the record, read once for the deadlines.
+    let clocked = clock_and_record(dir)?;
+    let deadline = deadline_of(dir, clocked.as_ref(), env.now)?;
+    let missed = missed_deadline(clocked.as_ref(), env.now)?;
     // In a game of perfect information every seat's view is public, and so is every view once
     // the setups are revealed: `verify` checks all the views it finds (Xiangqi's and Liubo's
     // demand every seat's).
