@@ -77,14 +77,8 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     let d = GameDir::new(dir);
     let _lock = d.lock()?;
     let seats = crate::mail::seats(&d)?;
-    let names: Vec<&str> = seats.names.iter().map(String::as_str).collect();
-    let frame = crate::judge::Frame {
-        id: &seats.id,
-        hash: &seats.hash,
-        judge_key: &seats.judge,
-        seats: &names,
-        player_keys: &seats.keys,
-    };
+    let names = seats.names();
+    let frame = seats.frame(&names);
     if !takes_conditionals(game.name(), names.len()) {
         return Err(Error::Io(format!(
             "--if: conditional answers are for games of two seats that move in turn, not {}",

@@ -771,6 +771,48 @@ mod tests {
     }
 
     #[test]
+    fn a_conditional_file_is_replaced_until_the_judge_plays_from_it() {
+        let game = facts(false);
+        let mut record = commitments();
+        let pair = |status| {
+            [
+                change(status, "conditional/0002-north.toml"),
+                change(status, "conditional/0002-north.toml.sig"),
+            ]
+        };
+        assert!(check(&game, &record, &pair('A'), Some("OLD\n")).is_ok());
+        let half = [change('A', "conditional/0002-north.toml")];
+        let e = check(&game, &record, &half, Some("OLD\n")).unwrap_err();
+        assert!(e.to_string().contains("without its other half"), "{e}");
+        assert!(check(&game, &record, &pair('M'), Some("OLD\n")).is_ok());
+        record.append(
+            Entry::Move {
+                ply: 3,
+                seat: "north".into(),
+                file: "sha256:00".into(),
+                received: String::new(),
+                action: "a6-a5".into(),
+                outcome: None,
+                notices: Vec::new(),
+                draw_offered: false,
+                revealed: None,
+                conditional: Some(crate::protocol::files::Fired {
+                    path: "conditional/0002-north.toml".into(),
+                    line: 1,
+                }),
+            },
+            "g",
+        );
+        for status in ['M', 'D'] {
+            let e = check(&game, &record, &pair(status), Some("OLD\n")).unwrap_err();
+            assert!(
+                e.to_string().contains("a file already published"),
+                "{status}: {e}"
+            );
+        }
+    }
+
+    #[test]
     fn the_judge_may_set_a_refused_candidate_aside_and_nobody_else_may_touch_it() {
         let (game, record) = (facts(true), commitments());
         let aside = [

@@ -28,6 +28,24 @@ pub struct Seats {
     pub hash: String,
 }
 
+impl Seats {
+    /// The seat names as the judge's [`crate::judge::Frame`] takes them.
+    pub fn names(&self) -> Vec<&str> {
+        self.names.iter().map(String::as_str).collect()
+    }
+
+    /// The game as the judge sees it, over `names` (from [`Seats::names`]).
+    pub fn frame<'a>(&'a self, names: &'a [&'a str]) -> crate::judge::Frame<'a> {
+        crate::judge::Frame {
+            id: &self.id,
+            hash: &self.hash,
+            judge_key: &self.judge,
+            seats: names,
+            player_keys: &self.keys,
+        }
+    }
+}
+
 /// Reads the seats and keys of any game directory.
 pub fn seats(dir: &GameDir) -> Result<Seats> {
     let facts = crate::games::of_dir(&dir.root)?.facts(dir)?;

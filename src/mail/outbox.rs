@@ -700,14 +700,8 @@ pub fn messages(
 
 /// Every seat's conditional answers that can still fire (none if the record cannot be read).
 fn standing_answers(dir: &GameDir, seats: &super::Seats) -> Vec<(String, String, Vec<String>)> {
-    let names: Vec<&str> = seats.names.iter().map(String::as_str).collect();
-    let frame = crate::judge::Frame {
-        id: &seats.id,
-        hash: &seats.hash,
-        judge_key: &seats.judge,
-        seats: &names,
-        player_keys: &seats.keys,
-    };
+    let names = seats.names();
+    let frame = seats.frame(&names);
     match crate::judge::signed_record::load_record(dir, &frame) {
         Ok(record) => crate::judge::conditional::standing(dir, &frame, &record),
         Err(_) => Vec::new(),
