@@ -383,39 +383,25 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
             &out.join(format!("{seat}.eml")).to_string_lossy(),
         ]);
     };
-    ok(&[
-        "move",
-        &alice,
-        "--as",
-        "red",
-        "--key",
-        &keys.path("alice"),
-        "h2e2",
-    ]);
+    // A player's `move` in its own copy: red is alice in copy 0, black bob in copy 1.
+    let play = |seat: &str, args: &[&str]| {
+        let (copy, who) = match seat {
+            "red" => (&alice, "alice"),
+            _ => (&bob, "bob"),
+        };
+        let key = keys.path(who);
+        let mut all = vec!["move", copy.as_str(), "--as", seat, "--key", key.as_str()];
+        all.extend_from_slice(args);
+        ok(&all);
+    };
+    play("red", &["h2e2"]);
     mail("alice", &copies[0].join("moves/0001-red.toml"));
     take(&alice, "red");
-    ok(&[
-        "move",
-        &alice,
-        "--as",
-        "red",
-        "--key",
-        &keys.path("alice"),
-        "--if",
-        "h9g7=h0g2",
-    ]);
+    play("red", &["--if", "h9g7=h0g2"]);
     mail("alice", &copies[0].join("conditional/0002-red.toml"));
     assert!(judge.join("conditional/0002-red.toml").exists());
     take(&bob, "black");
-    ok(&[
-        "move",
-        &bob,
-        "--as",
-        "black",
-        "--key",
-        &keys.path("bob"),
-        "h9g7",
-    ]);
+    play("black", &["h9g7"]);
     mail("bob", &copies[1].join("moves/0002-black.toml"));
     let to_black = std::fs::read_to_string(out.join("black.eml")).unwrap();
     assert!(to_black.contains("black to move (ply 4)"), "{to_black}");
@@ -423,13 +409,5 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     assert!(copies[1].join("conditional/0002-red.toml").exists());
     let status = ok(&["status", &bob]).stdout;
     assert!(status.contains("black to move (ply 4)"), "{status}");
-    ok(&[
-        "move",
-        &bob,
-        "--as",
-        "black",
-        "--key",
-        &keys.path("bob"),
-        "b9c7",
-    ]);
+    play("black", &["b9c7"]);
 }
