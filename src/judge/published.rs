@@ -133,6 +133,7 @@ pub fn check_judge(f: &Frame, key: &PrivateKey) -> Result<()> {
 /// The outputs of a game that hides nothing: the record, each audience's view (JSON and text,
 /// signed) and one board picture (SVG and PNG) for everyone.
 pub fn open_outputs<V: serde::Serialize>(
+    dir: &GameDir,
     record: &Record,
     audiences: &[&str],
     view: impl Fn(&str) -> V,
@@ -156,10 +157,33 @@ pub fn open_outputs<V: serde::Serialize>(
     let svg = picture(&view("public"));
     files.push((
         "views/board.png".into(),
-        Some(crate::view::picture::png(&svg)),
+        Some(png_for(dir, key.public_key(), "views/board", &svg)),
     ));
     files.push(("views/board.svg".into(), Some(svg.into_bytes())));
     files
+}
+
+/// The PNG of the picture `svg`, published as `{stem}.png` beside `{stem}.svg`. Rendering is
+/// most of what a judge run costs, and the same SVG renders to the same bytes, so the PNG
+/// published already is kept when the SVG published beside it is `svg` byte for byte and the
+/// PNG bears this judge's signature; otherwise it is drawn now.
+pub fn png_for(dir: &GameDir, judge: &PublicKey, stem: &str, svg: &str) -> Vec<u8> {
+    let png = format!("{stem}.png");
+    let same_svg = dir
+        .read_bytes(&format!("{stem}.svg"), RECORD_LIMIT)
+        .is_ok_and(|published| published == svg.as_bytes());
+    let published = match same_svg {
+        true => dir.read_bytes(&png, RECORD_LIMIT).ok(),
+        false => None,
+    };
+    let signed = |bytes: &[u8]| {
+        dir.read(&format!("{png}.sig"), SIGNATURE_LIMIT)
+            .is_ok_and(|sig| signing::verify(judge, namespace::VIEW, bytes, &sig).is_ok())
+    };
+    match published {
+        Some(bytes) if signed(&bytes) => bytes,
+        _ => crate::view::picture::png(svg),
+    }
 }
 
 /// The text of a published view (`views/<audience>.json`) after checking the judge's signature

@@ -477,10 +477,11 @@ impl<G: TurnReferee> Referee for G {
         Some(format!("{seat} to move (ply {})", G::plies(state) + 1))
     }
 
-    fn outputs(&self, _dir: &GameDir, state: &G::State, key: &PrivateKey) -> Result<Outputs> {
+    fn outputs(&self, dir: &GameDir, state: &G::State, key: &PrivateKey) -> Result<Outputs> {
         let frame = self.frame();
         let audiences: Vec<&str> = frame.seats.iter().copied().chain(["public"]).collect();
         Ok(super::published::open_outputs(
+            dir,
             &state.turns().record,
             &audiences,
             |audience| self.view(state, audience),

@@ -256,41 +256,18 @@ pub fn png(svg: &str) -> Vec<u8> {
 /// as a PNG, losslessly: indexed when there are 256 colours or fewer, else RGB or RGBA, at the
 /// best compression with adaptive filters. Deterministic: the same pixels give the same bytes.
 fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
-    use std::collections::BTreeMap;
-    let pixels: Vec<[u8; 4]> = rgba
-        .chunks_exact(4)
-        .map(|c| [c[0], c[1], c[2], c[3]])
-        .collect();
-    let opaque = pixels.iter().all(|p| p[3] == 255);
-    // Colours in first-seen order, so the palette (and the file) depends only on the pixels.
-    let mut index: BTreeMap<[u8; 4], u8> = BTreeMap::new();
-    let mut palette: Vec<[u8; 4]> = Vec::new();
-    let mut indexed = opaque;
-    for p in &pixels {
-        if !indexed {
-            break;
-        }
-        if !index.contains_key(p) {
-            match u8::try_from(palette.len()) {
-                Ok(i) => {
-                    index.insert(*p, i);
-                    palette.push(*p);
-                }
-                Err(_) => indexed = false,
-            }
-        }
-    }
-    let (color, data, plte) = if indexed {
-        let data: Vec<u8> = pixels.iter().map(|p| index[p]).collect();
+    let pixels = rgba.chunks_exact(4);
+    let opaque = pixels.clone().all(|p| p[3] == 255);
+    let indexed = if opaque { palette_indices(rgba) } else { None };
+    let (color, data, plte) = if let Some((palette, data)) = indexed {
         let plte: Vec<u8> = palette.iter().flat_map(|p| [p[0], p[1], p[2]]).collect();
         (png::ColorType::Indexed, data, Some(plte))
     } else if opaque {
-        let data = pixels.iter().flat_map(|p| [p[0], p[1], p[2]]).collect();
+        let data = pixels.flat_map(|p| [p[0], p[1], p[2]]).collect();
         (png::ColorType::Rgb, data, None)
     } else {
         // Back from premultiplied alpha, as PNG stores it.
         let data = pixels
-            .iter()
             .flat_map(|p| {
                 let un = |c: u8| match p[3] {
                     0 => 0,
@@ -315,6 +292,37 @@ fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
         .and_then(|mut w| w.write_image_data(&data));
     written.expect("encoding an in-memory PNG does not fail");
     out
+}
+
+/// The palette of RGBA pixels in first-seen order (so it depends only on the pixels) and each
+/// pixel's index in it; none when there are more than 256 colours. Runs of one colour, which a
+/// board is mostly made of, are looked up once.
+fn palette_indices(rgba: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
+    let mut index: std::collections::HashMap<u32, u8> = std::collections::HashMap::new();
+    let mut palette: Vec<[u8; 4]> = Vec::new();
+    let mut data = Vec::with_capacity(rgba.len() / 4);
+    let mut last: Option<(u32, u8)> = None;
+    for p in rgba.chunks_exact(4) {
+        let key = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+        let i = match last {
+            Some((k, i)) if k == key => i,
+            _ => {
+                let i = match index.get(&key) {
+                    Some(&i) => i,
+                    None => {
+                        let i = u8::try_from(palette.len()).ok()?;
+                        index.insert(key, i);
+                        palette.push([p[0], p[1], p[2], p[3]]);
+                        i
+                    }
+                };
+                last = Some((key, i));
+                i
+            }
+        };
+        data.push(i);
+    }
+    Some((palette, data))
 }
 
 /// The dots of a label centred on (0, 0), as one path.

@@ -835,8 +835,8 @@ impl Referee for LiuboGame {
         Some(build_view(self, state, "public").waiting)
     }
 
-    fn outputs(&self, _dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
-        Ok(outputs(self, state, key))
+    fn outputs(&self, dir: &GameDir, state: &State, key: &PrivateKey) -> Result<Outputs> {
+        Ok(outputs(self, dir, state, key))
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
@@ -1002,9 +1002,10 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
 }
 
 /// The signed outputs: record, each audience's view, the board picture.
-pub fn outputs(g: &LiuboGame, state: &State, key: &PrivateKey) -> Outputs {
+pub fn outputs(g: &LiuboGame, dir: &GameDir, state: &State, key: &PrivateKey) -> Outputs {
     let audiences = [SEATS[0], SEATS[1], "public"];
     crate::judge::published::open_outputs(
+        dir,
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),

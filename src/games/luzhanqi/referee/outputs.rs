@@ -316,10 +316,9 @@ pub fn judge_outputs(
                 continue;
             }
             let svg = crate::games::luzhanqi::picture::luzhanqi(&v);
-            pictures.push((
-                format!("views/{audience}.png"),
-                Some(crate::view::picture::png(&svg)),
-            ));
+            let stem = format!("views/{audience}");
+            let png = crate::judge::published::png_for(dir, key.public_key(), &stem, &svg);
+            pictures.push((format!("{stem}.png"), Some(png)));
             pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
         }
     }
