@@ -28,7 +28,9 @@ fn main() {
         let (tmp, last) = game_with_last_move_aside(plies);
         let dir = tmp.path();
         let first = cpu_ms(&bin, dir);
-        let again = (0..ROUNDS).map(|_| cpu_ms(&bin, dir)).fold(f64::MAX, f64::min);
+        let again = (0..ROUNDS)
+            .map(|_| cpu_ms(&bin, dir))
+            .fold(f64::MAX, f64::min);
         let one_new = (0..ROUNDS)
             .map(|_| {
                 // A fresh copy of the game as the re-run left it, then the new move arrives.

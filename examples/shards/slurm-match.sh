@@ -21,6 +21,6 @@ task=${SLURM_ARRAY_TASK_ID:?run with sbatch --array=0-N}
 # exits 130, and the task can be submitted again to go on.
 qijudge match --game luzhanqi \
   --bot example="/usr/bin/python3 examples/bots/random_bot.py" --bot builtin:greedy --bot builtin:random \
-  --games "${QIJUDGE_GAMES:-500}" --seed "${QIJUDGE_SEED:-7}" --pack \
+  --games "${QIJUDGE_GAMES:-500}" --seed "${QIJUDGE_SEED:-7}" \
   --concurrency "${SLURM_CPUS_PER_TASK:-1}" \
   --shard "$task/$tasks" --out "results/shard-$task"

@@ -414,7 +414,7 @@ pub enum Command {
     ///
     /// Example: qijudge match --game luzhanqi --bot builtin:random --bot "python3 examples/bots/random_bot.py" --games 10
     ///
-    /// Example: qijudge match --game xiangqi --bot a=builtin:greedy --bot b=builtin:random --bot c=builtin:random --games 4 --pack
+    /// Example: qijudge match --game xiangqi --bot a=builtin:greedy --bot b=builtin:random --bot c=builtin:random --games 4
     Match(Box<MatchArgs>),
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
@@ -972,9 +972,12 @@ pub struct MatchArgs {
     /// in fastchess's words.
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
-    /// Keep each finished game as one file, OUT/games/game-NNNNN.tar.gz, instead of a folder
-    /// (`verify` and `tournament` read it as it is).
+    /// Keep each finished game as a folder, OUT/games/game-NNNNN/, instead of one packed file
+    /// OUT/games/game-NNNNN.tar.gz (the default; `verify` and `tournament` read either).
     #[arg(long)]
+    pub folders: bool,
+    /// Each finished game as one packed file: the default, accepted for older scripts.
+    #[arg(long, hide = true, conflicts_with = "folders")]
     pub pack: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]

@@ -438,7 +438,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         time: Duration::from_millis(args.time_ms),
         out: args.out.clone(),
         shard,
-        pack: args.pack,
+        pack: !args.folders,
         tc: args
             .tc
             .as_deref()

@@ -29,6 +29,7 @@ fn ccgc_programs_play_luzhanqi_through_the_protocol() {
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "luzhanqi",
         "--bot",
@@ -89,8 +90,20 @@ fn a_ccgc_array_is_checked_as_any_setup() {
     let good = engine("good", "");
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
-        "match", "--game", "luzhanqi", "--bot", &good, "--bot", &bad, "--games", "1", "--out",
-        &out, "--format", "json",
+        "match",
+        "--folders",
+        "--game",
+        "luzhanqi",
+        "--bot",
+        &good,
+        "--bot",
+        &bad,
+        "--games",
+        "1",
+        "--out",
+        &out,
+        "--format",
+        "json",
     ]);
     assert_eq!(
         results(&r.stdout),

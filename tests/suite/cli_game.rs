@@ -552,6 +552,7 @@ fn a_tool_a_game_lacks_is_refused_naming_the_games_that_have_it() {
     let pgn = tmp.path().join("m.pgn").to_string_lossy().into_owned();
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "liubo",
         "--out",

@@ -135,6 +135,7 @@ fn every_game_and_variant_plays_a_match_that_passes_the_contract() {
             let o = out.to_string_lossy().into_owned();
             let mut args = vec![
                 "match",
+                "--folders",
                 "--game",
                 game,
                 "--board",

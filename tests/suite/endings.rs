@@ -22,6 +22,7 @@ fn every_game_under_every_rule_set_ends_within_the_match_maximum() {
             let max = MAX_MOVES.to_string();
             let mut args = vec![
                 "match",
+                "--folders",
                 "--game",
                 game,
                 "--board",
@@ -83,6 +84,7 @@ fn a_match_has_a_maximum_length_by_default_for_every_game() {
     let o = tmp.path().join("m").to_string_lossy().into_owned();
     let refused = qj(&[
         "match",
+        "--folders",
         "--game",
         "banqi",
         "--out",

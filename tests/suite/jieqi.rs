@@ -572,6 +572,7 @@ fn jieqi_engines_play_over_uci_in_their_dialect() {
     let out = tmp.path().join("m");
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "jieqi",
         "--bot",

@@ -174,7 +174,7 @@ impl Workspace {
         let script = format!("{}exec {drop}\"$@\"", cgroup.join_script());
         let mut cmd = Command::new("sh");
         cmd.arg("-c").arg(&script).arg("sh").arg(&self.qijudge);
-        cmd.args(["match", "--game", "xiangqi", "--gauntlet"])
+        cmd.args(["match", "--folders", "--game", "xiangqi", "--gauntlet"])
             .args(["--format", "json", "--bot", "rnd=builtin:random"])
             .arg("--out")
             .arg(self.dir().join("m"))

@@ -13,7 +13,14 @@ pub(super) fn root() -> PathBuf {
 
 fn match_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec![
-        "match", "--game", "luzhanqi", "--out", out, "--format", "json",
+        "match",
+        "--folders",
+        "--game",
+        "luzhanqi",
+        "--out",
+        out,
+        "--format",
+        "json",
     ];
     v.extend_from_slice(extra);
     v
@@ -485,7 +492,16 @@ fn match_of_every_game_kind(
     extra: &[&str],
 ) -> (serde_json::Value, PathBuf) {
     let out = tmp.join("m").to_string_lossy().into_owned();
-    let mut args = vec!["match", "--game", game, "--out", &out, "--format", "json"];
+    let mut args = vec![
+        "match",
+        "--folders",
+        "--game",
+        game,
+        "--out",
+        &out,
+        "--format",
+        "json",
+    ];
     if !extra.contains(&"--games") {
         args.extend(["--games", "1"]);
     }
@@ -666,6 +682,7 @@ fn a_liubo_match_in_self_mode_is_refused_with_its_reason() {
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "liubo",
         "--bot",
@@ -696,6 +713,7 @@ fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
         let out = tmp.path().join(game).to_string_lossy().into_owned();
         let r = qj(&[
             "match",
+            "--folders",
             "--game",
             game,
             "--out",
@@ -805,6 +823,7 @@ fn slow_match_args(out: &str) -> Vec<String> {
     let examples = root().join("examples/bots").to_string_lossy().into_owned();
     [
         "match",
+        "--folders",
         "--out",
         out,
         "--format",
@@ -886,8 +905,8 @@ fn a_second_ctrl_c_drops_the_games_in_flight() {
     assert_eq!(results(&r.stdout).len(), 4);
 }
 
-/// `--pack` keeps each game as one .tar.gz that `verify` and `tournament` read as it is; the
-/// standings equal those of the same match in folders; a game both packed and unpacked is
+/// By default a match keeps each game as one .tar.gz that `verify` and `tournament` read as it
+/// is; the standings equal those of the same match with `--folders`; a game both packed and unpacked is
 /// counted once; a packed game is never written to.
 #[test]
 fn packed_and_unpacked_games_give_equal_standings() {
@@ -905,9 +924,12 @@ fn packed_and_unpacked_games_give_equal_standings() {
     let folders = tmp.path().join("f").to_string_lossy().into_owned();
     let packed = tmp.path().join("p").to_string_lossy().into_owned();
     let a = ok(&match_args(&folders, &bots));
-    let mut with_pack = bots.to_vec();
-    with_pack.push("--pack");
-    let b = ok(&match_args(&packed, &with_pack));
+    // Packed is the default: the same match without `--folders`.
+    let by_default: Vec<&str> = match_args(&packed, &bots)
+        .into_iter()
+        .filter(|a| *a != "--folders")
+        .collect();
+    let b = ok(&by_default);
     assert_eq!(standings(&a.stdout), standings(&b.stdout));
     assert_eq!(results(&a.stdout), results(&b.stdout));
     let files = kept_games(Path::new(&packed));
@@ -1012,8 +1034,22 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
     );
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
-        "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--tc",
-        "60+1", "--out", &out, "--format", "json",
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+        "--games",
+        "1",
+        "--tc",
+        "60+1",
+        "--out",
+        &out,
+        "--format",
+        "json",
     ]);
     let games = results(&r.stdout);
     assert_eq!(
@@ -1038,8 +1074,22 @@ fn uci_engines_play_xiangqi_through_the_adapter() {
     let out = tmp.path().join("mtg").to_string_lossy().into_owned();
     let (fsf, pika) = (with("fsf", "one"), with("pika", "zero"));
     let r = ok(&[
-        "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--tc",
-        "1/60", "--out", &out, "--format", "json",
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+        "--games",
+        "1",
+        "--tc",
+        "1/60",
+        "--out",
+        &out,
+        "--format",
+        "json",
     ]);
     assert_eq!(
         results(&r.stdout),
@@ -1072,6 +1122,7 @@ fn an_engine_plays_every_game_of_a_match_in_one_process() {
     let s = starts.to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1104,6 +1155,7 @@ fn an_engine_plays_every_game_of_a_match_in_one_process() {
     let out = tmp.path().join("m2").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1135,6 +1187,7 @@ fn an_engine_plays_every_game_of_a_match_in_one_process() {
     let out = tmp.path().join("m3").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1175,6 +1228,7 @@ fn a_book_plays_each_opening_twice_with_colours_reversed() {
     let args = |games: &str, game: &str| -> Vec<String> {
         [
             "match",
+            "--folders",
             "--game",
             game,
             "--bot",
@@ -1261,8 +1315,20 @@ fn engine_settings_reach_the_engine() {
     );
     let play = |out: &str, settings: &[&str]| {
         let mut args = vec![
-            "match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika, "--games", "1", "--out",
-            out, "--format", "json",
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--bot",
+            &fsf,
+            "--bot",
+            &pika,
+            "--games",
+            "1",
+            "--out",
+            out,
+            "--format",
+            "json",
         ];
         for s in settings {
             args.extend(["--engine", s]);
@@ -1289,7 +1355,16 @@ fn engine_settings_reach_the_engine() {
     assert_eq!(games[0].1, "resignation", "{games:?}");
     // Another --engine is another match; an unknown name or key is refused.
     let out = tmp.path().join("m").to_string_lossy().into_owned();
-    let mut args = vec!["match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika];
+    let mut args = vec![
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+    ];
     args.extend(["--games", "1", "--out", &out, "--engine", "fsf:nodes=600"]);
     let r = qj(&args);
     assert!(r.stderr.contains("--engine: fsf:nodes=500"), "{r:?}");
@@ -1298,7 +1373,16 @@ fn engine_settings_reach_the_engine() {
         ("fsf:speed=5", "an engine setting is"),
         ("fsf:nodes=0", "above 0"),
     ] {
-        let mut args = vec!["match", "--game", "xiangqi", "--bot", &fsf, "--bot", &pika];
+        let mut args = vec![
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--bot",
+            &fsf,
+            "--bot",
+            &pika,
+        ];
         args.extend(["--out", &out, "--engine", bad]);
         let r = qj(&args);
         assert!(r.code != 0 && r.stderr.contains(says), "{bad}: {r:?}");
@@ -1320,6 +1404,7 @@ fn a_uci_engine_loses_on_time_and_a_broken_one_is_refused() {
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1349,6 +1434,7 @@ fn a_uci_engine_loses_on_time_and_a_broken_one_is_refused() {
     );
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1368,6 +1454,7 @@ fn a_uci_engine_loses_on_time_and_a_broken_one_is_refused() {
     );
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "luzhanqi",
         "--bot",
@@ -1768,6 +1855,7 @@ fn a_tournament_counts_only_trusted_judges_and_names_conflicts() {
     let o = out.to_string_lossy().into_owned();
     let real = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--out",
@@ -1903,6 +1991,7 @@ fn a_random_xiangqi_match_plays_different_games() {
     let out = tmp.path().join("m");
     ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -1954,7 +2043,16 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
         )
     };
     let play = |out: &str, bots: [&str; 2], adjudication: &[&str]| {
-        let mut args = vec!["match", "--game", "xiangqi", "--games", "2", "--out", out];
+        let mut args = vec![
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--games",
+            "2",
+            "--out",
+            out,
+        ];
         args.extend(["--format", "json", "--bot", bots[0], "--bot", bots[1]]);
         args.extend(adjudication);
         results(&ok(&args).stdout)
@@ -2055,7 +2153,18 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
     // Settings are checked; a resumed match keeps its rules; other games refuse them.
     for (flag, bad) in [("--resign", "3"), ("--resign", "0:500"), ("--draw", "40:8")] {
         let r = qj(&[
-            "match", "--game", "xiangqi", "--bot", &level, "--bot", &even, "--out", &out, flag, bad,
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--bot",
+            &level,
+            "--bot",
+            &even,
+            "--out",
+            &out,
+            flag,
+            bad,
         ]);
         assert!(
             r.stderr.contains(flag) && r.stderr.contains("expected"),
@@ -2064,6 +2173,7 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
     }
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -2080,6 +2190,7 @@ fn engine_games_are_adjudicated_by_score_and_length_in_the_signed_record() {
     assert!(r.stderr.contains("max-moves 9"), "{r:?}");
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "luzhanqi",
         "--bot",
@@ -2224,6 +2335,7 @@ fn a_luzhanqi_book_sets_the_armies_of_each_pair() {
     let out = tmp.path().join("m");
     let r = qj(&[
         "match",
+        "--folders",
         "--game",
         "luzhanqi",
         "--bot",
@@ -2275,6 +2387,7 @@ fn a_tournament_refuses_to_pool_two_judges_unless_told() {
         let out = tmp.path().join(name);
         ok(&[
             "match",
+            "--folders",
             "--game",
             "xiangqi",
             "--out",
@@ -2439,6 +2552,7 @@ fn bots_offer_and_accept_draws_where_the_game_has_them() {
     let out = tmp.path().join("xq").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -2464,6 +2578,7 @@ fn bots_offer_and_accept_draws_where_the_game_has_them() {
     let out = tmp.path().join("lb").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "liubo",
         "--bot",

@@ -206,7 +206,14 @@ fn hostile_match(t: &Targets, sandbox: &str, as_user: bool) -> (Vec<String>, Str
         .arg("sh")
         .arg(bots.join("qijudge"))
         .args([
-            "match", "--game", "luzhanqi", "--games", "2", "--format", "json",
+            "match",
+            "--folders",
+            "--game",
+            "luzhanqi",
+            "--games",
+            "2",
+            "--format",
+            "json",
         ])
         .arg("--out")
         .arg(&out)
@@ -410,7 +417,14 @@ fn a_real_uci_engine_plays_whole_games_in_the_sandbox() {
     // so a loaded machine does not make it lose on time.
     let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
         .args([
-            "match", "--game", "xiangqi", "--games", "2", "--tc", "5+0.1",
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--games",
+            "2",
+            "--tc",
+            "5+0.1",
         ])
         .args([
             "--format",
@@ -478,7 +492,14 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
     let cmd = format!("/usr/bin/node {}", engine.join("engine.js").display());
     let run = Command::new(env!("CARGO_BIN_EXE_qijudge"))
         .args([
-            "match", "--game", "xiangqi", "--games", "2", "--format", "json",
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--games",
+            "2",
+            "--format",
+            "json",
         ])
         .args([
             "--bot",
@@ -581,7 +602,7 @@ fn without_bubblewrap_process_bots_are_refused_by_name() {
     );
     let run = |bots: &[&str]| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_qijudge"));
-        cmd.args(["match", "--game", "luzhanqi", "--games", "1"])
+        cmd.args(["match", "--folders", "--game", "luzhanqi", "--games", "1"])
             .arg("--out")
             .arg(&out)
             .env("PATH", &empty);
@@ -620,7 +641,7 @@ fn a_bot_named_by_a_bare_file_name_and_relative_grants_plays_in_the_sandbox() {
     let run = |read: &str| {
         Command::new(env!("CARGO_BIN_EXE_qijudge"))
             .current_dir(tmp.path())
-            .args(["match", "--game", "luzhanqi", "--games", "1"])
+            .args(["match", "--folders", "--game", "luzhanqi", "--games", "1"])
             .args(["--bot", &format!("mine={PYTHON} bot.py")])
             .args(["--bot", "greedy=builtin:greedy"])
             .args(["--bot-read", read, "--out", "m"])

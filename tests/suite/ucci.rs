@@ -44,6 +44,7 @@ fn ucci_engines_play_xiangqi_through_the_adapter() {
     let out = tmp.path().join("m").to_string_lossy().into_owned();
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -135,6 +136,7 @@ fn ucci_draw_offers_and_resignations_are_the_games_own() {
     let pgn = tmp.path().join("d.pgn");
     let r = ok(&[
         "match",
+        "--folders",
         "--game",
         "xiangqi",
         "--bot",
@@ -191,8 +193,20 @@ fn ucci_draw_offers_and_resignations_are_the_games_own() {
     let plays = scripted("plays", &script, "");
     let out = tmp.path().join("r").to_string_lossy().into_owned();
     let r = ok(&[
-        "match", "--game", "xiangqi", "--bot", &plays, "--bot", &resigns, "--games", "1", "--out",
-        &out, "--format", "json",
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &plays,
+        "--bot",
+        &resigns,
+        "--games",
+        "1",
+        "--out",
+        &out,
+        "--format",
+        "json",
     ]);
     assert_eq!(
         results(&r.stdout),
@@ -231,6 +245,7 @@ fn banmoves_name_the_check_that_would_lose_by_repetition() {
         let out = tmp.path().join(tag).to_string_lossy().into_owned();
         let r = ok(&[
             "match",
+            "--folders",
             "--game",
             "xiangqi",
             "--bot",
@@ -349,7 +364,14 @@ fn real_engines_play_over_ucci_and_uci() {
         let out = tmp.path().join(tag);
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_qijudge"));
         cmd.args([
-            "match", "--game", "xiangqi", "--games", "1", "--format", "json",
+            "match",
+            "--folders",
+            "--game",
+            "xiangqi",
+            "--games",
+            "1",
+            "--format",
+            "json",
         ]);
         cmd.args(["--time-ms", "20000", "--max-moves", "150"]);
         let mut bots = args.iter();
