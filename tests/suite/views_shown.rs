@@ -353,3 +353,51 @@ fn an_unknown_audience_is_refused_with_the_ones_there_are() {
         }
     }
 }
+
+/// What `judge` publishes for every shipped sample, judged afresh (its views removed) and again
+/// (nothing new: pictures are kept, not drawn again), as the SHA-256 of every file of the game
+/// folder: byte for byte what `tests/snapshots/published/` holds, which was written by the
+/// build before the pictures were made cheaper. The same game gives the same bytes, whatever
+/// the run and however the picture was arrived at.
+#[test]
+fn judging_every_sample_publishes_the_same_bytes() {
+    for (name, sample, _) in samples() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("game");
+        copy_dir(&root().join(&sample), &dir);
+        std::fs::remove_dir_all(dir.join("views")).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        let key = dir.join("keys/judge").to_string_lossy().into_owned();
+        let judge = || qj(&["judge", &d, "--key", &key, "--now", "2026-11-21T12:00:00Z"]);
+        let digests = || {
+            snapshot(&dir)
+                .iter()
+                .map(|(path, bytes)| {
+                    format!("{} {path}\n", qijudge::protocol::hash::sha256_tagged(bytes))
+                })
+                .collect::<String>()
+        };
+        let first = judge();
+        assert!(first.code == 0 || first.code == 3, "{name}: {first:?}");
+        let fresh = digests();
+        let again = judge();
+        assert_eq!(again.code, first.code, "{name}: {again:?}");
+        assert_eq!(
+            digests(),
+            fresh,
+            "{name}: a re-run changed what was published"
+        );
+        let path = root()
+            .join("tests/snapshots/published")
+            .join(format!("{name}.sha256"));
+        if std::env::var_os("QIJUDGE_WRITE_SNAPSHOTS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            want == fresh,
+            "tests/snapshots/published/{name}.sha256 differs from what judge published:\n{fresh}"
+        );
+    }
+}
