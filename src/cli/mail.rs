@@ -170,7 +170,12 @@ pub fn inbox(
             .clone()
             .unwrap_or_else(|| game.path("mail"));
         let wishes = crate::mail::digest::Digests::read(&spool);
-        for m in outbox::messages(&game, &env, &recipients, revealed)? {
+        let delivered = SentFiles::read(&game);
+        let had = |name: &str| match sent.asked_again(name) {
+            true => Default::default(),
+            false => delivered.of(name),
+        };
+        for m in outbox::messages(&game, &env, &recipients, revealed, &had)? {
             // A player who reads the daily digest gets this game's news there, unless it
             // cannot wait.
             let audience = m.name.trim_end_matches(".eml");
@@ -800,7 +805,12 @@ fn send_digests(
                 answers: None,
             };
             let sent = SentLog::read(&game)?;
-            for m in outbox::messages(&game, &env, std::slice::from_ref(&to), false)? {
+            let delivered = SentFiles::read(&game);
+            let had = |name: &str| match sent.asked_again(name) {
+                true => Default::default(),
+                false => delivered.of(name),
+            };
+            for m in outbox::messages(&game, &env, std::slice::from_ref(&to), false, &had)? {
                 if sent.0.get(&m.name) != Some(&m.digest) {
                     held.push((id.clone(), dir.clone(), m));
                 }
@@ -824,6 +834,7 @@ fn send_digests(
         for (_, dir, m) in &held {
             let game = GameDir::new(dir);
             let _lock = game.lock()?;
+            SentFiles::read(&game).record(&game, &m.name, &m.files)?;
             SentLog::read(&game)?.record(&game, &m.name, &m.digest)?;
         }
         wishes.sent(address, now);
@@ -1171,6 +1182,20 @@ fn take_file(
         match crate::mail::import(game, &found, &label, key.is_none()) {
             Ok(paths) => {
                 say!("{label}: {}", paths.join(", "));
+                // A judge's bundle carries only what the copy has not had: one that missed a
+                // message lacks files until it asks for them all again.
+                let missing = match key {
+                    None => crate::mail::bundle::missing_files(game),
+                    Some(_) => Vec::new(),
+                };
+                if let Some(first) = missing.first() {
+                    eprintln!(
+                        "{label}: this copy lacks {} file(s) that the judge's record names \
+                         (first {first}): a message from the judge was missed. Mail `resend` to \
+                         the judge: its answer carries every file.",
+                        missing.len()
+                    );
+                }
                 if sender.is_some() {
                     run.answers = answer(&sender);
                 }
@@ -1507,6 +1532,8 @@ impl SentLog {
             return Ok(false);
         }
         deliver(out, &m.name, &m.bytes)?;
+        // The files first: a crash between the two only sends a message again.
+        SentFiles::read(game).record(game, &m.name, &m.files)?;
         self.record(game, &m.name, &m.digest)?;
         Ok(true)
     }
@@ -1533,6 +1560,48 @@ impl SentLog {
             .map_err(|e| Error::Io(format!("{SENT_LOG}: {e}")))?;
         std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;
         game.write(SENT_LOG, format!("{text}\n").as_bytes())
+    }
+}
+
+/// The files each message's bundle has carried to its recipient (`mail/sent-files.json`, the
+/// judge's own bookkeeping: by message name, each file's path and SHA-256), so that the next
+/// bundle carries only what is new. A damaged or missing log only makes the next bundle whole.
+struct SentFiles(std::collections::BTreeMap<String, crate::mail::bundle::Had>);
+
+const SENT_FILES: &str = "mail/sent-files.json";
+
+impl SentFiles {
+    fn read(game: &GameDir) -> SentFiles {
+        let text = game
+            .read_optional(SENT_FILES, crate::store::RECORD_LIMIT)
+            .ok()
+            .flatten();
+        SentFiles(
+            text.and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default(),
+        )
+    }
+
+    /// What message `name` has carried so far.
+    fn of(&self, name: &str) -> crate::mail::bundle::Had {
+        self.0.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Message `name` was delivered carrying (with what it carried before) `files`.
+    fn record(
+        mut self,
+        game: &GameDir,
+        name: &str,
+        files: &crate::mail::bundle::Had,
+    ) -> Result<()> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        self.0.insert(name.to_string(), files.clone());
+        let text =
+            serde_json::to_string(&self.0).map_err(|e| Error::Io(format!("{SENT_FILES}: {e}")))?;
+        std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;
+        game.write(SENT_FILES, format!("{text}\n").as_bytes())
     }
 }
 

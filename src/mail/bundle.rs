@@ -44,9 +44,26 @@ pub fn allowed_path(path: &str) -> bool {
     }
 }
 
+/// A bundle as one recipient gets it: the archive, and what the whole bundle holds.
+pub struct Bundle {
+    /// The archive: the files of [`Bundle::files`] the recipient has not had.
+    pub bytes: Vec<u8>,
+    /// Every file the game's bundle holds for these audiences, by path, with its SHA-256: what
+    /// the recipient holds once it has this one.
+    pub files: Had,
+    /// The SHA-256 of `files`: the same for the same game, whatever the recipient had.
+    pub digest: String,
+}
+
+/// Files a recipient has had, by path, with their SHA-256.
+pub type Had = std::collections::BTreeMap<String, String>;
+
 /// The bundle of a game for the given audiences' views (one seat's, the public and the full one
-/// in a game with secrets; every view in a game of perfect information).
-pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
+/// in a game with secrets; every view in a game of perfect information). Signed files a
+/// recipient has had (in `had`, with the same SHA-256: moves, reveals and conditional files
+/// never change once written) are left out; the manifest, the record, the commitments and the
+/// views always travel.
+pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
     let mut paths: Vec<String> = ["game.toml", "record.jsonl", "record.sig"]
         .map(String::from)
         .into();
@@ -69,12 +86,56 @@ pub fn pack(dir: &GameDir, audiences: &[&str]) -> Result<Vec<u8>> {
     }
     paths.sort();
     paths.dedup();
-    let files: Vec<(String, Vec<u8>)> = paths
+    let all: Vec<(String, Vec<u8>)> = paths
         .into_iter()
         .filter(|p| allowed_path(p))
         .filter_map(|p| std::fs::read(dir.path(&p)).ok().map(|b| (p, b)))
         .collect();
-    crate::store::archive::write(&files, flate2::Compression::best())
+    let files: Had = all
+        .iter()
+        .map(|(p, b)| (p.clone(), crate::protocol::hash::sha256_tagged(b)))
+        .collect();
+    let listing: String = files.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
+    let digest = crate::protocol::hash::sha256_tagged(listing.as_bytes());
+    // The commitments too, few and small: a revealed setup is checked against its seat's.
+    let always =
+        |p: &str| !p.contains('/') || p.starts_with("views/") || p.starts_with("commitments/");
+    let new: Vec<(String, Vec<u8>)> = all
+        .into_iter()
+        .filter(|(p, _)| always(p) || had.get(p) != files.get(p))
+        .collect();
+    let bytes = crate::store::archive::write(&new, flate2::Compression::best())?;
+    Ok(Bundle {
+        bytes,
+        files,
+        digest,
+    })
+}
+
+/// The files that `record.jsonl` in `dir` names and `dir` lacks (a player's copy that missed
+/// a message): each accepted commitment and move file, or the conditional file a move was
+/// played from.
+pub fn missing_files(dir: &GameDir) -> Vec<String> {
+    use crate::protocol::files::Entry;
+    let Ok(text) = std::fs::read_to_string(dir.path("record.jsonl")) else {
+        return Vec::new();
+    };
+    let mut missing: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<crate::protocol::files::RecordLine>(l).ok())
+        .filter_map(|l| match l.entry {
+            Entry::Commitment { seat, .. } => Some(format!("commitments/{seat}.toml")),
+            Entry::Move {
+                conditional: Some(fired),
+                ..
+            } => Some(fired.path),
+            Entry::Move { ply, seat, .. } => Some(crate::judge::move_path(ply, &seat)),
+            _ => None,
+        })
+        .filter(|p| !dir.path(p).is_file())
+        .collect();
+    missing.dedup();
+    missing
 }
 
 /// The conditional files (with signatures) the record says the judge played from: a copy
@@ -146,15 +207,31 @@ mod tests {
         std::fs::write(tmp.path().join("game.toml"), "id = \"x\"\n").unwrap();
         std::fs::write(tmp.path().join("moves/0001-south.toml"), "m\n").unwrap();
         std::fs::write(tmp.path().join("setups/south.toml"), "secret\n").unwrap();
-        let packed = pack(&dir, &["south", "public", "full"]).unwrap();
-        assert!(is_archive(&packed));
-        assert_eq!(packed, pack(&dir, &["south", "public", "full"]).unwrap());
-        let files = unpack(&packed, 1024).unwrap();
+        let audiences = ["south", "public", "full"];
+        let packed = pack(&dir, &audiences, &Had::new()).unwrap();
+        assert!(is_archive(&packed.bytes));
+        let again = pack(&dir, &audiences, &Had::new()).unwrap();
+        assert_eq!(packed.bytes, again.bytes);
+        let files = unpack(&packed.bytes, 1024).unwrap();
         let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(names, ["game.toml", "moves/0001-south.toml"]);
-        assert!(unpack(&packed, 4)
+        assert!(unpack(&packed.bytes, 4)
             .unwrap_err()
             .contains("larger than 4 bytes"));
+        // A recipient that had the move gets the manifest again, not the move; one that had
+        // another file at its path gets it; what the bundle stands for is the same.
+        let next = pack(&dir, &audiences, &packed.files).unwrap();
+        let names: Vec<String> = unpack(&next.bytes, 1024)
+            .unwrap()
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(names, ["game.toml"], "the move is not sent twice");
+        assert_eq!(next.digest, packed.digest);
+        let mut other = packed.files.clone();
+        other.insert("moves/0001-south.toml".into(), "sha256:00".into());
+        let names = unpack(&pack(&dir, &audiences, &other).unwrap().bytes, 1024).unwrap();
+        assert_eq!(names.len(), 2);
     }
 
     #[test]

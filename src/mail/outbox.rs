@@ -252,8 +252,10 @@ fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, revealed: b
     if over {
         return if revealed {
             format!(
-                "The game is over. game.tar.gz holds the whole game with the revealed setups: \
-                 {take}, then `qijudge verify YOUR-COPY` checks every move and combat."
+                "The game is over. game.tar.gz holds the revealed setups and what you had not had \
+                 yet: {take}, then `qijudge verify YOUR-COPY` checks every move and combat. A \
+                 copy that missed a message (inbox says which files it lacks) gets them all by \
+                 mailing `resend` to {judge}."
             )
         } else {
             "The game is over; the setups are revealed in the judge's next message.".to_string()
@@ -299,6 +301,9 @@ pub struct Outgoing {
     pub name: String,
     pub bytes: Vec<u8>,
     pub digest: String,
+    /// The files its recipient holds once it has this message (its bundle's, by path, with
+    /// their SHA-256; none for a message without a bundle).
+    pub files: super::bundle::Had,
     /// Whether it must go at once even to a player who reads a daily digest: the game is over
     /// or not begun, the seat's file was refused, or the seat's move is due within a day.
     pub urgent: bool,
@@ -548,11 +553,16 @@ pub fn digest(
 /// that a player's copy can replay the game (`status` and `moves` of games whose views do not
 /// say everything, Xiangqi and Liubo, replay the moves). `revealed`: the game is over and the
 /// setups are revealed, so the bundle is the whole game `verify` needs.
+///
+/// `had` gives what each message (by its name, `AUDIENCE.eml`) carried to its recipient so far:
+/// the signed files it has had are left out of its bundle (see [`super::bundle::pack`]); a copy
+/// that missed a message asks for `resend`, whose answer carries every file.
 pub fn messages(
     dir: &GameDir,
     env: &Envelope,
     recipients: &[Recipient],
     revealed: bool,
+    had: &dyn Fn(&str) -> super::bundle::Had,
 ) -> Result<Vec<Outgoing>> {
     let mut out = Vec::new();
     // The manifest and the record, read once for the deadlines.
@@ -600,8 +610,8 @@ pub fn messages(
         if !secrets || (over && revealed) {
             audiences.extend(seats.iter().map(String::as_str));
         }
-        let bundle = super::bundle::pack(dir, &audiences)?;
-        let bundle_digest = crate::protocol::hash::sha256_tagged(&bundle);
+        let name = format!("{}.eml", r.audience);
+        let bundle = super::bundle::pack(dir, &audiences, &had(&name))?;
         // The seat's own conditional answers that can still fire, from the judge's folder: a
         // new file is news for its seat (so the seat learns the judge has it).
         let answers =
@@ -619,7 +629,7 @@ pub fn messages(
             &r.addresses.join(","),
             &json,
             note.as_deref().unwrap_or(""),
-            &bundle_digest,
+            &bundle.digest,
             answers.as_deref().unwrap_or(""),
         ]
         .join("\0");
@@ -679,7 +689,7 @@ pub fn messages(
         if let Ok(bytes) = std::fs::read(&own).or_else(|_| std::fs::read(&shared)) {
             parts.push(MimePart::new("image/png", bytes).attachment("board.png"));
         }
-        parts.push(MimePart::new("application/gzip", bundle).attachment("game.tar.gz"));
+        parts.push(MimePart::new("application/gzip", bundle.bytes).attachment("game.tar.gz"));
         let body = MimePart::new(
             ContentType::new("multipart/mixed").attribute("boundary", boundary),
             parts,
@@ -689,7 +699,8 @@ pub fn messages(
                 .as_ref()
                 .is_some_and(|d| within_a_day(&d.due, env.now));
         out.push(Outgoing {
-            name: format!("{}.eml", r.audience),
+            name,
+            files: bundle.files,
             bytes: write(headers(env, r, subject, &message_id)?.body(body))?,
             digest,
             urgent: over || before_play || note.is_some() || due_soon,
@@ -822,7 +833,9 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
          copy (qijudge inbox {copy} MESSAGE-FILE), list your moves (qijudge moves {copy} --as \
          {seat}), write yours (qijudge move {copy} --as {seat} --key ~/.ssh/id_ed25519 MOVE) \
          and send the move file and its .sig to the judge.\n\
-         \nAfter the end the judge mails the whole game (game.tar.gz); qijudge verify checks it.\n",
+         \nEach message's game.tar.gz carries the game's files you have not had yet, so that \
+         your copy holds the whole game: after the end, qijudge verify checks it. A copy that \
+         missed a message gets every file again by mailing `resend` to the judge.\n",
         if inv.secrets { 4 } else { 2 }
     ));
     let body = wrap(&body);
@@ -852,6 +865,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
         name: format!("{seat}.invite.eml"),
         bytes: write(headers(env, to, subject, &id)?.body(body))?,
         digest,
+        files: Default::default(),
         urgent: true,
     })
 }
@@ -894,6 +908,7 @@ pub fn reminder(
         name: format!("{seat}.reminder.eml"),
         bytes: write(headers(env, to, subject, &id)?.text_body(body))?,
         digest,
+        files: Default::default(),
         urgent: true,
     })
 }

@@ -983,3 +983,94 @@ fn a_single_games_judge_answers_mail_commands_and_chat() {
     let body = notice.split_once("\r\n\r\n").unwrap().1;
     assert!(body.lines().all(|l| l.len() <= 72), "{notice}");
 }
+
+/// A message's `game.tar.gz` carries only the files its recipient has not had: at the end of
+/// every shipped sample, the spectators' last message (the last move and the revealed setups
+/// new since the message before) is at most 80 kB, the cross board's included, while a
+/// recipient that had nothing gets every file. A copy that took only the last message says it
+/// lacks files and how to get them; with the whole game taken in, it verifies.
+#[test]
+fn the_last_message_of_every_sample_carries_only_what_is_new() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for game in qijudge::games::registry::names() {
+        for sample in samples_of(game) {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("g");
+            copy_dir(&root.join(&sample), &dir);
+            let maildir = tmp.path().join("md");
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(maildir.join(sub)).unwrap();
+            }
+            let run = |outbox: &str| {
+                ok(&[
+                    "inbox",
+                    &dir.to_string_lossy(),
+                    "--key",
+                    &dir.join("keys/judge").to_string_lossy(),
+                    "--maildir",
+                    &maildir.to_string_lossy(),
+                    "--outbox",
+                    &tmp.path().join(outbox).to_string_lossy(),
+                    "--from",
+                    "judge@example.org",
+                    "--spectator",
+                    "watch@example.org",
+                    "--now",
+                    "2026-11-22T12:00:00Z",
+                ]);
+                std::fs::read(tmp.path().join(outbox).join("public.eml")).unwrap()
+            };
+            let whole = run("first");
+            // As if the spectator had had every message but the last: what the judge logged
+            // as delivered, less the last move and the revealed setups.
+            let last = std::fs::read_dir(dir.join("moves"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".toml"))
+                .max()
+                .unwrap();
+            let log = dir.join("mail/sent-files.json");
+            let mut sent: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&log).unwrap()).unwrap();
+            let files = sent["public.eml"].as_object_mut().unwrap();
+            files.retain(|path, _| {
+                !path.starts_with(&format!("moves/{last}")) && !path.starts_with("reveal/")
+            });
+            std::fs::write(&log, serde_json::to_vec(&sent).unwrap()).unwrap();
+            std::fs::remove_file(dir.join("mail/sent.json")).unwrap();
+            let newest = run("last");
+            assert!(
+                newest.len() <= 80_000 && newest.len() < whole.len(),
+                "{sample}: the last message is {} bytes (with every file {})",
+                newest.len(),
+                whole.len()
+            );
+            let names = |eml: &[u8]| {
+                let copy = tempfile::tempdir().unwrap();
+                let path = copy.path().join("m.eml");
+                std::fs::write(&path, eml).unwrap();
+                let r = qj(&[
+                    "inbox",
+                    &copy.path().join("c").to_string_lossy(),
+                    &path.to_string_lossy(),
+                ]);
+                (copy, r)
+            };
+            let (_copy, taken) = names(&newest);
+            assert!(
+                taken.stdout.contains(&format!("moves/{last}"))
+                    && !taken.stdout.contains("moves/0001-"),
+                "{sample}: {taken:?}"
+            );
+            assert!(
+                taken.stderr.contains("this copy lacks")
+                    && taken.stderr.contains("Mail `resend` to the judge"),
+                "{sample}: {taken:?}"
+            );
+            // The whole game in one message (a first message, or a `resend`'s answer).
+            let (copy, taken) = names(&whole);
+            assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
+            ok(&["verify", &copy.path().join("c").to_string_lossy()]);
+        }
+    }
+}
