@@ -462,7 +462,38 @@ fn invitations_say_what_each_game_needs_before_the_first_move() {
 fn a_copy_takes_no_bundle_or_view_it_cannot_check() {
     let t = Table::new(&["south", "north"], &["alice", "bob"], &[]);
     play_by_mail(&t, 3);
+    // The last message carries what is new; `resend` from the seat's address brings every
+    // file again (what a copy that missed a message asks for).
+    let listing = |eml: &Path| {
+        let dir = tempfile::tempdir().unwrap();
+        eml_py(&[
+            "attachments",
+            &eml.to_string_lossy(),
+            &dir.path().to_string_lossy(),
+            "game.tar.gz",
+        ]);
+        let out = std::process::Command::new("tar")
+            .arg("-tzf")
+            .arg(dir.path().join("game.tar.gz"))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
     let last = t.outbox.join("south.eml");
+    assert!(
+        !listing(&last).contains("moves/0001-"),
+        "{}",
+        listing(&last)
+    );
+    let ask = t.tmp.path().join("resend.eml");
+    std::fs::write(
+        &ask,
+        "From: alice@example.org\r\nTo: judge@example.org\r\nSubject: resend\r\n\
+         Message-ID: <resend@example.org>\r\n\r\nresend\r\n",
+    )
+    .unwrap();
+    t.judge_takes(&ask);
+    assert!(listing(&last).contains("moves/0001-"), "{}", listing(&last));
     let unpacked = t.tmp.path().join("unpacked");
     std::fs::create_dir_all(&unpacked).unwrap();
     eml_py(&[
