@@ -39,6 +39,30 @@ fn format_of(name: &str) -> Format {
     }
 }
 
+/// The reasons games are invalid, for the closing error (which may be all a user sees when the
+/// report goes to a file): each distinct first line with how many games it holds for, the
+/// most common first, at most three.
+fn first_reasons(invalid: &[crate::tournament::standings::Invalid]) -> String {
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for i in invalid {
+        *count
+            .entry(i.error.lines().next().unwrap_or(""))
+            .or_default() += 1;
+    }
+    let mut reasons: Vec<(&str, usize)> = count.into_iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = reasons
+        .iter()
+        .take(3)
+        .map(|(why, n)| format!("{n} game(s): {why}"))
+        .collect();
+    let more = match reasons.len() {
+        n if n > 3 => format!("; and {} other reason(s)", n - 3),
+        _ => String::new(),
+    };
+    format!("{}{more}", shown.join("; "))
+}
+
 /// Whether `path` is a game: a folder with a game.toml, or a packed game file.
 fn is_game(path: &Path) -> bool {
     path.join("game.toml").is_file() || (is_packed(path) && path.is_file())
@@ -239,9 +263,10 @@ pub fn tournament(
             file: r.invalid[0].dir.clone(),
             field: None,
             reason: format!(
-                "{} of {} games are invalid (listed above)",
+                "{} of {} games are invalid, each named with its reason in the report; {}",
                 r.invalid.len(),
-                dirs.len()
+                dirs.len(),
+                first_reasons(&r.invalid)
             ),
             hint: None,
             private_to: None,

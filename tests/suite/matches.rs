@@ -955,6 +955,26 @@ fn packed_and_unpacked_games_give_equal_standings() {
     // tournament reads packed games, alone or beside folders.
     let t = ok(&["tournament", &format!("{packed}/games"), "--format", "json"]);
     assert_eq!(standings(&t.stdout), standings(&a.stdout));
+    // Without the match's keys beside them, every game is named with why it does not count,
+    // in the report and in the closing error.
+    let alone = tmp.path().join("alone");
+    std::fs::create_dir(&alone).unwrap();
+    for k in 1..=4 {
+        let name = format!("game-{k:05}.tar.gz");
+        std::fs::copy(format!("{packed}/games/{name}"), alone.join(&name)).unwrap();
+    }
+    let t = qj(&["tournament", &alone.to_string_lossy()]);
+    assert_eq!(t.code, 1, "{t:?}");
+    assert_eq!(
+        t.stdout.matches("invalid: ").count(),
+        4,
+        "each game named: {t:?}"
+    );
+    assert!(
+        t.stderr
+            .contains("4 of 4 games are invalid, each named with its reason in the report; 4 game(s): no judge to trust"),
+        "{t:?}"
+    );
     // `qijudge pack` on a folder: the copy and its archive count once.
     let g1 = Path::new(&folders).join("games/game-00001");
     let g1_copy = tmp.path().join("g1");
