@@ -29,7 +29,7 @@ pub struct GameDir {
     /// Whether writes are synced to disk before they count (off for scratch directories).
     durable: bool,
     /// A packed game (`game.tar.gz`): its files, read once, or why they cannot be read.
-    packed: Option<std::sync::Arc<std::result::Result<packed::Files, String>>>,
+    packed: Option<packed::Shared>,
     /// Files read ahead of their use (see [`GameDir::read_ahead`]), by path.
     ahead: std::cell::RefCell<std::collections::HashMap<String, String>>,
     /// Candidates refused earlier in this judge run: treated as absent, so the run goes on
@@ -186,7 +186,7 @@ impl GameDir {
         let root = root.into();
         let packed = (packed::is_packed(&root)
             && fs::symlink_metadata(&root).is_ok_and(|m| m.is_file()))
-        .then(|| std::sync::Arc::new(packed::read(&root)));
+        .then(|| packed::read_shared(&root));
         let durable = !is_scratch(&root);
         let pending = {
             let held = MEMORY.lock().unwrap_or_else(|e| e.into_inner());

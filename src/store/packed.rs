@@ -110,6 +110,49 @@ pub fn unpack(bytes: &[u8]) -> std::result::Result<Files, String> {
     Ok(files)
 }
 
+/// A packed game read and unpacked, shared by every `GameDir` opened on it.
+pub type Shared = std::sync::Arc<std::result::Result<Files, String>>;
+
+/// Which file a packed game was read from: its path and the identity and times the kernel
+/// keeps for it (a file replaced or written to since has another inode or ctime).
+type FileKey = (std::path::PathBuf, u64, u64, u64, i64, i64, i64, i64);
+
+thread_local! {
+    /// The packed game this thread read last. A command opens one game several times (to learn
+    /// its kind, then to audit it), and unpacking is a fifth of what a `tournament` pays a game.
+    static LAST_READ: std::cell::RefCell<Option<(FileKey, Shared)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`read`], reusing this thread's last read of the same unchanged file.
+pub fn read_shared(path: &Path) -> Shared {
+    use std::os::unix::fs::MetadataExt;
+    let key = std::fs::metadata(path).ok().map(|m| {
+        (
+            path.to_path_buf(),
+            m.dev(),
+            m.ino(),
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        )
+    });
+    let cached = LAST_READ.with(|last| match (&*last.borrow(), &key) {
+        (Some((k, files)), Some(key)) if k == key => Some(files.clone()),
+        _ => None,
+    });
+    if let Some(files) = cached {
+        return files;
+    }
+    let files = std::sync::Arc::new(read(path));
+    if let Some(key) = key {
+        LAST_READ.with(|last| *last.borrow_mut() = Some((key, files.clone())));
+    }
+    files
+}
+
 /// Reads and unpacks the packed game at `path`.
 pub fn read(path: &Path) -> std::result::Result<Files, String> {
     let mut bytes = Vec::new();
@@ -126,6 +169,29 @@ pub fn read(path: &Path) -> std::result::Result<Files, String> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// A second read of the same file is the first one; a file written since is read again.
+    #[test]
+    fn a_packed_game_is_unpacked_once_until_its_file_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("game.toml"), "game = \"x\"\n").unwrap();
+        let file = tmp.path().join("g.tar.gz");
+        std::fs::write(&file, pack(&dir).unwrap()).unwrap();
+        let first = read_shared(&file);
+        assert!(std::sync::Arc::ptr_eq(&first, &read_shared(&file)));
+        std::fs::write(dir.join("game.toml"), "game = \"y\"\n").unwrap();
+        let other = tmp.path().join("other.tar.gz");
+        std::fs::write(&other, pack(&dir).unwrap()).unwrap();
+        std::fs::rename(&other, &file).unwrap();
+        let again = read_shared(&file);
+        assert!(!std::sync::Arc::ptr_eq(&first, &again));
+        assert_eq!(
+            again.as_ref().as_ref().unwrap()["game.toml"],
+            b"game = \"y\"\n"
+        );
+    }
 
     #[test]
     fn packs_a_folder_deterministically_and_reads_it_back() {
