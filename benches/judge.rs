@@ -3,7 +3,8 @@
 //! (every file new), a re-run (nothing new) and a run taking one new move, beside the cost of
 //! one SSHSIG Ed25519 verification. The fixed cost and the per-ply slope are fitted from the
 //! re-runs. Run with `cargo bench --bench judge`; set `QIJUDGE_BIN` to time another build of
-//! the binary on the same games (before and after a change, back to back).
+//! the binary on the same games (before and after a change, back to back), and
+//! `QIJUDGE_BENCH_KEEP=1` to keep the games for a profiler.
 
 use qijudge::games::luzhanqi::referee::load_game;
 use qijudge::games::luzhanqi::synth::{long_game, NOW};
@@ -27,6 +28,10 @@ fn main() {
     for plies in [100u32, 1_000, 10_000] {
         let (tmp, last) = game_with_last_move_aside(plies);
         let dir = tmp.path();
+        // QIJUDGE_BENCH_KEEP=1 keeps the games (for a profiler), printing where they are.
+        if std::env::var_os("QIJUDGE_BENCH_KEEP").is_some() {
+            println!("game of {plies} plies kept in {}", dir.display());
+        }
         let first = cpu_ms(&bin, dir);
         let again = (0..ROUNDS)
             .map(|_| cpu_ms(&bin, dir))
@@ -44,6 +49,9 @@ fn main() {
             "judge process at {plies} plies: first run {first:.1} ms CPU, re-run {again:.1} ms, one new ply {one_new:.1} ms"
         );
         rerun.push((plies as f64, again));
+        if std::env::var_os("QIJUDGE_BENCH_KEEP").is_some() {
+            let _ = tmp.keep();
+        }
     }
     let (p0, t0) = rerun[0];
     let (p2, t2) = rerun[2];
