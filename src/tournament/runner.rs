@@ -932,11 +932,12 @@ fn play_through_contract(
         sealed: false,
         board: &cfg.board,
     };
-    let _ = game.new_game(&path, new)?;
-    // From here on the game's folder lives in memory: every command below (the setups, each
-    // judge run, the reveal, the audit) works there, and it is written once at the end, as a
-    // folder or packed.
+    // The game's folder lives in memory from its manifest on: every command below (`new`, the
+    // setups, each judge run, the reveal, the audit) works there, and it is written once at
+    // the end, as a folder or packed. On disk there is only the empty folder, for the lock.
+    std::fs::create_dir_all(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     let memory = crate::store::MemoryGuard::new(&path);
+    let _ = game.new_game(&path, new)?;
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
