@@ -171,9 +171,9 @@ pub fn inbox(
             .unwrap_or_else(|| game.path("mail"));
         let wishes = crate::mail::digest::Digests::read(&spool);
         let delivered = SentFiles::read(&game);
-        let had = |name: &str| match sent.asked_again(name) {
+        let had = |carried_to: &str| match sent.asked_again(message_name(carried_to)) {
             true => Default::default(),
-            false => delivered.of(name),
+            false => delivered.of(carried_to),
         };
         for m in outbox::messages(&game, &env, &recipients, revealed, &had)? {
             // A player who reads the daily digest gets this game's news there, unless it
@@ -806,9 +806,9 @@ fn send_digests(
             };
             let sent = SentLog::read(&game)?;
             let delivered = SentFiles::read(&game);
-            let had = |name: &str| match sent.asked_again(name) {
+            let had = |carried_to: &str| match sent.asked_again(message_name(carried_to)) {
                 true => Default::default(),
-                false => delivered.of(name),
+                false => delivered.of(carried_to),
             };
             for m in outbox::messages(&game, &env, std::slice::from_ref(&to), false, &had)? {
                 if sent.0.get(&m.name) != Some(&m.digest) {
@@ -834,7 +834,7 @@ fn send_digests(
         for (_, dir, m) in &held {
             let game = GameDir::new(dir);
             let _lock = game.lock()?;
-            SentFiles::read(&game).record(&game, &m.name, &m.files)?;
+            SentFiles::read(&game).record(&game, &m.carried_to, &m.files)?;
             SentLog::read(&game)?.record(&game, &m.name, &m.digest)?;
         }
         wishes.sent(address, now);
@@ -1533,7 +1533,7 @@ impl SentLog {
         }
         deliver(out, &m.name, &m.bytes)?;
         // The files first: a crash between the two only sends a message again.
-        SentFiles::read(game).record(game, &m.name, &m.files)?;
+        SentFiles::read(game).record(game, &m.carried_to, &m.files)?;
         self.record(game, &m.name, &m.digest)?;
         Ok(true)
     }
@@ -1563,12 +1563,17 @@ impl SentLog {
     }
 }
 
-/// The files each message's bundle has carried to its recipient (`mail/sent-files.json`, the
-/// judge's own bookkeeping: by message name, each file's path and SHA-256), so that the next
+/// The files each message's bundle has carried to its recipients (`mail/sent-files.json`, the
+/// judge's own bookkeeping: by message name and addresses, each file's path and SHA-256), so that the next
 /// bundle carries only what is new. A damaged or missing log only makes the next bundle whole.
 struct SentFiles(std::collections::BTreeMap<String, crate::mail::bundle::Had>);
 
 const SENT_FILES: &str = "mail/sent-files.json";
+
+/// The message name in a [`SentFiles`] key (`AUDIENCE.eml to ADDRESS,…`).
+fn message_name(carried_to: &str) -> &str {
+    carried_to.split(' ').next().unwrap_or(carried_to)
+}
 
 impl SentFiles {
     fn read(game: &GameDir) -> SentFiles {
@@ -1582,22 +1587,23 @@ impl SentFiles {
         )
     }
 
-    /// What message `name` has carried so far.
-    fn of(&self, name: &str) -> crate::mail::bundle::Had {
-        self.0.get(name).cloned().unwrap_or_default()
+    /// What a message has carried so far to these addresses (`carried_to`).
+    fn of(&self, carried_to: &str) -> crate::mail::bundle::Had {
+        self.0.get(carried_to).cloned().unwrap_or_default()
     }
 
-    /// Message `name` was delivered carrying (with what it carried before) `files`.
+    /// The message was delivered to these addresses carrying (with what it carried before)
+    /// `files`.
     fn record(
         mut self,
         game: &GameDir,
-        name: &str,
+        carried_to: &str,
         files: &crate::mail::bundle::Had,
     ) -> Result<()> {
         if files.is_empty() {
             return Ok(());
         }
-        self.0.insert(name.to_string(), files.clone());
+        self.0.insert(carried_to.to_string(), files.clone());
         let text =
             serde_json::to_string(&self.0).map_err(|e| Error::Io(format!("{SENT_FILES}: {e}")))?;
         std::fs::create_dir_all(game.path("mail")).map_err(|e| Error::Io(format!("mail/: {e}")))?;

@@ -301,6 +301,8 @@ pub struct Outgoing {
     pub name: String,
     pub bytes: Vec<u8>,
     pub digest: String,
+    /// Whom its bundle's files are logged as carried to: the message's name and addresses.
+    pub carried_to: String,
     /// The files its recipient holds once it has this message (its bundle's, by path, with
     /// their SHA-256; none for a message without a bundle).
     pub files: super::bundle::Had,
@@ -554,7 +556,8 @@ pub fn digest(
 /// say everything, Xiangqi and Liubo, replay the moves). `revealed`: the game is over and the
 /// setups are revealed, so the bundle is the whole game `verify` needs.
 ///
-/// `had` gives what each message (by its name, `AUDIENCE.eml`) carried to its recipient so far:
+/// `had` gives what each message (by its name and addresses, `AUDIENCE.eml to ADDRESS,…`)
+/// carried to its recipients so far:
 /// the signed files it has had are left out of its bundle (see [`super::bundle::pack`]); a copy
 /// that missed a message asks for `resend`, whose answer carries every file.
 pub fn messages(
@@ -611,7 +614,10 @@ pub fn messages(
             audiences.extend(seats.iter().map(String::as_str));
         }
         let name = format!("{}.eml", r.audience);
-        let bundle = super::bundle::pack(dir, &audiences, &had(&name))?;
+        // What was carried is logged per message and addresses: an address added later (a new
+        // spectator, who cannot ask for `resend`) gets every file.
+        let carried_to = format!("{name} to {}", r.addresses.join(","));
+        let bundle = super::bundle::pack(dir, &audiences, &had(&carried_to))?;
         // The seat's own conditional answers that can still fire, from the judge's folder: a
         // new file is news for its seat (so the seat learns the judge has it).
         let answers =
@@ -700,6 +706,7 @@ pub fn messages(
                 .is_some_and(|d| within_a_day(&d.due, env.now));
         out.push(Outgoing {
             name,
+            carried_to,
             files: bundle.files,
             bytes: write(headers(env, r, subject, &message_id)?.body(body))?,
             digest,
@@ -865,6 +872,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
         name: format!("{seat}.invite.eml"),
         bytes: write(headers(env, to, subject, &id)?.body(body))?,
         digest,
+        carried_to: String::new(),
         files: Default::default(),
         urgent: true,
     })
@@ -908,6 +916,7 @@ pub fn reminder(
         name: format!("{seat}.reminder.eml"),
         bytes: write(headers(env, to, subject, &id)?.text_body(body))?,
         digest,
+        carried_to: String::new(),
         files: Default::default(),
         urgent: true,
     })

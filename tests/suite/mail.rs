@@ -1001,26 +1001,30 @@ fn the_last_message_of_every_sample_carries_only_what_is_new() {
             for sub in ["new", "cur", "tmp"] {
                 std::fs::create_dir_all(maildir.join(sub)).unwrap();
             }
-            let run = |outbox: &str| {
-                ok(&[
-                    "inbox",
-                    &dir.to_string_lossy(),
-                    "--key",
-                    &dir.join("keys/judge").to_string_lossy(),
-                    "--maildir",
-                    &maildir.to_string_lossy(),
-                    "--outbox",
-                    &tmp.path().join(outbox).to_string_lossy(),
-                    "--from",
-                    "judge@example.org",
-                    "--spectator",
-                    "watch@example.org",
-                    "--now",
-                    "2026-11-22T12:00:00Z",
-                ]);
-                std::fs::read(tmp.path().join(outbox).join("public.eml")).unwrap()
+            let run = |outbox: &str, spectators: &[&str]| {
+                let out = tmp.path().join(outbox);
+                let mut args: Vec<String> = vec![
+                    "inbox".into(),
+                    dir.to_string_lossy().into_owned(),
+                    "--key".into(),
+                    dir.join("keys/judge").to_string_lossy().into_owned(),
+                    "--maildir".into(),
+                    maildir.to_string_lossy().into_owned(),
+                    "--outbox".into(),
+                    out.to_string_lossy().into_owned(),
+                    "--from".into(),
+                    "judge@example.org".into(),
+                    "--now".into(),
+                    "2026-11-22T12:00:00Z".into(),
+                ];
+                for s in ["watch@example.org"].iter().chain(spectators) {
+                    args.extend(["--spectator".to_string(), s.to_string()]);
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                ok(&args);
+                std::fs::read(out.join("public.eml")).unwrap()
             };
-            let whole = run("first");
+            let whole = run("first", &[]);
             // As if the spectator had had every message but the last: what the judge logged
             // as delivered, less the last move and the revealed setups.
             let last = std::fs::read_dir(dir.join("moves"))
@@ -1032,13 +1036,15 @@ fn the_last_message_of_every_sample_carries_only_what_is_new() {
             let log = dir.join("mail/sent-files.json");
             let mut sent: serde_json::Value =
                 serde_json::from_slice(&std::fs::read(&log).unwrap()).unwrap();
-            let files = sent["public.eml"].as_object_mut().unwrap();
+            let files = sent["public.eml to watch@example.org"]
+                .as_object_mut()
+                .unwrap();
             files.retain(|path, _| {
                 !path.starts_with(&format!("moves/{last}")) && !path.starts_with("reveal/")
             });
             std::fs::write(&log, serde_json::to_vec(&sent).unwrap()).unwrap();
             std::fs::remove_file(dir.join("mail/sent.json")).unwrap();
-            let newest = run("last");
+            let newest = run("last", &[]);
             assert!(
                 newest.len() <= 80_000 && newest.len() < whole.len(),
                 "{sample}: the last message is {} bytes (with every file {})",
@@ -1071,6 +1077,10 @@ fn the_last_message_of_every_sample_carries_only_what_is_new() {
             let (copy, taken) = names(&whole);
             assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
             ok(&["verify", &copy.path().join("c").to_string_lossy()]);
+            // A spectator added now (who cannot ask for `resend`) gets every file.
+            let joined = run("joined", &["late@example.org"]);
+            let (_copy, taken) = names(&joined);
+            assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
         }
     }
 }
