@@ -171,10 +171,7 @@ pub fn inbox(
             .unwrap_or_else(|| game.path("mail"));
         let wishes = crate::mail::digest::Digests::read(&spool);
         let delivered = SentFiles::read(&game);
-        let had = |carried_to: &str| match sent.asked_again(message_name(carried_to)) {
-            true => Default::default(),
-            false => delivered.of(carried_to),
-        };
+        let had = |carried_to: &str| delivered.before(&sent, carried_to);
         for m in outbox::messages(&game, &env, &recipients, revealed, &had)? {
             // A player who reads the daily digest gets this game's news there, unless it
             // cannot wait.
@@ -806,10 +803,7 @@ fn send_digests(
             };
             let sent = SentLog::read(&game)?;
             let delivered = SentFiles::read(&game);
-            let had = |carried_to: &str| match sent.asked_again(message_name(carried_to)) {
-                true => Default::default(),
-                false => delivered.of(carried_to),
-            };
+            let had = |carried_to: &str| delivered.before(&sent, carried_to);
             for m in outbox::messages(&game, &env, std::slice::from_ref(&to), false, &had)? {
                 if sent.0.get(&m.name) != Some(&m.digest) {
                     held.push((id.clone(), dir.clone(), m));
@@ -1587,9 +1581,13 @@ impl SentFiles {
         )
     }
 
-    /// What a message has carried so far to these addresses (`carried_to`).
-    fn of(&self, carried_to: &str) -> crate::mail::bundle::Had {
-        self.0.get(carried_to).cloned().unwrap_or_default()
+    /// What a message has carried so far to these addresses (`carried_to`): nothing when the
+    /// message was asked for again (a `resend` carries every file).
+    fn before(&self, sent: &SentLog, carried_to: &str) -> crate::mail::bundle::Had {
+        match sent.asked_again(message_name(carried_to)) {
+            true => Default::default(),
+            false => self.0.get(carried_to).cloned().unwrap_or_default(),
+        }
     }
 
     /// The message was delivered to these addresses carrying (with what it carried before)
