@@ -246,3 +246,35 @@ pub fn check_views<V: DeserializeOwned + PartialEq>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The published PNG is kept only beside the same SVG and under this judge's signature;
+    /// otherwise the picture is drawn again.
+    #[test]
+    fn a_published_png_is_kept_only_when_its_svg_is_the_same_and_the_judge_signed_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let (judge, stranger) = (signing::generate("judge"), signing::generate("x"));
+        let svg = {
+            let mut s = crate::view::picture::Svg::new(20, 10, crate::view::picture::PAPER);
+            s.label(10.0, 5.0, "A", 1.0, crate::view::picture::INK);
+            s.finish()
+        };
+        let kept = b"the picture published before".to_vec();
+        dir.write("views/board.svg", svg.as_bytes()).unwrap();
+        dir.write("views/board.png", &kept).unwrap();
+        let signed_by = |key: &PrivateKey| {
+            let sig = signing::sign(key, namespace::VIEW, &kept);
+            dir.write("views/board.png.sig", sig.as_bytes()).unwrap();
+        };
+        let drawn = |svg: &str| png_for(&dir, judge.public_key(), "views/board", svg);
+        signed_by(&judge);
+        assert_eq!(drawn(&svg), kept);
+        assert!(drawn(&svg.replace("width=\"20\"", "width=\"21\"")).starts_with(b"\x89PNG"));
+        signed_by(&stranger);
+        assert!(drawn(&svg).starts_with(b"\x89PNG"));
+    }
+}
