@@ -184,31 +184,98 @@ pub fn write_move(
     Ok(path)
 }
 
-/// Writes seat `seat`'s signed conditional file for the opponent's move at `ply` (record head
-/// `answers`), replacing the seat's own earlier one for that ply; no lines withdraws. Returns
-/// its path.
-#[allow(clippy::too_many_arguments)]
+/// What seat `seat` signs for the opponent's move at `ply`: its lines (`lines`, as a file line
+/// writes them; none withdraws) answering record head `answers`, version `seq`.
+pub struct Conditional<'a> {
+    pub id: &'a str,
+    pub manifest: &'a str,
+    pub seat: &'a str,
+    pub ply: u32,
+    pub answers: &'a str,
+    pub seq: u32,
+    pub lines: Vec<String>,
+}
+
+/// Writes seat `seat`'s conditional answers: the plans in the clear for the judge's eyes only
+/// (`plans/PLY-SEAT.toml`, sent by mail), the same plans sealed to `recipients` (the judge and
+/// the seat: `conditional/PLY-SEAT.age`, for git), and the signed conditional file that
+/// commits to each line with its own salt and shows none. Returns the conditional file's path.
 pub fn write_conditional(
     dir: &GameDir,
-    id: &str,
-    manifest: &str,
-    seat: &str,
+    c: Conditional,
     key: &(impl Sign + ?Sized),
-    ply: u32,
-    answers: &str,
-    lines: Vec<String>,
+    recipients: &[&ssh_key::PublicKey],
 ) -> Result<String> {
-    let path = crate::judge::conditional::path(ply, seat);
+    use crate::judge::conditional as cond;
+    use crate::protocol::hash::hash_fields;
+    // Every salt and padding digest comes from the seat's own signature over this version's
+    // place: unpredictable to anyone without the seat's key, and the same bytes each time the
+    // same version is written (so the judge's outputs do not depend on chance).
+    let seed = signed(
+        key,
+        namespace::PLAN_SALT,
+        format!("{}\n{}\n{}\n{}\n", c.id, c.ply, c.seat, c.seq).as_bytes(),
+    )?;
+    let derived = |tag: &[u8], i: usize| hash_fields(&[tag, seed.as_bytes(), &(i as u64).to_be_bytes()]);
+    let salts: Vec<[u8; 32]> = (0..c.lines.len())
+        .map(|i| derived(b"qijudge/plan-salt/v1", i))
+        .collect();
+    let plans = PlansFile {
+        format: PLANS_FORMAT.into(),
+        game: c.id.into(),
+        manifest: c.manifest.into(),
+        ply: c.ply,
+        seat: c.seat.into(),
+        seq: c.seq,
+        lines: c.lines.clone(),
+        salts: salts.iter().map(hex::encode).collect(),
+    };
+    let plans_text = to_toml(&plans);
+    let plans_path = cond::plans_path(c.ply, c.seat);
+    let sealed = crate::protocol::seal::seal(
+        &[crate::protocol::seal::Sealed {
+            path: plans_path.clone(),
+            bytes: plans_text.clone().into_bytes(),
+        }],
+        cond::PLANS_SIZE,
+        recipients,
+    )
+    .map_err(|e| Error::Io(format!("--if: the plans cannot be sealed: {e}")))?;
+    // Each line's commitment, then random digests up to a multiple of eight (at least eight):
+    // nobody can tell how many lines there are, nor a withdrawal from a plan.
+    let mut commitments: Vec<String> = c
+        .lines
+        .iter()
+        .zip(&salts)
+        .map(|(moves, salt)| {
+            crate::protocol::plan::line_commitment(salt, &cond::pairs(moves))
+        })
+        .collect();
+    let padded = commitments.len().div_ceil(cond::LINES_STEP).max(1) * cond::LINES_STEP;
+    while commitments.len() < padded {
+        let pad = derived(b"qijudge/plan-pad/v1", commitments.len());
+        commitments.push(format!("sha256:{}", hex::encode(pad)));
+    }
+    let path = cond::path(c.ply, c.seat);
     let file = ConditionalFile {
         format: CONDITIONAL_FORMAT.into(),
-        game: id.into(),
-        manifest: manifest.into(),
-        ply,
-        seat: seat.into(),
-        answers: answers.into(),
-        lines,
+        game: c.id.into(),
+        manifest: c.manifest.into(),
+        ply: c.ply,
+        seat: c.seat.into(),
+        answers: c.answers.into(),
+        seq: c.seq,
+        lines: commitments,
     };
     let text = to_toml(&file);
+    // The plans' folder ignores itself in a git checkout (`git add -A` leaves it out); the
+    // change rules refuse it if it is added all the same.
+    let ignore = format!("{}/.gitignore", cond::PLANS_FOLDER);
+    if !dir.exists(&ignore) {
+        dir.write(&ignore, b"*\n")?;
+    }
+    dir.write_private(&plans_path, plans_text.as_bytes())?;
+    dir.write(&cond::sealed_path(c.ply, c.seat), &sealed)?;
     // The signature first, as for a move: a crash between the two leaves a file refused for
     // its signature, which writing again replaces.
     dir.write(

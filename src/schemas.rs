@@ -71,6 +71,10 @@ fn shared() -> Vec<(String, String)> {
             "conditional.schema.json".into(),
             schema::<ConditionalFile>(),
         ),
+        (
+            "plans.schema.json".into(),
+            schema::<crate::protocol::files::PlansFile>(),
+        ),
         ("record-line.schema.json".into(), schema::<RecordLine>()),
         ("view.schema.json".into(), schema::<ViewFile>()),
         ("bot-request.schema.json".into(), schema::<Request>()),

@@ -302,6 +302,7 @@ fn check_game(
     judge_commit: bool,
 ) -> Result<()> {
     let changes = git::changes(dir, base, head)?;
+    let base_rev = base;
     // The manifest is the same at the base (checked by the layout rules), so the tree's is the
     // game's.
     let manifest = match git::show(dir, base, "game.toml")? {
@@ -350,6 +351,16 @@ fn check_game(
         record: &base_record,
     };
     check_changes(&game, &changes, &base, now_text.as_deref())?;
+    crate::judge::ci::check_conditional_versions(
+        &changes,
+        |path| {
+            git::show(dir, base_rev, path)
+                .ok()
+                .flatten()
+                .and_then(|b| String::from_utf8(b).ok())
+        },
+        |path| g.read_optional(path, SMALL_FILE_LIMIT).ok().flatten(),
+    )?;
     check_sealed_secrets(g, &facts, &changes)?;
     check_judge_files(g, &facts.hash, &facts.judge_key, &changes)
 }

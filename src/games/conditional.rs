@@ -15,7 +15,8 @@ pub fn takes_conditionals(game: &str, seats: usize) -> bool {
 }
 
 /// One `--if` value, `REPLY=ANSWER[,REPLY=ANSWER…]`, as a file line (`REPLY ANSWER …`) in the
-/// record's spelling of `game`'s moves.
+/// record's spelling of `game`'s moves; a move that is not one of the game's is refused with
+/// the step and why.
 pub fn line_of(game: &str, typed: &str) -> std::result::Result<String, String> {
     let mut words = Vec::new();
     for pair in typed.split(',') {
@@ -26,30 +27,75 @@ pub fn line_of(game: &str, typed: &str) -> std::result::Result<String, String> {
             Some((r, o)) => (r, Some(o.trim().to_ascii_lowercase())),
             None => (reply.trim(), None),
         };
-        let reply = spelled(game, reply);
+        let reply = spelled(game, reply)?;
         words.push(match outcome {
             Some(o) => format!("{reply}/{o}"),
             None => reply,
         });
-        words.push(spelled(game, answer.trim()));
+        if answer.contains('/') {
+            return Err(format!(
+                "{:?}: only the opponent's moves name an outcome",
+                answer.trim()
+            ));
+        }
+        words.push(spelled(game, answer.trim())?);
     }
     Ok(words.join(" "))
 }
 
-/// A move as the record writes it: Luzhanqi `a6-a7`, the Xiangqi family `h2e2`.
-fn spelled(game: &str, typed: &str) -> String {
-    let lower = typed.to_ascii_lowercase();
+/// A move as the record writes it (Luzhanqi `a6-a7`, Xiangqi and Jieqi `h2e2`, Banqi `a1`,
+/// `a1a2`), read in the forms `move` takes without a position; refused when it is none.
+fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
+    let lower: String = typed
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '–' | '—' | ' ' => '-',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    let not_a_move = |why: &str| format!("{typed:?} is not a move: {why}");
+    if ["resign", "accept-draw"].contains(&lower.as_str()) {
+        return Err(format!("{lower}: a line holds moves on the board only"));
+    }
     match game {
-        "luzhanqi" if !lower.contains('-') => match lower
-            .char_indices()
-            .skip(1)
-            .find(|(_, c)| c.is_ascii_alphabetic())
-        {
-            Some((at, _)) => format!("{}-{}", &lower[..at], &lower[at..]),
-            None => lower,
-        },
-        "luzhanqi" => lower,
-        _ => lower.replace('-', ""),
+        "luzhanqi" => {
+            let text = match lower.contains('-') {
+                true => lower.clone(),
+                false => match lower
+                    .char_indices()
+                    .skip(1)
+                    .find(|(_, c)| c.is_ascii_alphabetic())
+                {
+                    Some((at, _)) => format!("{}-{}", &lower[..at], &lower[at..]),
+                    None => lower.clone(),
+                },
+            };
+            let board = crate::games::luzhanqi::rules::board::two_player();
+            crate::games::luzhanqi::rules::Move::parse(&text, board)
+                .map(|m| m.display(board))
+                .map_err(|_| {
+                    not_a_move(
+                        "write from-to with the board's squares (a1 … e12), as qijudge moves \
+                         lists them",
+                    )
+                })
+        }
+        "banqi" => crate::games::banqi::rules::position::Action::parse(&lower)
+            .map(|a| a.to_string())
+            .ok_or_else(|| not_a_move("write a square to turn up (a1) or from-to (a1a2), a1 … h4")),
+        _ => {
+            let spelled = lower.replace('-', "");
+            match crate::games::xiangqi::rules::notation::parse_iccs(&spelled) {
+                Some(m) if m.from != m.to => Ok(spelled),
+                Some(_) => Err(not_a_move("it goes nowhere")),
+                None => Err(not_a_move(
+                    "a line is written square to square as the record writes moves (h2e2); \
+                     WXF and Chinese name a piece by where it stands, which depends on the \
+                     position the line reaches",
+                )),
+            }
+        }
     }
 }
 
@@ -88,13 +134,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
             }
         )));
     }
-    if game.facts(&d)?.sealed {
-        return Err(Error::Io(
-            "--if: this game is played in public (sealed), where a conditional file would show \
-             your plans to everyone; send your moves one at a time"
-                .into(),
-        ));
-    }
+    let facts = game.facts(&d)?;
     let lines = lines
         .iter()
         .map(|typed| line_of(game.name(), typed))
@@ -126,25 +166,43 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     }
     let head = record.head_or(&seats.hash);
     let count = lines.len();
+    let path = crate::judge::conditional::path(ply, seat);
+    // The next version of this seat's file for this ply: the judge takes only a newer one.
+    let seq = match d.read_optional(&path, crate::store::SMALL_FILE_LIMIT)? {
+        Some(text) => crate::protocol::files::parse_toml::<crate::protocol::files::ConditionalFile>(&text)
+            .map(|f| f.seq.saturating_add(1))
+            .unwrap_or(1),
+        None => 1,
+    };
+    let index = names.iter().position(|s| *s == seat).unwrap_or(0);
     let path = crate::player::write_conditional(
         &d,
-        &seats.id,
-        &seats.hash,
-        seat,
+        crate::player::Conditional {
+            id: &seats.id,
+            manifest: &seats.hash,
+            seat,
+            ply,
+            answers: &head,
+            seq,
+            lines,
+        },
         &key,
-        ply,
-        &head,
-        lines,
+        &[&facts.judge_key, &facts.player_keys[index]],
     )?;
     let opponent = names.iter().find(|s| **s != seat).copied().unwrap_or("");
     Ok(Report::line(match count {
         0 => format!(
-            "wrote {path} and its signature: no line, so your conditional answers are withdrawn"
+            "wrote {path} (version {seq}) and its signature: no line, so your conditional \
+             answers are withdrawn"
         ),
         n => format!(
-            "wrote {path} ({n} line(s)) and its signature: when {opponent}'s move for ply {ply} \
-             is recorded, the judge answers from the first line that matches; send it to the \
-             judge (it replaces your earlier conditional answers)"
+            "wrote {path} ({n} line(s), version {seq}) and its signature, your plans in {plans} \
+             and sealed to the judge in {sealed}: when {opponent}'s move for ply {ply} is \
+             recorded, the judge answers from the first line that matches. By mail send {path}, \
+             its .sig and {plans} to the judge; through git commit {path}, its .sig and {sealed} \
+             (never plans/). It replaces your earlier conditional answers.",
+            plans = crate::judge::conditional::plans_path(ply, seat),
+            sealed = crate::judge::conditional::sealed_path(ply, seat),
         ),
     }))
 }
@@ -166,5 +224,20 @@ mod tests {
         assert!(line_of("xiangqi", "h9g7")
             .unwrap_err()
             .contains("REPLY=ANSWER"));
+        assert_eq!(
+            line_of("luzhanqi", "e6 e5=a6–a5").unwrap(),
+            "e6-e5 a6-a5"
+        );
+        assert_eq!(line_of("banqi", "a1=B1B2").unwrap(), "a1 b1b2");
+        for (game, bad) in [
+            ("xiangqi", "H8+7=H2+3"),
+            ("luzhanqi", "a10-b10=a5-a5"),
+            ("luzhanqi", "a6-z9=a5-a4"),
+            ("xiangqi", "h9g7=h0h0"),
+            ("banqi", "a1=z9"),
+        ] {
+            let why = line_of(game, bad).unwrap_err();
+            assert!(why.contains("is not a move"), "{game} {bad}: {why}");
+        }
     }
 }

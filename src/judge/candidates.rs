@@ -109,6 +109,16 @@ pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<Strin
             fs::rename(dir.path(&from), dir.path(&to)).map_err(io)?;
         }
     }
+    // A conditional file's sealed plans go with it: alone they could never be used.
+    if let (Some(stem), Some(to_stem)) = (
+        base.strip_prefix("conditional/").and_then(|b| b.strip_suffix(".toml")),
+        to.strip_suffix(".toml"),
+    ) {
+        let sealed = format!("conditional/{stem}.age");
+        if fs::symlink_metadata(dir.path(&sealed)).is_ok_and(|m| m.is_file()) {
+            fs::rename(dir.path(&sealed), dir.path(&format!("{to_stem}.age"))).map_err(io)?;
+        }
+    }
     Ok(Some(to))
 }
 

@@ -46,8 +46,11 @@ enum PlayerFile {
     SealedSetup,
     ClearSetup,
     Move,
-    /// A seat's conditional answers, which it may replace until the judge plays from them.
+    /// A seat's conditional answers, which it may replace with a newer version until the judge
+    /// plays from them (the file, its .sig and its sealed plans).
     Conditional,
+    /// A seat's plans in the clear (`plans/`): never in a repository.
+    ClearPlans,
     Reveal,
 }
 
@@ -71,8 +74,11 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
     let conditional_file = || {
         let name = path.strip_prefix("conditional/").unwrap_or_default();
         let seats: Vec<&str> = game.seats.iter().map(String::as_str).collect();
-        crate::judge::conditional::parse_name(name.strip_suffix(".sig").unwrap_or(name), &seats)
-            .is_some()
+        let toml = name.strip_suffix(".age").map(|stem| format!("{stem}.toml"));
+        let stem = toml
+            .as_deref()
+            .unwrap_or(name.strip_suffix(".sig").unwrap_or(name));
+        crate::judge::conditional::parse_name(stem, &seats).is_some()
     };
     if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
         Kind::Player(PlayerFile::Commitment)
@@ -80,6 +86,8 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
         Kind::Player(PlayerFile::SealedSetup)
     } else if path.starts_with("setups/") {
         Kind::Player(PlayerFile::ClearSetup)
+    } else if path.starts_with("plans/") {
+        Kind::Player(PlayerFile::ClearPlans)
     } else if move_file() {
         Kind::Player(PlayerFile::Move)
     } else if path.starts_with("conditional/") && conditional_file() {
@@ -93,6 +101,54 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// Conditional answers in a change only move forward: a conditional file it changes must be a
+/// newer version (a greater `seq`) than the one at the base, so nobody (the seat's opponent, a
+/// stranger's pull request) can put back a version the seat replaced or withdrew; and sealed
+/// plans change only with their conditional file, which names them. `base` and `now` read a
+/// path's text at the base and in the tree the change leaves.
+pub fn check_conditional_versions(
+    changes: &[Change],
+    base: impl Fn(&str) -> Option<String>,
+    now: impl Fn(&str) -> Option<String>,
+) -> Result<()> {
+    use crate::protocol::files::{parse_toml, ConditionalFile};
+    let seq = |text: Option<String>| {
+        text.and_then(|t| parse_toml::<ConditionalFile>(&t).ok())
+            .map(|f| f.seq)
+    };
+    for c in changes.iter().filter(|c| c.path.starts_with("conditional/")) {
+        let path = c.path.as_str();
+        if c.status == 'M' && path.ends_with(".toml") {
+            let (old, new) = (seq(base(path)), seq(now(path)));
+            if !matches!((old, new), (Some(o), Some(n)) if n > o) {
+                return Err(refuse_with(
+                    path,
+                    Some("seq"),
+                    format!(
+                        "version {} does not follow version {} at the base: an older or \
+                         repeated conditional file never comes back",
+                        new.map_or("?".into(), |n| n.to_string()),
+                        old.map_or("?".into(), |n| n.to_string()),
+                    ),
+                    "the seat writes a newer version with qijudge move --if",
+                ));
+            }
+        }
+        if c.status == 'M' && path.ends_with(".age") {
+            let toml = format!("{}.toml", path.trim_end_matches(".age"));
+            if !changes.iter().any(|o| o.status == 'M' && o.path == toml) {
+                return Err(refuse_with(
+                    path,
+                    None,
+                    format!("sealed plans change only with {toml}, which names them"),
+                    "the seat writes both again with qijudge move --if",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether the record names the conditional file `path` (or its signature) as played from.
@@ -135,6 +191,13 @@ pub fn check_changes(
                 None,
                 "a setup in clear in the repository shows it to everyone",
                 "play a sealed game (new --sealed) and publish sealed/SEAT.age from setup --seal",
+            )),
+            Kind::Player(PlayerFile::ClearPlans) => return Err(refuse_with(
+                path,
+                None,
+                "conditional plans in clear in the repository show them to everyone",
+                "commit conditional/PLY-SEAT.age (sealed to the judge), which qijudge move --if \
+                 writes, and never plans/",
             )),
             // The judge moved a refused candidate aside: allowed for a file no record line
             // accepted, when the same change keeps it in refused/.
@@ -180,6 +243,7 @@ pub fn check_changes(
                 | PlayerFile::SealedSetup
                 | PlayerFile::Conditional,
             ) if c.status == 'A'
+                && !path.ends_with(".age")
                 && !changes
                     .iter()
                     .any(|o| o.status == 'A' && o.path == partner(path)) =>

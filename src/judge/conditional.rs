@@ -12,10 +12,15 @@ use super::context::Ctx;
 use super::frame::Frame;
 use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::rules::Outcome;
-use crate::protocol::files::{ConditionalFile, Entry, Fired, CONDITIONAL_FORMAT};
+use crate::protocol::files::{
+    parse_toml, ConditionalFile, Entry, Fired, PlansFile, CONDITIONAL_FORMAT, PLANS_FORMAT,
+};
+use crate::protocol::hash::{hex32, is_sha256_tagged};
+use crate::protocol::plan::{line_commitment, open, opened_commitment, Opening};
 use crate::protocol::record::Record;
 use crate::protocol::signing::namespace;
 use crate::store::GameDir;
+use ssh_key::PrivateKey;
 
 /// The folder conditional files live in.
 pub const FOLDER: &str = "conditional";
@@ -106,6 +111,12 @@ fn read_line(line: &str) -> std::result::Result<Vec<Step>, String> {
             let printable = |s: &str| s.bytes().all(|b| b.is_ascii_graphic() && b != b'"');
             if action.is_empty() || action.len() > 16 || !printable(action) {
                 return Err(format!("{word:?} is not a move"));
+            }
+            let (from, to) = action
+                .split_once('-')
+                .unwrap_or_else(|| action.split_at(action.len() / 2));
+            if from == to {
+                return Err(format!("{word:?} is not a move: it goes nowhere"));
             }
             if ["resign", "accept-draw"].contains(&action) {
                 return Err(format!("{action}: a line holds moves on the board only"));
@@ -205,15 +216,41 @@ pub struct Answer {
     pub fired: Fired,
 }
 
-/// A conditional file read and checked: signature, binding and lines.
+/// A conditional file read and checked: signature, binding and commitments.
 pub struct Read {
     pub file: ConditionalFile,
     pub hash: String,
-    pub lines: Vec<Vec<Step>>,
 }
 
+/// One line of a seat's plans, checked against its commitment: its moves and its salt.
+pub struct PlanLine {
+    pub steps: Vec<Step>,
+    pub salt: [u8; 32],
+}
+
+/// Where the judge keeps a seat's plans for the opponent's ply `ply` (sent in the clear by
+/// mail): a folder no bundle, view or repository carries.
+pub fn plans_path(ply: u32, seat: &str) -> String {
+    format!("{PLANS_FOLDER}/{ply:04}-{seat}.toml")
+}
+
+/// The folder of plans.
+pub const PLANS_FOLDER: &str = "plans";
+
+/// Where a seat's plans sealed to the judge and the seat travel (git).
+pub fn sealed_path(ply: u32, seat: &str) -> String {
+    format!("{FOLDER}/{ply:04}-{seat}.age")
+}
+
+/// The fixed size of sealed plans: nothing about them shows by size.
+pub const PLANS_SIZE: usize = 16 * 1024;
+
+/// Lines are padded to a multiple of this many commitments.
+pub const LINES_STEP: usize = 8;
+
 /// Reads `path` (seat `seat`'s conditional file for ply `ply`) and checks it: the seat's
-/// signature, its binding to this game, that ply and one of `heads`, and its lines.
+/// signature, its binding to this game, that ply and one of `heads`, its version and its
+/// commitments.
 pub fn read(
     dir: &GameDir,
     f: &Frame,
@@ -249,6 +286,18 @@ pub fn read(
             format!("says {:?}, but the file is {}'s", file.seat, f.seats[seat]),
         ));
     }
+    if file.seq == 0 {
+        return Err(bad("seq", "versions are numbered from 1".into()));
+    }
+    if file.lines.len() > MAX_LINES || !file.lines.len().is_multiple_of(LINES_STEP) {
+        return Err(bad(
+            "lines",
+            format!("a multiple of {LINES_STEP} commitments, at most {MAX_LINES}"),
+        ));
+    }
+    if !file.lines.iter().all(|c| is_sha256_tagged(c)) {
+        return Err(bad("lines", "each line is a sha256:<hex> commitment".into()));
+    }
     if !heads.contains(&file.answers) {
         return Err(refuse_with(
             path,
@@ -257,10 +306,129 @@ pub fn read(
             "write the conditional again while your opponent is to move",
         ));
     }
-    // What is wrong with a line quotes the seat's plans: said to the seat alone.
-    let lines = read_lines(&file.lines)
-        .map_err(|why| private_to(refuse(path, Some("lines"), why), f.seats[seat]))?;
-    Ok(Read { file, hash, lines })
+    Ok(Read { file, hash })
+}
+
+/// The text of a seat's plans for the conditional file `read`: sealed beside it when `key`
+/// (the judge's) opens it, else from the judge's `plans/`. (Whatever the plans say, each line is
+/// checked against its signed commitment.)
+fn plans_text(dir: &GameDir, read: &Read, key: Option<&PrivateKey>) -> Result<Option<String>> {
+    let (ply, seat) = (read.file.ply, read.file.seat.as_str());
+    let sealed = sealed_path(ply, seat);
+    if let Some(key) = key {
+        if dir.exists(&sealed) {
+            let bytes = dir.read_bytes(&sealed, crate::store::SMALL_FILE_LIMIT)?;
+            let files = crate::protocol::seal::open(&bytes, key, Some(PLANS_SIZE))
+                .map_err(|e| refuse(&sealed, None, e.to_string()))?;
+            let inner = plans_path(ply, seat);
+            return match files.as_slice() {
+                [one] if one.path == inner => String::from_utf8(one.bytes.clone())
+                    .map(Some)
+                    .map_err(|_| refuse(&sealed, None, "the plans inside are not UTF-8")),
+                _ => Err(refuse(
+                    &sealed,
+                    None,
+                    format!("holds one file, {inner}, and nothing else"),
+                )),
+            };
+        }
+    }
+    dir.read_optional(&plans_path(ply, seat), crate::store::SMALL_FILE_LIMIT)
+}
+
+/// Seat `seat`'s plans for the conditional file `read`, each line checked against its signed
+/// commitment; none when the judge does not have them. What is wrong quotes the seat's plans:
+/// said to the seat alone.
+pub fn plans(
+    dir: &GameDir,
+    f: &Frame,
+    read: &Read,
+    seat: usize,
+    key: Option<&PrivateKey>,
+) -> Result<Option<Vec<PlanLine>>> {
+    let Some(text) = plans_text(dir, read, key)? else {
+        return Ok(None);
+    };
+    // Refused by the conditional file's name (which the judge then sets aside with its sealed
+    // plans): plans that do not fit it make it useless.
+    let path = path(read.file.ply, &read.file.seat);
+    let plans = plans_path(read.file.ply, &read.file.seat);
+    check_plans(&read.file, &text).map(Some).map_err(|(field, why)| {
+        let field = format!("plans {}", field.unwrap_or("format"));
+        private_to(
+            refuse(&path, Some(&field), format!("{plans}: {why}")),
+            f.seats[seat],
+        )
+    })
+}
+
+/// Plans (`text`) checked against the signed conditional file they belong to: bound to the
+/// same game, manifest, ply, seat and version, each line well formed and matching its
+/// commitment. The error names the field and why.
+pub fn check_plans(
+    signed: &ConditionalFile,
+    text: &str,
+) -> std::result::Result<Vec<PlanLine>, (Option<&'static str>, String)> {
+    let file: PlansFile = parse_toml(&text).map_err(|e| (None, e.to_string()))?;
+    if file.format != PLANS_FORMAT {
+        return Err((Some("format"), format!("expected {PLANS_FORMAT:?}")));
+    }
+    let bound = [
+        ("game", file.game == signed.game),
+        ("manifest", file.manifest == signed.manifest),
+        ("ply", file.ply == signed.ply),
+        ("seat", file.seat == signed.seat),
+        ("seq", file.seq == signed.seq),
+    ];
+    if let Some((field, _)) = bound.iter().find(|(_, ok)| !ok) {
+        return Err((
+            Some(field),
+            format!(
+                "does not match version {} of conditional/{:04}-{}.toml",
+                signed.seq, signed.ply, signed.seat
+            ),
+        ));
+    }
+    if file.salts.len() != file.lines.len() {
+        return Err((Some("salts"), "one salt for each line".into()));
+    }
+    if file.lines.len() > signed.lines.len() {
+        return Err((
+            Some("lines"),
+            "more lines than the conditional file commits to".into(),
+        ));
+    }
+    let steps = read_lines(&file.lines).map_err(|why| (Some("lines"), why))?;
+    let mut out = Vec::new();
+    for (i, (moves, steps)) in file.lines.iter().zip(steps).enumerate() {
+        let salt = hex32(&file.salts[i]).ok_or_else(|| {
+            (
+                Some("salts"),
+                format!("salt {} is not 64 lower-case hex digits", i + 1),
+            )
+        })?;
+        if line_commitment(&salt, &pairs(moves)) != signed.lines[i] {
+            return Err((
+                Some("lines"),
+                format!(
+                    "line {}: does not match its commitment in the signed file",
+                    i + 1
+                ),
+            ));
+        }
+        out.push(PlanLine { steps, salt });
+    }
+    Ok(out)
+}
+
+/// A line's steps as committed: each the opponent's move and the answer (`h9g7 h0g2`).
+pub fn pairs(moves: &str) -> Vec<String> {
+    moves
+        .split(' ')
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|c| c.join(" "))
+        .collect()
 }
 
 /// The seat's newest conditional file that may still answer at ply `ply`: written for an
@@ -278,15 +446,38 @@ fn newest(dir: &GameDir, f: &Frame, record: &Record, seat: usize, ply: u32) -> R
     Ok(best)
 }
 
+/// The line of a seat's plans that answers at ply `ply` (the first one the record since the
+/// plans' ply follows and that goes on), as (its index, the answer, its opening).
+fn matching(plans: &[PlanLine], played: &[(&str, &str, Option<Outcome>)]) -> Option<(usize, String, Opening)> {
+    plans.iter().enumerate().find(|(_, l)| follows(&l.steps, played)).map(|(i, l)| {
+        let moves: Vec<String> = l.steps.iter().map(step_text).collect();
+        let pairs: Vec<String> = moves.chunks(2).map(|c| c.join(" ")).collect();
+        (
+            i,
+            l.steps[played.len()].action.clone(),
+            open(&l.salt, &pairs, played.len() / 2 + 1),
+        )
+    })
+}
+
+/// A step as a line writes it (`e6-e5/defender_won`).
+fn step_text(s: &Step) -> String {
+    match s.outcome {
+        Some(o) => format!("{}/{}", s.action, outcome_name(o)),
+        None => s.action.clone(),
+    }
+}
+
 /// What seat `seat`'s conditional answers give at ply `ply`, taking new files: its newest
 /// conditional file, if the record since that file's ply follows one of its lines that goes on.
-/// A file that fails its checks is refused.
+/// A file that fails its checks is refused; plans the judge lacks give nothing.
 pub fn answer_new(
     dir: &GameDir,
     f: &Frame,
     record: &Record,
     seat: usize,
     ply: u32,
+    key: Option<&PrivateKey>,
 ) -> Result<Option<Answer>> {
     if f.seats.len() != 2 {
         return Ok(None);
@@ -294,11 +485,29 @@ pub fn answer_new(
     let Some(from) = newest(dir, f, record, seat, ply)? else {
         return Ok(None);
     };
-    answer_from(dir, f, record, seat, ply, from, None)
+    let path = path(from, f.seats[seat]);
+    let read = read(dir, f, &path, from, seat, &heads_before(record, from, f.hash))?;
+    let played = moves_from(record, from);
+    if played.len() as u32 != ply - from || played.first().is_some_and(|(s, ..)| *s == f.seats[seat]) {
+        return Ok(None);
+    }
+    let Some(plans) = plans(dir, f, &read, seat, key)? else {
+        return Ok(None);
+    };
+    Ok(matching(&plans, &played).map(|(i, action, opened)| Answer {
+        action,
+        hash: read.hash.clone(),
+        fired: Fired {
+            path: path.clone(),
+            line: i as u32 + 1,
+            opened,
+        },
+    }))
 }
 
-/// The conditional answer a replayed record line names (`fired`), checked as the judge checked
-/// it; none if the files do not give it.
+/// The conditional answer a replayed record line names (`fired`), checked from what is
+/// public: the seat's signed file, and the steps the record discloses against that line's
+/// commitment. Refused when they do not give it.
 pub fn answer_recorded(
     dir: &GameDir,
     f: &Frame,
@@ -307,71 +516,44 @@ pub fn answer_recorded(
     ply: u32,
     fired: &Fired,
 ) -> Result<Option<Answer>> {
+    let at = "record.jsonl";
+    let bad = |why: String| refuse(at, Some("conditional"), why);
     let from = fired
         .path
         .strip_prefix("conditional/")
         .and_then(|name| parse_name(name, f.seats))
         .filter(|(p, s)| *s == f.seats[seat] && *p < ply && *p > last_own_move(record, s));
     let Some((from, _)) = from else {
-        return Ok(None);
+        return Err(bad(format!("{} cannot answer at ply {ply}", fired.path)));
     };
-    answer_from(dir, f, record, seat, ply, from, Some(fired.line))
-}
-
-/// The answer of the file for ply `from` at ply `ply`: the first matching line (or line
-/// `only`, in a replay) that goes on past the record.
-fn answer_from(
-    dir: &GameDir,
-    f: &Frame,
-    record: &Record,
-    seat: usize,
-    ply: u32,
-    from: u32,
-    only: Option<u32>,
-) -> Result<Option<Answer>> {
-    let path = path(from, f.seats[seat]);
-    let read = read(
-        dir,
-        f,
-        &path,
-        from,
-        seat,
-        &heads_before(record, from, f.hash),
-    )?;
+    let read = read(dir, f, &fired.path, from, seat, &heads_before(record, from, f.hash))?;
+    let committed = (fired.line as usize)
+        .checked_sub(1)
+        .and_then(|i| read.file.lines.get(i))
+        .ok_or_else(|| bad(format!("{} has no line {}", fired.path, fired.line)))?;
+    let opened = opened_commitment(&fired.opened).map_err(bad)?;
+    if opened != *committed {
+        return Err(bad(format!(
+            "the steps disclosed are not line {} of {}",
+            fired.line, fired.path
+        )));
+    }
     let played = moves_from(record, from);
-    if played.len() as u32 != ply - from {
-        return Ok(None);
+    let steps = read_lines(std::slice::from_ref(&fired.opened.steps.join(" "))).map_err(bad)?;
+    let steps = steps.into_iter().next().unwrap_or_default();
+    if played.len() as u32 != ply - from
+        || fired.opened.steps.len() != played.len() / 2 + 1
+        || !follows(&steps, &played)
+    {
+        return Err(bad(format!(
+            "the steps disclosed of {} do not answer the record at ply {ply}",
+            fired.path
+        )));
     }
-    // The file's ply is the opponent's: the line starts with its move.
-    if played.first().is_some_and(|(s, ..)| *s == f.seats[seat]) {
-        return Err(refuse(
-            &path,
-            Some("ply"),
-            format!("ply {from} was {}'s own move", f.seats[seat]),
-        ));
-    }
-    let matches = |line: &[Step]| {
-        line.len() > played.len()
-            && line
-                .iter()
-                .zip(&played)
-                .all(|(step, (_, action, outcome))| {
-                    step.action == *action && step.outcome.is_none_or(|o| Some(o) == *outcome)
-                })
-    };
-    let found = read
-        .lines
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| only.is_none_or(|n| n as usize == i + 1))
-        .find(|(_, line)| matches(line));
-    Ok(found.map(|(i, line)| Answer {
-        action: line[played.len()].action.clone(),
-        hash: read.hash.clone(),
-        fired: Fired {
-            path: path.clone(),
-            line: i as u32 + 1,
-        },
+    Ok(Some(Answer {
+        action: steps[played.len()].action.clone(),
+        hash: read.hash,
+        fired: fired.clone(),
     }))
 }
 
@@ -390,7 +572,7 @@ pub fn answer(
             ..
         }) => answer_recorded(cx.dir, f, record, seat, ply, fired),
         Some(_) => Ok(None),
-        None => answer_new(cx.dir, f, record, seat, ply),
+        None => answer_new(cx.dir, f, record, seat, ply, cx.key),
     }
 }
 
@@ -407,8 +589,14 @@ pub fn replaying_one(cx: &Ctx) -> bool {
 
 /// What a seat's conditional answers still hold: the seat, the file, and each line that the
 /// record has followed so far and goes on, from its next step (`h9g7 h2e2 …`). One entry a
-/// seat with such lines; a file that fails its checks holds none.
-pub fn standing(dir: &GameDir, f: &Frame, record: &Record) -> Vec<(String, String, Vec<String>)> {
+/// seat with such lines whose plans this copy holds (the judge's, opened with `key`, or the
+/// seat's own copy); a file that fails its checks holds none.
+pub fn standing(
+    dir: &GameDir,
+    f: &Frame,
+    record: &Record,
+    key: Option<&PrivateKey>,
+) -> Vec<(String, String, Vec<String>)> {
     let mut out = Vec::new();
     if f.seats.len() != 2 {
         return out;
@@ -423,18 +611,17 @@ pub fn standing(dir: &GameDir, f: &Frame, record: &Record) -> Vec<(String, Strin
         let Ok(read) = read(dir, f, &path, from, seat, &heads) else {
             continue;
         };
+        let Ok(Some(plans)) = plans(dir, f, &read, seat, key) else {
+            continue;
+        };
         let played = moves_from(record, from);
-        let live: Vec<String> = read
-            .lines
+        let live: Vec<String> = plans
             .iter()
-            .filter(|line| follows(line, &played))
+            .filter(|line| follows(&line.steps, &played))
             .map(|line| {
-                line[played.len()..]
+                line.steps[played.len()..]
                     .iter()
-                    .map(|s| match s.outcome {
-                        Some(o) => format!("{}/{}", s.action, outcome_name(o)),
-                        None => s.action.clone(),
-                    })
+                    .map(step_text)
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -464,29 +651,37 @@ pub fn fired_paths(record: &str) -> impl Iterator<Item = String> + '_ {
 /// Files of `conditional/` that can never be used, refused by name, once the judge has taken
 /// what it could: a name of no conditional file, a game not of two seats, a ply not yet reached
 /// or one the seat itself moves at, and a file for the ply the game waits for that fails its
-/// checks (so a broken one is refused when it comes, not when it would answer). `next` is the
-/// ply the game waits for and `to_move` its seat, none once the game is over; `takes`: whether
-/// the game takes conditional answers at all.
+/// checks, its plans included (so a broken one is refused when it comes, not when it would
+/// answer). And a seat whose standing line answers the ply it owes but whose answer the rules
+/// refused where it falls is told so, privately, at once. `next` is the ply the game waits for
+/// and `to_move` its seat, none once the game is over; `takes`: whether the game takes
+/// conditional answers at all; `key`: the judge's, which opens sealed plans.
 pub fn leftover(
     dir: &GameDir,
     f: &Frame,
     record: &Record,
     next: Option<(u32, usize)>,
     takes: bool,
+    key: Option<&PrivateKey>,
 ) -> Result<Vec<Error>> {
     let names = dir.list(FOLDER)?;
     let mut refused = Vec::new();
     for name in &names {
         let shown: String = name.escape_debug().collect();
         let at = format!("{FOLDER}/{shown}");
-        let stem = name.strip_suffix(".sig").unwrap_or(name);
-        let Some((ply, seat_name)) = parse_name(stem, f.seats) else {
+        let stem = name
+            .strip_suffix(".sig")
+            .or_else(|| name.strip_suffix(".age").map(|_| ""))
+            .unwrap_or(name);
+        let toml = name.strip_suffix(".age").map(|s| format!("{s}.toml"));
+        let Some((ply, seat_name)) = parse_name(toml.as_deref().unwrap_or(stem), f.seats) else {
             refused.push(refuse_with(
                 at,
                 None,
                 "unexpected file name in conditional/",
                 format!(
-                    "conditional/ holds only NNNN-SEAT.toml and its .sig (seats: {})",
+                    "conditional/ holds only NNNN-SEAT.toml, its .sig and its sealed plans \
+                     NNNN-SEAT.age (seats: {})",
                     f.seats.join(", ")
                 ),
             ));
@@ -500,12 +695,14 @@ pub fn leftover(
             ));
             continue;
         }
-        if name.ends_with(".sig") {
-            if names.binary_search_by(|n| n.as_str().cmp(stem)).is_err() {
+        let beside = toml.as_deref().unwrap_or(stem);
+        if name.ends_with(".sig") || name.ends_with(".age") {
+            if names.binary_search_by(|n| n.as_str().cmp(beside)).is_err() {
                 refused.push(refuse(
                     at,
                     None,
-                    "a signature without its file: a conditional is the file and its .sig together",
+                    "without its conditional file: a conditional is NNNN-SEAT.toml and its .sig \
+                     together, with its plans",
                 ));
             }
             continue;
@@ -525,12 +722,60 @@ pub fn leftover(
             ));
         } else if ply == next {
             let heads = record.answerable_heads(f.hash);
-            if let Err(e) = read(dir, f, &format!("{FOLDER}/{name}"), ply, seat, &heads) {
-                refused.push(e);
+            let path = format!("{FOLDER}/{name}");
+            let (sealed, clear) = (sealed_path(ply, seat_name), plans_path(ply, seat_name));
+            match read(dir, f, &path, ply, seat, &heads) {
+                Err(e) => refused.push(e),
+                Ok(_) if !dir.exists(&sealed) && !dir.exists(&clear) => {
+                    refused.push(refuse_with(
+                        path,
+                        None,
+                        "its plans have not come: the judge cannot play lines it does not have",
+                        format!(
+                            "send {clear} with it (by mail), or commit {sealed} with it (git); \
+                             qijudge move --if writes both"
+                        ),
+                    ))
+                }
+                Ok(r) => {
+                    if let Err(e) = plans(dir, f, &r, seat, key) {
+                        refused.push(e);
+                    }
+                }
             }
         }
     }
+    if let Some((next, to_move)) = next {
+        refused.extend(unplayable(dir, f, record, next, to_move, key));
+    }
     Ok(refused)
+}
+
+/// The seat that owes ply `ply`, told privately when its standing conditional answer for that
+/// ply was not played (the judge takes a matching answer before it looks for leftovers, so one
+/// still matching here is one the rules refused where it falls).
+fn unplayable(
+    dir: &GameDir,
+    f: &Frame,
+    record: &Record,
+    ply: u32,
+    seat: usize,
+    key: Option<&PrivateKey>,
+) -> Option<Error> {
+    let answer = answer_new(dir, f, record, seat, ply, key).ok()??;
+    Some(private_to(
+        refuse_with(
+            &answer.fired.path,
+            Some("lines"),
+            format!(
+                "line {}'s answer {} cannot be played at ply {ply}: the rules refuse it where it \
+                 falls, so the game waits for your own move",
+                answer.fired.line, answer.action
+            ),
+            "play your move with qijudge move (qijudge moves lists the legal ones)",
+        ),
+        f.seats[seat],
+    ))
 }
 
 #[cfg(test)]

@@ -156,6 +156,7 @@ pub trait Referee: Framed {
             state.record(),
             waits,
             true,
+            cx.key,
         )?);
         Ok(refused)
     }

@@ -139,18 +139,13 @@ pub fn missing_files(dir: &GameDir) -> Vec<String> {
 }
 
 /// The conditional files (with signatures) the record says the judge played from: a copy
-/// replays those plies from them, as from move files. Never a seat's standing answers; and
-/// where seats chose secret setups, not before the end, since the lines not played are a
-/// seat's plans and show what its pieces are.
+/// replays those plies from them and the steps the record discloses, as from move files. They
+/// show no plan (each line is a salted commitment), so they travel at once in every game;
+/// the plans themselves never travel.
 fn fired_conditionals(dir: &GameDir) -> Vec<String> {
     let Ok(record) = std::fs::read_to_string(dir.path("record.jsonl")) else {
         return Vec::new();
     };
-    let plans_hidden = crate::games::of_dir(&dir.root).is_ok_and(|g| g.setup_is_chosen());
-    let over = record.contains(r#""kind":"end""#);
-    if plans_hidden && !over {
-        return Vec::new();
-    }
     crate::judge::conditional::fired_paths(&record)
         .flat_map(|p| [format!("{p}.sig"), p])
         .collect()

@@ -83,47 +83,107 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
     let seat = field(text, "seat")
         .filter(|s| s.chars().all(|c| c.is_ascii_lowercase()) && !s.is_empty() && s.len() <= 16)
         .ok_or_else(|| refuse(shown, Some("seat"), "missing or not a seat name"))?;
-    let (path, namespace, secret) = match format.as_str() {
-        MOVE_FORMAT => {
-            let ply: u32 = field(text, "ply")
-                .and_then(|p| p.parse().ok())
-                .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?;
-            (
-                crate::judge::move_path(ply, &seat),
-                Some(namespace::MOVE),
-                false,
-            )
-        }
-        CONDITIONAL_FORMAT => {
-            let ply: u32 = field(text, "ply")
-                .and_then(|p| p.parse().ok())
-                .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?;
-            (
-                crate::judge::conditional::path(ply, &seat),
-                Some(namespace::CONDITIONAL),
-                false,
-            )
-        }
-        COMMITMENT_FORMAT | CHAIN_COMMITMENT_FORMAT | NONCE_COMMITMENT_FORMAT => (
-            format!("commitments/{seat}.toml"),
-            Some(namespace::COMMITMENT),
-            false,
-        ),
-        SETUP_FORMAT | SEED_FORMAT | NONCE_FORMAT => (format!("setups/{seat}.toml"), None, true),
-        _ => {
-            return Err(refuse(
-                shown,
-                Some("format"),
-                "not a file players send (move, conditional, commitment, setup, seed or nonce)",
-            ))
-        }
+    // Only a kind declared in the protocol's table is read.
+    let kinds = &crate::protocol::kinds::KINDS;
+    let kind = crate::protocol::kinds::by_format(&format).ok_or_else(|| {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+        refuse(
+            shown,
+            Some("format"),
+            format!("not a file players send ({})", names.join(", ")),
+        )
+    })?;
+    let ply: u32 = match kind.binds.contains(&crate::protocol::kinds::Bound::Ply) {
+        true => field(text, "ply")
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?,
+        false => 0,
     };
+    let (path, namespace, secret) = (kind.path(&seat, ply), kind.namespace(), kind.secret());
     Ok(Placed {
         path,
         seat,
         namespace,
         secret,
     })
+}
+
+/// A conditional file replaces the one the judge holds for its seat and ply only when its
+/// version is newer: an older or repeated one (a withdrawn plan mailed again, or two versions
+/// arriving out of order) is refused, whatever the order of arrival.
+fn newer_conditional(dir: &GameDir, path: &str, bytes: &[u8], shown: &str) -> Result<()> {
+    let Some(held) = dir.read_optional(path, crate::store::SMALL_FILE_LIMIT)? else {
+        return Ok(());
+    };
+    if held.as_bytes() == bytes {
+        return Ok(());
+    }
+    let seq = |text: &str| parse_toml::<ConditionalFile>(text).map(|f| f.seq).ok();
+    let new = std::str::from_utf8(bytes).ok().and_then(seq);
+    match (seq(&held), new) {
+        (Some(held), Some(new)) if new > held => Ok(()),
+        (held, new) => Err(refuse_with(
+            shown,
+            Some("seq"),
+            format!(
+                "{path} is version {}, not newer than version {} the judge holds: an older \
+                 conditional file never comes back",
+                new.map_or("?".into(), |n| n.to_string()),
+                held.map_or("?".into(), |n| n.to_string()),
+            ),
+            "write your conditional answers again with qijudge move --if (it numbers the new \
+             version) and send that",
+        )),
+    }
+}
+
+/// Plans (`text`, for `path`) are taken only beside the signed conditional file they belong
+/// to, in the same message or already held, and only if every line matches its commitment: a
+/// stranger's plans never replace a seat's. What is wrong is not quoted (it is a seat's plan).
+fn check_plans(
+    dir: &GameDir,
+    path: &str,
+    text: &str,
+    found: &[inbox::Found],
+    shown: &str,
+) -> Result<()> {
+    let signed = found
+        .iter()
+        .find(|f| field(&f.text, "format").as_deref() == Some(CONDITIONAL_FORMAT)
+            && place(&f.text, shown).is_ok_and(|p| {
+                crate::judge::conditional::plans_path(
+                    field(&f.text, "ply").and_then(|n| n.parse().ok()).unwrap_or(0),
+                    &p.seat,
+                ) == path
+            }))
+        .map(|f| f.text.clone());
+    let statement = path
+        .strip_prefix("plans/")
+        .map(|name| format!("conditional/{name}"))
+        .unwrap_or_default();
+    let signed = match signed {
+        Some(text) => Some(text),
+        None => dir.read_optional(&statement, crate::store::SMALL_FILE_LIMIT)?,
+    };
+    let refused = |why: String| {
+        refuse_with(
+            shown,
+            Some("lines"),
+            format!("{path} {why}"),
+            "send the plans qijudge move --if wrote, with the conditional file and its .sig",
+        )
+    };
+    let signed = signed
+        .and_then(|t| parse_toml::<ConditionalFile>(&t).ok())
+        .ok_or_else(|| refused(format!("comes without {statement}")))?;
+    crate::judge::conditional::check_plans(&signed, text)
+        .map(|_| ())
+        .map_err(|(field, _)| {
+            refused(format!(
+                "does not match {statement} (field {})",
+                field.unwrap_or("format")
+            ))
+        })
 }
 
 /// Whether the record names the conditional file `path` as one the judge played from.
@@ -276,7 +336,10 @@ pub fn import(
             }
             continue;
         }
-        if p.secret {
+        if p.path.starts_with(crate::judge::conditional::PLANS_FOLDER) {
+            // Plans come unsigned: the conditional file the seat signed commits to each line.
+            check_plans(dir, &p.path, &f.text, &found, shown)?;
+        } else if p.secret {
             // Setups come unsigned: only the commitment the seat signed says whose they are.
             check_secret(dir, &seats, index, &f.text, &found, shown)?;
         }
@@ -286,7 +349,10 @@ pub fn import(
     // answers are replaced by its newer ones until they fire (the judge then refuses a
     // replacement for a ply already played).
     for (path, bytes, _) in &files {
-        if path.starts_with("conditional/") && !fired(dir, path) {
+        if path.starts_with("conditional/") && path.ends_with(".toml") {
+            newer_conditional(dir, path, bytes, shown)?;
+        }
+        if (path.starts_with("conditional/") || path.starts_with("plans/")) && !fired(dir, path) {
             continue;
         }
         if let Ok(existing) = std::fs::read(dir.path(path)) {

@@ -721,7 +721,7 @@ fn standing_answers(dir: &GameDir, seats: &super::Seats) -> Vec<(String, String,
     let names = seats.names();
     let frame = seats.frame(&names);
     match crate::judge::signed_record::load_record(dir, &frame) {
-        Ok(record) => crate::judge::conditional::standing(dir, &frame, &record),
+        Ok(record) => crate::judge::conditional::standing(dir, &frame, &record, None),
         Err(_) => Vec::new(),
     }
 }

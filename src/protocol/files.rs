@@ -12,7 +12,8 @@ pub const MANIFEST_FORMAT: &str = "qijudge/manifest/1";
 pub const COMMITMENT_FORMAT: &str = "qijudge/commitment/1";
 pub const SETUP_FORMAT: &str = "qijudge/setup/1";
 pub const MOVE_FORMAT: &str = "qijudge/move/1";
-pub const CONDITIONAL_FORMAT: &str = "qijudge/conditional/1";
+pub const CONDITIONAL_FORMAT: &str = "qijudge/conditional/2";
+pub const PLANS_FORMAT: &str = "qijudge/plans/1";
 pub const RECORD_FORMAT: &str = "qijudge/record/1";
 pub const VIEW_FORMAT: &str = "qijudge/view/1";
 
@@ -202,12 +203,14 @@ pub struct SetupFile {
 }
 
 /// `conditional/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-conditional`):
-/// answers written in advance to the opponent's move at `ply`, while the opponent is to move.
-/// The newest such file of a seat replaces its older ones; one with no lines withdraws them.
+/// the seat's commitment to answers written in advance to the opponent's move at `ply`, while
+/// the opponent is to move. It shows no plan: each line is a salted commitment (see
+/// [`crate::protocol::plan`]), and the lines themselves ([`PlansFile`]) go to the judge alone.
+/// A newer version (greater `seq`) replaces an older one; one with no lines withdraws them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConditionalFile {
-    /// Always `qijudge/conditional/1`.
+    /// Always `qijudge/conditional/2`.
     pub format: String,
     pub game: String,
     pub manifest: String,
@@ -217,10 +220,34 @@ pub struct ConditionalFile {
     pub seat: String,
     /// The record head before that ply, `sha256:<hex>`.
     pub answers: String,
-    /// Each line: the opponent's move, this seat's answer, and so on, alternating, separated by
-    /// spaces (`h9g7 h2e2 b9c7 b2c2`). A move of the opponent may name the combat outcome as
-    /// the record shows it (`e6-e5/defender_won`); without it, any outcome matches.
+    /// This version's number for the seat and ply, from 1: the judge takes only a greater one
+    /// than it holds, so an older version can never come back.
+    pub seq: u32,
+    /// One salted commitment per line, `sha256:<hex>`, padded with random digests to a multiple
+    /// of eight so that the number of lines does not show.
     pub lines: Vec<String>,
+}
+
+/// The lines a [`ConditionalFile`] commits to, with their salts: secret, for the judge alone
+/// (`plans/<ply>-<seat>.toml` by mail, sealed into `conditional/<ply>-<seat>.age` in git).
+/// Unsigned: each line is checked against its signed commitment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlansFile {
+    /// Always `qijudge/plans/1`.
+    pub format: String,
+    pub game: String,
+    pub manifest: String,
+    pub ply: u32,
+    pub seat: String,
+    /// The `seq` of the conditional file these plans belong to.
+    pub seq: u32,
+    /// Each line: the opponent's move, this seat's answer, and so on, alternating, separated by
+    /// spaces (`h9g7 h2e2 b9c7 b2c2`); a move of the opponent may name the combat outcome as
+    /// the record shows it (`e6-e5/defender_won`).
+    pub lines: Vec<String>,
+    /// Each line's salt, 64 hex digits, in the same order.
+    pub salts: Vec<String>,
 }
 
 /// `moves/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-move`).
@@ -376,13 +403,15 @@ pub struct RecordLine {
     pub entry: Entry,
 }
 
-/// Which conditional answer a move was: the file (`conditional/<ply>-<seat>.toml`) and its line
-/// (1 = the first).
+/// Which conditional answer a move was: the file (`conditional/<ply>-<seat>.toml`), its line
+/// (1 = the first), and the steps of that line played so far, disclosed with their salts so that
+/// anyone can check them against the line's signed commitment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fired {
     pub path: String,
     pub line: u32,
+    pub opened: crate::protocol::plan::Opening,
 }
 
 /// What a record line says.

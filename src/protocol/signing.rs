@@ -13,6 +13,8 @@ pub mod namespace {
     pub const MOVE: &str = "qijudge-move";
     /// Answers written in advance (`conditional/PLY-SEAT.toml`).
     pub const CONDITIONAL: &str = "qijudge-conditional";
+    /// What a seat signs to derive its conditional lines' salts: never published.
+    pub const PLAN_SALT: &str = "qijudge-plan-salt";
     pub const RECORD: &str = "qijudge-record";
     pub const VIEW: &str = "qijudge-view";
     /// A secret file (setup, seed) inside a sealed envelope, signed before it is encrypted.

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Test fixtures made by a real mail library (Python's email package).
 
-make SHAPE OUT FROM FILE [SIG] [QUOTED]   write one message in SHAPE:
+make SHAPE OUT FROM FILE [SIG] [QUOTED] [--also=FILE]...
+                                          write one message in SHAPE (attach and inline carry
+                                          each --also file too, as a second attachment or
+                                          pasted after the first file):
     attach     the file and its signature as base64 attachments (hostile file names)
     inline     the file and signature pasted in a quoted-printable text/plain body
     reply      like inline, quoting an earlier message's file below with "> "
@@ -87,7 +90,7 @@ def refold(signature, width):
                      + [lines[-1]]) + "\n"
 
 
-def make(shape, out, sender, file, sig=None, quoted=None):
+def make(shape, out, sender, file, sig=None, quoted=None, also=()):
     with open(file, "rb") as f:
         raw = f.read()  # attached as it is (a game bundle is binary)
     text = raw.decode("utf-8", errors="replace")
@@ -100,8 +103,13 @@ def make(shape, out, sender, file, sig=None, quoted=None):
         if sig:
             m.add_attachment(signature.encode(), maintype="application", subtype="octet-stream",
                              filename="/tmp/evil.sig")
+        for extra in also:
+            m.add_attachment(read(extra).encode(), maintype="application",
+                             subtype="octet-stream", filename=extra.rsplit("/", 1)[-1])
     elif shape in ("inline", "reply"):
         body = "Hello,\n\nhere is my move:\n\n" + text + "\n" + signature + "\n"
+        for extra in also:
+            body += "\n" + read(extra) + "\n"
         if shape == "reply":
             body += "\nOn an earlier day you wrote:\n" + "".join(
                 "> " + line + "\n" for line in (read(quoted) + read(sig)).splitlines())
@@ -224,7 +232,8 @@ def retar(src, out, mode):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "make":
-        make(*sys.argv[2:])
+        args = [a for a in sys.argv[2:] if not a.startswith("--also=")]
+        make(*args, also=[a[len("--also="):] for a in sys.argv[2:] if a.startswith("--also=")])
     elif cmd == "mbox":
         make_mbox(sys.argv[2], sys.argv[3:])
     elif cmd == "retar":

@@ -64,7 +64,7 @@ fn conditional_answers_fire_two_deep_and_are_dropped_or_withdrawn() {
     let r = x.move_("red", &["--if", "h9g7=h0g2,i9h9=i0h0", "--if", "b9c7=b0c2"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(
-        r.stdout.contains("conditional/0002-red.toml (2 line(s))"),
+        r.stdout.contains("conditional/0002-red.toml (2 line(s), version 1)"),
         "{r:?}"
     );
     let status = ok(&["status", &d]).stdout;
@@ -144,7 +144,9 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
         }
         if by_conditional(i + 1) {
             let answer = recorded[i + 1]["move"].as_str().unwrap();
-            let (decoy, line) = (format!("a0a0={answer}"), format!("{action}={answer}"));
+            // A decoy line first, for a reply that is not played.
+            let other = if action == "i9i8" { "a9a8" } else { "i9i8" };
+            let (decoy, line) = (format!("{other}={answer}"), format!("{action}={answer}"));
             let r = x.move_("red", &["--if", &decoy, "--if", &line]);
             assert_eq!(r.code, 0, "{r:?}");
             fired += 1;
@@ -220,6 +222,11 @@ fn conditional_answers_that_cannot_be_used_are_refused_with_their_reason() {
         x.g.dir.join("conditional/0009-red.toml.sig"),
     )
     .unwrap();
+    std::fs::rename(
+        x.g.dir.join("conditional/0002-red.age"),
+        x.g.dir.join("conditional/0009-red.age"),
+    )
+    .unwrap();
     // One run sets both aside (it prints the first refusal).
     let j = x.g.judge();
     assert_eq!(j.code, 1, "{j:?}");
@@ -238,8 +245,21 @@ fn conditional_answers_that_cannot_be_used_are_refused_with_their_reason() {
     // An answer illegal where it falls (the chariot is blocked) is not played: red moves itself.
     assert_eq!(x.move_("red", &["--if", "a6a5=i0i9"]).code, 0);
     assert_eq!(x.move_("black", &["a6a5"]).code, 0);
+    // Red is told at once, privately; the game waits for its own move.
     let j = x.g.judge();
-    assert!(j.stdout.contains("red to move (ply 5)"), "{j:?}");
+    assert!(
+        j.stderr
+            .contains("conditional/0004-red.toml: field lines: refused [file.lines]"),
+        "{j:?}"
+    );
+    assert!(!j.stderr.contains("i0i9"), "{j:?}");
+    let note = x.g.read("views/red.refusal.txt");
+    assert!(
+        note.contains("line 1's answer i0i9 cannot be played at ply 5"),
+        "{note}"
+    );
+    assert!(!x.g.read("views/public.txt").contains("i0i9"));
+    assert!(ok(&["status", &d]).stdout.contains("red to move (ply 5)"));
     assert!(ok(&["verify", &d]).stdout.contains("verified"));
 }
 
@@ -253,7 +273,7 @@ fn a_fired_conditional_file_changed_afterwards_fails_the_audit() {
     ok(&["verify", &d]);
     let path = x.g.dir.join("conditional/0002-red.toml");
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("h0g2", "b0c2")).unwrap();
+    std::fs::write(&path, text.replace("seq = 1", "seq = 7")).unwrap();
     let r = qj(&["verify", &d]);
     assert_ne!(r.code, 0, "{r:?}");
     assert!(r.stderr.contains("conditional/0002-red.toml"), "{r:?}");
@@ -351,14 +371,22 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     let mut mail = |who: &str, file: &Path| {
         sent += 1;
         let msg = tmp.path().join(format!("m{sent}.eml"));
-        eml_py(&[
-            "make",
-            "inline",
-            &msg.to_string_lossy(),
-            &format!("{who}@example.org"),
-            &file.to_string_lossy(),
-            &format!("{}.sig", file.display()),
-        ]);
+        // A conditional file goes with its plans, which only the judge reads.
+        let plans = file
+            .to_string_lossy()
+            .replace("/conditional/", "/plans/");
+        let mut args = vec![
+            "make".to_string(),
+            "inline".into(),
+            msg.to_string_lossy().into_owned(),
+            format!("{who}@example.org"),
+            file.to_string_lossy().into_owned(),
+            format!("{}.sig", file.display()),
+        ];
+        if plans != file.to_string_lossy() {
+            args.push(format!("--also={plans}"));
+        }
+        eml_py(&args.iter().map(String::as_str).collect::<Vec<_>>());
         let r = qj(&[
             "inbox",
             &j,
@@ -399,6 +427,7 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
     take(&alice, "red");
     play("red", &["--if", "h9g7=h0g2"]);
     mail("alice", &copies[0].join("conditional/0002-red.toml"));
+    assert!(judge.join("plans/0002-red.toml").exists());
     assert!(judge.join("conditional/0002-red.toml").exists());
     take(&bob, "black");
     play("black", &["h9g7"]);

@@ -1017,11 +1017,25 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
     assert!(out.status.success(), "{}", text(&out));
     w.land(&alice);
     let key = w.keys.path("alice");
-    for line in ["b9c7=b0c2", "h9g7=h0g2"] {
+    let names = [
+        "conditional/0002-red.toml",
+        "conditional/0002-red.toml.sig",
+        "conditional/0002-red.age",
+    ];
+    let mut first = Vec::new();
+    for line in ["h9g7=h0i2", "h9g7=h0g2"] {
         git(&alice, &["pull", "-q", "--ff-only"]);
         let dir = alice.join("xq").to_string_lossy().into_owned();
         ok(&["move", &dir, "--as", "red", "--key", &key, "--if", line]);
+        if first.is_empty() {
+            first = names
+                .iter()
+                .map(|n| std::fs::read(alice.join("xq").join(n)).unwrap())
+                .collect();
+        }
+        // The plans stay out of the repository (their folder ignores itself).
         git(&alice, &["add", "-A"]);
+        assert!(!git(&alice, &["status", "--porcelain"]).contains("plans"));
         let out = run_git(
             &alice,
             &["commit", "-q", "-m", line],
@@ -1051,6 +1065,21 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
         ],
     );
     w.refused(&bob, "conditional/0002-red.toml");
+    // Bob puts back red's first version, genuinely signed by red: an older version never
+    // comes back, through the pull-request check and the shipped pre-receive hook alike.
+    git(&bob, &["pull", "-q", "--ff-only"]);
+    for (name, bytes) in names.iter().zip(&first) {
+        std::fs::write(bob.join("xq").join(name), bytes).unwrap();
+    }
+    git(&bob, &["add", "-A"]);
+    git(&bob, &["commit", "-q", "--no-verify", "-m", "red's first thoughts"]);
+    w.refused(&bob, "does not follow version 2");
+    // Nor may anyone publish plans in the clear.
+    std::fs::create_dir_all(bob.join("xq/plans")).unwrap();
+    std::fs::write(bob.join("xq/plans/0002-red.toml"), "h9g7 h0g2").unwrap();
+    git(&bob, &["add", "-f", "xq/plans/0002-red.toml"]);
+    git(&bob, &["commit", "-q", "--no-verify", "-m", "plans"]);
+    w.refused(&bob, "plans in clear");
     // Black's reply: the judge job answers it from red's file.
     let out = commit_move(&w, &bob, "xq", "black", "bob", "h9g7");
     assert!(out.status.success(), "{}", text(&out));
@@ -1059,10 +1088,21 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
     git(&alice, &["pull", "-q", "--ff-only"]);
     let record = std::fs::read_to_string(alice.join("xq/record.jsonl")).unwrap();
     assert!(
-        record.contains(r#""conditional":{"path":"conditional/0002-red.toml","line":1}"#),
+        record.contains(r#""conditional":{"path":"conditional/0002-red.toml","line":1,"#),
         "{record}"
     );
     let status = ok(&["status", &alice.join("xq").to_string_lossy()]).stdout;
     assert!(status.contains("black to move (ply 4)"), "{status}");
     ok(&["verify", &alice.join("xq").to_string_lossy()]);
+    // No blob of the repository shows a plan: neither the line that fired beyond what the
+    // record discloses, nor the first version's.
+    let blobs = git(&alice, &["rev-list", "--objects", "--all"]);
+    for id in blobs.lines().filter_map(|l| l.split(' ').next()) {
+        if git(&alice, &["cat-file", "-t", id]).trim() != "blob" {
+            continue;
+        }
+        let out = run_git(&alice, &["cat-file", "blob", id], &[]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("h0i2"), "blob {id} shows a plan");
+    }
 }

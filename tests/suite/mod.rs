@@ -10,6 +10,7 @@ mod contract;
 mod crash;
 mod deadlines;
 mod endings;
+mod file_kinds;
 mod four_player;
 mod git;
 mod git_server;

@@ -362,6 +362,11 @@ impl World {
     }
 
     fn mail_file(&self, name: &str, file: &Path, shape: &str) {
+        self.mail_files(name, file, &[], shape);
+    }
+
+    /// [`World::mail_file`] with more files beside the signed one (a conditional file's plans).
+    fn mail_files(&self, name: &str, file: &Path, more: &[PathBuf], shape: &str) {
         let n = self.sent.get() + 1;
         self.sent.set(n);
         let eml = self.tmp.path().join(format!("out{n}.eml"));
@@ -377,6 +382,7 @@ impl World {
         if shape != "nosig" && shape != "chat" {
             args.push(sig);
         }
+        args.extend(more.iter().map(|p| format!("--also={}", p.display())));
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         eml_py(&refs);
         self.mta.submit(&from, JUDGE, &eml);
@@ -769,9 +775,11 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         "b9c7=b0c2",
     ]);
     assert!(r.stdout.contains("conditional/0002-red.toml"), "{r:?}");
-    w.mail_file(
+    // The signed file and the plans the judge alone reads.
+    w.mail_files(
         "alice",
         &w.player("alice").copy.join("conditional/0002-red.toml"),
+        &[w.player("alice").copy.join("plans/0002-red.toml")],
         "attach",
     );
     let alice_had = w.mta.received("alice@example.org");
@@ -795,6 +803,7 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
     for (_, m) in w.delivered("bob@example.org") {
         assert!(!m.contains("h0g2"), "{m}");
     }
+    // Bob, waiting for red's answer, has conditional answers of his own from his copy.
     w.moves("bob", "h9g7", "inline");
     let r = w.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
@@ -809,10 +818,33 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
     let record = std::fs::read_to_string(club_a.join("record.jsonl")).unwrap();
     assert!(
         record.contains(
-            r#""move":"h0g2","conditional":{"path":"conditional/0002-red.toml","line":1}"#
+            r#""move":"h0g2","conditional":{"path":"conditional/0002-red.toml","line":1,"opened":{"steps":["h9g7 h0g2"]"#
         ),
         "{record}"
     );
+    // Black answers from his copy in turn: if red plays i0h0 he plays i9h9, else nothing.
+    let bob = w.player("bob").copy.to_string_lossy().into_owned();
+    w.moves("bob", "b9c7", "attach");
+    assert_eq!(w.judge_runs().code, 0);
+    for name in ["alice", "bob"] {
+        w.reads(name);
+    }
+    ok(&["move", &alice, "--as", "red", "--key", &w.key("alice"), "i0h0"]);
+    let r = ok(&[
+        "move", &bob, "--as", "black", "--key", &w.key("bob"), "--if", "i0h0=i9h9", "--if",
+        "b0a2=a9b9",
+    ]);
+    assert!(r.stdout.contains("conditional/0005-black.toml"), "{r:?}");
+    w.mail_files(
+        "bob",
+        &w.player("bob").copy.join("conditional/0005-black.toml"),
+        &[w.player("bob").copy.join("plans/0005-black.toml")],
+        "attach",
+    );
+    w.mail_file("alice", &w.player("alice").copy.join("moves/0005-red.toml"), "attach");
+    assert_eq!(w.judge_runs().code, 0);
+    let record = std::fs::read_to_string(club_a.join("record.jsonl")).unwrap();
+    assert!(record.contains(r#""move":"i9h9","conditional""#), "{record}");
     w.moves("bob", "resign", "attach");
     assert_eq!(w.judge_runs().code, 0);
     for name in ["alice", "bob"] {
@@ -821,5 +853,25 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         let r = qj(&["verify", &copy]);
         assert_eq!(r.code, 0, "{name}'s copy: {r:?}");
         assert!(ok(&["status", &copy]).stdout.contains("black resigned"));
+    }
+    // No line that did not fire reached anyone but its writer, and no copy was told it had
+    // missed a message: every file the record names came with the message that named it.
+    for (name, unplayed) in [("bob", "b0c2"), ("alice", "a9b9")] {
+        for (_, m) in w.delivered(&format!("{name}@example.org")) {
+            assert!(!m.contains(unplayed), "{name} read {unplayed}: {m}");
+        }
+    }
+    for name in ["alice", "bob"] {
+        for (_, m) in w.delivered(&format!("{name}@example.org")) {
+            assert!(!m.contains("missed"), "{name}: {m}");
+        }
+        let copy = w.player(name).copy.clone();
+        for (path, bytes) in snapshot(&copy) {
+            let other = if name == "bob" { "b0c2" } else { "a9b9" };
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(other),
+                "{name}'s copy {path} shows {other}"
+            );
+        }
     }
 }

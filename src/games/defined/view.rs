@@ -39,7 +39,7 @@ fn standing<G: Framed>(d: &crate::store::GameDir, g: &G, seat: &str) -> String {
     let Ok(record) = crate::judge::signed_record::load_record(d, &frame) else {
         return String::new();
     };
-    crate::judge::conditional::standing(d, &frame, &record)
+    crate::judge::conditional::standing(d, &frame, &record, None)
         .into_iter()
         .filter(|(s, ..)| s == seat)
         .map(|(_, path, live)| {

@@ -820,6 +820,7 @@ impl Referee for LiuboGame {
             &state.record,
             None,
             false,
+            cx.key,
         )?);
         Ok(refused)
     }

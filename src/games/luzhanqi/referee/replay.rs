@@ -904,6 +904,7 @@ impl Referee for Game {
             &st.record,
             self.clock_turn(st).map(|(seat, ply)| (ply, seat)),
             !self.board.has_teams(),
+            cx.key,
         )?);
         Ok(refused)
     }
