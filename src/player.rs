@@ -216,7 +216,8 @@ pub fn write_conditional(
         namespace::PLAN_SALT,
         format!("{}\n{}\n{}\n{}\n", c.id, c.ply, c.seat, c.seq).as_bytes(),
     )?;
-    let derived = |tag: &[u8], i: usize| hash_fields(&[tag, seed.as_bytes(), &(i as u64).to_be_bytes()]);
+    let derived =
+        |tag: &[u8], i: usize| hash_fields(&[tag, seed.as_bytes(), &(i as u64).to_be_bytes()]);
     let salts: Vec<[u8; 32]> = (0..c.lines.len())
         .map(|i| derived(b"qijudge/plan-salt/v1", i))
         .collect();
@@ -247,9 +248,7 @@ pub fn write_conditional(
         .lines
         .iter()
         .zip(&salts)
-        .map(|(moves, salt)| {
-            crate::protocol::plan::line_commitment(salt, &cond::pairs(moves))
-        })
+        .map(|(moves, salt)| crate::protocol::plan::line_commitment(salt, &cond::pairs(moves)))
         .collect();
     let padded = commitments.len().div_ceil(cond::LINES_STEP).max(1) * cond::LINES_STEP;
     while commitments.len() < padded {

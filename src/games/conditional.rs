@@ -169,9 +169,11 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     let path = crate::judge::conditional::path(ply, seat);
     // The next version of this seat's file for this ply: the judge takes only a newer one.
     let seq = match d.read_optional(&path, crate::store::SMALL_FILE_LIMIT)? {
-        Some(text) => crate::protocol::files::parse_toml::<crate::protocol::files::ConditionalFile>(&text)
-            .map(|f| f.seq.saturating_add(1))
-            .unwrap_or(1),
+        Some(text) => {
+            crate::protocol::files::parse_toml::<crate::protocol::files::ConditionalFile>(&text)
+                .map(|f| f.seq.saturating_add(1))
+                .unwrap_or(1)
+        }
         None => 1,
     };
     let index = names.iter().position(|s| *s == seat).unwrap_or(0);
@@ -224,10 +226,7 @@ mod tests {
         assert!(line_of("xiangqi", "h9g7")
             .unwrap_err()
             .contains("REPLY=ANSWER"));
-        assert_eq!(
-            line_of("luzhanqi", "e6 e5=a6–a5").unwrap(),
-            "e6-e5 a6-a5"
-        );
+        assert_eq!(line_of("luzhanqi", "e6 e5=a6–a5").unwrap(), "e6-e5 a6-a5");
         assert_eq!(line_of("banqi", "a1=B1B2").unwrap(), "a1 b1b2");
         for (game, bad) in [
             ("xiangqi", "H8+7=H2+3"),

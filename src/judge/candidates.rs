@@ -111,7 +111,8 @@ pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<Strin
     }
     // A conditional file's sealed plans go with it: alone they could never be used.
     if let (Some(stem), Some(to_stem)) = (
-        base.strip_prefix("conditional/").and_then(|b| b.strip_suffix(".toml")),
+        base.strip_prefix("conditional/")
+            .and_then(|b| b.strip_suffix(".toml")),
         to.strip_suffix(".toml"),
     ) {
         let sealed = format!("conditional/{stem}.age");

@@ -118,7 +118,10 @@ pub fn check_conditional_versions(
         text.and_then(|t| parse_toml::<ConditionalFile>(&t).ok())
             .map(|f| f.seq)
     };
-    for c in changes.iter().filter(|c| c.path.starts_with("conditional/")) {
+    for c in changes
+        .iter()
+        .filter(|c| c.path.starts_with("conditional/"))
+    {
         let path = c.path.as_str();
         if c.status == 'M' && path.ends_with(".toml") {
             let (old, new) = (seq(base(path)), seq(now(path)));

@@ -296,7 +296,10 @@ pub fn read(
         ));
     }
     if !file.lines.iter().all(|c| is_sha256_tagged(c)) {
-        return Err(bad("lines", "each line is a sha256:<hex> commitment".into()));
+        return Err(bad(
+            "lines",
+            "each line is a sha256:<hex> commitment".into(),
+        ));
     }
     if !heads.contains(&file.answers) {
         return Err(refuse_with(
@@ -353,13 +356,15 @@ pub fn plans(
     // plans): plans that do not fit it make it useless.
     let path = path(read.file.ply, &read.file.seat);
     let plans = plans_path(read.file.ply, &read.file.seat);
-    check_plans(&read.file, &text).map(Some).map_err(|(field, why)| {
-        let field = format!("plans {}", field.unwrap_or("format"));
-        private_to(
-            refuse(&path, Some(&field), format!("{plans}: {why}")),
-            f.seats[seat],
-        )
-    })
+    check_plans(&read.file, &text)
+        .map(Some)
+        .map_err(|(field, why)| {
+            let field = format!("plans {}", field.unwrap_or("format"));
+            private_to(
+                refuse(&path, Some(&field), format!("{plans}: {why}")),
+                f.seats[seat],
+            )
+        })
 }
 
 /// Plans (`text`) checked against the signed conditional file they belong to: bound to the
@@ -448,16 +453,23 @@ fn newest(dir: &GameDir, f: &Frame, record: &Record, seat: usize, ply: u32) -> R
 
 /// The line of a seat's plans that answers at ply `ply` (the first one the record since the
 /// plans' ply follows and that goes on), as (its index, the answer, its opening).
-fn matching(plans: &[PlanLine], played: &[(&str, &str, Option<Outcome>)]) -> Option<(usize, String, Opening)> {
-    plans.iter().enumerate().find(|(_, l)| follows(&l.steps, played)).map(|(i, l)| {
-        let moves: Vec<String> = l.steps.iter().map(step_text).collect();
-        let pairs: Vec<String> = moves.chunks(2).map(|c| c.join(" ")).collect();
-        (
-            i,
-            l.steps[played.len()].action.clone(),
-            open(&l.salt, &pairs, played.len() / 2 + 1),
-        )
-    })
+fn matching(
+    plans: &[PlanLine],
+    played: &[(&str, &str, Option<Outcome>)],
+) -> Option<(usize, String, Opening)> {
+    plans
+        .iter()
+        .enumerate()
+        .find(|(_, l)| follows(&l.steps, played))
+        .map(|(i, l)| {
+            let moves: Vec<String> = l.steps.iter().map(step_text).collect();
+            let pairs: Vec<String> = moves.chunks(2).map(|c| c.join(" ")).collect();
+            (
+                i,
+                l.steps[played.len()].action.clone(),
+                open(&l.salt, &pairs, played.len() / 2 + 1),
+            )
+        })
 }
 
 /// A step as a line writes it (`e6-e5/defender_won`).
@@ -486,9 +498,18 @@ pub fn answer_new(
         return Ok(None);
     };
     let path = path(from, f.seats[seat]);
-    let read = read(dir, f, &path, from, seat, &heads_before(record, from, f.hash))?;
+    let read = read(
+        dir,
+        f,
+        &path,
+        from,
+        seat,
+        &heads_before(record, from, f.hash),
+    )?;
     let played = moves_from(record, from);
-    if played.len() as u32 != ply - from || played.first().is_some_and(|(s, ..)| *s == f.seats[seat]) {
+    if played.len() as u32 != ply - from
+        || played.first().is_some_and(|(s, ..)| *s == f.seats[seat])
+    {
         return Ok(None);
     }
     let Some(plans) = plans(dir, f, &read, seat, key)? else {
@@ -526,7 +547,14 @@ pub fn answer_recorded(
     let Some((from, _)) = from else {
         return Err(bad(format!("{} cannot answer at ply {ply}", fired.path)));
     };
-    let read = read(dir, f, &fired.path, from, seat, &heads_before(record, from, f.hash))?;
+    let read = read(
+        dir,
+        f,
+        &fired.path,
+        from,
+        seat,
+        &heads_before(record, from, f.hash),
+    )?;
     let committed = (fired.line as usize)
         .checked_sub(1)
         .and_then(|i| read.file.lines.get(i))
@@ -726,17 +754,15 @@ pub fn leftover(
             let (sealed, clear) = (sealed_path(ply, seat_name), plans_path(ply, seat_name));
             match read(dir, f, &path, ply, seat, &heads) {
                 Err(e) => refused.push(e),
-                Ok(_) if !dir.exists(&sealed) && !dir.exists(&clear) => {
-                    refused.push(refuse_with(
-                        path,
-                        None,
-                        "its plans have not come: the judge cannot play lines it does not have",
-                        format!(
-                            "send {clear} with it (by mail), or commit {sealed} with it (git); \
+                Ok(_) if !dir.exists(&sealed) && !dir.exists(&clear) => refused.push(refuse_with(
+                    path,
+                    None,
+                    "its plans have not come: the judge cannot play lines it does not have",
+                    format!(
+                        "send {clear} with it (by mail), or commit {sealed} with it (git); \
                              qijudge move --if writes both"
-                        ),
-                    ))
-                }
+                    ),
+                )),
                 Ok(r) => {
                     if let Err(e) = plans(dir, f, &r, seat, key) {
                         refused.push(e);

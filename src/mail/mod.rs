@@ -149,13 +149,17 @@ fn check_plans(
 ) -> Result<()> {
     let signed = found
         .iter()
-        .find(|f| field(&f.text, "format").as_deref() == Some(CONDITIONAL_FORMAT)
-            && place(&f.text, shown).is_ok_and(|p| {
-                crate::judge::conditional::plans_path(
-                    field(&f.text, "ply").and_then(|n| n.parse().ok()).unwrap_or(0),
-                    &p.seat,
-                ) == path
-            }))
+        .find(|f| {
+            field(&f.text, "format").as_deref() == Some(CONDITIONAL_FORMAT)
+                && place(&f.text, shown).is_ok_and(|p| {
+                    crate::judge::conditional::plans_path(
+                        field(&f.text, "ply")
+                            .and_then(|n| n.parse().ok())
+                            .unwrap_or(0),
+                        &p.seat,
+                    ) == path
+                })
+        })
         .map(|f| f.text.clone());
     let statement = path
         .strip_prefix("plans/")

@@ -179,12 +179,18 @@ mod tests {
 
     #[test]
     fn every_format_has_one_kind_and_paths_follow_the_binding() {
-        let mut formats: Vec<&str> = KINDS.iter().flat_map(|k| k.formats.iter().copied()).collect();
+        let mut formats: Vec<&str> = KINDS
+            .iter()
+            .flat_map(|k| k.formats.iter().copied())
+            .collect();
         let n = formats.len();
         formats.sort();
         formats.dedup();
         assert_eq!(formats.len(), n, "a format in two kinds");
-        assert_eq!(by_format(MOVE_FORMAT).unwrap().path("red", 7), "moves/0007-red.toml");
+        assert_eq!(
+            by_format(MOVE_FORMAT).unwrap().path("red", 7),
+            "moves/0007-red.toml"
+        );
         assert_eq!(
             by_format(SETUP_FORMAT).unwrap().path("south", 0),
             "setups/south.toml"

@@ -64,7 +64,8 @@ fn conditional_answers_fire_two_deep_and_are_dropped_or_withdrawn() {
     let r = x.move_("red", &["--if", "h9g7=h0g2,i9h9=i0h0", "--if", "b9c7=b0c2"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(
-        r.stdout.contains("conditional/0002-red.toml (2 line(s), version 1)"),
+        r.stdout
+            .contains("conditional/0002-red.toml (2 line(s), version 1)"),
         "{r:?}"
     );
     let status = ok(&["status", &d]).stdout;
@@ -372,9 +373,7 @@ fn a_conditional_answer_comes_by_mail_and_black_s_copy_replays_it() {
         sent += 1;
         let msg = tmp.path().join(format!("m{sent}.eml"));
         // A conditional file goes with its plans, which only the judge reads.
-        let plans = file
-            .to_string_lossy()
-            .replace("/conditional/", "/plans/");
+        let plans = file.to_string_lossy().replace("/conditional/", "/plans/");
         let mut args = vec![
             "make".to_string(),
             "inline".into(),

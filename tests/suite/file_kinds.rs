@@ -54,7 +54,14 @@ impl Club {
             judge,
             sent: std::cell::Cell::new(0),
         };
-        ok(&["judge", &c.j(), "--key", &c.keys.path("judge"), "--now", NOW]);
+        ok(&[
+            "judge",
+            &c.j(),
+            "--key",
+            &c.keys.path("judge"),
+            "--now",
+            NOW,
+        ]);
         for copy in &c.copies {
             std::fs::create_dir_all(copy).unwrap();
             for f in ["game.toml", "record.jsonl", "record.sig"] {
@@ -140,7 +147,11 @@ impl Club {
     /// The judge's latest message to `seat`, taken into its copy.
     fn take(&self, seat: &str) {
         let copy = self.copy(seat).to_string_lossy().into_owned();
-        ok(&["inbox", &copy, &self.out().join(format!("{seat}.eml")).to_string_lossy()]);
+        ok(&[
+            "inbox",
+            &copy,
+            &self.out().join(format!("{seat}.eml")).to_string_lossy(),
+        ]);
     }
 
     /// A move played from a copy and mailed; both copies take the judge's answers.
@@ -160,7 +171,11 @@ impl Club {
     fn conditional_files(&self, ply: u32) -> Vec<PathBuf> {
         let c = self.copy("red");
         let f = c.join(format!("conditional/{ply:04}-red.toml"));
-        vec![f.clone(), sig(&f), c.join(format!("plans/{ply:04}-red.toml"))]
+        vec![
+            f.clone(),
+            sig(&f),
+            c.join(format!("plans/{ply:04}-red.toml")),
+        ]
     }
 
     /// Red's conditional answers written for ply `ply`, each file's bytes kept (a version).
@@ -239,7 +254,9 @@ fn every_kind_in_the_table_is_attacked() {
 fn attacks_of(kind: &FileKind) -> Vec<&'static str> {
     let mut a = Vec::new();
     match kind.name {
-        "commitment" | "move" | "conditional" => a.push("a_strangers_copy_of_each_signed_kind_is_refused"),
+        "commitment" | "move" | "conditional" => {
+            a.push("a_strangers_copy_of_each_signed_kind_is_refused")
+        }
         "secret" => a.push("a_secret_that_does_not_open_its_commitment_is_refused"),
         "plans" => a.push("plans_that_do_not_match_their_signed_commitments_are_refused"),
         _ => return Vec::new(),
@@ -268,7 +285,11 @@ fn a_strangers_copy_of_each_signed_kind_is_refused() {
     c.play("red", "h2e2");
     c.conditional(2, &["--if", "h9g7=h0g2"]);
     let files = [
-        ("move", c.copy("red").join("moves/0001-red.toml"), "qijudge-move"),
+        (
+            "move",
+            c.copy("red").join("moves/0001-red.toml"),
+            "qijudge-move",
+        ),
         (
             "conditional",
             c.copy("red").join("conditional/0002-red.toml"),
@@ -286,7 +307,8 @@ fn a_strangers_copy_of_each_signed_kind_is_refused() {
         let before = snapshot(&c.judge);
         let r = c.inbox(&[c.message("bob", &[to.clone(), sig(&to)])]);
         assert!(
-            r.stderr.contains("not signed by red's key") || r.stdout.contains("not signed by red's key"),
+            r.stderr.contains("not signed by red's key")
+                || r.stdout.contains("not signed by red's key"),
             "{kind}: {r:?}"
         );
         let after = snapshot(&c.judge);
@@ -315,7 +337,10 @@ fn a_strangers_copy_of_each_signed_kind_is_refused() {
 fn a_secret_that_does_not_open_its_commitment_is_refused() {
     let g = TestGame::new(&[]);
     for seat in ["south", "north"] {
-        let r = g.setup(seat, &setup_text(&fixed_setups()[usize::from(seat == "north")]));
+        let r = g.setup(
+            seat,
+            &setup_text(&fixed_setups()[usize::from(seat == "north")]),
+        );
         assert_eq!(r.code, 0, "{r:?}");
     }
     // The salt changed by one digit: the setup no longer opens the commitment.
@@ -327,7 +352,9 @@ fn a_secret_that_does_not_open_its_commitment_is_refused() {
     let j = g.judge();
     assert_ne!(j.code, 0, "{j:?}");
     assert!(j.stderr.contains("setups/south.toml"), "{j:?}");
-    assert!(!g.read("record.jsonl").contains("setup_accepted\",\"seat\":\"south"));
+    assert!(!g
+        .read("record.jsonl")
+        .contains("setup_accepted\",\"seat\":\"south"));
 }
 
 /// Each kind bound to a game, carried to another game with the same players, or to another
@@ -349,7 +376,8 @@ fn a_file_of_each_kind_transplanted_to_another_game_or_ply_is_refused() {
     ] {
         let r = b.inbox(&[a.message("alice", &files)]);
         assert!(
-            r.stderr.contains("belongs to another game") || r.stdout.contains("belongs to another game"),
+            r.stderr.contains("belongs to another game")
+                || r.stdout.contains("belongs to another game"),
             "{r:?}"
         );
     }
@@ -357,8 +385,19 @@ fn a_file_of_each_kind_transplanted_to_another_game_or_ply_is_refused() {
     // In a shared folder: red's conditional file for ply 2 renamed to ply 4.
     let g = &a.judge;
     std::fs::copy(g.join("moves/0001-red.toml"), g.join("moves/0003-red.toml")).unwrap();
-    std::fs::copy(g.join("moves/0001-red.toml.sig"), g.join("moves/0003-red.toml.sig")).unwrap();
-    let r = qj(&["judge", &a.j(), "--key", &a.keys.path("judge"), "--now", NOW]);
+    std::fs::copy(
+        g.join("moves/0001-red.toml.sig"),
+        g.join("moves/0003-red.toml.sig"),
+    )
+    .unwrap();
+    let r = qj(&[
+        "judge",
+        &a.j(),
+        "--key",
+        &a.keys.path("judge"),
+        "--now",
+        NOW,
+    ]);
     assert!(r.stderr.contains("moves/0003-red.toml"), "{r:?}");
     for kind in KINDS.iter().filter(|k| k.binds.contains(&Bound::Ply)) {
         assert_ne!(kind.path("red", 1), kind.path("red", 3), "{}", kind.name);
@@ -380,7 +419,10 @@ fn a_second_version_of_a_file_sent_once_is_refused() {
     std::fs::write(sig(&file), sign_as(&c.keys, "alice", "qijudge-move", &text)).unwrap();
     let r = c.inbox(&[c.message("alice", &[file.clone(), sig(&file)])]);
     let said = format!("{}{}", r.stdout, r.stderr);
-    assert!(said.contains("never replaced") || said.contains("already"), "{r:?}");
+    assert!(
+        said.contains("never replaced") || said.contains("already"),
+        "{r:?}"
+    );
     assert_eq!(recorded_moves(&c.judge), ["h2e2"]);
 }
 
@@ -389,7 +431,12 @@ fn a_second_version_of_a_file_sent_once_is_refused() {
 /// and black's reply is not answered; the control, with no withdrawal, is answered.
 #[test]
 fn an_older_conditional_version_never_comes_back_in_either_order() {
-    for order in ["newer first, two runs", "newer first, one run", "older first, one run", "control"] {
+    for order in [
+        "newer first, two runs",
+        "newer first, one run",
+        "older first, one run",
+        "control",
+    ] {
         let c = Club::new();
         c.play("red", "h2e2");
         let v1 = c.conditional(2, &["--if", "h9g7=h0g2"]);
@@ -454,7 +501,11 @@ fn brute_force_over_every_published_conditional_digest_learns_nothing() {
         .unwrap();
     let opened: plan::Opening =
         serde_json::from_value(fired["conditional"]["opened"].clone()).unwrap();
-    assert_eq!(opened.steps, ["h9g7 h0g2"], "only the step played is disclosed");
+    assert_eq!(
+        opened.steps,
+        ["h9g7 h0g2"],
+        "only the step played is disclosed"
+    );
     // Every step black could guess: a move from each square of its side's first ranks to each
     // square of the board's middle, answered the same way from red's (a superset of the legal
     // steps).
@@ -469,7 +520,11 @@ fn brute_force_over_every_published_conditional_digest_learns_nothing() {
         let to = squares(to);
         squares(from)
             .into_iter()
-            .flat_map(|a| to.iter().map(move |b| format!("{a}{b}")).collect::<Vec<_>>())
+            .flat_map(|a| {
+                to.iter()
+                    .map(move |b| format!("{a}{b}"))
+                    .collect::<Vec<_>>()
+            })
             .collect()
     };
     let replies = moves(&[9, 7, 6], &[8, 7, 6, 5]);
@@ -493,7 +548,10 @@ fn brute_force_over_every_published_conditional_digest_learns_nothing() {
     for salt in &salts {
         for step in &steps {
             // The line of that one step, and the known first step followed by it.
-            for line in [vec![step.clone()], vec![opened.steps[0].clone(), step.clone()]] {
+            for line in [
+                vec![step.clone()],
+                vec![opened.steps[0].clone(), step.clone()],
+            ] {
                 tried += 1;
                 let guess = plan::line_commitment(salt, &line);
                 assert!(!published.contains(&guess), "{line:?} found");
@@ -593,7 +651,10 @@ fn plans_that_do_not_match_their_signed_commitments_are_refused() {
         .into_bytes();
     let r = c.inbox(&[c.message_of("bob", &[forged])]);
     let said = format!("{}{}", r.stdout, r.stderr);
-    assert!(said.contains("does not match conditional/0002-red.toml"), "{r:?}");
+    assert!(
+        said.contains("does not match conditional/0002-red.toml"),
+        "{r:?}"
+    );
     assert!(!said.contains("h0i2"), "the plan is quoted: {said}");
     assert_eq!(std::fs::read(&plans).unwrap(), held);
     c.take("black");

@@ -1072,7 +1072,10 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
         std::fs::write(bob.join("xq").join(name), bytes).unwrap();
     }
     git(&bob, &["add", "-A"]);
-    git(&bob, &["commit", "-q", "--no-verify", "-m", "red's first thoughts"]);
+    git(
+        &bob,
+        &["commit", "-q", "--no-verify", "-m", "red's first thoughts"],
+    );
     w.refused(&bob, "does not follow version 2");
     // Nor may anyone publish plans in the clear.
     std::fs::create_dir_all(bob.join("xq/plans")).unwrap();

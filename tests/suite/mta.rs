@@ -829,9 +829,25 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
     for name in ["alice", "bob"] {
         w.reads(name);
     }
-    ok(&["move", &alice, "--as", "red", "--key", &w.key("alice"), "i0h0"]);
+    ok(&[
+        "move",
+        &alice,
+        "--as",
+        "red",
+        "--key",
+        &w.key("alice"),
+        "i0h0",
+    ]);
     let r = ok(&[
-        "move", &bob, "--as", "black", "--key", &w.key("bob"), "--if", "i0h0=i9h9", "--if",
+        "move",
+        &bob,
+        "--as",
+        "black",
+        "--key",
+        &w.key("bob"),
+        "--if",
+        "i0h0=i9h9",
+        "--if",
         "b0a2=a9b9",
     ]);
     assert!(r.stdout.contains("conditional/0005-black.toml"), "{r:?}");
@@ -841,10 +857,17 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         &[w.player("bob").copy.join("plans/0005-black.toml")],
         "attach",
     );
-    w.mail_file("alice", &w.player("alice").copy.join("moves/0005-red.toml"), "attach");
+    w.mail_file(
+        "alice",
+        &w.player("alice").copy.join("moves/0005-red.toml"),
+        "attach",
+    );
     assert_eq!(w.judge_runs().code, 0);
     let record = std::fs::read_to_string(club_a.join("record.jsonl")).unwrap();
-    assert!(record.contains(r#""move":"i9h9","conditional""#), "{record}");
+    assert!(
+        record.contains(r#""move":"i9h9","conditional""#),
+        "{record}"
+    );
     w.moves("bob", "resign", "attach");
     assert_eq!(w.judge_runs().code, 0);
     for name in ["alice", "bob"] {

@@ -33,9 +33,10 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
         .map(|seat| (next, seat));
     let takes = crate::games::conditional::takes_conditionals(D::NAME, frame.seats.len());
     let record = crate::judge::pipeline::Recorded::record(&state);
-    if let Some(refused) = crate::judge::conditional::leftover(&d, &frame, record, waits, takes, None)?
-        .into_iter()
-        .next()
+    if let Some(refused) =
+        crate::judge::conditional::leftover(&d, &frame, record, waits, takes, None)?
+            .into_iter()
+            .next()
     {
         return Err(refused);
     }

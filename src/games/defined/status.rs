@@ -22,7 +22,8 @@ pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
     // Conditional answers written in advance and still able to fire (the seat's own plans:
     // whoever holds this folder wrote them or is the judge).
     let frame = crate::judge::pipeline::Framed::frame(&g);
-    for (seat, path, live) in crate::judge::conditional::standing(&d, &frame, known.record(), None) {
+    for (seat, path, live) in crate::judge::conditional::standing(&d, &frame, known.record(), None)
+    {
         lines.push(format!(
             "{seat}'s conditional answers ({path}) stand: {}",
             live.join("; ")
