@@ -43,6 +43,51 @@ pub fn line_of(game: &str, typed: &str) -> std::result::Result<String, String> {
     Ok(words.join(" "))
 }
 
+/// The shape of one `--if` value, whatever the game: `REPLY=ANSWER` steps, an outcome only on
+/// a reply, moves on the board only.
+fn shape(typed: &str) -> std::result::Result<(), String> {
+    for pair in typed.split(',') {
+        let (reply, answer) = pair.split_once('=').ok_or_else(|| {
+            format!("{pair:?}: write each step as REPLY=ANSWER (e6-e5=a6-a5, h9g7=h2e2)")
+        })?;
+        if answer.contains('/') {
+            return Err(format!(
+                "{:?}: only the opponent's moves name an outcome",
+                answer.trim()
+            ));
+        }
+        for word in [reply.split('/').next().unwrap_or(""), answer] {
+            let word = word.trim().to_ascii_lowercase();
+            if ["resign", "accept-draw"].contains(&word.as_str()) {
+                return Err(format!("{word}: a line holds moves on the board only"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One `--if` value as a file line: played out on the position where the game lets the seat
+/// follow it (any notation `move` reads, each move legal where it falls), else read move by
+/// move in the record's spelling.
+fn read_typed(
+    game: &dyn crate::games::Game,
+    dir: &Path,
+    typed: &str,
+) -> std::result::Result<String, String> {
+    let spelled = line_of(game.name(), typed);
+    let words: Vec<String> = typed
+        .split(',')
+        .flat_map(|pair| pair.split('=').map(|w| w.trim().to_string()))
+        .collect();
+    let outcomes = typed.contains('/');
+    match game.conditional_line(dir, &words) {
+        Ok(Some(result)) if !outcomes && typed.split(',').all(|p| p.split('=').count() == 2) => {
+            result.map(|moves| moves.join(" "))
+        }
+        _ => spelled,
+    }
+}
+
 /// A move as the record writes it (Luzhanqi `a6-a7`, Xiangqi and Jieqi `h2e2`, Banqi `a1`,
 /// `a1a2`), read in the forms `move` takes without a position; refused when it is none.
 fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
@@ -135,12 +180,12 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
         )));
     }
     let facts = game.facts(&d)?;
-    let lines = lines
-        .iter()
-        .map(|typed| line_of(game.name(), typed))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|why| refuse("--if", None, why))?;
-    conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
+    let typed = lines;
+    // Each line read alone first (its shape, each move's spelling), then on the position once
+    // the turn is known to be the opponent's.
+    for t in typed {
+        shape(t).map_err(|why| refuse("--if", None, why))?;
+    }
     let key = crate::console::load_signer(key_path)?;
     super::seat_of_key(&frame, seat, &key)?;
     let record = crate::judge::signed_record::load_record(&d, &frame)?;
@@ -164,6 +209,15 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
         }
         Some(_) => {}
     }
+    let lines = typed
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            read_typed(game, dir, t).map_err(|why| format!("line {} ({t}): {why}", i + 1))
+        })
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|why| refuse("--if", None, why))?;
+    conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
     let head = record.head_or(&seats.hash);
     let count = lines.len();
     let path = crate::judge::conditional::path(ply, seat);

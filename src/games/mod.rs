@@ -169,6 +169,17 @@ pub trait Game: Commands {
     fn facts(&self, dir: &GameDir) -> Result<GameFacts>;
     /// The legal moves of `seat`, from what that seat's own view shows, sorted.
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>>;
+    /// A conditional line typed by the seat waiting (the opponent's move first, alternating),
+    /// read in any notation `move` reads and played out move by move where the seat sees the
+    /// whole position: each move in the record's spelling, or why one cannot be played. None
+    /// where the seat cannot follow the line on what it sees.
+    fn conditional_line(
+        &self,
+        _dir: &Path,
+        _words: &[String],
+    ) -> Result<Option<std::result::Result<Vec<String>, String>>> {
+        Ok(None)
+    }
     /// Whether players hold secrets that `reveal` publishes after the end.
     fn has_secrets(&self) -> bool;
     /// Whether a seat chooses its secret (a Luzhanqi setup file) rather than drawing it (a
@@ -422,8 +433,8 @@ pub struct JudgeRequest {
 }
 
 /// `.gitignore` of a game's folder: the judge's lock and staging never belong in a commit, nor
-/// a setup in clear.
-pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\n";
+/// a setup or conditional plans in clear.
+pub const GAME_GITIGNORE: &str = ".qijudge.lock\n.qijudge-staging/\nsetups/\nplans/\n";
 
 /// `.gitattributes` of a game's folder: every file is kept byte for byte, so a checkout with
 /// `core.autocrlf=true` (Git for Windows' default) or under a root `* text eol=crlf` still has

@@ -246,7 +246,7 @@ pub fn check_changes(
                 | PlayerFile::SealedSetup
                 | PlayerFile::Conditional,
             ) if c.status == 'A'
-                && !path.ends_with(".age")
+                && !(path.starts_with("conditional/") && path.ends_with(".age"))
                 && !changes
                     .iter()
                     .any(|o| o.status == 'A' && o.path == partner(path)) =>
@@ -838,6 +838,38 @@ mod tests {
     }
 
     #[test]
+    fn a_conditional_change_only_moves_to_a_newer_version() {
+        use crate::protocol::files::{to_toml, ConditionalFile, CONDITIONAL_FORMAT};
+        let version = |seq: u32| {
+            Some(to_toml(&ConditionalFile {
+                format: CONDITIONAL_FORMAT.into(),
+                game: "g".into(),
+                manifest: "sha256:00".into(),
+                ply: 2,
+                seat: "north".into(),
+                answers: "sha256:00".into(),
+                seq,
+                lines: Vec::new(),
+            }))
+        };
+        let toml = "conditional/0002-north.toml";
+        let changed = [change('M', toml), change('M', "conditional/0002-north.toml.sig")];
+        let run = |old: u32, new: u32, changes: &[Change]| {
+            check_conditional_versions(changes, |_| version(old), |_| version(new))
+        };
+        assert!(run(1, 2, &changed).is_ok());
+        for (old, new) in [(2, 1), (2, 2)] {
+            let e = run(old, new, &changed).unwrap_err().to_string();
+            assert!(e.contains("never comes back"), "{old} -> {new}: {e}");
+        }
+        // Sealed plans change only with their conditional file.
+        let alone = [change('M', "conditional/0002-north.age")];
+        assert!(run(1, 1, &alone).unwrap_err().to_string().contains("only with"));
+        let both = [change('M', toml), change('M', "conditional/0002-north.age")];
+        assert!(run(1, 2, &both).is_ok());
+    }
+
+    #[test]
     fn a_conditional_file_is_replaced_until_the_judge_plays_from_it() {
         let game = facts(false);
         let mut record = commitments();
@@ -866,6 +898,7 @@ mod tests {
                 conditional: Some(crate::protocol::files::Fired {
                     path: "conditional/0002-north.toml".into(),
                     line: 1,
+                    opened: crate::protocol::plan::open(&[1; 32], &["a5-a6 a6-a5".into()], 1),
                 }),
             },
             "g",

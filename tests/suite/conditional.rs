@@ -145,9 +145,26 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
         }
         if by_conditional(i + 1) {
             let answer = recorded[i + 1]["move"].as_str().unwrap();
-            // A decoy line first, for a reply that is not played.
-            let other = if action == "i9i8" { "a9a8" } else { "i9i8" };
-            let (decoy, line) = (format!("{other}={answer}"), format!("{action}={answer}"));
+            // A decoy line first, for another legal reply, which is not played, and an answer
+            // legal after it (lines are played out on the position when written).
+            let decoy = {
+                use qijudge::games::xiangqi::rules::fen;
+                let status = ok(&["status", &d, "--json"]).stdout;
+                let fen_text = serde_json::from_str::<serde_json::Value>(&status).unwrap()["fen"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                let mut position = fen::parse(&fen_text).unwrap();
+                let other = position
+                    .legal_moves()
+                    .iter()
+                    .find(|m| m.to_string() != action)
+                    .unwrap();
+                position.play(other).unwrap();
+                let reply = position.legal_moves().iter().next().unwrap();
+                format!("{other}={reply}")
+            };
+            let line = format!("{action}={answer}");
             let r = x.move_("red", &["--if", &decoy, "--if", &line]);
             assert_eq!(r.code, 0, "{r:?}");
             fired += 1;
@@ -194,6 +211,20 @@ fn conditional_answers_that_cannot_be_used_are_refused_with_their_reason() {
     let r = x.move_("red", &["--if", "h9g7"]);
     assert!(r.stderr.contains("REPLY=ANSWER"), "{r:?}");
     x.play("red", "h2e2");
+    // A reply that cannot happen, and a non-move, are refused with the line, the move and why.
+    let r = x.move_("red", &["--if", "h9h5=h0g2"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("line 1 (h9h5=h0g2): the reply \"h9h5\" cannot be played there"),
+        "{r:?}"
+    );
+    let r = x.move_("red", &["--if", "h9g7=h0h0"]);
+    assert!(r.stderr.contains("\"h0h0\""), "{r:?}");
+    assert!(!x.g.dir.join("conditional/0002-red.toml").exists());
+    // WXF and Chinese read as `move` reads them, into the record's spelling.
+    assert_eq!(x.move_("red", &["--if", "H8+7=H2+3"]).code, 0);
+    assert!(x.g.read("plans/0002-red.toml").contains("\"h9g7 h0g2\""));
     // A move in a line that does not read, and a line of one move.
     let r = x.move_("red", &["--if", "h9g7=h0g2/moved"]);
     assert!(

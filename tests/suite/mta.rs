@@ -857,6 +857,7 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         &[w.player("bob").copy.join("plans/0005-black.toml")],
         "attach",
     );
+    assert_eq!(w.judge_runs().code, 0);
     w.mail_file(
         "alice",
         &w.player("alice").copy.join("moves/0005-red.toml"),
@@ -868,14 +869,17 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         record.contains(r#""move":"i9h9","conditional""#),
         "{record}"
     );
-    w.moves("bob", "resign", "attach");
+    for name in ["alice", "bob"] {
+        w.reads(name);
+    }
+    w.moves("alice", "resign", "attach");
     assert_eq!(w.judge_runs().code, 0);
     for name in ["alice", "bob"] {
         w.reads(name);
         let copy = w.player(name).copy.to_string_lossy().into_owned();
         let r = qj(&["verify", &copy]);
         assert_eq!(r.code, 0, "{name}'s copy: {r:?}");
-        assert!(ok(&["status", &copy]).stdout.contains("black resigned"));
+        assert!(ok(&["status", &copy]).stdout.contains("red resigned"));
     }
     // No line that did not fire reached anyone but its writer, and no copy was told it had
     // missed a message: every file the record names came with the message that named it.

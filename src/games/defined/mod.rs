@@ -73,6 +73,15 @@ use std::path::{Path, PathBuf};
 pub trait Answers: Referee {
     /// The seat to move (or throw), none once the game is over or before play.
     fn to_move_in(&self, state: &Self::State) -> Option<String>;
+    /// A conditional line (see [`Known::line`]) played out on the position, where every seat
+    /// sees the whole position; none (the default) where it does not.
+    fn line_in(
+        &self,
+        _state: &Self::State,
+        _words: &[String],
+    ) -> Option<std::result::Result<Vec<String>, String>> {
+        None
+    }
     /// The legal moves of `seat`, sorted; refused when it is not that seat's turn.
     fn legal_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<Vec<String>>;
     /// A seat's own view, as JSON: what a bot playing it is shown.
@@ -159,6 +168,12 @@ pub trait Known {
     fn status(&self) -> Result<(serde_json::Value, Vec<String>)>;
     /// The record as the files give it (for the clock).
     fn record(&self) -> &crate::protocol::record::Record;
+    /// A conditional line as the seat waiting typed it (the opponent's move first, then its
+    /// answer, alternating), each move in the record's spelling, checked move by move on the
+    /// position the line reaches; none where the seat cannot follow the line (hidden pieces).
+    fn line(&self, _words: &[String]) -> Option<std::result::Result<Vec<String>, String>> {
+        None
+    }
 }
 
 /// What every seat knows in a game whose record gives the position: the replayed state.
@@ -171,6 +186,10 @@ pub struct Replayed<'a, G: Answers> {
 impl<G: Answers> Known for Replayed<'_, G> {
     fn to_move(&self) -> Result<Option<String>> {
         Ok(self.game.to_move_in(&self.state))
+    }
+
+    fn line(&self, words: &[String]) -> Option<std::result::Result<Vec<String>, String>> {
+        self.game.line_in(&self.state, words)
     }
 
     fn legal(&self, seat: &str, _: Option<&Path>) -> Result<Vec<String>> {
@@ -545,6 +564,16 @@ impl<D: Definition> Game for D {
             sealed: D::sealed(&g),
             judge_holds_secrets: g.secrets_held().is_some(),
         })
+    }
+
+    fn conditional_line(
+        &self,
+        dir: &Path,
+        words: &[String],
+    ) -> Result<Option<std::result::Result<Vec<String>, String>>> {
+        let (d, g) = open::<D>(dir)?;
+        let known = D::known(&d, &g)?;
+        Ok(known.line(words))
     }
 
     fn legal_moves(&self, dir: &Path, seat: &str, key: Option<&Path>) -> Result<Vec<String>> {

@@ -171,6 +171,29 @@ impl Answers for xq::XiangqiGame {
         }
     }
 
+    fn line_in(
+        &self,
+        state: &xq::State,
+        words: &[String],
+    ) -> Option<std::result::Result<Vec<String>, String>> {
+        // Every seat sees the whole position: the line is played out on a copy of it.
+        let mut position = state.game.position().clone();
+        let mut out = Vec::new();
+        for word in words {
+            let played = notation::parse(&position, word)
+                .map_err(|e| e.to_string())
+                .and_then(|m| position.play(m).map(|_| m).map_err(|e| e.to_string()));
+            match played {
+                Ok(m) => out.push(m.to_string()),
+                Err(why) => {
+                    let whose = if out.len() % 2 == 0 { "the reply" } else { "your answer" };
+                    return Some(Err(format!("{whose} {word:?} cannot be played there: {why}")));
+                }
+            }
+        }
+        Some(Ok(out))
+    }
+
     fn filed_action(&self, state: &xq::State, path: &str, action: &str) -> Result<()> {
         if !matches!(action, "resign" | "accept-draw") {
             notation::parse(state.game.position(), action)
