@@ -853,7 +853,10 @@ mod tests {
             }))
         };
         let toml = "conditional/0002-north.toml";
-        let changed = [change('M', toml), change('M', "conditional/0002-north.toml.sig")];
+        let changed = [
+            change('M', toml),
+            change('M', "conditional/0002-north.toml.sig"),
+        ];
         let run = |old: u32, new: u32, changes: &[Change]| {
             check_conditional_versions(changes, |_| version(old), |_| version(new))
         };
@@ -864,7 +867,10 @@ mod tests {
         }
         // Sealed plans change only with their conditional file.
         let alone = [change('M', "conditional/0002-north.age")];
-        assert!(run(1, 1, &alone).unwrap_err().to_string().contains("only with"));
+        assert!(run(1, 1, &alone)
+            .unwrap_err()
+            .to_string()
+            .contains("only with"));
         let both = [change('M', toml), change('M', "conditional/0002-north.age")];
         assert!(run(1, 2, &both).is_ok());
     }

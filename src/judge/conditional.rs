@@ -374,7 +374,7 @@ pub fn check_plans(
     signed: &ConditionalFile,
     text: &str,
 ) -> std::result::Result<Vec<PlanLine>, (Option<&'static str>, String)> {
-    let file: PlansFile = parse_toml(&text).map_err(|e| (None, e.to_string()))?;
+    let file: PlansFile = parse_toml(text).map_err(|e| (None, e.to_string()))?;
     if file.format != PLANS_FORMAT {
         return Err((Some("format"), format!("expected {PLANS_FORMAT:?}")));
     }

@@ -137,7 +137,7 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
     let d = x.g.d();
     let last = recorded.len() - 1;
     let by_conditional = |i: usize| i.is_multiple_of(2) && (i % 8 == 4 || i == last);
-    let mut fired = 0;
+    let mut fired = Vec::new();
     for (i, m) in recorded.iter().enumerate() {
         let (seat, action) = (m["seat"].as_str().unwrap(), m["move"].as_str().unwrap());
         if by_conditional(i) {
@@ -155,19 +155,24 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
                     .unwrap()
                     .to_string();
                 let mut position = fen::parse(&fen_text).unwrap();
+                // (None where the reply is forced.)
                 let other = position
                     .legal_moves()
                     .iter()
-                    .find(|m| m.to_string() != action)
-                    .unwrap();
-                position.play(other).unwrap();
-                let reply = position.legal_moves().iter().next().unwrap();
-                format!("{other}={reply}")
+                    .find(|m| m.to_string() != action);
+                other.map(|other| {
+                    position.play(other).unwrap();
+                    let reply = position.legal_moves().iter().next().unwrap();
+                    format!("{other}={reply}")
+                })
             };
             let line = format!("{action}={answer}");
-            let r = x.move_("red", &["--if", &decoy, "--if", &line]);
+            let r = match &decoy {
+                Some(decoy) => x.move_("red", &["--if", decoy, "--if", &line]),
+                None => x.move_("red", &["--if", &line]),
+            };
             assert_eq!(r.code, 0, "{r:?}");
-            fired += 1;
+            fired.push(if decoy.is_some() { 2 } else { 1 });
         }
         let r = x.move_(seat, &[action]);
         assert_eq!(r.code, 0, "ply {}: {r:?}", i + 1);
@@ -183,7 +188,7 @@ fn a_xiangqi_game_is_played_to_mate_with_conditional_answers() {
         .iter()
         .filter_map(|m| m["conditional"]["line"].as_u64())
         .collect();
-    assert_eq!(lines, vec![2; fired]);
+    assert_eq!(lines, fired);
     assert!(
         ours[last].get("conditional").is_some(),
         "the mate was a conditional answer"
@@ -274,25 +279,65 @@ fn conditional_answers_that_cannot_be_used_are_refused_with_their_reason() {
     x.play("black", "h9g7");
     assert!(ok(&["status", &d]).stdout.contains("red to move (ply 3)"));
     x.play("red", "h0g2");
-    // An answer illegal where it falls (the chariot is blocked) is not played: red moves itself.
-    assert_eq!(x.move_("red", &["--if", "a6a5=i0i9"]).code, 0);
-    assert_eq!(x.move_("black", &["a6a5"]).code, 0);
-    // Red is told at once, privately; the game waits for its own move.
-    let j = x.g.judge();
+    // An answer that cannot be played where it falls (the chariot is blocked) is refused when
+    // written, with the line, the move and why: Xiangqi lines are played out on the position.
+    let r = x.move_("red", &["--if", "a6a5=i0i9"]);
+    assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        j.stderr
-            .contains("conditional/0004-red.toml: field lines: refused [file.lines]"),
+        r.stderr
+            .contains("line 1 (a6a5=i0i9): your answer \"i0i9\" cannot be played there"),
+        "{r:?}"
+    );
+    assert!(ok(&["verify", &d]).stdout.contains("verified"));
+}
+
+/// In Luzhanqi a seat cannot play its line out on what it sees (the opponent's ranks are
+/// hidden): a standing answer the rules refuse where it falls (a piece onto its own) is not
+/// played, and its seat is told at once, privately, with the line, the move and the ply.
+#[test]
+fn a_standing_answer_the_rules_refuse_is_told_to_its_seat_at_once() {
+    let g = TestGame::started(&[]);
+    let d = g.d();
+    let seats = ["south", "north"];
+    let (first, moves) = to_move(&d, &seats).unwrap();
+    let second = seats.into_iter().find(|s| *s != first).unwrap();
+    g.play(first, &moves[0]);
+    let (_, theirs) = to_move(&d, &seats).unwrap();
+    let played = theirs[0].clone();
+    g.play(second, &played);
+    let (_, replies) = to_move(&d, &seats).unwrap();
+    // Two squares of the second seat's other pieces: one moved onto the other is refused.
+    let from = |m: &String| m.split('-').next().unwrap().to_string();
+    let mut own: Vec<String> = theirs.iter().map(from).collect();
+    own.dedup();
+    own.retain(|s| *s != from(&played) && !played.ends_with(&format!("-{s}")));
+    let bad = format!("{}-{}", own[0], own[1]);
+    let key = g.keys.path(TestGame::key_of(second));
+    let line = format!("{}={bad}", replies[0]);
+    ok(&["move", &d, "--as", second, "--key", &key, "--if", &line]);
+    let r = g.send(first, &replies[0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let j = g.judge();
+    assert!(
+        j.stderr.contains(&format!(
+            "conditional/0003-{second}.toml: field lines: refused"
+        )),
         "{j:?}"
     );
-    assert!(!j.stderr.contains("i0i9"), "{j:?}");
-    let note = x.g.read("views/red.refusal.txt");
+    assert!(!j.stderr.contains(&bad), "{j:?}");
+    let note = g.read(&format!("views/{second}.refusal.txt"));
     assert!(
-        note.contains("line 1's answer i0i9 cannot be played at ply 5"),
+        note.contains(&format!("line 1's answer {bad} cannot be played at ply 4")),
         "{note}"
     );
-    assert!(!x.g.read("views/public.txt").contains("i0i9"));
-    assert!(ok(&["status", &d]).stdout.contains("red to move (ply 5)"));
-    assert!(ok(&["verify", &d]).stdout.contains("verified"));
+    assert!(!g.read("views/public.txt").contains(&bad));
+    assert!(ok(&["status", &d])
+        .stdout
+        .contains(&format!("{second} to move (ply 4)")));
+    // The seat plays its own move; the game goes on.
+    let (_, legal) = to_move(&d, &seats).unwrap();
+    let j = g.play(second, &legal[0]);
+    assert_eq!(j.code, 0, "{j:?}");
 }
 
 #[test]

@@ -186,8 +186,14 @@ impl Answers for xq::XiangqiGame {
             match played {
                 Ok(m) => out.push(m.to_string()),
                 Err(why) => {
-                    let whose = if out.len() % 2 == 0 { "the reply" } else { "your answer" };
-                    return Some(Err(format!("{whose} {word:?} cannot be played there: {why}")));
+                    let whose = if out.len() % 2 == 0 {
+                        "the reply"
+                    } else {
+                        "your answer"
+                    };
+                    return Some(Err(format!(
+                        "{whose} {word:?} cannot be played there: {why}"
+                    )));
                 }
             }
         }
