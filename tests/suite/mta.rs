@@ -365,6 +365,23 @@ impl World {
         self.mail_files(name, file, &[], shape);
     }
 
+    /// A player writes conditional answers (`--if` each of `lines`) in its copy and mails the
+    /// signed file and the plans only the judge reads (`name` the ply and seat, `0002-red`).
+    fn answers_in_advance(&self, who: &str, name: &str, lines: &[&str]) {
+        let p = self.player(who);
+        let copy = p.copy.to_string_lossy().into_owned();
+        let key = self.key(who);
+        let mut args = vec!["move", copy.as_str(), "--as", p.seat, "--key", key.as_str()];
+        for line in lines {
+            args.extend(["--if", line]);
+        }
+        let r = ok(&args);
+        let file = format!("conditional/{name}.toml");
+        assert!(r.stdout.contains(&file), "{r:?}");
+        let plans = p.copy.join(format!("plans/{name}.toml"));
+        self.mail_files(who, &p.copy.join(file), &[plans], "attach");
+    }
+
     /// [`World::mail_file`] with more files beside the signed one (a conditional file's plans).
     fn mail_files(&self, name: &str, file: &Path, more: &[PathBuf], shape: &str) {
         let n = self.sent.get() + 1;
@@ -745,8 +762,10 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
     assert!(!w.mta.log().contains("status=bounced"));
 }
 
-/// A conditional answer through Postfix: alice mails it from her copy, bob's reply is answered
-/// in the same judge run, and both copies replay and verify the game to its end.
+/// Conditional answers through Postfix from both copies: alice's and then bob's are mailed with
+/// their plans, each fires in the judge run of the reply; no plan that did not fire reaches the
+/// other player (by mail or in its copy), no copy is told it lacks a file, and both copies
+/// replay and verify the game to its end.
 #[test]
 fn a_conditional_answer_goes_through_postfix_to_the_end() {
     let w = World::club(&[]);
@@ -762,26 +781,7 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         w.reads(name);
     }
     let alice = w.player("alice").copy.to_string_lossy().into_owned();
-    let r = ok(&[
-        "move",
-        &alice,
-        "--as",
-        "red",
-        "--key",
-        &w.key("alice"),
-        "--if",
-        "h9g7=h0g2",
-        "--if",
-        "b9c7=b0c2",
-    ]);
-    assert!(r.stdout.contains("conditional/0002-red.toml"), "{r:?}");
-    // The signed file and the plans the judge alone reads.
-    w.mail_files(
-        "alice",
-        &w.player("alice").copy.join("conditional/0002-red.toml"),
-        &[w.player("alice").copy.join("plans/0002-red.toml")],
-        "attach",
-    );
+    w.answers_in_advance("alice", "0002-red", &["h9g7=h0g2", "b9c7=b0c2"]);
     let alice_had = w.mta.received("alice@example.org");
     let r = w.judge_runs();
     assert_eq!(r.code, 0, "{r:?}");
@@ -824,7 +824,6 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         "{record}"
     );
     // Black answers from his copy in turn: if red plays i0h0 he plays i9h9, else nothing.
-    let bob = w.player("bob").copy.to_string_lossy().into_owned();
     w.moves("bob", "b9c7", "attach");
     assert_eq!(w.judge_runs().code, 0);
     // No copy is told it lacks a file: the conditional file red's answer came from travelled
@@ -845,25 +844,7 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
         &w.key("alice"),
         "i0h0",
     ]);
-    let r = ok(&[
-        "move",
-        &bob,
-        "--as",
-        "black",
-        "--key",
-        &w.key("bob"),
-        "--if",
-        "i0h0=i9h9",
-        "--if",
-        "b0a2=a9b9",
-    ]);
-    assert!(r.stdout.contains("conditional/0005-black.toml"), "{r:?}");
-    w.mail_files(
-        "bob",
-        &w.player("bob").copy.join("conditional/0005-black.toml"),
-        &[w.player("bob").copy.join("plans/0005-black.toml")],
-        "attach",
-    );
+    w.answers_in_advance("bob", "0005-black", &["i0h0=i9h9", "b0a2=a9b9"]);
     assert_eq!(w.judge_runs().code, 0);
     w.mail_file(
         "alice",
