@@ -366,7 +366,8 @@ impl World {
     }
 
     /// A player writes conditional answers (`--if` each of `lines`) in its copy and mails the
-    /// signed file and the plans only the judge reads (`name` the ply and seat, `0002-red`).
+    /// signed file, its signature and the plans only the judge reads with mutt (`name` the ply
+    /// and seat, `0002-red`).
     fn answers_in_advance(&self, who: &str, name: &str, lines: &[&str]) {
         let p = self.player(who);
         let copy = p.copy.to_string_lossy().into_owned();
@@ -378,8 +379,63 @@ impl World {
         let r = ok(&args);
         let file = format!("conditional/{name}.toml");
         assert!(r.stdout.contains(&file), "{r:?}");
+        let file = p.copy.join(file);
         let plans = p.copy.join(format!("plans/{name}.toml"));
-        self.mail_files(who, &p.copy.join(file), &[plans], "attach");
+        self.mutt_sends(
+            who,
+            &[
+                file.clone(),
+                PathBuf::from(format!("{}.sig", file.display())),
+                plans,
+            ],
+        );
+    }
+
+    /// A player mails `files` as attachments with the real mutt, in batch mode (its own muttrc,
+    /// no terminal), submitted over SMTP to the club's Postfix.
+    fn mutt_sends(&self, who: &str, files: &[PathBuf]) {
+        use std::io::Write;
+        let home = self.tmp.path().join(format!("mutt-{who}"));
+        std::fs::create_dir_all(&home).unwrap();
+        let rc = home.join("muttrc");
+        std::fs::write(
+            &rc,
+            format!(
+                "set from=\"{}\"\nset use_from=yes\nset smtp_url=\"smtp://127.0.0.1:{}/\"\n\
+                 set ssl_starttls=no\nset ssl_force_tls=no\nset copy=no\nset record=\"\"\n\
+                 set charset=\"utf-8\"\nset send_charset=\"utf-8\"\n",
+                self.player(who).address(),
+                self.mta.port
+            ),
+        )
+        .unwrap();
+        let n = self.sent.get() + 1;
+        self.sent.set(n);
+        let mut mutt = Command::new("mutt")
+            .env("HOME", &home)
+            .args(["-n", "-F"])
+            .arg(&rc)
+            .args(["-s", "my answers in advance", "-a"])
+            .args(files)
+            .args(["--", JUDGE])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("mutt must be installed (.ci/run installs it)");
+        mutt.stdin
+            .take()
+            .unwrap()
+            .write_all(b"My answers in advance are attached.\n")
+            .unwrap();
+        let out = mutt.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "mutt: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self.mta.wait_for(JUDGE, n as usize);
     }
 
     /// [`World::mail_file`] with more files beside the signed one (a conditional file's plans).
@@ -763,7 +819,7 @@ fn three_games_at_one_address_in_a_list_and_a_daily_digest() {
 }
 
 /// Conditional answers through Postfix from both copies: alice's and then bob's are mailed with
-/// their plans, each fires in the judge run of the reply; no plan that did not fire reaches the
+/// their plans by the real mutt, each fires in the judge run of the reply; no plan that did not fire reaches the
 /// other player (by mail or in its copy), no copy is told it lacks a file, and both copies
 /// replay and verify the game to its end.
 #[test]
