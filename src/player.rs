@@ -242,7 +242,7 @@ pub fn write_conditional(
         recipients,
     )
     .map_err(|e| Error::Io(format!("--if: the plans cannot be sealed: {e}")))?;
-    // Each line's commitment, then random digests up to a multiple of eight (at least eight):
+    // Each line's commitment, then padding digests up to a multiple of eight (at least eight):
     // nobody can tell how many lines there are, nor a withdrawal from a plan.
     let mut commitments: Vec<String> = c
         .lines

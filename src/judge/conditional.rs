@@ -1,8 +1,12 @@
-//! Conditional answers: a seat that waits for its opponent signs, in advance, what it will
-//! answer to the replies it expects (`conditional/<ply>-<seat>.toml`). When the judge records
-//! the opponent's move and the seat has no move file for its turn, the first line of the seat's
-//! newest conditional file that matches the record since that file's ply gives the answer, and
-//! the record line names the file and the line.
+//! Conditional answers: a seat that waits for its opponent commits, in advance, to what it
+//! will answer to the replies it expects. Its signed file (`conditional/<ply>-<seat>.toml`)
+//! holds one salted commitment per line and no plan; the lines themselves (the plans) reach the
+//! judge alone, in the clear by mail (`plans/`) or sealed in git (`conditional/<ply>-<seat>.age`).
+//! When the judge records the opponent's move and the seat has no move file for its turn, the
+//! first line of the seat's newest conditional file that matches the record since that file's
+//! ply gives the answer, and the record line names the file, the line and the steps of it played
+//! so far, opened against the line's commitment ([`crate::protocol::plan`]), so every copy
+//! audits the ply and learns nothing more.
 //!
 //! A line matches on what the record shows every seat (the moves, and in Luzhanqi the combat
 //! outcome), never on anything hidden, so the judge's choice tells no seat more than its view.

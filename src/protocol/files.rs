@@ -223,8 +223,8 @@ pub struct ConditionalFile {
     /// This version's number for the seat and ply, from 1: the judge takes only a greater one
     /// than it holds, so an older version can never come back.
     pub seq: u32,
-    /// One salted commitment per line, `sha256:<hex>`, padded with random digests to a multiple
-    /// of eight so that the number of lines does not show.
+    /// One salted commitment per line, `sha256:<hex>`, padded to a multiple of eight with digests
+    /// nobody can tell from them, so that the number of lines does not show.
     pub lines: Vec<String>,
 }
 
