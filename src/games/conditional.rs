@@ -50,6 +50,12 @@ fn shape(typed: &str) -> std::result::Result<(), String> {
         let (reply, answer) = pair.split_once('=').ok_or_else(|| {
             format!("{pair:?}: write each step as REPLY=ANSWER (e6-e5=a6-a5, h9g7=h2e2)")
         })?;
+        if answer.contains('=') {
+            return Err(format!(
+                "{pair:?}: one `=` a step, between the reply and the answer; write a WXF move \
+                 along a rank with `.` (C2.5, not C2=5)"
+            ));
+        }
         if answer.contains('/') {
             return Err(format!(
                 "{:?}: only the opponent's moves name an outcome",

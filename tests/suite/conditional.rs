@@ -227,7 +227,15 @@ fn conditional_answers_that_cannot_be_used_are_refused_with_their_reason() {
     let r = x.move_("red", &["--if", "h9g7=h0h0"]);
     assert!(r.stderr.contains("\"h0h0\""), "{r:?}");
     assert!(!x.g.dir.join("conditional/0002-red.toml").exists());
-    // WXF and Chinese read as `move` reads them, into the record's spelling.
+    // WXF and Chinese read as `move` reads them, into the record's spelling; a WXF move along
+    // a rank is written with `.`, since `=` separates the reply from the answer.
+    let r = x.move_("red", &["--if", "C2=5=H2+3"]);
+    assert!(
+        r.stderr.contains("write a WXF move along a rank with `.`"),
+        "{r:?}"
+    );
+    assert_eq!(x.move_("red", &["--if", "C2.5=H2+3"]).code, 0);
+    assert!(x.g.read("plans/0002-red.toml").contains("\"b7e7 h0g2\""));
     assert_eq!(x.move_("red", &["--if", "H8+7=H2+3"]).code, 0);
     assert!(x.g.read("plans/0002-red.toml").contains("\"h9g7 h0g2\""));
     // A move in a line that does not read, and a line of one move.
