@@ -85,6 +85,15 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
         .ok_or_else(|| refuse(shown, Some("seat"), "missing or not a seat name"))?;
     // Only a kind declared in the protocol's table is read.
     let kinds = &crate::protocol::kinds::KINDS;
+    if format == "qijudge/conditional/1" {
+        return Err(refuse_with(
+            shown,
+            Some("format"),
+            "conditional answers of format 1 showed their plans and are no longer taken",
+            "write them again with this version's qijudge move --if (format 2) and send the \
+             conditional file, its .sig and its plans",
+        ));
+    }
     let kind = crate::protocol::kinds::by_format(&format).ok_or_else(|| {
         let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
         refuse(
@@ -766,5 +775,41 @@ fn check_secret(
         Ok(())
     } else {
         Err(wrong("does not open the seat's signed commitment"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_placed_by_the_table_of_kinds_and_old_conditionals_are_refused_with_a_hint() {
+        let placed = place(
+            "format = \"qijudge/plans/1\"\nseat = \"red\"\nply = 2\n",
+            "m.eml",
+        )
+        .unwrap();
+        assert_eq!(placed.path, "plans/0002-red.toml");
+        assert!(placed.secret && placed.namespace.is_none());
+        let placed = place(
+            "format = \"qijudge/conditional/2\"\nseat = \"red\"\nply = 2\n",
+            "m.eml",
+        )
+        .unwrap();
+        assert_eq!(placed.path, "conditional/0002-red.toml");
+        assert_eq!(placed.namespace, Some(namespace::CONDITIONAL));
+        let old = place(
+            "format = \"qijudge/conditional/1\"\nseat = \"red\"\nply = 2\n",
+            "m.eml",
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(old.contains("format 2"), "{old}");
+        let unknown = place("format = \"qijudge/other/1\"\nseat = \"red\"\n", "m.eml")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(unknown.contains("conditional, plans"), "{unknown}");
     }
 }
