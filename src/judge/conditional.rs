@@ -226,9 +226,11 @@ pub struct Read {
     pub hash: String,
 }
 
-/// One line of a seat's plans, checked against its commitment: its moves and its salt.
+/// One line of a seat's plans, checked against its commitment: its moves, its steps as
+/// committed (`REPLY ANSWER` each) and its salt.
 pub struct PlanLine {
     pub steps: Vec<Step>,
+    pub pairs: Vec<String>,
     pub salt: [u8; 32],
 }
 
@@ -416,7 +418,8 @@ pub fn check_plans(
                 format!("salt {} is not 64 lower-case hex digits", i + 1),
             )
         })?;
-        if line_commitment(&salt, &pairs(moves)) != signed.lines[i] {
+        let pairs = pairs(moves);
+        if line_commitment(&salt, &pairs) != signed.lines[i] {
             return Err((
                 Some("lines"),
                 format!(
@@ -425,7 +428,7 @@ pub fn check_plans(
                 ),
             ));
         }
-        out.push(PlanLine { steps, salt });
+        out.push(PlanLine { steps, pairs, salt });
     }
     Ok(out)
 }
@@ -466,12 +469,10 @@ fn matching(
         .enumerate()
         .find(|(_, l)| follows(&l.steps, played))
         .map(|(i, l)| {
-            let moves: Vec<String> = l.steps.iter().map(step_text).collect();
-            let pairs: Vec<String> = moves.chunks(2).map(|c| c.join(" ")).collect();
             (
                 i,
                 l.steps[played.len()].action.clone(),
-                open(&l.salt, &pairs, played.len() / 2 + 1),
+                open(&l.salt, &l.pairs, played.len() / 2 + 1),
             )
         })
 }

@@ -156,26 +156,16 @@ fn check_plans(
     found: &[inbox::Found],
     shown: &str,
 ) -> Result<()> {
-    let signed = found
-        .iter()
-        .find(|f| {
-            field(&f.text, "format").as_deref() == Some(CONDITIONAL_FORMAT)
-                && place(&f.text, shown).is_ok_and(|p| {
-                    crate::judge::conditional::plans_path(
-                        field(&f.text, "ply")
-                            .and_then(|n| n.parse().ok())
-                            .unwrap_or(0),
-                        &p.seat,
-                    ) == path
-                })
-        })
-        .map(|f| f.text.clone());
     let statement = path
         .strip_prefix("plans/")
         .map(|name| format!("conditional/{name}"))
         .unwrap_or_default();
-    let signed = match signed {
-        Some(text) => Some(text),
+    // The signed file beside it in the message, else the one the judge holds.
+    let signed = match found
+        .iter()
+        .find(|f| place(&f.text, shown).is_ok_and(|p| p.path == statement))
+    {
+        Some(f) => Some(f.text.clone()),
         None => dir.read_optional(&statement, crate::store::SMALL_FILE_LIMIT)?,
     };
     let refused = |why: String| {

@@ -571,13 +571,7 @@ fn brute_force_over_every_published_conditional_digest_learns_nothing() {
         .zip(salts_held)
         .filter(|(l, salt)| {
             let salt = qijudge::protocol::hash::hex32(salt.as_str().unwrap()).unwrap();
-            let moves = l.as_str().unwrap();
-            let pairs: Vec<String> = moves
-                .split(' ')
-                .collect::<Vec<_>>()
-                .chunks(2)
-                .map(|c| c.join(" "))
-                .collect();
+            let pairs = qijudge::judge::conditional::pairs(l.as_str().unwrap());
             commitments.contains(&plan::line_commitment(&salt, &pairs))
         })
         .count();
@@ -640,6 +634,10 @@ fn plans_that_do_not_match_their_signed_commitments_are_refused() {
     let c = Club::new();
     c.play("red", "h2e2");
     let good = c.conditional(2, &["--if", "h9g7=h0g2"]);
+    // Without its plans, the signed file is refused when it comes: it could never fire.
+    let r = c.inbox(&[c.message_of("alice", &good[..2])]);
+    assert!(r.stderr.contains("its plans have not come"), "{r:?}");
+    assert!(!c.judge.join("conditional/0002-red.toml").exists());
     assert_eq!(c.inbox(&[c.message_of("alice", &good)]).code, 0);
     let plans = c.judge.join("plans/0002-red.toml");
     let held = std::fs::read(&plans).unwrap();
