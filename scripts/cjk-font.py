@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes assets/fonts/board-cjk.otf: Noto Serif CJK SC Bold cut down to the Chinese characters
+"""Writes crates/view/assets/fonts/board-cjk.otf: Noto Serif CJK SC Bold cut down to the Chinese characters
 the board pictures draw (a few hundred of its 65 000 glyphs), so the pictures draw pieces and labels
 from a real typeface. Noto Serif CJK is under the SIL Open Font License 1.1
-(assets/OFL-1.1.txt), copyright 2017 Adobe (http://www.adobe.com/), with Reserved Font Name
+(crates/view/assets/OFL-1.1.txt), copyright 2017 Adobe (http://www.adobe.com/), with Reserved Font Name
 'Source'; a subset is a Modified Version, so it carries another name ("qijudge board CJK").
 
 Needs fontTools (`pip install fonttools`) and the font (Debian package `fonts-noto-cjk`):
@@ -16,7 +16,7 @@ CHARS = ("司军师旅团营连排工兵炸雷旗" "帥仕相傌俥炮將士象�
          "一二三四五六七八九进進退平前后後中线" "１２３４５６７８９"
          "、。「」上东久于交众全出判到动北南可吃同和回困在复夺子守定将尽局已布归待意或战扛捉提攻数方无枭棋橙步死毙浅深满留的着移第等红终继续胜蓝被裁西观视角言认议负走轮输重长防阵面（），："
          "先其尚手执暗未翻色颜黑帅车马" "下为乙俘具合备字径捷掷揭权沿用甲示站行；")
-OUT = "assets/fonts/board-cjk.otf"
+OUT = "crates/view/assets/fonts/board-cjk.otf"
 
 collection = TTCollection(sys.argv[1])
 faces = [f for f in collection.fonts if "SC" in f["name"].getDebugName(1)]

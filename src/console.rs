@@ -16,21 +16,21 @@ macro_rules! say_raw {
     };
 }
 
-use crate::error::{refuse, refuse_with, Error, Result};
-use crate::protocol::signing;
-use crate::store::SMALL_FILE_LIMIT;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::signing;
+use qijudge_store::SMALL_FILE_LIMIT;
 use std::path::Path;
 
 /// Reads a file given on the command line (`-` for stdin), with a size limit.
 pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
     if path.as_os_str() == "-" {
         return String::from_utf8(read_stdin(limit)?)
-            .map_err(|_| crate::error::refuse("<stdin>", None, "not UTF-8 text"));
+            .map_err(|_| qijudge_protocol::error::refuse("<stdin>", None, "not UTF-8 text"));
     }
     if std::fs::symlink_metadata(path).is_err() {
         return Err(Error::Io(format!("{}: no such file", path.display())));
     }
-    crate::store::read_limited(path, &path.display().to_string(), limit)
+    qijudge_store::read_limited(path, &path.display().to_string(), limit)
 }
 
 /// Standard input as bytes, refused (never cut) when it holds more than `limit` bytes: the same
@@ -43,7 +43,7 @@ pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>> {
         .read_to_end(&mut bytes)
         .map_err(|e| Error::Io(format!("<stdin>: {e}")))?;
     if bytes.len() as u64 > limit {
-        return Err(crate::error::refuse(
+        return Err(qijudge_protocol::error::refuse(
             "<stdin>",
             None,
             format!("larger than {limit} bytes"),
@@ -76,7 +76,7 @@ pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
             "--format png writes binary data: send it to a file, e.g. `> board.png`".into(),
         ));
     }
-    let bytes = crate::view::picture::png(svg);
+    let bytes = qijudge_view::picture::png(svg);
     let mut out = std::io::stdout().lock();
     match out.write_all(&bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
@@ -100,11 +100,11 @@ pub(crate) fn now_or(given: Option<String>) -> Result<String> {
 
 /// The clock inputs of `status`.
 pub(crate) struct StatusClock<'a> {
-    pub clock: Option<&'a crate::protocol::files::Clock>,
-    pub record: &'a crate::protocol::record::Record,
+    pub clock: Option<&'a qijudge_protocol::files::Clock>,
+    pub record: &'a qijudge_protocol::record::Record,
     pub now: &'a str,
     pub to_move: Option<&'a str>,
-    pub players: &'a [crate::protocol::files::Player],
+    pub players: &'a [qijudge_protocol::files::Player],
 }
 
 /// What `status` reports: the game's own `fields` plus `deadline` and `reminders` (a reminder
@@ -198,7 +198,7 @@ pub(crate) fn load_signer(path: &Path) -> Result<signing::Signer> {
         signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
     match std::env::var_os("SSH_AUTH_SOCK") {
         Some(socket) if !socket.is_empty() => Ok(signing::Signer::Agent(
-            crate::protocol::agent::AgentKey::new(public, Path::new(&socket)),
+            qijudge_protocol::agent::AgentKey::new(public, Path::new(&socket)),
         )),
         _ => Err(refuse_with(
             &shown,

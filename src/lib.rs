@@ -3,14 +3,15 @@
 #[macro_use]
 mod console;
 pub mod cli;
-pub mod error;
 pub mod games;
 pub mod judge;
 pub mod mail;
 pub mod player;
-pub mod protocol;
-pub mod rules;
 pub mod schemas;
-pub mod store;
 pub mod tournament;
-pub mod view;
+
+pub use qijudge_protocol as protocol;
+pub use qijudge_protocol::error;
+pub use qijudge_rules as rules;
+pub use qijudge_store as store;
+pub use qijudge_view as view;

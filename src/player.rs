@@ -1,15 +1,15 @@
 //! What a player writes: a salted, committed and signed setup, and signed moves. Used by the
 //! `setup` and `move` commands and by the bot match runner, so both write the same bytes.
 
-use crate::error::{Error, Result};
 use crate::games::luzhanqi::referee::Game;
 use crate::games::luzhanqi::rules::Setup;
 use crate::judge::move_path;
-use crate::protocol::commitment::{lot_commitment, setup_commitment};
-use crate::protocol::files::*;
-use crate::protocol::signing::namespace;
-use crate::protocol::signing::Sign;
-use crate::store::GameDir;
+use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::namespace;
+use qijudge_protocol::signing::Sign;
+use qijudge_store::GameDir;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PrivateKey;
 
@@ -152,7 +152,7 @@ pub fn write_move(
     let path = move_path(ply, seat);
     if dir.exists(&path) {
         if !replace {
-            return Err(crate::error::refuse_with(
+            return Err(qijudge_protocol::error::refuse_with(
                 &path,
                 None,
                 format!("you already moved for ply {ply}; a signed move is never replaced"),
@@ -207,7 +207,7 @@ pub fn write_conditional(
     recipients: &[&ssh_key::PublicKey],
 ) -> Result<String> {
     use crate::judge::conditional as cond;
-    use crate::protocol::hash::hash_fields;
+    use qijudge_rules::hash::hash_fields;
     // Every salt and padding digest comes from the seat's own signature over this version's
     // place: unpredictable to anyone without the seat's key, and the same bytes each time the
     // same version is written (so the judge's outputs do not depend on chance).
@@ -233,8 +233,8 @@ pub fn write_conditional(
     };
     let plans_text = to_toml(&plans);
     let plans_path = cond::plans_path(c.ply, c.seat);
-    let sealed = crate::protocol::seal::seal(
-        &[crate::protocol::seal::Sealed {
+    let sealed = qijudge_protocol::seal::seal(
+        &[qijudge_protocol::seal::Sealed {
             path: plans_path.clone(),
             bytes: plans_text.clone().into_bytes(),
         }],
@@ -248,7 +248,7 @@ pub fn write_conditional(
         .lines
         .iter()
         .zip(&salts)
-        .map(|(moves, salt)| crate::protocol::plan::line_commitment(salt, &cond::pairs(moves)))
+        .map(|(moves, salt)| qijudge_protocol::plan::line_commitment(salt, &cond::pairs(moves)))
         .collect();
     let padded = commitments.len().div_ceil(cond::LINES_STEP).max(1) * cond::LINES_STEP;
     while commitments.len() < padded {

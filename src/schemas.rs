@@ -1,9 +1,9 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
 use crate::games::luzhanqi::view::ViewFile;
-use crate::protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordLine, SetupFile};
 use crate::tournament::protocol::{Reply, Request};
 use crate::tournament::runner::MatchState;
+use qijudge_protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordLine, SetupFile};
 
 pub(crate) fn schema<T: schemars::JsonSchema>() -> String {
     let mut s = serde_json::to_string_pretty(&schemars::schema_for!(T)).expect("schemas serialise");
@@ -19,7 +19,7 @@ pub(crate) fn manifest_schema<R: schemars::JsonSchema>(
     kind: Option<(&crate::judge::manifest::Kind, bool)>,
 ) -> String {
     let mut v = serde_json::to_value(schemars::schema_for!(
-        crate::protocol::files::GameManifest<R>
+        qijudge_protocol::files::GameManifest<R>
     ))
     .expect("schemas serialise");
     v["title"] = title.into();
@@ -73,7 +73,7 @@ fn shared() -> Vec<(String, String)> {
         ),
         (
             "plans.schema.json".into(),
-            schema::<crate::protocol::files::PlansFile>(),
+            schema::<qijudge_protocol::files::PlansFile>(),
         ),
         ("record-line.schema.json".into(), schema::<RecordLine>()),
         ("view.schema.json".into(), schema::<ViewFile>()),

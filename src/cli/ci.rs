@@ -1,15 +1,15 @@
 //! `judge --ci`: the judge of a game kept in a git repository, run by CI on a push or a pull
 //! request (or by a server's pre-receive hook).
 
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::ci::{
     check_changes, check_commits, check_layout, github_annotation, Base, GameFacts, Layout,
     ALLOW_LIST,
 };
-use crate::protocol::hash::sha256_tagged;
-use crate::protocol::record::Record;
-use crate::store::git::{self, Change};
-use crate::store::{GameDir, RECORD_LIMIT, SMALL_FILE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::record::Record;
+use qijudge_rules::hash::sha256_tagged;
+use qijudge_store::git::{self, Change};
+use qijudge_store::{GameDir, RECORD_LIMIT, SMALL_FILE_LIMIT};
 use ssh_key::PublicKey;
 use std::path::Path;
 
@@ -384,9 +384,9 @@ fn check_sealed_secrets(
             continue;
         };
         let bytes = g.read_bytes(&c.path, SMALL_FILE_LIMIT)?;
-        let sig = g.read(&format!("{}.sig", c.path), crate::store::SIGNATURE_LIMIT)?;
-        let ns = crate::protocol::signing::namespace::SEALED_FILE;
-        if crate::protocol::signing::verify(&facts.player_keys[i], ns, &bytes, &sig).is_err() {
+        let sig = g.read(&format!("{}.sig", c.path), qijudge_store::SIGNATURE_LIMIT)?;
+        let ns = qijudge_protocol::signing::namespace::SEALED_FILE;
+        if qijudge_protocol::signing::verify(&facts.player_keys[i], ns, &bytes, &sig).is_err() {
             return Err(refuse_with(
                 format!("{}.sig", c.path),
                 None,
@@ -408,9 +408,9 @@ fn check_judge_files(g: &GameDir, game: &str, judge: &PublicKey, changes: &[Chan
     // The record a change leaves is the judge's, signed (its growth is checked above).
     if changes.iter().any(|c| c.path.starts_with("record.")) {
         let text = g.read("record.jsonl", RECORD_LIMIT)?;
-        let sig = g.read("record.sig", crate::store::SIGNATURE_LIMIT)?;
-        let ns = crate::protocol::signing::namespace::RECORD;
-        if crate::protocol::signing::verify(judge, ns, text.as_bytes(), &sig).is_err() {
+        let sig = g.read("record.sig", qijudge_store::SIGNATURE_LIMIT)?;
+        let ns = qijudge_protocol::signing::namespace::RECORD;
+        if qijudge_protocol::signing::verify(judge, ns, text.as_bytes(), &sig).is_err() {
             return Err(refuse_with(
                 "record.sig",
                 None,
@@ -465,7 +465,7 @@ mod tests {
 
     #[test]
     fn a_refused_push_shows_a_private_reason_as_its_code_and_how_to_read_it() {
-        let private = Error::Refused(crate::error::Refusal {
+        let private = Error::Refused(qijudge_protocol::error::Refusal {
             file: "moves/0007-south.toml".into(),
             field: Some("move".into()),
             reason: "the landmine at c2 cannot move".into(),
@@ -482,7 +482,7 @@ mod tests {
             !line.contains("landmine") && !line.contains("refused/"),
             "{line}"
         );
-        let public = Error::Refused(crate::error::Refusal {
+        let public = Error::Refused(qijudge_protocol::error::Refusal {
             private_to: None,
             ..match private {
                 Error::Refused(r) => r,

@@ -2,10 +2,10 @@
 //! asks the registry for the folder's game and hands over what the user asked.
 
 use super::{now_or, read_arg};
-use crate::error::{refuse, Error, Result};
 use crate::games::{self, JudgeRequest, NewGame, ViewRequest};
-use crate::protocol::signing;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::signing;
+use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
 use std::path::Path;
 
 /// The options of `new` besides the players, keys and rules.
@@ -36,7 +36,7 @@ pub fn new(
         let shown = path.display().to_string();
         let text = read_arg(path, SMALL_FILE_LIMIT)?;
         if text.trim_start().starts_with("-----BEGIN") {
-            return Err(crate::error::refuse_with(
+            return Err(qijudge_protocol::error::refuse_with(
                 &shown,
                 None,
                 "is a private key; a game lists public keys",
@@ -48,7 +48,7 @@ pub fn new(
             .iter()
             .any(|p| kind.starts_with(p));
         if ssh_key && kind != "ssh-ed25519" {
-            return Err(crate::error::refuse_with(
+            return Err(qijudge_protocol::error::refuse_with(
                 &shown,
                 None,
                 format!("is an SSH key of type {kind}; qijudge signs with Ed25519 keys only"),
@@ -178,7 +178,7 @@ pub fn html(dir: &Path, audience: &str, chinese: bool, out: Option<&Path>) -> Re
     let page = games::of_dir(dir)?.html(dir, audience, chinese)?;
     match out {
         Some(path) => {
-            crate::store::write_atomic(path, page.as_bytes())?;
+            qijudge_store::write_atomic(path, page.as_bytes())?;
             say!("wrote {} ({} bytes)", path.display(), page.len());
         }
         None => say_raw!("{page}"),
@@ -198,7 +198,7 @@ pub fn games(
     use crate::games::report::{Out, Report};
     let now = now_or(now)?;
     let key = key
-        .map(|k| crate::console::read_arg(k, crate::store::SMALL_FILE_LIMIT))
+        .map(|k| crate::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))
         .transpose()?;
     let whose = Whose { key, address };
     let listed = list(root, &whose, &now)?;
@@ -235,7 +235,7 @@ pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
 fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<String>> {
     let g = GameDir::new(dir);
     let clear = format!("views/{seat}.refusal.txt");
-    if let Some(text) = g.read_optional(&clear, crate::store::SMALL_FILE_LIMIT)? {
+    if let Some(text) = g.read_optional(&clear, qijudge_store::SMALL_FILE_LIMIT)? {
         return Ok(Some(text));
     }
     let sealed = crate::judge::sealing::sealed_refusal_path(seat);
@@ -243,7 +243,7 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
         return Ok(None);
     };
     let key = crate::console::load_private_key(key)?;
-    let bytes = g.read_bytes(&sealed, crate::store::SEALED_LIMIT)?;
+    let bytes = g.read_bytes(&sealed, qijudge_store::SEALED_LIMIT)?;
     let files = crate::judge::sealing::open_view(&sealed, &bytes, &key)?;
     Ok(files.into_iter().find(|(p, _)| *p == clear).map(|(_, t)| t))
 }

@@ -1,9 +1,9 @@
 //! `inbox`: moves and setups out of e-mail into a game directory, the judge, and the outgoing
 //! messages.
 
-use crate::error::{refuse, Error, Result};
 use crate::mail::{inbox, outbox};
-use crate::store::{GameDir, RECORD_LIMIT};
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_store::{GameDir, RECORD_LIMIT};
 use std::path::{Path, PathBuf};
 
 /// Messages and mboxes may be large; views and moves are small.
@@ -156,7 +156,7 @@ pub fn inbox(
             // The same refusal once a day: a message sent again, or replayed by someone else,
             // is not answered again with the same words; and a few refusals a day per seat, so
             // that forged messages cannot fill a player's mailbox.
-            let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+            let digest = qijudge_rules::hash::sha256_tagged(text.as_bytes());
             if let Some(why) = notices.hold_back(seat, &digest, &now) {
                 say!("{seat}.refused.eml: {why}, not sent");
                 continue;
@@ -375,7 +375,7 @@ pub fn inbox_games(
                     served.insert(id.clone());
                     // Taken from a file of its own, as `inbox GAME FILE` takes it.
                     let file = spool.join(format!("incoming-{}.eml", std::process::id()));
-                    if let Err(e) = crate::store::write_atomic(&file, message) {
+                    if let Err(e) = qijudge_store::write_atomic(&file, message) {
                         eprintln!("{label}: {e}");
                         refused.push(label);
                         continue;
@@ -890,7 +890,7 @@ fn within_daily_limit(spool: &Path, sender: &str, now: &str) -> Result<bool> {
     }
     entry.1 += 1;
     let text = serde_json::to_string_pretty(&log).map_err(|e| Error::Io(e.to_string()))?;
-    crate::store::write_atomic(&path, format!("{text}\n").as_bytes())?;
+    qijudge_store::write_atomic(&path, format!("{text}\n").as_bytes())?;
     Ok(true)
 }
 
@@ -913,10 +913,10 @@ fn games_under(root: &Path) -> Result<Vec<(String, PathBuf)>> {
     fn walk(dir: &Path, depth: usize, found: &mut Vec<(String, PathBuf)>) -> Result<()> {
         let manifest = dir.join("game.toml");
         if manifest.is_file() {
-            let text = crate::store::read_limited(
+            let text = qijudge_store::read_limited(
                 &manifest,
                 &manifest.display().to_string(),
-                crate::store::SMALL_FILE_LIMIT,
+                qijudge_store::SMALL_FILE_LIMIT,
             )?;
             let id = toml::from_str::<toml::Table>(&text)
                 .ok()
@@ -1037,7 +1037,7 @@ fn help_once(
     deliver(out, &name, &bytes)?;
     log.insert(mailbox, day);
     let text = serde_json::to_string_pretty(&log).map_err(|e| Error::Io(e.to_string()))?;
-    crate::store::write_atomic(&log_path, format!("{text}\n").as_bytes())
+    qijudge_store::write_atomic(&log_path, format!("{text}\n").as_bytes())
 }
 
 /// Help answers a day, at most, to all addresses together.
@@ -1490,7 +1490,7 @@ fn deliver(out: &Outgoing, name: &str, bytes: &[u8]) -> Result<()> {
     if let Some(folder) = &out.outbox {
         std::fs::create_dir_all(folder)
             .map_err(|e| Error::Io(format!("{}: {e}", folder.display())))?;
-        crate::store::write_atomic(&folder.join(name), bytes)?;
+        qijudge_store::write_atomic(&folder.join(name), bytes)?;
         say!("wrote {}", folder.join(name).display());
     }
     if let Some(cmd) = &out.sendmail {
@@ -1511,7 +1511,7 @@ const RESEND: &str = "resend";
 
 impl SentLog {
     fn read(game: &GameDir) -> Result<SentLog> {
-        let text = game.read_optional(SENT_LOG, crate::store::SMALL_FILE_LIMIT)?;
+        let text = game.read_optional(SENT_LOG, qijudge_store::SMALL_FILE_LIMIT)?;
         // A damaged log only means a message may be sent once more.
         let map = text
             .and_then(|t| serde_json::from_str(&t).ok())
@@ -1572,7 +1572,7 @@ fn message_name(carried_to: &str) -> &str {
 impl SentFiles {
     fn read(game: &GameDir) -> SentFiles {
         let text = game
-            .read_optional(SENT_FILES, crate::store::RECORD_LIMIT)
+            .read_optional(SENT_FILES, qijudge_store::RECORD_LIMIT)
             .ok()
             .flatten();
         SentFiles(
@@ -1622,7 +1622,7 @@ const NOTICES_PER_DAY: usize = 5;
 impl NoticeLog {
     fn read(game: &GameDir) -> NoticeLog {
         // A damaged log only means a notice may be sent once more.
-        game.read_optional(NOTICE_LOG, crate::store::SMALL_FILE_LIMIT)
+        game.read_optional(NOTICE_LOG, qijudge_store::SMALL_FILE_LIMIT)
             .ok()
             .flatten()
             .and_then(|t| serde_json::from_str(&t).ok())
@@ -1684,7 +1684,7 @@ struct Manifest {
 
 impl Manifest {
     fn read(game: &GameDir) -> Result<Manifest> {
-        let text = game.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+        let text = game.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
         let table = toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
         Ok(Manifest { text, table })
     }

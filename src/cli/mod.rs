@@ -10,8 +10,8 @@ mod report;
 mod tournament;
 
 pub(crate) use crate::console::{now_or, read_arg};
-use crate::error::{Error, Result};
 use clap::{Args, Parser, Subcommand};
+use qijudge_protocol::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// qijudge: an auditable judge for board games played by signed turn files.
@@ -679,7 +679,7 @@ pub fn run(cli: Cli) -> Result<()> {
             write,
             rlimit,
             argv,
-        } => Err(crate::error::Error::Io(
+        } => Err(qijudge_protocol::error::Error::Io(
             crate::tournament::sandbox::exec_confined(&read, &write, &rlimit, &argv),
         )),
         Command::Events { dir, audience } => game::events(&dir, &audience),
@@ -723,7 +723,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 (None, Some("")) => crate::games::SetupSource::Random(None),
                 (None, Some(seed)) => {
                     crate::games::SetupSource::Random(Some(seed.parse().map_err(|_| {
-                        crate::error::Error::Io(format!(
+                        qijudge_protocol::error::Error::Io(format!(
                             "--random: {seed:?} is not a seed (a whole number from 0 to 2^64-1)"
                         ))
                     })?))
@@ -858,7 +858,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 Some(_) => {
                     messages.splice(0..0, dir);
                     if maildir.is_none() && messages.is_empty() {
-                        return Err(crate::error::Error::Io(
+                        return Err(qijudge_protocol::error::Error::Io(
                             "inbox --games: give messages or --maildir".into(),
                         ));
                     }

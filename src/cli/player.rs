@@ -1,8 +1,8 @@
 //! Player commands: keygen, setup, move.
 
-use crate::error::{Error, Result};
-use crate::protocol::signing;
-use crate::store::write_atomic;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::signing;
+use qijudge_store::write_atomic;
 use std::path::Path;
 
 pub fn keygen(name: &Path) -> Result<()> {
@@ -23,7 +23,7 @@ pub fn keygen(name: &Path) -> Result<()> {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let key = signing::generate(&comment);
-    crate::store::write_private(name, signing::private_key_pem(&key).as_bytes())?;
+    qijudge_store::write_private(name, signing::private_key_pem(&key).as_bytes())?;
     let line = key
         .public_key()
         .to_openssh()
@@ -48,7 +48,7 @@ pub fn setup(
     let game = crate::games::of_dir(dir)?;
     if template {
         if !game.setup_is_chosen() {
-            return Err(crate::error::Error::Io(format!(
+            return Err(qijudge_protocol::error::Error::Io(format!(
                 "--template: a {} game has no setup to choose",
                 game.name()
             )));
@@ -59,7 +59,7 @@ pub fn setup(
         return Ok(());
     }
     let key_path = key_path.ok_or_else(|| {
-        crate::error::Error::Io(
+        qijudge_protocol::error::Error::Io(
             "--key: give your private key (or KEY.pub with ssh-agent) to sign the commitment"
                 .into(),
         )

@@ -1,7 +1,7 @@
 //! The one printer of what commands report.
 
-use crate::error::{Error, Result};
 use crate::games::report::{Out, Report};
+use qijudge_protocol::error::{Error, Result};
 
 /// Writes a command's report to standard output, then returns its refusal, if any (exit 1).
 pub fn print(report: Report) -> Result<()> {

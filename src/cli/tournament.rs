@@ -1,12 +1,12 @@
 //! Batch commands: tournament, match, bot.
 
-use crate::error::{Error, Result};
-use crate::store::packed::{self, is_packed};
 use crate::tournament::live::Live;
 use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::tournament::schedule::Pairing;
 use crate::tournament::sprt::{Sprt, Tally};
 use crate::tournament::standings::{collect, render, report, Format, Judges};
+use qijudge_protocol::error::{Error, Result};
+use qijudge_store::packed::{self, is_packed};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -107,10 +107,11 @@ fn match_judge(dir: &Path) -> Option<(String, PathBuf)> {
         return Some((line, public));
     }
     let private = out.join("keys/judge");
-    let key = crate::protocol::signing::parse_private_key(&std::fs::read_to_string(&private).ok()?)
-        .ok()?;
+    let key =
+        qijudge_protocol::signing::parse_private_key(&std::fs::read_to_string(&private).ok()?)
+            .ok()?;
     Some((
-        crate::protocol::signing::public_key_line(key.public_key()),
+        qijudge_protocol::signing::public_key_line(key.public_key()),
         private,
     ))
 }
@@ -202,7 +203,7 @@ fn trusted_judges(dirs: &[PathBuf], given: &[PathBuf]) -> Result<Option<Vec<Judg
 
 /// A public key line's SHA-256 fingerprint, as ssh-keygen -l shows it.
 fn fingerprint(line: &str) -> String {
-    crate::protocol::signing::parse_public_key(line)
+    qijudge_protocol::signing::parse_public_key(line)
         .map(|k| k.fingerprint(ssh_key::HashAlg::Sha256).to_string())
         .unwrap_or_else(|_| line.chars().take(60).collect())
 }
@@ -259,7 +260,7 @@ pub fn tournament(
         write_summary(&s, pooled.summary_json.as_deref())?;
     }
     if !r.invalid.is_empty() {
-        return Err(Error::Refused(crate::error::Refusal {
+        return Err(Error::Refused(qijudge_protocol::error::Refusal {
             file: r.invalid[0].dir.clone(),
             field: None,
             reason: format!(
@@ -330,7 +331,7 @@ fn write_summary(summary: &crate::tournament::summary::Summary, file: Option<&Pa
     let _ = std::io::Write::write_all(&mut std::io::stderr(), summary.fastchess_text().as_bytes());
     if let Some(file) = file {
         let json = serde_json::to_string_pretty(summary).map_err(|e| Error::Io(e.to_string()))?;
-        crate::store::write_atomic(file, format!("{json}\n").as_bytes())?;
+        qijudge_store::write_atomic(file, format!("{json}\n").as_bytes())?;
     }
     Ok(())
 }
@@ -522,7 +523,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         for g in &played.games {
             text.push_str(&super::pgn_text(Path::new(&g.dir), "iccs")?);
         }
-        crate::store::write_atomic(file, text.as_bytes())?;
+        qijudge_store::write_atomic(file, text.as_bytes())?;
     }
     let pairs = match cfg.book {
         Some(_) => pair_lines(&cfg, &played.games)?,
@@ -617,7 +618,7 @@ pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
         let game = crate::games::of_dir(dir)?;
         let before = game.summary(dir)?;
         let file = PathBuf::from(format!("{shown}{}", packed::EXTENSION));
-        crate::store::write_atomic(&file, &packed::pack(dir)?)?;
+        qijudge_store::write_atomic(&file, &packed::pack(dir)?)?;
         let after = game.summary(&file)?;
         if (&after.id, &after.winner, after.plies) != (&before.id, &before.winner, before.plies) {
             let _ = std::fs::remove_file(&file);

@@ -3,10 +3,10 @@
 //! withdraws them, the same way for every game of two seats that alternate.
 
 use super::report::Report;
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::judge::conditional;
-use crate::protocol::files::Entry;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::Entry;
+use qijudge_store::GameDir;
 use std::path::Path;
 
 /// The games whose turns alternate one move at a time (Liubo's turns are throws and moves).
@@ -152,7 +152,7 @@ fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
 
 /// The seat to move once the record's last line is in: the other seat after a move, the first
 /// mover before any; none before play or after the end.
-fn to_move<'a>(record: &'a crate::protocol::record::Record, seats: &[&'a str]) -> Option<&'a str> {
+fn to_move<'a>(record: &'a qijudge_protocol::record::Record, seats: &[&'a str]) -> Option<&'a str> {
     let mut to_move = None;
     for line in &record.lines {
         match &line.entry {
@@ -228,9 +228,9 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     let count = lines.len();
     let path = crate::judge::conditional::path(ply, seat);
     // The next version of this seat's file for this ply: the judge takes only a newer one.
-    let seq = match d.read_optional(&path, crate::store::SMALL_FILE_LIMIT)? {
+    let seq = match d.read_optional(&path, qijudge_store::SMALL_FILE_LIMIT)? {
         Some(text) => {
-            crate::protocol::files::parse_toml::<crate::protocol::files::ConditionalFile>(&text)
+            qijudge_protocol::files::parse_toml::<qijudge_protocol::files::ConditionalFile>(&text)
                 .map(|f| f.seq.saturating_add(1))
                 .unwrap_or(1)
         }

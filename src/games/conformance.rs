@@ -8,8 +8,8 @@
 //! suite takes the games from the registry. Its controls play a small game written here, once
 //! honest and once broken, and the broken ones must fail.
 
-use super::rules::{playout, Rules, Turn};
-use crate::rules::random::SplitMix64;
+use qijudge_rules::contract::{playout, Rules, Turn};
+use qijudge_rules::random::SplitMix64;
 
 /// Actions a playout may take at most: each game below ends by its own rules well before.
 const CAP: usize = 5_000;

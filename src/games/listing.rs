@@ -2,8 +2,8 @@
 //! with many games at one address, or an organiser with a folder of them. Each game is read as
 //! `status` reads it; a game that cannot be read is listed with why, and the others go on.
 
-use crate::error::{Error, Result};
 use crate::games::report::Out;
+use qijudge_protocol::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// How deep below the root game folders are looked for, and how many at most.

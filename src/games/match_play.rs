@@ -1,16 +1,16 @@
 //! A bot match game played in one process: one judge kept open over the game folder
 //! ([`pipeline::Session`]) takes each move and forfeit as it comes, and the signed outputs are
 //! written once, at the end, from the session's state (what a judge run would write); a match
-//! keeps the whole folder in memory meanwhile ([`crate::store::MemoryGuard`]). Playing through
+//! keeps the whole folder in memory meanwhile ([`qijudge_store::MemoryGuard`]). Playing through
 //! the contract's commands instead costs a replay of the whole record per command, so a ply
 //! costs more the longer the game.
 
 use super::Turn;
-use crate::error::{Error, Result};
 use crate::judge::pipeline::{self, Referee, Session};
-use crate::protocol::signing::Signer;
-use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::signing::Signer;
+use qijudge_store::GameDir;
 use std::path::{Path, PathBuf};
 
 /// What a match's driver answers at a turn.

@@ -29,16 +29,16 @@ pub mod match_play;
 pub mod nim;
 pub mod registry;
 pub mod report;
-pub mod rules;
+
 pub mod xiangqi;
 
 #[cfg(test)]
 pub(crate) mod conformance;
 
-use crate::error::{Error, Result};
-use crate::protocol::files::{Clock, Player};
-use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::files::{Clock, Player};
+use qijudge_store::GameDir;
 use rand_core::{OsRng, RngCore};
 use ssh_key::PublicKey;
 use std::path::{Path, PathBuf};
@@ -237,7 +237,7 @@ pub trait Game: Commands {
         &self,
         board: &str,
         seat: &str,
-        rng: &mut crate::rules::random::SplitMix64,
+        rng: &mut qijudge_rules::random::SplitMix64,
     ) -> Result<std::collections::BTreeMap<String, String>>;
     /// The rule options a bot's setup request carries, from the match's `--rule` items (the
     /// game's own JSON; null for a game whose seats choose no setup).
@@ -360,13 +360,13 @@ pub struct GameSummary {
 fn summary_of(
     frame: &crate::judge::Frame,
     players: &[Player],
-    end: Option<(Option<String>, crate::rules::EndReason)>,
+    end: Option<(Option<String>, qijudge_rules::EndReason)>,
     plies: usize,
-    record: &crate::protocol::record::Record,
+    record: &qijudge_protocol::record::Record,
     sides: Vec<Vec<String>>,
 ) -> Result<GameSummary> {
     let Some((winner, reason)) = end else {
-        return Err(crate::error::refuse(
+        return Err(qijudge_protocol::error::refuse(
             "record.jsonl",
             None,
             "the game is not over",
@@ -374,7 +374,7 @@ fn summary_of(
     };
     Ok(GameSummary {
         id: frame.id.to_string(),
-        judge: crate::protocol::signing::public_key_line(frame.judge_key),
+        judge: qijudge_protocol::signing::public_key_line(frame.judge_key),
         players: players
             .iter()
             .map(|p| (p.seat.clone(), p.name.clone()))
@@ -388,20 +388,23 @@ fn summary_of(
 
 /// The reason code of the record's last forfeit (`bot-crashed`, `missed-deadline`) or
 /// adjudication (`score-resign`), if any.
-pub fn forfeit_code(record: &crate::protocol::record::Record) -> Option<String> {
+pub fn forfeit_code(record: &qijudge_protocol::record::Record) -> Option<String> {
     record.lines.iter().rev().find_map(|l| match &l.entry {
-        crate::protocol::files::Entry::Forfeit { reason, .. }
-        | crate::protocol::files::Entry::Adjudicated { reason, .. } => Some(reason.clone()),
+        qijudge_protocol::files::Entry::Forfeit { reason, .. }
+        | qijudge_protocol::files::Entry::Adjudicated { reason, .. } => Some(reason.clone()),
         _ => None,
     })
 }
 
 /// An ending in words for standings: `checkmate`, and for a forfeit its cause, `forfeit
 /// (bot-crashed)`.
-pub fn ending_text(reason: crate::rules::EndReason, forfeit: Option<&str>) -> String {
+pub fn ending_text(reason: qijudge_rules::EndReason, forfeit: Option<&str>) -> String {
     let text = crate::judge::reason_text(reason);
     match (reason, forfeit) {
-        (crate::rules::EndReason::Forfeit | crate::rules::EndReason::Adjudication, Some(code)) => {
+        (
+            qijudge_rules::EndReason::Forfeit | qijudge_rules::EndReason::Adjudication,
+            Some(code),
+        ) => {
             format!("{text} ({code})")
         }
         _ => text,
@@ -542,11 +545,11 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
 pub(crate) fn seat_of_key(
     f: &crate::judge::Frame,
     seat: &str,
-    key: &crate::protocol::signing::Signer,
+    key: &qijudge_protocol::signing::Signer,
 ) -> Result<usize> {
     let i = seat_index(f.seats, seat)?;
-    if crate::protocol::signing::Sign::public(key).key_data() != f.player_keys[i].key_data() {
-        return Err(crate::error::refuse(
+    if qijudge_protocol::signing::Sign::public(key).key_data() != f.player_keys[i].key_data() {
+        return Err(qijudge_protocol::error::refuse(
             "--key",
             None,
             format!("is not {seat}'s key in game.toml"),

@@ -1,8 +1,8 @@
 //! The one place that maps a manifest's `game` to its implementation.
 
 use super::Game;
-use crate::error::{refuse, Error, Result};
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
 
 /// Every game this version judges. A new game is one line here.
 pub static GAMES: &[&dyn Game] = &[
@@ -49,7 +49,7 @@ pub fn by_name(name: &str) -> Result<&'static dyn Game> {
 pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
     // (A packed game, `game-00001.tar.gz`, is a file holding its game.toml: read as it is.)
     if !dir.exists() {
-        return Err(crate::error::refuse_with(
+        return Err(qijudge_protocol::error::refuse_with(
             dir.display().to_string(),
             None,
             "no such folder",
@@ -58,7 +58,7 @@ pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
         ));
     }
     if dir.is_dir() && !dir.join("game.toml").exists() {
-        return Err(crate::error::refuse_with(
+        return Err(qijudge_protocol::error::refuse_with(
             dir.display().to_string(),
             None,
             "not a game folder (it has no game.toml)",

@@ -1,7 +1,7 @@
 //! What a command has to say. Commands below the command line never print: they return a
 //! [`Report`], and the command line's one printer (`cli::report`) writes it out.
 
-use crate::error::Error;
+use qijudge_protocol::error::Error;
 
 /// One thing a command shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +66,7 @@ impl Report {
     }
 
     /// The report as a result: `Err` with the refusal, if any, once what was done is known.
-    pub fn into_result(self) -> crate::error::Result<Vec<Out>> {
+    pub fn into_result(self) -> qijudge_protocol::error::Result<Vec<Out>> {
         match self.refusal {
             Some(e) => Err(e),
             None => Ok(self.out),

@@ -2,9 +2,9 @@
 //! batch, and a second thread verifying new move files while the judge takes them.
 
 use super::frame::{move_path, Frame};
-use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 
 /// How many recorded move files are read ahead and confirmed in one batch: large enough for
 /// the batch to cost little per signature, small enough to keep little in memory.
@@ -116,7 +116,7 @@ impl Ahead<'_> {
         };
         let path = move_path(ply, self.f.seats[seat]);
         let sig_path = format!("{path}.sig");
-        let read = |rel: &str, limit| crate::store::read_limited(&self.root.join(rel), rel, limit);
+        let read = |rel: &str, limit| qijudge_store::read_limited(&self.root.join(rel), rel, limit);
         if let (Ok(text), Ok(sig)) = (
             read(&path, SMALL_FILE_LIMIT),
             read(&sig_path, SIGNATURE_LIMIT),
@@ -203,14 +203,14 @@ fn new_move_files(root: &std::path::Path, seats: &[&str], next: u32) -> Vec<(u32
 
 #[cfg(test)]
 mod tests {
-    use crate::error::Error;
+    use qijudge_protocol::error::Error;
 
     use crate::games::luzhanqi::referee::load_game;
     use crate::games::luzhanqi::synth::{long_game, NOW};
     use crate::judge::pipeline::Mode;
-    use crate::protocol::signing::{self, forge, namespace};
-    use crate::store::GameDir;
     use proptest::prelude::*;
+    use qijudge_protocol::signing::{self, forge, namespace};
+    use qijudge_store::GameDir;
     use ssh_key::PrivateKey;
     use std::path::Path;
 

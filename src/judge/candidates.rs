@@ -3,8 +3,8 @@
 //! could never send a corrected move there), so the judge moves it, byte for byte and with its
 //! signature, into `refused/`, and tells its seat why.
 
-use crate::error::{Error, Result};
-use crate::protocol::hash::sha256_tagged;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_rules::hash::sha256_tagged;
 use std::fs;
 
 /// The folders candidates arrive in. Anything the judge writes lives elsewhere.
@@ -67,7 +67,7 @@ fn destination(base: &str, body: &[u8], sig: &[u8]) -> String {
 /// Reads a regular file's bytes (links and folders are moved by name, unread).
 fn bytes_of(path: &std::path::Path) -> Vec<u8> {
     match fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() && m.len() <= crate::store::SEALED_LIMIT => {
+        Ok(m) if m.is_file() && m.len() <= qijudge_store::SEALED_LIMIT => {
             fs::read(path).unwrap_or_default()
         }
         _ => Vec::new(),
@@ -77,7 +77,7 @@ fn bytes_of(path: &std::path::Path) -> Vec<u8> {
 /// Moves the refused candidate `file` (and its `.sig`) into `refused/` by renaming, so its bytes
 /// and permissions stay as they were. Returns where it went; none when it is no candidate or is
 /// already gone.
-pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<String>> {
+pub fn set_aside(dir: &qijudge_store::GameDir, file: &str) -> Result<Option<String>> {
     let Some(base) = candidate(file) else {
         return Ok(None);
     };
@@ -126,7 +126,7 @@ pub fn set_aside(dir: &crate::store::GameDir, file: &str) -> Result<Option<Strin
 /// Removes whatever stands on the way to `folder` (`refused/moves`) that is not a real folder: a
 /// link (so nothing is ever moved out of the game folder through it) or a file. Only the link or
 /// file itself goes, never what a link points to.
-fn clear_way(dir: &crate::store::GameDir, folder: &str) -> std::io::Result<()> {
+fn clear_way(dir: &qijudge_store::GameDir, folder: &str) -> std::io::Result<()> {
     let mut at = String::new();
     for part in folder.split('/') {
         at = if at.is_empty() {
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn a_refused_file_moves_with_its_signature_and_the_same_one_twice_lands_once() {
         let tmp = tempfile::tempdir().unwrap();
-        let dir = crate::store::GameDir::new(tmp.path());
+        let dir = qijudge_store::GameDir::new(tmp.path());
         let put = |rel: &str, body: &str| {
             fs::create_dir_all(dir.path(rel).parent().unwrap()).unwrap();
             fs::write(dir.path(rel), body).unwrap();

@@ -2,10 +2,10 @@
 //! players only add their own files, nothing accepted is changed or deleted, the record only
 //! grows, and no secret is ever committed in clear.
 
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::files::Entry;
-use crate::protocol::record::Record;
-use crate::store::git::Change;
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::Entry;
+use qijudge_protocol::record::Record;
+use qijudge_store::git::Change;
 use std::collections::BTreeMap;
 
 /// What the rules need to know of a game, whichever game it is.
@@ -113,7 +113,7 @@ pub fn check_conditional_versions(
     base: impl Fn(&str) -> Option<String>,
     now: impl Fn(&str) -> Option<String>,
 ) -> Result<()> {
-    use crate::protocol::files::{parse_toml, ConditionalFile};
+    use qijudge_protocol::files::{parse_toml, ConditionalFile};
     let seq = |text: Option<String>| {
         text.and_then(|t| parse_toml::<ConditionalFile>(&t).ok())
             .map(|f| f.seq)
@@ -155,7 +155,7 @@ pub fn check_conditional_versions(
 }
 
 /// Whether the record names the conditional file `path` (or its signature) as played from.
-fn fired(record: &crate::protocol::record::Record, path: &str) -> bool {
+fn fired(record: &qijudge_protocol::record::Record, path: &str) -> bool {
     let file = path.strip_suffix(".sig").unwrap_or(path);
     record
         .lines
@@ -696,7 +696,7 @@ fn judge_name(game: &GameFacts, path: &str) -> bool {
         return false;
     };
     let audience = name.split('.').next().unwrap_or_default();
-    crate::store::is_judge_output(path)
+    qijudge_store::is_judge_output(path)
         && name.contains('.')
         && (matches!(audience, "public" | "full" | "board")
             || game.seats.iter().any(|s| s == audience))
@@ -839,7 +839,7 @@ mod tests {
 
     #[test]
     fn a_conditional_change_only_moves_to_a_newer_version() {
-        use crate::protocol::files::{to_toml, ConditionalFile, CONDITIONAL_FORMAT};
+        use qijudge_protocol::files::{to_toml, ConditionalFile, CONDITIONAL_FORMAT};
         let version = |seq: u32| {
             Some(to_toml(&ConditionalFile {
                 format: CONDITIONAL_FORMAT.into(),
@@ -901,10 +901,10 @@ mod tests {
                 notices: Vec::new(),
                 draw_offered: false,
                 revealed: None,
-                conditional: Some(crate::protocol::files::Fired {
+                conditional: Some(qijudge_protocol::files::Fired {
                     path: "conditional/0002-north.toml".into(),
                     line: 1,
-                    opened: crate::protocol::plan::open(&[1; 32], &["a5-a6 a6-a5".into()], 1),
+                    opened: qijudge_protocol::plan::open(&[1; 32], &["a5-a6 a6-a5".into()], 1),
                 }),
             },
             "g",
@@ -1075,7 +1075,7 @@ mod tests {
             Entry::End {
                 winner: None,
                 allies: Vec::new(),
-                reason: crate::rules::EndReason::Agreement,
+                reason: qijudge_rules::EndReason::Agreement,
             },
             "g",
         );

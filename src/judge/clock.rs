@@ -1,9 +1,9 @@
 //! Deadlines: per-move time and grace from the manifest, measured on the judge's clock only
 //! (`--now`), from the receipt of the previous move (or the start of play).
 
-use crate::protocol::files::{Clock, Entry, Expiry};
-use crate::protocol::record::Record;
 use chrono::{DateTime, Duration, Utc};
+use qijudge_protocol::files::{Clock, Entry, Expiry};
+use qijudge_protocol::record::Record;
 use serde::Serialize;
 
 /// Where the player to move stands against the clock.
@@ -202,7 +202,7 @@ pub fn check(
     file_waiting: bool,
     seat: &str,
     forfeit: &mut Option<(String, String)>,
-) -> Option<Option<crate::error::Error>> {
+) -> Option<Option<qijudge_protocol::error::Error>> {
     let clock = clock?;
     let d = next_deadline(clock, record, seat, now)?;
     if d.state != "expired" {
@@ -212,7 +212,7 @@ pub fn check(
         *forfeit = Some((seat.to_string(), "missed-deadline".to_string()));
     }
     Some(file_waiting.then(|| {
-        crate::error::refuse_with(
+        qijudge_protocol::error::refuse_with(
             path,
             None,
             format!(

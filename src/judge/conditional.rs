@@ -5,7 +5,7 @@
 //! When the judge records the opponent's move and the seat has no move file for its turn, the
 //! first line of the seat's newest conditional file that matches the record since that file's
 //! ply gives the answer, and the record line names the file, the line and the steps of it played
-//! so far, opened against the line's commitment ([`crate::protocol::plan`]), so every copy
+//! so far, opened against the line's commitment ([`qijudge_protocol::plan`]), so every copy
 //! audits the ply and learns nothing more.
 //!
 //! A line matches on what the record shows every seat (the moves, and in Luzhanqi the combat
@@ -14,16 +14,16 @@
 
 use super::context::Ctx;
 use super::frame::Frame;
-use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::rules::Outcome;
-use crate::protocol::files::{
+use qijudge_protocol::error::{private_to, refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::{
     parse_toml, ConditionalFile, Entry, Fired, PlansFile, CONDITIONAL_FORMAT, PLANS_FORMAT,
 };
-use crate::protocol::hash::{hex32, is_sha256_tagged};
-use crate::protocol::plan::{line_commitment, open, opened_commitment, Opening};
-use crate::protocol::record::Record;
-use crate::protocol::signing::namespace;
-use crate::store::GameDir;
+use qijudge_protocol::plan::{line_commitment, open, opened_commitment, Opening};
+use qijudge_protocol::record::Record;
+use qijudge_protocol::signing::namespace;
+use qijudge_rules::hash::{hex32, is_sha256_tagged};
+use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 
 /// The folder conditional files live in.
@@ -326,8 +326,8 @@ fn plans_text(dir: &GameDir, read: &Read, key: Option<&PrivateKey>) -> Result<Op
     let sealed = sealed_path(ply, seat);
     if let Some(key) = key {
         if dir.exists(&sealed) {
-            let bytes = dir.read_bytes(&sealed, crate::store::SMALL_FILE_LIMIT)?;
-            let files = crate::protocol::seal::open(&bytes, key, Some(PLANS_SIZE))
+            let bytes = dir.read_bytes(&sealed, qijudge_store::SMALL_FILE_LIMIT)?;
+            let files = qijudge_protocol::seal::open(&bytes, key, Some(PLANS_SIZE))
                 .map_err(|e| refuse(&sealed, None, e.to_string()))?;
             let inner = plans_path(ply, seat);
             return match files.as_slice() {
@@ -342,7 +342,7 @@ fn plans_text(dir: &GameDir, read: &Read, key: Option<&PrivateKey>) -> Result<Op
             };
         }
     }
-    dir.read_optional(&plans_path(ply, seat), crate::store::SMALL_FILE_LIMIT)
+    dir.read_optional(&plans_path(ply, seat), qijudge_store::SMALL_FILE_LIMIT)
 }
 
 /// Seat `seat`'s plans for the conditional file `read`, each line checked against its signed
@@ -671,7 +671,7 @@ pub fn fired_paths(record: &str) -> impl Iterator<Item = String> + '_ {
     record
         .lines()
         .filter(|l| l.contains(r#""conditional":"#))
-        .filter_map(|l| serde_json::from_str::<crate::protocol::files::RecordLine>(l).ok())
+        .filter_map(|l| serde_json::from_str::<qijudge_protocol::files::RecordLine>(l).ok())
         .filter_map(|l| match l.entry {
             Entry::Move {
                 conditional: Some(fired),

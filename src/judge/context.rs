@@ -1,8 +1,8 @@
 //! What a referee's step may read besides the files: where the secrets come from, when, the
 //! recorded line it checks, the judge's key.
 
-use crate::protocol::files::{Entry, RecordLine};
-use crate::store::GameDir;
+use qijudge_protocol::files::{Entry, RecordLine};
+use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 
 /// Where the secret inputs come from.

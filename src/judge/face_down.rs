@@ -5,8 +5,8 @@
 use super::context::Ctx;
 use super::frame::Frame;
 use super::nonces::NoncePair;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::files::{Entry, Notice};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::{Entry, Notice};
 use std::fmt::Display;
 
 /// The game's shuffle: the layout the game id and both seats' nonces fix.

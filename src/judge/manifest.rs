@@ -2,11 +2,11 @@
 //! creation time, board, seats in order, and the keys (strict Ed25519, distinct, no published
 //! sample key outside a sample game).
 
-use crate::error::{refuse, refuse_with, Result};
 use crate::judge::has_control;
-use crate::protocol::files::*;
-use crate::protocol::hash::hex32;
-use crate::protocol::signing;
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing;
+use qijudge_rules::hash::hex32;
 use ssh_key::PublicKey;
 
 /// What a game kind's manifest must say.
@@ -169,9 +169,9 @@ pub struct Seated<R> {
 
 impl<R: ManifestRules> Seated<R> {
     /// Reads and checks `game.toml`.
-    pub fn load(dir: &crate::store::GameDir) -> Result<Self> {
+    pub fn load(dir: &qijudge_store::GameDir) -> Result<Self> {
         const F: &str = "game.toml";
-        let text = dir.read(F, crate::store::SMALL_FILE_LIMIT)?;
+        let text = dir.read(F, qijudge_store::SMALL_FILE_LIMIT)?;
         let manifest: GameManifest<R> =
             parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
         let (player_keys, judge_key) = check_frame(&manifest.frame(), &R::KIND)?;
@@ -184,7 +184,7 @@ impl<R: ManifestRules> Seated<R> {
         }
         R::check(&manifest)?;
         Ok(Seated {
-            hash: crate::protocol::hash::sha256_tagged(text.as_bytes()),
+            hash: qijudge_rules::hash::sha256_tagged(text.as_bytes()),
             manifest,
             player_keys,
             judge_key,
@@ -228,10 +228,10 @@ impl<R: ManifestRules> Seated<R> {
 
     /// The judge's game for the rules contract (`rules::binding`): a fixed frame and `rules`.
     pub fn contract(rules: R) -> Self {
-        let frame = crate::games::rules::contract_frame(R::KIND.seats);
+        let frame = crate::judge::contract::contract_frame(R::KIND.seats);
         let manifest = Self::new_manifest(
             [0; 16],
-            crate::games::rules::CONTRACT_CREATED.into(),
+            crate::judge::contract::CONTRACT_CREATED.into(),
             false,
             rules,
             None,
@@ -239,7 +239,7 @@ impl<R: ManifestRules> Seated<R> {
             frame.players,
         );
         Seated {
-            hash: crate::protocol::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
+            hash: qijudge_rules::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
             manifest,
             player_keys: frame.player_keys,
             judge_key: frame.judge_key,
@@ -288,7 +288,7 @@ impl<R: ManifestRules> Seated<R> {
             players,
         );
         Seated {
-            hash: crate::protocol::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
+            hash: qijudge_rules::hash::sha256_tagged(to_toml(&manifest).as_bytes()),
             manifest,
             player_keys,
             judge_key,
@@ -328,7 +328,7 @@ mod seated_tests {
     use super::*;
     use crate::games::jieqi::rules::{Captured, Options as JieqiOptions};
     use crate::games::xiangqi::manifest::XiangqiRules;
-    use crate::store::GameDir;
+    use qijudge_store::GameDir;
 
     fn load_written<R: ManifestRules>(manifest: &GameManifest<R>) -> Result<Seated<R>> {
         let dir = tempfile::tempdir().unwrap();

@@ -6,6 +6,7 @@ pub mod ci;
 pub mod clock;
 pub mod conditional;
 pub mod context;
+pub mod contract;
 pub mod face_down;
 pub mod frame;
 pub mod manifest;

@@ -4,9 +4,9 @@
 
 use super::context::Ctx;
 use super::frame::Frame;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::files::*;
-use crate::protocol::hash::{hash_fields, hex32};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_rules::hash::{hash_fields, hex32};
 
 /// The commitment to a seat's nonce: SHA-256 over `qijudge/nonce/1`, the game id, the seat and
 /// the nonce, each field length-prefixed; 64 hex digits.

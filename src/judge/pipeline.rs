@@ -11,12 +11,12 @@ use super::candidates;
 use super::frame::Frame;
 use super::frame::Outputs;
 use super::text::describe;
-use crate::error::{refuse, refuse_with, Error, Refusal, Result};
-use crate::protocol::files::Clock;
-use crate::protocol::files::Entry;
-use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Refusal, Result};
+use qijudge_protocol::files::Clock;
+use qijudge_protocol::files::Entry;
+use qijudge_protocol::record::Record;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 
 pub use super::context::{Ctx, Mode};
@@ -30,7 +30,7 @@ pub trait Framed {
     /// Whether the seats' secrets are sealed to the judge (a game played in public).
     fn sealed(&self) -> bool;
     /// The manifest's players, in seat order.
-    fn players(&self) -> &[crate::protocol::files::Player];
+    fn players(&self) -> &[qijudge_protocol::files::Player];
 }
 
 impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest::Seated<R> {
@@ -46,7 +46,7 @@ impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest
         self.manifest.sealed
     }
 
-    fn players(&self) -> &[crate::protocol::files::Player] {
+    fn players(&self) -> &[qijudge_protocol::files::Player] {
         &self.manifest.players
     }
 }
@@ -64,11 +64,11 @@ macro_rules! recorded {
     };
     ($t:ty, $($field:ident).+) => {
         impl $crate::judge::pipeline::Recorded for $t {
-            fn record(&self) -> &$crate::protocol::record::Record {
+            fn record(&self) -> &::qijudge_protocol::record::Record {
                 &self.$($field).+
             }
 
-            fn record_mut(&mut self) -> &mut $crate::protocol::record::Record {
+            fn record_mut(&mut self) -> &mut ::qijudge_protocol::record::Record {
                 &mut self.$($field).+
             }
         }
@@ -724,7 +724,7 @@ fn clear_views_junk(dir: &GameDir) -> Result<()> {
         let plain = entry
             .file_name()
             .to_str()
-            .is_some_and(|n| crate::store::is_judge_output(&format!("views/{n}")));
+            .is_some_and(|n| qijudge_store::is_judge_output(&format!("views/{n}")));
         if kind.is_dir() {
             std::fs::remove_dir_all(entry.path()).map_err(io)?;
         } else if !kind.is_file() || !plain {
@@ -745,7 +745,7 @@ fn sweep_views(
     for name in dir.list("views")? {
         let path = format!("views/{name}");
         let ours = files.iter().any(|(p, _)| *p == path) || kept.contains(&path);
-        if !ours && crate::store::is_judge_output(&path) {
+        if !ours && qijudge_store::is_judge_output(&path) {
             gone.push((path, None));
         }
     }

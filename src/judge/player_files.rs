@@ -3,11 +3,11 @@
 
 use super::frame::Frame;
 use super::text::has_control;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_rules::hash::sha256_tagged;
+use qijudge_store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use serde::de::DeserializeOwned;
 
 /// A signed player file, read and checked against the seat's key, with its SHA-256.

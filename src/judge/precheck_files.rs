@@ -4,9 +4,9 @@
 use super::frame::{move_path, Frame};
 use super::player_files::{check_binding, read_signed_move};
 use super::strays::moves_beyond;
-use crate::error::{refuse, Result};
-use crate::protocol::files::*;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_protocol::files::*;
+use qijudge_store::GameDir;
 
 /// The move file of `seat` (one of two seats) for `ply`. Taking new files: none while it is not
 /// there, and the other seat's file for that ply is refused as out of turn; in a replay the

@@ -3,10 +3,10 @@
 
 use super::frame::Frame;
 use super::frame::Outputs;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::record::Record;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 use serde::de::DeserializeOwned;
 use ssh_key::{PrivateKey, PublicKey};
 
@@ -145,7 +145,7 @@ pub fn open_outputs<V: serde::Serialize>(
         .iter()
         .map(|&audience| {
             let v = view(audience);
-            (audience.to_string(), crate::view::to_json(&v), text(&v))
+            (audience.to_string(), qijudge_view::to_json(&v), text(&v))
         })
         .collect();
     let mut files = signed_outputs(record, views, key);
@@ -182,17 +182,17 @@ pub fn png_for(dir: &GameDir, judge: &PublicKey, stem: &str, svg: &str) -> Vec<u
     };
     match published {
         Some(bytes) if signed(&bytes) => bytes,
-        _ => crate::view::picture::png(svg),
+        _ => qijudge_view::picture::png(svg),
     }
 }
 
 /// The text of a published view (`views/<audience>.json`) after checking the judge's signature
 /// on it; a view not written yet is refused with what to do.
 pub fn signed_view_text(dir: &GameDir, f: &Frame, audience: &str) -> Result<String> {
-    use crate::store::{RECORD_LIMIT, SIGNATURE_LIMIT};
+    use qijudge_store::{RECORD_LIMIT, SIGNATURE_LIMIT};
     let path = format!("views/{audience}.json");
     let text = dir.read_optional(&path, RECORD_LIMIT)?.ok_or_else(|| {
-        crate::error::refuse_with(
+        qijudge_protocol::error::refuse_with(
             &path,
             None,
             "not written yet",
@@ -259,8 +259,8 @@ mod tests {
         let dir = GameDir::new(tmp.path());
         let (judge, stranger) = (signing::generate("judge"), signing::generate("x"));
         let svg = {
-            let mut s = crate::view::picture::Svg::new(20, 10, crate::view::picture::PAPER);
-            s.label(10.0, 5.0, "A", 1.0, crate::view::picture::INK);
+            let mut s = qijudge_view::picture::Svg::new(20, 10, qijudge_view::picture::PAPER);
+            s.label(10.0, 5.0, "A", 1.0, qijudge_view::picture::INK);
             s.finish()
         };
         let kept = b"the picture published before".to_vec();

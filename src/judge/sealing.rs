@@ -4,10 +4,10 @@
 
 use super::frame::Frame;
 use super::frame::Outputs;
-use crate::error::{refuse, refuse_with, Error, Result};
-use crate::protocol::seal::{self, Sealed};
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, SEALED_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::seal::{self, Sealed};
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, SEALED_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
 /// After the end: each seat's secret into `reveal/<seat>.toml`, from `setups/` in an open game
@@ -35,12 +35,12 @@ pub fn publish_secrets(
                     "--key: the {what} of a sealed game are opened with the judge's key or a seat's own"
                 )))
             }
-            _ => match dir.read_optional(&from, crate::store::SMALL_FILE_LIMIT)? {
+            _ => match dir.read_optional(&from, qijudge_store::SMALL_FILE_LIMIT)? {
                 Some(text) => text,
                 // Published before (a finished game whose setups were moved out, as a shipped
                 // sample's are): `verify` checks it against the commitment like any reveal.
                 None if dir
-                    .read_optional(&format!("reveal/{seat}.toml"), crate::store::SMALL_FILE_LIMIT)?
+                    .read_optional(&format!("reveal/{seat}.toml"), qijudge_store::SMALL_FILE_LIMIT)?
                     .is_some() =>
                 {
                     written.push(format!("reveal/{seat}.toml was published before"));
@@ -123,7 +123,7 @@ pub fn open_seat_secret(
     signer: &PublicKey,
 ) -> Result<String> {
     let path = sealed_setup_path(seat);
-    let bytes = dir.read_bytes(&path, crate::store::SMALL_FILE_LIMIT)?;
+    let bytes = dir.read_bytes(&path, qijudge_store::SMALL_FILE_LIMIT)?;
     open_sealed_secret(&path, &bytes, key, &secret_inner(seat), signer)
 }
 
@@ -235,7 +235,7 @@ fn output_tag(judge: &PrivateKey, game: &str, path: &str, plain: &[u8]) -> Resul
 fn tag_statement(game: &str, path: &str, sealed: &[u8], tag: &str) -> String {
     format!(
         "qijudge sealed output v2\ngame {game}\npath {path}\nsealed {}\ntag {tag}\n",
-        crate::protocol::hash::sha256_tagged(sealed)
+        qijudge_rules::hash::sha256_tagged(sealed)
     )
 }
 
@@ -249,7 +249,7 @@ pub fn judges_tag(
     judge: &PublicKey,
 ) -> Option<String> {
     let text = dir
-        .read(&tag_path(path), crate::store::SIGNATURE_LIMIT)
+        .read(&tag_path(path), qijudge_store::SIGNATURE_LIMIT)
         .ok()?;
     let at = text.find("-----BEGIN SSH SIGNATURE-----")?;
     let (statement, sig) = text.split_at(at);

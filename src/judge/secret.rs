@@ -11,9 +11,9 @@
 
 use super::context::{Ctx, Mode};
 use super::frame::Frame;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::files::Entry;
-use crate::store::SMALL_FILE_LIMIT;
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::Entry;
+use qijudge_store::SMALL_FILE_LIMIT;
 
 /// Where a seat's published secret lives.
 pub fn revealed_path(seat: &str) -> String {
@@ -57,7 +57,7 @@ pub fn read_32<T: serde::de::DeserializeOwned + serde::Serialize>(
     let Some((path, text)) = read(cx, f, sealed, seat)? else {
         return Ok(None);
     };
-    let file: T = crate::protocol::files::parse_toml(&text)
+    let file: T = qijudge_protocol::files::parse_toml(&text)
         .map_err(|e| refuse(&path, e.field.as_deref(), e.reason))?;
     let [found, game, manifest, named, value] = parts(&file);
     let bad = |field: &str, reason: &str| refuse(&path, Some(field), reason);
@@ -70,7 +70,7 @@ pub fn read_32<T: serde::de::DeserializeOwned + serde::Serialize>(
     if named != f.seats[seat] {
         return Err(bad("seat", "names another seat"));
     }
-    let bytes = crate::protocol::hash::hex32(value)
+    let bytes = qijudge_rules::hash::hex32(value)
         .ok_or_else(|| bad(field, "expected 64 lowercase hex digits"))?;
     Ok(Some((path, bytes)))
 }
@@ -125,7 +125,7 @@ pub fn take_secret_32<T: serde::de::DeserializeOwned + serde::Serialize>(
 }
 
 /// Refuses the audit of a finished game while a secret the judge held is unpublished.
-pub fn require_revealed(dir: &crate::store::GameDir, seats: &[&str], what: &str) -> Result<()> {
+pub fn require_revealed(dir: &qijudge_store::GameDir, seats: &[&str], what: &str) -> Result<()> {
     for seat in seats {
         let path = revealed_path(seat);
         if !dir.exists(&path) {

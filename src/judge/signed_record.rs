@@ -2,10 +2,10 @@
 //! and refused if rolled back behind a view the judge signed.
 
 use super::frame::Frame;
-use crate::error::{refuse, refuse_with, Result};
-use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::record::Record;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 
 /// Loads the signed record (empty before the first judge run), refusing one that was rolled
 /// back: the judge keeps no state besides its files, so every view it signed is its memory, and
@@ -55,7 +55,7 @@ fn started_from(text: &str) -> Option<String> {
 }
 
 /// The refusal of a game whose `game.toml` is not the one its record or views were made for.
-pub fn manifest_changed(made_for: &str, now: &str) -> crate::error::Error {
+pub fn manifest_changed(made_for: &str, now: &str) -> qijudge_protocol::error::Error {
     refuse_with(
         "game.toml",
         None,

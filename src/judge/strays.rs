@@ -2,10 +2,10 @@
 //! after the end, a lone signature), found in one listing and refused by name.
 
 use super::frame::Frame;
-use crate::error::{refuse, Error, Result};
-use crate::protocol::files::*;
-use crate::protocol::record::Record;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::record::Record;
+use qijudge_store::GameDir;
 
 /// A file in `moves/` the judge can never take, once it has taken what it could: a name no
 /// move file has, a signature without its move file (a stranger's `.sig` squatting a later

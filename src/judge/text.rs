@@ -1,8 +1,8 @@
 //! The judge's words: record entries and end reasons as it says them, and the check that text
 //! a player wrote holds nothing that could forge a line where it is shown.
 
-use crate::protocol::files::Entry;
-use crate::rules::EndReason;
+use qijudge_protocol::files::Entry;
+use qijudge_rules::EndReason;
 
 /// Control characters (line breaks, escapes) and bidirectional overrides, which could forge
 /// lines in a terminal, a log or a mail header.

@@ -8,12 +8,12 @@ use super::face_down::Deal;
 use super::pipeline::{Framed, Recorded, Referee};
 use super::turns::{Asked, MoveLine, Turns};
 use super::Outputs;
-use crate::error::Result;
-use crate::protocol::files::{Entry, MoveFile};
-use crate::protocol::record::Record;
-use crate::rules::EndReason;
-use crate::store::GameDir;
-use crate::view::turn_view::ViewHead;
+use qijudge_protocol::error::Result;
+use qijudge_protocol::files::{Entry, MoveFile};
+use qijudge_protocol::record::Record;
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
+use qijudge_view::turn_view::ViewHead;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use ssh_key::PrivateKey;
@@ -289,7 +289,7 @@ fn take_conditional<G: TurnReferee>(
     else {
         return Ok(None);
     };
-    let mut file = crate::games::rules::contract_move_file(
+    let mut file = crate::judge::contract::contract_move_file(
         frame.id,
         frame.hash,
         ply,
@@ -329,7 +329,7 @@ pub fn play_move<G: TurnReferee>(
     let ply = G::plies(state) + 1;
     let seat = frame.seats[g.seat_to_move(state)];
     let file =
-        crate::games::rules::contract_move_file(frame.id, frame.hash, ply, seat, mv.to_string());
+        crate::judge::contract::contract_move_file(frame.id, frame.hash, ply, seat, mv.to_string());
     take(g, state, cx, ply, &file, String::new(), Asked::Play(mv))
 }
 
@@ -338,7 +338,7 @@ pub fn play_move<G: TurnReferee>(
 /// changes the state.
 pub fn contract_play<G: TurnReferee>(g: &G, state: &mut G::State, mv: G::Move) {
     let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
+    let cx = Ctx::taking_new(&unread, crate::judge::contract::CONTRACT_CREATED, None);
     let _ = play_move(g, state, &cx, mv);
 }
 
@@ -388,7 +388,7 @@ pub fn play_all<G: TurnReferee>(
     moves: &[G::Move],
 ) -> Result<Vec<Vec<Entry>>> {
     let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::games::rules::CONTRACT_CREATED, None);
+    let cx = Ctx::taking_new(&unread, crate::judge::contract::CONTRACT_CREATED, None);
     moves
         .iter()
         .map(|&mv| play_move(g, state, &cx, mv))

@@ -5,11 +5,11 @@
 
 use super::context::Ctx;
 use super::frame::Frame;
-use crate::error::{refuse, Result};
-use crate::protocol::files::{Entry, MoveFile, Notice, RECORD_FORMAT};
-use crate::protocol::record::Record;
-use crate::rules::EndReason;
-use crate::view::Closing;
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_protocol::files::{Entry, MoveFile, Notice, RECORD_FORMAT};
+use qijudge_protocol::record::Record;
+use qijudge_rules::EndReason;
+use qijudge_view::Closing;
 
 /// The record and the game's state off the board.
 #[derive(Clone, Debug, Default)]
@@ -124,7 +124,7 @@ impl Turns {
         hash: String,
         line: MoveLine,
     ) -> Entry {
-        if !crate::view::on_board(&line.action) {
+        if !qijudge_view::on_board(&line.action) {
             self.closing = Some(Closing {
                 ply,
                 seat: seats[seat].into(),

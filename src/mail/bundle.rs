@@ -2,8 +2,8 @@
 //! setups, the judge's views for one audience) packed as a ustar archive with fixed metadata and
 //! compressed with gzip (no name, no time), so the same game always gives the same bytes.
 
-use crate::error::Result;
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_store::GameDir;
 
 /// Folders whose files travel in a bundle (never `setups/`, `refused/`, `mail/`, `sealed/`).
 const FOLDERS: [&str; 3] = ["commitments", "moves", "reveal"];
@@ -93,10 +93,10 @@ pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
         .collect();
     let files: Had = all
         .iter()
-        .map(|(p, b)| (p.clone(), crate::protocol::hash::sha256_tagged(b)))
+        .map(|(p, b)| (p.clone(), qijudge_rules::hash::sha256_tagged(b)))
         .collect();
     let listing: String = files.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
-    let digest = crate::protocol::hash::sha256_tagged(listing.as_bytes());
+    let digest = qijudge_rules::hash::sha256_tagged(listing.as_bytes());
     // The commitments too, few and small: a revealed setup is checked against its seat's.
     let always =
         |p: &str| !p.contains('/') || p.starts_with("views/") || p.starts_with("commitments/");
@@ -104,7 +104,7 @@ pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
         .into_iter()
         .filter(|(p, _)| always(p) || had.get(p) != files.get(p))
         .collect();
-    let bytes = crate::store::archive::write(&new, flate2::Compression::best())?;
+    let bytes = qijudge_store::archive::write(&new, flate2::Compression::best())?;
     Ok(Bundle {
         bytes,
         files,
@@ -116,13 +116,13 @@ pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
 /// a message): each accepted commitment and move file, or the conditional file a move was
 /// played from.
 pub fn missing_files(dir: &GameDir) -> Vec<String> {
-    use crate::protocol::files::Entry;
+    use qijudge_protocol::files::Entry;
     let Ok(text) = std::fs::read_to_string(dir.path("record.jsonl")) else {
         return Vec::new();
     };
     let mut missing: Vec<String> = text
         .lines()
-        .filter_map(|l| serde_json::from_str::<crate::protocol::files::RecordLine>(l).ok())
+        .filter_map(|l| serde_json::from_str::<qijudge_protocol::files::RecordLine>(l).ok())
         .filter_map(|l| match l.entry {
             Entry::Commitment { seat, .. } => Some(format!("commitments/{seat}.toml")),
             Entry::Move {
@@ -154,12 +154,12 @@ fn fired_conditionals(dir: &GameDir) -> Vec<String> {
 /// The files of a bundle, or why it cannot be read: only regular files at allowed paths, each
 /// at most `limit` bytes, at most [`MAX_FILES`].
 pub fn unpack(bytes: &[u8], limit: u64) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
-    let limits = crate::store::archive::Limits {
+    let limits = qijudge_store::archive::Limits {
         unpacked: MAX_UNPACKED,
         file: limit,
         files: MAX_FILES,
     };
-    crate::store::archive::read(bytes, &limits, allowed_path, "a game bundle holds")
+    qijudge_store::archive::read(bytes, &limits, allowed_path, "a game bundle holds")
 }
 
 #[cfg(test)]

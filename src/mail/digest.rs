@@ -5,7 +5,7 @@
 //! its own game. What cannot wait still goes at once (see [`crate::mail::outbox::Outgoing`]'s
 //! `urgent`).
 
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -46,7 +46,7 @@ impl Digests {
             serde_json::to_string_pretty(&self.0).map_err(|e| Error::Io(format!("{FILE}: {e}")))?;
         std::fs::create_dir_all(spool)
             .map_err(|e| Error::Io(format!("{}: {e}", spool.display())))?;
-        crate::store::write_atomic(&spool.join(FILE), format!("{text}\n").as_bytes())
+        qijudge_store::write_atomic(&spool.join(FILE), format!("{text}\n").as_bytes())
     }
 
     /// `address` asks for the digest (`on`) or mail per move for `game`, or for all its games.

@@ -136,7 +136,7 @@ fn scan(text: &str) -> Vec<Block> {
             }
             // Re-folded armor (64 or 76 columns, indented) is put back in canonical form: the
             // signature bytes are what is checked.
-            let sig = crate::protocol::signing::canonical_armor(&sig).unwrap_or(sig);
+            let sig = qijudge_protocol::signing::canonical_armor(&sig).unwrap_or(sig);
             blocks.push(Block::Signature(sig));
             continue;
         }

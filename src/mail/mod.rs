@@ -8,11 +8,11 @@ pub mod inbox;
 pub mod outbox;
 pub mod route;
 
-use crate::error::{refuse, refuse_with, Result};
 use crate::judge::Outputs;
-use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::GameDir;
 use ssh_key::PublicKey;
 
 /// Files for one `GameDir::commit`: each path with its new bytes.
@@ -50,7 +50,7 @@ impl Seats {
 pub fn seats(dir: &GameDir) -> Result<Seats> {
     let facts = crate::games::of_dir(&dir.root)?.facts(dir)?;
     let (names, keys, judge) = (facts.seats, facts.player_keys, facts.judge_key);
-    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let manifest = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
     let id = field(&manifest, "id").unwrap_or_default();
     Ok(Seats {
         names,
@@ -84,7 +84,7 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
         .filter(|s| s.chars().all(|c| c.is_ascii_lowercase()) && !s.is_empty() && s.len() <= 16)
         .ok_or_else(|| refuse(shown, Some("seat"), "missing or not a seat name"))?;
     // Only a kind declared in the protocol's table is read.
-    let kinds = &crate::protocol::kinds::KINDS;
+    let kinds = &qijudge_protocol::kinds::KINDS;
     if format == "qijudge/conditional/1" {
         return Err(refuse_with(
             shown,
@@ -94,7 +94,7 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
              conditional file, its .sig and its plans",
         ));
     }
-    let kind = crate::protocol::kinds::by_format(&format).ok_or_else(|| {
+    let kind = qijudge_protocol::kinds::by_format(&format).ok_or_else(|| {
         let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
         refuse(
             shown,
@@ -102,7 +102,7 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
             format!("not a file players send ({})", names.join(", ")),
         )
     })?;
-    let ply: u32 = match kind.binds.contains(&crate::protocol::kinds::Bound::Ply) {
+    let ply: u32 = match kind.binds.contains(&qijudge_protocol::kinds::Bound::Ply) {
         true => field(text, "ply")
             .and_then(|p| p.parse().ok())
             .ok_or_else(|| refuse(shown, Some("ply"), "missing or not a number"))?,
@@ -121,7 +121,7 @@ fn place(text: &str, shown: &str) -> Result<Placed> {
 /// version is newer: an older or repeated one (a withdrawn plan mailed again, or two versions
 /// arriving out of order) is refused, whatever the order of arrival.
 fn newer_conditional(dir: &GameDir, path: &str, bytes: &[u8], shown: &str) -> Result<()> {
-    let Some(held) = dir.read_optional(path, crate::store::SMALL_FILE_LIMIT)? else {
+    let Some(held) = dir.read_optional(path, qijudge_store::SMALL_FILE_LIMIT)? else {
         return Ok(());
     };
     if held.as_bytes() == bytes {
@@ -166,7 +166,7 @@ fn check_plans(
         .find(|f| place(&f.text, shown).is_ok_and(|p| p.path == statement))
     {
         Some(f) => Some(f.text.clone()),
-        None => dir.read_optional(&statement, crate::store::SMALL_FILE_LIMIT)?,
+        None => dir.read_optional(&statement, qijudge_store::SMALL_FILE_LIMIT)?,
     };
     let refused = |why: String| {
         refuse_with(
@@ -191,7 +191,7 @@ fn check_plans(
 
 /// Whether the record names the conditional file `path` as one the judge played from.
 fn fired(dir: &GameDir, path: &str) -> bool {
-    let Ok(Some(record)) = dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT) else {
+    let Ok(Some(record)) = dir.read_optional("record.jsonl", qijudge_store::RECORD_LIMIT) else {
         return false;
     };
     let found = crate::judge::conditional::fired_paths(&record).any(|p| p == path);
@@ -242,7 +242,7 @@ pub fn import(
         for archive in &message.archives {
             match import_bundle(dir, &seats, archive, shown) {
                 Ok(files) => taken.extend(files),
-                Err(crate::error::Error::Refused(r))
+                Err(qijudge_protocol::error::Error::Refused(r))
                     if several && r.reason.starts_with("holds another game") => {}
                 Err(e) => return Err(e),
             }
@@ -425,9 +425,9 @@ fn check_record(
             "the record is not signed by this game's judge",
         )
     })?;
-    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let genesis = crate::protocol::hash::sha256_tagged(manifest.as_bytes());
-    crate::protocol::record::Record::parse(&found.text, &genesis).map_err(|(line, e)| {
+    let manifest = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
+    let genesis = qijudge_rules::hash::sha256_tagged(manifest.as_bytes());
+    qijudge_protocol::record::Record::parse(&found.text, &genesis).map_err(|(line, e)| {
         refuse(
             shown,
             Some("record.jsonl"),
@@ -435,7 +435,7 @@ fn check_record(
         )
     })?;
     let here = dir
-        .read_optional("record.jsonl", crate::store::RECORD_LIMIT)?
+        .read_optional("record.jsonl", qijudge_store::RECORD_LIMIT)?
         .unwrap_or_default();
     if here.starts_with(&found.text) {
         return Ok(None);
@@ -458,12 +458,12 @@ fn check_record(
 
 /// The head of the record in a game folder (the manifest's hash before the first line).
 fn record_head(dir: &GameDir) -> Result<String> {
-    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
-    let genesis = crate::protocol::hash::sha256_tagged(manifest.as_bytes());
+    let manifest = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
+    let genesis = qijudge_rules::hash::sha256_tagged(manifest.as_bytes());
     let here = dir
-        .read_optional("record.jsonl", crate::store::RECORD_LIMIT)?
+        .read_optional("record.jsonl", qijudge_store::RECORD_LIMIT)?
         .unwrap_or_default();
-    let record = crate::protocol::record::Record::parse(&here, &genesis)
+    let record = qijudge_protocol::record::Record::parse(&here, &genesis)
         .map_err(|(line, e)| refuse("record.jsonl", None, format!("line {line}: {}", e.reason)))?;
     Ok(record.head_or(&genesis))
 }
@@ -502,7 +502,7 @@ fn import_view(
         return Ok(None);
     }
     if dir
-        .read_optional(&path, crate::store::RECORD_LIMIT)?
+        .read_optional(&path, qijudge_store::RECORD_LIMIT)?
         .as_deref()
         == Some(found.text.as_str())
     {
@@ -522,7 +522,7 @@ fn import_view(
 /// the judge's views.
 fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Result<Vec<String>> {
     let field = Some("game.tar.gz");
-    let files = bundle::unpack(bytes, crate::store::RECORD_LIMIT)
+    let files = bundle::unpack(bytes, qijudge_store::RECORD_LIMIT)
         .map_err(|why| refuse(shown, field, why))?;
     let get = |path: &str| {
         files
@@ -530,7 +530,7 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
             .find(|(p, _)| p == path)
             .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
     };
-    let manifest = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let manifest = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
     if get("game.toml").as_deref() != Some(manifest.as_str()) {
         return Err(refuse(
             shown,
@@ -554,7 +554,7 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
     }
     // Views are taken when they are of the record the copy will hold.
     let current = public.iter().any(|(p, _)| p == "record.jsonl")
-        || dir.read_optional("record.jsonl", crate::store::RECORD_LIMIT)? == record;
+        || dir.read_optional("record.jsonl", qijudge_store::RECORD_LIMIT)? == record;
     // The seats' commitments in the bundle, for opening the revealed setups.
     let commitments: Vec<inbox::Found> = files
         .iter()
@@ -618,7 +618,7 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
                 if replaceable {
                     continue;
                 }
-                if let Some(existing) = dir.read_optional(rel, crate::store::RECORD_LIMIT)? {
+                if let Some(existing) = dir.read_optional(rel, qijudge_store::RECORD_LIMIT)? {
                     if existing != content {
                         return Err(bad(format!(
                             "{rel} exists with other content; a sent file is never replaced"
@@ -632,7 +632,7 @@ fn import_bundle(dir: &GameDir, seats: &Seats, bytes: &[u8], shown: &str) -> Res
         taken.push(path.clone());
     }
     for (path, text) in &reveals {
-        if let Some(existing) = dir.read_optional(path, crate::store::SMALL_FILE_LIMIT)? {
+        if let Some(existing) = dir.read_optional(path, qijudge_store::SMALL_FILE_LIMIT)? {
             if existing != *text {
                 return Err(refuse(
                     shown,
@@ -683,8 +683,8 @@ fn signed_commitment(
     }
     let path = format!("commitments/{name}.toml");
     let (Some(text), Some(sig)) = (
-        dir.read_optional(&path, crate::store::SMALL_FILE_LIMIT)?,
-        dir.read_optional(&format!("{path}.sig"), crate::store::SIGNATURE_LIMIT)?,
+        dir.read_optional(&path, qijudge_store::SMALL_FILE_LIMIT)?,
+        dir.read_optional(&format!("{path}.sig"), qijudge_store::SIGNATURE_LIMIT)?,
     ) else {
         return Ok(None);
     };
@@ -720,10 +720,10 @@ fn check_secret(
             ) else {
                 return Err(wrong("is not a setup file"));
             };
-            let hex = |h: &str| crate::protocol::hash::hex32(h);
+            let hex = |h: &str| qijudge_rules::hash::hex32(h);
             match (hex(&setup.salt), hex(&setup.lot_nonce)) {
                 (Some(salt), Some(nonce)) => {
-                    use crate::protocol::commitment::{lot_commitment, setup_commitment};
+                    use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
                     setup_commitment(&c.game, name, &salt, setup.setup.as_bytes()) == c.setup
                         && lot_commitment(&c.game, name, &nonce) == c.lot
                 }
@@ -755,7 +755,7 @@ fn check_secret(
             ) else {
                 return Err(wrong("is not a nonce file"));
             };
-            crate::protocol::hash::hex32(&n.nonce).is_some_and(|nonce| {
+            qijudge_rules::hash::hex32(&n.nonce).is_some_and(|nonce| {
                 crate::judge::nonces::commitment(&c.game, name, &nonce) == c.commitment
             })
         }

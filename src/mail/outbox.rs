@@ -1,11 +1,11 @@
 //! Outgoing messages: one per seat with that seat's signed view, and one for spectators with
 //! the public view. Every header is built from checked values; the bytes are deterministic.
 
-use crate::error::{Error, Result};
-use crate::store::{GameDir, RECORD_LIMIT};
 use mail_builder::headers::content_type::ContentType;
 use mail_builder::mime::MimePart;
 use mail_builder::MessageBuilder;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_store::{GameDir, RECORD_LIMIT};
 
 /// Whether a text can go into a header: an address `local@domain` without spaces, quotes,
 /// angle brackets or control characters.
@@ -76,7 +76,7 @@ pub fn headline(view: &serde_json::Value) -> String {
 }
 
 /// A manifest's `[clock]` table, whatever the game.
-pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files::Clock>> {
+pub fn clock_of(manifest: &toml::Table) -> Result<Option<qijudge_protocol::files::Clock>> {
     manifest
         .get("clock")
         .map(|c| {
@@ -89,23 +89,23 @@ pub fn clock_of(manifest: &toml::Table) -> Result<Option<crate::protocol::files:
 
 /// A game's clock and its record, read once for its deadlines.
 type Clocked = (
-    crate::protocol::files::Clock,
-    crate::protocol::record::Record,
+    qijudge_protocol::files::Clock,
+    qijudge_protocol::record::Record,
 );
 
 /// The game's clock and its record, if it has a clock and a readable record.
 fn clock_and_record(dir: &GameDir) -> Result<Option<Clocked>> {
-    let text = dir.read("game.toml", crate::store::SMALL_FILE_LIMIT)?;
+    let text = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
     let table: toml::Table =
         toml::from_str(&text).map_err(|e| Error::Io(format!("game.toml: {e}")))?;
     let Some(clock) = clock_of(&table)? else {
         return Ok(None);
     };
-    let genesis = crate::protocol::hash::sha256_tagged(text.as_bytes());
+    let genesis = qijudge_rules::hash::sha256_tagged(text.as_bytes());
     let here = dir
         .read_optional("record.jsonl", RECORD_LIMIT)?
         .unwrap_or_default();
-    Ok(crate::protocol::record::Record::parse(&here, &genesis)
+    Ok(qijudge_protocol::record::Record::parse(&here, &genesis)
         .ok()
         .map(|record| (clock, record)))
 }
@@ -141,7 +141,7 @@ fn missed_deadline(
     clocked: Option<&Clocked>,
     now: &str,
 ) -> Result<Option<(String, crate::judge::clock::Deadline)>> {
-    use crate::protocol::files::Entry;
+    use qijudge_protocol::files::Entry;
     let Some((clock, record)) = clocked else {
         return Ok(None);
     };
@@ -401,7 +401,7 @@ pub const NOT_YOURS: &str = "If you did not send this message, someone else wrot
 /// A private notice to one seat: why the file in its message was refused, or (`chat`) that a
 /// message with no file at all did nothing, and where words for the opponent should go.
 pub fn notice(env: &Envelope, to: &Recipient, text: &str, chat: bool) -> Result<Vec<u8>> {
-    let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+    let digest = qijudge_rules::hash::sha256_tagged(text.as_bytes());
     let id = format!(
         "{}.{}.refused.{}",
         env.game,
@@ -482,8 +482,7 @@ pub fn reply(
         name: String::new(),
         addresses: vec![to.to_string()],
     };
-    let digest =
-        crate::protocol::hash::sha256_tagged(format!("{to}\n{subject}\n{body}").as_bytes());
+    let digest = qijudge_rules::hash::sha256_tagged(format!("{to}\n{subject}\n{body}").as_bytes());
     let id = format!("reply.{}", hex_prefix(&digest, 16));
     let subject = format!("[qijudge] {subject}");
     write(
@@ -544,7 +543,7 @@ pub fn digest(
         );
     }
     let digest =
-        crate::protocol::hash::sha256_tagged(format!("{to}\n{now}\n{}", held.len()).as_bytes());
+        qijudge_rules::hash::sha256_tagged(format!("{to}\n{now}\n{}", held.len()).as_bytes());
     let id = format!("digest.{}", hex_prefix(&digest, 16));
     let body = MimePart::new(ContentType::new("multipart/mixed"), parts);
     write(headers(&env, &recipient, subject, &id)?.body(body))
@@ -606,7 +605,7 @@ pub fn messages(
         // A seat's pending refusal comes first in its own message, and only there.
         let note = dir.read_optional(
             &format!("views/{}.refusal.txt", r.audience),
-            crate::store::SMALL_FILE_LIMIT,
+            qijudge_store::SMALL_FILE_LIMIT,
         )?;
         let over = view.get("result").is_some_and(|v| !v.is_null());
         let mut audiences = vec![r.audience.as_str(), "public", "full"];
@@ -639,7 +638,7 @@ pub fn messages(
             answers.as_deref().unwrap_or(""),
         ]
         .join("\0");
-        let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+        let digest = qijudge_rules::hash::sha256_tagged(said.as_bytes());
         let mut body = wrap(&format!("Game {}: {headline}.", env.game));
         body.push('\n');
         let to_move = view.get("to_move").and_then(|t| t.as_str());
@@ -782,7 +781,7 @@ pub struct Invitation<'a> {
     pub chosen: bool,
     /// A setup to start from, when the seat chooses one.
     pub template: Option<&'a str>,
-    pub clock: Option<&'a crate::protocol::files::Clock>,
+    pub clock: Option<&'a qijudge_protocol::files::Clock>,
 }
 
 /// The invitation to one seat: the game, the judge's address, the manifest (attached) and the
@@ -847,7 +846,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
     ));
     let body = wrap(&body);
     let said = [seat, &to.addresses.join(","), inv.manifest, &body].join("\0");
-    let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+    let digest = qijudge_rules::hash::sha256_tagged(said.as_bytes());
     let id = format!("{}.{seat}.invite.{}", env.game, hex_prefix(&digest, 8));
     let subject = format!(
         "[qijudge {}] invitation: you play {seat} at {}",
@@ -910,7 +909,7 @@ pub fn reminder(
     );
     let body = wrap(&body);
     let said = [seat, &to.addresses.join(","), &d.ply.to_string(), d.state].join("\0");
-    let digest = crate::protocol::hash::sha256_tagged(said.as_bytes());
+    let digest = qijudge_rules::hash::sha256_tagged(said.as_bytes());
     let id = format!("{}.{seat}.reminder.{}", env.game, hex_prefix(&digest, 8));
     Ok(Outgoing {
         name: format!("{seat}.reminder.eml"),

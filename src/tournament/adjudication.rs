@@ -3,7 +3,7 @@
 //! a move number), and a maximum length. Pure: the runner gives the scores the engines reported
 //! and records the ruling in the game's signed record.
 
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 
 /// A score an engine reported for its move, from the mover's side: centipawns, or mate in N
 /// moves (negative: being mated).

@@ -4,8 +4,8 @@
 //! cancel most of what an opening gives one colour, so their Elo has a smaller error than the
 //! games' alone.
 
-use crate::error::{Error, Result};
-use crate::rules::random::SplitMix64;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_rules::random::SplitMix64;
 
 /// Which part of a book a match plays, and the book it must be (a fleet hands a worker a
 /// book by its SHA-256, a start and a count).
@@ -73,7 +73,7 @@ impl Book {
         let shown = path.display();
         let text =
             std::fs::read_to_string(path).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
-        let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+        let digest = qijudge_rules::hash::sha256_tagged(text.as_bytes());
         if let Some(want) = &slice.sha256 {
             let have = digest.trim_start_matches("sha256:");
             if !have.eq_ignore_ascii_case(want.trim_start_matches("sha256:")) {
@@ -138,7 +138,7 @@ impl Book {
             }
             false => "sequential",
         };
-        let digest = crate::protocol::hash::sha256_tagged(text.as_bytes());
+        let digest = qijudge_rules::hash::sha256_tagged(text.as_bytes());
         Book {
             openings,
             identity: format!("{digest} {order}"),

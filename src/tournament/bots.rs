@@ -2,7 +2,7 @@
 //! processes speaking the line protocol, with a time limit on every answer.
 
 use super::protocol::{BotFailure, BotView, Reply, Request};
-use crate::rules::random::SplitMix64;
+use qijudge_rules::random::SplitMix64;
 use std::io::{BufRead, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::time::Duration;

@@ -19,7 +19,7 @@ use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request};
 use crate::games::luzhanqi::rules::{Outcome, Piece};
 use crate::games::luzhanqi::view::ViewFile;
-use crate::protocol::files::Notice;
+use qijudge_protocol::files::Notice;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

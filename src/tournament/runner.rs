@@ -9,10 +9,10 @@ use super::schedule::{self, Pairing};
 use super::standings::{from_summary, GameRecord};
 use super::timecontrol::{Clocks, TimeControl};
 use super::uci::{Dialect, UciBot};
-use crate::error::{Error, Result};
-use crate::protocol::signing;
-use crate::rules::random::SplitMix64;
-use crate::store::write_atomic;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::signing;
+use qijudge_rules::random::SplitMix64;
+use qijudge_store::write_atomic;
 use serde::{Deserialize, Serialize};
 use ssh_key::PrivateKey;
 use std::collections::{BTreeMap, BTreeSet};
@@ -277,7 +277,7 @@ pub fn game_seed(seed: u64, k: u32) -> u64 {
 
 /// The number k of a game from its folder or packed file (`…/game-00012`, `game-00012.tar.gz`).
 pub fn game_number(dir: &str) -> Option<u32> {
-    dir.trim_end_matches(crate::store::packed::EXTENSION)
+    dir.trim_end_matches(qijudge_store::packed::EXTENSION)
         .rsplit("game-")
         .next()?
         .parse()
@@ -292,7 +292,7 @@ pub fn game_dir(out: &Path, k: u32) -> PathBuf {
 pub fn finished_game(out: &Path, k: u32, pack: bool) -> PathBuf {
     if pack {
         out.join("games")
-            .join(format!("game-{k:05}{}", crate::store::packed::EXTENSION))
+            .join(format!("game-{k:05}{}", qijudge_store::packed::EXTENSION))
     } else {
         game_dir(out, k)
     }
@@ -301,7 +301,7 @@ pub fn finished_game(out: &Path, k: u32, pack: bool) -> PathBuf {
 /// Packs game k's folder into its file (written atomically), then removes the folder.
 fn pack_game(out: &Path, k: u32) -> Result<PathBuf> {
     let dir = game_dir(out, k);
-    let bytes = crate::store::packed::pack(&dir)?;
+    let bytes = qijudge_store::packed::pack(&dir)?;
     let file = finished_game(out, k, true);
     write_atomic(&file, &bytes)?;
     std::fs::remove_dir_all(&dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
@@ -433,7 +433,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     let games_folder = cfg.out.join("games");
     std::fs::create_dir_all(&games_folder)
         .map_err(|e| Error::Io(format!("{}: {e}", games_folder.display())))?;
-    let _scratch = crate::store::ScratchGuard::new(&games_folder);
+    let _scratch = qijudge_store::ScratchGuard::new(&games_folder);
     let keys = Keys::load_or_make(&cfg.out)?;
     // Finished games are kept (and re-audited); the others are played from the start.
     let mut results = std::collections::BTreeMap::new();
@@ -499,7 +499,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
                             let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                             s.completed.insert(k);
                             let text = serde_json::to_string_pretty(&*s).unwrap_or_default() + "\n";
-                            let written = crate::store::sync_folder(&games_folder)
+                            let written = qijudge_store::sync_folder(&games_folder)
                                 .and_then(|()| write_atomic(&state_path, text.as_bytes()));
                             if let Err(e) = written {
                                 *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
@@ -661,7 +661,7 @@ fn load_or_make_key(out: &Path, name: &str) -> Result<PrivateKey> {
             .map_err(|e| Error::Io(format!("{}: {e}", path.display()))),
         Err(_) => {
             let key = signing::generate(name);
-            crate::store::write_private(&path, signing::private_key_pem(&key).as_bytes())?;
+            qijudge_store::write_private(&path, signing::private_key_pem(&key).as_bytes())?;
             Ok(key)
         }
     }
@@ -675,7 +675,7 @@ impl Keys {
         let public = out.join("keys/judge.pub");
         let line = format!("{}\n", signing::public_key_line(judge.public_key()));
         if std::fs::read_to_string(&public).ok().as_deref() != Some(line.as_str()) {
-            crate::store::write_atomic(&public, line.as_bytes())?;
+            qijudge_store::write_atomic(&public, line.as_bytes())?;
         }
         Ok(Keys { judge })
     }
@@ -936,7 +936,7 @@ fn play_through_contract(
     // setups, each judge run, the reveal, the audit) works there, and it is written once at
     // the end, as a folder or packed. On disk there is only the empty folder, for the lock.
     std::fs::create_dir_all(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    let memory = crate::store::MemoryGuard::new(&path);
+    let memory = qijudge_store::MemoryGuard::new(&path);
     let _ = game.new_game(&path, new)?;
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
@@ -1200,7 +1200,7 @@ fn play_through_contract(
     }
     // Packed straight from memory: one file, and the few files written before play removed.
     let file = finished_game(&cfg.out, k, true);
-    write_atomic(&file, &crate::store::packed::pack_files(&memory.files())?)?;
+    write_atomic(&file, &qijudge_store::packed::pack_files(&memory.files())?)?;
     drop(memory);
     std::fs::remove_dir_all(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
     Ok(from_summary(&path.display().to_string(), &summary))

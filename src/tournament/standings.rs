@@ -93,10 +93,12 @@ pub struct Judges {
 impl Judges {
     /// Adds the key in `line` (an OpenSSH public key line), found at `from`.
     pub fn add(&mut self, line: &str, from: &str) -> Result<(), String> {
-        let key = crate::protocol::signing::parse_public_key(line)
+        let key = qijudge_protocol::signing::parse_public_key(line)
             .map_err(|e| format!("{from}: not a judge's public key: {e}"))?;
-        self.keys
-            .push((crate::protocol::signing::public_key_line(&key), from.into()));
+        self.keys.push((
+            qijudge_protocol::signing::public_key_line(&key),
+            from.into(),
+        ));
         Ok(())
     }
 
@@ -112,10 +114,10 @@ impl Judges {
     /// Ok when `judge` (a manifest's key line) is one of these keys; else why it does not
     /// count, naming the key by its fingerprint.
     pub fn check(&self, judge: &str) -> Result<(), String> {
-        let parsed = crate::protocol::signing::parse_public_key(judge);
+        let parsed = qijudge_protocol::signing::parse_public_key(judge);
         let line = parsed
             .as_ref()
-            .map(crate::protocol::signing::public_key_line)
+            .map(qijudge_protocol::signing::public_key_line)
             .unwrap_or_default();
         if self.keys.iter().any(|(k, _)| *k == line) {
             return Ok(());

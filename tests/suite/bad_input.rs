@@ -2,6 +2,7 @@
 //! is refused with exit code 1 and a message naming a file, never panics, and changes no input.
 
 use super::helpers::*;
+use qijudge::games::luzhanqi::referee::Manifest;
 use qijudge::protocol::files::*;
 use qijudge::protocol::signing::{self, namespace};
 use std::path::Path;

@@ -424,7 +424,7 @@ fn names_and_addresses_cannot_add_headers_and_sendmail_gets_each_message() {
     let g = started_by_mail();
     let manifest = g.judge.join("game.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    let mut m: qijudge::protocol::files::Manifest = toml::from_str(&text).unwrap();
+    let mut m: qijudge::games::luzhanqi::referee::Manifest = toml::from_str(&text).unwrap();
     m.players[1].email = Some("bob@example.org\r\nBcc: eve@example.org".into());
     std::fs::write(&manifest, qijudge::protocol::files::to_toml(&m)).unwrap();
     let r = qj(&["status", &g.judge.to_string_lossy()]);

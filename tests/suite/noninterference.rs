@@ -220,7 +220,7 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
         let template = TestGame::new(rules);
         let keys = &template.keys;
         let manifest = template.read("game.toml");
-        let game: qijudge::protocol::files::Manifest = toml::from_str(&manifest).unwrap();
+        let game: qijudge::games::luzhanqi::referee::Manifest = toml::from_str(&manifest).unwrap();
         let options = game.rules.clone();
         let mut rng = SplitMix64::new(seed);
         let setups = vec![

@@ -1,6 +1,7 @@
 //! The built-in points of DESIGN.md §2 "What the protocol must resist": 1, 2, 3, 5 and 6.
 
 use super::helpers::*;
+use qijudge::games::luzhanqi::referee::Manifest;
 use qijudge::games::luzhanqi::rules::Options;
 use qijudge::protocol::commitment::{lot_commitment, lot_draw};
 use qijudge::protocol::files::*;

@@ -1,6 +1,7 @@
 //! One test per refusal: exit code 1, a message naming file and field, nothing changed.
 
 use super::helpers::*;
+use qijudge::games::luzhanqi::referee::Manifest;
 use qijudge::protocol::commitment::{lot_commitment, setup_commitment};
 use qijudge::protocol::files::*;
 use qijudge::protocol::record::Record;

@@ -4,7 +4,7 @@
 use super::view::BanqiView;
 use crate::games::xiangqi::chinese::{comment, ending, heading, piece, taken};
 use crate::games::xiangqi::view::chinese_piece;
-use crate::view::chinese::seat;
+use qijudge_view::chinese::seat;
 
 /// Banqi: the last turn (a piece turned up, a move, a capture), each seat's colour, takings, the
 /// pieces still face down.
@@ -56,6 +56,6 @@ mod tests {
     #[test]
     fn every_word_is_drawn_from_the_font() {
         let words = "尚未翻子：先翻出的一子定其颜色。先手执红，后手执黑。未翻：";
-        crate::view::cjk_font::assert_drawable(words, "a caption word");
+        qijudge_view::cjk_font::assert_drawable(words, "a caption word");
     }
 }

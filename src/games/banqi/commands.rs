@@ -2,8 +2,8 @@
 
 use super::referee::{self as bq, BanqiGame};
 use super::view::BanqiView;
-use crate::error::Result;
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_store::GameDir;
 
 pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
     use crate::judge::pipeline::Referee;
@@ -16,7 +16,7 @@ pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
 
 /// The replay page of one audience (all see the same board).
 pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
-    use crate::view::html;
+    use qijudge_view::html;
     crate::games::check_audience(&bq::SEATS, &["public"], audience)?;
     let state = crate::judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.plies() as usize)

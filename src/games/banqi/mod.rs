@@ -11,11 +11,11 @@ pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
-use crate::error::{refuse, Error, Result};
 use crate::judge::turn_referee::TurnReferee;
-use crate::protocol::files::{to_toml, Player};
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::{to_toml, Player};
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 use referee::{self as bq, BanqiGame, State};
 use rules::Action;
 

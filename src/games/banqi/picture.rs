@@ -1,9 +1,9 @@
-//! Banqi's board picture, drawn with the shared pieces of [`crate::view::picture`]: the 4 × 8
+//! Banqi's board picture, drawn with the shared pieces of [`qijudge_view::picture`]: the 4 × 8
 //! board, face-down pieces as plain backs (no colour: nobody knows it), face-up ones with their
 //! Chinese names.
 
 use super::view::BanqiView;
-use crate::view::picture::*;
+use qijudge_view::picture::*;
 
 pub fn banqi(view: &BanqiView) -> String {
     draw(view, Some(false)).finish()

@@ -7,16 +7,16 @@
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_PLIES};
 use super::view::{BanqiView, LastMove, Taken, ViewResult};
-use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::Piece;
 use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
-use crate::protocol::files::*;
-use crate::rules::EndReason;
-use crate::view::turn_view::make_turn_view;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_rules::EndReason;
+use qijudge_view::make_turn_view;
 use std::collections::BTreeMap;
 
 /// The seats, in manifest order: `first` moves first; colours come with the first piece up.
@@ -386,7 +386,7 @@ mod tests {
     use super::super::rules::position::Square;
     use super::*;
     use crate::judge::turn_referee::play_all;
-    use crate::rules::random::SplitMix64;
+    use qijudge_rules::random::SplitMix64;
 
     fn game(options: Options) -> BanqiGame {
         BanqiGame::with_new_keys(options)
@@ -486,7 +486,7 @@ mod tests {
         );
         // The picture marks the three squares of the chain.
         let svg = super::super::picture::banqi(&v);
-        assert_eq!(svg.matches(crate::view::picture::MARK).count(), 3, "{svg}");
+        assert_eq!(svg.matches(qijudge_view::picture::MARK).count(), 3, "{svg}");
     }
 
     #[test]

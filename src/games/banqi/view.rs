@@ -2,14 +2,14 @@
 //! is shown what lies face down), and its text form. Built by the judge
 //! (`referee::view_at`).
 
-use crate::protocol::files::Player;
+use qijudge_protocol::files::Player;
 use std::collections::BTreeMap;
 
 use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
-pub use crate::view::turn_view::Taken;
+pub use qijudge_view::turn_view::Taken;
 
-crate::view::turn_view::turn_view! {
+qijudge_view::turn_view! {
     /// A published Banqi view.
     pub struct BanqiView (result: ViewResult) {
         /// Each seat's colour (`red`, `black`), once the first piece is turned up; empty before.
@@ -34,7 +34,7 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-crate::view::turn_view::last_move! {
+qijudge_view::last_move! {
     /// The last turn.
     pub struct LastMove {
         /// `c2` (turned up) or `c2c3` (moved).
@@ -152,7 +152,7 @@ fn cell_text(c: char, chinese: bool) -> String {
 /// The text form of a view: the board and the state of play.
 pub fn render_text(players: &[Player], v: &BanqiView, chinese: bool) -> String {
     let title = format!("Banqi {}  ply {}", v.game, v.ply);
-    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let mut out = qijudge_view::text::header(&title, players, &v.audience, &v.record_head);
     let files = if chinese {
         "ａｂｃｄｅｆｇｈ"
             .chars()

@@ -2,10 +2,10 @@
 //! the game stands; a refusal is the exit code 1, after what the run did.
 
 use super::{open, Answers, Definition};
-use crate::error::Result;
 use crate::games::report::Report;
 use crate::games::JudgeRequest;
 use crate::judge::pipeline;
+use qijudge_protocol::error::Result;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<Report> {
@@ -15,8 +15,8 @@ pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<R
     let last = g.headline(&done.state);
     // The judge's own terminal may see a refusal's private details.
     let refusal = match done.refusal {
-        Some(crate::error::Error::Refused(r)) if run.details => {
-            Some(crate::error::Error::Refused(r.disclosed()))
+        Some(qijudge_protocol::error::Error::Refused(r)) if run.details => {
+            Some(qijudge_protocol::error::Error::Refused(r.disclosed()))
         }
         other => other,
     };

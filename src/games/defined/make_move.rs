@@ -3,10 +3,10 @@
 //! what it sees.
 
 use super::{open, Answers, Definition};
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::report::Report;
 use crate::games::MoveRequest;
 use crate::judge::pipeline::Recorded;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use std::path::Path;
 
 pub fn run<D: Definition>(

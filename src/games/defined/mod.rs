@@ -25,12 +25,12 @@ use super::{
     Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, SetupSource, Turn,
     ViewRequest,
 };
-use crate::error::{Error, Result};
 use crate::judge::pipeline::{self, Framed, Mode, Recorded, Referee};
-use crate::rules::EndReason;
-use crate::store::GameDir;
 use crate::tournament::book::Opening;
 use crate::tournament::protocol::BotView;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 
 /// The text of a new `game.toml` of a game loaded as a [`crate::judge::manifest::Seated`]:
 /// `new`'s frame with the rule `options`; `--sealed` is refused by a game with nothing to seal
@@ -40,7 +40,7 @@ pub(crate) fn seated_manifest<R>(
     title: &str,
     id: [u8; 16],
     options: R,
-    players: Vec<crate::protocol::files::Player>,
+    players: Vec<qijudge_protocol::files::Player>,
 ) -> Result<String>
 where
     R: crate::judge::manifest::ManifestRules + serde::Serialize,
@@ -50,15 +50,15 @@ where
             "--sealed: {title} hides nothing (nothing to seal)"
         )));
     }
-    let judge = crate::protocol::files::JudgeEntry {
+    let judge = qijudge_protocol::files::JudgeEntry {
         key: new.judge_key.clone(),
     };
     let (created, clock) = (new.created.clone(), new.clock.clone());
     let manifest = crate::judge::manifest::Seated::<R>::new_manifest(
         id, created, new.sample, options, clock, judge, players,
     );
-    Ok(crate::protocol::files::to_toml(
-        &crate::protocol::files::GameManifest {
+    Ok(qijudge_protocol::files::to_toml(
+        &qijudge_protocol::files::GameManifest {
             sealed: new.sealed,
             ..manifest
         },
@@ -167,7 +167,7 @@ pub trait Known {
     /// What `status` shows: the public fields (as JSON) and its lines.
     fn status(&self) -> Result<(serde_json::Value, Vec<String>)>;
     /// The record as the files give it (for the clock).
-    fn record(&self) -> &crate::protocol::record::Record;
+    fn record(&self) -> &qijudge_protocol::record::Record;
     /// A conditional line as the seat waiting typed it (the opponent's move first, then its
     /// answer, alternating), each move in the record's spelling, checked move by move on the
     /// position the line reaches; none where the seat cannot follow the line (hidden pieces).
@@ -210,9 +210,9 @@ impl<G: Answers> Known for Replayed<'_, G> {
         self.game
             .typed_action(self.dir, &self.state, seat, typed)
             .map_err(|e| match e {
-                crate::error::Error::Io(why) => {
+                qijudge_protocol::error::Error::Io(why) => {
                     let why = why.strip_prefix("move: ").unwrap_or(&why).to_string();
-                    crate::error::refuse("move", None, why)
+                    qijudge_protocol::error::refuse("move", None, why)
                 }
                 e => e,
             })
@@ -232,7 +232,7 @@ impl<G: Answers> Known for Replayed<'_, G> {
         Ok((fields, vec![first, headline]))
     }
 
-    fn record(&self) -> &crate::protocol::record::Record {
+    fn record(&self) -> &qijudge_protocol::record::Record {
         self.state.record()
     }
 }
@@ -317,14 +317,14 @@ pub trait Definition: Sync + Sized {
         _seat: usize,
         _source: super::SetupSource,
     ) -> Result<(String, String, Vec<super::report::Out>)> {
-        Err(crate::error::Error::Io(format!(
+        Err(qijudge_protocol::error::Error::Io(format!(
             "{}: a seat draws its secret, it does not choose one",
             Self::TITLE
         )))
     }
     /// The events one audience may see, as JSON lines, for a game that has an event stream.
     fn events(_dir: &GameDir, _g: &Self::Loaded, _audience: &str) -> Result<Report> {
-        Err(crate::error::Error::Io(format!(
+        Err(qijudge_protocol::error::Error::Io(format!(
             "events lists the events of games that hide what a move did; a {} view shows every move (qijudge view)",
             Self::TITLE
         )))
@@ -339,7 +339,7 @@ pub trait Definition: Sync + Sized {
     fn reveal(
         dir: &GameDir,
         g: &Self::Loaded,
-        _record: &crate::protocol::record::Record,
+        _record: &qijudge_protocol::record::Record,
         key: Option<&ssh_key::PrivateKey>,
         what: &str,
     ) -> Result<Vec<String>> {
@@ -359,7 +359,7 @@ pub trait Definition: Sync + Sized {
         g.sealed()
     }
     /// The manifest's players, in seat order.
-    fn players(g: &Self::Loaded) -> &[crate::protocol::files::Player] {
+    fn players(g: &Self::Loaded) -> &[qijudge_protocol::files::Player] {
         g.players()
     }
     /// Whether a match plays this game in one process (else through the commands).
@@ -371,12 +371,12 @@ pub trait Definition: Sync + Sized {
     fn manifest(
         new: &NewGame,
         id: [u8; 16],
-        players: Vec<crate::protocol::files::Player>,
+        players: Vec<qijudge_protocol::files::Player>,
     ) -> Result<String>;
     /// A seat's secret drawn from `random`: the commitment file (public) and the secret file
     /// (for the judge), as TOML; refused by a game whose players hold no secret.
     fn draw_secret(_g: &Self::Loaded, _seat: usize, _random: [u8; 32]) -> Result<(String, String)> {
-        Err(crate::error::Error::Io(format!(
+        Err(qijudge_protocol::error::Error::Io(format!(
             "{} has no secret setup: both players start from the position in game.toml",
             Self::TITLE
         )))
@@ -420,7 +420,7 @@ pub trait Definition: Sync + Sized {
     fn random_setup(
         _board: &str,
         _seat: &str,
-        _rng: &mut crate::rules::random::SplitMix64,
+        _rng: &mut qijudge_rules::random::SplitMix64,
     ) -> Result<std::collections::BTreeMap<String, String>> {
         Err(Error::Io(format!("{} seats choose no setup", Self::TITLE)))
     }
@@ -657,7 +657,7 @@ impl<D: Definition> Game for D {
         &self,
         board: &str,
         seat: &str,
-        rng: &mut crate::rules::random::SplitMix64,
+        rng: &mut qijudge_rules::random::SplitMix64,
     ) -> Result<std::collections::BTreeMap<String, String>> {
         D::random_setup(board, seat, rng)
     }

@@ -1,11 +1,11 @@
 //! `new`: a game folder with its manifest, checked by loading it as a judge will.
 
 use super::Definition;
-use crate::error::Result;
 use crate::games::report::Report;
 use crate::games::NewGame;
 use crate::judge::pipeline::Framed;
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_store::GameDir;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, new: NewGame) -> Result<Report> {

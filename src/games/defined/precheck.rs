@@ -2,9 +2,9 @@
 //! binding, turn and legality), one line per file.
 
 use super::{current, open, Answers, Definition};
-use crate::error::Result;
 use crate::games::report::Report;
 use crate::judge::pipeline::Framed;
+use qijudge_protocol::error::Result;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path) -> Result<Report> {

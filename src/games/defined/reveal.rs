@@ -3,10 +3,10 @@
 //! with it.
 
 use super::{open, Definition};
-use crate::error::{refuse_with, Error, Result};
 use crate::games::report::Report;
 use crate::judge::pipeline::{self, Referee};
-use crate::protocol::files::Entry;
+use qijudge_protocol::error::{refuse_with, Error, Result};
+use qijudge_protocol::files::Entry;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, key: Option<&Path>) -> Result<Report> {

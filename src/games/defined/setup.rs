@@ -4,11 +4,11 @@
 //! hand over.
 
 use super::{open, Definition};
-use crate::error::{Error, Result};
 use crate::games::report::Report;
 use crate::games::SetupSource;
 use crate::judge::pipeline::Framed;
-use crate::protocol::signing::namespace;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::signing::namespace;
 use rand_core::{OsRng, RngCore};
 use std::path::Path;
 

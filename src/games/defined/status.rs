@@ -2,8 +2,8 @@
 //! know of it (see [`super::Known`]).
 
 use super::{open, Definition};
-use crate::error::Result;
 use crate::games::report::Report;
+use qijudge_protocol::error::Result;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {

@@ -1,8 +1,8 @@
 //! `verify`: the third party's audit of the whole folder, and what it checked.
 
 use super::{open, Answers, Definition};
-use crate::error::Result;
 use crate::games::report::Report;
+use qijudge_protocol::error::Result;
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path) -> Result<Report> {

@@ -2,10 +2,10 @@
 //! view may hold what only that seat was shown) — as JSON, as text or as a picture.
 
 use super::{open, Definition};
-use crate::error::{refuse, Result};
 use crate::games::report::{Out, Report};
 use crate::games::ViewRequest;
 use crate::judge::pipeline::Framed;
+use qijudge_protocol::error::{refuse, Result};
 use std::path::Path;
 
 pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
@@ -34,7 +34,7 @@ pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
 
 /// A seat's own conditional answers that can still fire, from the folder (the judge's signed
 /// view cannot hold them: they are no part of the record), as a closing line of its text view.
-fn standing<G: Framed>(d: &crate::store::GameDir, g: &G, seat: &str) -> String {
+fn standing<G: Framed>(d: &qijudge_store::GameDir, g: &G, seat: &str) -> String {
     let frame = g.frame();
     let Ok(record) = crate::judge::signed_record::load_record(d, &frame) else {
         return String::new();

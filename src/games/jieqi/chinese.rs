@@ -3,7 +3,7 @@
 
 use super::view::JieqiView;
 use crate::games::xiangqi::chinese::{comment, ending, heading, piece, taken};
-use crate::view::chinese::seat;
+use qijudge_view::chinese::seat;
 
 /// Jieqi: the last move (ICCS), the piece it turned up and what it took, each seat's takings.
 pub fn caption(v: &JieqiView) -> Vec<String> {

@@ -1,8 +1,8 @@
 //! Jieqi's own words: where the game stands, what its audit checked, and its replay page.
 
-use crate::error::Result;
 use crate::games::jieqi::referee::{self as jq, JieqiGame};
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_store::GameDir;
 
 pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
     use crate::judge::pipeline::Referee;
@@ -16,7 +16,7 @@ pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
 /// The replay page of one audience: each position as that audience was shown it.
 pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     use super::picture;
-    use crate::view::html;
+    use qijudge_view::html;
     crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
     let state = crate::judge::turn_referee::current(d, g)?;
     let known = jq::known_captures(d, g, &state, audience)?;

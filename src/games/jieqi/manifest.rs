@@ -3,7 +3,7 @@
 
 use crate::games::jieqi::rules::{Captured, Options};
 use crate::judge::manifest::{Kind, ManifestRules};
-use crate::protocol::files::GameManifest;
+use qijudge_protocol::files::GameManifest;
 
 /// `game.toml` of a Jieqi game: the shared frame with Jieqi's options.
 pub type JieqiManifest = GameManifest<Options>;
@@ -19,7 +19,7 @@ impl ManifestRules for Options {
     };
     const SEALABLE: bool = true;
 
-    fn check(manifest: &JieqiManifest) -> crate::error::Result<()> {
+    fn check(manifest: &JieqiManifest) -> qijudge_protocol::error::Result<()> {
         if manifest.sealed && manifest.rules.captured == Captured::Captor {
             return Err(super::referee::sealed_captor_refusal());
         }

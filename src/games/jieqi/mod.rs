@@ -12,13 +12,13 @@ pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
-use crate::error::{refuse, Error, Result};
 use crate::games::jieqi::referee as jq;
 use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::judge::turn_referee::TurnReferee;
-use crate::protocol::files::{to_toml, Player};
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::{to_toml, Player};
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 
 pub struct Jieqi;
 
@@ -81,8 +81,8 @@ impl Definition for Jieqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::protocol::files::{NonceCommitmentFile, NonceFile};
         use crate::schemas::schema;
+        use qijudge_protocol::files::{NonceCommitmentFile, NonceFile};
         vec![
             (
                 "jieqi-manifest.schema.json".into(),

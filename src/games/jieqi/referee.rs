@@ -5,7 +5,6 @@
 //! that recomputes the whole layout and checks every piece that turned up.
 
 use super::manifest::*;
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::jieqi::rules::position::Cell;
 use crate::games::jieqi::rules::shuffle::{shuffle, Layout};
 use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
@@ -17,9 +16,10 @@ use crate::judge::manifest::Seated;
 use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
-use crate::protocol::files::*;
-use crate::store::GameDir;
-use crate::view::turn_view::make_turn_view;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_store::GameDir;
+use qijudge_view::make_turn_view;
 
 pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
@@ -390,7 +390,7 @@ mod tests {
     use super::*;
     use crate::games::jieqi::rules::position::hidden_squares;
     use crate::judge::turn_referee::play_all;
-    use crate::rules::random::SplitMix64;
+    use qijudge_rules::random::SplitMix64;
 
     fn game(captured: Captured) -> JieqiGame {
         JieqiGame::with_new_keys(Options {

@@ -2,13 +2,13 @@
 //! the judge (`judge::jieqi::build_view`); what each audience may know is decided there, in one
 //! function.
 
-use crate::protocol::files::Player;
+use qijudge_protocol::files::Player;
 
 use crate::games::xiangqi::view::{comment_line, ending_lines, taken_lines, text_tail};
 pub use crate::games::xiangqi::view::{Closing, ViewResult};
-pub use crate::view::turn_view::Taken;
+pub use qijudge_view::turn_view::Taken;
 
-crate::view::turn_view::turn_view! {
+qijudge_view::turn_view! {
     /// A published Jieqi view.
     pub struct JieqiView (result: ViewResult) {
         /// Whether the side to move is in check.
@@ -27,7 +27,7 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-crate::view::turn_view::last_move! {
+qijudge_view::last_move! {
     /// The last move.
     pub struct LastMove {
         pub iccs: String,
@@ -88,7 +88,7 @@ pub fn state_lines(v: &JieqiView) -> Vec<String> {
 /// The text form of a view: the board (black's view turned) and the state of play.
 pub fn render_text(players: &[Player], v: &JieqiView, chinese: bool) -> String {
     let title = format!("Jieqi {}  ply {}", v.game, v.ply);
-    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let mut out = qijudge_view::text::header(&title, players, &v.audience, &v.record_head);
     let marked: Vec<&str> = v
         .last_move
         .iter()

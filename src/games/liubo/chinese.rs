@@ -3,8 +3,8 @@
 //! pictures' built-in typeface (a test checks it on the shipped samples).
 
 use super::view::LiuboView;
-use crate::protocol::files::Player;
-use crate::view::chinese::reason;
+use qijudge_protocol::files::Player;
+use qijudge_view::chinese::reason;
 
 /// A Liubo seat: 甲方 (a), 乙方 (b).
 fn seat(name: &str) -> String {
@@ -28,7 +28,7 @@ fn piece(letter: &str) -> String {
 /// The caption's lines.
 pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
     let named = |s: &str| match players.iter().find(|p| p.seat == s) {
-        Some(p) => format!("{}（{}）", seat(s), crate::view::text::clean(&p.name)),
+        Some(p) => format!("{}（{}）", seat(s), qijudge_view::text::clean(&p.name)),
         None => seat(s),
     };
     let audience = match v.audience.as_str() {
@@ -67,7 +67,7 @@ pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
             out.push(format!(
                 "{}留言：「{}」",
                 seat(&last.seat),
-                crate::view::text::clean(c)
+                qijudge_view::text::clean(c)
             ));
         }
     }
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
         let words = "等待掷具或揭示。轮到甲方走。捷径权（下一回合可用）：X上：乙方枭，沿前行第掷和认输同意棋";
-        crate::view::chinese::check_sample_captions(
+        qijudge_view::chinese::check_sample_captions(
             &["games/liubo/sample", "games/liubo/sample-self"],
             |view: &LiuboView| {
                 let mut lines = caption(&[], view);

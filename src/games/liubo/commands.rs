@@ -1,20 +1,20 @@
 //! Liubo's own words: self mode's moves (each carrying the mover's chain element), what its
 //! audit checked, and its replay page.
 
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::liubo::referee::{self as lb, LiuboGame};
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::report::Report;
-use crate::protocol::signing::Signer;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::signing::Signer;
+use qijudge_store::GameDir;
 
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any
 /// time; each position is the view after a turn.
 pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
     use super::picture;
     use crate::judge::pipeline::{self, Mode};
-    use crate::protocol::files::Entry;
-    use crate::view::html;
+    use qijudge_protocol::files::Entry;
+    use qijudge_view::html;
     crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
     let record = pipeline::load_record(g, d)?;
     let mut start = None;
@@ -75,7 +75,7 @@ pub(super) fn audited(d: &GameDir, g: &LiuboGame, state: &lb::State) -> Vec<Stri
         .record
         .lines
         .iter()
-        .filter(|l| matches!(l.entry, crate::protocol::files::Entry::Throw { .. }))
+        .filter(|l| matches!(l.entry, qijudge_protocol::files::Entry::Throw { .. }))
         .count();
     let seeds = lb::SEATS
         .iter()

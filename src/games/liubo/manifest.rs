@@ -1,10 +1,10 @@
 //! Liubo's files: its manifest (the shared frame with Liubo's options) and the format of its
 //! views.
 
-use crate::error::{refuse, Result};
 use crate::games::liubo::rules::Options;
 use crate::judge::manifest::{Kind, ManifestRules};
-use crate::protocol::files::GameManifest;
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_protocol::files::GameManifest;
 
 /// `game.toml` of a Liubo game: the shared frame with Liubo's options. Sealed: escrow mode in
 /// public, the seeds come sealed to the judge (`sealed/<seat>.age`).

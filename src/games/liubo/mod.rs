@@ -14,16 +14,16 @@ pub mod view;
 use super::defined::{self, open, Answers, Definition};
 use super::report::Report;
 use super::{MoveRequest, NewGame};
-use crate::error::{refuse, Error, Result};
 use crate::games::liubo::referee as lb;
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::DiceMode;
 use crate::judge::move_path;
 use crate::judge::player_files::read_signed_move;
 use crate::judge::strays::moves_beyond;
-use crate::protocol::files::{to_toml, Player};
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::{to_toml, Player};
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 use std::path::Path;
 
 pub struct Liubo;
@@ -144,8 +144,8 @@ impl Definition for Liubo {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::protocol::files::{ChainCommitmentFile, SeedFile};
         use crate::schemas::schema;
+        use qijudge_protocol::files::{ChainCommitmentFile, SeedFile};
         vec![
             (
                 "liubo-manifest.schema.json".into(),
@@ -273,7 +273,7 @@ impl Answers for lb::LiuboGame {
     ) -> Result<String> {
         if matches!(text, "throw" | "reveal") {
             let game = d.root.display();
-            return Err(crate::error::refuse_with(
+            return Err(qijudge_protocol::error::refuse_with(
                 "move",
                 None,
                 format!("{text:?} is for self mode; in this game (escrow) the judge throws"),

@@ -1,8 +1,8 @@
-//! Liubo's board picture, drawn with the shared pieces of [`crate::view::picture`].
+//! Liubo's board picture, drawn with the shared pieces of [`qijudge_view::picture`].
 
 use crate::games::liubo::rules::Station;
 use crate::games::liubo::view::LiuboView;
-use crate::view::picture::*;
+use qijudge_view::picture::*;
 
 /// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),
 /// owls as larger discs marked O; the count on each station.
@@ -11,13 +11,13 @@ pub fn liubo(view: &LiuboView) -> String {
 }
 
 /// [`liubo`] with the players' names in the caption.
-pub fn liubo_with(players: &[crate::protocol::files::Player], view: &LiuboView) -> String {
+pub fn liubo_with(players: &[qijudge_protocol::files::Player], view: &LiuboView) -> String {
     draw_liubo(players, view, Some(false)).finish()
 }
 
 /// [`liubo_with`], its caption in Chinese with `chinese`.
 pub fn liubo_in(
-    players: &[crate::protocol::files::Player],
+    players: &[qijudge_protocol::files::Player],
     view: &LiuboView,
     chinese: bool,
 ) -> String {
@@ -25,12 +25,12 @@ pub fn liubo_in(
 }
 
 /// The Liubo picture in layers (no caption), for the replay page.
-pub fn liubo_layers(players: &[crate::protocol::files::Player], view: &LiuboView) -> Layers {
+pub fn liubo_layers(players: &[qijudge_protocol::files::Player], view: &LiuboView) -> Layers {
     draw_liubo(players, view, None).layers()
 }
 
 fn draw_liubo(
-    players: &[crate::protocol::files::Player],
+    players: &[qijudge_protocol::files::Player],
     view: &LiuboView,
     caption: Option<bool>,
 ) -> Svg {
@@ -43,7 +43,7 @@ fn draw_liubo(
         players
             .iter()
             .find(|p| p.seat == seat)
-            .map(|p| format!(" ({})", crate::view::text::clean(&p.name)))
+            .map(|p| format!(" ({})", qijudge_view::text::clean(&p.name)))
             .unwrap_or_default()
     };
     let chinese = caption == Some(true);

@@ -7,7 +7,6 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use super::manifest::*;
-use crate::error::{refuse, refuse_with, Result};
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::games::liubo::throws;
@@ -17,10 +16,11 @@ use crate::judge::move_path;
 use crate::judge::pipeline::{self, Ctx, Mode, Referee};
 use crate::judge::Frame;
 use crate::judge::Outputs;
-use crate::protocol::files::*;
-use crate::protocol::record::Record;
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::record::Record;
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 
 pub use crate::games::liubo::view::{LastTurn, LiuboResult, LiuboView, ThrowView};
@@ -84,7 +84,7 @@ pub struct State {
     /// The comment in the last turn's move file (public, like the file).
     pub last_comment: Option<String>,
     /// The signed turn that ended the game off the board (a resignation).
-    pub closing: Option<crate::view::Closing>,
+    pub closing: Option<qijudge_view::Closing>,
     pub end: Option<(Option<String>, EndReason)>,
 }
 
@@ -488,7 +488,7 @@ impl Step<'_> {
         let position = state.position.as_mut().expect("play has begun");
         let (action, ended) = if m.action == "resign" {
             position.concede(seat, LiuboEnd::Resignation);
-            state.closing = Some(crate::view::Closing {
+            state.closing = Some(qijudge_view::Closing {
                 ply: t,
                 seat: SEATS[seat].into(),
                 action: "resign".into(),
@@ -761,7 +761,7 @@ impl Referee for LiuboGame {
     ) -> Result<Vec<Entry>> {
         crate::judge::pipeline::length_draw_only(winner, reason)?;
         if state.position.is_none() {
-            return Err(crate::error::Error::Io(
+            return Err(qijudge_protocol::error::Error::Io(
                 "a maximum-length draw is ruled in play, and this game is before play".into(),
             ));
         }
@@ -809,7 +809,7 @@ impl Referee for LiuboGame {
     }
 
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
-    fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<crate::error::Error>> {
+    fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<qijudge_protocol::error::Error>> {
         let (stray_from, next) = pipeline::stray_from(self, state);
         let mut refused =
             crate::judge::strays::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)?;

@@ -2,8 +2,8 @@
 //! future throws), and its text form. Built by the judge (`judge::liubo::build_view`).
 
 use crate::games::liubo::rules::Station;
-use crate::protocol::files::Player;
-use crate::rules::EndReason;
+use qijudge_protocol::files::Player;
+use qijudge_rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -40,7 +40,7 @@ pub struct LiuboView {
     pub last_turn: Option<LastTurn>,
     /// The signed turn that ended the game off the board (a resignation), if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<crate::view::Closing>,
+    pub closing: Option<qijudge_view::Closing>,
     pub result: Option<LiuboResult>,
 }
 
@@ -109,7 +109,7 @@ pub fn grid_place(s: Station) -> (usize, usize) {
 /// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
 pub fn render_text(players: &[Player], v: &LiuboView) -> String {
     let title = format!("Liubo {}  turn {}", v.game, v.turns);
-    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let mut out = qijudge_view::text::header(&title, players, &v.audience, &v.record_head);
     let mut grid = vec![vec![String::new(); 7]; 7];
     for s in Station::all() {
         let (c, r) = grid_place(s);
@@ -144,7 +144,7 @@ pub fn render_text(players: &[Player], v: &LiuboView) -> String {
 /// rights, the last turn and its comment, the throw, what the game waits for), for the text
 /// view, captions and the replay page.
 pub fn state_lines(v: &LiuboView) -> Vec<String> {
-    let clean = crate::view::text::clean;
+    let clean = qijudge_view::text::clean;
     let mut out = String::new();
     for seat in ["a", "b"] {
         out.push_str(&format!(

@@ -1,7 +1,7 @@
 //! Luzhanqi's opening books: armies for every seat, in TOML.
 
-use crate::error::{Error, Result};
 use crate::tournament::book::Opening;
+use qijudge_protocol::error::{Error, Result};
 
 /// The openings of a Luzhanqi book: `[[opening]]` tables, each with `rows` (one army for every
 /// seat, each reading the rows from its own side, as a setup file does) or an army per seat

@@ -91,9 +91,9 @@ fn strong_enemies(view: &ViewFile) -> BTreeSet<String> {
 pub(super) fn random_setup(
     board: &str,
     seat: &str,
-    rng: &mut crate::rules::random::SplitMix64,
-) -> crate::error::Result<std::collections::BTreeMap<String, String>> {
-    use crate::error::Error;
+    rng: &mut qijudge_rules::random::SplitMix64,
+) -> qijudge_protocol::error::Result<std::collections::BTreeMap<String, String>> {
+    use qijudge_protocol::error::Error;
     let b = super::rules::by_name(board).ok_or(Error::Io(format!("unknown board {board}")))?;
     let s = b
         .seat(seat)

@@ -3,12 +3,12 @@
 
 use super::view::ViewFile;
 use crate::games::luzhanqi::rules::Outcome;
-use crate::view::chinese::{reason, seat};
+use qijudge_view::chinese::{reason, seat};
 
 /// A seat with its player's name: 南方（alice）.
 fn seat_with_name(view: &ViewFile, name: &str) -> String {
     match view.players.iter().find(|p| p.seat == name) {
-        Some(p) => format!("{}（{}）", seat(name), crate::view::text::clean(&p.name)),
+        Some(p) => format!("{}（{}）", seat(name), qijudge_view::text::clean(&p.name)),
         None => seat(name),
     }
 }
@@ -34,7 +34,7 @@ pub fn caption(view: &ViewFile, colours: &[(&str, &str)]) -> Vec<String> {
         .players
         .iter()
         .map(|p| {
-            let colour = colour(crate::view::text::colour_of(colours, &p.seat));
+            let colour = colour(qijudge_view::text::colour_of(colours, &p.seat));
             format!("{}{colour}", seat_with_name(view, &p.seat))
         })
         .collect();
@@ -78,7 +78,7 @@ fn state_lines(view: &ViewFile) -> Vec<String> {
             out.push(format!(
                 "{}留言：「{}」",
                 seat(&m.seat),
-                crate::view::text::clean(c)
+                qijudge_view::text::clean(c)
             ));
         }
     }
@@ -93,7 +93,7 @@ fn state_lines(view: &ViewFile) -> Vec<String> {
             out.push(format!(
                 "{}留言：「{}」",
                 seat(&c.seat),
-                crate::view::text::clean(comment)
+                qijudge_view::text::clean(comment)
             ));
         }
     }
@@ -140,7 +140,7 @@ fn state_lines(view: &ViewFile) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::chinese::check_sample_captions;
+    use qijudge_view::chinese::check_sample_captions;
 
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {

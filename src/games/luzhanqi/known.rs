@@ -4,15 +4,15 @@
 
 use super::super::defined::{check_to_move, Known};
 use crate::console::load_private_key;
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::precheck::position_from_view;
 use crate::games::luzhanqi::rules::{Move, Seat};
 use crate::games::luzhanqi::view::ViewFile;
 use crate::judge;
-use crate::protocol::files::Entry;
-use crate::protocol::record::Record;
-use crate::store::GameDir;
 use crate::tournament::protocol::BotView;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::Entry;
+use qijudge_protocol::record::Record;
+use qijudge_store::GameDir;
 use std::cell::RefCell;
 use std::path::Path;
 
@@ -95,7 +95,7 @@ impl Known for SeatViews<'_> {
     /// goes on. With `check`, checked on the seat's own view where it is published and current
     /// (a player's mail copy may lack it: then the judge decides).
     fn action(&self, seat: &str, key: &Path, typed: &str, check: bool) -> Result<String> {
-        let over = |l: &crate::protocol::files::RecordLine| matches!(l.entry, Entry::End { .. });
+        let over = |l: &qijudge_protocol::files::RecordLine| matches!(l.entry, Entry::End { .. });
         if self.record.lines.iter().any(over) {
             return Err(refuse("record.jsonl", None, "the game is over"));
         }

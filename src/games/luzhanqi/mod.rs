@@ -23,16 +23,16 @@ use super::defined::{check_turn, Answers, Definition, Known};
 use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
 use crate::console::read_arg;
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::Replay;
-use crate::games::luzhanqi::referee::{load_game, Game};
+use crate::games::luzhanqi::referee::{load_game, Game, Manifest};
 use crate::games::luzhanqi::rules::board::BOARD_NAMES;
 use crate::games::luzhanqi::rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use crate::judge;
-use crate::protocol::files::*;
-use crate::rules::EndReason;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
 use crate::tournament::protocol::BotView;
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_rules::EndReason;
+use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::PrivateKey;
 use std::path::Path;
 
@@ -41,7 +41,7 @@ pub struct Luzhanqi;
 impl Definition for Luzhanqi {
     const TOOLS: &'static [&'static str] = &["position"];
     const BOOK_FORMAT: Option<&'static str> = Some("armies in TOML");
-    const VIEW_FORMAT: &'static str = crate::protocol::files::VIEW_FORMAT;
+    const VIEW_FORMAT: &'static str = qijudge_protocol::files::VIEW_FORMAT;
     type Loaded = Game;
     type View = ViewFile;
     const NAME: &'static str = "luzhanqi";
@@ -67,7 +67,7 @@ impl Definition for Luzhanqi {
     fn random_setup(
         board: &str,
         seat: &str,
-        rng: &mut crate::rules::random::SplitMix64,
+        rng: &mut qijudge_rules::random::SplitMix64,
     ) -> Result<std::collections::BTreeMap<String, String>> {
         bot::random_setup(board, seat, rng)
     }
@@ -254,7 +254,7 @@ impl Definition for Luzhanqi {
     fn reveal(
         dir: &GameDir,
         g: &Game,
-        record: &crate::protocol::record::Record,
+        record: &qijudge_protocol::record::Record,
         key: Option<&PrivateKey>,
         _: &str,
     ) -> Result<Vec<String>> {

@@ -2,11 +2,11 @@
 //! the events it may see (`events`), both made from a replay.
 
 use super::text;
-use crate::error::{refuse_with, Error, Result};
 use crate::games::luzhanqi::rules::Viewer;
 use crate::games::report::Report;
 use crate::judge::pipeline::Mode;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse_with, Error, Result};
+use qijudge_store::GameDir;
 
 /// The viewer an `--as` names: a seat, `public` or `full`.
 fn viewer_of<S: crate::games::luzhanqi::rules::nodeset::NodeSet>(
@@ -65,14 +65,14 @@ pub fn html(
         ));
     }
     let views = crate::games::luzhanqi::referee::views_by_ply(dir, game, &replay, viewer);
-    let frames: Vec<crate::view::html::Frame> = views
+    let frames: Vec<qijudge_view::html::Frame> = views
         .iter()
-        .map(|v| crate::view::html::Frame {
+        .map(|v| qijudge_view::html::Frame {
             ply: v.ply,
             // A frame follows one item of the history: a board move, or a resignation or an
             // accepted draw, which move no piece.
             heading: match (v.history.last(), &v.last_move) {
-                (Some(h), _) if !crate::view::on_board(&h.action) => {
+                (Some(h), _) if !qijudge_view::on_board(&h.action) => {
                     format!("ply {}: {} {}", h.ply, h.seat, off_board_words(&h.action))
                 }
                 (_, Some(m)) => format!("ply {}: {} {}-{}", v.ply, m.seat, m.from, m.to),
@@ -133,7 +133,7 @@ pub fn html(
             }
         ),
     ];
-    Ok(crate::view::html::page(
+    Ok(qijudge_view::html::page(
         &title, &about, &frames, &moves, "ply",
     ))
 }

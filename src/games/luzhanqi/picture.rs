@@ -3,7 +3,7 @@
 use super::view::ViewFile;
 use crate::games::luzhanqi::rules::nodeset::NodeSet;
 use crate::games::luzhanqi::rules::{cross_four, two_player, NodeKind};
-use crate::view::picture::*;
+use qijudge_view::picture::*;
 
 /// The caption of a Luzhanqi picture: what the text view says around its board (in Chinese
 /// with `chinese`).
@@ -15,11 +15,11 @@ fn luzhanqi_caption(view: &ViewFile, colours: &[(&str, &str)], chinese: bool) ->
         .players
         .iter()
         .map(|p| {
-            let colour = crate::view::text::colour_of(colours, &p.seat);
+            let colour = qijudge_view::text::colour_of(colours, &p.seat);
             format!(
                 "{} ({}) {colour}",
                 p.seat,
-                crate::view::text::clean(&p.name)
+                qijudge_view::text::clean(&p.name)
             )
         })
         .collect();
@@ -295,7 +295,7 @@ fn luzhanqi_cross(view: &ViewFile, chinese: bool, with_caption: bool) -> Svg {
     for (arm, name) in [("s", "south"), ("e", "east"), ("n", "north"), ("w", "west")] {
         // In the words the rest of the picture uses.
         let seat = match chinese {
-            true => crate::view::chinese::seat(name),
+            true => qijudge_view::chinese::seat(name),
             false => name.to_ascii_uppercase(),
         };
         let (Some(a), Some(b)) = (

@@ -2,14 +2,14 @@
 //! crash tests. The moves are random and mostly quiet so the game lasts; every file is signed
 //! and bound by the same code the players' commands use, and checked by the judge as it is written.
 
-use crate::error::{Error, Result};
-use crate::games::luzhanqi::referee::{load_game, Session};
+use crate::games::luzhanqi::referee::{load_game, Manifest, Session};
 use crate::games::luzhanqi::rules::random::{random_setup, SplitMix64};
 use crate::games::luzhanqi::rules::*;
 use crate::player::{commit_setup, write_move, NewMove};
-use crate::protocol::files::*;
-use crate::protocol::signing;
-use crate::store::GameDir;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing;
+use qijudge_store::GameDir;
 
 /// The receipt time written for every synthetic move.
 pub const NOW: &str = "2026-11-21T12:00:00Z";

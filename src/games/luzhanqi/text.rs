@@ -3,8 +3,8 @@
 
 use super::view::ViewFile;
 use crate::games::luzhanqi::rules::{cross_four, two_player, NodeKind, Outcome, Piece};
-use crate::view::on_board;
-use crate::view::text::clean;
+use qijudge_view::on_board;
+use qijudge_view::text::clean;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -1,7 +1,7 @@
 //! Luzhanqi's own tool: the legal moves of a position file (`qijudge moves luzhanqi FILE`).
 
-use crate::error::{refuse, Result};
 use crate::games::luzhanqi::rules::PositionFile;
+use qijudge_protocol::error::{refuse, Result};
 use std::path::Path;
 
 /// The sorted legal moves of the position file at `path` (its text: `text`).
@@ -21,7 +21,7 @@ pub(super) fn position_moves(path: &Path, text: &str) -> Result<Vec<String>> {
                     shown
                 }
             });
-        return Err(crate::error::refuse_with(
+        return Err(qijudge_protocol::error::refuse_with(
             &shown,
             None,
             "is a view, not a position file",

@@ -4,8 +4,8 @@
 
 use crate::games::luzhanqi::rules::nodeset::NodeSet;
 use crate::games::luzhanqi::rules::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
-use crate::protocol::files::{Notice, VIEW_FORMAT};
-pub use crate::view::{on_board, to_json, Closing};
+use qijudge_protocol::files::{Notice, VIEW_FORMAT};
+pub use qijudge_view::{on_board, to_json, Closing};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -45,7 +45,7 @@ pub struct ViewFile {
     /// The last signed move when it was no move on the board (a resignation, an accepted
     /// draw), with its comment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closing: Option<crate::view::Closing>,
+    pub closing: Option<qijudge_view::Closing>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -210,7 +210,7 @@ pub fn build<S: NodeSet>(
             .history
             .last()
             .filter(|h| !on_board(&h.action))
-            .map(|h| crate::view::Closing {
+            .map(|h| qijudge_view::Closing {
                 ply: h.ply,
                 seat: h.seat.clone(),
                 action: h.action.clone(),

@@ -3,8 +3,8 @@
 
 use super::referee::{self, NimGame, State};
 use super::rules::{Take, MOST};
-use crate::games::rules::{Rules, Turn};
 use crate::judge::pipeline::Referee;
+use qijudge_rules::contract::{Rules, Turn};
 
 pub struct NimRules {
     game: NimGame,
@@ -79,7 +79,7 @@ impl Rules for NimRules {
         let audience = viewer.map_or("public", |v| referee::SEATS[v]);
         let view = referee::build_view(&self.game, s, audience);
         let text = super::view::render_text(&self.game.manifest.players, &view);
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &State) -> Option<Vec<f64>> {

@@ -11,10 +11,10 @@ pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
-use crate::error::{refuse, Error, Result};
-use crate::protocol::files::Player;
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::Player;
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 use referee::{NimGame, State, SEATS};
 use rules::Take;
 

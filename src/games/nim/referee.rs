@@ -4,14 +4,14 @@
 
 use super::rules::{Pile, Take};
 use super::view::{LastTake, NimResult, NimView};
-use crate::error::{refuse, Error, Result};
 use crate::judge::manifest::{Kind, ManifestRules, Seated};
 use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use crate::judge::turns::Turns;
-use crate::protocol::files::*;
-use crate::rules::EndReason;
-use crate::view::turn_view::make_turn_view;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_rules::EndReason;
+use qijudge_view::make_turn_view;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,15 +1,15 @@
 //! What Nim shows: the view file, its text, its picture and its replay page.
 
 use super::referee::{self, NimGame};
-use crate::error::Result;
-use crate::protocol::files::Player;
-use crate::rules::EndReason;
-use crate::store::GameDir;
-use crate::view::picture::{caption_height, Layers, Svg, INK, MARK, PAPER};
+use qijudge_protocol::error::Result;
+use qijudge_protocol::files::Player;
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
+use qijudge_view::picture::{caption_height, Layers, Svg, INK, MARK, PAPER};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-crate::view::turn_view::turn_view! {
+qijudge_view::turn_view! {
     /// `views/AUDIENCE.json` of a Nim game.
     pub struct NimView (result: NimResult) {
         /// The stones at the start.
@@ -138,7 +138,7 @@ fn draw(v: &NimView, caption: bool) -> Svg {
 
 /// The replay page: Nim hides nothing, so any copy of the game can make it at any time.
 pub fn html(d: &GameDir, g: &NimGame, audience: &str) -> Result<String> {
-    use crate::view::html;
+    use qijudge_view::html;
     crate::games::check_audience(&referee::SEATS, &["public"], audience)?;
     let state = crate::judge::turn_referee::current(d, g)?;
     let views: Vec<NimView> = (0..=state.takes.len())

@@ -1,6 +1,6 @@
 //! Xiangqi's opening books: positions as FEN or EPD, one a line, or the games of a PGN file.
 
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 
 /// The openings of a FEN or EPD book, one a line.
 pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {

@@ -4,8 +4,8 @@
 //! pictures' built-in typeface (a test checks it on the shipped sample).
 
 use super::view::{chinese_piece, ViewResult, XiangqiView};
-use crate::view::chinese::{reason, seat};
-use crate::view::turn_view::TurnView;
+use qijudge_view::chinese::{reason, seat};
+use qijudge_view::turn_view::TurnView;
 
 /// The first two lines: the game and ply, whose view.
 pub(crate) fn heading(game: &str, ply: u32, audience: &str) -> Vec<String> {
@@ -31,7 +31,7 @@ pub(crate) fn comment(out: &mut Vec<String>, by: &str, text: Option<&String>) {
         out.push(format!(
             "{}留言：「{}」",
             seat(by),
-            crate::view::text::clean(c)
+            qijudge_view::text::clean(c)
         ));
     }
 }
@@ -118,7 +118,7 @@ pub(crate) mod tests {
     #[test]
     fn the_samples_captions_are_chinese_and_drawn_from_the_font() {
         use crate::games::{banqi, jieqi};
-        use crate::view::chinese::check_sample_captions as check;
+        use qijudge_view::chinese::check_sample_captions as check;
         check(&["games/xiangqi/sample"], caption, check_caption, 3);
         check(
             &["games/jieqi/sample"],
@@ -145,6 +145,6 @@ pub(crate) mod tests {
     #[test]
     fn every_word_is_drawn_from_the_font() {
         let words = "暗子被将军提议和棋同意和棋认输帥仕相傌俥炮兵將士象馬車砲卒帅车马进退平前后中";
-        crate::view::cjk_font::assert_drawable(words, "a caption word");
+        qijudge_view::cjk_font::assert_drawable(words, "a caption word");
     }
 }

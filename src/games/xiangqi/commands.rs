@@ -1,8 +1,8 @@
 //! Xiangqi's own words: where the game stands, and its replay page.
 
-use crate::error::Result;
 use crate::games::xiangqi::referee::{self as xq, XiangqiGame, XiangqiView};
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_store::GameDir;
 
 pub(super) fn summary(state: &xq::State) -> String {
     match (state.game.ending(), state.to_move()) {
@@ -16,7 +16,7 @@ pub(super) fn summary(state: &xq::State) -> String {
 /// copy of the game can make it at any time.
 pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
     use super::picture;
-    use crate::view::html;
+    use qijudge_view::html;
     crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
     let state = crate::judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.game.moves().len())

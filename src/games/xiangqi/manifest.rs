@@ -1,10 +1,10 @@
 //! Xiangqi's files: its manifest (the shared frame with Xiangqi's rule options) and the
 //! format of its views.
 
-use crate::error::{refuse, Result};
 use crate::games::xiangqi::rules::fen;
 use crate::judge::manifest::{Kind, ManifestRules};
-use crate::protocol::files::GameManifest;
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_protocol::files::GameManifest;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -14,12 +14,12 @@ pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
-use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::referee as xq;
 use crate::games::xiangqi::rules::notation;
-use crate::protocol::files::Player;
-use crate::rules::EndReason;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Error, Result};
+use qijudge_protocol::files::Player;
+use qijudge_rules::EndReason;
+use qijudge_store::GameDir;
 
 pub struct Xiangqi;
 

@@ -1,7 +1,7 @@
-//! Xiangqi's board picture, drawn with the shared pieces of [`crate::view::picture`].
+//! Xiangqi's board picture, drawn with the shared pieces of [`qijudge_view::picture`].
 
 use crate::games::xiangqi::view::XiangqiView;
-use crate::view::picture::*;
+use qijudge_view::picture::*;
 
 /// Xiangqi: the grid, the river, the palaces' diagonals; every piece as its Chinese character
 /// (red 帥仕相傌俥炮兵, black 將士象馬車砲卒); the last move outlined; files and ranks on all four

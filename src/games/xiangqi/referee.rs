@@ -3,15 +3,15 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::manifest::*;
-use crate::error::{Error, Result};
 use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use crate::judge::manifest::Seated;
 use crate::judge::pipeline::Ctx;
 use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use crate::judge::turns::Turns;
-use crate::rules::EndReason;
-use crate::view::turn_view::make_turn_view;
+use qijudge_protocol::error::{Error, Result};
+use qijudge_rules::EndReason;
+use qijudge_view::make_turn_view;
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 

@@ -2,8 +2,8 @@
 //! checking PGN records, and a judged game folder as PGN.
 
 use crate::console::read_arg;
-use crate::error::{refuse, Error, Result};
 use crate::games::xiangqi::rules::{check, fen, pgn, Options};
+use qijudge_protocol::error::{refuse, Error, Result};
 use std::path::{Path, PathBuf};
 
 /// PGN files may hold thousands of games.
@@ -178,11 +178,11 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         .lines
         .iter()
         .filter_map(|l| match &l.entry {
-            crate::protocol::files::Entry::Move {
+            qijudge_protocol::files::Entry::Move {
                 action,
                 draw_offered,
                 ..
-            } if crate::view::on_board(action) => Some(*draw_offered),
+            } if qijudge_view::on_board(action) => Some(*draw_offered),
             _ => None,
         });
     let comments: Vec<Option<String>> = state

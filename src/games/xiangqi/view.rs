@@ -1,14 +1,14 @@
 //! The Xiangqi view model: what the judge publishes for each audience (the same board for
 //! everyone), and its text form. Built by the judge (`judge::xiangqi::build_view`).
 
-use crate::protocol::files::Player;
-use crate::rules::EndReason;
+use qijudge_protocol::files::Player;
+use qijudge_rules::EndReason;
 use serde::{Deserialize, Serialize};
 
-use crate::view::turn_view::TurnView;
-pub use crate::view::Closing;
+use qijudge_view::turn_view::TurnView;
+pub use qijudge_view::Closing;
 
-crate::view::turn_view::turn_view! {
+qijudge_view::turn_view! {
     /// A published Xiangqi view (the same board for everyone: nothing is hidden).
     pub struct XiangqiView (result: ViewResult) {
         /// Whether the side to move is in check.
@@ -22,7 +22,7 @@ crate::view::turn_view::turn_view! {
     }
 }
 
-crate::view::turn_view::last_move! {
+qijudge_view::last_move! {
     /// The last move in every notation.
     pub struct LastMove {
         pub iccs: String,
@@ -113,7 +113,7 @@ pub fn chinese_piece(c: char) -> Option<char> {
 /// The mover's comment, as the family's English lines say it.
 pub(crate) fn comment_line(out: &mut Vec<String>, seat: &str, comment: Option<&String>) {
     if let Some(c) = comment {
-        let c = crate::view::text::clean(c);
+        let c = qijudge_view::text::clean(c);
         out.push(format!("{seat}'s comment: \"{c}\""));
     }
 }
@@ -206,7 +206,7 @@ pub fn state_lines(v: &XiangqiView) -> Vec<String> {
 /// and the state of play. With `chinese`, pieces are their characters (full width).
 pub fn render_text(players: &[Player], v: &XiangqiView, chinese: bool) -> String {
     let title = format!("Xiangqi {}  ply {}", v.game, v.ply);
-    let mut out = crate::view::text::header(&title, players, &v.audience, &v.record_head);
+    let mut out = qijudge_view::text::header(&title, players, &v.audience, &v.record_head);
     let marked: Vec<&str> = v
         .last_move
         .iter()
@@ -242,7 +242,7 @@ pub fn board_diagram(
     marked: &[&str],
     chinese: bool,
 ) -> String {
-    let name = |seat: &str| crate::view::text::seat_label(players, seat);
+    let name = |seat: &str| qijudge_view::text::seat_label(players, seat);
     let mut out = String::new();
     let turned = audience == "black";
     let files: Vec<char> = if turned {

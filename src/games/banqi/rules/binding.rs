@@ -4,7 +4,7 @@
 
 use super::{shuffle::shuffle, Action, Cell, Options};
 use crate::games::banqi::referee::{self, BanqiGame, State};
-use crate::games::rules::{Rules, Turn};
+use qijudge_rules::contract::{Rules, Turn};
 
 /// Banqi with its options, judged in the contract's frame.
 pub struct BanqiRules {
@@ -101,7 +101,7 @@ impl Rules for BanqiRules {
         let view = referee::build_view(&self.game, s, audience);
         let text =
             crate::games::banqi::view::render_text(&self.game.manifest.players, &view, false);
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &State) -> Option<Vec<f64>> {

@@ -5,6 +5,7 @@
 use super::position::{kind_name, Action, Position, Refused, Square};
 use super::Options;
 use crate::games::xiangqi::rules::{Kind, Piece};
+use qijudge_rules::line::Line;
 use std::fmt;
 
 /// One turn played: what it turned up (a flip) and what it took, as it was.
@@ -112,11 +113,31 @@ impl fmt::Display for Ending {
 }
 
 /// A Banqi game: the turns since the deal and how it ended.
-pub type Game = crate::rules::line::Line<Options, Position, Played, Ending>;
+#[derive(Clone, Debug)]
+pub struct Game(Line<Options, Position, Played, Ending>);
+
+/// The line's own accessors (options, positions, turns played, ending) are the game's.
+impl std::ops::Deref for Game {
+    type Target = Line<Options, Position, Played, Ending>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
 
 impl Game {
     pub fn new(options: Options) -> Game {
-        Game::from_start(options, Position::start(options))
+        Game(Line::from_start(options, Position::start(options)))
+    }
+
+    /// A game from another position (tests, composed problems).
+    pub fn from_position(options: Options, start: Position) -> Game {
+        Game(Line::from_start(options, start))
     }
 
     /// Whether the action needs the identity of a face-down piece: a flip, or a cannon
@@ -208,12 +229,21 @@ impl Game {
             chained,
             captured_face_down: face_down_target,
         };
-        Ok(self.push(turn, next, Game::judge_position).copied())
+        self.0.push(turn, next, |_| None);
+        self.judge_after_push();
+        Ok(self.ending().copied())
     }
 
     /// The ending the current position brings, if any, checked in this order (`docs/banqi.md`):
     /// a colour with no piece left, no legal turn for the seat to move, a third occurrence
     /// (long chase, then the repetition draw), the quiet-ply limit.
+    /// Ends the game if the position just pushed ends it.
+    fn judge_after_push(&mut self) {
+        if let Some(ending) = self.judge_position() {
+            self.0.end(ending);
+        }
+    }
+
     fn judge_position(&self) -> Option<Ending> {
         let now = self.position();
         if let Some(colours) = now.colours {

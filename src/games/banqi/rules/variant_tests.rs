@@ -17,7 +17,7 @@ fn mv(m: &str) -> Action {
 
 /// First plays red, second black; `first` to move unless `to_move` says otherwise.
 fn drawn(rows: [&str; 4], to_move: usize, rules: Options) -> Game {
-    Game::from_start(
+    Game::from_position(
         rules,
         Position::from_rows(rows, to_move, [Color::Red, Color::Black], rules),
     )

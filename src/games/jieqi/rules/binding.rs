@@ -5,9 +5,9 @@
 use crate::games::jieqi::referee::{self, JieqiGame, State};
 use crate::games::jieqi::rules::shuffle::shuffle;
 use crate::games::jieqi::rules::Options;
-use crate::games::rules::{Rules, Turn};
 use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Move, Square, Winner};
+use qijudge_rules::contract::{Rules, Turn};
 
 /// Jieqi with its options, judged in the contract's frame.
 pub struct JieqiRules {
@@ -113,7 +113,7 @@ impl Rules for JieqiRules {
         let view = referee::build_view(&self.game, s, audience);
         let text =
             crate::games::jieqi::view::render_text(&self.game.manifest.players, &view, false);
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &State) -> Option<Vec<f64>> {

@@ -7,6 +7,7 @@ use super::position::{Cell, Position};
 use super::{Options, MOVE_LIMIT_PLIES};
 use crate::games::xiangqi::rules::position::MoveError;
 use crate::games::xiangqi::rules::{Color, Ending, Kind, Move};
+use qijudge_rules::line::Line;
 use std::fmt;
 
 /// One move played: what it turned face up, and what it took (as it lay on the board).
@@ -35,18 +36,33 @@ impl fmt::Display for PlayError {
 }
 
 /// A Jieqi game: the moves since the deal and how it ended.
-pub type Game = crate::rules::line::Line<Options, Position, Played, Ending>;
+#[derive(Clone, Debug)]
+pub struct Game(Line<Options, Position, Played, Ending>);
+
+/// The line's own accessors (options, positions, turns played, ending) are the game's.
+impl std::ops::Deref for Game {
+    type Target = Line<Options, Position, Played, Ending>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
 
 impl Game {
     pub fn new(options: Options) -> Game {
-        Game::from_start(options, Position::start(options.free()))
+        Game(Line::from_start(options, Position::start(options.free())))
     }
 
     /// A game from another position (tests, composed problems); `options` decide how
     /// revealed advisors and elephants move.
     pub fn from_position(mut start: Position, options: Options) -> Game {
         start.set_free(options.free());
-        Game::from_start(options, start)
+        Game(Line::from_start(options, start))
     }
 
     /// How many of `color`'s pieces of `kind` have been turned face up so far.
@@ -100,10 +116,19 @@ impl Game {
             revealed,
             captured,
         };
-        Ok(self.push(turn, next, Game::judge_position))
+        self.0.push(turn, next, |_| None);
+        self.judge_after_push();
+        Ok(self.ending())
     }
 
     /// The ending the current position brings, if any.
+    /// Ends the game if the position just pushed ends it.
+    fn judge_after_push(&mut self) {
+        if let Some(ending) = self.judge_position() {
+            self.0.end(ending);
+        }
+    }
+
     fn judge_position(&self) -> Option<Ending> {
         let now = self.position();
         let side = now.side_to_move();

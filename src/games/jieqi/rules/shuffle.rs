@@ -17,7 +17,7 @@
 
 use super::position::{hidden_squares, role_of};
 use crate::games::xiangqi::rules::{Color, Kind, Square};
-use crate::protocol::hash::hash_fields;
+use qijudge_rules::hash::hash_fields;
 
 /// The domain of the shuffle's hash stream.
 pub const SHUFFLE_DOMAIN: &str = "qijudge/jieqi-shuffle/1";

@@ -5,7 +5,7 @@
 use crate::games::liubo::referee::{self, LiuboGame, State};
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::{Move, Options, Position};
-use crate::games::rules::{Rules, Turn};
+use qijudge_rules::contract::{Rules, Turn};
 
 /// Liubo with its options, judged in the contract's frame; seat 0 (A) throws first.
 pub struct LiuboRules {
@@ -149,7 +149,7 @@ impl Rules for LiuboRules {
         let audience = viewer.map_or("public", |v| referee::SEATS[v]);
         let view = referee::build_view(&self.game, s, audience);
         let text = crate::games::liubo::view::render_text(&self.game.manifest.players, &view);
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &State) -> Option<Vec<f64>> {

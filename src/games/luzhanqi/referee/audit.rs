@@ -1,12 +1,12 @@
 //! The third-party audit of a finished game from its public files and revealed setups.
 
-use crate::error::{refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::{text, view};
-use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 
 /// What an audit established.
 pub struct Audit {
@@ -57,7 +57,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
 }
 
 /// The moves signed by players in a record.
-pub fn signed_moves(record: &crate::protocol::record::Record) -> usize {
+pub fn signed_moves(record: &qijudge_protocol::record::Record) -> usize {
     record
         .lines
         .iter()
@@ -73,7 +73,7 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
     let over = record
         .lines
         .iter()
-        .any(|l| matches!(l.entry, crate::protocol::files::Entry::End { .. }));
+        .any(|l| matches!(l.entry, qijudge_protocol::files::Entry::End { .. }));
     if !over {
         return Err(refuse_with(
             "record.jsonl",

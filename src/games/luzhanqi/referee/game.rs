@@ -1,14 +1,17 @@
 //! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
 
-use crate::error::{refuse, Result};
 use crate::games::luzhanqi::rules::board::BOARD_NAMES;
 use crate::games::luzhanqi::rules::nodeset::{NodeSet, Wide};
 use crate::games::luzhanqi::rules::*;
 use crate::judge::manifest::{check_frame, Kind};
-use crate::protocol::files::*;
-use crate::protocol::hash::sha256_tagged;
-use crate::store::{GameDir, SMALL_FILE_LIMIT};
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_protocol::files::*;
+use qijudge_rules::hash::sha256_tagged;
+use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
 use ssh_key::PublicKey;
+
+/// Luzhanqi's `game.toml`.
+pub type Manifest = GameManifest<Options>;
 
 /// A checked manifest with its keys.
 pub struct Game {
@@ -26,12 +29,12 @@ pub struct Game {
 /// `options`.
 pub fn contract_game(board: &'static Board<Wide>, options: Options) -> Game {
     let seats: Vec<&'static str> = board.seat_names.iter().map(String::as_str).collect();
-    let frame = crate::games::rules::contract_frame(&seats);
+    let frame = crate::judge::contract::contract_frame(&seats);
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         game: "luzhanqi".into(),
         id: format!("lzq-{}", "00".repeat(16)),
-        created: crate::games::rules::CONTRACT_CREATED.into(),
+        created: crate::judge::contract::CONTRACT_CREATED.into(),
         sample: false,
         board: board.name.clone(),
         rules: options,

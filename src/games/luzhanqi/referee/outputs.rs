@@ -1,15 +1,15 @@
 //! What the judge publishes: the signed record and one signed view per audience.
 
-use crate::error::{refuse, refuse_with, Result};
 use crate::games::luzhanqi::referee::*;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::text;
 use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
 use crate::judge::Outputs;
 use crate::judge::*;
-use crate::protocol::files::*;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
+use qijudge_protocol::error::{refuse, refuse_with, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 use ssh_key::PrivateKey;
 
 /// The audiences that get a view: each seat and the public; everyone after the end.
@@ -35,7 +35,7 @@ fn seat_names(game: &Game) -> Vec<SeatName> {
 }
 
 /// The accepted moves of a record, as views list them.
-fn history_items(record: &crate::protocol::record::Record) -> Vec<HistoryItem> {
+fn history_items(record: &qijudge_protocol::record::Record) -> Vec<HistoryItem> {
     record
         .lines
         .iter()
@@ -259,7 +259,7 @@ pub fn read_sealed_view(
     key: &PrivateKey,
 ) -> Result<(ViewFile, String)> {
     let path = crate::judge::sealing::sealed_view_path(audience);
-    let bytes = dir.read_bytes(&path, crate::store::SEALED_LIMIT)?;
+    let bytes = dir.read_bytes(&path, qijudge_store::SEALED_LIMIT)?;
     let files = crate::judge::sealing::open_view(&path, &bytes, key)?;
     let inner = format!("views/{audience}.json");
     let find = |name: &str| {

@@ -5,13 +5,13 @@
 //! stand, which the view shows).
 
 use super::{load_record, read_sealed_view, read_signed_view, Game};
-use crate::error::{refuse, Result};
 use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::{Move, Piece, Position, Seat, Unit};
 use crate::games::luzhanqi::view::ViewFile;
 use crate::judge::precheck_files::precheck_moves;
 use crate::judge::Frame;
-use crate::store::GameDir;
+use qijudge_protocol::error::{refuse, Result};
+use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 
 /// Checks every move file beyond the record; returns one line per file checked.

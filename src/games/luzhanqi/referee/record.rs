@@ -1,10 +1,10 @@
 //! Reading the judge's record: its signature, its chain, and that it was not rolled back.
 
 use super::*;
-use crate::error::Result;
 use crate::judge::pipeline::Framed;
-use crate::protocol::record::Record;
-use crate::store::GameDir;
+use qijudge_protocol::error::Result;
+use qijudge_protocol::record::Record;
+use qijudge_store::GameDir;
 
 /// Loads the existing record, checking the judge's signature over it and that it was not
 /// rolled back.

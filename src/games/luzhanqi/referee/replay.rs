@@ -3,7 +3,6 @@
 //! from the committed nonces), then one signed move file per ply. `judge` appends what the files
 //! give; `verify` demands that every recorded line is exactly what they give.
 
-use crate::error::{private_to, refuse, refuse_with, Error, Result};
 use crate::games::luzhanqi::referee::*;
 use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::options::FirstMover;
@@ -13,12 +12,13 @@ use crate::judge::conditional::{self, Answer};
 use crate::judge::pipeline::{self, Ctx, Framed, Referee};
 use crate::judge::Outputs;
 use crate::judge::*;
-use crate::protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
-use crate::protocol::files::*;
-use crate::protocol::hash::{hex32, is_sha256_tagged, sha256_tagged};
-use crate::protocol::record::Record;
-use crate::protocol::signing::{self, namespace};
-use crate::store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
+use qijudge_protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
+use qijudge_protocol::error::{private_to, refuse, refuse_with, Error, Result};
+use qijudge_protocol::files::*;
+use qijudge_protocol::record::Record;
+use qijudge_protocol::signing::{self, namespace};
+use qijudge_rules::hash::{hex32, is_sha256_tagged, sha256_tagged};
+use qijudge_store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 use ssh_key::{PrivateKey, PublicKey};
 
 /// The forfeit reason of a seat whose committed setup the rules refuse.
@@ -316,7 +316,7 @@ impl<'a> Files<'a> {
             // A conditional answer: its file stays with the judge (its other lines are the
             // seat's own plans), so no view carries it.
             Some(a) => {
-                let mut file = crate::games::rules::contract_move_file(
+                let mut file = crate::judge::contract::contract_move_file(
                     &self.game.manifest.id,
                     &self.game.hash,
                     ply,
@@ -737,7 +737,7 @@ impl crate::judge::pipeline::Framed for Game {
         self.manifest.sealed
     }
 
-    fn players(&self) -> &[crate::protocol::files::Player] {
+    fn players(&self) -> &[qijudge_protocol::files::Player] {
         &self.manifest.players
     }
 }

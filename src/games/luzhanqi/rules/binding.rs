@@ -6,7 +6,7 @@ use crate::games::luzhanqi::referee::{build_view, contract_game, Game, Replay};
 use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::random::{random_setup, SplitMix64};
 use crate::games::luzhanqi::rules::{by_name, Board, Event, Move, Options, Position, Seat, Viewer};
-use crate::games::rules::{Rules, Turn};
+use qijudge_rules::contract::{Rules, Turn};
 
 /// Luzhanqi on one board with one set of options, judged in the contract's frame.
 pub struct LuzhanqiRules {
@@ -117,7 +117,7 @@ impl Rules for LuzhanqiRules {
             &view,
             crate::games::luzhanqi::text::Labels::Letters,
         );
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &LuzhanqiState) -> Option<Vec<f64>> {

@@ -32,23 +32,8 @@ impl Audience {
     }
 }
 
-/// The public result of a move.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// The destination was empty.
-    Moved,
-    /// The attacker removed the defender and moved in.
-    AttackerWon,
-    /// The attacker was removed.
-    DefenderWon,
-    /// Both pieces were removed.
-    BothRemoved,
-}
-
-pub use crate::rules::end::EndReason;
+pub use qijudge_rules::end::EndReason;
+pub use qijudge_rules::outcome::Outcome;
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

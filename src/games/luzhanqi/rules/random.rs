@@ -8,7 +8,7 @@ use super::piece::Piece;
 use super::position::{Move, Position};
 use super::setup::Setup;
 
-pub use crate::rules::random::SplitMix64;
+pub use qijudge_rules::random::SplitMix64;
 
 /// A move chosen with full knowledge of every piece (for sample games, not for play): take a
 /// flag when possible, else win a combat, each three times in four; otherwise any legal move.

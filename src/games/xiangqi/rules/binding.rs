@@ -1,12 +1,12 @@
 //! Xiangqi's rules through the contract: the judge's own state and step, with the repetition
 //! rules; everything public, and each audience's information is the view the judge publishes.
 
-use crate::games::rules::{Rules, Turn};
 use crate::games::xiangqi::referee::{self, XiangqiGame};
 use crate::games::xiangqi::rules::board::{Color, Square};
 use crate::games::xiangqi::rules::game::{Options, Winner};
 use crate::games::xiangqi::rules::notation;
 use crate::games::xiangqi::rules::position::{Move, Position};
+use qijudge_rules::contract::{Rules, Turn};
 
 /// Xiangqi from a start position with its options, judged in the contract's frame.
 pub struct XiangqiRules {
@@ -105,7 +105,7 @@ impl Rules for XiangqiRules {
         let view = referee::build_view(&self.game, s, audience);
         let text =
             crate::games::xiangqi::view::render_text(&self.game.manifest.players, &view, false);
-        crate::view::to_json(&view) + &text
+        qijudge_view::to_json(&view) + &text
     }
 
     fn returns(&self, s: &referee::State) -> Option<Vec<f64>> {

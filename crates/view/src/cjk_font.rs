@@ -1,5 +1,5 @@
 //! Chinese characters for the board pictures, drawn as outlines from a real typeface: Noto Serif
-//! CJK SC Bold cut down to the characters the pictures use (`assets/fonts/board-cjk.otf`, SIL
+//! CJK SC Bold cut down to the characters the pictures use (`crates/view/assets/fonts/board-cjk.otf`, SIL
 //! Open Font License 1.1, copyright 2017-2022 Adobe; made by `scripts/cjk-font.py`). The font
 //! is compiled in, so pictures need no font on the machine and their bytes are the same
 //! everywhere.
@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-const FONT: &[u8] = include_bytes!("../../assets/fonts/board-cjk.otf");
+const FONT: &[u8] = include_bytes!("../assets/fonts/board-cjk.otf");
 
 /// The family name the font carries, which a page's style names.
 pub const FAMILY: &str = "qijudge board CJK";
@@ -91,12 +91,13 @@ impl ttf_parser::OutlineBuilder for Path {
 }
 
 /// Fails naming `what` and the character when a Chinese character of `text` is not in the font.
-#[cfg(test)]
-pub(crate) fn assert_drawable(text: &str, what: &str) {
+/// (A test helper, for each game's captions too.)
+#[doc(hidden)]
+pub fn assert_drawable(text: &str, what: &str) {
     for c in text.chars().filter(|&c| c as u32 >= 0x2e80) {
         assert!(
             outline(c, 0.0, 16.0).is_some(),
-            "{what}: {c} is not in assets/fonts/board-cjk.otf: add it to scripts/cjk-font.py"
+            "{what}: {c} is not in crates/view/assets/fonts/board-cjk.otf: add it to scripts/cjk-font.py"
         );
     }
 }

@@ -4,7 +4,7 @@
 //! in place (`verify`, `tournament`), as read-only, from memory.
 
 use super::archive;
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! English caption ([`super::text::state_lines`]), from the view alone. Every character used
 //! here is in the pictures' built-in typeface (a test checks it).
 
-use crate::rules::EndReason;
+use qijudge_rules::EndReason;
 
 /// A seat's name: 南方, 北方, 东方, 西方 (Luzhanqi), 红方, 黑方 (Xiangqi, Jieqi), 先手, 后手
 /// (Banqi).
@@ -48,14 +48,15 @@ pub fn reason(r: EndReason) -> &'static str {
 /// For the caption tests of every game: each JSON view of the shipped sample folders `samples`
 /// (below the crate's root) read as a `V` and captioned, each caption's characters checked
 /// against the font after `check` looked at it; at least `at_least` views.
-#[cfg(test)]
-pub(crate) fn check_sample_captions<V: serde::de::DeserializeOwned>(
+/// (A test helper for each game's captions; the samples are paths below the workspace.)
+#[doc(hidden)]
+pub fn check_sample_captions<V: serde::de::DeserializeOwned>(
     samples: &[&str],
     caption: impl Fn(&V) -> Vec<String>,
     check: impl Fn(&str),
     at_least: usize,
 ) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut checked = 0;
     for sample in samples {
         for entry in std::fs::read_dir(root.join(sample).join("views")).unwrap() {
@@ -75,7 +76,7 @@ pub(crate) fn check_sample_captions<V: serde::de::DeserializeOwned>(
 
 /// Every Chinese character the captions can use, for the font test and `scripts/cjk-font.py`.
 #[cfg(test)]
-pub(crate) const CHARACTERS: &str = "南北东西方移动进攻防守胜同归于尽夺旗扛回营无棋可走子久交战步数已满认输议和判负将死困毙长捉重复局面吃枭五散在裁定观众全终后的视角第蓝红深浅橙出上留言意军被着提或继续轮到等待布阵（）：，。、「」一";
+pub const CHARACTERS: &str = "南北东西方移动进攻防守胜同归于尽夺旗扛回营无棋可走子久交战步数已满认输议和判负将死困毙长捉重复局面吃枭五散在裁定观众全终后的视角第蓝红深浅橙出上留言意军被着提或继续轮到等待布阵（）：，。、「」一";
 
 #[cfg(test)]
 mod tests {
@@ -109,7 +110,7 @@ mod tests {
         }
         words.push(CHARACTERS.into());
         for word in words {
-            super::super::cjk_font::assert_drawable(&word, "a caption word");
+            crate::cjk_font::assert_drawable(&word, "a caption word");
         }
     }
 }

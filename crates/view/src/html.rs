@@ -19,7 +19,7 @@ pub struct Frame {
 
 /// The lines under a page's title: the players (and what else the game needs said), and where
 /// the page comes from.
-pub fn about(players: &[crate::protocol::files::Player], note: &str, head: &str) -> Vec<String> {
+pub fn about(players: &[qijudge_protocol::files::Player], note: &str, head: &str) -> Vec<String> {
     let names: Vec<String> = players
         .iter()
         .map(|p| format!("{} ({})", p.seat, p.name))

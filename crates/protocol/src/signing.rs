@@ -514,9 +514,10 @@ fn confirm(items: &[([u8; 32], Prepared)], confirmed: &mut Vec<[u8; 32]>) {
     }
 }
 
-/// Signatures no honest signer makes, built by hand for tests of what the checks refuse.
-#[cfg(test)]
-pub(crate) mod forge {
+/// Signatures no honest signer makes, built by hand for tests of what the checks refuse
+/// (the `forge` feature: for tests only).
+#[cfg(any(test, feature = "forge"))]
+pub mod forge {
     use super::*;
 
     /// An SSHSIG armor around raw Ed25519 signature bytes over `msg`.

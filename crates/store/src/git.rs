@@ -1,7 +1,7 @@
 //! The little of git the CI mode and the hooks need: which files a change adds, modifies or
 //! deletes, and a file's bytes at a revision. Runs the `git` program; nothing is written.
 
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 use std::path::Path;
 use std::process::Command;
 
@@ -169,7 +169,7 @@ pub fn games(dir: &Path, rev: Option<&str>) -> Result<std::collections::BTreeMap
 
 /// A path that is not UTF-8 is refused by name (as far as it can be shown).
 fn not_utf8(path: &[u8]) -> Error {
-    crate::error::refuse_with(
+    qijudge_protocol::error::refuse_with(
         format!("/{}", String::from_utf8_lossy(path)),
         None,
         "a file name that is not UTF-8 text",

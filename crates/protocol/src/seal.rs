@@ -234,7 +234,7 @@ pub fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::signing;
+    use crate::signing;
 
     fn files() -> Vec<Sealed> {
         vec![
@@ -313,7 +313,7 @@ mod tests {
     }
 
     /// Bytes after the age header (which ends with the `--- MAC` line).
-    pub(crate) fn payload_len(cipher: &[u8]) -> usize {
+    pub fn payload_len(cipher: &[u8]) -> usize {
         let mac = cipher.windows(5).position(|w| w == b"\n--- ").unwrap() + 1;
         let end = mac + cipher[mac..].iter().position(|&b| b == b'\n').unwrap() + 1;
         cipher.len() - end

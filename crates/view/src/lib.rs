@@ -2,8 +2,8 @@
 //! text views and captions, the picture machinery (SVG, PNG, the built-in typeface) and the
 //! replay page. Each game's own view, text and picture live in its folder.
 
-pub(crate) mod chinese;
-pub(crate) mod cjk_font;
+pub mod chinese;
+pub mod cjk_font;
 pub mod html;
 pub mod picture;
 pub mod text;
@@ -50,7 +50,7 @@ impl Closing {
             out.push(format!(
                 "{}'s comment: \"{}\"",
                 self.seat,
-                crate::view::text::clean(c)
+                crate::text::clean(c)
             ));
         }
         out

@@ -1,6 +1,6 @@
 //! Game directory I/O: bounded reads of regular files, atomic writes, one judge at a time.
 
-use crate::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 
 pub mod archive;
 pub mod git;

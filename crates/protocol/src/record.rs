@@ -181,7 +181,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::rules::EndReason;
+    use qijudge_rules::EndReason;
 
     /// Byte-exact head vector (computed independently with Python hashlib).
     #[test]

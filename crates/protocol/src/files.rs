@@ -1,7 +1,7 @@
 //! The files of a game directory, as Rust types. Every signed or recorded file is accepted only
 //! in canonical form: printing what was parsed must give back the same bytes.
 
-use crate::games::luzhanqi::rules::{EndReason, Options, Outcome};
+use qijudge_rules::{EndReason, Outcome};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -48,9 +48,6 @@ pub struct GameManifest<R> {
     /// One entry per seat, in seat order.
     pub players: Vec<Player>,
 }
-
-/// Luzhanqi's `game.toml`.
-pub type Manifest = GameManifest<Options>;
 
 /// Deadlines (optional): time per move and grace, in minutes, and what happens after the grace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -205,7 +202,7 @@ pub struct SetupFile {
 /// `conditional/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-conditional`):
 /// the seat's commitment to answers written in advance to the opponent's move at `ply`, while
 /// the opponent is to move. It shows no plan: each line is a salted commitment (see
-/// [`crate::protocol::plan`]), and the lines themselves ([`PlansFile`]) go to the judge alone.
+/// [`crate::plan`]), and the lines themselves ([`PlansFile`]) go to the judge alone.
 /// A newer version (greater `seq`) replaces an older one; one with no lines withdraws them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -411,7 +408,7 @@ pub struct RecordLine {
 pub struct Fired {
     pub path: String,
     pub line: u32,
-    pub opened: crate::protocol::plan::Opening,
+    pub opened: crate::plan::Opening,
 }
 
 /// What a record line says.
@@ -516,7 +513,7 @@ pub enum Notice {
     Eliminated { seat: String, reason: EndReason },
 }
 
-pub(crate) fn is_false(b: &bool) -> bool {
+pub fn is_false(b: &bool) -> bool {
     !b
 }
 

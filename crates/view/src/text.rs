@@ -1,7 +1,7 @@
 //! The text view: a board diagram for a terminal or an e-mail, rendered from a JSON view only.
 
 /// `seat (name)`, as the manifest's players name it.
-pub fn seat_label(players: &[crate::protocol::files::Player], seat: &str) -> String {
+pub fn seat_label(players: &[qijudge_protocol::files::Player], seat: &str) -> String {
     players
         .iter()
         .find(|p| p.seat == seat)
@@ -13,7 +13,7 @@ pub fn seat_label(players: &[crate::protocol::files::Player], seat: &str) -> Str
 /// head, the players, a blank line.
 pub fn header(
     title: &str,
-    players: &[crate::protocol::files::Player],
+    players: &[qijudge_protocol::files::Player],
     audience: &str,
     record_head: &str,
 ) -> String {

@@ -85,7 +85,7 @@ fn is_wide(c: char) -> bool {
 
 /// An SVG document being drawn. Each distinct label is drawn once, as a path in `<defs>`, and
 /// placed with `<use>`: a board repeats the same few labels many times.
-pub(crate) struct Svg {
+pub struct Svg {
     width: u32,
     height: u32,
     body: String,
@@ -106,7 +106,7 @@ pub struct Layers {
 }
 
 impl Svg {
-    pub(crate) fn new(width: u32, height: u32, background: &str) -> Svg {
+    pub fn new(width: u32, height: u32, background: &str) -> Svg {
         let mut s = Svg {
             width,
             height,
@@ -118,14 +118,14 @@ impl Svg {
         s
     }
 
-    pub(crate) fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: &str, width: f64) {
+    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, color: &str, width: f64) {
         let _ = writeln!(
             self.body,
             r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{color}" stroke-width="{width:.1}"/>"#
         );
     }
 
-    pub(crate) fn rect(
+    pub fn rect(
         &mut self,
         x: f64,
         y: f64,
@@ -143,14 +143,7 @@ impl Svg {
         );
     }
 
-    pub(crate) fn circle(
-        &mut self,
-        cx: f64,
-        cy: f64,
-        r: f64,
-        fill: &str,
-        stroke: Option<(&str, f64)>,
-    ) {
+    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
         let stroke = stroke.map_or(String::new(), |(c, w)| {
             format!(r#" stroke="{c}" stroke-width="{w:.1}""#)
         });
@@ -163,12 +156,12 @@ impl Svg {
     /// Text centred on (cx, cy) in the pixel fonts, `scale` pixels per Latin dot (Chinese
     /// characters at half that per dot, 16 dots high). Letters are drawn in capitals; a
     /// character neither font has is drawn as `?`.
-    pub(crate) fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
+    pub fn label(&mut self, cx: f64, cy: f64, text: &str, scale: f64, color: &str) {
         if text.trim().is_empty() {
             return;
         }
         let key = format!("{text}\u{0}{scale}\u{0}{color}");
-        let digest = crate::protocol::hash::sha256_tagged(key.as_bytes());
+        let digest = qijudge_rules::hash::sha256_tagged(key.as_bytes());
         let id = format!("t{}", &digest.trim_start_matches("sha256:")[..12]);
         if !self.defs.contains_key(&id) {
             let path = label_path(text, scale);
@@ -184,7 +177,7 @@ impl Svg {
     }
 
     /// The caption under the board: `lines` in the pixel font, broken to fit the width.
-    pub(crate) fn caption(&mut self, top: f64, lines: &[String]) {
+    pub fn caption(&mut self, top: f64, lines: &[String]) {
         let scale = 1.5;
         let per_line = ((self.width as f64 - 20.0) / (6.0 * scale)).max(10.0) as usize;
         let mut y = top + 8.0;
@@ -197,12 +190,12 @@ impl Svg {
     }
 
     /// Text starting at x, centred on y.
-    pub(crate) fn label_left(&mut self, x: f64, y: f64, text: &str, scale: f64, color: &str) {
+    pub fn label_left(&mut self, x: f64, y: f64, text: &str, scale: f64, color: &str) {
         let width = text.chars().map(advance).sum::<f64>() - 1.0;
         self.label(x + width * scale / 2.0, y, text, scale, color);
     }
 
-    pub(crate) fn path(&mut self, d: &str, color: &str, width: f64) {
+    pub fn path(&mut self, d: &str, color: &str, width: f64) {
         let _ = writeln!(
             self.body,
             r#"<path d="{d}" fill="none" stroke="{color}" stroke-width="{width:.1}"/>"#
@@ -210,11 +203,11 @@ impl Svg {
     }
 
     /// Marks where the pieces begin: what is drawn before is the board.
-    pub(crate) fn pieces_start(&mut self) {
+    pub fn pieces_start(&mut self) {
         self.pieces_at = Some(self.body.len());
     }
 
-    pub(crate) fn finish(self) -> String {
+    pub fn finish(self) -> String {
         let defs: Vec<&str> = self.defs.values().map(String::as_str).collect();
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<defs>\n{}\n</defs>\n{}</svg>\n",
@@ -225,7 +218,7 @@ impl Svg {
         )
     }
 
-    pub(crate) fn layers(self) -> Layers {
+    pub fn layers(self) -> Layers {
         let at = self.pieces_at.unwrap_or(self.body.len());
         Layers {
             width: self.width,
@@ -373,7 +366,7 @@ fn runs(path: &mut String, x0: f64, y: f64, bits: u32, width: u32, dot: f64) {
 }
 
 /// `text` broken at spaces into lines of at most `width` characters (a longer word alone).
-pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = vec![String::new()];
     for word in text.split(' ') {
         let last = lines.last_mut().expect("one line at least");
@@ -390,7 +383,7 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// How many caption lines `lines` take in a picture `width` pixels wide.
-pub(crate) fn caption_height(width: f64, lines: &[String]) -> f64 {
+pub fn caption_height(width: f64, lines: &[String]) -> f64 {
     if lines.is_empty() {
         return 0.0;
     }
@@ -399,11 +392,11 @@ pub(crate) fn caption_height(width: f64, lines: &[String]) -> f64 {
     n as f64 * 13.0 + 12.0
 }
 
-pub(crate) const INK: &str = "#3b2f2f";
-pub(crate) const PAPER: &str = "#f3e3bd";
-pub(crate) const MARK: &str = "#d62828";
+pub const INK: &str = "#3b2f2f";
+pub const PAPER: &str = "#f3e3bd";
+pub const MARK: &str = "#d62828";
 /// The names printed on the cross board's centre posts: readable, quieter than the pieces.
-pub(crate) const CENTRE_NAME: &str = "#8a7a5c";
+pub const CENTRE_NAME: &str = "#8a7a5c";
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //! Read archives may come from anyone: only regular files at allowed paths, each once, within
 //! the limits.
 
-use crate::error::{Error, Result};
+use qijudge_protocol::error::{Error, Result};
 use std::io::{Read, Write};
 
 /// What an archive may hold.

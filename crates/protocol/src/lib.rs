@@ -3,9 +3,13 @@
 pub mod agent;
 pub mod commitment;
 pub mod files;
-pub mod hash;
+
+pub mod error;
 pub mod kinds;
 pub mod plan;
 pub mod record;
 pub mod seal;
 pub mod signing;
+
+/// The tagged SHA-256 every digest of the protocol is made with (shared with the rules' shuffles).
+pub use qijudge_rules::hash;

@@ -3,7 +3,7 @@
 //! the result. [`turn_view!`] declares a game's view with them around its own fields, and
 //! [`make_turn_view!`] builds one from a [`ViewHead`].
 
-use crate::rules::EndReason;
+use qijudge_rules::EndReason;
 
 /// The shared fields of one audience's view at one ply, as the judge gives them.
 pub struct ViewHead {
@@ -39,6 +39,7 @@ pub trait TurnView {
 
 /// Declares a game's view: the shared fields, the game's own between them, and `result` of
 /// the given type.
+#[macro_export]
 macro_rules! turn_view {
     (
         $(#[$meta:meta])*
@@ -72,15 +73,15 @@ macro_rules! turn_view {
             /// The signed move that ended the game off the board (resign, accept-draw), if one
             /// did.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub closing: Option<$crate::view::Closing>,
+            pub closing: Option<$crate::Closing>,
             pub result: Option<$result>,
         }
 
-        impl $crate::view::turn_view::TurnView for $name {
+        impl $crate::turn_view::TurnView for $name {
             type Result = $result;
 
-            fn shared(&self) -> $crate::view::turn_view::Shared<'_, $result> {
-                $crate::view::turn_view::Shared {
+            fn shared(&self) -> $crate::turn_view::Shared<'_, $result> {
+                $crate::turn_view::Shared {
                     game: &self.game,
                     ply: self.ply,
                     audience: &self.audience,
@@ -93,10 +94,10 @@ macro_rules! turn_view {
         }
     };
 }
-pub(crate) use turn_view;
 
 /// Declares a game's last move: the seat that made it, the game's own fields, and the mover's
 /// comment.
+#[macro_export]
 macro_rules! last_move {
     (
         $(#[$meta:meta])*
@@ -119,7 +120,6 @@ macro_rules! last_move {
         }
     };
 }
-pub(crate) use last_move;
 
 /// A piece taken, as a view of a game with pieces face down shows it.
 #[derive(
@@ -139,9 +139,10 @@ pub struct Taken {
 }
 
 /// Builds a view declared by [`turn_view!`] from its head, its own fields and its result.
+#[macro_export]
 macro_rules! make_turn_view {
     ($name:ident { $($field:ident $(: $value:expr)?),* $(,)? }, $head:expr, $result:expr) => {{
-        let head: $crate::view::turn_view::ViewHead = $head;
+        let head: $crate::turn_view::ViewHead = $head;
         $name {
             format: head.format,
             game: head.game,
@@ -157,4 +158,3 @@ macro_rules! make_turn_view {
         }
     }};
 }
-pub(crate) use make_turn_view;
