@@ -118,7 +118,7 @@ pub(crate) fn status_report(
     use crate::games::report::{Out, Report};
     let deadline = match (c.clock, c.to_move) {
         (Some(clock), Some(seat)) => {
-            crate::judge::clock::next_deadline(clock, c.record, seat, c.now).map(|d| (seat, d))
+            qijudge_judge::clock::next_deadline(clock, c.record, seat, c.now).map(|d| (seat, d))
         }
         _ => None,
     };

@@ -3,7 +3,7 @@
 
 use crate::games::luzhanqi::referee::Game;
 use crate::games::luzhanqi::rules::Setup;
-use crate::judge::move_path;
+use qijudge_judge::move_path;
 use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::files::*;
@@ -39,7 +39,7 @@ pub fn commit_setup(
     if game.manifest.sealed {
         // Sealed to the judge (and to the seat itself, so it can reveal): safe to publish.
         let owner = key_for_sealing(key)?;
-        crate::judge::sealing::write_sealed_secret(
+        qijudge_judge::sealing::write_sealed_secret(
             dir,
             seat,
             &secret_text,
@@ -160,7 +160,7 @@ pub fn write_move(
                  this file, `qijudge move … --replace` sets it aside and writes the new one",
             ));
         }
-        crate::judge::candidates::set_aside(dir, &path)?;
+        qijudge_judge::candidates::set_aside(dir, &path)?;
     }
     let file = MoveFile {
         format: MOVE_FORMAT.into(),
@@ -206,7 +206,7 @@ pub fn write_conditional(
     key: &(impl Sign + ?Sized),
     recipients: &[&ssh_key::PublicKey],
 ) -> Result<String> {
-    use crate::judge::conditional as cond;
+    use qijudge_judge::conditional as cond;
     use qijudge_rules::hash::hash_fields;
     // Every salt and padding digest comes from the seat's own signature over this version's
     // place: unpredictable to anyone without the seat's key, and the same bytes each time the

@@ -1,7 +1,7 @@
 //! `judge --ci`: the judge of a game kept in a git repository, run by CI on a push or a pull
 //! request (or by a server's pre-receive hook).
 
-use crate::judge::ci::{
+use crate::git_check::{
     check_changes, check_commits, check_layout, github_annotation, Base, GameFacts, Layout,
     ALLOW_LIST,
 };
@@ -351,7 +351,7 @@ fn check_game(
         record: &base_record,
     };
     check_changes(&game, &changes, &base, now_text.as_deref())?;
-    crate::judge::ci::check_conditional_versions(
+    crate::git_check::check_conditional_versions(
         &changes,
         |path| {
             git::show(dir, base_rev, path)
@@ -427,7 +427,7 @@ fn check_judge_files(g: &GameDir, game: &str, judge: &PublicKey, changes: &[Chan
             .strip_suffix(".sig")
             .or_else(|| name.strip_suffix(".tag"))
             .map_or(c.path.clone(), |f| format!("views/{f}"));
-        if !crate::judge::published::judge_signed(g, game, judge, &file) {
+        if !qijudge_judge::published::judge_signed(g, game, judge, &file) {
             return Err(refuse_with(
                 c.path.as_str(),
                 None,

@@ -29,7 +29,7 @@ pub fn new(
     let game = games::by_name(game)?;
     let clock = opts
         .clock
-        .map(|c| crate::judge::clock::parse_clock(&c))
+        .map(|c| qijudge_judge::clock::parse_clock(&c))
         .transpose()
         .map_err(Error::Io)?;
     let read_key = |path: &Path| -> Result<String> {
@@ -140,7 +140,7 @@ pub fn judge(
     let run = JudgeRequest {
         now: now_or(now)?,
         details,
-        rulings: crate::judge::pipeline::Rulings {
+        rulings: qijudge_judge::pipeline::Rulings {
             forfeit,
             vacation,
             adjudicate: None,
@@ -238,13 +238,13 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
     if let Some(text) = g.read_optional(&clear, qijudge_store::SMALL_FILE_LIMIT)? {
         return Ok(Some(text));
     }
-    let sealed = crate::judge::sealing::sealed_refusal_path(seat);
+    let sealed = qijudge_judge::sealing::sealed_refusal_path(seat);
     let (Some(key), true) = (key, g.exists(&sealed)) else {
         return Ok(None);
     };
     let key = crate::console::load_private_key(key)?;
     let bytes = g.read_bytes(&sealed, qijudge_store::SEALED_LIMIT)?;
-    let files = crate::judge::sealing::open_view(&sealed, &bytes, &key)?;
+    let files = qijudge_judge::sealing::open_view(&sealed, &bytes, &key)?;
     Ok(files.into_iter().find(|(p, _)| *p == clear).map(|(_, t)| t))
 }
 

@@ -842,7 +842,7 @@ fn vacation(dir: &Path, key: &Path, seat: &str, days: u32, now: &str) -> String 
     let run = crate::games::JudgeRequest {
         now: now.to_string(),
         details: false,
-        rulings: crate::judge::pipeline::Rulings {
+        rulings: qijudge_judge::pipeline::Rulings {
             forfeit: None,
             vacation: Some((seat.to_string(), days)),
             adjudicate: None,

@@ -1,9 +1,9 @@
 //! `move --if` and `move --withdraw-if`: a seat waiting for its opponent writes and signs the
-//! answers it gives to the replies it expects (see [`crate::judge::conditional`]), or
+//! answers it gives to the replies it expects (see [`qijudge_judge::conditional`]), or
 //! withdraws them, the same way for every game of two seats that alternate.
 
 use super::report::Report;
-use crate::judge::conditional;
+use qijudge_judge::conditional;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::Entry;
 use qijudge_store::GameDir;
@@ -194,7 +194,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     }
     let key = crate::console::load_signer(key_path)?;
     super::seat_of_key(&frame, seat, &key)?;
-    let record = crate::judge::signed_record::load_record(&d, &frame)?;
+    let record = qijudge_judge::signed_record::load_record(&d, &frame)?;
     let ply = record.last_move_ply() + 1;
     match to_move(&record, &names) {
         None => {
@@ -226,7 +226,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     conditional::read_lines(&lines).map_err(|why| refuse("--if", None, why))?;
     let head = record.head_or(&seats.hash);
     let count = lines.len();
-    let path = crate::judge::conditional::path(ply, seat);
+    let path = qijudge_judge::conditional::path(ply, seat);
     // The next version of this seat's file for this ply: the judge takes only a newer one.
     let seq = match d.read_optional(&path, qijudge_store::SMALL_FILE_LIMIT)? {
         Some(text) => {
@@ -263,8 +263,8 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
              recorded, the judge answers from the first line that matches. By mail send {path}, \
              its .sig and {plans} to the judge; through git commit {path}, its .sig and {sealed} \
              (never plans/). It replaces your earlier conditional answers.",
-            plans = crate::judge::conditional::plans_path(ply, seat),
-            sealed = crate::judge::conditional::sealed_path(ply, seat),
+            plans = qijudge_judge::conditional::plans_path(ply, seat),
+            sealed = qijudge_judge::conditional::sealed_path(ply, seat),
         ),
     }))
 }

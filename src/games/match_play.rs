@@ -6,8 +6,8 @@
 //! costs more the longer the game.
 
 use super::Turn;
-use crate::judge::pipeline::{self, Referee, Session};
 use crate::tournament::protocol::BotView;
+use qijudge_judge::pipeline::{self, Referee, Session};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::signing::Signer;
 use qijudge_store::GameDir;

@@ -21,6 +21,8 @@ pub mod banqi;
 pub mod conditional;
 pub mod defined;
 pub mod jieqi;
+#[cfg(test)]
+mod judge_tests;
 pub mod listing;
 pub mod liubo;
 pub mod luzhanqi;
@@ -358,7 +360,7 @@ pub struct GameSummary {
 /// The summary of an audited game from its frame, players, recorded end, length and sides;
 /// refused while the game goes on.
 fn summary_of(
-    frame: &crate::judge::Frame,
+    frame: &qijudge_judge::Frame,
     players: &[Player],
     end: Option<(Option<String>, qijudge_rules::EndReason)>,
     plies: usize,
@@ -399,7 +401,7 @@ pub fn forfeit_code(record: &qijudge_protocol::record::Record) -> Option<String>
 /// An ending in words for standings: `checkmate`, and for a forfeit its cause, `forfeit
 /// (bot-crashed)`.
 pub fn ending_text(reason: qijudge_rules::EndReason, forfeit: Option<&str>) -> String {
-    let text = crate::judge::reason_text(reason);
+    let text = qijudge_judge::reason_text(reason);
     match (reason, forfeit) {
         (
             qijudge_rules::EndReason::Forfeit | qijudge_rules::EndReason::Adjudication,
@@ -432,7 +434,7 @@ pub struct JudgeRequest {
     /// Show private refusal details on stderr (the judge's own terminal).
     pub details: bool,
     /// What the judge rules besides taking files: a forfeit, a vacation.
-    pub rulings: crate::judge::pipeline::Rulings,
+    pub rulings: qijudge_judge::pipeline::Rulings,
 }
 
 /// `.gitignore` of a game's folder: the judge's lock and staging never belong in a commit, nor
@@ -543,7 +545,7 @@ pub(crate) fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
 /// The index of `seat` in the game's frame, once `key` is shown to be that seat's key in
 /// `game.toml` (what a player's command checks before it signs anything for the seat).
 pub(crate) fn seat_of_key(
-    f: &crate::judge::Frame,
+    f: &qijudge_judge::Frame,
     seat: &str,
     key: &qijudge_protocol::signing::Signer,
 ) -> Result<usize> {

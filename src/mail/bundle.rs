@@ -129,7 +129,7 @@ pub fn missing_files(dir: &GameDir) -> Vec<String> {
                 conditional: Some(fired),
                 ..
             } => Some(fired.path),
-            Entry::Move { ply, seat, .. } => Some(crate::judge::move_path(ply, &seat)),
+            Entry::Move { ply, seat, .. } => Some(qijudge_judge::move_path(ply, &seat)),
             _ => None,
         })
         .filter(|p| !dir.path(p).is_file())
@@ -146,7 +146,7 @@ fn fired_conditionals(dir: &GameDir) -> Vec<String> {
     let Ok(record) = std::fs::read_to_string(dir.path("record.jsonl")) else {
         return Vec::new();
     };
-    crate::judge::conditional::fired_paths(&record)
+    qijudge_judge::conditional::fired_paths(&record)
         .flat_map(|p| [format!("{p}.sig"), p])
         .collect()
 }

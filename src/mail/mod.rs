@@ -8,7 +8,7 @@ pub mod inbox;
 pub mod outbox;
 pub mod route;
 
-use crate::judge::Outputs;
+use qijudge_judge::Outputs;
 use qijudge_protocol::error::{refuse, refuse_with, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing::{self, namespace};
@@ -29,14 +29,14 @@ pub struct Seats {
 }
 
 impl Seats {
-    /// The seat names as the judge's [`crate::judge::Frame`] takes them.
+    /// The seat names as the judge's [`qijudge_judge::Frame`] takes them.
     pub fn names(&self) -> Vec<&str> {
         self.names.iter().map(String::as_str).collect()
     }
 
     /// The game as the judge sees it, over `names` (from [`Seats::names`]).
-    pub fn frame<'a>(&'a self, names: &'a [&'a str]) -> crate::judge::Frame<'a> {
-        crate::judge::Frame {
+    pub fn frame<'a>(&'a self, names: &'a [&'a str]) -> qijudge_judge::Frame<'a> {
+        qijudge_judge::Frame {
             id: &self.id,
             hash: &self.hash,
             judge_key: &self.judge,
@@ -179,7 +179,7 @@ fn check_plans(
     let signed = signed
         .and_then(|t| parse_toml::<ConditionalFile>(&t).ok())
         .ok_or_else(|| refused(format!("comes without {statement}")))?;
-    crate::judge::conditional::check_plans(&signed, text)
+    qijudge_judge::conditional::check_plans(&signed, text)
         .map(|_| ())
         .map_err(|(field, _)| {
             refused(format!(
@@ -194,7 +194,7 @@ fn fired(dir: &GameDir, path: &str) -> bool {
     let Ok(Some(record)) = dir.read_optional("record.jsonl", qijudge_store::RECORD_LIMIT) else {
         return false;
     };
-    let found = crate::judge::conditional::fired_paths(&record).any(|p| p == path);
+    let found = qijudge_judge::conditional::fired_paths(&record).any(|p| p == path);
     found
 }
 
@@ -339,7 +339,7 @@ pub fn import(
             }
             continue;
         }
-        if p.path.starts_with(crate::judge::conditional::PLANS_FOLDER) {
+        if p.path.starts_with(qijudge_judge::conditional::PLANS_FOLDER) {
             // Plans come unsigned: the conditional file the seat signed commits to each line.
             check_plans(dir, &p.path, &f.text, &found, shown)?;
         } else if p.secret {
@@ -756,7 +756,7 @@ fn check_secret(
                 return Err(wrong("is not a nonce file"));
             };
             qijudge_rules::hash::hex32(&n.nonce).is_some_and(|nonce| {
-                crate::judge::nonces::commitment(&c.game, name, &nonce) == c.commitment
+                qijudge_judge::nonces::commitment(&c.game, name, &nonce) == c.commitment
             })
         }
         _ => false,

@@ -7,18 +7,7 @@ use mail_builder::MessageBuilder;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_store::{GameDir, RECORD_LIMIT};
 
-/// Whether a text can go into a header: an address `local@domain` without spaces, quotes,
-/// angle brackets or control characters.
-pub fn valid_address(a: &str) -> bool {
-    let ok_char = |c: char| c.is_ascii_graphic() && !"<>()[]\\,;:\"".contains(c);
-    a.len() <= 254 && a.matches('@').count() == 1 && a.chars().all(ok_char) && {
-        let (local, domain) = a.split_once('@').unwrap_or(("", ""));
-        !local.is_empty()
-            && domain.contains('.')
-            && !domain.starts_with('.')
-            && !domain.ends_with('.')
-    }
-}
+pub use qijudge_protocol::files::valid_address;
 
 /// One recipient: an audience of the game and where its message goes.
 pub struct Recipient {
@@ -111,7 +100,7 @@ fn clock_and_record(dir: &GameDir) -> Result<Option<Clocked>> {
 }
 
 /// The deadline of the next ply, if the game has a clock.
-pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<crate::judge::clock::Deadline>> {
+pub fn deadline(dir: &GameDir, now: &str) -> Result<Option<qijudge_judge::clock::Deadline>> {
     deadline_of(dir, clock_and_record(dir)?.as_ref(), now)
 }
 
@@ -120,7 +109,7 @@ fn deadline_of(
     dir: &GameDir,
     clocked: Option<&Clocked>,
     now: &str,
-) -> Result<Option<crate::judge::clock::Deadline>> {
+) -> Result<Option<qijudge_judge::clock::Deadline>> {
     let Some((clock, record)) = clocked else {
         return Ok(None);
     };
@@ -130,7 +119,7 @@ fn deadline_of(
         .ok()
         .flatten()
         .unwrap_or_default();
-    Ok(crate::judge::clock::next_deadline(
+    Ok(qijudge_judge::clock::next_deadline(
         clock, record, &to_move, now,
     ))
 }
@@ -140,7 +129,7 @@ fn deadline_of(
 fn missed_deadline(
     clocked: Option<&Clocked>,
     now: &str,
-) -> Result<Option<(String, crate::judge::clock::Deadline)>> {
+) -> Result<Option<(String, qijudge_judge::clock::Deadline)>> {
     use qijudge_protocol::files::Entry;
     let Some((clock, record)) = clocked else {
         return Ok(None);
@@ -151,7 +140,7 @@ fn missed_deadline(
             Entry::Forfeit { seat, reason, .. } if reason == "missed-deadline" => {
                 let before = record.prefix(at);
                 return Ok(
-                    crate::judge::clock::next_deadline(clock, &before, seat, now)
+                    qijudge_judge::clock::next_deadline(clock, &before, seat, now)
                         .map(|d| (seat.clone(), d)),
                 );
             }
@@ -282,7 +271,7 @@ fn next_steps(view: &serde_json::Value, audience: &str, judge: &str, revealed: b
 }
 
 /// The deadline sentence for a recipient.
-fn deadline_line(d: &crate::judge::clock::Deadline, to_move: &str, audience: &str) -> String {
+fn deadline_line(d: &qijudge_judge::clock::Deadline, to_move: &str, audience: &str) -> String {
     let whose = if to_move == audience {
         "Your move".to_string()
     } else {
@@ -719,8 +708,8 @@ pub fn messages(
 fn standing_answers(dir: &GameDir, seats: &super::Seats) -> Vec<(String, String, Vec<String>)> {
     let names = seats.names();
     let frame = seats.frame(&names);
-    match crate::judge::signed_record::load_record(dir, &frame) {
-        Ok(record) => crate::judge::conditional::standing(dir, &frame, &record, None),
+    match qijudge_judge::signed_record::load_record(dir, &frame) {
+        Ok(record) => qijudge_judge::conditional::standing(dir, &frame, &record, None),
         Err(_) => Vec::new(),
     }
 }
@@ -881,7 +870,7 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
 pub fn reminder(
     env: &Envelope,
     to: &Recipient,
-    d: &crate::judge::clock::Deadline,
+    d: &qijudge_judge::clock::Deadline,
 ) -> Result<Outgoing> {
     let seat = to.audience.as_str();
     let subject = match d.state {

@@ -148,7 +148,7 @@ impl Adjudication {
         let played = plies.len() as u64;
         if let Some(max) = self.max_moves {
             if played >= seats as u64 * u64::from(max) {
-                return Some((None, crate::judge::pipeline::MAX_LENGTH));
+                return Some((None, qijudge_judge::pipeline::MAX_LENGTH));
             }
         }
         if let Some((moves, cp)) = self.resign {

@@ -474,7 +474,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         for _ in 0..cfg.concurrency.max(1) {
             scope.spawn(|| {
                 // Nobody looks at a picture of every ply of a bot match.
-                crate::judge::set_pictures(false);
+                qijudge_judge::set_pictures(false);
                 loop {
                     if failed.lock().map(|f| f.is_some()).unwrap_or(true) || stop.get() > 0 {
                         break;
@@ -943,7 +943,7 @@ fn play_through_contract(
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
         .map(|j| start_bot(cfg, pool, &cfg.bots[bot_of(j)], k, j))
         .collect::<Result<_>>()?;
-    let judge = |rulings: crate::judge::pipeline::Rulings| {
+    let judge = |rulings: qijudge_judge::pipeline::Rulings| {
         let run = JudgeRequest {
             now: cfg.now.clone(),
             details: false,
@@ -1020,7 +1020,7 @@ fn play_through_contract(
             .map(|s| failure.as_ref().is_some_and(|(f, _)| f == s))
             .collect::<Vec<bool>>(),
     );
-    let forfeit = |seat: String, code: String| crate::judge::pipeline::Rulings {
+    let forfeit = |seat: String, code: String| qijudge_judge::pipeline::Rulings {
         forfeit: Some((seat, code)),
         ..Default::default()
     };
@@ -1154,7 +1154,7 @@ fn play_through_contract(
                     }
                     MatchStep::Forfeit(code) => judge(forfeit(seat, code))?,
                     MatchStep::Adjudicate { winner, reason } => {
-                        judge(crate::judge::pipeline::Rulings {
+                        judge(qijudge_judge::pipeline::Rulings {
                             adjudicate: Some((winner, reason)),
                             ..Default::default()
                         })?

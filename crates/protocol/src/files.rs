@@ -661,6 +661,19 @@ pub fn to_json_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("file types serialise to JSON")
 }
 
+/// Whether a text can go into a header: an address `local@domain` without spaces, quotes,
+/// angle brackets or control characters.
+pub fn valid_address(a: &str) -> bool {
+    let ok_char = |c: char| c.is_ascii_graphic() && !"<>()[]\\,;:\"".contains(c);
+    a.len() <= 254 && a.matches('@').count() == 1 && a.chars().all(ok_char) && {
+        let (local, domain) = a.split_once('@').unwrap_or(("", ""));
+        !local.is_empty()
+            && domain.contains('.')
+            && !domain.starts_with('.')
+            && !domain.ends_with('.')
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

@@ -6,7 +6,7 @@ use qijudge_protocol::error::Result;
 use qijudge_store::GameDir;
 
 pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
-    use crate::judge::pipeline::Referee;
+    use qijudge_judge::pipeline::Referee;
     match (state.game.ending(), g.waiting(state)) {
         (Some(e), _) => format!("game over: {e}"),
         (None, Some(w)) => w,
@@ -18,7 +18,7 @@ pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
 pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
     use qijudge_view::html;
     crate::games::check_audience(&bq::SEATS, &["public"], audience)?;
-    let state = crate::judge::turn_referee::current(d, g)?;
+    let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| bq::view_at(g, &state, audience, ply))
         .collect();

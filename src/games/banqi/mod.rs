@@ -11,7 +11,7 @@ pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
-use crate::judge::turn_referee::TurnReferee;
+use qijudge_judge::turn_referee::TurnReferee;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::{to_toml, Player};
 use qijudge_rules::EndReason;
@@ -61,7 +61,7 @@ impl Definition for Banqi {
     }
 
     fn draw_secret(g: &BanqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
-        let (commitment, nonce) = crate::judge::nonces::new_files(&g.frame(), seat, random);
+        let (commitment, nonce) = qijudge_judge::nonces::new_files(&g.frame(), seat, random);
         Ok((to_toml(&commitment), to_toml(&nonce)))
     }
 
@@ -78,11 +78,11 @@ impl Definition for Banqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::schemas::schema;
+        use qijudge_judge::schema::schema;
         vec![
             (
                 "banqi-manifest.schema.json".into(),
-                crate::judge::manifest::schema_of::<crate::games::banqi::rules::Options>(
+                qijudge_judge::manifest::schema_of::<crate::games::banqi::rules::Options>(
                     "BanqiManifest",
                 ),
             ),

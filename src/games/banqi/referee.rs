@@ -8,11 +8,11 @@ use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_PLIES};
 use super::view::{BanqiView, LastMove, Taken, ViewResult};
 use crate::games::xiangqi::rules::Piece;
-use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
-use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::Ctx;
-use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
-use crate::judge::turns::Turns;
+use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
+use qijudge_judge::manifest::{Kind, ManifestRules};
+use qijudge_judge::pipeline::Ctx;
+use qijudge_judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
+use qijudge_judge::turns::Turns;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_rules::EndReason;
@@ -39,8 +39,10 @@ impl ManifestRules for Options {
     const SEALABLE: bool = true;
 }
 
-/// A checked Banqi manifest with its keys.
-pub type BanqiGame = Seated<Options>;
+qijudge_judge::seated_game! {
+    /// A checked Banqi manifest with its keys.
+    pub struct BanqiGame(Options);
+}
 
 /// Banqi's options, as `--rule` takes them, for error messages.
 const OPTION_LIST: &str = "cannon-takes-face-down=on|off, move-limit=on|off|N, \
@@ -195,7 +197,7 @@ impl Letters<Piece> for PieceLetters {
     }
 }
 
-crate::judge::turn_referee::turn_state!(State, dealt: Layout);
+qijudge_judge::turn_state!(State, dealt: Layout);
 
 impl TurnReferee for BanqiGame {
     type State = State;
@@ -385,7 +387,7 @@ mod tests {
 
     use super::super::rules::position::Square;
     use super::*;
-    use crate::judge::turn_referee::play_all;
+    use qijudge_judge::turn_referee::play_all;
     use qijudge_rules::random::SplitMix64;
 
     fn game(options: Options) -> BanqiGame {
@@ -394,7 +396,7 @@ mod tests {
 
     /// The judge's state after `turns`, played through its own step code on `layout`.
     fn played(g: &BanqiGame, layout: &Layout, turns: &[Action]) -> (State, Vec<Vec<Entry>>) {
-        let mut state = crate::judge::turn_referee::contract_start(g, layout.clone());
+        let mut state = qijudge_judge::turn_referee::contract_start(g, layout.clone());
         let entries = play_all(g, &mut state, turns).unwrap();
         (state, entries)
     }

@@ -4,7 +4,7 @@
 use super::{open, Answers, Definition};
 use crate::games::report::Report;
 use crate::games::JudgeRequest;
-use crate::judge::pipeline;
+use qijudge_judge::pipeline;
 use qijudge_protocol::error::Result;
 use std::path::Path;
 

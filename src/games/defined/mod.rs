@@ -25,14 +25,14 @@ use super::{
     Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, SetupSource, Turn,
     ViewRequest,
 };
-use crate::judge::pipeline::{self, Framed, Mode, Recorded, Referee};
 use crate::tournament::book::Opening;
 use crate::tournament::protocol::BotView;
+use qijudge_judge::pipeline::{self, Framed, Mode, Recorded, Referee};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_rules::EndReason;
 use qijudge_store::GameDir;
 
-/// The text of a new `game.toml` of a game loaded as a [`crate::judge::manifest::Seated`]:
+/// The text of a new `game.toml` of a game loaded as a [`qijudge_judge::manifest::Seated`]:
 /// `new`'s frame with the rule `options`; `--sealed` is refused by a game with nothing to seal
 /// (`title`: its name in the refusal).
 pub(crate) fn seated_manifest<R>(
@@ -43,7 +43,7 @@ pub(crate) fn seated_manifest<R>(
     players: Vec<qijudge_protocol::files::Player>,
 ) -> Result<String>
 where
-    R: crate::judge::manifest::ManifestRules + serde::Serialize,
+    R: qijudge_judge::manifest::ManifestRules + serde::Serialize,
 {
     if new.sealed && !R::SEALABLE {
         return Err(Error::Io(format!(
@@ -54,7 +54,7 @@ where
         key: new.judge_key.clone(),
     };
     let (created, clock) = (new.created.clone(), new.clock.clone());
-    let manifest = crate::judge::manifest::Seated::<R>::new_manifest(
+    let manifest = qijudge_judge::manifest::Seated::<R>::new_manifest(
         id, created, new.sample, options, clock, judge, players,
     );
     Ok(qijudge_protocol::files::to_toml(
@@ -306,7 +306,7 @@ pub trait Definition: Sync + Sized {
         audience: &str,
         _key: Option<&Path>,
     ) -> Result<String> {
-        crate::judge::published::signed_view_text(dir, &g.frame(), audience)
+        qijudge_judge::published::signed_view_text(dir, &g.frame(), audience)
     }
     /// A chosen secret (see [`Definition::SETUP_CHOSEN`]) read from `source` for seat `seat`:
     /// the commitment file (public) and the secret file (for the judge) as TOML, and what to
@@ -343,7 +343,7 @@ pub trait Definition: Sync + Sized {
         key: Option<&ssh_key::PrivateKey>,
         what: &str,
     ) -> Result<Vec<String>> {
-        crate::judge::sealing::publish_secrets(dir, &g.frame(), Self::sealed(g), key, what)
+        qijudge_judge::sealing::publish_secrets(dir, &g.frame(), Self::sealed(g), key, what)
     }
     /// The sides of a finished game, each the seats that win or lose together: one seat each
     /// unless a board has teams.
@@ -525,7 +525,7 @@ impl<D: Definition> Commands for D {
 pub(crate) fn written_not_judged(d: &GameDir, known: &dyn Known) -> Option<(String, String, u32)> {
     let seat = known.to_move().ok().flatten()?;
     let (ply, _) = known.next_move();
-    let path = crate::judge::frame::move_path(ply, &seat);
+    let path = qijudge_judge::frame::move_path(ply, &seat);
     d.path(&path).is_file().then_some((path, seat, ply))
 }
 

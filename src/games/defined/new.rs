@@ -3,7 +3,7 @@
 use super::Definition;
 use crate::games::report::Report;
 use crate::games::NewGame;
-use crate::judge::pipeline::Framed;
+use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::Result;
 use qijudge_store::GameDir;
 use std::path::Path;

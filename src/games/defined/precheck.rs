@@ -3,7 +3,7 @@
 
 use super::{current, open, Answers, Definition};
 use crate::games::report::Report;
-use crate::judge::pipeline::Framed;
+use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::Result;
 use std::path::Path;
 
@@ -13,7 +13,7 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
     let (next, head) = g.next_move_in(&state);
     let next = next.max(g.plies_in(&state) as u32 + 1);
     let to_move = || Ok(g.to_move_in(&state));
-    let lines = crate::judge::precheck_files::precheck_moves(
+    let lines = qijudge_judge::precheck_files::precheck_moves(
         &d,
         &g.frame(),
         next,
@@ -32,9 +32,9 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
         .and_then(|s| frame.seats.iter().position(|x| *x == s))
         .map(|seat| (next, seat));
     let takes = crate::games::conditional::takes_conditionals(D::NAME, frame.seats.len());
-    let record = crate::judge::pipeline::Recorded::record(&state);
+    let record = qijudge_judge::pipeline::Recorded::record(&state);
     if let Some(refused) =
-        crate::judge::conditional::leftover(&d, &frame, record, waits, takes, None)?
+        qijudge_judge::conditional::leftover(&d, &frame, record, waits, takes, None)?
             .into_iter()
             .next()
     {

@@ -4,7 +4,7 @@
 
 use super::{open, Definition};
 use crate::games::report::Report;
-use crate::judge::pipeline::{self, Referee};
+use qijudge_judge::pipeline::{self, Referee};
 use qijudge_protocol::error::{refuse_with, Error, Result};
 use qijudge_protocol::files::Entry;
 use std::path::Path;

@@ -6,7 +6,7 @@
 use super::{open, Definition};
 use crate::games::report::Report;
 use crate::games::SetupSource;
-use crate::judge::pipeline::Framed;
+use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::signing::namespace;
 use rand_core::{OsRng, RngCore};
@@ -55,10 +55,10 @@ pub fn run<D: Definition>(
     let word = D::SECRET_WORD;
     let secret_line = if D::sealed(&g) {
         let owner = crate::player::key_for_sealing(&key)?;
-        crate::judge::sealing::write_sealed_secret(&d, seat, &secret, owner, g.frame().judge_key)?;
+        qijudge_judge::sealing::write_sealed_secret(&d, seat, &secret, owner, g.frame().judge_key)?;
         format!(
             "wrote {}: your {word} sealed to the judge (and to you); publish it once the record lists every commitment",
-            crate::judge::sealed_setup_path(seat)
+            qijudge_judge::sealed_setup_path(seat)
         )
     } else {
         d.write_private(&format!("setups/{seat}.toml"), secret.as_bytes())?;

@@ -21,8 +21,8 @@ pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
     }
     // Conditional answers written in advance and still able to fire (the seat's own plans:
     // whoever holds this folder wrote them or is the judge).
-    let frame = crate::judge::pipeline::Framed::frame(&g);
-    for (seat, path, live) in crate::judge::conditional::standing(&d, &frame, known.record(), None)
+    let frame = qijudge_judge::pipeline::Framed::frame(&g);
+    for (seat, path, live) in qijudge_judge::conditional::standing(&d, &frame, known.record(), None)
     {
         lines.push(format!(
             "{seat}'s conditional answers ({path}) stand: {}",
@@ -31,7 +31,7 @@ pub fn run<D: Definition>(dir: &Path, json: bool, now: &str) -> Result<Report> {
         fields["conditional"][&seat] = serde_json::json!({ "file": path, "lines": live });
     }
     let clock = crate::console::StatusClock {
-        clock: crate::judge::pipeline::Framed::clock(&g),
+        clock: qijudge_judge::pipeline::Framed::clock(&g),
         record: known.record(),
         now,
         to_move: to_move.as_deref(),

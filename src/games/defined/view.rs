@@ -4,7 +4,7 @@
 use super::{open, Definition};
 use crate::games::report::{Out, Report};
 use crate::games::ViewRequest;
-use crate::judge::pipeline::Framed;
+use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::{refuse, Result};
 use std::path::Path;
 
@@ -36,10 +36,10 @@ pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
 /// view cannot hold them: they are no part of the record), as a closing line of its text view.
 fn standing<G: Framed>(d: &qijudge_store::GameDir, g: &G, seat: &str) -> String {
     let frame = g.frame();
-    let Ok(record) = crate::judge::signed_record::load_record(d, &frame) else {
+    let Ok(record) = qijudge_judge::signed_record::load_record(d, &frame) else {
         return String::new();
     };
-    crate::judge::conditional::standing(d, &frame, &record, None)
+    qijudge_judge::conditional::standing(d, &frame, &record, None)
         .into_iter()
         .filter(|(s, ..)| s == seat)
         .map(|(_, path, live)| {

@@ -5,7 +5,7 @@ use qijudge_protocol::error::Result;
 use qijudge_store::GameDir;
 
 pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
-    use crate::judge::pipeline::Referee;
+    use qijudge_judge::pipeline::Referee;
     match (state.game.ending(), g.waiting(state)) {
         (Some(e), _) => format!("game over: {e}"),
         (None, Some(w)) => w,
@@ -18,7 +18,7 @@ pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     use super::picture;
     use qijudge_view::html;
     crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
-    let state = crate::judge::turn_referee::current(d, g)?;
+    let state = qijudge_judge::turn_referee::current(d, g)?;
     let known = jq::known_captures(d, g, &state, audience)?;
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| jq::view_with(g, &state, &known, audience, ply))

@@ -2,7 +2,7 @@
 //! views.
 
 use crate::games::jieqi::rules::{Captured, Options};
-use crate::judge::manifest::{Kind, ManifestRules};
+use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::files::GameManifest;
 
 /// `game.toml` of a Jieqi game: the shared frame with Jieqi's options.

@@ -14,7 +14,7 @@ use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::games::jieqi::referee as jq;
 use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::judge::turn_referee::TurnReferee;
+use qijudge_judge::turn_referee::TurnReferee;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::{to_toml, Player};
 use qijudge_rules::EndReason;
@@ -64,7 +64,7 @@ impl Definition for Jieqi {
     }
 
     fn draw_secret(g: &jq::JieqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
-        let (commitment, nonce) = crate::judge::nonces::new_files(&g.frame(), seat, random);
+        let (commitment, nonce) = qijudge_judge::nonces::new_files(&g.frame(), seat, random);
         Ok((to_toml(&commitment), to_toml(&nonce)))
     }
 
@@ -81,12 +81,12 @@ impl Definition for Jieqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::schemas::schema;
+        use qijudge_judge::schema::schema;
         use qijudge_protocol::files::{NonceCommitmentFile, NonceFile};
         vec![
             (
                 "jieqi-manifest.schema.json".into(),
-                crate::judge::manifest::schema_of::<crate::games::jieqi::rules::Options>(
+                qijudge_judge::manifest::schema_of::<crate::games::jieqi::rules::Options>(
                     "JieqiManifest",
                 ),
             ),

@@ -11,11 +11,10 @@ use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
 use crate::games::xiangqi::referee::{end_of, off_board_ending, seat_of};
 use crate::games::xiangqi::rules::notation::parse_iccs;
 use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
-use crate::judge::face_down::{FaceDown, Letters, RecordedLetters};
-use crate::judge::manifest::Seated;
-use crate::judge::pipeline::Ctx;
-use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
-use crate::judge::turns::Turns;
+use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
+use qijudge_judge::pipeline::Ctx;
+use qijudge_judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
+use qijudge_judge::turns::Turns;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_store::GameDir;
@@ -26,8 +25,10 @@ pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewRes
 /// The seats, in manifest order: red moves first.
 pub const SEATS: [&str; 2] = crate::games::xiangqi::referee::SEATS;
 
-/// A checked Jieqi manifest with its keys.
-pub type JieqiGame = Seated<Options>;
+qijudge_judge::seated_game! {
+    /// A checked Jieqi manifest with its keys.
+    pub struct JieqiGame(Options);
+}
 
 impl JieqiGame {
     pub fn options(&self) -> Options {
@@ -145,7 +146,7 @@ impl Letters<Kind> for KindLetters {
     }
 }
 
-crate::judge::turn_referee::turn_state!(State, dealt: Layout);
+qijudge_judge::turn_state!(State, dealt: Layout);
 
 impl TurnReferee for JieqiGame {
     type State = State;
@@ -305,7 +306,7 @@ pub fn known_captures(
 ) -> Result<Vec<Capture>> {
     let mut known = state.captures.clone();
     if state.dealt.layout.is_none() {
-        if let Some(v) = crate::judge::published::read_view(dir, &g.frame(), audience)? {
+        if let Some(v) = qijudge_judge::published::read_view(dir, &g.frame(), audience)? {
             learn(&mut known, &v);
         }
     }
@@ -389,7 +390,7 @@ mod tests {
 
     use super::*;
     use crate::games::jieqi::rules::position::hidden_squares;
-    use crate::judge::turn_referee::play_all;
+    use qijudge_judge::turn_referee::play_all;
     use qijudge_rules::random::SplitMix64;
 
     fn game(captured: Captured) -> JieqiGame {
@@ -406,7 +407,7 @@ mod tests {
         layout: &Layout,
         moves: &[Move],
     ) -> (State, Vec<Vec<Entry>>) {
-        let mut state = crate::judge::turn_referee::contract_start(g, layout.clone());
+        let mut state = qijudge_judge::turn_referee::contract_start(g, layout.clone());
         let entries = play_all(g, &mut state, moves).unwrap();
         (state, entries)
     }

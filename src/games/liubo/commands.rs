@@ -12,7 +12,7 @@ use qijudge_store::GameDir;
 /// time; each position is the view after a turn.
 pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
     use super::picture;
-    use crate::judge::pipeline::{self, Mode};
+    use qijudge_judge::pipeline::{self, Mode};
     use qijudge_protocol::files::Entry;
     use qijudge_view::html;
     crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
@@ -101,7 +101,7 @@ pub(super) fn self_mode_move(
     action: &str,
     comment: Option<String>,
 ) -> Result<Report> {
-    if comment.as_deref().is_some_and(crate::judge::has_control) {
+    if comment.as_deref().is_some_and(qijudge_judge::has_control) {
         return Err(Error::Io(
             "--comment: no control or bidirectional-override characters".into(),
         ));

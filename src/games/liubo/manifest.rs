@@ -2,7 +2,7 @@
 //! views.
 
 use crate::games::liubo::rules::Options;
-use crate::judge::manifest::{Kind, ManifestRules};
+use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::GameManifest;
 

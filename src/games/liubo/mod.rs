@@ -17,9 +17,9 @@ use super::{MoveRequest, NewGame};
 use crate::games::liubo::referee as lb;
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::DiceMode;
-use crate::judge::move_path;
-use crate::judge::player_files::read_signed_move;
-use crate::judge::strays::moves_beyond;
+use qijudge_judge::move_path;
+use qijudge_judge::player_files::read_signed_move;
+use qijudge_judge::strays::moves_beyond;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::{to_toml, Player};
 use qijudge_rules::EndReason;
@@ -144,12 +144,12 @@ impl Definition for Liubo {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::schemas::schema;
+        use qijudge_judge::schema::schema;
         use qijudge_protocol::files::{ChainCommitmentFile, SeedFile};
         vec![
             (
                 "liubo-manifest.schema.json".into(),
-                crate::judge::manifest::schema_of::<crate::games::liubo::rules::Options>(
+                qijudge_judge::manifest::schema_of::<crate::games::liubo::rules::Options>(
                     "LiuboManifest",
                 ),
             ),

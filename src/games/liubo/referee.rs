@@ -10,12 +10,11 @@ use super::manifest::*;
 use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::games::liubo::throws;
-use crate::judge::frame::seat_number;
-use crate::judge::manifest::Seated;
-use crate::judge::move_path;
-use crate::judge::pipeline::{self, Ctx, Mode, Referee};
-use crate::judge::Frame;
-use crate::judge::Outputs;
+use qijudge_judge::frame::seat_number;
+use qijudge_judge::move_path;
+use qijudge_judge::pipeline::{self, Ctx, Mode, Referee};
+use qijudge_judge::Frame;
+use qijudge_judge::Outputs;
 use qijudge_protocol::error::{refuse, refuse_with, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::record::Record;
@@ -29,8 +28,10 @@ use std::collections::BTreeMap;
 /// The seats: `a` and `b` are the letters A and B of the throw protocol.
 pub const SEATS: [&str; 2] = ["a", "b"];
 
-/// A checked Liubo manifest with its keys.
-pub type LiuboGame = Seated<liubo::Options>;
+qijudge_judge::seated_game! {
+    /// A checked Liubo manifest with its keys.
+    pub struct LiuboGame(liubo::Options);
+}
 
 impl LiuboGame {
     fn chain_length(&self) -> u32 {
@@ -241,7 +242,7 @@ impl Step<'_> {
             return Ok(None);
         }
         let (m, hash) =
-            crate::judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
+            qijudge_judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         // Both start reveals answer the head at which both commitments stood, so the players
         // need not wait for each other.
         let heads = if ply == 0 {
@@ -249,7 +250,7 @@ impl Step<'_> {
         } else {
             state.record.answerable_heads(&self.g.hash)
         };
-        crate::judge::player_files::check_binding(&self.frame(), &path, &m, ply, seat, &heads)?;
+        qijudge_judge::player_files::check_binding(&self.frame(), &path, &m, ply, seat, &heads)?;
         if m.action != "reveal" {
             return Err(refuse(
                 &path,
@@ -274,7 +275,7 @@ impl Step<'_> {
 
     fn commitment(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
         let length = self.g.chain_length();
-        crate::judge::secret::take_commitment(
+        qijudge_judge::secret::take_commitment(
             self.cx,
             &self.frame(),
             seat,
@@ -294,9 +295,9 @@ impl Step<'_> {
         )
     }
 
-    /// The seat's seed file, where [`crate::judge::secret::read`] finds it.
+    /// The seat's seed file, where [`qijudge_judge::secret::read`] finds it.
     fn seed(&self, seat: usize) -> Result<Option<(String, [u8; 32])>> {
-        crate::judge::secret::read_32(
+        qijudge_judge::secret::read_32(
             self.cx,
             &self.g.frame(),
             self.g.manifest.sealed,
@@ -309,7 +310,7 @@ impl Step<'_> {
     /// Escrow: the judge rebuilds the seat's chain from its seed; it must reach the signed head.
     fn accept_seed(&self, state: &mut State, seat: usize) -> Result<Option<Vec<Entry>>> {
         let g = self.g;
-        crate::judge::secret::take_secret_32(
+        qijudge_judge::secret::take_secret_32(
             self.cx,
             &g.frame(),
             g.manifest.sealed,
@@ -469,9 +470,9 @@ impl Step<'_> {
             return Ok(None);
         }
         let (m, hash) =
-            crate::judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
+            qijudge_judge::player_files::read_signed_move(self.cx.dir, &self.frame(), &path, seat)?;
         let heads = state.record.answerable_heads(&self.g.hash);
-        crate::judge::player_files::check_binding(&self.frame(), &path, &m, t, seat, &heads)?;
+        qijudge_judge::player_files::check_binding(&self.frame(), &path, &m, t, seat, &heads)?;
         let mut out = Vec::new();
         if self.self_mode() {
             // The mover reveals its element t + 1, which gives element t for this throw and
@@ -717,7 +718,7 @@ fn note(state: &mut State, entry: &Entry) -> Result<()> {
     Ok(())
 }
 
-crate::judge::pipeline::recorded!(State);
+qijudge_judge::recorded!(State);
 
 impl Referee for LiuboGame {
     type State = State;
@@ -759,7 +760,7 @@ impl Referee for LiuboGame {
         reason: &str,
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
-        crate::judge::pipeline::length_draw_only(winner, reason)?;
+        qijudge_judge::pipeline::length_draw_only(winner, reason)?;
         if state.position.is_none() {
             return Err(qijudge_protocol::error::Error::Io(
                 "a maximum-length draw is ruled in play, and this game is before play".into(),
@@ -811,10 +812,14 @@ impl Referee for LiuboGame {
     /// Both seats file reveals for one ply in self mode, so no ply is closed by the other's file.
     fn leftover(&self, state: &State, cx: &Ctx) -> Result<Vec<qijudge_protocol::error::Error>> {
         let (stray_from, next) = pipeline::stray_from(self, state);
-        let mut refused =
-            crate::judge::strays::stray_move_shared_plies(cx.dir, &self.frame(), stray_from, next)?;
+        let mut refused = qijudge_judge::strays::stray_move_shared_plies(
+            cx.dir,
+            &self.frame(),
+            stray_from,
+            next,
+        )?;
         // Turns of throws and moves: no conditional answers.
-        refused.extend(crate::judge::conditional::leftover(
+        refused.extend(qijudge_judge::conditional::leftover(
             cx.dir,
             &self.frame(),
             &state.record,
@@ -841,7 +846,7 @@ impl Referee for LiuboGame {
     }
 
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
-        crate::judge::published::check_views(dir, &self.frame(), &state.record, |a, _| {
+        qijudge_judge::published::check_views(dir, &self.frame(), &state.record, |a, _| {
             let v = build_view(self, state, a);
             let text = crate::games::liubo::view::render_text(&self.manifest.players, &v);
             (v, text)
@@ -1005,7 +1010,7 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
 /// The signed outputs: record, each audience's view, the board picture.
 pub fn outputs(g: &LiuboGame, dir: &GameDir, state: &State, key: &PrivateKey) -> Outputs {
     let audiences = [SEATS[0], SEATS[1], "public"];
-    crate::judge::published::open_outputs(
+    qijudge_judge::published::open_outputs(
         dir,
         &state.record,
         &audiences,
@@ -1021,7 +1026,7 @@ pub fn outputs(g: &LiuboGame, dir: &GameDir, state: &State, key: &PrivateKey) ->
 fn reason_words(reason: EndReason) -> String {
     match reason {
         EndReason::NoPiecesInPlay => "no stone in play".into(),
-        other => crate::judge::reason_text(other),
+        other => qijudge_judge::reason_text(other),
     }
 }
 

@@ -27,8 +27,8 @@ use crate::games::luzhanqi::referee::Replay;
 use crate::games::luzhanqi::referee::{load_game, Game, Manifest};
 use crate::games::luzhanqi::rules::board::BOARD_NAMES;
 use crate::games::luzhanqi::rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
-use crate::judge;
 use crate::tournament::protocol::BotView;
+use qijudge_judge as judge;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_rules::EndReason;
@@ -325,7 +325,7 @@ impl Definition for Luzhanqi {
 
     fn schemas() -> Vec<(String, String)> {
         use crate::games::luzhanqi::rules::{EventJson, PositionFile};
-        use crate::schemas::schema;
+        use qijudge_judge::schema::schema;
         vec![
             (
                 "luzhanqi-position.schema.json".into(),
@@ -434,7 +434,7 @@ impl Answers for Game {
     }
 
     fn headline(&self, state: &Replay) -> String {
-        use crate::judge::pipeline::Referee;
+        use qijudge_judge::pipeline::Referee;
         match self.end_in(state) {
             Some((winner, reason)) => format!(
                 "game over: {} ({})",

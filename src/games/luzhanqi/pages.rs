@@ -4,7 +4,7 @@
 use super::text;
 use crate::games::luzhanqi::rules::Viewer;
 use crate::games::report::Report;
-use crate::judge::pipeline::Mode;
+use qijudge_judge::pipeline::Mode;
 use qijudge_protocol::error::{refuse_with, Error, Result};
 use qijudge_store::GameDir;
 

@@ -3,7 +3,7 @@
 
 use super::referee::{self, NimGame, State};
 use super::rules::{Take, MOST};
-use crate::judge::pipeline::Referee;
+use qijudge_judge::pipeline::Referee;
 use qijudge_rules::contract::{Rules, Turn};
 
 pub struct NimRules {
@@ -64,7 +64,7 @@ impl Rules for NimRules {
     }
 
     fn apply(&self, s: &mut State, take: &Take) {
-        crate::judge::turn_referee::contract_play(&self.game, s, *take);
+        qijudge_judge::turn_referee::contract_play(&self.game, s, *take);
     }
 
     fn write_action(&self, _: &State, take: &Take) -> String {

@@ -4,10 +4,10 @@
 
 use super::rules::{Pile, Take};
 use super::view::{LastTake, NimResult, NimView};
-use crate::judge::manifest::{Kind, ManifestRules, Seated};
-use crate::judge::pipeline::Ctx;
-use crate::judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
-use crate::judge::turns::Turns;
+use qijudge_judge::manifest::{Kind, ManifestRules};
+use qijudge_judge::pipeline::Ctx;
+use qijudge_judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
+use qijudge_judge::turns::Turns;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_rules::EndReason;
@@ -48,8 +48,10 @@ impl ManifestRules for NimOptions {
     }
 }
 
-/// A checked manifest with its keys.
-pub type NimGame = Seated<NimOptions>;
+qijudge_judge::seated_game! {
+    /// A checked manifest with its keys.
+    pub struct NimGame(NimOptions);
+}
 
 /// The options from `--rule key=value` items: `stones=N`.
 pub fn options_from(items: &[String]) -> Result<NimOptions> {
@@ -92,7 +94,7 @@ impl State {
     }
 }
 
-crate::judge::turn_referee::turn_state!(State);
+qijudge_judge::turn_state!(State);
 
 impl TurnReferee for NimGame {
     type State = State;

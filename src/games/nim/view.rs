@@ -140,7 +140,7 @@ fn draw(v: &NimView, caption: bool) -> Svg {
 pub fn html(d: &GameDir, g: &NimGame, audience: &str) -> Result<String> {
     use qijudge_view::html;
     crate::games::check_audience(&referee::SEATS, &["public"], audience)?;
-    let state = crate::judge::turn_referee::current(d, g)?;
+    let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<NimView> = (0..=state.takes.len())
         .map(|ply| referee::view_at(g, &state, audience, ply))
         .collect();

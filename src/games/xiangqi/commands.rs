@@ -18,7 +18,7 @@ pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
     use super::picture;
     use qijudge_view::html;
     crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
-    let state = crate::judge::turn_referee::current(d, g)?;
+    let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.game.moves().len())
         .map(|ply| xq::view_at(g, &state, audience, ply))
         .collect();

@@ -2,7 +2,7 @@
 //! format of its views.
 
 use crate::games::xiangqi::rules::fen;
-use crate::judge::manifest::{Kind, ManifestRules};
+use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::GameManifest;
 use schemars::JsonSchema;

@@ -64,12 +64,12 @@ impl Definition for Xiangqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::schemas::schema;
+        use qijudge_judge::schema::schema;
 
         vec![
             (
                 "xiangqi-manifest.schema.json".into(),
-                crate::judge::manifest::schema_of::<manifest::XiangqiRules>("XiangqiManifest"),
+                qijudge_judge::manifest::schema_of::<manifest::XiangqiRules>("XiangqiManifest"),
             ),
             (
                 "xiangqi-view.schema.json".into(),

@@ -5,10 +5,9 @@
 use super::manifest::*;
 use crate::games::xiangqi::rules::notation::{self, Notation};
 use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
-use crate::judge::manifest::Seated;
-use crate::judge::pipeline::Ctx;
-use crate::judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
-use crate::judge::turns::Turns;
+use qijudge_judge::pipeline::Ctx;
+use qijudge_judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
+use qijudge_judge::turns::Turns;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_rules::EndReason;
 use qijudge_view::make_turn_view;
@@ -18,8 +17,10 @@ pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView
 /// The seats, in manifest order: Red moves first from the standard start.
 pub const SEATS: [&str; 2] = ["red", "black"];
 
-/// A checked Xiangqi manifest with its keys.
-pub type XiangqiGame = Seated<XiangqiRules>;
+qijudge_judge::seated_game! {
+    /// A checked Xiangqi manifest with its keys.
+    pub struct XiangqiGame(XiangqiRules);
+}
 
 impl XiangqiGame {
     /// The start position (checked when the manifest was read).
@@ -134,7 +135,7 @@ pub fn contract_game(start: &Position, options: Options) -> XiangqiGame {
     })
 }
 
-crate::judge::turn_referee::turn_state!(State);
+qijudge_judge::turn_state!(State);
 
 impl TurnReferee for XiangqiGame {
     type State = State;

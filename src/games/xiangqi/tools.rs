@@ -139,7 +139,7 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     use crate::games::xiangqi::rules::notation::Notation;
     let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
-    let state = crate::judge::turn_referee::current(&d, &g)?;
+    let state = qijudge_judge::turn_referee::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
     let notation = match notation {
         "wxf" => Notation::Wxf,

@@ -43,7 +43,10 @@ impl Rules for BanqiRules {
     fn start(&self, seeds: &[u64]) -> State {
         let first = nonce(seeds.first().copied().unwrap_or(0));
         let second = nonce(seeds.get(1).copied().unwrap_or(0));
-        crate::judge::turn_referee::contract_start(&self.game, shuffle("bq-rules", &first, &second))
+        qijudge_judge::turn_referee::contract_start(
+            &self.game,
+            shuffle("bq-rules", &first, &second),
+        )
     }
 
     fn turn(&self, s: &State) -> Turn {
@@ -83,7 +86,7 @@ impl Rules for BanqiRules {
     }
 
     fn apply(&self, s: &mut State, a: &Action) {
-        crate::judge::turn_referee::contract_play(&self.game, s, *a);
+        qijudge_judge::turn_referee::contract_play(&self.game, s, *a);
     }
 
     fn write_action(&self, _: &State, a: &Action) -> String {

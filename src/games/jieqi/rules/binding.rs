@@ -50,7 +50,7 @@ impl Rules for JieqiRules {
     fn start(&self, seeds: &[u64]) -> State {
         let red = nonce(seeds.first().copied().unwrap_or(0));
         let black = nonce(seeds.get(1).copied().unwrap_or(0));
-        crate::judge::turn_referee::contract_start(&self.game, shuffle("jq-rules", &red, &black))
+        qijudge_judge::turn_referee::contract_start(&self.game, shuffle("jq-rules", &red, &black))
     }
 
     fn turn(&self, s: &State) -> Turn {
@@ -92,7 +92,7 @@ impl Rules for JieqiRules {
     }
 
     fn apply(&self, s: &mut State, m: &Move) {
-        crate::judge::turn_referee::contract_play(&self.game, s, *m);
+        qijudge_judge::turn_referee::contract_play(&self.game, s, *m);
     }
 
     fn write_action(&self, _: &State, m: &Move) -> String {

@@ -102,9 +102,9 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
         ));
     }
     let views = check_published_views(game, dir, &replay)?;
-    crate::judge::published::check_view_signatures(
+    qijudge_judge::published::check_view_signatures(
         dir,
-        &crate::judge::pipeline::Framed::frame(game),
+        &qijudge_judge::pipeline::Framed::frame(game),
     )?;
     Ok((replay, views))
 }

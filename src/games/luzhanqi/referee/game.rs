@@ -3,7 +3,7 @@
 use crate::games::luzhanqi::rules::board::BOARD_NAMES;
 use crate::games::luzhanqi::rules::nodeset::{NodeSet, Wide};
 use crate::games::luzhanqi::rules::*;
-use crate::judge::manifest::{check_frame, Kind};
+use qijudge_judge::manifest::{check_frame, Kind};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::*;
 use qijudge_rules::hash::sha256_tagged;
@@ -29,12 +29,12 @@ pub struct Game {
 /// `options`.
 pub fn contract_game(board: &'static Board<Wide>, options: Options) -> Game {
     let seats: Vec<&'static str> = board.seat_names.iter().map(String::as_str).collect();
-    let frame = crate::judge::contract::contract_frame(&seats);
+    let frame = qijudge_judge::contract::contract_frame(&seats);
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         game: "luzhanqi".into(),
         id: format!("lzq-{}", "00".repeat(16)),
-        created: crate::judge::contract::CONTRACT_CREATED.into(),
+        created: qijudge_judge::contract::CONTRACT_CREATED.into(),
         sample: false,
         board: board.name.clone(),
         rules: options,

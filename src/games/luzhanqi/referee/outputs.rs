@@ -4,8 +4,8 @@ use crate::games::luzhanqi::referee::*;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::text;
 use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
-use crate::judge::Outputs;
-use crate::judge::*;
+use qijudge_judge::Outputs;
+use qijudge_judge::*;
 use qijudge_protocol::error::{refuse, refuse_with, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing::{self, namespace};
@@ -235,7 +235,7 @@ pub fn check_signed_view(
     let view: ViewFile =
         serde_json::from_str(text).map_err(|e| refuse(path, None, format!("not a view: {e}")))?;
     if view.manifest != game.hash {
-        return Err(crate::judge::signed_record::manifest_changed(
+        return Err(qijudge_judge::signed_record::manifest_changed(
             &view.manifest,
             &game.hash,
         ));
@@ -258,9 +258,9 @@ pub fn read_sealed_view(
     audience: &str,
     key: &PrivateKey,
 ) -> Result<(ViewFile, String)> {
-    let path = crate::judge::sealing::sealed_view_path(audience);
+    let path = qijudge_judge::sealing::sealed_view_path(audience);
     let bytes = dir.read_bytes(&path, qijudge_store::SEALED_LIMIT)?;
-    let files = crate::judge::sealing::open_view(&path, &bytes, key)?;
+    let files = qijudge_judge::sealing::open_view(&path, &bytes, key)?;
     let inner = format!("views/{audience}.json");
     let find = |name: &str| {
         files
@@ -285,9 +285,9 @@ pub fn judge_outputs(
 ) -> Result<Outputs> {
     let outputs = outputs(game, replay, key);
     let mut files: Outputs = if game.manifest.sealed {
-        crate::judge::sealing::seal_outputs(
+        qijudge_judge::sealing::seal_outputs(
             dir,
-            &crate::judge::pipeline::Framed::frame(game),
+            &qijudge_judge::pipeline::Framed::frame(game),
             key,
             outputs,
         )?
@@ -310,14 +310,14 @@ pub fn judge_outputs(
             .as_ref()
             .and_then(|b| serde_json::from_slice::<ViewFile>(b).ok())
         {
-            if !crate::judge::pictures() {
+            if !qijudge_judge::pictures() {
                 pictures.push((format!("views/{audience}.png"), None));
                 pictures.push((format!("views/{audience}.svg"), None));
                 continue;
             }
             let svg = crate::games::luzhanqi::picture::luzhanqi(&v);
             let stem = format!("views/{audience}");
-            let png = crate::judge::published::png_for(dir, key.public_key(), &stem, &svg);
+            let png = qijudge_judge::published::png_for(dir, key.public_key(), &stem, &svg);
             pictures.push((format!("{stem}.png"), Some(png)));
             pictures.push((format!("views/{audience}.svg"), Some(svg.into_bytes())));
         }

@@ -1,7 +1,7 @@
 //! Reading the judge's record: its signature, its chain, and that it was not rolled back.
 
 use super::*;
-use crate::judge::pipeline::Framed;
+use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::Result;
 use qijudge_protocol::record::Record;
 use qijudge_store::GameDir;
@@ -9,5 +9,5 @@ use qijudge_store::GameDir;
 /// Loads the existing record, checking the judge's signature over it and that it was not
 /// rolled back.
 pub fn load_record(dir: &GameDir, game: &Game) -> Result<Record> {
-    crate::judge::signed_record::load_record(dir, &game.frame())
+    qijudge_judge::signed_record::load_record(dir, &game.frame())
 }

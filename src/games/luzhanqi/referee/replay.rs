@@ -8,10 +8,10 @@ use crate::games::luzhanqi::rules::nodeset::Wide;
 use crate::games::luzhanqi::rules::options::FirstMover;
 use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
-use crate::judge::conditional::{self, Answer};
-use crate::judge::pipeline::{self, Ctx, Framed, Referee};
-use crate::judge::Outputs;
-use crate::judge::*;
+use qijudge_judge::conditional::{self, Answer};
+use qijudge_judge::pipeline::{self, Ctx, Framed, Referee};
+use qijudge_judge::Outputs;
+use qijudge_judge::*;
 use qijudge_protocol::commitment::{lot_commitment, lot_draw, setup_commitment};
 use qijudge_protocol::error::{private_to, refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
@@ -24,7 +24,7 @@ use ssh_key::{PrivateKey, PublicKey};
 /// The forfeit reason of a seat whose committed setup the rules refuse.
 pub const ILLEGAL_SETUP: &str = "illegal-setup";
 
-pub use crate::judge::pipeline::Mode;
+pub use qijudge_judge::pipeline::Mode;
 
 /// The game as the record and the files say (the Luzhanqi referee's state).
 pub struct Replay {
@@ -229,7 +229,7 @@ impl<'a> Files<'a> {
             )
         })?;
         let name = &self.game.manifest.players[seat].seat;
-        crate::judge::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
+        qijudge_judge::sealing::open_seat_secret(self.dir, name, key, &self.game.player_keys[seat])
     }
 
     /// Every file in the game's folders must have a name of its folder's pattern.
@@ -316,7 +316,7 @@ impl<'a> Files<'a> {
             // A conditional answer: its file stays with the judge (its other lines are the
             // seat's own plans), so no view carries it.
             Some(a) => {
-                let mut file = crate::judge::contract::contract_move_file(
+                let mut file = qijudge_judge::contract::contract_move_file(
                     &self.game.manifest.id,
                     &self.game.hash,
                     ply,
@@ -335,18 +335,18 @@ impl<'a> Files<'a> {
             (&file.seat, seats[seat]),
         )?;
         if file.comment.as_deref().is_some_and(|c| {
-            has_control(c) || c.chars().count() > crate::judge::player_files::COMMENT_LIMIT
+            has_control(c) || c.chars().count() > qijudge_judge::player_files::COMMENT_LIMIT
         }) {
             return Err(refuse(
                 &path,
                 Some("comment"),
                 format!(
                     "at most {} characters, no control or bidirectional-override characters",
-                    crate::judge::player_files::COMMENT_LIMIT
+                    qijudge_judge::player_files::COMMENT_LIMIT
                 ),
             ));
         }
-        crate::judge::player_files::no_chain_fields(&path, &file)?;
+        qijudge_judge::player_files::no_chain_fields(&path, &file)?;
         if file.ply != ply {
             return Err(refuse(
                 &path,
@@ -718,9 +718,9 @@ impl Game {
     }
 }
 
-impl crate::judge::pipeline::Framed for Game {
-    fn frame(&self) -> crate::judge::Frame<'_> {
-        crate::judge::Frame {
+impl qijudge_judge::pipeline::Framed for Game {
+    fn frame(&self) -> qijudge_judge::Frame<'_> {
+        qijudge_judge::Frame {
             id: &self.manifest.id,
             hash: &self.hash,
             judge_key: &self.judge_key,
@@ -742,7 +742,7 @@ impl crate::judge::pipeline::Framed for Game {
     }
 }
 
-crate::judge::pipeline::recorded!(Replay);
+qijudge_judge::recorded!(Replay);
 
 impl Referee for Game {
     type State = Replay;
@@ -793,7 +793,7 @@ impl Referee for Game {
         reason: &str,
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
-        crate::judge::pipeline::length_draw_only(winner, reason)?;
+        qijudge_judge::pipeline::length_draw_only(winner, reason)?;
         let ruling = Entry::Adjudicated {
             winner: None,
             reason: reason.to_string(),
@@ -897,8 +897,8 @@ impl Referee for Game {
         let next = st.outcome.is_none().then_some(st.next_ply);
         let frame = self.frame();
         let mut refused =
-            crate::judge::strays::stray_move(cx.dir, &frame, &st.record, st.next_ply, next)?;
-        refused.extend(crate::judge::conditional::leftover(
+            qijudge_judge::strays::stray_move(cx.dir, &frame, &st.record, st.next_ply, next)?;
+        refused.extend(qijudge_judge::conditional::leftover(
             cx.dir,
             &frame,
             &st.record,
@@ -915,7 +915,7 @@ impl Referee for Game {
 
     fn refusal_note_path(&self, seat: usize) -> String {
         match self.manifest.sealed {
-            true => crate::judge::sealing::sealed_refusal_path(self.seats[seat]),
+            true => qijudge_judge::sealing::sealed_refusal_path(self.seats[seat]),
             false => format!("views/{}.refusal.txt", self.seats[seat]),
         }
     }
@@ -928,7 +928,7 @@ impl Referee for Game {
         key: &PrivateKey,
     ) -> Result<Outputs> {
         match self.manifest.sealed {
-            true => crate::judge::sealing::seal_refusal(dir, &self.frame(), key, seat, text),
+            true => qijudge_judge::sealing::seal_refusal(dir, &self.frame(), key, seat, text),
             false => Ok(pipeline::plain_refusal_note(self, seat, text, key)),
         }
     }

@@ -47,7 +47,7 @@ impl Rules for XiangqiRules {
     }
 
     fn start(&self, _seeds: &[u64]) -> referee::State {
-        crate::judge::pipeline::Referee::initial(&self.game)
+        qijudge_judge::pipeline::Referee::initial(&self.game)
     }
 
     fn turn(&self, s: &referee::State) -> Turn {
@@ -89,7 +89,7 @@ impl Rules for XiangqiRules {
     }
 
     fn apply(&self, s: &mut referee::State, m: &Move) {
-        crate::judge::turn_referee::contract_play(&self.game, s, *m);
+        qijudge_judge::turn_referee::contract_play(&self.game, s, *m);
     }
 
     fn write_action(&self, _: &referee::State, m: &Move) -> String {

@@ -2,7 +2,7 @@
 
 pub mod ahead;
 pub mod candidates;
-pub mod ci;
+
 pub mod clock;
 pub mod conditional;
 pub mod context;
@@ -15,6 +15,7 @@ pub mod pipeline;
 pub mod player_files;
 pub mod precheck_files;
 pub mod published;
+pub mod schema;
 pub mod sealing;
 pub mod secret;
 pub mod signed_record;

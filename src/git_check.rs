@@ -78,7 +78,7 @@ fn kind(game: &GameFacts, path: &str) -> Kind {
         let stem = toml
             .as_deref()
             .unwrap_or(name.strip_suffix(".sig").unwrap_or(name));
-        crate::judge::conditional::parse_name(stem, &seats).is_some()
+        qijudge_judge::conditional::parse_name(stem, &seats).is_some()
     };
     if seat_file("commitments/", ".toml") || seat_file("commitments/", ".toml.sig") {
         Kind::Player(PlayerFile::Commitment)
@@ -646,7 +646,7 @@ fn set_aside(deleted: &Change, changes: &[Change], record: &Record) -> bool {
         .iter()
         .any(|c| c.status == 'A' && kept_copy_of(c, deleted));
     let accepted = record.lines.iter().any(|l| match &l.entry {
-        Entry::Move { ply, seat, .. } => base == super::move_path(*ply, seat),
+        Entry::Move { ply, seat, .. } => base == qijudge_judge::move_path(*ply, seat),
         Entry::Commitment { seat, .. } => base == format!("commitments/{seat}.toml"),
         Entry::SetupAccepted { seat } => base.starts_with("sealed/") && stem == seat,
         _ => false,

@@ -79,34 +79,35 @@ impl<T: TurnState> Recorded for T {
 
 /// [`TurnState`] for a state with a `turns` field, and a deal of the given layout in the named
 /// field if any.
+#[macro_export]
 macro_rules! turn_state {
     ($t:ty) => {
-        $crate::judge::turn_referee::turn_state!($t, {});
+        $crate::turn_state!($t, {});
     };
     ($t:ty, $deal:ident: $layout:ty) => {
-        impl $crate::judge::turn_referee::Dealt<$layout> for $t {
-            fn face_down(&mut self) -> &mut $crate::judge::face_down::FaceDown<$layout> {
+        impl $crate::turn_referee::Dealt<$layout> for $t {
+            fn face_down(&mut self) -> &mut $crate::face_down::FaceDown<$layout> {
                 &mut self.$deal
             }
         }
 
-        $crate::judge::turn_referee::turn_state!($t, {
-            fn deal(&self) -> Option<&dyn $crate::judge::face_down::Deal> {
+        $crate::turn_state!($t, {
+            fn deal(&self) -> Option<&dyn $crate::face_down::Deal> {
                 Some(&self.$deal)
             }
 
-            fn deal_mut(&mut self) -> Option<&mut dyn $crate::judge::face_down::Deal> {
+            fn deal_mut(&mut self) -> Option<&mut dyn $crate::face_down::Deal> {
                 Some(&mut self.$deal)
             }
         });
     };
     ($t:ty, { $($deal:tt)* }) => {
-        impl $crate::judge::turn_referee::TurnState for $t {
-            fn turns(&self) -> &$crate::judge::turns::Turns {
+        impl $crate::turn_referee::TurnState for $t {
+            fn turns(&self) -> &$crate::turns::Turns {
                 &self.turns
             }
 
-            fn turns_mut(&mut self) -> &mut $crate::judge::turns::Turns {
+            fn turns_mut(&mut self) -> &mut $crate::turns::Turns {
                 &mut self.turns
             }
 
@@ -114,7 +115,6 @@ macro_rules! turn_state {
         }
     };
 }
-pub(crate) use turn_state;
 
 /// A two-seat game whose judge keeps its record in [`Turns`] and takes one move file a turn.
 pub trait TurnReferee: Framed {
@@ -289,7 +289,7 @@ fn take_conditional<G: TurnReferee>(
     else {
         return Ok(None);
     };
-    let mut file = crate::judge::contract::contract_move_file(
+    let mut file = crate::contract::contract_move_file(
         frame.id,
         frame.hash,
         ply,
@@ -328,8 +328,7 @@ pub fn play_move<G: TurnReferee>(
     let frame = g.frame();
     let ply = G::plies(state) + 1;
     let seat = frame.seats[g.seat_to_move(state)];
-    let file =
-        crate::judge::contract::contract_move_file(frame.id, frame.hash, ply, seat, mv.to_string());
+    let file = crate::contract::contract_move_file(frame.id, frame.hash, ply, seat, mv.to_string());
     take(g, state, cx, ply, &file, String::new(), Asked::Play(mv))
 }
 
@@ -338,7 +337,7 @@ pub fn play_move<G: TurnReferee>(
 /// changes the state.
 pub fn contract_play<G: TurnReferee>(g: &G, state: &mut G::State, mv: G::Move) {
     let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::judge::contract::CONTRACT_CREATED, None);
+    let cx = Ctx::taking_new(&unread, crate::contract::CONTRACT_CREATED, None);
     let _ = play_move(g, state, &cx, mv);
 }
 
@@ -388,7 +387,7 @@ pub fn play_all<G: TurnReferee>(
     moves: &[G::Move],
 ) -> Result<Vec<Vec<Entry>>> {
     let unread = GameDir::new(std::path::Path::new(""));
-    let cx = Ctx::taking_new(&unread, crate::judge::contract::CONTRACT_CREATED, None);
+    let cx = Ctx::taking_new(&unread, crate::contract::CONTRACT_CREATED, None);
     moves
         .iter()
         .map(|&mv| play_move(g, state, &cx, mv))
@@ -445,7 +444,7 @@ impl<G: TurnReferee> Referee for G {
         _: &Ctx,
     ) -> Result<Vec<Entry>> {
         if !G::ADJUDICATED {
-            crate::judge::pipeline::length_draw_only(winner, reason)?;
+            crate::pipeline::length_draw_only(winner, reason)?;
         }
         self.end_off_board(state, OffBoard::Adjudicated { winner });
         Ok(state

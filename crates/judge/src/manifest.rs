@@ -2,7 +2,7 @@
 //! creation time, board, seats in order, and the keys (strict Ed25519, distinct, no published
 //! sample key outside a sample game).
 
-use crate::judge::has_control;
+use crate::has_control;
 use qijudge_protocol::error::{refuse, refuse_with, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing;
@@ -77,7 +77,7 @@ pub fn check_keys(
         }
         if p.email
             .as_deref()
-            .is_some_and(|e| !crate::mail::outbox::valid_address(e))
+            .is_some_and(|e| !qijudge_protocol::files::valid_address(e))
         {
             return Err(bad(
                 &format!("players[{i}].email"),
@@ -120,17 +120,20 @@ pub fn check_keys(
     Ok((player_keys, judge_key))
 }
 
-/// Whether `key` is a public key of a shipped sample game (every game names its own,
-/// `Game::sample_keys`): refused in every other game.
-fn is_sample_key(key: &PublicKey) -> bool {
+/// The public keys published with the sample games, whose private halves anyone can read.
+const SAMPLE_KEYS: &str = include_str!("../sample-keys.pub");
+
+/// Whether `key` is a public key of a shipped sample game (`sample-keys.pub`; each game's
+/// definition names its own and the registry's tests check they are all listed): refused in
+/// every other game.
+pub fn is_sample_key(key: &PublicKey) -> bool {
     // Parsed once per process: every manifest a judge or a match reads is checked against them.
-    static SAMPLE_KEYS: std::sync::OnceLock<Vec<ssh_key::public::KeyData>> =
-        std::sync::OnceLock::new();
-    SAMPLE_KEYS
+    static PARSED: std::sync::OnceLock<Vec<ssh_key::public::KeyData>> = std::sync::OnceLock::new();
+    PARSED
         .get_or_init(|| {
-            crate::games::registry::GAMES
-                .iter()
-                .flat_map(|g| g.sample_keys())
+            SAMPLE_KEYS
+                .lines()
+                .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
                 .filter_map(|line| PublicKey::from_openssh(line.trim()).ok())
                 .map(|k| k.key_data().clone())
                 .collect()
@@ -191,8 +194,8 @@ impl<R: ManifestRules> Seated<R> {
         })
     }
 
-    pub fn frame(&self) -> crate::judge::Frame<'_> {
-        crate::judge::Frame {
+    pub fn frame(&self) -> crate::Frame<'_> {
+        crate::Frame {
             id: &self.manifest.id,
             hash: &self.hash,
             judge_key: &self.judge_key,
@@ -228,10 +231,10 @@ impl<R: ManifestRules> Seated<R> {
 
     /// The judge's game for the rules contract (`rules::binding`): a fixed frame and `rules`.
     pub fn contract(rules: R) -> Self {
-        let frame = crate::judge::contract::contract_frame(R::KIND.seats);
+        let frame = crate::contract::contract_frame(R::KIND.seats);
         let manifest = Self::new_manifest(
             [0; 16],
-            crate::judge::contract::CONTRACT_CREATED.into(),
+            crate::contract::CONTRACT_CREATED.into(),
             false,
             rules,
             None,
@@ -247,7 +250,8 @@ impl<R: ManifestRules> Seated<R> {
     }
 }
 
-#[cfg(test)]
+/// (For tests.)
+#[doc(hidden)]
 impl<R: ManifestRules> Seated<R> {
     /// A game for unit tests: `rules`, fresh random keys for the judge and each seat (players
     /// alice and bob, or `seat-N` past two).
@@ -298,92 +302,73 @@ impl<R: ManifestRules> Seated<R> {
 
 /// The schema of a manifest with rule options `R` (`schemas/GAME-manifest.schema.json`).
 pub fn schema_of<R: ManifestRules + schemars::JsonSchema>(title: &str) -> String {
-    crate::schemas::manifest_schema::<R>(title, Some((&R::KIND, R::SEALABLE)))
+    crate::schema::manifest_schema::<R>(title, Some((&R::KIND, R::SEALABLE)))
 }
 
-#[cfg(test)]
-mod sample_key_tests {
-    use super::*;
+/// Declares a game's referee: a type of the game's own crate holding its checked manifest
+/// (`Seated<R>`, reached through `Deref`), so that the game can implement the judge's traits
+/// for it. It reads (`load`), makes the rules contract's frame (`contract`) and, for tests, a
+/// game with fresh keys (`with_new_keys`) as `Seated` does.
+#[macro_export]
+macro_rules! seated_game {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident($rules:ty);) => {
+        $(#[$meta])*
+        $vis struct $name(pub $crate::manifest::Seated<$rules>);
 
-    /// Every key of every shipped sample is refused in a game that is not a sample.
-    #[test]
-    fn every_game_s_sample_keys_are_refused_outside_the_samples() {
-        let mut seen = 0;
-        for game in crate::games::registry::GAMES {
-            for line in game.sample_keys() {
-                let key = PublicKey::from_openssh(line.trim()).expect("a sample key parses");
-                assert!(is_sample_key(&key), "{}: {line}", game.name());
-                seen += 1;
+        impl ::std::ops::Deref for $name {
+            type Target = $crate::manifest::Seated<$rules>;
+            fn deref(&self) -> &Self::Target {
+                &self.0
             }
-            assert!(!game.sample_keys().is_empty(), "{}", game.name());
         }
-        assert!(seen >= 12, "{seen}");
-        let fresh = ssh_key::private::Ed25519Keypair::from_seed(&[7; 32]);
-        assert!(!is_sample_key(&PublicKey::from(fresh.public)));
-    }
-}
 
-#[cfg(test)]
-mod seated_tests {
-    use super::*;
-    use crate::games::jieqi::rules::{Captured, Options as JieqiOptions};
-    use crate::games::xiangqi::manifest::XiangqiRules;
-    use qijudge_store::GameDir;
+        impl $crate::pipeline::Framed for $name {
+            fn frame(&self) -> $crate::Frame<'_> {
+                self.0.frame()
+            }
+            fn clock(&self) -> Option<&::qijudge_protocol::files::Clock> {
+                self.0.manifest.clock.as_ref()
+            }
+            fn sealed(&self) -> bool {
+                self.0.manifest.sealed
+            }
+            fn players(&self) -> &[::qijudge_protocol::files::Player] {
+                &self.0.manifest.players
+            }
+        }
 
-    fn load_written<R: ManifestRules>(manifest: &GameManifest<R>) -> Result<Seated<R>> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("game.toml"), to_toml(manifest)).unwrap();
-        Seated::load(&GameDir::new(dir.path()))
-    }
+        impl $name {
+            /// Reads and checks `game.toml`.
+            pub fn load(dir: &::qijudge_store::GameDir) -> ::qijudge_protocol::error::Result<Self> {
+                $crate::manifest::Seated::load(dir).map($name)
+            }
 
-    /// A manifest made by `new_manifest` loads back with the same hash; `sealed` is refused
-    /// where the game has nothing to seal, naming the field, and kept where it has.
-    #[test]
-    fn sealed_is_refused_where_there_is_nothing_to_seal() {
-        let xiangqi = Seated::with_new_keys(XiangqiRules {
-            start: crate::games::xiangqi::rules::fen::START.into(),
-            move_limit: false,
-        });
-        let loaded = load_written(&xiangqi.manifest).unwrap();
-        assert_eq!(loaded.hash, xiangqi.hash);
-        let mut sealed = xiangqi.manifest.clone();
-        sealed.sealed = true;
-        let refused = load_written(&sealed).err().expect("refused").to_string();
-        assert!(
-            refused.contains("sealed") && refused.contains("xiangqi has no secrets to seal"),
-            "{refused}"
-        );
+            /// The rules contract's game (fixed keys, nothing signed).
+            pub fn contract(rules: $rules) -> Self {
+                $name($crate::manifest::Seated::contract(rules))
+            }
 
-        let jieqi = Seated::with_new_keys(JieqiOptions {
-            captured: Captured::Both,
-            ..JieqiOptions::default()
-        });
-        let mut sealed = jieqi.manifest.clone();
-        sealed.sealed = true;
-        assert!(load_written(&sealed).unwrap().manifest.sealed);
-    }
+            /// A new manifest with the id `id_bytes` gives, in public play unless `sealed`.
+            #[allow(clippy::too_many_arguments)]
+            pub fn new_manifest(
+                id_bytes: [u8; 16],
+                created: String,
+                sample: bool,
+                rules: $rules,
+                clock: Option<::qijudge_protocol::files::Clock>,
+                judge: ::qijudge_protocol::files::JudgeEntry,
+                players: Vec<::qijudge_protocol::files::Player>,
+            ) -> ::qijudge_protocol::files::GameManifest<$rules> {
+                $crate::manifest::Seated::new_manifest(
+                    id_bytes, created, sample, rules, clock, judge, players,
+                )
+            }
 
-    /// A game's own checks of its options run on load and name their field: Xiangqi's start
-    /// position must leave the side to move a legal move, Nim's pile must hold 2 to 99 stones.
-    #[test]
-    fn a_game_s_own_checks_refuse_naming_the_field() {
-        let mut xiangqi = Seated::with_new_keys(XiangqiRules {
-            start: crate::games::xiangqi::rules::fen::START.into(),
-            move_limit: false,
-        })
-        .manifest;
-        xiangqi.rules.start = "4k4/4r4/9/9/9/9/9/9/r8/3K5 w - - 0 1".into();
-        let refused = load_written(&xiangqi).err().expect("refused").to_string();
-        assert!(
-            refused.contains("rules.start") && refused.contains("no legal move"),
-            "{refused}"
-        );
-
-        use crate::games::nim::referee::NimOptions;
-        let mut nim = Seated::with_new_keys(NimOptions { stones: 21 }).manifest;
-        assert!(load_written(&nim).is_ok());
-        nim.rules.stones = 1;
-        let refused = load_written(&nim).err().expect("refused").to_string();
-        assert!(refused.contains("rules.stones"), "{refused}");
-    }
+            /// A game with fresh random keys (tests).
+            #[doc(hidden)]
+            pub fn with_new_keys(rules: $rules) -> Self {
+                $name($crate::manifest::Seated::with_new_keys(rules))
+            }
+        }
+    };
 }

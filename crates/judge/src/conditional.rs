@@ -14,7 +14,6 @@
 
 use super::context::Ctx;
 use super::frame::Frame;
-use crate::games::luzhanqi::rules::Outcome;
 use qijudge_protocol::error::{private_to, refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::{
     parse_toml, ConditionalFile, Entry, Fired, PlansFile, CONDITIONAL_FORMAT, PLANS_FORMAT,
@@ -23,6 +22,7 @@ use qijudge_protocol::plan::{line_commitment, open, opened_commitment, Opening};
 use qijudge_protocol::record::Record;
 use qijudge_protocol::signing::namespace;
 use qijudge_rules::hash::{hex32, is_sha256_tagged};
+use qijudge_rules::Outcome;
 use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
 

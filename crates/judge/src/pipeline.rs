@@ -33,9 +33,9 @@ pub trait Framed {
     fn players(&self) -> &[qijudge_protocol::files::Player];
 }
 
-impl<R: crate::judge::manifest::ManifestRules> Framed for crate::judge::manifest::Seated<R> {
+impl<R: crate::manifest::ManifestRules> Framed for crate::manifest::Seated<R> {
     fn frame(&self) -> Frame<'_> {
-        crate::judge::manifest::Seated::frame(self)
+        crate::manifest::Seated::frame(self)
     }
 
     fn clock(&self) -> Option<&Clock> {
@@ -58,12 +58,13 @@ pub trait Recorded {
 }
 
 /// [`Recorded`] for a state that keeps its record in a field (`record` unless named).
+#[macro_export]
 macro_rules! recorded {
     ($t:ty) => {
-        $crate::judge::pipeline::recorded!($t, record);
+        $crate::recorded!($t, record);
     };
     ($t:ty, $($field:ident).+) => {
-        impl $crate::judge::pipeline::Recorded for $t {
+        impl $crate::pipeline::Recorded for $t {
             fn record(&self) -> &::qijudge_protocol::record::Record {
                 &self.$($field).+
             }
@@ -74,7 +75,6 @@ macro_rules! recorded {
         }
     };
 }
-pub(crate) use recorded;
 
 /// What a game's judge does where its rules differ.
 pub trait Referee: Framed {
@@ -148,9 +148,9 @@ pub trait Referee: Framed {
         let (stray_from, next) = stray_from(self, state);
         let frame = self.frame();
         let mut refused =
-            crate::judge::strays::stray_move(cx.dir, &frame, state.record(), stray_from, next)?;
+            crate::strays::stray_move(cx.dir, &frame, state.record(), stray_from, next)?;
         let waits = self.clock_turn(state).map(|(seat, ply)| (ply, seat));
-        refused.extend(crate::judge::conditional::leftover(
+        refused.extend(crate::conditional::leftover(
             cx.dir,
             &frame,
             state.record(),
@@ -225,7 +225,7 @@ fn entry_seat(entry: &Entry) -> Option<&str> {
 
 /// Loads the signed record, refusing one that was rolled back behind a signed view.
 pub fn load_record<R: Referee>(r: &R, dir: &GameDir) -> Result<Record> {
-    crate::judge::signed_record::load_record(dir, &r.frame())
+    crate::signed_record::load_record(dir, &r.frame())
 }
 
 fn seat_of<R: Referee>(r: &R, name: &str) -> Option<usize> {
@@ -271,11 +271,8 @@ pub fn replay_observed<R: Referee>(
     let mut k = 0;
     while k < record.lines.len() {
         if k >= confirmed_to {
-            confirmed_to = k + crate::judge::ahead::confirm_recorded_moves(
-                dir,
-                &r.frame(),
-                &record.lines[k..],
-            );
+            confirmed_to =
+                k + crate::ahead::confirm_recorded_moves(dir, &r.frame(), &record.lines[k..]);
         }
         let cx = Ctx {
             dir,
@@ -415,7 +412,7 @@ pub fn take_new<R: Referee>(
     let frame = r.frame();
     let next = state.record().last_move_ply() + 1;
     let mut coming = next;
-    crate::judge::ahead::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
+    crate::ahead::with_new_moves_verified_ahead(dir, &frame, next, |ready| loop {
         ready(coming);
         if let Some((seat, ply)) = r.clock_turn(state) {
             let name = r.frame().seats[seat].to_string();
@@ -692,12 +689,7 @@ fn refusal_notes<R: Referee>(
         if !reasons.is_empty() {
             notes.extend(r.refusal_note(dir, seat, &reasons.join("\n"), key)?);
         } else if !moved_on.contains(&seat)
-            && crate::judge::published::judge_signed(
-                dir,
-                r.frame().hash,
-                r.frame().judge_key,
-                &path,
-            )
+            && crate::published::judge_signed(dir, r.frame().hash, r.frame().judge_key, &path)
         {
             kept.push(note_companion(&path));
             kept.push(path);
@@ -763,7 +755,7 @@ pub fn judge<R: Referee>(
     rulings: Rulings,
 ) -> Result<Run<R::State>> {
     let mut forfeit = rulings.forfeit;
-    crate::judge::published::check_judge(&r.frame(), key)?;
+    crate::published::check_judge(&r.frame(), key)?;
     let _lock = dir.lock()?;
     dir.recover()?;
     let record = load_record(r, dir)?;
@@ -901,7 +893,7 @@ pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
         super::secret::require_revealed(dir, r.frame().seats, what)?;
     }
     r.check_views(dir, &state)?;
-    crate::judge::published::check_view_signatures(dir, &r.frame())?;
+    crate::published::check_view_signatures(dir, &r.frame())?;
     Ok(state)
 }
 
@@ -977,7 +969,7 @@ impl<'a, R: Referee> Session<'a, R> {
     /// the session's state rather than a replay: the files are the same, as the session took
     /// what that run would take, with the same checks.
     pub fn publish(&self, key: &PrivateKey) -> Result<()> {
-        crate::judge::published::check_judge(&self.referee.frame(), key)?;
+        crate::published::check_judge(&self.referee.frame(), key)?;
         let _lock = self.dir.lock()?;
         let moved_on = moved_on_since(self.referee, &self.state, self.opened_at);
         let refusals: Vec<Error> = self.refusal.iter().cloned().collect();

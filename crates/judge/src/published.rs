@@ -213,7 +213,7 @@ fn check_made_for(text: &str, f: &Frame) -> Result<()> {
         .ok()
         .and_then(|v| v["manifest"].as_str().map(str::to_string));
     match made_for {
-        Some(m) if m != f.hash => Err(crate::judge::signed_record::manifest_changed(&m, f.hash)),
+        Some(m) if m != f.hash => Err(crate::signed_record::manifest_changed(&m, f.hash)),
         _ => Ok(()),
     }
 }
