@@ -2,7 +2,7 @@
 //! `setup` and `move` commands and by the bot match runner, so both write the same bytes.
 
 use crate::games::luzhanqi::referee::Game;
-use crate::games::luzhanqi::rules::Setup;
+use luzhanqi_rules::Setup;
 use qijudge_judge::move_path;
 use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
 use qijudge_protocol::error::{Error, Result};

@@ -19,7 +19,7 @@ fn shared() -> Vec<(String, String)> {
     vec![
         (
             "manifest.schema.json".into(),
-            manifest_schema::<crate::games::luzhanqi::rules::Options>("Manifest", None),
+            manifest_schema::<luzhanqi_rules::Options>("Manifest", None),
         ),
         ("commitment.schema.json".into(), schema::<CommitmentFile>()),
         ("setup.schema.json".into(), schema::<SetupFile>()),

@@ -122,8 +122,8 @@ fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
                     None => lower.clone(),
                 },
             };
-            let board = crate::games::luzhanqi::rules::board::two_player();
-            crate::games::luzhanqi::rules::Move::parse(&text, board)
+            let board = luzhanqi_rules::board::two_player();
+            luzhanqi_rules::Move::parse(&text, board)
                 .map(|m| m.display(board))
                 .map_err(|_| {
                     not_a_move(
@@ -132,12 +132,12 @@ fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
                     )
                 })
         }
-        "banqi" => crate::games::banqi::rules::position::Action::parse(&lower)
+        "banqi" => banqi_rules::position::Action::parse(&lower)
             .map(|a| a.to_string())
             .ok_or_else(|| not_a_move("write a square to turn up (a1) or from-to (a1a2), a1 … h4")),
         _ => {
             let spelled = lower.replace('-', "");
-            match crate::games::xiangqi::rules::notation::parse_iccs(&spelled) {
+            match xiangqi_rules::notation::parse_iccs(&spelled) {
                 Some(m) if m.from != m.to => Ok(spelled),
                 Some(_) => Err(not_a_move("it goes nowhere")),
                 None => Err(not_a_move(

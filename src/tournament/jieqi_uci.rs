@@ -185,7 +185,7 @@ impl Board {
     }
 
     fn placement(&self) -> String {
-        crate::games::xiangqi::rules::fen::placement(|s| self.at((s.file(), s.rank())))
+        xiangqi_rules::fen::placement(|s| self.at((s.file(), s.rank())))
     }
 }
 

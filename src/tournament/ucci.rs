@@ -5,9 +5,9 @@
 //! rules would lose by repetition, and `bestmove M [ponder P] [draw|resign]` or `nobestmove`.
 //! The exchange itself is [`super::uci::UciBot`]'s; this module builds and reads its lines.
 
-use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::games::xiangqi::rules::{fen, Ending, Game, Move, Options};
 use std::collections::HashMap;
+use xiangqi_rules::notation::parse_iccs;
+use xiangqi_rules::{fen, Ending, Game, Move, Options};
 
 /// The game replayed so far, kept from one request to the next: each request plays only the
 /// moves since the last one (a replay from the start every ply would cost the square of the
@@ -236,7 +236,7 @@ pub fn answer(line: &str) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::xiangqi::rules::fen::START;
+    use xiangqi_rules::fen::START;
 
     /// The game after `moves`, replayed from its start by a fresh replay.
     fn replay(start: &str, moves: &[&str]) -> Option<Game> {

@@ -15,8 +15,8 @@
 use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, BotView, Reply, Request};
 use super::ucci;
-use crate::games::xiangqi::rules::fen::START;
 use std::time::{Duration, Instant};
+use xiangqi_rules::fen::START;
 
 /// The protocol an engine speaks (`uci:COMMAND`, `ucci:COMMAND`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -149,22 +149,25 @@ pub fn valid_id(prefix: &str, id: &str) -> bool {
 
 /// A game's rule options as its manifest carries them, and what its manifest must say: with
 /// this, [`Seated`] reads, checks and makes the game's manifest like every other game's.
-pub trait ManifestRules: serde::Serialize + serde::de::DeserializeOwned + Sized {
+/// Implemented by a type of the game's own (its definition), naming its options type.
+pub trait ManifestRules: Sized {
+    /// The rule options of the manifest's `[rules]` table.
+    type Options: serde::Serialize + serde::de::DeserializeOwned;
     /// The game, its id prefix, board and seats.
     const KIND: Kind<'static>;
     /// Whether the game has secrets a sealed (public) game would seal.
     const SEALABLE: bool;
 
     /// The checks beyond the shared frame, on the game's own options.
-    fn check(_manifest: &GameManifest<Self>) -> Result<()> {
+    fn check(_manifest: &GameManifest<Self::Options>) -> Result<()> {
         Ok(())
     }
 }
 
 /// A checked manifest of a two-seat game with its seats' keys and its hash: what the judge,
 /// the views and the players' tools of such a game read.
-pub struct Seated<R> {
-    pub manifest: GameManifest<R>,
+pub struct Seated<R: ManifestRules> {
+    pub manifest: GameManifest<R::Options>,
     pub hash: String,
     pub player_keys: Vec<PublicKey>,
     pub judge_key: PublicKey,
@@ -175,7 +178,7 @@ impl<R: ManifestRules> Seated<R> {
     pub fn load(dir: &qijudge_store::GameDir) -> Result<Self> {
         const F: &str = "game.toml";
         let text = dir.read(F, qijudge_store::SMALL_FILE_LIMIT)?;
-        let manifest: GameManifest<R> =
+        let manifest: GameManifest<R::Options> =
             parse_toml(&text).map_err(|e| refuse(F, e.field.as_deref(), e.reason))?;
         let (player_keys, judge_key) = check_frame(&manifest.frame(), &R::KIND)?;
         if manifest.sealed && !R::SEALABLE {
@@ -209,11 +212,11 @@ impl<R: ManifestRules> Seated<R> {
         id_bytes: [u8; 16],
         created: String,
         sample: bool,
-        rules: R,
+        rules: R::Options,
         clock: Option<Clock>,
         judge: JudgeEntry,
         players: Vec<Player>,
-    ) -> GameManifest<R> {
+    ) -> GameManifest<R::Options> {
         GameManifest {
             format: MANIFEST_FORMAT.into(),
             game: R::KIND.game.into(),
@@ -230,7 +233,7 @@ impl<R: ManifestRules> Seated<R> {
     }
 
     /// The judge's game for the rules contract (`rules::binding`): a fixed frame and `rules`.
-    pub fn contract(rules: R) -> Self {
+    pub fn contract(rules: R::Options) -> Self {
         let frame = crate::contract::contract_frame(R::KIND.seats);
         let manifest = Self::new_manifest(
             [0; 16],
@@ -255,7 +258,7 @@ impl<R: ManifestRules> Seated<R> {
 impl<R: ManifestRules> Seated<R> {
     /// A game for unit tests: `rules`, fresh random keys for the judge and each seat (players
     /// alice and bob, or `seat-N` past two).
-    pub fn with_new_keys(rules: R) -> Self {
+    pub fn with_new_keys(rules: R::Options) -> Self {
         let key = || {
             ssh_key::PrivateKey::random(&mut rand_core::OsRng, ssh_key::Algorithm::Ed25519)
                 .expect("a fresh key")
@@ -301,12 +304,16 @@ impl<R: ManifestRules> Seated<R> {
 }
 
 /// The schema of a manifest with rule options `R` (`schemas/GAME-manifest.schema.json`).
-pub fn schema_of<R: ManifestRules + schemars::JsonSchema>(title: &str) -> String {
-    crate::schema::manifest_schema::<R>(title, Some((&R::KIND, R::SEALABLE)))
+pub fn schema_of<R: ManifestRules>(title: &str) -> String
+where
+    R::Options: schemars::JsonSchema,
+{
+    crate::schema::manifest_schema::<R::Options>(title, Some((&R::KIND, R::SEALABLE)))
 }
 
 /// Declares a game's referee: a type of the game's own crate holding its checked manifest
-/// (`Seated<R>`, reached through `Deref`), so that the game can implement the judge's traits
+/// (`Seated<R>`, reached through `Deref`; `R` is the game's definition, which names its
+/// options), so that the game can implement the judge's traits
 /// for it. It reads (`load`), makes the rules contract's frame (`contract`) and, for tests, a
 /// game with fresh keys (`with_new_keys`) as `Seated` does.
 #[macro_export]
@@ -340,12 +347,14 @@ macro_rules! seated_game {
         impl $name {
             /// Reads and checks `game.toml`.
             pub fn load(dir: &::qijudge_store::GameDir) -> ::qijudge_protocol::error::Result<Self> {
-                $crate::manifest::Seated::load(dir).map($name)
+                $crate::manifest::Seated::<$rules>::load(dir).map($name)
             }
 
             /// The rules contract's game (fixed keys, nothing signed).
-            pub fn contract(rules: $rules) -> Self {
-                $name($crate::manifest::Seated::contract(rules))
+            pub fn contract(
+                rules: <$rules as $crate::manifest::ManifestRules>::Options,
+            ) -> Self {
+                $name($crate::manifest::Seated::<$rules>::contract(rules))
             }
 
             /// A new manifest with the id `id_bytes` gives, in public play unless `sealed`.
@@ -354,20 +363,24 @@ macro_rules! seated_game {
                 id_bytes: [u8; 16],
                 created: String,
                 sample: bool,
-                rules: $rules,
+                rules: <$rules as $crate::manifest::ManifestRules>::Options,
                 clock: Option<::qijudge_protocol::files::Clock>,
                 judge: ::qijudge_protocol::files::JudgeEntry,
                 players: Vec<::qijudge_protocol::files::Player>,
-            ) -> ::qijudge_protocol::files::GameManifest<$rules> {
-                $crate::manifest::Seated::new_manifest(
+            ) -> ::qijudge_protocol::files::GameManifest<
+                <$rules as $crate::manifest::ManifestRules>::Options,
+            > {
+                $crate::manifest::Seated::<$rules>::new_manifest(
                     id_bytes, created, sample, rules, clock, judge, players,
                 )
             }
 
             /// A game with fresh random keys (tests).
             #[doc(hidden)]
-            pub fn with_new_keys(rules: $rules) -> Self {
-                $name($crate::manifest::Seated::with_new_keys(rules))
+            pub fn with_new_keys(
+                rules: <$rules as $crate::manifest::ManifestRules>::Options,
+            ) -> Self {
+                $name($crate::manifest::Seated::<$rules>::with_new_keys(rules))
             }
         }
     };

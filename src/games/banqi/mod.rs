@@ -2,11 +2,12 @@
 //! the pure rules for bots, `moves` and the conformance suite. Rules and choices:
 //! `docs/banqi.md`.
 
+pub mod binding;
 pub mod chinese;
 pub mod commands;
 pub mod picture;
 pub mod referee;
-pub mod rules;
+pub use banqi_rules as rules;
 pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
@@ -57,7 +58,7 @@ impl Definition for Banqi {
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let options = bq::rules_from(new.rules)?;
-        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
+        super::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &BanqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -82,9 +83,7 @@ impl Definition for Banqi {
         vec![
             (
                 "banqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<crate::games::banqi::rules::Options>(
-                    "BanqiManifest",
-                ),
+                qijudge_judge::manifest::schema_of::<Self>("BanqiManifest"),
             ),
             ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
         ]
@@ -99,7 +98,7 @@ impl Definition for Banqi {
                 cannon_takes_face_down,
                 ..rules::Options::default()
             };
-            crate::games::conformance::conformance(&rules::binding::BanqiRules::new(options), 4);
+            crate::games::conformance::conformance(&binding::BanqiRules::new(options), 4);
         }
     }
 }

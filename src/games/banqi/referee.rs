@@ -7,7 +7,6 @@
 use super::rules::shuffle::{shuffle, Layout};
 use super::rules::{Action, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_PLIES};
 use super::view::{BanqiView, LastMove, Taken, ViewResult};
-use crate::games::xiangqi::rules::Piece;
 use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
 use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_judge::pipeline::Ctx;
@@ -18,9 +17,10 @@ use qijudge_protocol::files::*;
 use qijudge_rules::EndReason;
 use qijudge_view::make_turn_view;
 use std::collections::BTreeMap;
+use xiangqi_rules::Piece;
 
 /// The seats, in manifest order: `first` moves first; colours come with the first piece up.
-pub const SEATS: [&str; 2] = ["first", "second"];
+pub const SEATS: [&str; 2] = banqi_rules::SEATS;
 
 /// The format of a Banqi view.
 pub const VIEW_FORMAT: &str = "qijudge/banqi-view/1";
@@ -28,7 +28,8 @@ pub const VIEW_FORMAT: &str = "qijudge/banqi-view/1";
 /// `game.toml` of a Banqi game: the frame every manifest has, with Banqi's options.
 pub type BanqiManifest = GameManifest<Options>;
 
-impl ManifestRules for Options {
+impl ManifestRules for crate::games::banqi::Banqi {
+    type Options = Options;
     /// First, then second.
     const KIND: Kind<'static> = Kind {
         game: "banqi",
@@ -41,7 +42,7 @@ impl ManifestRules for Options {
 
 qijudge_judge::seated_game! {
     /// A checked Banqi manifest with its keys.
-    pub struct BanqiGame(Options);
+    pub struct BanqiGame(crate::games::banqi::Banqi);
 }
 
 /// Banqi's options, as `--rule` takes them, for error messages.

@@ -54,7 +54,7 @@ fn piece_name(letter: &str) -> String {
     letter
         .chars()
         .next()
-        .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
+        .and_then(xiangqi_rules::Piece::from_fen_char)
         .map(super::rules::position::piece_name)
         .unwrap_or_else(|| "piece".into())
 }
@@ -62,7 +62,7 @@ fn piece_name(letter: &str) -> String {
 /// The pieces still face down (FEN letters) by colour and kind, counted: `red: 1 general,
 /// 2 advisors, …; black: …` (16 letters in a row are hard to count).
 fn face_down_words(letters: &str) -> String {
-    use crate::games::xiangqi::rules::{Color, Kind, Piece};
+    use xiangqi_rules::{Color, Kind, Piece};
     let mut sides = Vec::new();
     for color in [Color::Red, Color::Black] {
         let mut kinds: Vec<(Kind, usize)> = Vec::new();
@@ -205,7 +205,7 @@ pub fn capture_worth(view: &serde_json::Value, turn: &str) -> i32 {
                 .unwrap_or_default();
             row.chars()
                 .nth(to.file() as usize)
-                .and_then(crate::games::xiangqi::rules::Piece::from_fen_char)
+                .and_then(xiangqi_rules::Piece::from_fen_char)
                 .map_or(0, |p| {
                     1 + i32::from(super::rules::position::rank_of(p.kind))
                 })

@@ -39,11 +39,11 @@ pub(crate) fn seated_manifest<R>(
     new: &NewGame,
     title: &str,
     id: [u8; 16],
-    options: R,
+    options: R::Options,
     players: Vec<qijudge_protocol::files::Player>,
 ) -> Result<String>
 where
-    R: qijudge_judge::manifest::ManifestRules + serde::Serialize,
+    R: qijudge_judge::manifest::ManifestRules,
 {
     if new.sealed && !R::SEALABLE {
         return Err(Error::Io(format!(

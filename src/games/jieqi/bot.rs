@@ -1,9 +1,9 @@
 //! The greedy built-in bot's measure of a Jieqi move: the most valuable capture, a face-down
 //! piece counted as an average piece.
 
-use crate::games::jieqi::rules::Position;
 use crate::games::xiangqi::bot::worth;
-use crate::games::xiangqi::rules::notation::parse_iccs;
+use jieqi_rules::Position;
+use xiangqi_rules::notation::parse_iccs;
 
 /// Each legal move's score from the seat's view.
 pub fn greedy_scores(view: &serde_json::Value, legal: &[String]) -> Vec<i32> {

@@ -1,7 +1,7 @@
 //! Jieqi's files: its manifest (the shared frame with Jieqi's options) and the format of its
 //! views.
 
-use crate::games::jieqi::rules::{Captured, Options};
+use jieqi_rules::{Captured, Options};
 use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::files::GameManifest;
 
@@ -10,7 +10,8 @@ pub type JieqiManifest = GameManifest<Options>;
 
 pub const JIEQI_VIEW_FORMAT: &str = "qijudge/jieqi-view/1";
 
-impl ManifestRules for Options {
+impl ManifestRules for crate::games::jieqi::Jieqi {
+    type Options = Options;
     const KIND: Kind<'static> = Kind {
         game: "jieqi",
         id_prefix: "jq-",

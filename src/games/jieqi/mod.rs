@@ -1,24 +1,25 @@
 //! Jieqi (揭棋) through the game contract: commands over a game directory, and the pure rules
 //! binding for bots, `moves` and the conformance suite.
 
+pub mod binding;
 mod bot;
 pub mod chinese;
 pub mod commands;
 pub mod manifest;
 pub mod picture;
 pub mod referee;
-pub mod rules;
+pub use jieqi_rules as rules;
 pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::games::jieqi::referee as jq;
-use crate::games::xiangqi::rules::notation::parse_iccs;
 use qijudge_judge::turn_referee::TurnReferee;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::{to_toml, Player};
 use qijudge_rules::EndReason;
 use qijudge_store::GameDir;
+use xiangqi_rules::notation::parse_iccs;
 
 pub struct Jieqi;
 
@@ -57,10 +58,10 @@ impl Definition for Jieqi {
             items.push("captured=nobody".into());
         }
         let options = jq::rules_from(&items)?;
-        if new.sealed && options.captured == crate::games::jieqi::rules::Captured::Captor {
+        if new.sealed && options.captured == jieqi_rules::Captured::Captor {
             return Err(jq::sealed_captor_refusal());
         }
-        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
+        super::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &jq::JieqiGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -86,9 +87,7 @@ impl Definition for Jieqi {
         vec![
             (
                 "jieqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<crate::games::jieqi::rules::Options>(
-                    "JieqiManifest",
-                ),
+                qijudge_judge::manifest::schema_of::<Self>("JieqiManifest"),
             ),
             (
                 "jieqi-nonce-commitment.schema.json".into(),
@@ -103,10 +102,10 @@ impl Definition for Jieqi {
 
     /// A piece taken face down shown to its captor alone is knowledge of another seat's
     /// secret by the rules, which the generic check forbids: that option has its own test
-    /// (`rules::binding`), where it is also the control that the check bites.
+    /// (`binding`), where it is also the control that the check bites.
     #[cfg(test)]
     fn conform() {
-        use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Options};
+        use jieqi_rules::{AdvisorsElephants, Captured, Options};
         for (captured, advisors_elephants) in [
             (Captured::Both, AdvisorsElephants::Free),
             (Captured::Nobody, AdvisorsElephants::Confined),
@@ -116,7 +115,7 @@ impl Definition for Jieqi {
                 advisors_elephants,
                 move_limit: true,
             };
-            crate::games::conformance::conformance(&rules::binding::JieqiRules::new(options), 4);
+            crate::games::conformance::conformance(&binding::JieqiRules::new(options), 4);
         }
     }
 }

@@ -5,12 +5,10 @@
 //! that recomputes the whole layout and checks every piece that turned up.
 
 use super::manifest::*;
-use crate::games::jieqi::rules::position::Cell;
-use crate::games::jieqi::rules::shuffle::{shuffle, Layout};
-use crate::games::jieqi::rules::{AdvisorsElephants, Captured, Game, Options};
 use crate::games::xiangqi::referee::{end_of, off_board_ending, seat_of};
-use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::games::xiangqi::rules::{Color, Kind, Move, Square};
+use jieqi_rules::position::Cell;
+use jieqi_rules::shuffle::{shuffle, Layout};
+use jieqi_rules::{AdvisorsElephants, Captured, Game, Options};
 use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
 use qijudge_judge::pipeline::Ctx;
 use qijudge_judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
@@ -19,6 +17,8 @@ use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_store::GameDir;
 use qijudge_view::make_turn_view;
+use xiangqi_rules::notation::parse_iccs;
+use xiangqi_rules::{Color, Kind, Move, Square};
 
 pub use crate::games::jieqi::view::{Closing, JieqiView, LastMove, Taken, ViewResult};
 
@@ -27,7 +27,7 @@ pub const SEATS: [&str; 2] = crate::games::xiangqi::referee::SEATS;
 
 qijudge_judge::seated_game! {
     /// A checked Jieqi manifest with its keys.
-    pub struct JieqiGame(Options);
+    pub struct JieqiGame(crate::games::jieqi::Jieqi);
 }
 
 impl JieqiGame {
@@ -389,7 +389,7 @@ mod tests {
     //! turns up, and a piece taken face down is shown exactly as the `captured` option says.
 
     use super::*;
-    use crate::games::jieqi::rules::position::hidden_squares;
+    use jieqi_rules::position::hidden_squares;
     use qijudge_judge::turn_referee::play_all;
     use qijudge_rules::random::SplitMix64;
 
@@ -443,7 +443,7 @@ mod tests {
 
     /// `layout` with the pieces on two start squares of one side exchanged.
     fn swapped(layout: &Layout, a: Square, b: Square) -> Layout {
-        let color = crate::games::jieqi::rules::position::role_of(a).unwrap().0;
+        let color = jieqi_rules::position::role_of(a).unwrap().0;
         let squares = hidden_squares(color);
         let (i, j) = (
             squares.iter().position(|s| *s == a).unwrap(),
@@ -487,8 +487,8 @@ mod tests {
                     .iter()
                     .copied()
                     .find(|&y| {
-                        crate::games::jieqi::rules::position::role_of(x).unwrap().0
-                            == crate::games::jieqi::rules::position::role_of(y).unwrap().0
+                        jieqi_rules::position::role_of(x).unwrap().0
+                            == jieqi_rules::position::role_of(y).unwrap().0
                             && a.at(x) != a.at(y)
                     })
                     .map(|y| (x, y))

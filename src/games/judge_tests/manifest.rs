@@ -28,11 +28,13 @@ mod sample_key_tests {
 
 mod seated_tests {
     use super::*;
-    use crate::games::jieqi::rules::{Captured, Options as JieqiOptions};
+    use crate::games::jieqi::Jieqi;
     use crate::games::xiangqi::manifest::XiangqiRules;
+    use crate::games::xiangqi::Xiangqi;
+    use jieqi_rules::{Captured, Options as JieqiOptions};
     use qijudge_store::GameDir;
 
-    fn load_written<R: ManifestRules>(manifest: &GameManifest<R>) -> Result<Seated<R>> {
+    fn load_written<R: ManifestRules>(manifest: &GameManifest<R::Options>) -> Result<Seated<R>> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("game.toml"), to_toml(manifest)).unwrap();
         Seated::load(&GameDir::new(dir.path()))
@@ -42,50 +44,60 @@ mod seated_tests {
     /// where the game has nothing to seal, naming the field, and kept where it has.
     #[test]
     fn sealed_is_refused_where_there_is_nothing_to_seal() {
-        let xiangqi = Seated::with_new_keys(XiangqiRules {
-            start: crate::games::xiangqi::rules::fen::START.into(),
+        let xiangqi = Seated::<Xiangqi>::with_new_keys(XiangqiRules {
+            start: xiangqi_rules::fen::START.into(),
             move_limit: false,
         });
-        let loaded = load_written(&xiangqi.manifest).unwrap();
+        let loaded = load_written::<Xiangqi>(&xiangqi.manifest).unwrap();
         assert_eq!(loaded.hash, xiangqi.hash);
         let mut sealed = xiangqi.manifest.clone();
         sealed.sealed = true;
-        let refused = load_written(&sealed).err().expect("refused").to_string();
+        let refused = load_written::<Xiangqi>(&sealed)
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(
             refused.contains("sealed") && refused.contains("xiangqi has no secrets to seal"),
             "{refused}"
         );
 
-        let jieqi = Seated::with_new_keys(JieqiOptions {
+        let jieqi = Seated::<Jieqi>::with_new_keys(JieqiOptions {
             captured: Captured::Both,
             ..JieqiOptions::default()
         });
         let mut sealed = jieqi.manifest.clone();
         sealed.sealed = true;
-        assert!(load_written(&sealed).unwrap().manifest.sealed);
+        assert!(load_written::<Jieqi>(&sealed).unwrap().manifest.sealed);
     }
 
     /// A game's own checks of its options run on load and name their field: Xiangqi's start
     /// position must leave the side to move a legal move, Nim's pile must hold 2 to 99 stones.
     #[test]
     fn a_game_s_own_checks_refuse_naming_the_field() {
-        let mut xiangqi = Seated::with_new_keys(XiangqiRules {
-            start: crate::games::xiangqi::rules::fen::START.into(),
+        let mut xiangqi = Seated::<Xiangqi>::with_new_keys(XiangqiRules {
+            start: xiangqi_rules::fen::START.into(),
             move_limit: false,
         })
         .manifest;
         xiangqi.rules.start = "4k4/4r4/9/9/9/9/9/9/r8/3K5 w - - 0 1".into();
-        let refused = load_written(&xiangqi).err().expect("refused").to_string();
+        let refused = load_written::<Xiangqi>(&xiangqi)
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(
             refused.contains("rules.start") && refused.contains("no legal move"),
             "{refused}"
         );
 
         use crate::games::nim::referee::NimOptions;
-        let mut nim = Seated::with_new_keys(NimOptions { stones: 21 }).manifest;
-        assert!(load_written(&nim).is_ok());
+        let mut nim =
+            Seated::<crate::games::nim::Nim>::with_new_keys(NimOptions { stones: 21 }).manifest;
+        assert!(load_written::<crate::games::nim::Nim>(&nim).is_ok());
         nim.rules.stones = 1;
-        let refused = load_written(&nim).err().expect("refused").to_string();
+        let refused = load_written::<crate::games::nim::Nim>(&nim)
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(refused.contains("rules.stones"), "{refused}");
     }
 }

@@ -2,8 +2,8 @@
 //! audit checked, and its replay page.
 
 use crate::games::liubo::referee::{self as lb, LiuboGame};
-use crate::games::liubo::rules::notation::{parse_turn, write_turn};
 use crate::games::report::Report;
+use liubo_rules::notation::{parse_turn, write_turn};
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::signing::Signer;
 use qijudge_store::GameDir;

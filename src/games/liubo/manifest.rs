@@ -1,7 +1,7 @@
 //! Liubo's files: its manifest (the shared frame with Liubo's options) and the format of its
 //! views.
 
-use crate::games::liubo::rules::Options;
+use liubo_rules::Options;
 use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::GameManifest;
@@ -12,7 +12,8 @@ pub type LiuboManifest = GameManifest<Options>;
 
 pub const LIUBO_VIEW_FORMAT: &str = "qijudge/liubo-view/1";
 
-impl ManifestRules for Options {
+impl ManifestRules for crate::games::liubo::Liubo {
+    type Options = Options;
     /// Seat `a` (letter A of the throw protocol), then seat `b`.
     const KIND: Kind<'static> = Kind {
         game: "liubo",

@@ -1,13 +1,14 @@
 //! Liubo (六博) through the game contract: commands over a game directory, and the pure rules
 //! binding (with throws as chance outcomes) for bots, `moves` and the conformance suite.
 
+pub mod binding;
 mod bot;
 pub mod chinese;
 pub mod commands;
 pub mod manifest;
 pub mod picture;
 pub mod referee;
-pub mod rules;
+pub use liubo_rules as rules;
 pub mod throws;
 pub mod view;
 
@@ -15,8 +16,8 @@ use super::defined::{self, open, Answers, Definition};
 use super::report::Report;
 use super::{MoveRequest, NewGame};
 use crate::games::liubo::referee as lb;
-use crate::games::liubo::rules::notation::{parse_turn, write_turn};
-use crate::games::liubo::rules::DiceMode;
+use liubo_rules::notation::{parse_turn, write_turn};
+use liubo_rules::DiceMode;
 use qijudge_judge::move_path;
 use qijudge_judge::player_files::read_signed_move;
 use qijudge_judge::strays::moves_beyond;
@@ -61,7 +62,7 @@ impl Definition for Liubo {
     }
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
-        let mut options = crate::games::liubo::rules::Options::default();
+        let mut options = liubo_rules::Options::default();
         for (k, v) in super::rule_pairs(new.rules)? {
             options
                 .set(k, v)
@@ -73,7 +74,7 @@ impl Definition for Liubo {
                     .into(),
             ));
         }
-        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
+        super::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn draw_secret(g: &lb::LiuboGame, seat: usize, random: [u8; 32]) -> Result<(String, String)> {
@@ -149,9 +150,7 @@ impl Definition for Liubo {
         vec![
             (
                 "liubo-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<crate::games::liubo::rules::Options>(
-                    "LiuboManifest",
-                ),
+                qijudge_judge::manifest::schema_of::<Self>("LiuboManifest"),
             ),
             (
                 "liubo-chain-commitment.schema.json".into(),
@@ -166,9 +165,9 @@ impl Definition for Liubo {
 
     #[cfg(test)]
     fn conform() {
-        let mut options = crate::games::liubo::rules::Options::default();
+        let mut options = liubo_rules::Options::default();
         options.set("ply_limit", "400").expect("a known option");
-        crate::games::conformance::conformance(&rules::binding::LiuboRules::new(options), 6);
+        crate::games::conformance::conformance(&binding::LiuboRules::new(options), 6);
     }
 }
 

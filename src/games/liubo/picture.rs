@@ -1,7 +1,7 @@
 //! Liubo's board picture, drawn with the shared pieces of [`qijudge_view::picture`].
 
-use crate::games::liubo::rules::Station;
 use crate::games::liubo::view::LiuboView;
+use liubo_rules::Station;
 use qijudge_view::picture::*;
 
 /// Liubo: the rim and the cross with their stations; stones as discs (seat a blue, seat b red),
@@ -70,7 +70,7 @@ fn draw_liubo(
         (width + caption_height(width, &caption) + 10.0) as u32,
         PAPER,
     );
-    for (a, b) in crate::games::liubo::rules::board::edges() {
+    for (a, b) in liubo_rules::board::edges() {
         let (p, q) = (place(a), place(b));
         // The rim's corners: go round them.
         if p.0 != q.0 && p.1 != q.1 {

@@ -7,9 +7,9 @@
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
 use super::manifest::*;
-use crate::games::liubo::rules::notation::{parse_turn, write_turn};
-use crate::games::liubo::rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use crate::games::liubo::throws;
+use liubo_rules::notation::{parse_turn, write_turn};
+use liubo_rules::{self as liubo, DiceMode, EndReason as LiuboEnd, Place, Position};
 use qijudge_judge::frame::seat_number;
 use qijudge_judge::move_path;
 use qijudge_judge::pipeline::{self, Ctx, Mode, Referee};
@@ -30,7 +30,7 @@ pub const SEATS: [&str; 2] = ["a", "b"];
 
 qijudge_judge::seated_game! {
     /// A checked Liubo manifest with its keys.
-    pub struct LiuboGame(liubo::Options);
+    pub struct LiuboGame(crate::games::liubo::Liubo);
 }
 
 impl LiuboGame {
@@ -700,7 +700,7 @@ fn describe_events(position: &Position, moves: &[liubo::Move]) -> Vec<String> {
     let _ = position;
     moves
         .iter()
-        .map(crate::games::liubo::rules::notation::write_move)
+        .map(liubo_rules::notation::write_move)
         .collect()
 }
 
@@ -885,10 +885,10 @@ pub fn build_view(g: &LiuboGame, state: &State, audience: &str) -> LiuboView {
                             (_, true) => 'B',
                         };
                         stations.entry(s.to_string()).or_default().push(c);
-                        if s == crate::games::liubo::rules::Station::X {
+                        if s == liubo_rules::Station::X {
                             let line = stone
                                 .heading
-                                .unwrap_or(crate::games::liubo::rules::board::Line::SixToSixteen);
+                                .unwrap_or(liubo_rules::board::Line::SixToSixteen);
                             let end = line.stations()[6];
                             on_x.push(crate::games::liubo::view::OnX {
                                 piece: c.to_string(),

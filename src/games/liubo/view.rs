@@ -1,7 +1,7 @@
 //! The Liubo view model: what the judge publishes for each audience (nothing is hidden but
 //! future throws), and its text form. Built by the judge (`judge::liubo::build_view`).
 
-use crate::games::liubo::rules::Station;
+use liubo_rules::Station;
 use qijudge_protocol::files::Player;
 use qijudge_rules::EndReason;
 use serde::{Deserialize, Serialize};

@@ -8,7 +8,7 @@ use qijudge_protocol::error::{Error, Result};
 /// (`south = [...]`, `north = [...]`; on the cross board all four seats), or both (`rows` for
 /// the seats not named). Each army is checked as `qijudge setup` checks a player's.
 pub fn army_openings(text: &str, board_name: &str, shown: &str) -> Result<Vec<Opening>> {
-    use crate::games::luzhanqi::rules::{by_name, Placement, Seat, Setup};
+    use luzhanqi_rules::{by_name, Placement, Seat, Setup};
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct File {

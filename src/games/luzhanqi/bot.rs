@@ -2,7 +2,7 @@
 //! pieces, where enemy pieces stand, and what the public history says.
 
 use super::view::ViewFile;
-use crate::games::luzhanqi::rules::{Outcome, Piece};
+use luzhanqi_rules::{Outcome, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Each legal move's score: take a revealed flag, attack with officers, probe the enemy

@@ -2,7 +2,7 @@
 //! the English caption.
 
 use super::view::ViewFile;
-use crate::games::luzhanqi::rules::Outcome;
+use luzhanqi_rules::Outcome;
 use qijudge_view::chinese::{reason, seat};
 
 /// A seat with its player's name: 南方（alice）.

@@ -5,9 +5,9 @@
 use super::super::defined::{check_to_move, Known};
 use crate::console::load_private_key;
 use crate::games::luzhanqi::referee::precheck::position_from_view;
-use crate::games::luzhanqi::rules::{Move, Seat};
 use crate::games::luzhanqi::view::ViewFile;
 use crate::tournament::protocol::BotView;
+use luzhanqi_rules::{Move, Seat};
 use qijudge_judge as judge;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::Entry;

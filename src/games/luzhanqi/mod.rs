@@ -2,6 +2,7 @@
 //! boards, its chosen setups, what a player knows (its own signed view, see [`known`]), its
 //! pages, and the pure rules binding for bots, `moves` and the conformance suite.
 
+pub mod binding;
 mod book;
 mod bot;
 pub mod chinese;
@@ -9,7 +10,7 @@ mod known;
 pub mod pages;
 pub mod picture;
 pub mod referee;
-pub mod rules;
+pub use luzhanqi_rules as rules;
 pub mod synth;
 pub mod text;
 mod tools;
@@ -25,9 +26,9 @@ use super::{NewGame, SetupSource};
 use crate::console::read_arg;
 use crate::games::luzhanqi::referee::Replay;
 use crate::games::luzhanqi::referee::{load_game, Game, Manifest};
-use crate::games::luzhanqi::rules::board::BOARD_NAMES;
-use crate::games::luzhanqi::rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use crate::tournament::protocol::BotView;
+use luzhanqi_rules::board::BOARD_NAMES;
+use luzhanqi_rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
 use qijudge_judge as judge;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
@@ -147,8 +148,8 @@ impl Definition for Luzhanqi {
                     ));
                 }
                 let seed = seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
-                let mut rng = crate::games::luzhanqi::rules::random::SplitMix64::new(seed);
-                let drawn = crate::games::luzhanqi::rules::random::random_setup(board, seat_id, &mut rng);
+                let mut rng = luzhanqi_rules::random::SplitMix64::new(seed);
+                let drawn = luzhanqi_rules::random::random_setup(board, seat_id, &mut rng);
                 let rows = drawn.to_rows_toml(board, seat_id);
                 told.push(Out::Text(format!(
                     "your random setup (keep it to yourself):\n{rows}"
@@ -324,7 +325,7 @@ impl Definition for Luzhanqi {
     }
 
     fn schemas() -> Vec<(String, String)> {
-        use crate::games::luzhanqi::rules::{EventJson, PositionFile};
+        use luzhanqi_rules::{EventJson, PositionFile};
         use qijudge_judge::schema::schema;
         vec![
             (
@@ -353,10 +354,10 @@ impl Definition for Luzhanqi {
     #[cfg(test)]
     fn conform() {
         for (board, games) in [("2p", 6), ("cross4", 3)] {
-            let mut options = crate::games::luzhanqi::rules::Options::default();
+            let mut options = luzhanqi_rules::Options::default();
             // A cap the rules enforce, so every random playout ends by rule.
             options.set("max-plies", "1500").expect("a known option");
-            let rules = rules::binding::LuzhanqiRules::new(board, options).expect("a board");
+            let rules = binding::LuzhanqiRules::new(board, options).expect("a board");
             crate::games::conformance::conformance(&rules, games);
         }
     }
@@ -365,9 +366,7 @@ impl Definition for Luzhanqi {
 /// The board `--board` names.
 fn board_named(
     name: &str,
-) -> Result<
-    &'static crate::games::luzhanqi::rules::Board<crate::games::luzhanqi::rules::nodeset::Wide>,
-> {
+) -> Result<&'static luzhanqi_rules::Board<luzhanqi_rules::nodeset::Wide>> {
     by_name(name).ok_or_else(|| {
         Error::Io(format!(
             "--board: unknown board {name:?}; luzhanqi boards: {}",

@@ -2,17 +2,17 @@
 //! the events it may see (`events`), both made from a replay.
 
 use super::text;
-use crate::games::luzhanqi::rules::Viewer;
 use crate::games::report::Report;
+use luzhanqi_rules::Viewer;
 use qijudge_judge::pipeline::Mode;
 use qijudge_protocol::error::{refuse_with, Error, Result};
 use qijudge_store::GameDir;
 
 /// The viewer an `--as` names: a seat, `public` or `full`.
-fn viewer_of<S: crate::games::luzhanqi::rules::nodeset::NodeSet>(
-    board: &crate::games::luzhanqi::rules::Board<S>,
+fn viewer_of<S: luzhanqi_rules::nodeset::NodeSet>(
+    board: &luzhanqi_rules::Board<S>,
     audience: &str,
-) -> Result<crate::games::luzhanqi::rules::Viewer> {
+) -> Result<luzhanqi_rules::Viewer> {
     Ok(match audience {
         "public" => Viewer::Public,
         "full" => Viewer::Full,
@@ -152,7 +152,7 @@ pub fn events(
     game: &crate::games::luzhanqi::referee::Game,
     audience: &str,
 ) -> Result<Report> {
-    use crate::games::luzhanqi::rules::EventJson;
+    use luzhanqi_rules::EventJson;
     let board = game.board;
     let viewer = viewer_of(board, audience)?;
     // What the judge recorded: a move not judged yet is in no stream until it is.

@@ -1,8 +1,8 @@
 //! Luzhanqi's board pictures: the two-player board and the cross board, with their captions.
 
 use super::view::ViewFile;
-use crate::games::luzhanqi::rules::nodeset::NodeSet;
-use crate::games::luzhanqi::rules::{cross_four, two_player, NodeKind};
+use luzhanqi_rules::nodeset::NodeSet;
+use luzhanqi_rules::{cross_four, two_player, NodeKind};
 use qijudge_view::picture::*;
 
 /// The caption of a Luzhanqi picture: what the text view says around its board (in Chinese

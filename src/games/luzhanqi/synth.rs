@@ -3,9 +3,9 @@
 //! and bound by the same code the players' commands use, and checked by the judge as it is written.
 
 use crate::games::luzhanqi::referee::{load_game, Manifest, Session};
-use crate::games::luzhanqi::rules::random::{random_setup, SplitMix64};
-use crate::games::luzhanqi::rules::*;
 use crate::player::{commit_setup, write_move, NewMove};
+use luzhanqi_rules::random::{random_setup, SplitMix64};
+use luzhanqi_rules::*;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing;

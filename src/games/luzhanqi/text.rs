@@ -2,7 +2,7 @@
 //! view only.
 
 use super::view::ViewFile;
-use crate::games::luzhanqi::rules::{cross_four, two_player, NodeKind, Outcome, Piece};
+use luzhanqi_rules::{cross_four, two_player, NodeKind, Outcome, Piece};
 use qijudge_view::on_board;
 use qijudge_view::text::clean;
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! Luzhanqi's own tool: the legal moves of a position file (`qijudge moves luzhanqi FILE`).
 
-use crate::games::luzhanqi::rules::PositionFile;
+use luzhanqi_rules::PositionFile;
 use qijudge_protocol::error::{refuse, Result};
 use std::path::Path;
 

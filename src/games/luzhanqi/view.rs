@@ -2,8 +2,8 @@
 //! [`Knowledge`] (itself folded only from the events it may see) and the public record; the
 //! text rendering (`text`) reads nothing but the JSON view.
 
-use crate::games::luzhanqi::rules::nodeset::NodeSet;
-use crate::games::luzhanqi::rules::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
+use luzhanqi_rules::nodeset::NodeSet;
+use luzhanqi_rules::{Board, EndReason, Knowledge, Outcome, Piece, Viewer};
 use qijudge_protocol::files::{Notice, VIEW_FORMAT};
 pub use qijudge_view::{on_board, to_json, Closing};
 use schemars::JsonSchema;

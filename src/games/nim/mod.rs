@@ -42,7 +42,7 @@ impl Definition for Nim {
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let options = referee::options_from(new.rules)?;
-        crate::games::defined::seated_manifest(new, Self::TITLE, id, options, players)
+        crate::games::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn text_view(g: &NimGame, v: &view::NimView, _: bool) -> String {

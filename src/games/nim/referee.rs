@@ -31,7 +31,8 @@ pub struct NimOptions {
     pub stones: u32,
 }
 
-impl ManifestRules for NimOptions {
+impl ManifestRules for crate::games::nim::Nim {
+    type Options = NimOptions;
     const KIND: Kind<'static> = Kind {
         game: "nim",
         id_prefix: "nm-",
@@ -50,7 +51,7 @@ impl ManifestRules for NimOptions {
 
 qijudge_judge::seated_game! {
     /// A checked manifest with its keys.
-    pub struct NimGame(NimOptions);
+    pub struct NimGame(crate::games::nim::Nim);
 }
 
 /// The options from `--rule key=value` items: `stones=N`.

@@ -16,7 +16,7 @@ pub fn fen_openings(text: &str, shown: &str) -> Result<Vec<String>> {
                 n + 1
             ))
         })?;
-        let position = crate::games::xiangqi::rules::fen::parse(&fen)
+        let position = xiangqi_rules::fen::parse(&fen)
             .map_err(|e| Error::Io(format!("--book {shown}: line {}: {e}", n + 1)))?;
         if !position.has_legal_move() {
             return Err(Error::Io(format!(
@@ -60,7 +60,7 @@ fn book_fen(line: &str) -> Option<String> {
 
 /// The openings of a PGN book: each game's position after its moves.
 pub fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
-    use crate::games::xiangqi::rules::{fen, notation, pgn};
+    use xiangqi_rules::{fen, notation, pgn};
     let games = pgn::read(text).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
     let mut openings = Vec::new();
     for (i, g) in games.iter().enumerate() {

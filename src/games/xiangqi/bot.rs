@@ -1,7 +1,7 @@
 //! The greedy built-in bot's measure of a Xiangqi move: the most valuable capture.
 
-use crate::games::xiangqi::rules::notation::parse_iccs;
-use crate::games::xiangqi::rules::{fen, Kind};
+use xiangqi_rules::notation::parse_iccs;
+use xiangqi_rules::{fen, Kind};
 
 /// What a greedy bot thinks a piece is worth (Jieqi's bot counts the same).
 pub fn worth(kind: Kind) -> i32 {

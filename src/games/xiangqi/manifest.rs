@@ -1,12 +1,12 @@
 //! Xiangqi's files: its manifest (the shared frame with Xiangqi's rule options) and the
 //! format of its views.
 
-use crate::games::xiangqi::rules::fen;
 use qijudge_judge::manifest::{Kind, ManifestRules};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::GameManifest;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use xiangqi_rules::fen;
 
 pub const XIANGQI_VIEW_FORMAT: &str = "qijudge/xiangqi-view/1";
 
@@ -23,7 +23,8 @@ pub struct XiangqiRules {
     pub move_limit: bool,
 }
 
-impl ManifestRules for XiangqiRules {
+impl ManifestRules for crate::games::xiangqi::Xiangqi {
+    type Options = XiangqiRules;
     /// Red, then black.
     const KIND: Kind<'static> = Kind {
         game: "xiangqi",

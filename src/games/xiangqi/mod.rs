@@ -1,6 +1,7 @@
 //! Xiangqi (象棋) through the game contract: commands over a game directory, and the pure rules
 //! binding for bots, `moves` and the conformance suite.
 
+pub mod binding;
 mod book;
 pub(crate) mod bot;
 pub mod chinese;
@@ -8,18 +9,18 @@ pub mod commands;
 pub mod manifest;
 pub mod picture;
 pub mod referee;
-pub mod rules;
+pub use xiangqi_rules as rules;
 mod tools;
 pub mod view;
 
 use super::defined::{check_turn, Answers, Definition};
 use super::NewGame;
 use crate::games::xiangqi::referee as xq;
-use crate::games::xiangqi::rules::notation;
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::Player;
 use qijudge_rules::EndReason;
 use qijudge_store::GameDir;
+use xiangqi_rules::notation;
 
 pub struct Xiangqi;
 
@@ -48,7 +49,7 @@ impl Definition for Xiangqi {
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let options = xq::rules_from(new.rules)?;
-        super::defined::seated_manifest(new, Self::TITLE, id, options, players)
+        super::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn text_view(g: &xq::XiangqiGame, v: &xq::XiangqiView, chinese: bool) -> String {
@@ -69,7 +70,7 @@ impl Definition for Xiangqi {
         vec![
             (
                 "xiangqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<manifest::XiangqiRules>("XiangqiManifest"),
+                qijudge_judge::manifest::schema_of::<Self>("XiangqiManifest"),
             ),
             (
                 "xiangqi-view.schema.json".into(),
@@ -77,7 +78,7 @@ impl Definition for Xiangqi {
             ),
             (
                 "xiangqi-check.schema.json".into(),
-                schema::<crate::games::xiangqi::rules::check::GameCheck>(),
+                schema::<xiangqi_rules::check::GameCheck>(),
             ),
         ]
     }
@@ -113,12 +114,12 @@ impl Definition for Xiangqi {
     }
     #[cfg(test)]
     fn conform() {
-        let options = crate::games::xiangqi::rules::Options {
+        let options = xiangqi_rules::Options {
             move_limit: true,
             ..Default::default()
         };
-        let start = crate::games::xiangqi::rules::Position::start();
-        let rules = rules::binding::XiangqiRules::new(start, options);
+        let start = xiangqi_rules::Position::start();
+        let rules = binding::XiangqiRules::new(start, options);
         crate::games::conformance::conformance(&rules, 4);
     }
 }

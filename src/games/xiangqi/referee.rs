@@ -3,14 +3,14 @@
 //! the rules, and publishes the same signed view to both players and the public.
 
 use super::manifest::*;
-use crate::games::xiangqi::rules::notation::{self, Notation};
-use crate::games::xiangqi::rules::{fen, Color, Ending, Game, Move, Options, Position};
 use qijudge_judge::pipeline::Ctx;
 use qijudge_judge::turn_referee::{view_head, OffBoard, Played, RulesEnd, TurnReferee};
 use qijudge_judge::turns::Turns;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_rules::EndReason;
 use qijudge_view::make_turn_view;
+use xiangqi_rules::notation::{self, Notation};
+use xiangqi_rules::{fen, Color, Ending, Game, Move, Options, Position};
 
 pub use crate::games::xiangqi::view::{Closing, LastMove, ViewResult, XiangqiView};
 
@@ -19,7 +19,7 @@ pub const SEATS: [&str; 2] = ["red", "black"];
 
 qijudge_judge::seated_game! {
     /// A checked Xiangqi manifest with its keys.
-    pub struct XiangqiGame(XiangqiRules);
+    pub struct XiangqiGame(crate::games::xiangqi::Xiangqi);
 }
 
 impl XiangqiGame {
@@ -120,13 +120,13 @@ pub(crate) fn end_of(ending: &Ending) -> RulesEnd {
         Ending::Adjudicated { .. } => EndReason::Adjudication,
     };
     let winner = match ending.winner() {
-        crate::games::xiangqi::rules::Winner::Side(c) => Some(c.index()),
-        crate::games::xiangqi::rules::Winner::Draw => None,
+        xiangqi_rules::Winner::Side(c) => Some(c.index()),
+        xiangqi_rules::Winner::Draw => None,
     };
     (winner, reason)
 }
 
-/// The judge's game for the rules contract (`rules::binding`): a fixed frame, the contract's
+/// The judge's game for the rules contract (`binding`): a fixed frame, the contract's
 /// start and options.
 pub fn contract_game(start: &Position, options: Options) -> XiangqiGame {
     XiangqiGame::contract(XiangqiRules {

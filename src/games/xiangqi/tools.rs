@@ -2,9 +2,9 @@
 //! checking PGN records, and a judged game folder as PGN.
 
 use crate::console::read_arg;
-use crate::games::xiangqi::rules::{check, fen, pgn, Options};
 use qijudge_protocol::error::{refuse, Error, Result};
 use std::path::{Path, PathBuf};
+use xiangqi_rules::{check, fen, pgn, Options};
 
 /// PGN files may hold thousands of games.
 const PGN_LIMIT: u64 = 64 * 1024 * 1024;
@@ -137,7 +137,7 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 /// comment (an engine's score in a match) in braces, the ending and any ruling's reason code in
 /// the Termination tag.
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
-    use crate::games::xiangqi::rules::notation::Notation;
+    use xiangqi_rules::notation::Notation;
     let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
     let state = qijudge_judge::turn_referee::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
@@ -198,7 +198,7 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         .collect();
     let text = pgn::write_commented(&state.game, &tags, notation, score, &comments);
     Ok(match simplified {
-        true => crate::games::xiangqi::rules::notation::simplified(&text),
+        true => xiangqi_rules::notation::simplified(&text),
         false => text,
     })
 }

@@ -72,15 +72,13 @@ impl ViewResult {
 
 /// A view's `board`: ranks 9 to 0, files a to i, the letter `at` gives each occupied point and
 /// `.` for an empty one (Xiangqi's and Jieqi's views).
-pub fn board_rows(
-    at: impl Fn(crate::games::xiangqi::rules::Square) -> Option<char>,
-) -> Vec<String> {
+pub fn board_rows(at: impl Fn(xiangqi_rules::Square) -> Option<char>) -> Vec<String> {
     (0..10u8)
         .rev()
         .map(|rank| {
             (0..9u8)
                 .map(|file| {
-                    crate::games::xiangqi::rules::Square::new(file, rank)
+                    xiangqi_rules::Square::new(file, rank)
                         .and_then(&at)
                         .unwrap_or('.')
                 })

@@ -1,8 +1,8 @@
 //! The third-party audit of a finished game from its public files and revealed setups.
 
 use crate::games::luzhanqi::referee::*;
-use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::{text, view};
+use luzhanqi_rules::*;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing::{self, namespace};

@@ -1,8 +1,8 @@
 //! The manifest: reading and checking `game.toml` and its keys, and small helpers on names.
 
-use crate::games::luzhanqi::rules::board::BOARD_NAMES;
-use crate::games::luzhanqi::rules::nodeset::{NodeSet, Wide};
-use crate::games::luzhanqi::rules::*;
+use luzhanqi_rules::board::BOARD_NAMES;
+use luzhanqi_rules::nodeset::{NodeSet, Wide};
+use luzhanqi_rules::*;
 use qijudge_judge::manifest::{check_frame, Kind};
 use qijudge_protocol::error::{refuse, Result};
 use qijudge_protocol::files::*;
@@ -25,7 +25,7 @@ pub struct Game {
     pub seats: Vec<&'static str>,
 }
 
-/// The judge's game for the rules contract (`rules::binding`): a fixed frame, `board` and
+/// The judge's game for the rules contract (`binding`): a fixed frame, `board` and
 /// `options`.
 pub fn contract_game(board: &'static Board<Wide>, options: Options) -> Game {
     let seats: Vec<&'static str> = board.seat_names.iter().map(String::as_str).collect();

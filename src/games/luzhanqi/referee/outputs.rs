@@ -1,9 +1,9 @@
 //! What the judge publishes: the signed record and one signed view per audience.
 
 use crate::games::luzhanqi::referee::*;
-use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::text;
 use crate::games::luzhanqi::view::{self, HistoryItem, SeatName, ViewFile};
+use luzhanqi_rules::*;
 use qijudge_judge::Outputs;
 use qijudge_judge::*;
 use qijudge_protocol::error::{refuse, refuse_with, Result};

@@ -5,9 +5,9 @@
 //! stand, which the view shows).
 
 use super::{load_record, read_sealed_view, read_signed_view, Game};
-use crate::games::luzhanqi::rules::nodeset::Wide;
-use crate::games::luzhanqi::rules::{Move, Piece, Position, Seat, Unit};
 use crate::games::luzhanqi::view::ViewFile;
+use luzhanqi_rules::nodeset::Wide;
+use luzhanqi_rules::{Move, Piece, Position, Seat, Unit};
 use qijudge_judge::precheck_files::precheck_moves;
 use qijudge_judge::Frame;
 use qijudge_protocol::error::{refuse, Result};

@@ -4,10 +4,10 @@
 //! give; `verify` demands that every recorded line is exactly what they give.
 
 use crate::games::luzhanqi::referee::*;
-use crate::games::luzhanqi::rules::nodeset::Wide;
-use crate::games::luzhanqi::rules::options::FirstMover;
-use crate::games::luzhanqi::rules::*;
 use crate::games::luzhanqi::view::SignedFile;
+use luzhanqi_rules::nodeset::Wide;
+use luzhanqi_rules::options::FirstMover;
+use luzhanqi_rules::*;
 use qijudge_judge::conditional::{self, Answer};
 use qijudge_judge::pipeline::{self, Ctx, Framed, Referee};
 use qijudge_judge::Outputs;
