@@ -369,7 +369,7 @@ fn check_game(
 /// nobody else can publish one in the seat's name, though nobody but the judge can open it.
 fn check_sealed_secrets(
     g: &GameDir,
-    facts: &crate::games::GameFacts,
+    facts: &qijudge_game::GameFacts,
     changes: &[Change],
 ) -> Result<()> {
     for c in changes.iter().filter(|c| c.status == 'A') {

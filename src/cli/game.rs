@@ -195,10 +195,10 @@ pub fn games(
     now: Option<String>,
 ) -> Result<()> {
     use crate::games::listing::{lines, list, Whose};
-    use crate::games::report::{Out, Report};
+    use qijudge_game::report::{Out, Report};
     let now = now_or(now)?;
     let key = key
-        .map(|k| crate::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))
+        .map(|k| qijudge_game::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))
         .transpose()?;
     let whose = Whose { key, address };
     let listed = list(root, &whose, &now)?;
@@ -242,7 +242,7 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
     let (Some(key), true) = (key, g.exists(&sealed)) else {
         return Ok(None);
     };
-    let key = crate::console::load_private_key(key)?;
+    let key = qijudge_game::console::load_private_key(key)?;
     let bytes = g.read_bytes(&sealed, qijudge_store::SEALED_LIMIT)?;
     let files = qijudge_judge::sealing::open_view(&sealed, &bytes, &key)?;
     Ok(files.into_iter().find(|(p, _)| *p == clear).map(|(_, t)| t))

@@ -839,7 +839,7 @@ fn send_digests(
 
 /// Runs the judge with a vacation of `days` days for `seat`: what the judge did, or why not.
 fn vacation(dir: &Path, key: &Path, seat: &str, days: u32, now: &str) -> String {
-    let run = crate::games::JudgeRequest {
+    let run = qijudge_game::JudgeRequest {
         now: now.to_string(),
         details: false,
         rulings: qijudge_judge::pipeline::Rulings {
@@ -1658,7 +1658,7 @@ impl NoticeLog {
 
 fn read_bytes(path: &Path, shown: &str) -> Result<Vec<u8>> {
     if path.as_os_str() == "-" {
-        return crate::console::read_stdin(MESSAGE_LIMIT);
+        return qijudge_game::console::read_stdin(MESSAGE_LIMIT);
     }
     let meta =
         std::fs::symlink_metadata(path).map_err(|_| Error::Io(format!("{shown}: no such file")))?;

@@ -9,8 +9,8 @@ mod player;
 mod report;
 mod tournament;
 
-pub(crate) use crate::console::{now_or, read_arg};
 use clap::{Args, Parser, Subcommand};
+pub(crate) use qijudge_game::console::{now_or, read_arg};
 use qijudge_protocol::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -719,16 +719,16 @@ pub fn run(cli: Cli) -> Result<()> {
             random,
         } => {
             let source = match (&setup, random.as_deref()) {
-                (Some(file), _) => crate::games::SetupSource::File(file),
-                (None, Some("")) => crate::games::SetupSource::Random(None),
+                (Some(file), _) => qijudge_game::SetupSource::File(file),
+                (None, Some("")) => qijudge_game::SetupSource::Random(None),
                 (None, Some(seed)) => {
-                    crate::games::SetupSource::Random(Some(seed.parse().map_err(|_| {
+                    qijudge_game::SetupSource::Random(Some(seed.parse().map_err(|_| {
                         qijudge_protocol::error::Error::Io(format!(
                             "--random: {seed:?} is not a seed (a whole number from 0 to 2^64-1)"
                         ))
                     })?))
                 }
-                (None, None) => crate::games::SetupSource::None,
+                (None, None) => qijudge_game::SetupSource::None,
             };
             player::setup(&dir, &seat, key.as_deref(), source, seal, template)
         }
@@ -752,7 +752,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 &dir,
                 &seat,
                 &key,
-                crate::games::MoveRequest {
+                qijudge_game::MoveRequest {
                     action: &action,
                     offer_draw,
                     comment,
@@ -1069,7 +1069,7 @@ pub(crate) fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     if !game.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
             "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
-            crate::games::no_tool_text(game.name(), "pgn"),
+            crate::games::registry::no_tool_text(game.name(), "pgn"),
             dir.display(),
             game.name()
         )));

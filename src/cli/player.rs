@@ -41,7 +41,7 @@ pub fn setup(
     dir: &Path,
     seat: &str,
     key_path: Option<&Path>,
-    source: crate::games::SetupSource,
+    source: qijudge_game::SetupSource,
     seal: bool,
     template: bool,
 ) -> Result<()> {
@@ -71,7 +71,7 @@ pub fn make_move(
     dir: &Path,
     seat: &str,
     key_path: &Path,
-    mv: crate::games::MoveRequest,
+    mv: qijudge_game::MoveRequest,
 ) -> Result<()> {
     super::report::print(crate::games::of_dir(dir)?.make_move(dir, seat, key_path, mv)?)
 }

@@ -1,6 +1,6 @@
 //! The one printer of what commands report.
 
-use crate::games::report::{Out, Report};
+use qijudge_game::report::{Out, Report};
 use qijudge_protocol::error::{Error, Result};
 
 /// Writes a command's report to standard output, then returns its refusal, if any (exit 1).
@@ -15,7 +15,7 @@ pub fn print(report: Report) -> Result<()> {
             ),
             Out::Note(note) => eprintln!("{}", super::name_folder(note)),
             Out::Picture { svg, png } => {
-                crate::console::write_picture(svg, if *png { "png" } else { "svg" })?
+                qijudge_game::console::write_picture(svg, if *png { "png" } else { "svg" })?
             }
         }
     }

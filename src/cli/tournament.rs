@@ -431,7 +431,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
     if args.pgn_out.is_some() && !kind.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
             "--pgn-out: {}",
-            crate::games::no_tool_text(&args.game, "pgn")
+            crate::games::registry::no_tool_text(&args.game, "pgn")
         )));
     }
     if adjudication.by_score() && !kind.adjudicated() {

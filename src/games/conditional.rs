@@ -9,11 +9,6 @@ use qijudge_protocol::files::Entry;
 use qijudge_store::GameDir;
 use std::path::Path;
 
-/// The games whose turns alternate one move at a time (Liubo's turns are throws and moves).
-pub fn takes_conditionals(game: &str, seats: usize) -> bool {
-    seats == 2 && game != "liubo"
-}
-
 /// One `--if` value, `REPLY=ANSWER[,REPLY=ANSWER…]`, as a file line (`REPLY ANSWER …`) in the
 /// record's spelling of `game`'s moves; a move that is not one of the game's is refused with
 /// the step and why.
@@ -76,7 +71,7 @@ fn shape(typed: &str) -> std::result::Result<(), String> {
 /// follow it (any notation `move` reads, each move legal where it falls), else read move by
 /// move in the record's spelling.
 fn read_typed(
-    game: &dyn crate::games::Game,
+    game: &dyn qijudge_game::Game,
     dir: &Path,
     typed: &str,
 ) -> std::result::Result<String, String> {
@@ -176,7 +171,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     let seats = crate::mail::seats(&d)?;
     let names = seats.names();
     let frame = seats.frame(&names);
-    if !takes_conditionals(game.name(), names.len()) {
+    if !game.takes_conditionals(names.len()) {
         return Err(Error::Io(format!(
             "--if: conditional answers are for games of two seats that move in turn, not {}",
             match names.len() {
@@ -192,7 +187,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     for t in typed {
         shape(t).map_err(|why| refuse("--if", None, why))?;
     }
-    let key = crate::console::load_signer(key_path)?;
+    let key = qijudge_game::console::load_signer(key_path)?;
     super::seat_of_key(&frame, seat, &key)?;
     let record = qijudge_judge::signed_record::load_record(&d, &frame)?;
     let ply = record.last_move_ply() + 1;
@@ -237,9 +232,9 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
         None => 1,
     };
     let index = names.iter().position(|s| *s == seat).unwrap_or(0);
-    let path = crate::player::write_conditional(
+    let path = qijudge_game::player::write_conditional(
         &d,
-        crate::player::Conditional {
+        qijudge_game::player::Conditional {
             id: &seats.id,
             manifest: &seats.hash,
             seat,

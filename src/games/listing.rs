@@ -2,7 +2,7 @@
 //! with many games at one address, or an organiser with a folder of them. Each game is read as
 //! `status` reads it; a game that cannot be read is listed with why, and the others go on.
 
-use crate::games::report::Out;
+use qijudge_game::report::Out;
 use qijudge_protocol::error::{Error, Result};
 use std::path::{Path, PathBuf};
 

@@ -107,3 +107,22 @@ mod tests {
         assert!(by_view_format("qijudge/no-such-view/1").is_none());
     }
 }
+
+/// `TOOL is for GAMES games, not GAME`, the games taken from the registry.
+pub fn no_tool_text(game: &str, tool: &str) -> String {
+    let with: Vec<&str> = GAMES
+        .iter()
+        .filter(|g| g.tools().contains(&tool))
+        .map(|g| g.name())
+        .collect();
+    format!("{tool} is for {} games, not {game}", with.join(" and "))
+}
+
+/// The game called `name`, when it has the tool `tool`.
+pub fn with_tool(name: &str, tool: &str) -> Result<&'static dyn Game> {
+    let game = by_name(name)?;
+    match game.tools().contains(&tool) {
+        true => Ok(game),
+        false => Err(Error::Io(no_tool_text(name, tool))),
+    }
+}

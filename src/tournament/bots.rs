@@ -426,7 +426,7 @@ struct WithoutView {
 /// Any other request, or a line that does not read so, is read in full.
 fn without_view(line: &str) -> Option<Request> {
     let r: WithoutView = serde_json::from_str(line).ok()?;
-    let view = BotView::Other(serde_json::Value::Null);
+    let view = BotView::Json(serde_json::Value::Null);
     match r.kind.as_str() {
         "move" => Some(Request::Move {
             view,

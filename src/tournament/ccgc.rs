@@ -16,7 +16,7 @@
 //! comes from the seat's own view: ranks are never told, as the judge tells no seat.
 
 use super::bots::{Bot, ProcessBot};
-use super::protocol::{BotFailure, BotView, Reply, Request};
+use super::protocol::{BotFailure, Reply, Request};
 use crate::games::luzhanqi::view::ViewFile;
 use luzhanqi_rules::{Outcome, Piece};
 use qijudge_protocol::files::Notice;
@@ -311,25 +311,26 @@ impl Bot for CcgcBot {
                 ..
             } => self.setup(seat, board, rules, *time_ms),
             Request::Move {
-                view: BotView::Luzhanqi(view),
+                view,
                 legal,
                 time_ms,
                 ..
-            } => self.play(view, legal, *time_ms),
-            Request::Move { .. } => Err(BotFailure::Garbage(
-                "a CCGC engine is shown another game's view: it plays Luzhanqi".into(),
-            )),
+            } => match view.typed::<ViewFile>() {
+                Some(view) => self.play(&view, legal, *time_ms),
+                None => Err(BotFailure::Garbage(
+                    "a CCGC engine is shown another game's view: it plays Luzhanqi".into(),
+                )),
+            },
             Request::End { .. } => Ok(Reply::default()),
         }
     }
 
     /// The results it was not told, then `END`.
     fn tell(&mut self, request: &Request) {
-        if let Request::End {
-            view: BotView::Luzhanqi(view),
-        } = request
-        {
-            let _ = self.tell_new(view, true);
+        if let Request::End { view } = request {
+            if let Some(view) = view.typed::<ViewFile>() {
+                let _ = self.tell_new(&view, true);
+            }
         }
         let _ = self.process.send_line("END");
     }

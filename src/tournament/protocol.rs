@@ -3,7 +3,7 @@
 //! view (as the judge writes it for its seat) and the moves it may legally make, which follow
 //! from its view alone. Documented in `docs/bots.md`.
 
-use crate::games::luzhanqi::view::ViewFile;
+pub use qijudge_game::bot_view::BotView;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -56,26 +56,6 @@ pub struct ClockInfo {
     /// time again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub moves_to_go: BTreeMap<String, u64>,
-}
-
-/// The view a bot is shown: its seat's view as the judge writes it for that game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-pub enum BotView {
-    /// A Luzhanqi view (`schemas/luzhanqi-view.schema.json`).
-    Luzhanqi(Box<ViewFile>),
-    /// Another game's view (Xiangqi, Liubo), as its schema says.
-    Other(serde_json::Value),
-}
-
-impl BotView {
-    /// The view's `format`, which names its game.
-    pub fn format(&self) -> &str {
-        match self {
-            BotView::Luzhanqi(view) => &view.format,
-            BotView::Other(view) => view["format"].as_str().unwrap_or_default(),
-        }
-    }
 }
 
 fn two_player_board() -> String {

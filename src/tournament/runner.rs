@@ -604,7 +604,7 @@ impl EnginePool {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
         for engine in idle.values_mut().flat_map(|v| v.iter_mut()) {
             engine.tell(&Request::End {
-                view: BotView::Other(serde_json::Value::Null),
+                view: BotView::Json(serde_json::Value::Null),
             });
         }
         idle.clear();
@@ -616,7 +616,7 @@ impl EnginePool {
 fn play_one(
     cfg: &MatchConfig,
     pool: &EnginePool,
-    game: &dyn crate::games::Game,
+    game: &dyn qijudge_game::Game,
     keys: &Keys,
     k: u32,
     seating: &[usize],
@@ -731,7 +731,7 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
 /// (Luzhanqi) answer the first request a game sends, its setup, within the time per answer;
 /// otherwise the match would be a series of losses by `bot-crashed` with no word of why.
 /// Elsewhere the first request needs a game in progress: the bot must still be running.
-fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn crate::games::Game) -> Result<()> {
+fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Game) -> Result<()> {
     for entry in &cfg.bots {
         let (cmd, dialect) = match &entry.spec {
             BotSpec::Builtin(_) => continue,
@@ -887,14 +887,14 @@ fn start_bot(
 fn play_through_contract(
     cfg: &MatchConfig,
     pool: &EnginePool,
-    game: &dyn crate::games::Game,
+    game: &dyn qijudge_game::Game,
     keys: &Keys,
     k: u32,
     seating: &[usize],
     dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
-    use crate::games::match_play::{MatchPlay, MatchStep};
     use crate::games::{JudgeRequest, MoveRequest, NewGame, Turn};
+    use qijudge_game::match_play::{MatchPlay, MatchStep};
     let path = game_dir(&cfg.out, k);
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
@@ -957,7 +957,7 @@ fn play_through_contract(
         for (j, seat) in seats.iter().enumerate() {
             let key = key_file(j);
             if !game.setup_is_chosen() {
-                let _ = game.setup(&path, seat, &key, crate::games::SetupSource::None, false)?;
+                let _ = game.setup(&path, seat, &key, qijudge_game::SetupSource::None, false)?;
                 continue;
             }
             let request = Request::Setup {
@@ -995,7 +995,7 @@ fn play_through_contract(
                 &path,
                 seat,
                 &key,
-                crate::games::SetupSource::File(&file),
+                qijudge_game::SetupSource::File(&file),
                 false,
             );
             let _ = std::fs::remove_file(&file);
@@ -1055,17 +1055,17 @@ fn play_through_contract(
                 });
             }
             let j = seat_index(&turn.seat);
-            let view = turn.view.unwrap_or(BotView::Other(serde_json::Value::Null));
+            let view = turn.view.unwrap_or(BotView::Json(serde_json::Value::Null));
             // The games whose views carry a standing offer (Xiangqi, Jieqi, Banqi) take draw
             // offers from bots; one of the opponent's that stands may be accepted.
             let (offers, offer_stands) = match &view {
-                BotView::Other(v) => (
+                BotView::Json(v) => (
                     v.get("draw_offer").is_some(),
                     v["draw_offer"]
                         .as_str()
                         .is_some_and(|offered_by| offered_by != turn.seat),
                 ),
-                BotView::Luzhanqi(_) => (false, false),
+                BotView::Typed(_) => (false, false),
             };
             let asked = ask_move(
                 &mut *bots[j],
@@ -1184,7 +1184,7 @@ fn play_through_contract(
             (true, None) => game
                 .seat_view(&path, seat, Some(&key_file(j)))
                 .map(bot_view),
-            (false, None) => Ok(BotView::Other(serde_json::Value::Null)),
+            (false, None) => Ok(BotView::Json(serde_json::Value::Null)),
         };
         if let Ok(view) = view {
             bot.tell(&Request::End { view });
@@ -1247,9 +1247,9 @@ fn score_comment(score: Option<super::adjudication::Score>, depth: Option<u32>) 
     })
 }
 
-/// A view as bots receive it: typed when it is a Luzhanqi view.
+/// A view as bots receive it.
 fn bot_view(view: serde_json::Value) -> BotView {
-    serde_json::from_value(view.clone()).unwrap_or(BotView::Other(view))
+    BotView::Json(view)
 }
 
 /// A square name as a TOML key (bare when it can be).

@@ -135,7 +135,7 @@ impl Judges {
 
 /// A game's result as the game's own audit (`verify`) established it. A bot playing several
 /// seats (a team) is named once.
-pub fn from_summary(dir: &str, s: &crate::games::GameSummary) -> GameRecord {
+pub fn from_summary(dir: &str, s: &qijudge_game::GameSummary) -> GameRecord {
     let mut players: Vec<String> = Vec::new();
     for (_, name) in &s.players {
         if !players.contains(name) {

@@ -605,7 +605,7 @@ impl Bot for UciBot {
     fn ask(&mut self, request: &Request) -> Result<Reply, BotFailure> {
         match request {
             Request::Move {
-                view: BotView::Other(view),
+                view: BotView::Json(view),
                 legal,
                 time_ms,
                 clock,

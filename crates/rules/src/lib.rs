@@ -3,6 +3,7 @@
 //! generator for tests and bots, and the domain-separated SHA-256 the protocol and the shuffles
 //! hash with. Each game's rules are a crate of their own above this one (`luzhanqi-rules`, ...).
 
+pub mod conformance;
 pub mod contract;
 pub mod end;
 pub mod hash;

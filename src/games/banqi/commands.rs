@@ -17,7 +17,7 @@ pub(super) fn summary(g: &BanqiGame, state: &bq::State) -> String {
 /// The replay page of one audience (all see the same board).
 pub fn html(d: &GameDir, g: &BanqiGame, audience: &str) -> Result<String> {
     use qijudge_view::html;
-    crate::games::check_audience(&bq::SEATS, &["public"], audience)?;
+    qijudge_game::check_audience(&bq::SEATS, &["public"], audience)?;
     let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.plies() as usize)
         .map(|ply| bq::view_at(g, &state, audience, ply))

@@ -90,15 +90,13 @@ impl Definition for Banqi {
     }
 
     const GREEDY: Option<super::defined::GreedyScores> = Some(view::greedy_scores);
-
-    #[cfg(test)]
     fn conform() {
         for cannon_takes_face_down in [false, true] {
             let options = rules::Options {
                 cannon_takes_face_down,
                 ..rules::Options::default()
             };
-            crate::games::conformance::conformance(&binding::BanqiRules::new(options), 4);
+            qijudge_rules::conformance::conformance(&binding::BanqiRules::new(options), 4);
         }
     }
 }

@@ -53,7 +53,7 @@ const OPTION_LIST: &str = "cannon-takes-face-down=on|off, move-limit=on|off|N, \
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
     let mut rules = Options::default();
-    for (k, v) in crate::games::rule_pairs(items)? {
+    for (k, v) in qijudge_game::rule_pairs(items)? {
         // The key first: a value is judged only against the option it is for.
         let flag = match k {
             "cannon-takes-face-down" => &mut rules.cannon_takes_face_down,
@@ -84,7 +84,7 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
                 )))
             }
         };
-        *flag = crate::games::on_off(k, v)?;
+        *flag = qijudge_game::on_off(k, v)?;
     }
     if rules.move_limit.0.is_none() && !rules.repetition {
         return Err(Error::Io(

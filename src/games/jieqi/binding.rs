@@ -128,8 +128,8 @@ impl Rules for JieqiRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::conformance::seat_cannot_tell_apart;
     use jieqi_rules::{Captured, Options};
+    use qijudge_rules::conformance::seat_cannot_tell_apart;
 
     /// Two games after red's piece on b2, moving as a cannon over b7, took the piece on b9
     /// face down, on layouts that differ only in what lay on b9 (and a9 or c9).

@@ -17,7 +17,7 @@ pub(super) fn summary(g: &JieqiGame, state: &jq::State) -> String {
 pub fn html(d: &GameDir, g: &JieqiGame, audience: &str) -> Result<String> {
     use super::picture;
     use qijudge_view::html;
-    crate::games::check_audience(&jq::SEATS, &["public"], audience)?;
+    qijudge_game::check_audience(&jq::SEATS, &["public"], audience)?;
     let state = qijudge_judge::turn_referee::current(d, g)?;
     let known = jq::known_captures(d, g, &state, audience)?;
     let views: Vec<_> = (0..=state.plies() as usize)

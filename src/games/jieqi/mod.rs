@@ -103,7 +103,6 @@ impl Definition for Jieqi {
     /// A piece taken face down shown to its captor alone is knowledge of another seat's
     /// secret by the rules, which the generic check forbids: that option has its own test
     /// (`binding`), where it is also the control that the check bites.
-    #[cfg(test)]
     fn conform() {
         use jieqi_rules::{AdvisorsElephants, Captured, Options};
         for (captured, advisors_elephants) in [
@@ -115,7 +114,7 @@ impl Definition for Jieqi {
                 advisors_elephants,
                 move_limit: true,
             };
-            crate::games::conformance::conformance(&binding::JieqiRules::new(options), 4);
+            qijudge_rules::conformance::conformance(&binding::JieqiRules::new(options), 4);
         }
     }
 }

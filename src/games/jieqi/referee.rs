@@ -48,7 +48,7 @@ pub fn sealed_captor_refusal() -> Error {
 /// The rule options from `--rule key=value` items.
 pub fn rules_from(items: &[String]) -> Result<Options> {
     let mut rules = Options::default();
-    for (k, v) in crate::games::rule_pairs(items)? {
+    for (k, v) in qijudge_game::rule_pairs(items)? {
         let bad = |allowed: &str| Error::Io(format!("--rule {k}: {allowed}"));
         match k {
             "advisors-elephants" => {
@@ -66,7 +66,7 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
                     _ => return Err(bad("both, captor or nobody")),
                 }
             }
-            "move-limit" => rules.move_limit = crate::games::on_off(k, v)?,
+            "move-limit" => rules.move_limit = qijudge_game::on_off(k, v)?,
             _ => {
                 return Err(Error::Io(format!(
                     "--rule {k:?}: Jieqi options are advisors-elephants=free|confined, \

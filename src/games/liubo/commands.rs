@@ -2,8 +2,8 @@
 //! audit checked, and its replay page.
 
 use crate::games::liubo::referee::{self as lb, LiuboGame};
-use crate::games::report::Report;
 use liubo_rules::notation::{parse_turn, write_turn};
+use qijudge_game::report::Report;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::signing::Signer;
 use qijudge_store::GameDir;
@@ -15,7 +15,7 @@ pub fn html(d: &GameDir, g: &LiuboGame, audience: &str) -> Result<String> {
     use qijudge_judge::pipeline::{self, Mode};
     use qijudge_protocol::files::Entry;
     use qijudge_view::html;
-    crate::games::check_audience(&lb::SEATS, &["public"], audience)?;
+    qijudge_game::check_audience(&lb::SEATS, &["public"], audience)?;
     let record = pipeline::load_record(g, d)?;
     let mut start = None;
     let mut after_turns = Vec::new();
@@ -197,7 +197,7 @@ pub(super) fn self_mode_move(
     } else {
         state.head(g)
     };
-    let mv = crate::player::NewMove {
+    let mv = qijudge_game::player::NewMove {
         ply,
         answers: &head,
         action: &text,
@@ -206,7 +206,7 @@ pub(super) fn self_mode_move(
         chain: Some((index, hex::encode(chain[index as usize]))),
         replace: false,
     };
-    let path = crate::player::write_move(d, &g.manifest.id, &g.hash, name, key, mv)?;
+    let path = qijudge_game::player::write_move(d, &g.manifest.id, &g.hash, name, key, mv)?;
     report.say(format!("wrote {path} ({text}) and its signature"));
     Ok(report)
 }

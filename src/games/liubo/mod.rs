@@ -40,6 +40,8 @@ impl Definition for Liubo {
         include_str!("../../../games/liubo/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Liubo";
+    /// A turn is throws and moves: no conditional answers.
+    const CONDITIONALS: bool = false;
     const SECRET_WORD: &'static str = "chain seed";
     const DRAW_OFFERS: bool = false;
     const SEATS: &'static [&'static str] = &lb::SEATS;
@@ -112,7 +114,7 @@ impl Definition for Liubo {
                 "--offer-draw: Liubo has no draw offers (resign, or play on)".into(),
             ));
         }
-        let key = crate::console::load_signer(key)?;
+        let key = qijudge_game::console::load_signer(key)?;
         let _lock = d.lock()?;
         let i = super::seat_of_key(&g.frame(), seat, &key)?;
         let state = lb::current(&d, &g)?;
@@ -162,12 +164,10 @@ impl Definition for Liubo {
     }
 
     const GREEDY: Option<super::defined::GreedyScores> = Some(bot::greedy_scores);
-
-    #[cfg(test)]
     fn conform() {
         let mut options = liubo_rules::Options::default();
         options.set("ply_limit", "400").expect("a known option");
-        crate::games::conformance::conformance(&binding::LiuboRules::new(options), 6);
+        qijudge_rules::conformance::conformance(&binding::LiuboRules::new(options), 6);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Luzhanqi's opening books: armies for every seat, in TOML.
 
-use crate::tournament::book::Opening;
+use qijudge_game::opening::Opening;
 use qijudge_protocol::error::{Error, Result};
 
 /// The openings of a Luzhanqi book: `[[opening]]` tables, each with `rows` (one army for every

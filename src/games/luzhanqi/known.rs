@@ -3,11 +3,11 @@
 //! key in a sealed game) for its moves, the public one for whose turn it is and for `status`.
 
 use super::super::defined::{check_to_move, Known};
-use crate::console::load_private_key;
 use crate::games::luzhanqi::referee::precheck::position_from_view;
 use crate::games::luzhanqi::view::ViewFile;
-use crate::tournament::protocol::BotView;
 use luzhanqi_rules::{Move, Seat};
+use qijudge_game::bot_view::BotView;
+use qijudge_game::console::load_private_key;
 use qijudge_judge as judge;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::Entry;
@@ -64,7 +64,7 @@ impl<'a> SeatViews<'a> {
             .iter()
             .map(String::as_str)
             .collect();
-        crate::games::seat_index(&seats, seat)
+        qijudge_game::seat_index(&seats, seat)
     }
 }
 
@@ -79,7 +79,7 @@ impl Known for SeatViews<'_> {
         let (view, index) = self.own(seat, key)?;
         seat_to_move(&view, seat)?;
         let position = position_from_view(self.game, &view, Seat(index as u8))?;
-        Ok(crate::games::sorted_moves(
+        Ok(qijudge_game::sorted_moves(
             position
                 .legal_moves()
                 .iter()
@@ -88,7 +88,7 @@ impl Known for SeatViews<'_> {
     }
 
     fn view(&self, seat: &str, key: Option<&Path>) -> Result<BotView> {
-        Ok(BotView::Luzhanqi(Box::new(self.own(seat, key)?.0)))
+        Ok(BotView::Typed(std::sync::Arc::new(self.own(seat, key)?.0)))
     }
 
     /// Read as typed in any case and with or without the dash; the record says whether play

@@ -6,6 +6,7 @@ pub mod binding;
 mod book;
 mod bot;
 pub mod chinese;
+pub mod commit;
 mod known;
 pub mod pages;
 pub mod picture;
@@ -23,12 +24,12 @@ use self::view::ViewFile;
 use super::defined::{check_turn, Answers, Definition, Known};
 use super::report::{Out, Report};
 use super::{NewGame, SetupSource};
-use crate::console::read_arg;
 use crate::games::luzhanqi::referee::Replay;
 use crate::games::luzhanqi::referee::{load_game, Game, Manifest};
-use crate::tournament::protocol::BotView;
 use luzhanqi_rules::board::BOARD_NAMES;
 use luzhanqi_rules::{by_name, Move, Options, Placement, Seat, Setup, Viewer};
+use qijudge_game::bot_view::BotView;
+use qijudge_game::console::read_arg;
 use qijudge_judge as judge;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use qijudge_protocol::files::*;
@@ -183,7 +184,7 @@ impl Definition for Luzhanqi {
                     ),
                 )
             })?;
-        let (commitment, secret) = crate::player::setup_files(g, &name, &setup);
+        let (commitment, secret) = commit::setup_files(g, &name, &setup);
         Ok((commitment, secret, told))
     }
 
@@ -204,7 +205,7 @@ impl Definition for Luzhanqi {
                     "give your private key with --key to open it",
                 )
             })?;
-            let key = crate::console::load_private_key(key)?;
+            let key = qijudge_game::console::load_private_key(key)?;
             return Ok(
                 crate::games::luzhanqi::referee::read_sealed_view(dir, g, audience, &key)?.1,
             );
@@ -319,7 +320,9 @@ impl Definition for Luzhanqi {
     fn precheck(dir: &Path, key: Option<&Path>) -> Result<Report> {
         let d = GameDir::new(dir);
         let game = load_game(&d)?;
-        let key = key.map(crate::console::load_private_key).transpose()?;
+        let key = key
+            .map(qijudge_game::console::load_private_key)
+            .transpose()?;
         crate::games::luzhanqi::referee::precheck::precheck(&d, &game, key.as_ref())
             .map(Report::lines)
     }
@@ -337,9 +340,9 @@ impl Definition for Luzhanqi {
     }
 
     fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
-        match view {
-            BotView::Luzhanqi(v) => bot::greedy_scores(v, legal),
-            BotView::Other(_) => vec![0; legal.len()],
+        match view.typed::<ViewFile>() {
+            Some(v) => bot::greedy_scores(&v, legal),
+            None => vec![0; legal.len()],
         }
     }
 
@@ -348,17 +351,16 @@ impl Definition for Luzhanqi {
         board: &str,
         shown: &str,
         _pgn: bool,
-    ) -> Result<Vec<crate::tournament::book::Opening>> {
+    ) -> Result<Vec<qijudge_game::opening::Opening>> {
         book::army_openings(text, board, shown)
     }
-    #[cfg(test)]
     fn conform() {
         for (board, games) in [("2p", 6), ("cross4", 3)] {
             let mut options = luzhanqi_rules::Options::default();
             // A cap the rules enforce, so every random playout ends by rule.
             options.set("max-plies", "1500").expect("a known option");
             let rules = binding::LuzhanqiRules::new(board, options).expect("a board");
-            crate::games::conformance::conformance(&rules, games);
+            qijudge_rules::conformance::conformance(&rules, games);
         }
     }
 }
@@ -377,6 +379,21 @@ fn board_named(
 
 /// The judge's answers from its replay (where every setup is known): a bot's turn in a match,
 /// `verify`'s summary.
+impl Game {
+    /// A seat's view, as the judge writes it.
+    fn seat_view_file(&self, state: &Replay, seat: &str) -> Result<ViewFile> {
+        let s = self
+            .board
+            .seat(seat)
+            .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat")))?;
+        Ok(crate::games::luzhanqi::referee::build_view(
+            self,
+            state,
+            Viewer::Seat(s),
+        ))
+    }
+}
+
 impl Answers for Game {
     fn to_move_in(&self, state: &Replay) -> Option<String> {
         let p = state
@@ -397,20 +414,13 @@ impl Answers for Game {
         ))
     }
 
-    fn view_in(&self, d: &GameDir, state: &Replay, seat: &str) -> Result<serde_json::Value> {
-        match self.bot_view_in(d, state, seat)? {
-            BotView::Luzhanqi(v) => super::to_json(&v),
-            BotView::Other(v) => Ok(v),
-        }
+    fn view_in(&self, _: &GameDir, state: &Replay, seat: &str) -> Result<serde_json::Value> {
+        super::to_json(&self.seat_view_file(state, seat)?)
     }
 
     fn bot_view_in(&self, _: &GameDir, state: &Replay, seat: &str) -> Result<BotView> {
-        let s = self
-            .board
-            .seat(seat)
-            .ok_or_else(|| Error::Io(format!("--as: {seat:?} is not a seat")))?;
-        Ok(BotView::Luzhanqi(Box::new(
-            crate::games::luzhanqi::referee::build_view(self, state, Viewer::Seat(s)),
+        Ok(BotView::Typed(std::sync::Arc::new(
+            self.seat_view_file(state, seat)?,
         )))
     }
 

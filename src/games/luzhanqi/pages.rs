@@ -2,8 +2,8 @@
 //! the events it may see (`events`), both made from a replay.
 
 use super::text;
-use crate::games::report::Report;
 use luzhanqi_rules::Viewer;
+use qijudge_game::report::Report;
 use qijudge_judge::pipeline::Mode;
 use qijudge_protocol::error::{refuse_with, Error, Result};
 use qijudge_store::GameDir;

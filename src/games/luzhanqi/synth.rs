@@ -2,10 +2,11 @@
 //! crash tests. The moves are random and mostly quiet so the game lasts; every file is signed
 //! and bound by the same code the players' commands use, and checked by the judge as it is written.
 
+use crate::games::luzhanqi::commit::commit_setup;
 use crate::games::luzhanqi::referee::{load_game, Manifest, Session};
-use crate::player::{commit_setup, write_move, NewMove};
 use luzhanqi_rules::random::{random_setup, SplitMix64};
 use luzhanqi_rules::*;
+use qijudge_game::player::{write_move, NewMove};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing;

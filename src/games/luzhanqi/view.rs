@@ -218,3 +218,14 @@ pub fn build<S: NodeSet>(
             }),
     }
 }
+
+/// The bot protocol carries a seat's view typed, for the built-in bots and the CCGC adapter.
+impl qijudge_game::bot_view::TypedView for ViewFile {
+    fn format(&self) -> &str {
+        &self.format
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("views serialise")
+    }
+}

@@ -42,7 +42,7 @@ impl Definition for Nim {
 
     fn manifest(new: &NewGame, id: [u8; 16], players: Vec<Player>) -> Result<String> {
         let options = referee::options_from(new.rules)?;
-        crate::games::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
+        qijudge_game::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
 
     fn text_view(g: &NimGame, v: &view::NimView, _: bool) -> String {
@@ -57,12 +57,10 @@ impl Definition for Nim {
         view::html(dir, g, audience)
     }
 
-    const GREEDY: Option<crate::games::defined::GreedyScores> = Some(greedy_scores);
-
-    #[cfg(test)]
+    const GREEDY: Option<qijudge_game::defined::GreedyScores> = Some(greedy_scores);
     fn conform() {
         for stones in [referee::STONES, 30] {
-            crate::games::conformance::conformance(&binding::NimRules::new(stones), 6);
+            qijudge_rules::conformance::conformance(&binding::NimRules::new(stones), 6);
         }
     }
 }

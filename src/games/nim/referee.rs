@@ -57,7 +57,7 @@ qijudge_judge::seated_game! {
 /// The options from `--rule key=value` items: `stones=N`.
 pub fn options_from(items: &[String]) -> Result<NimOptions> {
     let mut options = NimOptions { stones: STONES };
-    for (k, v) in crate::games::rule_pairs(items)? {
+    for (k, v) in qijudge_game::rule_pairs(items)? {
         match k {
             "stones" => {
                 options.stones = v

@@ -139,7 +139,7 @@ fn draw(v: &NimView, caption: bool) -> Svg {
 /// The replay page: Nim hides nothing, so any copy of the game can make it at any time.
 pub fn html(d: &GameDir, g: &NimGame, audience: &str) -> Result<String> {
     use qijudge_view::html;
-    crate::games::check_audience(&referee::SEATS, &["public"], audience)?;
+    qijudge_game::check_audience(&referee::SEATS, &["public"], audience)?;
     let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<NimView> = (0..=state.takes.len())
         .map(|ply| referee::view_at(g, &state, audience, ply))

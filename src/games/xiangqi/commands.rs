@@ -17,7 +17,7 @@ pub(super) fn summary(state: &xq::State) -> String {
 pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
     use super::picture;
     use qijudge_view::html;
-    crate::games::check_audience(&xq::SEATS, &["public"], audience)?;
+    qijudge_game::check_audience(&xq::SEATS, &["public"], audience)?;
     let state = qijudge_judge::turn_referee::current(d, g)?;
     let views: Vec<_> = (0..=state.game.moves().len())
         .map(|ply| xq::view_at(g, &state, audience, ply))

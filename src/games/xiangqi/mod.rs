@@ -102,17 +102,16 @@ impl Definition for Xiangqi {
         _board: &str,
         shown: &str,
         pgn: bool,
-    ) -> Result<Vec<crate::tournament::book::Opening>> {
+    ) -> Result<Vec<qijudge_game::opening::Opening>> {
         let positions = match pgn {
             true => book::pgn_openings(text, shown)?,
             false => book::fen_openings(text, shown)?,
         };
         Ok(positions
             .into_iter()
-            .map(crate::tournament::book::Opening::Position)
+            .map(qijudge_game::opening::Opening::Position)
             .collect())
     }
-    #[cfg(test)]
     fn conform() {
         let options = xiangqi_rules::Options {
             move_limit: true,
@@ -120,7 +119,7 @@ impl Definition for Xiangqi {
         };
         let start = xiangqi_rules::Position::start();
         let rules = binding::XiangqiRules::new(start, options);
-        crate::games::conformance::conformance(&rules, 4);
+        qijudge_rules::conformance::conformance(&rules, 4);
     }
 }
 

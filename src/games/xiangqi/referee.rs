@@ -47,13 +47,13 @@ pub fn rules_from(items: &[String]) -> Result<XiangqiRules> {
         start: fen::START.into(),
         move_limit: false,
     };
-    for (k, v) in crate::games::rule_pairs(items)? {
+    for (k, v) in qijudge_game::rule_pairs(items)? {
         match k {
             "start" => {
                 let p = fen::parse(v).map_err(|e| Error::Io(format!("--rule start: {e}")))?;
                 rules.start = fen::write(&p);
             }
-            "move-limit" => rules.move_limit = crate::games::on_off(k, v)?,
+            "move-limit" => rules.move_limit = qijudge_game::on_off(k, v)?,
             _ => {
                 return Err(Error::Io(format!(
                     "--rule {k:?}: Xiangqi options are start=FEN and move-limit=on|off"

@@ -1,7 +1,7 @@
 //! Xiangqi's own tools, offered through the game definition (`Definition::TOOLS`): perft,
 //! checking PGN records, and a judged game folder as PGN.
 
-use crate::console::read_arg;
+use qijudge_game::console::read_arg;
 use qijudge_protocol::error::{refuse, Error, Result};
 use std::path::{Path, PathBuf};
 use xiangqi_rules::{check, fen, pgn, Options};
@@ -138,7 +138,7 @@ fn describe(file: &str, r: &check::GameCheck) -> String {
 /// the Termination tag.
 pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
     use xiangqi_rules::notation::Notation;
-    let (d, g) = crate::games::defined::open::<super::Xiangqi>(dir)?;
+    let (d, g) = qijudge_game::defined::open::<super::Xiangqi>(dir)?;
     let state = qijudge_judge::turn_referee::current(&d, &g)?;
     let simplified = notation == "chinese-simplified";
     let notation = match notation {
@@ -165,7 +165,7 @@ pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
         ("Black".to_string(), names("black")),
     ];
     if let Some(e) = state.game.ending() {
-        let text = match crate::games::forfeit_code(&state.turns.record) {
+        let text = match qijudge_game::forfeit_code(&state.turns.record) {
             Some(code) => format!("{e} ({code})"),
             None => e.to_string(),
         };

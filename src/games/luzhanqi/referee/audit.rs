@@ -48,7 +48,7 @@ pub fn audit(dir: &GameDir) -> Result<Audit> {
             .collect(),
         winner: outcome.winner.map(|w| seats[w.index()].clone()),
         reason: outcome.reason,
-        forfeit: crate::games::forfeit_code(&replay.record),
+        forfeit: qijudge_game::forfeit_code(&replay.record),
         moves: signed_moves(&replay.record),
         record_lines: replay.record.len(),
         head: replay.record.head_or(&game.hash),

@@ -4,12 +4,12 @@
 //! published view depends only on what it may see, chance outcomes are a distribution, returns
 //! appear exactly at the end, and every random playout ends.
 //!
-//! Each game says which option sets it runs ([`super::defined::Definition::conform`]); the
-//! suite takes the games from the registry. Its controls play a small game written here, once
+//! Each game says which option sets it runs (its definition's `conform`); the registry's tests
+//! run it on every game. Its controls play a small game written here, once
 //! honest and once broken, and the broken ones must fail.
 
-use qijudge_rules::contract::{playout, Rules, Turn};
-use qijudge_rules::random::SplitMix64;
+use crate::contract::{playout, Rules, Turn};
+use crate::random::SplitMix64;
 
 /// Actions a playout may take at most: each game below ends by its own rules well before.
 const CAP: usize = 5_000;
@@ -190,117 +190,115 @@ pub fn conformance<R: Rules>(rules: &R, games: u64) {
     views_fold_only_what_their_audience_may_see(rules, games);
 }
 
-#[test]
-fn every_registered_game_conforms() {
-    for game in super::registry::GAMES {
-        game.conform();
+#[cfg(test)]
+mod controls {
+    use super::*;
+
+    /// The controls' game: a pile of 9 stones, each turn takes 1 or 2, taking the last wins; each
+    /// seat holds a secret digit from its seed that play never shows. `leak` publishes the other
+    /// seat's digit in every seat's view; `lax` lets the check pass a take of 3.
+    #[derive(Default)]
+    struct Pile {
+        leak: bool,
+        lax: bool,
     }
-}
 
-/// The controls' game: a pile of 9 stones, each turn takes 1 or 2, taking the last wins; each
-/// seat holds a secret digit from its seed that play never shows. `leak` publishes the other
-/// seat's digit in every seat's view; `lax` lets the check pass a take of 3.
-#[derive(Default)]
-struct Pile {
-    leak: bool,
-    lax: bool,
-}
-
-#[derive(Clone, Debug)]
-struct PileState {
-    left: u32,
-    taken: Vec<u32>,
-    secrets: Vec<u64>,
-}
-
-impl Rules for Pile {
-    type State = PileState;
-    type Action = u32;
-
-    fn name(&self) -> String {
-        "pile".into()
+    #[derive(Clone, Debug)]
+    struct PileState {
+        left: u32,
+        taken: Vec<u32>,
+        secrets: Vec<u64>,
     }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn start(&self, seeds: &[u64]) -> PileState {
-        PileState {
-            left: 9,
-            taken: Vec::new(),
-            secrets: seeds.iter().map(|s| s % 10).collect(),
+
+    impl Rules for Pile {
+        type State = PileState;
+        type Action = u32;
+
+        fn name(&self) -> String {
+            "pile".into()
+        }
+        fn seats(&self) -> usize {
+            2
+        }
+        fn start(&self, seeds: &[u64]) -> PileState {
+            PileState {
+                left: 9,
+                taken: Vec::new(),
+                secrets: seeds.iter().map(|s| s % 10).collect(),
+            }
+        }
+        fn turn(&self, s: &PileState) -> Turn {
+            match s.left {
+                0 => Turn::Over,
+                _ => Turn::Seat(s.taken.len() % 2),
+            }
+        }
+        fn legal_actions(&self, s: &PileState) -> Vec<u32> {
+            (1..=2.min(s.left)).collect()
+        }
+        fn candidate_actions(&self, _: &PileState) -> Vec<u32> {
+            (0..=4).collect()
+        }
+        fn check(&self, s: &PileState, take: &u32) -> Result<(), String> {
+            let most = if self.lax { 3 } else { 2 };
+            match *take {
+                t if t == 0 || t > most => Err(format!("take 1 or 2, not {t}")),
+                t if t > s.left => Err(format!("only {} left", s.left)),
+                _ => Ok(()),
+            }
+        }
+        fn chance_outcomes(&self, _: &PileState) -> Vec<(u32, f64)> {
+            Vec::new()
+        }
+        fn apply(&self, s: &mut PileState, take: &u32) {
+            s.left -= take;
+            s.taken.push(*take);
+        }
+        fn write_action(&self, _: &PileState, take: &u32) -> String {
+            take.to_string()
+        }
+        fn parse_action(&self, _: &PileState, text: &str) -> Result<u32, String> {
+            text.parse().map_err(|_| format!("{text:?} is no number"))
+        }
+        fn information(&self, s: &PileState, viewer: Option<usize>) -> String {
+            let own = viewer.map(|v| s.secrets[v]);
+            let other = viewer.filter(|_| self.leak).map(|v| s.secrets[1 - v]);
+            format!("{} {:?} {own:?} {other:?}", s.left, s.taken)
+        }
+        fn returns(&self, s: &PileState) -> Option<Vec<f64>> {
+            let last = (s.left == 0).then(|| (s.taken.len() - 1) % 2)?;
+            Some((0..2).map(|i| if i == last { 1.0 } else { -1.0 }).collect())
         }
     }
-    fn turn(&self, s: &PileState) -> Turn {
-        match s.left {
-            0 => Turn::Over,
-            _ => Turn::Seat(s.taken.len() % 2),
-        }
-    }
-    fn legal_actions(&self, s: &PileState) -> Vec<u32> {
-        (1..=2.min(s.left)).collect()
-    }
-    fn candidate_actions(&self, _: &PileState) -> Vec<u32> {
-        (0..=4).collect()
-    }
-    fn check(&self, s: &PileState, take: &u32) -> Result<(), String> {
-        let most = if self.lax { 3 } else { 2 };
-        match *take {
-            t if t == 0 || t > most => Err(format!("take 1 or 2, not {t}")),
-            t if t > s.left => Err(format!("only {} left", s.left)),
-            _ => Ok(()),
-        }
-    }
-    fn chance_outcomes(&self, _: &PileState) -> Vec<(u32, f64)> {
-        Vec::new()
-    }
-    fn apply(&self, s: &mut PileState, take: &u32) {
-        s.left -= take;
-        s.taken.push(*take);
-    }
-    fn write_action(&self, _: &PileState, take: &u32) -> String {
-        take.to_string()
-    }
-    fn parse_action(&self, _: &PileState, text: &str) -> Result<u32, String> {
-        text.parse().map_err(|_| format!("{text:?} is no number"))
-    }
-    fn information(&self, s: &PileState, viewer: Option<usize>) -> String {
-        let own = viewer.map(|v| s.secrets[v]);
-        let other = viewer.filter(|_| self.leak).map(|v| s.secrets[1 - v]);
-        format!("{} {:?} {own:?} {other:?}", s.left, s.taken)
-    }
-    fn returns(&self, s: &PileState) -> Option<Vec<f64>> {
-        let last = (s.left == 0).then(|| (s.taken.len() - 1) % 2)?;
-        Some((0..2).map(|i| if i == last { 1.0 } else { -1.0 }).collect())
-    }
-}
 
-fn fails(check: impl FnOnce() + std::panic::UnwindSafe) -> bool {
-    std::panic::catch_unwind(check).is_err()
-}
+    fn fails(check: impl FnOnce() + std::panic::UnwindSafe) -> bool {
+        std::panic::catch_unwind(check).is_err()
+    }
 
-#[test]
-fn the_controls_game_passes_the_suite() {
-    // 9 stones take 5 to 9 actions: the playout-length check asks for 10 and is not run here.
-    legal_actions_agree_with_the_check(&Pile::default(), 8);
-    views_fold_only_what_their_audience_may_see(&Pile::default(), 8);
-}
+    #[test]
+    fn the_controls_game_passes_the_suite() {
+        // 9 stones take 5 to 9 actions: the playout-length check asks for 10 and is not run here.
+        legal_actions_agree_with_the_check(&Pile::default(), 8);
+        views_fold_only_what_their_audience_may_see(&Pile::default(), 8);
+    }
 
-#[test]
-fn a_view_that_shows_another_seat_s_secret_is_caught() {
-    let leaky = Pile {
-        leak: true,
-        ..Pile::default()
-    };
-    assert!(fails(|| views_fold_only_what_their_audience_may_see(
-        &leaky, 4
-    )));
-}
+    #[test]
+    fn a_view_that_shows_another_seat_s_secret_is_caught() {
+        let leaky = Pile {
+            leak: true,
+            ..Pile::default()
+        };
+        assert!(fails(|| views_fold_only_what_their_audience_may_see(
+            &leaky, 4
+        )));
+    }
 
-#[test]
-fn a_check_that_passes_an_illegal_action_is_caught() {
-    let lax = Pile {
-        lax: true,
-        ..Pile::default()
-    };
-    assert!(fails(|| legal_actions_agree_with_the_check(&lax, 1)));
+    #[test]
+    fn a_check_that_passes_an_illegal_action_is_caught() {
+        let lax = Pile {
+            lax: true,
+            ..Pile::default()
+        };
+        assert!(fails(|| legal_actions_agree_with_the_check(&lax, 1)));
+    }
 }

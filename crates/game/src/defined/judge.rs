@@ -2,8 +2,8 @@
 //! the game stands; a refusal is the exit code 1, after what the run did.
 
 use super::{open, Answers, Definition};
-use crate::games::report::Report;
-use crate::games::JudgeRequest;
+use crate::report::Report;
+use crate::JudgeRequest;
 use qijudge_judge::pipeline;
 use qijudge_protocol::error::Result;
 use std::path::Path;
@@ -20,5 +20,5 @@ pub fn run<D: Definition>(dir: &Path, key: &Path, run: JudgeRequest) -> Result<R
         }
         other => other,
     };
-    Ok(crate::games::run_report(&done.said, Some(&last), refusal))
+    Ok(crate::run_report(&done.said, Some(&last), refusal))
 }

@@ -1,7 +1,7 @@
 //! `verify`: the third party's audit of the whole folder, and what it checked.
 
 use super::{open, Answers, Definition};
-use crate::games::report::Report;
+use crate::report::Report;
 use qijudge_protocol::error::Result;
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 //! costs more the longer the game.
 
 use super::Turn;
-use crate::tournament::protocol::BotView;
+use crate::bot_view::BotView;
 use qijudge_judge::pipeline::{self, Referee, Session};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::signing::Signer;

@@ -2,7 +2,7 @@
 //! binding, turn and legality), one line per file.
 
 use super::{current, open, Answers, Definition};
-use crate::games::report::Report;
+use crate::report::Report;
 use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::Result;
 use std::path::Path;
@@ -31,7 +31,7 @@ pub fn run<D: Definition>(dir: &Path) -> Result<Report> {
         .to_move_in(&state)
         .and_then(|s| frame.seats.iter().position(|x| *x == s))
         .map(|seat| (next, seat));
-    let takes = crate::games::conditional::takes_conditionals(D::NAME, frame.seats.len());
+    let takes = frame.seats.len() == 2 && D::CONDITIONALS;
     let record = qijudge_judge::pipeline::Recorded::record(&state);
     if let Some(refused) =
         qijudge_judge::conditional::leftover(&d, &frame, record, waits, takes, None)?

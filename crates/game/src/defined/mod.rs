@@ -8,9 +8,9 @@
 //! from which its [`SessionGame`] (the judge's in-process session) follows too.
 
 mod judge;
-pub(crate) mod make_move;
+pub mod make_move;
 mod new;
-pub(crate) mod precheck;
+pub mod precheck;
 mod reveal;
 mod setup;
 mod status;
@@ -25,8 +25,8 @@ use super::{
     Commands, Game, GameFacts, GameSummary, JudgeRequest, MoveRequest, NewGame, SetupSource, Turn,
     ViewRequest,
 };
-use crate::tournament::book::Opening;
-use crate::tournament::protocol::BotView;
+use crate::bot_view::BotView;
+use crate::opening::Opening;
 use qijudge_judge::pipeline::{self, Framed, Mode, Recorded, Referee};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_rules::EndReason;
@@ -35,7 +35,7 @@ use qijudge_store::GameDir;
 /// The text of a new `game.toml` of a game loaded as a [`qijudge_judge::manifest::Seated`]:
 /// `new`'s frame with the rule `options`; `--sealed` is refused by a game with nothing to seal
 /// (`title`: its name in the refusal).
-pub(crate) fn seated_manifest<R>(
+pub fn seated_manifest<R>(
     new: &NewGame,
     title: &str,
     id: [u8; 16],
@@ -88,7 +88,7 @@ pub trait Answers: Referee {
     fn view_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<serde_json::Value>;
     /// A seat's own view as a bot reads it (typed where the bot protocol types it).
     fn bot_view_in(&self, dir: &GameDir, state: &Self::State, seat: &str) -> Result<BotView> {
-        self.view_in(dir, state, seat).map(BotView::Other)
+        self.view_in(dir, state, seat).map(BotView::Json)
     }
     /// The plies played.
     fn plies_in(&self, state: &Self::State) -> usize;
@@ -251,6 +251,8 @@ pub trait Definition: Sync + Sized {
     const SECRET_WORD: &'static str = "secret";
     /// Whether a move may offer a draw.
     const DRAW_OFFERS: bool = true;
+    /// Whether a seat may leave conditional answers, where two seats move one move a turn.
+    const CONDITIONALS: bool = true;
     /// The seats, in order, of the game's first board.
     const SEATS: &'static [&'static str];
     /// The commented setup file a player fills in (`setup --template`), where seats choose.
@@ -406,7 +408,6 @@ pub trait Definition: Sync + Sized {
     /// the game's moves are checked against what only the judge holds).
     /// Runs the rules contract's conformance suite (`games/conformance.rs`) on the rules of
     /// each option set the game is played under, with a limit that ends every random playout.
-    #[cfg(test)]
     fn conform();
     /// The openings of a book (`pgn`: the file is PGN), each checked against the rules.
     fn book_openings(_text: &str, _board: &str, shown: &str, _pgn: bool) -> Result<Vec<Opening>> {
@@ -458,7 +459,7 @@ pub trait Definition: Sync + Sized {
     /// The greedy bot's scores from the seat's view, by [`Self::GREEDY`].
     fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
         match (view, Self::GREEDY) {
-            (BotView::Other(v), Some(scores)) => scores(v, legal),
+            (BotView::Json(v), Some(scores)) => scores(v, legal),
             _ => vec![0; legal.len()],
         }
     }
@@ -522,7 +523,7 @@ impl<D: Definition> Commands for D {
 /// The move file of the seat to move for the next ply, when it is written (committed, or
 /// mailed into this copy) but not judged yet: `(path, seat, ply)`. A copy that has it is one
 /// judge run behind, not waiting for that seat.
-pub(crate) fn written_not_judged(d: &GameDir, known: &dyn Known) -> Option<(String, String, u32)> {
+pub fn written_not_judged(d: &GameDir, known: &dyn Known) -> Option<(String, String, u32)> {
     let seat = known.to_move().ok().flatten()?;
     let (ply, _) = known.next_move();
     let path = qijudge_judge::frame::move_path(ply, &seat);
@@ -530,17 +531,14 @@ pub(crate) fn written_not_judged(d: &GameDir, known: &dyn Known) -> Option<(Stri
 }
 
 /// The folder and its loaded game.
-pub(crate) fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
+pub fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
     let d = GameDir::new(dir);
     let g = D::load(&d)?;
     Ok((d, g))
 }
 
 /// The state the signed files give (the judge's view of them, without its key).
-pub(crate) fn current<D: Definition>(
-    d: &GameDir,
-    g: &D::Loaded,
-) -> Result<<D::Loaded as Referee>::State> {
+pub fn current<D: Definition>(d: &GameDir, g: &D::Loaded) -> Result<<D::Loaded as Referee>::State> {
     pipeline::current(g, d, Mode::Judge)
 }
 
@@ -639,6 +637,10 @@ impl<D: Definition> Game for D {
         D::TOOLS
     }
 
+    fn takes_conditionals(&self, seats: usize) -> bool {
+        seats == 2 && D::CONDITIONALS
+    }
+
     fn book_format(&self) -> Option<&'static str> {
         D::BOOK_FORMAT
     }
@@ -690,8 +692,6 @@ impl<D: Definition> Game for D {
     fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32> {
         D::greedy_scores(view, legal)
     }
-
-    #[cfg(test)]
     fn conform(&self) {
         D::conform()
     }
@@ -720,10 +720,7 @@ impl<D: Definition> Game for D {
         super::seat_index(g.frame().seats, seat)?;
         let known = D::known(&d, &g)?;
         let view = known.view(seat, key)?;
-        match view {
-            BotView::Other(v) => Ok(v),
-            BotView::Luzhanqi(v) => super::to_json(&v),
-        }
+        view.into_value().map_err(|e| Error::Io(e.to_string()))
     }
 
     fn summary(&self, dir: &Path) -> Result<GameSummary> {

@@ -2,7 +2,7 @@
 //! know of it (see [`super::Known`]).
 
 use super::{open, Definition};
-use crate::games::report::Report;
+use crate::report::Report;
 use qijudge_protocol::error::Result;
 use std::path::Path;
 

@@ -3,6 +3,7 @@
 //! options and the status lines. Used by the command line and by each game's commands.
 
 /// Prints a line on standard output (see [`write_stdout`]).
+#[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::console::write_stdout(&format!("{}\n", format_args!($($arg)*)))?
@@ -10,6 +11,7 @@ macro_rules! say {
 }
 
 /// Prints text on standard output without adding a line feed.
+#[macro_export]
 macro_rules! say_raw {
     ($($arg:tt)*) => {
         $crate::console::write_stdout(&format!($($arg)*))?
@@ -22,7 +24,7 @@ use qijudge_store::SMALL_FILE_LIMIT;
 use std::path::Path;
 
 /// Reads a file given on the command line (`-` for stdin), with a size limit.
-pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
+pub fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
     if path.as_os_str() == "-" {
         return String::from_utf8(read_stdin(limit)?)
             .map_err(|_| qijudge_protocol::error::refuse("<stdin>", None, "not UTF-8 text"));
@@ -35,7 +37,7 @@ pub(crate) fn read_arg(path: &std::path::Path, limit: u64) -> Result<String> {
 
 /// Standard input as bytes, refused (never cut) when it holds more than `limit` bytes: the same
 /// limit as a file named on the command line.
-pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>> {
+pub fn read_stdin(limit: u64) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -54,7 +56,7 @@ pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>> {
 
 /// Writes to standard output. A closed pipe (`qijudge … | head`) ends the program quietly with
 /// success; any other failure is an I/O error, never a panic.
-pub(crate) fn write_stdout(text: &str) -> Result<()> {
+pub fn write_stdout(text: &str) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
@@ -66,7 +68,7 @@ pub(crate) fn write_stdout(text: &str) -> Result<()> {
 
 /// Prints a view in a picture format: the SVG as text, or the PNG rendered from it as bytes
 /// (refused on a terminal, where the bytes would garble the screen).
-pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
+pub fn write_picture(svg: &str, format: &str) -> Result<()> {
     use std::io::{IsTerminal, Write};
     if format != "png" {
         return write_stdout(svg);
@@ -86,7 +88,7 @@ pub(crate) fn write_picture(svg: &str, format: &str) -> Result<()> {
 }
 
 /// Now, as RFC 3339 UTC with seconds, or the given time after checking it.
-pub(crate) fn now_or(given: Option<String>) -> Result<String> {
+pub fn now_or(given: Option<String>) -> Result<String> {
     match given {
         Some(t) => chrono::DateTime::parse_from_rfc3339(&t)
             .map(|d| {
@@ -99,7 +101,7 @@ pub(crate) fn now_or(given: Option<String>) -> Result<String> {
 }
 
 /// The clock inputs of `status`.
-pub(crate) struct StatusClock<'a> {
+pub struct StatusClock<'a> {
     pub clock: Option<&'a qijudge_protocol::files::Clock>,
     pub record: &'a qijudge_protocol::record::Record,
     pub now: &'a str,
@@ -109,13 +111,13 @@ pub(crate) struct StatusClock<'a> {
 
 /// What `status` reports: the game's own `fields` plus `deadline` and `reminders` (a reminder
 /// for a cron job) as JSON, or the deadline line and the game's `lines` as text.
-pub(crate) fn status_report(
+pub fn status_report(
     json: bool,
     mut fields: serde_json::Value,
     c: StatusClock,
     lines: &[String],
-) -> crate::games::report::Report {
-    use crate::games::report::{Out, Report};
+) -> crate::report::Report {
+    use crate::report::{Out, Report};
     let deadline = match (c.clock, c.to_move) {
         (Some(clock), Some(seat)) => {
             qijudge_judge::clock::next_deadline(clock, c.record, seat, c.now).map(|d| (seat, d))
@@ -167,7 +169,7 @@ pub(crate) fn status_report(
 
 /// Reads an OpenSSH private key named on the command line; a passphrase-protected one is opened
 /// with the passphrase asked on the terminal.
-pub(crate) fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
+pub fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
     if looks_public(&text) {
@@ -188,7 +190,7 @@ pub(crate) fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
 
 /// A key that signs a player's files: a private key file (asking for its passphrase on the
 /// terminal if it has one), or a public key (`KEY.pub`) whose private half ssh-agent holds.
-pub(crate) fn load_signer(path: &Path) -> Result<signing::Signer> {
+pub fn load_signer(path: &Path) -> Result<signing::Signer> {
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
     if !looks_public(&text) {

@@ -1,8 +1,8 @@
 //! `new`: a game folder with its manifest, checked by loading it as a judge will.
 
 use super::Definition;
-use crate::games::report::Report;
-use crate::games::NewGame;
+use crate::report::Report;
+use crate::NewGame;
 use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::Result;
 use qijudge_store::GameDir;
@@ -15,10 +15,10 @@ pub fn run<D: Definition>(dir: &Path, new: NewGame) -> Result<Report> {
         [first, second] => format!("{first} first, then {second}"),
         seats => format!("in seat order: {}", seats.join(", ")),
     };
-    let players = crate::games::player_entries(&seats, &new.players, &order)?;
-    let text = D::manifest(&new, crate::games::random_id(), players)?;
+    let players = crate::player_entries(&seats, &new.players, &order)?;
+    let text = D::manifest(&new, crate::random_id(), players)?;
     let d = GameDir::new(dir);
-    crate::games::write_manifest_text(&d, &text)?;
+    crate::write_manifest_text(&d, &text)?;
     // Refuse what a judge would refuse (the same key twice) before anyone commits, and leave
     // nothing behind.
     let g = match D::load(&d) {
@@ -28,7 +28,7 @@ pub fn run<D: Definition>(dir: &Path, new: NewGame) -> Result<Report> {
             return Err(e);
         }
     };
-    crate::games::write_git_files(dir)?;
+    crate::write_git_files(dir)?;
     Ok(Report::line(format!(
         "created {} game {} in {}",
         D::TITLE,

@@ -4,8 +4,8 @@
 //! hand over.
 
 use super::{open, Definition};
-use crate::games::report::Report;
-use crate::games::SetupSource;
+use crate::report::Report;
+use crate::SetupSource;
 use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::signing::namespace;
@@ -29,7 +29,7 @@ pub fn run<D: Definition>(
     let key = crate::console::load_signer(key)?;
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
-    let i = crate::games::seat_of_key(&g.frame(), seat, &key)?;
+    let i = crate::seat_of_key(&g.frame(), seat, &key)?;
     if seal && !D::sealed(&g) {
         return Err(Error::Io(format!(
             "--seal: this game's judge reads {}s in clear (game.toml has no `sealed = true`); \

@@ -3,7 +3,7 @@
 //! with it.
 
 use super::{open, Definition};
-use crate::games::report::Report;
+use crate::report::Report;
 use qijudge_judge::pipeline::{self, Referee};
 use qijudge_protocol::error::{refuse_with, Error, Result};
 use qijudge_protocol::files::Entry;

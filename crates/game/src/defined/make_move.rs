@@ -3,8 +3,8 @@
 //! what it sees.
 
 use super::{open, Answers, Definition};
-use crate::games::report::Report;
-use crate::games::MoveRequest;
+use crate::report::Report;
+use crate::MoveRequest;
 use qijudge_judge::pipeline::Recorded;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
 use std::path::Path;
@@ -36,7 +36,7 @@ pub fn run<D: Definition>(
     let key = crate::console::load_signer(key_path)?;
     let (d, g) = open::<D>(dir)?;
     let _lock = d.lock()?;
-    crate::games::seat_of_key(&qijudge_judge::pipeline::Framed::frame(&g), seat, &key)?;
+    crate::seat_of_key(&qijudge_judge::pipeline::Framed::frame(&g), seat, &key)?;
     let known = D::known(&d, &g)?;
     // The seat to move has written its move, and the judge has not recorded it yet: this
     // seat's turn comes after that, bound to the record the judge writes then.

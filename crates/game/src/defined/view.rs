@@ -2,8 +2,8 @@
 //! view may hold what only that seat was shown) — as JSON, as text or as a picture.
 
 use super::{open, Definition};
-use crate::games::report::{Out, Report};
-use crate::games::ViewRequest;
+use crate::report::{Out, Report};
+use crate::ViewRequest;
 use qijudge_judge::pipeline::Framed;
 use qijudge_protocol::error::{refuse, Result};
 use std::path::Path;
@@ -11,7 +11,7 @@ use std::path::Path;
 pub fn run<D: Definition>(dir: &Path, request: ViewRequest) -> Result<Report> {
     let (d, g) = open::<D>(dir)?;
     let audience = request.audience;
-    crate::games::check_audience(g.frame().seats, &others::<D>(), audience)?;
+    crate::check_audience(g.frame().seats, &others::<D>(), audience)?;
     let json = D::view_text(&d, &g, audience, request.key)?;
     if request.format == "json" {
         return Ok(Report::of(Out::Text(json)));
