@@ -1,9 +1,9 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
-use crate::games::luzhanqi::view::ViewFile;
 use crate::tournament::protocol::{Reply, Request};
 use crate::tournament::runner::MatchState;
 use qijudge_judge::schema::{manifest_schema, schema};
+use qijudge_luzhanqi::view::ViewFile;
 use qijudge_protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordLine, SetupFile};
 
 /// Every schema as (file name, JSON text): the shared formats, then each registered game's own.

@@ -1,17 +1,17 @@
 //! The games this version judges, and the registry that finds a folder's game.
 
-pub mod banqi;
+pub use qijudge_banqi as banqi;
 pub mod conditional;
-pub mod jieqi;
+pub use qijudge_jieqi as jieqi;
 #[cfg(test)]
 mod judge_tests;
 pub mod listing;
-pub mod liubo;
-pub mod luzhanqi;
+pub use qijudge_liubo as liubo;
+pub use qijudge_luzhanqi as luzhanqi;
 #[cfg(any(test, feature = "toy-game"))]
 pub mod nim;
 pub mod registry;
-pub mod xiangqi;
+pub use qijudge_xiangqi as xiangqi;
 
 pub use qijudge_game::*;
 pub use registry::{by_name, of_dir, with_tool};

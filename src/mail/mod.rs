@@ -737,7 +737,7 @@ fn check_secret(
             ) else {
                 return Err(wrong("is not a seed file"));
             };
-            use crate::games::liubo::throws;
+            use qijudge_liubo::throws;
             match (
                 throws::parse_element(&seed.seed),
                 throws::parse_element(&c.chain),

@@ -17,8 +17,8 @@
 
 use super::bots::{Bot, ProcessBot};
 use super::protocol::{BotFailure, Reply, Request};
-use crate::games::luzhanqi::view::ViewFile;
 use luzhanqi_rules::{Outcome, Piece};
+use qijudge_luzhanqi::view::ViewFile;
 use qijudge_protocol::files::Notice;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@ pub mod bot_log;
 pub mod bots;
 pub mod ccgc;
 pub mod cgroup;
-pub mod jieqi_uci;
+
 pub mod limits;
 pub mod live;
 pub mod protocol;

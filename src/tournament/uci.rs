@@ -495,9 +495,10 @@ impl UciBot {
             // Jieqi's UCI dialect, from the seat's own view.
             (true, Dialect::Uci) => {
                 vec![
-                    super::jieqi_uci::position_line(view, u32::from(self.ranks_from_one)).map_err(
-                        |e| BotFailure::Garbage(format!("the view cannot be told: {e}")),
-                    )?,
+                    qijudge_jieqi::uci::position_line(view, u32::from(self.ranks_from_one))
+                        .map_err(|e| {
+                            BotFailure::Garbage(format!("the view cannot be told: {e}"))
+                        })?,
                 ]
             }
             (true, Dialect::Ucci) => {

@@ -2,10 +2,10 @@
 
 use qijudge_protocol::error::Error;
 
-use crate::games::luzhanqi::referee::load_game;
-use crate::games::luzhanqi::synth::{long_game, NOW};
 use proptest::prelude::*;
 use qijudge_judge::pipeline::Mode;
+use qijudge_luzhanqi::referee::load_game;
+use qijudge_luzhanqi::synth::{long_game, NOW};
 use qijudge_protocol::signing::{self, forge, namespace};
 use qijudge_store::GameDir;
 use ssh_key::PrivateKey;
@@ -117,7 +117,7 @@ proptest! {
         let one_by_one = signing::verify(&g.player_keys[i], namespace::MOVE, text.as_bytes(), &bad)
             .expect_err("every spoiled signature fails the strict check");
         signing::forget_verified();
-        let replay = crate::games::luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
+        let replay = qijudge_luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
         prop_assert_eq!(replay.record.last_move_ply(), ply - 1);
         match replay.refusal {
             Some(Error::Refused(r)) => {
@@ -135,7 +135,7 @@ fn every_good_new_file_is_taken_with_the_helper() {
     let dir = GameDir::new(game());
     let g = load_game(&dir).unwrap();
     signing::forget_verified();
-    let replay = crate::games::luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
+    let replay = qijudge_luzhanqi::referee::replay(&dir, &g, Mode::Judge, NOW).unwrap();
     assert!(replay.refusal.is_none());
     assert_eq!(replay.record.last_move_ply(), PLIES);
 }

@@ -28,11 +28,11 @@ mod sample_key_tests {
 
 mod seated_tests {
     use super::*;
-    use crate::games::jieqi::Jieqi;
-    use crate::games::xiangqi::manifest::XiangqiRules;
-    use crate::games::xiangqi::Xiangqi;
     use jieqi_rules::{Captured, Options as JieqiOptions};
+    use qijudge_jieqi::Jieqi;
     use qijudge_store::GameDir;
+    use qijudge_xiangqi::manifest::XiangqiRules;
+    use qijudge_xiangqi::Xiangqi;
 
     fn load_written<R: ManifestRules>(manifest: &GameManifest<R::Options>) -> Result<Seated<R>> {
         let dir = tempfile::tempdir().unwrap();
