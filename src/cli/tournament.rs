@@ -360,14 +360,17 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         .collect();
     rule_texts.extend(args.rules.iter().cloned());
     let bots: Vec<BotEntry> = args.bots.iter().map(|b| BotEntry::parse(b)).collect();
-    let mut engines: std::collections::BTreeMap<String, crate::tournament::uci::EngineSettings> =
+    let mut engines: std::collections::BTreeMap<String, qijudge_engine::EngineSettings> =
         Default::default();
     for item in &args.engines {
         let (name, setting) = item
             .split_once(':')
             .ok_or_else(|| Error::Io(format!("--engine {item:?}: expected NAME:KEY=VALUE")))?;
+        // (The settings are UCI's and UCCI's: `go` limits, options, square names.)
         let is_engine = bots.iter().any(|b| {
-            b.name == name && matches!(b.spec, crate::tournament::runner::BotSpec::Engine(..))
+            b.name == name
+                && matches!(&b.spec, crate::tournament::runner::BotSpec::Engine(p, _)
+                    if p == "uci" || p == "ucci")
         });
         if !is_engine {
             return Err(Error::Io(format!(

@@ -126,3 +126,25 @@ pub fn with_tool(name: &str, tool: &str) -> Result<&'static dyn Game> {
         false => Err(Error::Io(no_tool_text(name, tool))),
     }
 }
+
+/// Every engine protocol some game's engines speak (`uci`, `ucci`, `ccgc`).
+pub fn engine_protocols() -> Vec<&'static str> {
+    let mut all: Vec<&str> = GAMES
+        .iter()
+        .flat_map(|g| g.engine_protocols().iter().map(|(p, _)| *p))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// What engines speaking `protocol` play, in words (`xiangqi and jieqi`).
+pub fn engines_play(protocol: &str) -> String {
+    let plays: Vec<&str> = GAMES
+        .iter()
+        .flat_map(|g| g.engine_protocols().iter())
+        .filter(|(p, _)| *p == protocol)
+        .map(|(_, what)| *what)
+        .collect();
+    plays.join(" and ")
+}

@@ -5,35 +5,7 @@
 
 use qijudge_protocol::error::{Error, Result};
 
-/// A score an engine reported for its move, from the mover's side: centipawns, or mate in N
-/// moves (negative: being mated).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl Score {
-    /// As centipawns; a mate counts as far beyond any evaluation.
-    pub fn centipawns(self) -> i64 {
-        match self {
-            Score::Cp(cp) => i64::from(cp),
-            Score::Mate(n) if n >= 0 => 1_000_000 - i64::from(n),
-            Score::Mate(n) => -1_000_000 - i64::from(n),
-        }
-    }
-
-    /// As UCI writes it: `cp 35`, `mate -3`.
-    pub fn uci(self) -> String {
-        match self {
-            Score::Cp(cp) => format!("cp {cp}"),
-            Score::Mate(n) => format!("mate {n}"),
-        }
-    }
-}
+pub use qijudge_engine::score::{parse_info, Score};
 
 /// What ends an engine game early. Moves are full moves (a move of each side), as in fastchess.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -186,7 +158,6 @@ fn last_scores(plies: &[(usize, Option<Score>)], moves: u32) -> Option<Vec<(usiz
         .collect()
 }
 
-/// The score in a UCI `info` line (`info depth 12 score cp -35 nodes …`), with its depth.
 /// `key=value` words (separated by spaces or commas) with only the given keys, as cutechess-cli
 /// writes its adjudication settings; none when the text is not in that form.
 fn cutechess_words<'a>(
@@ -202,29 +173,6 @@ fn cutechess_words<'a>(
         words.insert(key, value);
     }
     (!words.is_empty()).then_some(words)
-}
-
-pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") {
-        return None;
-    }
-    let at = words.iter().position(|w| *w == "score")?;
-    // `score cp 35`, `score mate -3` (UCI); `score 35` (UCCI 3.0's own form, in centipawns).
-    let (score, next) = match *words.get(at + 1)? {
-        "cp" => (Score::Cp(words.get(at + 2)?.parse().ok()?), at + 3),
-        "mate" => (Score::Mate(words.get(at + 2)?.parse().ok()?), at + 3),
-        bare => (Score::Cp(bare.parse().ok()?), at + 2),
-    };
-    // A bound is not the engine's evaluation of its move.
-    if matches!(words.get(next), Some(&"lowerbound") | Some(&"upperbound")) {
-        return None;
-    }
-    let depth = words
-        .iter()
-        .position(|w| *w == "depth")
-        .and_then(|i| words.get(i + 1)?.parse().ok());
-    Some((score, depth))
 }
 
 #[cfg(test)]
@@ -314,20 +262,6 @@ mod tests {
         );
         assert!(Adjudication::parse_draw("movenumber=34 moves=8 score=20").is_err());
         assert!(Adjudication::parse_draw("40:8").is_err());
-        assert_eq!(
-            parse_info("info depth 12 seldepth 15 score cp -35 nodes 1000 pv h2e2"),
-            Some((Score::Cp(-35), Some(12)))
-        );
-        assert_eq!(
-            parse_info("info depth 3 score mate 2 pv a0a1"),
-            Some((Score::Mate(2), Some(3)))
-        );
-        assert_eq!(parse_info("info depth 9 score cp 20 lowerbound"), None);
-        // UCCI's own form: the score in centipawns, no unit word.
-        assert_eq!(
-            parse_info("info depth 6 score 4 pv b0c2 b9c7"),
-            Some((Score::Cp(4), Some(6)))
-        );
         assert_eq!(parse_info("info depth 6 score 4 upperbound"), None);
         assert_eq!(parse_info("info string score cp"), None);
         assert_eq!(parse_info("bestmove h2e2"), None);

@@ -4,20 +4,12 @@
 
 pub mod adjudication;
 pub mod book;
-pub mod bot_log;
+pub use qijudge_engine::{bot_log, cgroup, limits, protocol, sandbox};
 pub mod bots;
-pub mod ccgc;
-pub mod cgroup;
-
-pub mod limits;
 pub mod live;
-pub mod protocol;
 pub mod runner;
-pub mod sandbox;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
 pub mod summary;
 pub mod timecontrol;
-pub mod ucci;
-pub mod uci;

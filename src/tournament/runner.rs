@@ -3,12 +3,12 @@
 //! reveal; an in-process judge [`Session`] checks every move as it is written, and the finished
 //! directory must pass the audit. A bot is only ever shown its own view.
 
-use super::bots::{Bot, ProcessBot};
-use super::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
 use super::schedule::{self, Pairing};
 use super::standings::{from_summary, GameRecord};
 use super::timecontrol::{Clocks, TimeControl};
-use super::uci::{Dialect, UciBot};
+use qijudge_engine::protocol::{BotFailure, BotView, Reply, Request, PROTOCOL};
+use qijudge_engine::Engine;
+use qijudge_engine::{Bot, ProcessBot};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_protocol::signing;
 use qijudge_rules::random::SplitMix64;
@@ -28,10 +28,9 @@ pub enum BotSpec {
     Builtin(String),
     /// A program, run with `sh -c`.
     Command(String),
-    /// A Xiangqi engine speaking UCI or UCCI, run with `sh -c`.
-    Engine(Dialect, String),
-    /// A two-player Luzhanqi program speaking the CCGC protocol, run with `sh -c`.
-    Ccgc(String),
+    /// A program speaking a game's engine protocol (`uci`, `ucci`, `ccgc`: each game's
+    /// definition names its own), run with `sh -c`: the protocol and the command.
+    Engine(String, String),
 }
 
 /// A bot and the name it plays under.
@@ -56,18 +55,17 @@ impl BotEntry {
         };
         let spec = if let Some(b) = spec.strip_prefix("builtin:") {
             BotSpec::Builtin(b.to_string())
-        } else if let Some(c) = spec.strip_prefix("uci:") {
-            BotSpec::Engine(Dialect::Uci, c.to_string())
-        } else if let Some(c) = spec.strip_prefix("ucci:") {
-            BotSpec::Engine(Dialect::Ucci, c.to_string())
-        } else if let Some(c) = spec.strip_prefix("ccgc:") {
-            BotSpec::Ccgc(c.to_string())
+        } else if let Some((protocol, c)) = spec
+            .split_once(':')
+            .filter(|(p, _)| crate::games::registry::engine_protocols().contains(p))
+        {
+            BotSpec::Engine(protocol.to_string(), c.to_string())
         } else {
             BotSpec::Command(spec.to_string())
         };
         let name = name.map(str::to_string).unwrap_or_else(|| match &spec {
             BotSpec::Builtin(b) => b.clone(),
-            BotSpec::Command(c) | BotSpec::Engine(_, c) | BotSpec::Ccgc(c) => {
+            BotSpec::Command(c) | BotSpec::Engine(_, c) => {
                 // The program's name: the script an interpreter runs (`/usr/bin/python3
                 // bots/mybot.py` is `mybot`), else the command's first word.
                 let stem = |w: &str| {
@@ -131,9 +129,9 @@ pub struct MatchConfig {
     /// Keep each process bot's standard error in `OUT/logs/`.
     pub logs: bool,
     /// What process bots may reach besides their own folder and the system's.
-    pub sandbox: super::sandbox::Grants,
+    pub sandbox: qijudge_engine::sandbox::Grants,
     /// What process bots may consume (`--bot-limit`).
-    pub limits: super::limits::MatchLimits,
+    pub limits: qijudge_engine::limits::MatchLimits,
     /// Pack each finished game into one file (`game-NNNNN.tar.gz`) instead of a folder.
     pub pack: bool,
     /// A clock per seat and game (`--tc`), besides the time per answer.
@@ -141,7 +139,7 @@ pub struct MatchConfig {
     /// Openings (`--book`): each played twice in an encounter, the colours reversed.
     pub book: Option<super::book::Book>,
     /// Per UCI engine, by bot name: search limits, options, dialect (`--engine`).
-    pub engines: BTreeMap<String, super::uci::EngineSettings>,
+    pub engines: BTreeMap<String, qijudge_engine::EngineSettings>,
     /// Resign and draw by the engines' scores, maximum length (`--resign`, `--draw`,
     /// `--max-moves`).
     pub adjudication: super::adjudication::Adjudication,
@@ -165,7 +163,7 @@ impl MatchConfig {
     }
 
     /// The `--engine` settings of the bot called `name` (none set: the defaults).
-    pub fn engine_settings(&self, name: &str) -> super::uci::EngineSettings {
+    pub fn engine_settings(&self, name: &str) -> qijudge_engine::EngineSettings {
         self.engines.get(name).cloned().unwrap_or_default()
     }
 
@@ -571,19 +569,19 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
     })
 }
 
-/// UCI engines kept between the games of a match, by bot name, as fastchess keeps them: an
-/// engine that finished a game without failing plays the next game it is needed in (after
+/// Engines kept between the games of a match (UCI ones), by bot name, as fastchess keeps them:
+/// an engine that finished a game without failing plays the next game it is needed in (after
 /// `ucinewgame`); one that failed is stopped, and a new one started when needed.
 #[derive(Default)]
 pub struct EnginePool {
-    idle: Mutex<BTreeMap<String, Vec<UciBot>>>,
+    idle: Mutex<BTreeMap<String, Vec<Box<dyn Engine>>>>,
     /// Engine processes started in this run.
     pub started: AtomicUsize,
 }
 
 impl EnginePool {
     /// A kept engine that is still running (one that died since its last game is dropped).
-    fn take(&self, name: &str) -> Option<UciBot> {
+    fn take(&self, name: &str) -> Option<Box<dyn Engine>> {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
         let kept = idle.get_mut(name)?;
         while let Some(mut engine) = kept.pop() {
@@ -594,7 +592,7 @@ impl EnginePool {
         None
     }
 
-    fn keep(&self, name: &str, engine: UciBot) {
+    fn keep(&self, name: &str, engine: Box<dyn Engine>) {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
         idle.entry(name.to_string()).or_default().push(engine);
     }
@@ -733,60 +731,66 @@ fn settings_differ(old: &MatchState, new: &MatchState) -> Vec<String> {
 /// Elsewhere the first request needs a game in progress: the bot must still be running.
 fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Game) -> Result<()> {
     for entry in &cfg.bots {
-        let (cmd, dialect) = match &entry.spec {
+        let (cmd, protocol) = match &entry.spec {
             BotSpec::Builtin(_) => continue,
-            BotSpec::Command(cmd) | BotSpec::Ccgc(cmd) => (cmd, None),
-            BotSpec::Engine(dialect, cmd) => (cmd, Some(*dialect)),
+            BotSpec::Command(cmd) => (cmd, None),
+            BotSpec::Engine(protocol, cmd) => (cmd, Some(protocol.as_str())),
         };
-        let ccgc = matches!(entry.spec, BotSpec::Ccgc(_));
-        if ccgc && (cfg.game != "luzhanqi" || cfg.board != "2p") {
-            return Err(Error::Io(format!(
-                "--bot {}: CCGC programs play two-player Luzhanqi; bots of other games speak \
-                 qijudge-bot/1 (docs/bots.md)",
-                entry.name
-            )));
-        }
         let refused = |why: String| {
             Error::Io(format!(
                 "--bot {}: {why}; try the command by hand: {cmd}",
                 entry.name
             ))
         };
-        if let Some(dialect) = dialect {
-            let plays = match dialect {
-                Dialect::Uci => ["xiangqi", "jieqi"].contains(&cfg.game.as_str()),
-                Dialect::Ucci => cfg.game == "xiangqi",
-            };
-            if !plays {
-                return Err(Error::Io(format!(
-                    "--bot {}: {} engines play {}; bots of other games speak qijudge-bot/1 \
-                     (docs/bots.md)",
-                    entry.name,
-                    dialect.name(),
-                    match dialect {
-                        Dialect::Uci => "xiangqi and jieqi",
-                        Dialect::Ucci => "xiangqi",
-                    }
-                )));
+        let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
+            .map_err(|e| refused(format!("does not start ({e})")));
+        let mut bot: Box<dyn Bot> = match protocol {
+            None if game.setup_is_chosen() => Box::new(process?),
+            None => {
+                // No request before a game is under way: the program must still be running.
+                if let Some(status) = process?.exited_within(Duration::from_millis(300)) {
+                    return Err(refused(format!(
+                        "stopped before its first request ({status})"
+                    )));
+                }
+                continue;
             }
-            let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
-                .map_err(|e| refused(format!("does not start ({e})")))?;
-            let mut engine =
-                UciBot::new(process, dialect, cfg.time, cfg.engine_settings(&entry.name));
-            pool.started.fetch_add(1, Ordering::SeqCst);
-            engine.handshake().map_err(|f| {
-                refused(format!(
-                    "did not answer {} and isready ({})",
-                    dialect.name().to_lowercase(),
-                    f.code()
-                ))
-            })?;
-            // Checked, it plays the first game it is needed in.
-            pool.keep(&entry.name, engine);
-            continue;
-        }
-        let mut process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
-            .map_err(|e| refused(format!("does not start ({e})")))?;
+            Some(protocol) => {
+                let plays = game.engine_protocols().iter().any(|(p, _)| *p == protocol);
+                let engine = match plays {
+                    true => game.engine(
+                        protocol,
+                        &cfg.board,
+                        process?,
+                        cfg.time,
+                        cfg.engine_settings(&entry.name),
+                    ),
+                    false => None,
+                };
+                let Some(mut engine) = engine else {
+                    return Err(Error::Io(format!(
+                        "--bot {}: {} engines play {}; bots of other games speak \
+                         qijudge-bot/1 (docs/bots.md)",
+                        entry.name,
+                        protocol.to_uppercase(),
+                        crate::games::registry::engines_play(protocol)
+                    )));
+                };
+                if engine.kept() {
+                    pool.started.fetch_add(1, Ordering::SeqCst);
+                    engine.handshake().map_err(|f| {
+                        refused(format!(
+                            "did not answer {protocol} and isready ({})",
+                            f.code()
+                        ))
+                    })?;
+                    // Checked, it plays the first game it is needed in.
+                    pool.keep(&entry.name, engine);
+                    continue;
+                }
+                engine
+            }
+        };
         if game.setup_is_chosen() {
             let request = Request::Setup {
                 protocol: PROTOCOL.into(),
@@ -797,12 +801,8 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                 seed: cfg.seed,
                 time_ms: cfg.time.as_millis() as u64,
             };
-            // A CCGC program is asked through the protocol (INFO, START … ARRAY).
-            let answer = match ccgc {
-                true => super::ccgc::CcgcBot::new(process).ask(&request),
-                false => process.ask(&request),
-            };
-            match answer {
+            // An engine is asked through its own protocol (a CCGC program's INFO, START … ARRAY).
+            match bot.ask(&request) {
                 Ok(Reply { setup: Some(_), .. }) => {}
                 Ok(_) => return Err(refused("answered its setup request without a setup".into())),
                 Err(f) => {
@@ -812,10 +812,6 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                     )))
                 }
             }
-        } else if let Some(status) = process.exited_within(Duration::from_millis(300)) {
-            return Err(refused(format!(
-                "stopped before its first request ({status})"
-            )));
         }
     }
     Ok(())
@@ -823,6 +819,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
 
 fn start_bot(
     cfg: &MatchConfig,
+    game: &dyn qijudge_game::Game,
     pool: &EnginePool,
     entry: &BotEntry,
     k: u32,
@@ -842,13 +839,12 @@ fn start_bot(
             .map(Some)
             .map_err(|e| Error::Io(format!("{}: {e}", path.display())))
     };
+    let start = cfg.opening(k)?.and_then(super::book::Opening::position);
     if let BotSpec::Engine(..) = entry.spec {
         if let Some(engine) = pool.take(&entry.name) {
             // A kept engine's standard error goes to this game's log from now on.
             engine.log_to(log()?);
-            return Ok(Box::new(engine.for_game(
-                cfg.opening(k)?.and_then(super::book::Opening::position),
-            )));
+            return Ok(engine.for_game(start));
         }
     }
     match &entry.spec {
@@ -859,21 +855,24 @@ fn start_bot(
                     Error::Io(format!("--bot: no built-in bot {name:?} (random, greedy)"))
                 })
         }
-        BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) | BotSpec::Ccgc(cmd) => {
+        BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) => {
             let log = log()?;
             let process = ProcessBot::spawn(cmd, log, &cfg.sandbox, &cfg.limits.of(&entry.name))
                 .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             pool.started.fetch_add(1, Ordering::SeqCst);
-            Ok(match entry.spec {
-                BotSpec::Engine(dialect, _) => {
-                    let engine =
-                        UciBot::new(process, dialect, cfg.time, cfg.engine_settings(&entry.name));
-                    match cfg.opening(k)?.and_then(super::book::Opening::position) {
-                        Some(fen) => Box::new(engine.starting_from(fen)),
-                        None => Box::new(engine),
-                    }
-                }
-                BotSpec::Ccgc(_) => Box::new(super::ccgc::CcgcBot::new(process)),
+            Ok(match &entry.spec {
+                BotSpec::Engine(protocol, _) => game
+                    .engine(
+                        protocol,
+                        &cfg.board,
+                        process,
+                        cfg.time,
+                        cfg.engine_settings(&entry.name),
+                    )
+                    .ok_or_else(|| {
+                        Error::Io(format!("--bot {}: no {protocol} engines here", entry.name))
+                    })?
+                    .for_game(start),
                 _ => Box::new(process),
             })
         }
@@ -941,7 +940,7 @@ fn play_through_contract(
     let seed = game_seed(cfg.seed, k);
     let time_ms = cfg.time.as_millis() as u64;
     let mut bots: Vec<Box<dyn Bot>> = (0..seats.len())
-        .map(|j| start_bot(cfg, pool, &cfg.bots[bot_of(j)], k, j))
+        .map(|j| start_bot(cfg, game, pool, &cfg.bots[bot_of(j)], k, j))
         .collect::<Result<_>>()?;
     let judge = |rulings: qijudge_judge::pipeline::Rulings| {
         let run = JudgeRequest {

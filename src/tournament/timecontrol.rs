@@ -3,7 +3,7 @@
 //! cutechess-cli writes it), the base time again after every 40 moves of the seat. A bot whose
 //! clock runs out loses on time.
 
-use super::protocol::ClockInfo;
+use qijudge_engine::protocol::ClockInfo;
 use std::time::Duration;
 
 /// `[MOVES/]BASE[+INCREMENT]`, times in seconds (`60+0.5`, `40/60`, `40/60+1`).

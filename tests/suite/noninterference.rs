@@ -347,7 +347,7 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
         let told = |files: &BTreeMap<String, String>| {
             let view: qijudge::games::luzhanqi::view::ViewFile =
                 serde_json::from_str(&files["views/south.json"]).unwrap();
-            qijudge::tournament::ccgc::exchange(&view)
+            qijudge::games::luzhanqi::ccgc::exchange(&view)
         };
         assert_eq!(told(&a.files), told(&c.files), "seed {seed}");
         assert_eq!(told(&a.files).len(), moves.len(), "seed {seed}");

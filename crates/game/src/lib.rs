@@ -20,7 +20,7 @@
 
 #[macro_use]
 pub mod console;
-pub mod bot_view;
+pub use qijudge_engine::bot_view;
 pub mod defined;
 pub mod match_play;
 pub mod opening;
@@ -241,6 +241,19 @@ pub trait Game: Commands {
     fn pgn(&self, dir: &Path, notation: &str) -> Result<String>;
     /// The greedy built-in bot's score of each legal move from a seat's view.
     fn greedy_scores(&self, view: &BotView, legal: &[String]) -> Vec<i32>;
+    /// The engine protocols its engines speak (`--bot PROTOCOL:COMMAND`), each with what such
+    /// an engine plays, in words (`xiangqi`, `two-player luzhanqi`).
+    fn engine_protocols(&self) -> &'static [(&'static str, &'static str)];
+    /// `process` as an engine speaking `protocol`, playing on `board` with `time` per answer
+    /// and the match's `settings` for it; none where the game has no such engines there.
+    fn engine(
+        &self,
+        protocol: &str,
+        board: &str,
+        process: qijudge_engine::ProcessBot,
+        time: std::time::Duration,
+        settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>>;
     /// Runs the rules contract's conformance suite on every option set of the game.
     fn conform(&self);
     fn seats(&self, board: &str) -> Result<Vec<String>>;

@@ -99,6 +99,24 @@ impl Definition for Jieqi {
         ]
     }
 
+    const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] = &[("uci", "jieqi")];
+
+    /// Jieqi engines speak UCI in their own dialect (`uci.rs`).
+    fn engine(
+        protocol: &str,
+        _board: &str,
+        process: qijudge_engine::ProcessBot,
+        time: std::time::Duration,
+        settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>> {
+        use qijudge_xiangqi::uci::{Dialect, UciBot};
+        (protocol == "uci").then(|| {
+            Box::new(
+                UciBot::new(process, Dialect::Uci, time, settings)
+                    .telling_positions_by(uci::position_line),
+            ) as Box<dyn qijudge_engine::Engine>
+        })
+    }
     const GREEDY: Option<qijudge_game::defined::GreedyScores> = Some(bot::greedy_scores);
 
     /// A piece taken face down shown to its captor alone is knowledge of another seat's

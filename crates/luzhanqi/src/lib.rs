@@ -5,6 +5,7 @@
 pub mod binding;
 mod book;
 mod bot;
+pub mod ccgc;
 pub mod chinese;
 pub mod commit;
 mod known;
@@ -336,6 +337,20 @@ impl Definition for Luzhanqi {
         ]
     }
 
+    const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] =
+        &[("ccgc", "two-player luzhanqi")];
+
+    /// The Junqi competition's programs (`ccgc.rs`) play on the two-player board.
+    fn engine(
+        protocol: &str,
+        board: &str,
+        process: qijudge_engine::ProcessBot,
+        _time: std::time::Duration,
+        _settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>> {
+        (protocol == "ccgc" && board == "2p")
+            .then(|| Box::new(ccgc::CcgcBot::new(process)) as Box<dyn qijudge_engine::Engine>)
+    }
     fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
         match view.typed::<ViewFile>() {
             Some(v) => bot::greedy_scores(&v, legal),

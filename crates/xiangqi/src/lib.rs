@@ -12,6 +12,8 @@ pub mod commands;
 pub mod manifest;
 pub mod picture;
 pub mod referee;
+pub mod ucci;
+pub mod uci;
 pub use xiangqi_rules as rules;
 mod tools;
 pub mod view;
@@ -86,6 +88,23 @@ impl Definition for Xiangqi {
         ]
     }
 
+    const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] =
+        &[("uci", "xiangqi"), ("ucci", "xiangqi")];
+
+    fn engine(
+        protocol: &str,
+        _board: &str,
+        process: qijudge_engine::ProcessBot,
+        time: std::time::Duration,
+        settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>> {
+        let dialect = match protocol {
+            "uci" => uci::Dialect::Uci,
+            "ucci" => uci::Dialect::Ucci,
+            _ => return None,
+        };
+        Some(Box::new(uci::UciBot::new(process, dialect, time, settings)))
+    }
     const GREEDY: Option<qijudge_game::defined::GreedyScores> = Some(bot::greedy_scores);
 
     fn perft(depth: u32, start: Option<String>, divide: bool) -> Result<()> {

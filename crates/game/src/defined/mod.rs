@@ -456,6 +456,20 @@ pub trait Definition: Sync + Sized {
     /// (higher is better; the bot breaks ties at random); none: no move is preferred.
     const GREEDY: Option<GreedyScores> = None;
 
+    /// The engine protocols of its engines, with what they play (`--bot PROTOCOL:COMMAND`).
+    const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] = &[];
+
+    /// `process` as an engine speaking `protocol` on `board` (see [`Game::engine`]).
+    fn engine(
+        _protocol: &str,
+        _board: &str,
+        _process: qijudge_engine::ProcessBot,
+        _time: std::time::Duration,
+        _settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>> {
+        None
+    }
+
     /// The greedy bot's scores from the seat's view, by [`Self::GREEDY`].
     fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
         match (view, Self::GREEDY) {
@@ -639,6 +653,21 @@ impl<D: Definition> Game for D {
 
     fn takes_conditionals(&self, seats: usize) -> bool {
         seats == 2 && D::CONDITIONALS
+    }
+
+    fn engine_protocols(&self) -> &'static [(&'static str, &'static str)] {
+        D::ENGINE_PROTOCOLS
+    }
+
+    fn engine(
+        &self,
+        protocol: &str,
+        board: &str,
+        process: qijudge_engine::ProcessBot,
+        time: std::time::Duration,
+        settings: qijudge_engine::EngineSettings,
+    ) -> Option<Box<dyn qijudge_engine::Engine>> {
+        D::engine(protocol, board, process, time, settings)
     }
 
     fn book_format(&self) -> Option<&'static str> {

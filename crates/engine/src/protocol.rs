@@ -3,7 +3,7 @@
 //! view (as the judge writes it for its seat) and the moves it may legally make, which follow
 //! from its view alone. Documented in `docs/bots.md`.
 
-pub use qijudge_game::bot_view::BotView;
+pub use crate::bot_view::BotView;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -88,7 +88,7 @@ pub struct Reply {
     /// The bot's evaluation of its move, from its own side (`{"cp": 35}`, `{"mate": -3}`):
     /// written in the move's comment, and what adjudication by score reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<super::adjudication::Score>,
+    pub score: Option<crate::score::Score>,
     /// The search depth the score comes from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
@@ -108,7 +108,7 @@ pub enum BotFailure {
     /// A move that is not legal.
     IllegalMove(String),
     /// It reached one of its limits (memory, processes, disk, log).
-    Limit(super::limits::LimitKind),
+    Limit(crate::limits::LimitKind),
 }
 
 impl std::fmt::Display for BotFailure {

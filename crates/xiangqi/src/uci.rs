@@ -1,5 +1,5 @@
 //! Xiangqi engines as bots, over UCI as Pikafish and Fairy-Stockfish speak it, or over UCCI
-//! (the Chinese Chess Computer Interface; its own lines are built in [`super::ucci`]). Over UCI
+//! (the Chinese Chess Computer Interface; its own lines are built in [`crate::ucci`]). Over UCI
 //! the engine is told the game from its start (`position fen … moves …`), so it sees the whole
 //! history, and its clock (`go wtime … btime … winc … binc …`) or its time for the move (`go
 //! movetime`); over UCCI, the position after the last capture and the moves since, and `go` in
@@ -12,9 +12,9 @@
 //! counts them from 1 (`h3e3`, `a10`), as Sjaak II does over both protocols. A UCI engine that
 //! offers `UCI_Variant` is spoken to with ranks from 1 unless the organiser says otherwise.
 
-use super::bots::{Bot, ProcessBot};
-use super::protocol::{BotFailure, BotView, Reply, Request};
-use super::ucci;
+use crate::ucci;
+use qijudge_engine::protocol::{BotFailure, BotView, ClockInfo, Reply, Request};
+use qijudge_engine::{Bot, Engine, EngineSettings, ProcessBot};
 use std::time::{Duration, Instant};
 use xiangqi_rules::fen::START;
 
@@ -34,8 +34,9 @@ impl Dialect {
     }
 }
 
-/// The format of a Jieqi view, which an engine is told in Jieqi's UCI dialect.
-const JIEQI_VIEW: &str = "qijudge/jieqi-view/1";
+/// How a variant's engine is told the position from a seat's view (Jieqi's UCI dialect), with
+/// ranks counted from 1 or 0 (the number is the first rank's).
+pub type PositionLine = fn(&serde_json::Value, u32) -> Result<String, String>;
 
 /// The standard FEN letters of chariot, horse, elephant, advisor, king, cannon and pawn.
 const STANDARD_LETTERS: [char; 7] = ['R', 'N', 'B', 'A', 'K', 'C', 'P'];
@@ -43,147 +44,6 @@ const STANDARD_LETTERS: [char; 7] = ['R', 'N', 'B', 'A', 'K', 'C', 'P'];
 /// Time an engine has to start and answer `uci` and `isready`: at least this, or the time per
 /// answer when longer (loading a network takes a moment).
 const START_TIME: Duration = Duration::from_secs(10);
-
-/// What a match sets for one engine (`--engine NAME:KEY=VALUE`): search limits for every
-/// `go` (as fastchess's `nodes=`, `depth=`, `st=`), UCI options, and the square dialect where
-/// detection is not wanted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EngineSettings {
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    pub movetime_ms: Option<u64>,
-    /// Ranks counted from 1 (`true`) or 0 (`false`); detected from `UCI_Variant` when unset.
-    pub ranks_from_one: Option<bool>,
-    /// The engine's FEN letters for chariot, horse, elephant, advisor, king, cannon, pawn
-    /// (`RHEAKCP` for Sjaak II); the standard `RNBAKCP` when unset.
-    pub letters: Option<[char; 7]>,
-    /// UCCI: forbid the moves that would lose by perpetual check or chase (`banmoves`).
-    pub banmoves: bool,
-    /// `setoption name NAME value VALUE`, in the order given.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineSettings {
-    /// Reads one `KEY=VALUE`: `nodes`, `depth`, `movetime` (ms), `ranks` (`0` or `1`),
-    /// `letters` (seven FEN letters), `banmoves` (`on` or `off`), or `option.NAME`.
-    pub fn set(&mut self, item: &str) -> Result<(), String> {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("{item:?}: expected KEY=VALUE"))?;
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("{key}={value}: {what} must be a whole number above 0"))
-        };
-        match key {
-            "nodes" => self.nodes = Some(number("nodes")?),
-            "depth" => {
-                self.depth = Some(
-                    u32::try_from(number("depth")?)
-                        .ok()
-                        .filter(|d| *d <= 255)
-                        .ok_or("depth: at most 255")?,
-                )
-            }
-            "movetime" => self.movetime_ms = Some(number("movetime (milliseconds)")?),
-            "ranks" => {
-                self.ranks_from_one = Some(match value {
-                    "0" => false,
-                    "1" => true,
-                    _ => {
-                        return Err(format!(
-                            "ranks={value}: 0 (Pikafish, ICCS) or 1 (Fairy-Stockfish)"
-                        ))
-                    }
-                })
-            }
-            "letters" => {
-                let letters: Vec<char> = value.chars().collect();
-                let distinct = letters
-                    .iter()
-                    .all(|c| letters.iter().filter(|d| *d == c).count() == 1);
-                match <[char; 7]>::try_from(letters) {
-                    Ok(l) if distinct && l.iter().all(char::is_ascii_uppercase) => {
-                        self.letters = Some(l)
-                    }
-                    _ => {
-                        return Err(format!(
-                            "letters={value}: seven distinct capital letters for chariot, horse, \
-                             elephant, advisor, king, cannon and pawn (RNBAKCP; Sjaak II: RHEAKCP)"
-                        ))
-                    }
-                }
-            }
-            "banmoves" => {
-                self.banmoves = match value {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(format!("banmoves={value}: on or off")),
-                }
-            }
-            _ => {
-                let Some(name) = key.strip_prefix("option.").filter(|n| !n.is_empty()) else {
-                    return Err(format!(
-                        "{key:?}: an engine setting is nodes=N, depth=N, movetime=MS, ranks=0|1, \
-                         letters=RNBAKCP, banmoves=on|off or option.NAME=VALUE"
-                    ));
-                };
-                // One line to the engine each: no line breaks, and nothing the protocol reads
-                // as its own word.
-                let clean = |t: &str| !t.chars().any(char::is_control);
-                if !clean(name) || !clean(value) || name.contains(" value ") {
-                    return Err(format!("{key}: names and values are one line of text"));
-                }
-                self.options.push((name.to_string(), value.to_string()));
-            }
-        }
-        Ok(())
-    }
-
-    /// The settings as given, for the match's state and report.
-    pub fn describe(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(n) = self.nodes {
-            out.push(format!("nodes={n}"));
-        }
-        if let Some(d) = self.depth {
-            out.push(format!("depth={d}"));
-        }
-        if let Some(t) = self.movetime_ms {
-            out.push(format!("movetime={t}"));
-        }
-        if let Some(r) = self.ranks_from_one {
-            out.push(format!("ranks={}", u8::from(r)));
-        }
-        if let Some(l) = self.letters {
-            out.push(format!("letters={}", l.iter().collect::<String>()));
-        }
-        if self.banmoves {
-            out.push("banmoves=on".into());
-        }
-        for (k, v) in &self.options {
-            out.push(format!("option.{k}={v}"));
-        }
-        out
-    }
-
-    /// The search limits of a `go` line (`nodes 2000 depth 6`), if any is set.
-    fn limits(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes {n}"));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth {d}"));
-        }
-        if let Some(t) = self.movetime_ms {
-            parts.push(format!("movetime {t}"));
-        }
-        (!parts.is_empty()).then(|| parts.join(" "))
-    }
-}
 
 /// A UCI or UCCI engine playing one Xiangqi game.
 pub struct UciBot {
@@ -204,6 +64,8 @@ pub struct UciBot {
     /// UCCI: the game replayed so far (for the position after the last capture).
     replay: ucci::Replay,
     new_game_sent: bool,
+    /// A variant's own `position` line from the view (Xiangqi's is built here).
+    position_line: Option<PositionLine>,
 }
 
 impl UciBot {
@@ -225,7 +87,14 @@ impl UciBot {
             newgame_button: false,
             replay: ucci::Replay::default(),
             new_game_sent: false,
+            position_line: None,
         }
+    }
+
+    /// A variant's engine, told the position by `line` from the seat's view.
+    pub fn telling_positions_by(mut self, line: PositionLine) -> UciBot {
+        self.position_line = Some(line);
+        self
     }
 
     /// Where the engine's standard error goes from now on (the next game's log).
@@ -409,7 +278,7 @@ impl UciBot {
         &self,
         view: &serde_json::Value,
         time_ms: u64,
-        clock: Option<&super::protocol::ClockInfo>,
+        clock: Option<&ClockInfo>,
         draw_offered: bool,
     ) -> String {
         let mover = view.get("to_move").and_then(|s| s.as_str()).unwrap_or("");
@@ -473,7 +342,7 @@ impl UciBot {
         view: &serde_json::Value,
         legal: &[String],
         time_ms: u64,
-        clock: Option<&super::protocol::ClockInfo>,
+        clock: Option<&ClockInfo>,
     ) -> Result<Reply, BotFailure> {
         let deadline = Instant::now() + Duration::from_millis(time_ms);
         // At this point the engine is told to stop, and answers before the deadline.
@@ -490,23 +359,18 @@ impl UciBot {
         let mover = view.get("to_move").and_then(|s| s.as_str());
         let offer = view.get("draw_offer").and_then(|s| s.as_str());
         let draw_offered = offer.is_some() && offer != mover;
-        let jieqi = view.get("format").and_then(|f| f.as_str()) == Some(JIEQI_VIEW);
-        let lines = match (jieqi, self.dialect) {
-            // Jieqi's UCI dialect, from the seat's own view.
-            (true, Dialect::Uci) => {
-                vec![
-                    qijudge_jieqi::uci::position_line(view, u32::from(self.ranks_from_one))
-                        .map_err(|e| {
-                            BotFailure::Garbage(format!("the view cannot be told: {e}"))
-                        })?,
-                ]
+        let lines = match (self.position_line, self.dialect) {
+            // A variant's UCI dialect (Jieqi's), from the seat's own view.
+            (Some(line), Dialect::Uci) => {
+                vec![line(view, u32::from(self.ranks_from_one))
+                    .map_err(|e| BotFailure::Garbage(format!("the view cannot be told: {e}")))?]
             }
-            (true, Dialect::Ucci) => {
+            (Some(_), Dialect::Ucci) => {
                 return Err(BotFailure::Garbage(
-                    "a UCCI engine is shown a Jieqi view: Jieqi engines speak UCI".into(),
+                    "a UCCI engine is shown a variant's view: variants speak UCI".into(),
                 ))
             }
-            (false, _) => self.position_lines(&played, legal)?,
+            (None, _) => self.position_lines(&played, legal)?,
         };
         for line in lines {
             self.process.send_line(&line)?;
@@ -538,7 +402,7 @@ impl UciBot {
             match ucci::answer(&line) {
                 Some(answer) => break answer,
                 None => {
-                    if let Some(info) = super::adjudication::parse_info(&line) {
+                    if let Some(info) = qijudge_engine::score::parse_info(&line) {
                         reported = Some(info);
                     }
                 }
@@ -631,8 +495,8 @@ impl Bot for UciBot {
         true
     }
 
-    fn into_engine(self: Box<Self>) -> Option<UciBot> {
-        Some(*self)
+    fn into_engine(self: Box<Self>) -> Option<Box<dyn Engine>> {
+        Some(self)
     }
 
     /// The handshake and a new game (`ucinewgame`; over UCCI `setoption newgame` where the
@@ -654,44 +518,31 @@ impl Bot for UciBot {
     }
 }
 
+impl Engine for UciBot {
+    fn kept(&self) -> bool {
+        true
+    }
+
+    fn handshake(&mut self) -> Result<(), BotFailure> {
+        UciBot::handshake(self)
+    }
+
+    fn is_running(&mut self) -> bool {
+        UciBot::is_running(self)
+    }
+
+    fn log_to(&self, file: Option<std::fs::File>) {
+        UciBot::log_to(self, file)
+    }
+
+    fn for_game(self: Box<Self>, start: Option<&str>) -> Box<dyn Engine> {
+        Box::new(UciBot::for_game(*self, start))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn engine_settings_read_limits_options_and_the_dialect() {
-        let mut s = EngineSettings::default();
-        for item in [
-            "nodes=2000",
-            "depth=6",
-            "option.Hash=64",
-            "option.Threads=1",
-            "ranks=0",
-        ] {
-            s.set(item).unwrap();
-        }
-        assert_eq!(s.limits().as_deref(), Some("nodes 2000 depth 6"));
-        assert_eq!(
-            s.describe(),
-            [
-                "nodes=2000",
-                "depth=6",
-                "ranks=0",
-                "option.Hash=64",
-                "option.Threads=1"
-            ]
-        );
-        for bad in [
-            "nodes=0",
-            "depth=x",
-            "ranks=2",
-            "colour=red",
-            "option.=1",
-            "option.A=b\nquit",
-        ] {
-            assert!(EngineSettings::default().set(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn squares_are_read_with_one_or_two_digit_ranks() {

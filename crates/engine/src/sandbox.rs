@@ -15,16 +15,16 @@
 //! Before any of it, the runner marks every descriptor above 2 close-on-exec and clears the
 //! environment, so a bot inherits its three pipes and `PATH`, `HOME`, `TMPDIR` and `LANG` only.
 //!
-//! What a bot may consume ([`super::limits`]): its folder, `/tmp` and `/dev/shm` are tmpfs
+//! What a bot may consume ([`crate::limits`]): its folder, `/tmp` and `/dev/shm` are tmpfs
 //! mounts of the disk limit's size each (in memory, charged to its cgroup); `sandbox-exec` sets
 //! the rlimits (processes and threads, open files, file size, no core dumps, and data size
 //! where no cgroup bounds memory) before the bot's command starts, inside the user namespace,
-//! where the process count is the sandbox's own; a cgroup per bot ([`super::cgroup`]) bounds
+//! where the process count is the sandbox's own; a cgroup per bot ([`crate::cgroup`]) bounds
 //! memory and processes for all its processes together, also when the organiser is root (for
 //! whom the kernel does not enforce the process rlimit).
 
-use super::cgroup::Cgroup;
-use super::limits::{LimitKind, Limits};
+use crate::cgroup::Cgroup;
+use crate::limits::{LimitKind, Limits};
 use landlock::{
     Access, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -142,7 +142,7 @@ impl Sandbox {
         // close_range or fcntl per descriptor); it allocates nothing and takes no lock.
         unsafe {
             cmd.pre_exec(move || {
-                super::cgroup::join(&joins)?;
+                crate::cgroup::join(&joins)?;
                 for &(r, value) in &rlimits {
                     r.set(value)?;
                 }

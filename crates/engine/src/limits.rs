@@ -3,7 +3,7 @@
 //! table and a few threads) and stop a hostile program long before the machine runs short;
 //! `--bot-limit [NAME:]KEY=VALUE,…` changes them for every bot or for one. A bot that reaches
 //! a limit loses the game with the reason code `bot-limit-KEY`. How each limit is enforced is in
-//! [`super::sandbox`] (tmpfs sizes, rlimits) and [`super::cgroup`] (memory and processes).
+//! [`crate::sandbox`] (tmpfs sizes, rlimits) and [`crate::cgroup`] (memory and processes).
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! moves since (so an engine sees every repetition that still counts), `go` in one mode (depth,
 //! nodes or time, in seconds unless the engine takes milliseconds), `banmoves` for the moves the
 //! rules would lose by repetition, and `bestmove M [ponder P] [draw|resign]` or `nobestmove`.
-//! The exchange itself is [`super::uci::UciBot`]'s; this module builds and reads its lines.
+//! The exchange itself is [`crate::uci::UciBot`]'s; this module builds and reads its lines.
 
 use std::collections::HashMap;
 use xiangqi_rules::notation::parse_iccs;

@@ -9,9 +9,9 @@
 //! --scope -p Delegate=yes`, or any cgroup v2 folder it may write whose `cgroup.controllers`
 //! offers `memory` and `pids`: qijudge moves itself into a leaf `qijudge-runner` and enables
 //! both controllers for the bots' cgroups beside it, as the kernel's rule of no processes in
-//! inner cgroups asks). Elsewhere there is none, and the rlimits of [`super::sandbox`] remain.
+//! inner cgroups asks). Elsewhere there is none, and the rlimits of [`crate::sandbox`] remain.
 
-use super::limits::{LimitKind, Limits};
+use crate::limits::{LimitKind, Limits};
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;

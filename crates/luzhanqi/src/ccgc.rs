@@ -15,10 +15,10 @@
 //! flag square is the opponent's, once its marshal has died (`00` until then). Everything told
 //! comes from the seat's own view: ranks are never told, as the judge tells no seat.
 
-use super::bots::{Bot, ProcessBot};
-use super::protocol::{BotFailure, Reply, Request};
+use crate::view::ViewFile;
 use luzhanqi_rules::{Outcome, Piece};
-use qijudge_luzhanqi::view::ViewFile;
+use qijudge_engine::protocol::{BotFailure, Reply, Request};
+use qijudge_engine::{Bot, Engine, ProcessBot};
 use qijudge_protocol::files::Notice;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -333,6 +333,29 @@ impl Bot for CcgcBot {
             }
         }
         let _ = self.process.send_line("END");
+    }
+}
+
+/// A CCGC program is not kept between games: each game starts it anew, as the platform did.
+impl Engine for CcgcBot {
+    fn kept(&self) -> bool {
+        false
+    }
+
+    fn handshake(&mut self) -> Result<(), BotFailure> {
+        Ok(())
+    }
+
+    fn is_running(&mut self) -> bool {
+        self.process.exited_within(Duration::ZERO).is_none()
+    }
+
+    fn log_to(&self, file: Option<std::fs::File>) {
+        self.process.log_to(file);
+    }
+
+    fn for_game(self: Box<Self>, _start: Option<&str>) -> Box<dyn Engine> {
+        self
     }
 }
 
