@@ -4,7 +4,6 @@
 extern crate qijudge_game;
 
 pub mod cli;
-pub mod games;
 pub mod git_check;
 pub mod mail;
 pub mod schemas;
@@ -14,6 +13,7 @@ pub use qijudge_game::player;
 pub use qijudge_judge as judge;
 pub use qijudge_protocol as protocol;
 pub use qijudge_protocol::error;
+pub use qijudge_registry as games;
 pub use qijudge_rules as rules;
 pub use qijudge_store as store;
 pub use qijudge_view as view;

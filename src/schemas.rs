@@ -9,7 +9,7 @@ use qijudge_protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordL
 /// Every schema as (file name, JSON text): the shared formats, then each registered game's own.
 pub fn all() -> Vec<(String, String)> {
     let mut all = shared();
-    for game in crate::games::registry::GAMES {
+    for game in qijudge_registry::registry::GAMES {
         all.extend(game.schemas());
     }
     all

@@ -173,7 +173,7 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
     let g = GameDir::new(dir);
     check_game(dir, &g, run.base, run.head, run.judge_commit)?;
     let Some(key) = run.key else {
-        return super::report::print(crate::games::of_dir(dir)?.precheck(dir, None)?);
+        return super::report::print(qijudge_registry::of_dir(dir)?.precheck(dir, None)?);
     };
     judge_and_reveal(dir, key, run.now.clone())
 }
@@ -339,7 +339,7 @@ fn check_game(
              and reveals only",
         ));
     }
-    let facts = crate::games::of_dir(dir)?.facts(g)?;
+    let facts = qijudge_registry::of_dir(dir)?.facts(g)?;
     let game = GameFacts {
         seats: facts.seats.clone(),
         sealed: facts.sealed,
@@ -445,7 +445,7 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
     if staged {
         check_staged(dir, &g)?;
     }
-    super::report::print(crate::games::of_dir(dir)?.precheck(dir, key)?)
+    super::report::print(qijudge_registry::of_dir(dir)?.precheck(dir, key)?)
 }
 
 /// The append-only rules on what the index changes since HEAD (or since nothing, in a

@@ -2,9 +2,9 @@
 //! asks the registry for the folder's game and hands over what the user asked.
 
 use super::{now_or, read_arg};
-use crate::games::{self, JudgeRequest, NewGame, ViewRequest};
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::signing;
+use qijudge_registry::{self as games, JudgeRequest, NewGame, ViewRequest};
 use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
 use std::path::Path;
 
@@ -194,8 +194,8 @@ pub fn games(
     json: bool,
     now: Option<String>,
 ) -> Result<()> {
-    use crate::games::listing::{lines, list, Whose};
     use qijudge_game::report::{Out, Report};
+    use qijudge_registry::listing::{lines, list, Whose};
     let now = now_or(now)?;
     let key = key
         .map(|k| qijudge_game::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))

@@ -250,7 +250,7 @@ fn start_copy(dir: &Path, source: &Source) -> Result<()> {
                     .map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
                 let copy = GameDir::new(dir);
                 copy.write("game.toml", manifest)?;
-                let facts = match crate::games::of_dir(dir).and_then(|g| g.facts(&copy)) {
+                let facts = match qijudge_registry::of_dir(dir).and_then(|g| g.facts(&copy)) {
                     Ok(f) => f,
                     Err(e) => {
                         let _ = std::fs::remove_file(dir.join("game.toml"));
@@ -703,7 +703,7 @@ fn answer_command(
 /// --address` lists them, its turns first, each with its deadline, named by game id (never by
 /// the judge's folders); and how many wait for its move.
 fn games_list(sender: &str, own: &[(&str, &Path)], now: &str) -> (usize, String) {
-    use crate::games::listing;
+    use qijudge_registry::listing;
     let whose = listing::Whose {
         key: None,
         address: Some(sender.to_string()),
@@ -848,7 +848,7 @@ fn vacation(dir: &Path, key: &Path, seat: &str, days: u32, now: &str) -> String 
             adjudicate: None,
         },
     };
-    let judged = crate::games::of_dir(dir).and_then(|g| g.judge(dir, key, run));
+    let judged = qijudge_registry::of_dir(dir).and_then(|g| g.judge(dir, key, run));
     match judged {
         Ok(_) => {
             let mut body = format!("{seat}: {days} day(s) of vacation from {now}, recorded.");
@@ -1020,7 +1020,7 @@ fn help_once(
                 .table
                 .get("game")
                 .and_then(|v| v.as_str())
-                .unwrap_or(crate::games::registry::DEFAULT_GAME)
+                .unwrap_or(qijudge_registry::registry::DEFAULT_GAME)
                 .to_string();
             for (seat, _, email) in manifest.players() {
                 if email.is_some_and(|e| e.eq_ignore_ascii_case(&sender)) {
@@ -1164,8 +1164,13 @@ fn take_file(
         };
         // The seat that signed a file of it: the only sender the judge answers, and only with a
         // Message-ID that is safe to copy.
-        let sender = crate::mail::signed_sender(game, &found.files)
-            .and_then(|seat| crate::mail::seats(game).ok()?.names.get(seat).cloned());
+        let sender = crate::mail::signed_sender(game, &found.files).and_then(|seat| {
+            qijudge_registry::seats::seats(game)
+                .ok()?
+                .names
+                .get(seat)
+                .cloned()
+        });
         let answer = |sender: &Option<String>| {
             let id = found
                 .message_id
@@ -1325,7 +1330,7 @@ pub(crate) fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
     if !over {
         return Ok(false);
     }
-    let rules = crate::games::of_dir(&game.root)?;
+    let rules = qijudge_registry::of_dir(&game.root)?;
     if !rules.facts(game)?.judge_holds_secrets {
         return Ok(true);
     }
@@ -1377,7 +1382,7 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
-    let rules = crate::games::of_dir(dir)?;
+    let rules = qijudge_registry::of_dir(dir)?;
     let manifest = Manifest::read(&game)?;
     let clock = outbox::clock_of(&manifest.table)?;
     let seats: Vec<(String, String)> = manifest
@@ -1427,7 +1432,7 @@ pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Re
     let now = super::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
-    let Some(to_move) = crate::games::of_dir(dir)?.to_move(dir)? else {
+    let Some(to_move) = qijudge_registry::of_dir(dir)?.to_move(dir)? else {
         say!("no one is to move: no reminder");
         return Ok(());
     };

@@ -420,7 +420,7 @@ pub enum Command {
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
         name: String,
-        #[arg(long, default_value = crate::games::registry::DEFAULT_GAME, value_parser = game_names())]
+        #[arg(long, default_value = qijudge_registry::registry::DEFAULT_GAME, value_parser = game_names())]
         game: String,
     },
     /// Inside the bot sandbox (run by bwrap, never by hand): applies Landlock and runs the bot.
@@ -635,7 +635,7 @@ fn remember_folder(command: &Command) {
 
 /// The registered games, as `--help` lists them and the parser checks them.
 fn game_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::games::registry::names())
+    clap::builder::PossibleValuesParser::new(qijudge_registry::registry::names())
 }
 
 /// Runs a parsed command line.
@@ -745,7 +745,7 @@ pub fn run(cli: Cli) -> Result<()> {
             withdraw_if,
         } => match action {
             _ if withdraw_if || !if_lines.is_empty() => self::report::print(
-                crate::games::conditional::write(&dir, &seat, &key, &if_lines)?,
+                qijudge_registry::conditional::write(&dir, &seat, &key, &if_lines)?,
             ),
             None => Err(Error::Io("move: give the move, or --if".into())),
             Some(action) => player::make_move(
@@ -841,7 +841,7 @@ pub fn run(cli: Cli) -> Result<()> {
             depth,
             fen,
             divide,
-        } => crate::games::with_tool(&game, "perft")?.perft(depth, fen, divide),
+        } => qijudge_registry::with_tool(&game, "perft")?.perft(depth, fen, divide),
         Command::Pgn { dir, notation } => pgn(&dir, &notation),
         Command::Inbox {
             dir,
@@ -888,7 +888,7 @@ pub fn run(cli: Cli) -> Result<()> {
             files,
             json,
             move_limit,
-        } => crate::games::with_tool(&game, "check")?.check_records(&files, json, move_limit),
+        } => qijudge_registry::with_tool(&game, "check")?.check_records(&files, json, move_limit),
     }
 }
 
@@ -927,7 +927,7 @@ impl MailArgs {
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
     /// The game (each registered game is listed below).
-    #[arg(long, default_value = crate::games::registry::DEFAULT_GAME, value_parser = game_names())]
+    #[arg(long, default_value = qijudge_registry::registry::DEFAULT_GAME, value_parser = game_names())]
     pub game: String,
     /// The Luzhanqi board: 2p, or cross4 (four seats: four bots a table, or two bots
     /// each playing a team).
@@ -1065,11 +1065,11 @@ pub struct MatchArgs {
 
 /// A judged game folder (or packed game) as PGN, for the games that have one.
 pub(crate) fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
-    let game = crate::games::of_dir(dir)?;
+    let game = qijudge_registry::of_dir(dir)?;
     if !game.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
             "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
-            crate::games::registry::no_tool_text(game.name(), "pgn"),
+            qijudge_registry::registry::no_tool_text(game.name(), "pgn"),
             dir.display(),
             game.name()
         )));

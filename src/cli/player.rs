@@ -45,7 +45,7 @@ pub fn setup(
     seal: bool,
     template: bool,
 ) -> Result<()> {
-    let game = crate::games::of_dir(dir)?;
+    let game = qijudge_registry::of_dir(dir)?;
     if template {
         if !game.setup_is_chosen() {
             return Err(qijudge_protocol::error::Error::Io(format!(
@@ -73,5 +73,5 @@ pub fn make_move(
     key_path: &Path,
     mv: qijudge_game::MoveRequest,
 ) -> Result<()> {
-    super::report::print(crate::games::of_dir(dir)?.make_move(dir, seat, key_path, mv)?)
+    super::report::print(qijudge_registry::of_dir(dir)?.make_move(dir, seat, key_path, mv)?)
 }

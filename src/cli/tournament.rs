@@ -337,7 +337,7 @@ fn write_summary(summary: &crate::tournament::summary::Summary, file: Option<&Pa
 }
 
 pub fn run(args: &super::MatchArgs) -> Result<()> {
-    let kind = crate::games::by_name(&args.game)?;
+    let kind = qijudge_registry::by_name(&args.game)?;
     kind.seats(&args.board)?;
     if args.bots.len() < 2 {
         return Err(Error::Io("--bot: give two bots or more".into()));
@@ -430,15 +430,15 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .transpose()?,
         max_moves: (args.max_moves > 0).then_some(args.max_moves),
     };
-    let kind = crate::games::by_name(&args.game)?;
+    let kind = qijudge_registry::by_name(&args.game)?;
     if args.pgn_out.is_some() && !kind.tools().contains(&"pgn") {
         return Err(Error::Io(format!(
             "--pgn-out: {}",
-            crate::games::registry::no_tool_text(&args.game, "pgn")
+            qijudge_registry::registry::no_tool_text(&args.game, "pgn")
         )));
     }
     if adjudication.by_score() && !kind.adjudicated() {
-        let with: Vec<&str> = crate::games::registry::GAMES
+        let with: Vec<&str> = qijudge_registry::registry::GAMES
             .iter()
             .filter(|g| g.adjudicated())
             .map(|g| g.title())
@@ -577,7 +577,9 @@ fn pair_lines(
     games: &[crate::tournament::standings::GameRecord],
 ) -> Result<Vec<String>> {
     use crate::tournament::book::Pentanomial;
-    let seats = crate::games::by_name(&cfg.game)?.seats(&cfg.board)?.len();
+    let seats = qijudge_registry::by_name(&cfg.game)?
+        .seats(&cfg.board)?
+        .len();
     let encounters = crate::tournament::schedule::encounters(cfg.bots.len(), seats, cfg.pairing)
         .map_err(Error::Io)?;
     let e = encounters.len() as u32;
@@ -618,7 +620,7 @@ fn pair_lines(
 pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
     for dir in dirs {
         let shown = dir.display().to_string().trim_end_matches('/').to_string();
-        let game = crate::games::of_dir(dir)?;
+        let game = qijudge_registry::of_dir(dir)?;
         let before = game.summary(dir)?;
         let file = PathBuf::from(format!("{shown}{}", packed::EXTENSION));
         qijudge_store::write_atomic(&file, &packed::pack(dir)?)?;
@@ -640,7 +642,7 @@ pub fn pack(dirs: &[PathBuf], remove: bool) -> Result<()> {
 
 pub fn bot(name: &str, game: &str) -> Result<()> {
     // The built-in bots play every game: they read the game from what they are sent.
-    crate::games::by_name(game)?;
+    qijudge_registry::by_name(game)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     crate::tournament::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))

@@ -114,7 +114,7 @@ fn deadline_of(
         return Ok(None);
     };
     // The seat to move: its vacations stop its clock.
-    let to_move = crate::games::of_dir(&dir.root)
+    let to_move = qijudge_registry::of_dir(&dir.root)
         .and_then(|g| g.to_move(&dir.root))
         .ok()
         .flatten()
@@ -563,7 +563,7 @@ pub fn messages(
     // In a game of perfect information every seat's view is public, and so is every view once
     // the setups are revealed: `verify` checks all the views it finds (Xiangqi's and Liubo's
     // demand every seat's).
-    let secrets = crate::games::of_dir(&dir.root)?.has_secrets();
+    let secrets = qijudge_registry::of_dir(&dir.root)?.has_secrets();
     let seats = super::seats(dir)?;
     let standing = standing_answers(dir, &seats);
     let seats = seats.names;

@@ -61,9 +61,9 @@ impl Book {
         let is_pgn = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        let kind = crate::games::by_name(game)?;
+        let kind = qijudge_registry::by_name(game)?;
         if kind.book_format().is_none() {
-            let with: Vec<String> = crate::games::registry::GAMES
+            let with: Vec<String> = qijudge_registry::registry::GAMES
                 .iter()
                 .filter_map(|g| Some(format!("{}: {}", g.name(), g.book_format()?)))
                 .collect();

@@ -42,8 +42,8 @@ impl Bot for Builtin {
                 ..
             } => {
                 self.rng = SplitMix64::new(*seed);
-                let game =
-                    crate::games::by_name(game).map_err(|e| BotFailure::Garbage(e.to_string()))?;
+                let game = qijudge_registry::by_name(game)
+                    .map_err(|e| BotFailure::Garbage(e.to_string()))?;
                 let setup = game
                     .random_setup(board, seat, &mut self.rng)
                     .map_err(|e| BotFailure::Garbage(e.to_string()))?;
@@ -63,7 +63,7 @@ impl Bot for Builtin {
                     false => self.rng.below(legal.len()),
                     true => {
                         // The game's own measure, found by the view's format.
-                        let scores = crate::games::registry::by_view_format(view.format())
+                        let scores = qijudge_registry::registry::by_view_format(view.format())
                             .map_or_else(|| vec![0; legal.len()], |g| g.greedy_scores(view, legal));
                         self.best_of(&scores)
                     }

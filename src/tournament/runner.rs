@@ -57,7 +57,7 @@ impl BotEntry {
             BotSpec::Builtin(b.to_string())
         } else if let Some((protocol, c)) = spec
             .split_once(':')
-            .filter(|(p, _)| crate::games::registry::engine_protocols().contains(p))
+            .filter(|(p, _)| qijudge_registry::registry::engine_protocols().contains(p))
         {
             BotSpec::Engine(protocol.to_string(), c.to_string())
         } else {
@@ -155,7 +155,9 @@ impl MatchConfig {
         let Some(book) = &self.book else {
             return Ok(None);
         };
-        let seats = crate::games::by_name(&self.game)?.seats(&self.board)?.len();
+        let seats = qijudge_registry::by_name(&self.game)?
+            .seats(&self.board)?
+            .len();
         let encounters = schedule::encounters(self.bots.len(), seats, self.pairing)
             .map_err(|e| Error::Io(format!("--bot: {e}")))?
             .len() as u32;
@@ -171,7 +173,7 @@ impl MatchConfig {
     /// `qijudge match` (two games an encounter, round-robin, one at a time, seed 1, 5 s an
     /// answer, the game's match rules); set the fields to change them.
     pub fn new(game: &str, bots: Vec<BotEntry>, out: &Path) -> Result<MatchConfig> {
-        let kind = crate::games::by_name(game)?;
+        let kind = qijudge_registry::by_name(game)?;
         let rule_texts: Vec<String> = kind.match_rules().iter().map(|r| r.to_string()).collect();
         Ok(MatchConfig {
             game: game.to_string(),
@@ -238,10 +240,10 @@ const STATE_FORMAT: &str = "qijudge/match-state/1";
 
 // Matches of the default game on its first board keep the state file they always had.
 fn default_game() -> String {
-    crate::games::registry::DEFAULT_GAME.into()
+    qijudge_registry::registry::DEFAULT_GAME.into()
 }
 fn is_default_game(game: &str) -> bool {
-    game == crate::games::registry::DEFAULT_GAME
+    game == qijudge_registry::registry::DEFAULT_GAME
 }
 fn is_false(b: &bool) -> bool {
     !*b
@@ -255,7 +257,9 @@ fn is_two_player_board(board: &str) -> bool {
 
 /// The seating of every game of the match (game k at index k - 1): bot indices by seat.
 pub fn seatings(cfg: &MatchConfig) -> Result<Vec<Vec<usize>>> {
-    let seats = crate::games::by_name(&cfg.game)?.seats(&cfg.board)?.len();
+    let seats = qijudge_registry::by_name(&cfg.game)?
+        .seats(&cfg.board)?
+        .len();
     let encounters = schedule::encounters(cfg.bots.len(), seats, cfg.pairing)
         .map_err(|e| Error::Io(format!("--bot: {e}")))?;
     Ok(schedule::games(&encounters, seats, cfg.games))
@@ -385,7 +389,7 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
         return Err(Error::Io("--shard: expected i/n with i < n".into()));
     }
     let state_path = cfg.out.join("match.json");
-    let game = crate::games::by_name(&cfg.game)?;
+    let game = qijudge_registry::by_name(&cfg.game)?;
     let fresh = MatchState {
         format: STATE_FORMAT.into(),
         game: cfg.game.clone(),
@@ -773,7 +777,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                          qijudge-bot/1 (docs/bots.md)",
                         entry.name,
                         protocol.to_uppercase(),
-                        crate::games::registry::engines_play(protocol)
+                        qijudge_registry::registry::engines_play(protocol)
                     )));
                 };
                 if engine.kept() {
@@ -892,8 +896,8 @@ fn play_through_contract(
     seating: &[usize],
     dropped: &dyn Fn() -> bool,
 ) -> Result<GameRecord> {
-    use crate::games::{JudgeRequest, MoveRequest, NewGame, Turn};
     use qijudge_game::match_play::{MatchPlay, MatchStep};
+    use qijudge_registry::{JudgeRequest, MoveRequest, NewGame, Turn};
     let path = game_dir(&cfg.out, k);
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;

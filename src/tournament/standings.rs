@@ -77,7 +77,7 @@ fn one(dir: &Path, trust: &Trust) -> Result<GameRecord, Invalid> {
         dir: shown.clone(),
         error,
     };
-    let summary = crate::games::of_dir(dir).and_then(|g| g.summary(dir));
+    let summary = qijudge_registry::of_dir(dir).and_then(|g| g.summary(dir));
     let s = summary.map_err(|e| invalid(e.to_string()))?;
     trust(dir, &s.judge).map_err(invalid)?;
     Ok(from_summary(&shown, &s))

@@ -25,9 +25,9 @@ impl Definition for Nim {
     type View = view::NimView;
     const NAME: &'static str = "nim";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../tests/data/nim/sample/keys/alice.pub"),
-        include_str!("../../../tests/data/nim/sample/keys/bob.pub"),
-        include_str!("../../../tests/data/nim/sample/keys/judge.pub"),
+        include_str!("../../../../tests/data/nim/sample/keys/alice.pub"),
+        include_str!("../../../../tests/data/nim/sample/keys/bob.pub"),
+        include_str!("../../../../tests/data/nim/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Nim";
     const SEATS: &'static [&'static str] = &SEATS;

@@ -31,7 +31,7 @@ pub struct NimOptions {
     pub stones: u32,
 }
 
-impl ManifestRules for crate::games::nim::Nim {
+impl ManifestRules for crate::nim::Nim {
     type Options = NimOptions;
     const KIND: Kind<'static> = Kind {
         game: "nim",
@@ -51,7 +51,7 @@ impl ManifestRules for crate::games::nim::Nim {
 
 qijudge_judge::seated_game! {
     /// A checked manifest with its keys.
-    pub struct NimGame(crate::games::nim::Nim);
+    pub struct NimGame(crate::nim::Nim);
 }
 
 /// The options from `--rule key=value` items: `stones=N`.

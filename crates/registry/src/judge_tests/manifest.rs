@@ -12,7 +12,7 @@ mod sample_key_tests {
     #[test]
     fn every_game_s_sample_keys_are_refused_outside_the_samples() {
         let mut seen = 0;
-        for game in crate::games::registry::GAMES {
+        for game in crate::registry::GAMES {
             for line in game.sample_keys() {
                 let key = PublicKey::from_openssh(line.trim()).expect("a sample key parses");
                 assert!(is_sample_key(&key), "{}: {line}", game.name());
@@ -89,12 +89,11 @@ mod seated_tests {
             "{refused}"
         );
 
-        use crate::games::nim::referee::NimOptions;
-        let mut nim =
-            Seated::<crate::games::nim::Nim>::with_new_keys(NimOptions { stones: 21 }).manifest;
-        assert!(load_written::<crate::games::nim::Nim>(&nim).is_ok());
+        use crate::nim::referee::NimOptions;
+        let mut nim = Seated::<crate::nim::Nim>::with_new_keys(NimOptions { stones: 21 }).manifest;
+        assert!(load_written::<crate::nim::Nim>(&nim).is_ok());
         nim.rules.stones = 1;
-        let refused = load_written::<crate::games::nim::Nim>(&nim)
+        let refused = load_written::<crate::nim::Nim>(&nim)
             .err()
             .expect("refused")
             .to_string();

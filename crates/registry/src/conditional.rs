@@ -168,7 +168,7 @@ pub fn write(dir: &Path, seat: &str, key_path: &Path, lines: &[String]) -> Resul
     let game = super::of_dir(dir)?;
     let d = GameDir::new(dir);
     let _lock = d.lock()?;
-    let seats = crate::mail::seats(&d)?;
+    let seats = crate::seats::seats(&d)?;
     let names = seats.names();
     let frame = seats.frame(&names);
     if !game.takes_conditionals(names.len()) {

@@ -182,7 +182,7 @@ pub fn read_one(dir: &Path, root: &Path, whose: &Whose, now: &str) -> Listed {
         your_turn: false,
         error: None,
     };
-    let status = crate::games::of_dir(dir)
+    let status = crate::of_dir(dir)
         .and_then(|g| {
             listed.game = Some(g.name().to_string());
             g.status(dir, true, now)

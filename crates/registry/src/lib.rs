@@ -1,4 +1,5 @@
-//! The games this version judges, and the registry that finds a folder's game.
+//! The games this version judges, and the registry that finds a folder's game: the one
+//! crate that names every game. The transports (mail, git, matches) know games through it.
 
 pub use qijudge_banqi as banqi;
 pub mod conditional;
@@ -11,6 +12,7 @@ pub use qijudge_luzhanqi as luzhanqi;
 #[cfg(any(test, feature = "toy-game"))]
 pub mod nim;
 pub mod registry;
+pub mod seats;
 pub use qijudge_xiangqi as xiangqi;
 
 pub use qijudge_game::*;
