@@ -19,7 +19,7 @@ fn main() -> ExitCode {
             // Never a panic, even when standard error is closed.
             let _ = std::io::Write::write_all(
                 &mut std::io::stderr(),
-                format!("{}\n", qijudge::cli::name_folder(&e.to_string())).as_bytes(),
+                format!("{}\n", qijudge_game::console::name_folder(&e.to_string())).as_bytes(),
             );
             ExitCode::from(e.exit_code() as u8)
         }

@@ -27,7 +27,7 @@ pub fn judge(
         .map_or(Ok(()), |(base, head)| {
             check_since(dir, &GameDir::new(dir), base, Some(head), judge_commit).map(|_| ())
         })
-        .and_then(|()| super::game::judge(dir, key, now, false, None, None));
+        .and_then(|()| qijudge_registry::commands::judge(dir, key, now, false, None, None));
     if github {
         annotate(dir, &result)?;
     }
@@ -173,7 +173,9 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
     let g = GameDir::new(dir);
     check_game(dir, &g, run.base, run.head, run.judge_commit)?;
     let Some(key) = run.key else {
-        return super::report::print(qijudge_registry::of_dir(dir)?.precheck(dir, None)?);
+        return qijudge_game::console::print_report(
+            qijudge_registry::of_dir(dir)?.precheck(dir, None)?,
+        );
     };
     judge_and_reveal(dir, key, run.now.clone())
 }
@@ -181,9 +183,9 @@ fn touched_game(run: &RepoRun, dir: &Path) -> Result<()> {
 /// Judges a game; a game that ended is revealed by the same run. A refused file still leaves
 /// the run's outputs, the end included.
 fn judge_and_reveal(dir: &Path, key: &Path, now: Option<String>) -> Result<()> {
-    let judged = super::game::judge(dir, key, now, false, None, None);
+    let judged = qijudge_registry::commands::judge(dir, key, now, false, None, None);
     if matches!(judged, Ok(()) | Err(Error::Refused(_))) {
-        super::mail::reveal_when_over(&GameDir::new(dir), key)?;
+        qijudge_registry::commands::reveal_when_over(&GameDir::new(dir), key)?;
     }
     judged
 }
@@ -445,7 +447,7 @@ pub fn precheck(dir: &Path, key: Option<&Path>, staged: bool) -> Result<()> {
     if staged {
         check_staged(dir, &g)?;
     }
-    super::report::print(qijudge_registry::of_dir(dir)?.precheck(dir, key)?)
+    qijudge_game::console::print_report(qijudge_registry::of_dir(dir)?.precheck(dir, key)?)
 }
 
 /// The append-only rules on what the index changes since HEAD (or since nothing, in a

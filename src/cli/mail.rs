@@ -89,12 +89,12 @@ pub fn inbox(
     // Nothing imported: the judge still runs once (a deadline may have passed).
     let judged = match run.judged.take() {
         Some(j) => j,
-        None => super::game::judge(dir, key, Some(now.clone()), false, None, None),
+        None => qijudge_registry::commands::judge(dir, key, Some(now.clone()), false, None, None),
     };
     // After the end the setups are revealed, so that every player can verify the game.
     // A reveal that fails is reported; the last messages still go (without the secrets).
     let revealed = judged.is_ok()
-        && reveal_when_over(&game, key).unwrap_or_else(|e| {
+        && qijudge_registry::commands::reveal_when_over(&game, key).unwrap_or_else(|e| {
             eprintln!("reveal: {e}");
             false
         });
@@ -1212,7 +1212,7 @@ fn take_file(
                 // Judged message by message: a refused move is set aside before the next
                 // message, which may hold its correction.
                 if let Some(key) = key {
-                    run.judged = Some(super::game::judge(
+                    run.judged = Some(qijudge_registry::commands::judge(
                         &game.root,
                         key,
                         Some(now.to_string()),
@@ -1315,27 +1315,6 @@ fn registered_sender(game: &GameDir, message: &[u8]) -> Result<Option<String>> {
                 .is_some_and(|e| e.eq_ignore_ascii_case(&from))
         })
         .map(|(seat, _, _)| seat))
-}
-
-/// Reveals the setups once the game is over (games with secrets), so that the judge's last
-/// messages carry everything `verify` needs. Whether that is so now.
-pub(crate) fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
-    let Some(view) = game.read_optional("views/public.json", RECORD_LIMIT)? else {
-        return Ok(false);
-    };
-    let over = serde_json::from_str::<serde_json::Value>(&view)
-        .ok()
-        .and_then(|v| v.get("result").cloned())
-        .is_some_and(|r| !r.is_null());
-    if !over {
-        return Ok(false);
-    }
-    let rules = qijudge_registry::of_dir(&game.root)?;
-    if !rules.facts(game)?.judge_holds_secrets {
-        return Ok(true);
-    }
-    let _ = rules.reveal(&game.root, Some(key))?;
-    Ok(true)
 }
 
 /// The messages waiting in a Maildir's `new/`, oldest name first (names start with the time of

@@ -2,15 +2,13 @@
 //! library and print; they decide nothing about rules or trust themselves.
 
 mod ci;
-mod game;
 mod interrupt;
 mod mail;
 mod player;
-mod report;
 mod tournament;
 
 use clap::{Args, Parser, Subcommand};
-pub(crate) use qijudge_game::console::{now_or, read_arg};
+pub(crate) use qijudge_game::console::now_or;
 use qijudge_protocol::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -598,38 +596,9 @@ impl Command {
     }
 }
 
-/// The game folder of this process's command, for [`name_folder`].
-static FOLDER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Where a message shows a command to type on "GAME" (`qijudge moves GAME --as south`), the
-/// game folder as the player typed it instead; quoted for the shell when it needs to be.
-pub fn name_folder(text: &str) -> String {
-    let Some(folder) = FOLDER.get() else {
-        return text.to_string();
-    };
-    let mut out = text.to_string();
-    for command in [
-        "moves", "move", "reveal", "judge", "view", "setup", "status", "verify", "html",
-    ] {
-        out = out.replace(
-            &format!("qijudge {command} GAME"),
-            &format!("qijudge {command} {folder}"),
-        );
-    }
-    out
-}
-
 fn remember_folder(command: &Command) {
     if let Some(dir) = command.folder() {
-        let typed = dir.to_string_lossy();
-        let plain = typed
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._/-+:@".contains(&b));
-        let shown = match plain && !typed.is_empty() {
-            true => typed.into_owned(),
-            false => format!("'{}'", typed.replace('\'', "'\\''")),
-        };
-        let _ = FOLDER.set(shown);
+        qijudge_game::console::remember_folder(dir);
     }
 }
 
@@ -682,7 +651,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => Err(qijudge_protocol::error::Error::Io(
             crate::tournament::sandbox::exec_confined(&read, &write, &rlimit, &argv),
         )),
-        Command::Events { dir, audience } => game::events(&dir, &audience),
+        Command::Events { dir, audience } => qijudge_registry::commands::events(&dir, &audience),
         Command::Keygen { name } => player::keygen(&name),
         Command::New {
             game,
@@ -695,13 +664,13 @@ pub fn run(cli: Cli) -> Result<()> {
             clock,
             sealed,
             board,
-        } => game::new(
+        } => qijudge_registry::commands::new(
             &game,
             &dir,
             &players,
             &judge,
             &rules,
-            game::NewOptions {
+            qijudge_registry::commands::NewOptions {
                 now,
                 sample,
                 clock,
@@ -744,7 +713,7 @@ pub fn run(cli: Cli) -> Result<()> {
             if_lines,
             withdraw_if,
         } => match action {
-            _ if withdraw_if || !if_lines.is_empty() => self::report::print(
+            _ if withdraw_if || !if_lines.is_empty() => qijudge_game::console::print_report(
                 qijudge_registry::conditional::write(&dir, &seat, &key, &if_lines)?,
             ),
             None => Err(Error::Io("move: give the move, or --if".into())),
@@ -780,7 +749,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     .map(|b| (b, head.as_deref().unwrap_or("HEAD")));
                 ci::judge(&dir, &key, now, range, judge_commit, format == "github")
             } else {
-                game::judge(&dir, &key, now, details, forfeit, vacation)
+                qijudge_registry::commands::judge(&dir, &key, now, details, forfeit, vacation)
             }
         }
         Command::Precheck { dir, key, staged } => ci::precheck(&dir, key.as_deref(), staged),
@@ -807,30 +776,30 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             chinese,
             key,
-        } => game::view(&dir, &audience, &format, chinese, key.as_deref()),
+        } => qijudge_registry::commands::view(&dir, &audience, &format, chinese, key.as_deref()),
         Command::Html {
             dir,
             audience,
             chinese,
             out,
-        } => game::html(&dir, &audience, chinese, out.as_deref()),
-        Command::Status { dir, json, now } => game::status(&dir, json, now),
+        } => qijudge_registry::commands::html(&dir, &audience, chinese, out.as_deref()),
+        Command::Status { dir, json, now } => qijudge_registry::commands::status(&dir, json, now),
         Command::Games {
             root,
             key,
             address,
             json,
             now,
-        } => game::games(&root, key.as_deref(), address, json, now),
-        Command::Reveal { dir, key } => game::reveal(&dir, key.as_deref()),
-        Command::Verify { dir } => game::verify(&dir),
+        } => qijudge_registry::commands::games(&root, key.as_deref(), address, json, now),
+        Command::Reveal { dir, key } => qijudge_registry::commands::reveal(&dir, key.as_deref()),
+        Command::Verify { dir } => qijudge_registry::commands::verify(&dir),
         Command::Pack { dirs, remove } => tournament::pack(&dirs, remove),
         Command::Moves {
             target,
             position,
             seat,
             key,
-        } => game::moves(
+        } => qijudge_registry::commands::moves(
             &target,
             position.as_deref(),
             seat.as_deref(),
@@ -1064,20 +1033,8 @@ pub struct MatchArgs {
 }
 
 /// A judged game folder (or packed game) as PGN, for the games that have one.
-pub(crate) fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
-    let game = qijudge_registry::of_dir(dir)?;
-    if !game.tools().contains(&"pgn") {
-        return Err(Error::Io(format!(
-            "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
-            qijudge_registry::registry::no_tool_text(game.name(), "pgn"),
-            dir.display(),
-            game.name()
-        )));
-    }
-    game.pgn(dir, notation)
-}
 
 fn pgn(dir: &Path, notation: &str) -> Result<()> {
-    say_raw!("{}", pgn_text(dir, notation)?);
+    say_raw!("{}", qijudge_registry::commands::pgn_text(dir, notation)?);
     Ok(())
 }

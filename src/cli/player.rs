@@ -64,7 +64,7 @@ pub fn setup(
                 .into(),
         )
     })?;
-    super::report::print(game.setup(dir, seat, key_path, source, seal)?)
+    qijudge_game::console::print_report(game.setup(dir, seat, key_path, source, seal)?)
 }
 
 pub fn make_move(
@@ -73,5 +73,7 @@ pub fn make_move(
     key_path: &Path,
     mv: qijudge_game::MoveRequest,
 ) -> Result<()> {
-    super::report::print(qijudge_registry::of_dir(dir)?.make_move(dir, seat, key_path, mv)?)
+    qijudge_game::console::print_report(
+        qijudge_registry::of_dir(dir)?.make_move(dir, seat, key_path, mv)?,
+    )
 }

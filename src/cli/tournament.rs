@@ -524,7 +524,10 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         // Every finished game, in game order (GameRecord.dir names its folder or packed file).
         let mut text = String::new();
         for g in &played.games {
-            text.push_str(&super::pgn_text(Path::new(&g.dir), "iccs")?);
+            text.push_str(&qijudge_registry::commands::pgn_text(
+                Path::new(&g.dir),
+                "iccs",
+            )?);
         }
         qijudge_store::write_atomic(file, text.as_bytes())?;
     }

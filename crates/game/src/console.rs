@@ -290,3 +290,57 @@ fn ask_passphrase(shown: &str) -> Result<String> {
     read.map_err(|e| Error::Io(format!("reading the passphrase: {e}")))?;
     Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
+
+/// The game folder of this process's command, for [`name_folder`].
+static FOLDER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Where a message shows a command to type on "GAME" (`qijudge moves GAME --as south`), the
+/// game folder as the player typed it instead; quoted for the shell when it needs to be.
+pub fn name_folder(text: &str) -> String {
+    let Some(folder) = FOLDER.get() else {
+        return text.to_string();
+    };
+    let mut out = text.to_string();
+    for command in [
+        "moves", "move", "reveal", "judge", "view", "setup", "status", "verify", "html",
+    ] {
+        out = out.replace(
+            &format!("qijudge {command} GAME"),
+            &format!("qijudge {command} {folder}"),
+        );
+    }
+    out
+}
+
+/// Remembers the game folder the command was given, as the user typed it (quoted for the shell
+/// when it needs to be), for [`name_folder`].
+pub fn remember_folder(dir: &Path) {
+    let typed = dir.to_string_lossy();
+    let plain = typed
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"._/-+:@".contains(&b));
+    let shown = match plain && !typed.is_empty() {
+        true => typed.into_owned(),
+        false => format!("'{}'", typed.replace('\'', "'\\''")),
+    };
+    let _ = FOLDER.set(shown);
+}
+
+/// Writes a command's report to standard output, then returns its refusal, if any (exit 1).
+pub fn print_report(report: crate::report::Report) -> Result<()> {
+    for out in &report.out {
+        match out {
+            crate::report::Out::Line(line) => say!("{}", name_folder(line)),
+            crate::report::Out::Text(text) => say_raw!("{}", name_folder(text)),
+            crate::report::Out::Json(value) => say!(
+                "{}",
+                serde_json::to_string_pretty(value).map_err(|e| Error::Io(e.to_string()))?
+            ),
+            crate::report::Out::Note(note) => eprintln!("{}", name_folder(note)),
+            crate::report::Out::Picture { svg, png } => {
+                write_picture(svg, if *png { "png" } else { "svg" })?
+            }
+        }
+    }
+    report.refusal.map_or(Ok(()), Err)
+}

@@ -1,7 +1,11 @@
 //! The games this version judges, and the registry that finds a folder's game: the one
 //! crate that names every game. The transports (mail, git, matches) know games through it.
 
+#[macro_use]
+extern crate qijudge_game;
+
 pub use qijudge_banqi as banqi;
+pub mod commands;
 pub mod conditional;
 pub use qijudge_jieqi as jieqi;
 #[cfg(test)]

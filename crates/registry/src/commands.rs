@@ -1,11 +1,12 @@
-//! Organiser and judge commands: new, judge, view, status, reveal, verify, events, moves. Each
-//! asks the registry for the folder's game and hands over what the user asked.
+//! The commands on a game folder, for the command line and the transports alike: new, judge,
+//! view, status, reveal, verify, events, moves, pgn. Each asks the registry for the folder's
+//! game and hands over what the user asked.
 
-use super::{now_or, read_arg};
+use crate::{JudgeRequest, NewGame, ViewRequest};
+use qijudge_game::console::{now_or, print_report, read_arg};
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::signing;
-use qijudge_registry::{self as games, JudgeRequest, NewGame, ViewRequest};
-use qijudge_store::{GameDir, SMALL_FILE_LIMIT};
+use qijudge_store::{GameDir, RECORD_LIMIT, SMALL_FILE_LIMIT};
 use std::path::Path;
 
 /// The options of `new` besides the players, keys and rules.
@@ -26,7 +27,7 @@ pub fn new(
     rules: &[String],
     opts: NewOptions,
 ) -> Result<()> {
-    let game = games::by_name(game)?;
+    let game = crate::by_name(game)?;
     let clock = opts
         .clock
         .map(|c| qijudge_judge::clock::parse_clock(&c))
@@ -79,7 +80,7 @@ pub fn new(
         sealed: opts.sealed,
         board: &opts.board,
     };
-    super::report::print(game.new_game(dir, new)?)
+    print_report(game.new_game(dir, new)?)
 }
 
 /// `NAME=PUBLIC_KEY_FILE[=EMAIL[=digest]]` from `--player`.
@@ -101,7 +102,7 @@ fn player_spec(spec: &str) -> Result<(&str, &str, Option<String>, bool)> {
     }
     let email = parts.next().map(str::to_string);
     if let Some(e) = &email {
-        if !crate::mail::outbox::valid_address(e) {
+        if !qijudge_protocol::files::valid_address(e) {
             return Err(Error::Io(format!(
                 "--player {spec:?}: {e:?} is not a plain e-mail address (local@domain)"
             )));
@@ -146,7 +147,7 @@ pub fn judge(
             adjudicate: None,
         },
     };
-    super::report::print(games::of_dir(dir)?.judge(dir, key_path, run)?)
+    print_report(crate::of_dir(dir)?.judge(dir, key_path, run)?)
 }
 
 pub fn view(
@@ -162,8 +163,8 @@ pub fn view(
         chinese,
         key,
     };
-    let game = games::of_dir(dir)?;
-    super::report::print(game.view(dir, request)?)?;
+    let game = crate::of_dir(dir)?;
+    print_report(game.view(dir, request)?)?;
     // A seat's pending refusal, on stderr so that a JSON or SVG view stays what it is.
     if let Some(text) = pending_refusal(dir, audience, key)? {
         eprintln!(
@@ -175,7 +176,7 @@ pub fn view(
 }
 
 pub fn html(dir: &Path, audience: &str, chinese: bool, out: Option<&Path>) -> Result<()> {
-    let page = games::of_dir(dir)?.html(dir, audience, chinese)?;
+    let page = crate::of_dir(dir)?.html(dir, audience, chinese)?;
     match out {
         Some(path) => {
             qijudge_store::write_atomic(path, page.as_bytes())?;
@@ -194,8 +195,8 @@ pub fn games(
     json: bool,
     now: Option<String>,
 ) -> Result<()> {
+    use crate::listing::{lines, list, Whose};
     use qijudge_game::report::{Out, Report};
-    use qijudge_registry::listing::{lines, list, Whose};
     let now = now_or(now)?;
     let key = key
         .map(|k| qijudge_game::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))
@@ -206,13 +207,13 @@ pub fn games(
         true => Report::of(Out::Json(serde_json::json!(listed))),
         false => Report::lines(lines(&listed, &whose)),
     };
-    super::report::print(report)
+    print_report(report)
 }
 
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {
     let now = now_or(now)?;
-    let game = games::of_dir(dir)?;
-    super::report::print(game.status(dir, json, &now)?)?;
+    let game = crate::of_dir(dir)?;
+    print_report(game.status(dir, json, &now)?)?;
     // Who has a pending refusal is public (the refused files are); why is for that seat only.
     let g = GameDir::new(dir);
     for seat in game.facts(&g)?.seats {
@@ -249,15 +250,15 @@ fn pending_refusal(dir: &Path, seat: &str, key: Option<&Path>) -> Result<Option<
 }
 
 pub fn reveal(dir: &Path, key: Option<&Path>) -> Result<()> {
-    super::report::print(games::of_dir(dir)?.reveal(dir, key)?)
+    print_report(crate::of_dir(dir)?.reveal(dir, key)?)
 }
 
 pub fn verify(dir: &Path) -> Result<()> {
-    super::report::print(games::of_dir(dir)?.verify(dir)?)
+    print_report(crate::of_dir(dir)?.verify(dir)?)
 }
 
 pub fn events(dir: &Path, audience: &str) -> Result<()> {
-    super::report::print(games::of_dir(dir)?.events(dir, audience)?)
+    print_report(crate::of_dir(dir)?.events(dir, audience)?)
 }
 
 /// `moves DIR --as SEAT [--key K]`, or `moves GAME POSITION`.
@@ -270,7 +271,7 @@ pub fn moves(
     let lines =
         match (position, seat) {
             (Some(position), None) => position_moves(&target.to_string_lossy(), position)?,
-            (None, Some(seat)) => games::of_dir(target)?.legal_moves(target, seat, key)?,
+            (None, Some(seat)) => crate::of_dir(target)?.legal_moves(target, seat, key)?,
             (Some(_), Some(_)) => return Err(Error::Io(
                 "moves: give a game directory with --as SEAT, or a game name and a position file"
                     .into(),
@@ -292,5 +293,40 @@ pub fn moves(
 /// include `position`.
 fn position_moves(game: &str, path: &Path) -> Result<Vec<String>> {
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
-    games::with_tool(game, "position")?.position_moves(path, &text)
+    crate::with_tool(game, "position")?.position_moves(path, &text)
+}
+
+/// The game's record as PGN, for games that have the tool.
+pub fn pgn_text(dir: &Path, notation: &str) -> Result<String> {
+    let game = crate::of_dir(dir)?;
+    if !game.tools().contains(&"pgn") {
+        return Err(Error::Io(format!(
+            "{}; {} holds a {} game (its record: qijudge view, or record.jsonl)",
+            crate::registry::no_tool_text(game.name(), "pgn"),
+            dir.display(),
+            game.name()
+        )));
+    }
+    game.pgn(dir, notation)
+}
+
+/// Reveals the setups once the game is over (games with secrets), so that the judge's last
+/// messages carry everything `verify` needs. Whether that is so now.
+pub fn reveal_when_over(game: &GameDir, key: &Path) -> Result<bool> {
+    let Some(view) = game.read_optional("views/public.json", RECORD_LIMIT)? else {
+        return Ok(false);
+    };
+    let over = serde_json::from_str::<serde_json::Value>(&view)
+        .ok()
+        .and_then(|v| v.get("result").cloned())
+        .is_some_and(|r| !r.is_null());
+    if !over {
+        return Ok(false);
+    }
+    let rules = crate::of_dir(&game.root)?;
+    if !rules.facts(game)?.judge_holds_secrets {
+        return Ok(true);
+    }
+    let _ = rules.reveal(&game.root, Some(key))?;
+    Ok(true)
 }
