@@ -5,12 +5,12 @@ extern crate qijudge_game;
 
 pub mod cli;
 pub mod git_check;
-pub mod mail;
 pub mod schemas;
 pub mod tournament;
 
 pub use qijudge_game::player;
 pub use qijudge_judge as judge;
+pub use qijudge_mail as mail;
 pub use qijudge_protocol as protocol;
 pub use qijudge_protocol::error;
 pub use qijudge_registry as games;

@@ -3,7 +3,6 @@
 
 mod ci;
 mod interrupt;
-mod mail;
 mod player;
 mod tournament;
 
@@ -836,22 +835,24 @@ pub fn run(cli: Cli) -> Result<()> {
                 None => dir,
             };
             let source = match &maildir {
-                Some(m) => mail::Source::Maildir(m),
-                None => mail::Source::Files(&messages),
+                Some(m) => qijudge_mail::club::Source::Maildir(m),
+                None => qijudge_mail::club::Source::Files(&messages),
             };
             let (key, out) = (key.as_deref(), m.outgoing(spectators));
             match games {
-                Some(root) => mail::inbox_games(&root, source, key, now, out),
-                None => mail::inbox(&dir.unwrap_or_default(), source, key, now, out),
+                Some(root) => qijudge_mail::club::inbox_games(&root, source, key, now, out),
+                None => qijudge_mail::club::inbox(&dir.unwrap_or_default(), source, key, now, out),
             }
         }
-        Command::Invite { dir, now, mail: m } => mail::invite(&dir, now, m.outgoing(Vec::new())),
+        Command::Invite { dir, now, mail: m } => {
+            qijudge_mail::club::invite(&dir, now, m.outgoing(Vec::new()))
+        }
         Command::Remind {
             dir,
             now,
             before,
             mail: m,
-        } => mail::remind(&dir, now, before, m.outgoing(Vec::new())),
+        } => qijudge_mail::club::remind(&dir, now, before, m.outgoing(Vec::new())),
         Command::Check {
             game,
             files,
@@ -874,14 +875,14 @@ pub struct MailArgs {
     #[arg(long)]
     sendmail: Option<String>,
     /// The time of day (UTC) daily digests go, at the first run at or after it.
-    #[arg(long, value_name = "HH:MM", default_value = crate::mail::digest::DEFAULT_AT,
-          value_parser = crate::mail::digest::parse_at)]
+    #[arg(long, value_name = "HH:MM", default_value = qijudge_mail::digest::DEFAULT_AT,
+          value_parser = qijudge_mail::digest::parse_at)]
     digest_at: String,
 }
 
 impl MailArgs {
-    fn outgoing(self, spectators: Vec<String>) -> mail::Outgoing {
-        mail::Outgoing {
+    fn outgoing(self, spectators: Vec<String>) -> qijudge_mail::club::Outgoing {
+        qijudge_mail::club::Outgoing {
             outbox: self.outbox,
             from: self.from,
             sendmail: self.sendmail,

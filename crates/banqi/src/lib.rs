@@ -52,6 +52,20 @@ impl Definition for Banqi {
     const VARIANTS: &'static [qijudge_game::Variant] =
         &[("2p", &[]), ("2p", &["cannon-takes-face-down=on"])];
 
+    fn secret_opens(
+        _seat: usize,
+        name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        match qijudge_protocol::files::field_of(secret, "format").as_deref() {
+            Some(qijudge_protocol::files::NONCE_FORMAT) => {
+                qijudge_judge::nonces::opens(name, secret, commitment)
+            }
+            _ => Ok(false),
+        }
+    }
+
     fn load(dir: &GameDir) -> Result<BanqiGame> {
         BanqiGame::load(dir)
     }

@@ -172,6 +172,15 @@ pub trait Game: Commands {
     }
     /// Whether players hold secrets that `reveal` publishes after the end.
     fn has_secrets(&self) -> bool;
+    /// Whether `secret` (a file's text, as a seat sent it) opens seat `seat` (`name`)'s signed
+    /// `commitment`; `Err(why)` when it is not such a file at all.
+    fn secret_opens(
+        &self,
+        seat: usize,
+        name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str>;
     /// Whether a seat chooses its secret (a Luzhanqi setup file) rather than drawing it (a
     /// Liubo chain seed).
     fn setup_is_chosen(&self) -> bool {

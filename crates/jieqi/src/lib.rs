@@ -99,6 +99,20 @@ impl Definition for Jieqi {
         ]
     }
 
+    fn secret_opens(
+        _seat: usize,
+        name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        match qijudge_protocol::files::field_of(secret, "format").as_deref() {
+            Some(qijudge_protocol::files::NONCE_FORMAT) => {
+                qijudge_judge::nonces::opens(name, secret, commitment)
+            }
+            _ => Ok(false),
+        }
+    }
+
     const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] = &[("uci", "jieqi")];
 
     /// Jieqi engines speak UCI in their own dialect (`uci.rs`).

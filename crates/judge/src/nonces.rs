@@ -193,3 +193,21 @@ impl NoncePair {
         )
     }
 }
+
+/// Whether a nonce file's text opens seat `name`'s signed nonce commitment (its text);
+/// `Err` when either is not such a file.
+pub fn opens(
+    name: &str,
+    secret: &str,
+    commitment: &str,
+) -> std::result::Result<bool, &'static str> {
+    use qijudge_protocol::files::{parse_toml, NonceCommitmentFile, NonceFile};
+    let (Ok(n), Ok(c)) = (
+        parse_toml::<NonceFile>(secret),
+        parse_toml::<NonceCommitmentFile>(commitment),
+    ) else {
+        return Err("is not a nonce file");
+    };
+    Ok(qijudge_rules::hash::hex32(&n.nonce)
+        .is_some_and(|nonce| self::commitment(&c.game, name, &nonce) == c.commitment))
+}

@@ -54,6 +54,35 @@ impl Definition for Liubo {
     /// Self mode is not played by `match` (its throws wait for elements only players hold).
     const VARIANTS: &'static [qijudge_game::Variant] = &[("2p", &["dice_mode=escrow"])];
 
+    fn secret_opens(
+        seat: usize,
+        _name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        use qijudge_protocol::files::{parse_toml, ChainCommitmentFile, SeedFile, SEED_FORMAT};
+        if qijudge_protocol::files::field_of(secret, "format").as_deref() != Some(SEED_FORMAT) {
+            return Ok(false);
+        }
+        let (Ok(seed), Ok(c)) = (
+            parse_toml::<SeedFile>(secret),
+            parse_toml::<ChainCommitmentFile>(commitment),
+        ) else {
+            return Err("is not a seed file");
+        };
+        Ok(
+            match (
+                throws::parse_element(&seed.seed),
+                throws::parse_element(&c.chain),
+            ) {
+                (Some(seed), Some(head)) if (1..=1 << 20).contains(&c.length) => {
+                    throws::chain(&c.game, throws::letter(seat), &seed, c.length)[0] == head
+                }
+                _ => false,
+            },
+        )
+    }
+
     fn load(dir: &GameDir) -> Result<lb::LiuboGame> {
         lb::LiuboGame::load(dir)
     }

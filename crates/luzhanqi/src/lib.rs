@@ -337,6 +337,32 @@ impl Definition for Luzhanqi {
         ]
     }
 
+    fn secret_opens(
+        _seat: usize,
+        name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        if qijudge_protocol::files::field_of(secret, "format").as_deref() != Some(SETUP_FORMAT) {
+            return Ok(false);
+        }
+        let (Ok(setup), Ok(c)) = (
+            parse_toml::<SetupFile>(secret),
+            parse_toml::<CommitmentFile>(commitment),
+        ) else {
+            return Err("is not a setup file");
+        };
+        let hex = |h: &str| qijudge_rules::hash::hex32(h);
+        Ok(match (hex(&setup.salt), hex(&setup.lot_nonce)) {
+            (Some(salt), Some(nonce)) => {
+                use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
+                setup_commitment(&c.game, name, &salt, setup.setup.as_bytes()) == c.setup
+                    && lot_commitment(&c.game, name, &nonce) == c.lot
+            }
+            _ => false,
+        })
+    }
+
     const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] =
         &[("ccgc", "two-player luzhanqi")];
 

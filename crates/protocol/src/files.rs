@@ -674,6 +674,16 @@ pub fn valid_address(a: &str) -> bool {
     }
 }
 
+/// A top-level string or integer field of a TOML text, as text (a file's `format`, `seat`).
+pub fn field_of(text: &str, name: &str) -> Option<String> {
+    let value: toml::Table = toml::from_str(text).ok()?;
+    match value.get(name)? {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

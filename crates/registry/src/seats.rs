@@ -37,7 +37,7 @@ pub fn seats(dir: &GameDir) -> Result<Seats> {
     let facts = crate::of_dir(&dir.root)?.facts(dir)?;
     let (names, keys, judge) = (facts.seats, facts.player_keys, facts.judge_key);
     let manifest = dir.read("game.toml", qijudge_store::SMALL_FILE_LIMIT)?;
-    let id = field(&manifest, "id").unwrap_or_default();
+    let id = qijudge_protocol::files::field_of(&manifest, "id").unwrap_or_default();
     Ok(Seats {
         names,
         keys,
@@ -45,14 +45,4 @@ pub fn seats(dir: &GameDir) -> Result<Seats> {
         id,
         hash: facts.hash,
     })
-}
-
-/// A top-level string or integer field of a TOML text, as text.
-fn field(text: &str, name: &str) -> Option<String> {
-    let value: toml::Table = toml::from_str(text).ok()?;
-    match value.get(name)? {
-        toml::Value::String(s) => Some(s.clone()),
-        toml::Value::Integer(i) => Some(i.to_string()),
-        _ => None,
-    }
 }

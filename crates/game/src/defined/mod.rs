@@ -456,6 +456,17 @@ pub trait Definition: Sync + Sized {
     /// (higher is better; the bot breaks ties at random); none: no move is preferred.
     const GREEDY: Option<GreedyScores> = None;
 
+    /// Whether a seat's secret file opens its signed commitment (see [`Game::secret_opens`]);
+    /// a game without secrets has none to open.
+    fn secret_opens(
+        _seat: usize,
+        _name: &str,
+        _secret: &str,
+        _commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        Ok(false)
+    }
+
     /// The engine protocols of its engines, with what they play (`--bot PROTOCOL:COMMAND`).
     const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] = &[];
 
@@ -657,6 +668,16 @@ impl<D: Definition> Game for D {
 
     fn engine_protocols(&self) -> &'static [(&'static str, &'static str)] {
         D::ENGINE_PROTOCOLS
+    }
+
+    fn secret_opens(
+        &self,
+        seat: usize,
+        name: &str,
+        secret: &str,
+        commitment: &str,
+    ) -> std::result::Result<bool, &'static str> {
+        D::secret_opens(seat, name, secret, commitment)
     }
 
     fn engine(

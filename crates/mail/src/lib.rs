@@ -1,7 +1,11 @@
 //! Play by e-mail: files out of incoming messages (`inbox`), views into outgoing ones
 //! (`outbox`). The game directory stays the only state; a message can be processed again.
 
+#[macro_use]
+extern crate qijudge_game;
+
 pub mod bundle;
+pub mod club;
 pub mod command;
 pub mod digest;
 pub mod inbox;
@@ -27,14 +31,7 @@ struct Placed {
     secret: bool,
 }
 
-fn field(text: &str, name: &str) -> Option<String> {
-    let value: toml::Table = toml::from_str(text).ok()?;
-    match value.get(name)? {
-        toml::Value::String(s) => Some(s.clone()),
-        toml::Value::Integer(i) => Some(i.to_string()),
-        _ => None,
-    }
-}
+use qijudge_protocol::files::field_of as field;
 
 fn place(text: &str, shown: &str) -> Result<Placed> {
     let format = field(text, "format").unwrap_or_default();
@@ -649,8 +646,8 @@ fn signed_commitment(
     Ok(signed_by_seat(&text, &sig).then_some(text))
 }
 
-/// Stores a secret (a Luzhanqi setup, a Liubo chain seed, a Jieqi nonce) only if it opens the seat's signed
-/// commitment: a stranger's file never takes a seat's place.
+/// Stores a secret (a setup, a chain seed, a nonce: the game says how each opens) only if it
+/// opens the seat's signed commitment: a stranger's file never takes a seat's place.
 fn check_secret(
     dir: &GameDir,
     seats: &Seats,
@@ -670,55 +667,10 @@ fn check_secret(
     };
     let commitment = signed_commitment(dir, seats, seat, found)?
         .ok_or_else(|| wrong("comes before its seat's signed commitment"))?;
-    let opens = match field(text, "format").as_deref() {
-        Some(SETUP_FORMAT) => {
-            let (Ok(setup), Ok(c)) = (
-                parse_toml::<SetupFile>(text),
-                parse_toml::<CommitmentFile>(&commitment),
-            ) else {
-                return Err(wrong("is not a setup file"));
-            };
-            let hex = |h: &str| qijudge_rules::hash::hex32(h);
-            match (hex(&setup.salt), hex(&setup.lot_nonce)) {
-                (Some(salt), Some(nonce)) => {
-                    use qijudge_protocol::commitment::{lot_commitment, setup_commitment};
-                    setup_commitment(&c.game, name, &salt, setup.setup.as_bytes()) == c.setup
-                        && lot_commitment(&c.game, name, &nonce) == c.lot
-                }
-                _ => false,
-            }
-        }
-        Some(SEED_FORMAT) => {
-            let (Ok(seed), Ok(c)) = (
-                parse_toml::<SeedFile>(text),
-                parse_toml::<ChainCommitmentFile>(&commitment),
-            ) else {
-                return Err(wrong("is not a seed file"));
-            };
-            use qijudge_liubo::throws;
-            match (
-                throws::parse_element(&seed.seed),
-                throws::parse_element(&c.chain),
-            ) {
-                (Some(seed), Some(head)) if (1..=1 << 20).contains(&c.length) => {
-                    throws::chain(&c.game, throws::letter(seat), &seed, c.length)[0] == head
-                }
-                _ => false,
-            }
-        }
-        Some(NONCE_FORMAT) => {
-            let (Ok(n), Ok(c)) = (
-                parse_toml::<NonceFile>(text),
-                parse_toml::<NonceCommitmentFile>(&commitment),
-            ) else {
-                return Err(wrong("is not a nonce file"));
-            };
-            qijudge_rules::hash::hex32(&n.nonce).is_some_and(|nonce| {
-                qijudge_judge::nonces::commitment(&c.game, name, &nonce) == c.commitment
-            })
-        }
-        _ => false,
-    };
+    let game = qijudge_registry::of_dir(&dir.root)?;
+    let opens = game
+        .secret_opens(seat, name, text, &commitment)
+        .map_err(wrong)?;
     if opens {
         Ok(())
     } else {

@@ -22,7 +22,7 @@ pub struct Extracted {
     /// such messages; a player's copy takes the judge's own (which are marked so).
     pub automatic: Option<String>,
     pub files: Vec<Found>,
-    /// Game bundles (a finished game, for a player's copy): see [`crate::mail::bundle`].
+    /// Game bundles (a finished game, for a player's copy): see [`crate::bundle`].
     pub archives: Vec<Vec<u8>>,
 }
 

@@ -1,7 +1,7 @@
 //! `inbox`: moves and setups out of e-mail into a game directory, the judge, and the outgoing
 //! messages.
 
-use crate::mail::{inbox, outbox};
+use crate::{inbox, outbox};
 use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_store::{GameDir, RECORD_LIMIT};
 use std::path::{Path, PathBuf};
@@ -38,7 +38,7 @@ pub fn inbox(
     out: Outgoing,
 ) -> Result<()> {
     check_outgoing(&out)?;
-    let now = super::now_or(now)?;
+    let now = qijudge_game::console::now_or(now)?;
     // A new copy (a spectator's first message): started from the manifest in the message's
     // game.tar.gz.
     if key.is_none() && !dir.join("game.toml").exists() {
@@ -129,7 +129,7 @@ pub fn inbox(
             let spool = game.path("mail");
             std::fs::create_dir_all(&spool).map_err(|e| Error::Io(format!("mail/: {e}")))?;
             let games = vec![(manifest.id().to_string(), dir.to_path_buf())];
-            let routed = crate::mail::route::Named::One(manifest.id().to_string());
+            let routed = crate::route::Named::One(manifest.id().to_string());
             for (message, command) in &run.commands {
                 let answered = answer_command(
                     &spool,
@@ -169,7 +169,7 @@ pub fn inbox(
             .digest_spool
             .clone()
             .unwrap_or_else(|| game.path("mail"));
-        let wishes = crate::mail::digest::Digests::read(&spool);
+        let wishes = crate::digest::Digests::read(&spool);
         let delivered = SentFiles::read(&game);
         let had = |carried_to: &str| delivered.before(&sent, carried_to);
         for m in outbox::messages(&game, &env, &recipients, revealed, &had)? {
@@ -240,7 +240,7 @@ fn start_copy(dir: &Path, source: &Source) -> Result<()> {
                 continue;
             };
             for archive in &found.archives {
-                let Ok(files) = crate::mail::bundle::unpack(archive, RECORD_LIMIT) else {
+                let Ok(files) = crate::bundle::unpack(archive, RECORD_LIMIT) else {
                     continue;
                 };
                 let Some((_, manifest)) = files.iter().find(|(p, _)| p == "game.toml") else {
@@ -308,7 +308,7 @@ fn saved_folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// `inbox --games ROOT`: one address for every game under ROOT. Each message is routed to its
-/// game ([`crate::mail::route`]) and taken there exactly as `inbox GAME` takes it (its own lock,
+/// game ([`crate::route`]) and taken there exactly as `inbox GAME` takes it (its own lock,
 /// judge run and mail; an outbox gets a folder per game); a message for no game, or for
 /// several, gets a short help reply, at most one a day per address, never to a program or to
 /// the judge's own address.
@@ -319,7 +319,7 @@ pub fn inbox_games(
     now: Option<String>,
     out: Outgoing,
 ) -> Result<()> {
-    use crate::mail::route::{self, Named};
+    use crate::route::{self, Named};
     check_outgoing(&out)?;
     let key = key.ok_or_else(|| {
         Error::Io(
@@ -327,7 +327,7 @@ pub fn inbox_games(
                 .into(),
         )
     })?;
-    let now = super::now_or(now)?;
+    let now = qijudge_game::console::now_or(now)?;
     let games = games_under(root)?;
     let known: Vec<String> = games.iter().map(|(id, _)| id.clone()).collect();
     let spool = root.join(".qijudge-mail");
@@ -354,7 +354,7 @@ pub fn inbox_games(
             };
             // A message without files may be a command (`help`, `list`, `status`, `resend`).
             if inbox::extract(message).is_err() {
-                if let Some(command) = crate::mail::command::parse(message) {
+                if let Some(command) = crate::command::parse(message) {
                     let routed = route::game_of(message, &known);
                     say!("{label}: command {command:?}");
                     let answered = answer_command(
@@ -493,14 +493,14 @@ fn answer_command(
     spool: &Path,
     games: &[(String, PathBuf)],
     message: &[u8],
-    command: &crate::mail::command::Command,
-    routed: crate::mail::route::Named,
+    command: &crate::command::Command,
+    routed: crate::route::Named,
     key: &Path,
     now: &str,
     out: &Outgoing,
     club: bool,
 ) -> Result<()> {
-    use crate::mail::command::Command;
+    use crate::command::Command;
     let Some(from_judge) = out.from.as_deref() else {
         return Ok(());
     };
@@ -555,7 +555,7 @@ fn answer_command(
                 .iter()
                 .find(|(id, _, _)| **id == a || outbox::short_id(id) == a);
         }
-        if let crate::mail::route::Named::One(id) = &routed {
+        if let crate::route::Named::One(id) = &routed {
             return own.iter().find(|(g, _, _)| *g == id);
         }
         match own.as_slice() {
@@ -604,7 +604,7 @@ fn answer_command(
                     }
                 },
             };
-            let mut wishes = crate::mail::digest::Digests::read(spool);
+            let mut wishes = crate::digest::Digests::read(spool);
             wishes.set(&sender, game.as_deref(), *on);
             wishes.save(spool)?;
             let which = game
@@ -737,7 +737,7 @@ fn games_list(sender: &str, own: &[(&str, &Path)], now: &str) -> (usize, String)
     (turns, body)
 }
 
-/// Sends the daily digests that are due (see [`crate::mail::digest`]): to each address that
+/// Sends the daily digests that are due (see [`crate::digest`]): to each address that
 /// reads some of its `games` in the digest, once a day from `out.digest_at`, when a message of
 /// those games is waiting for it. The messages it carries count as sent.
 fn send_digests(
@@ -746,7 +746,7 @@ fn send_digests(
     now: &str,
     out: &Outgoing,
 ) -> Result<()> {
-    use crate::mail::digest::Digests;
+    use crate::digest::Digests;
     let Some(from) = out.from.as_deref() else {
         return Ok(());
     };
@@ -1092,7 +1092,7 @@ struct Run {
     /// The seat whose signed message this run answers, and that message's Message-ID.
     answers: Option<(String, String)>,
     /// Mail commands (a message with no file that says one): answered once the run has judged.
-    commands: Vec<(Vec<u8>, crate::mail::command::Command)>,
+    commands: Vec<(Vec<u8>, crate::command::Command)>,
     judged: Option<Result<()>>,
 }
 
@@ -1132,7 +1132,7 @@ fn take_file(
                 // A message with no file that says a command (`status`, `help`, …) is answered
                 // as in a club, once the run has judged.
                 if key.is_some() && e == inbox::InboxError::Nothing {
-                    if let Some(command) = crate::mail::command::parse(message) {
+                    if let Some(command) = crate::command::parse(message) {
                         say!("{label}: command {command:?}");
                         run.commands.push((message.to_vec(), command));
                         continue;
@@ -1164,7 +1164,7 @@ fn take_file(
         };
         // The seat that signed a file of it: the only sender the judge answers, and only with a
         // Message-ID that is safe to copy.
-        let sender = crate::mail::signed_sender(game, &found.files).and_then(|seat| {
+        let sender = crate::signed_sender(game, &found.files).and_then(|seat| {
             qijudge_registry::seats::seats(game)
                 .ok()?
                 .names
@@ -1178,13 +1178,13 @@ fn take_file(
                 .filter(|id| outbox::valid_message_id(id));
             sender.clone().zip(id)
         };
-        match crate::mail::import(game, &found, &label, key.is_none()) {
+        match crate::import(game, &found, &label, key.is_none()) {
             Ok(paths) => {
                 say!("{label}: {}", paths.join(", "));
                 // A judge's bundle carries only what the copy has not had: one that missed a
                 // message lacks files until it asks for them all again.
                 let missing = match key {
-                    None => crate::mail::bundle::missing_files(game),
+                    None => crate::bundle::missing_files(game),
                     Some(_) => Vec::new(),
                 };
                 if let Some(first) = missing.first() {
@@ -1358,7 +1358,7 @@ fn maildir_done(maildir: &Path, path: &Path) -> Result<()> {
 pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
     check_outgoing(&out)?;
     needs_destination(&out, "invitations")?;
-    let now = super::now_or(now)?;
+    let now = qijudge_game::console::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
     let rules = qijudge_registry::of_dir(dir)?;
@@ -1408,7 +1408,7 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
 pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Result<()> {
     check_outgoing(&out)?;
     needs_destination(&out, "reminders")?;
-    let now = super::now_or(now)?;
+    let now = qijudge_game::console::now_or(now)?;
     let game = GameDir::new(dir);
     let _lock = game.lock()?;
     let Some(to_move) = qijudge_registry::of_dir(dir)?.to_move(dir)? else {
@@ -1544,7 +1544,7 @@ impl SentLog {
 /// The files each message's bundle has carried to its recipients (`mail/sent-files.json`, the
 /// judge's own bookkeeping: by message name and addresses, each file's path and SHA-256), so that the next
 /// bundle carries only what is new. A damaged or missing log only makes the next bundle whole.
-struct SentFiles(std::collections::BTreeMap<String, crate::mail::bundle::Had>);
+struct SentFiles(std::collections::BTreeMap<String, crate::bundle::Had>);
 
 const SENT_FILES: &str = "mail/sent-files.json";
 
@@ -1567,7 +1567,7 @@ impl SentFiles {
 
     /// What a message has carried so far to these addresses (`carried_to`): nothing when the
     /// message was asked for again (a `resend` carries every file).
-    fn before(&self, sent: &SentLog, carried_to: &str) -> crate::mail::bundle::Had {
+    fn before(&self, sent: &SentLog, carried_to: &str) -> crate::bundle::Had {
         match sent.asked_again(message_name(carried_to)) {
             true => Default::default(),
             false => self.0.get(carried_to).cloned().unwrap_or_default(),
@@ -1580,7 +1580,7 @@ impl SentFiles {
         mut self,
         game: &GameDir,
         carried_to: &str,
-        files: &crate::mail::bundle::Had,
+        files: &crate::bundle::Had,
     ) -> Result<()> {
         if files.is_empty() {
             return Ok(());

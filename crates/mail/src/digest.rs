@@ -2,7 +2,7 @@
 //! for the seat in `game.toml`) gets at most one mail a day for their games at the judge's
 //! address, instead of a mail per move: the list of those games (whose turn, deadlines) and the
 //! judge's latest message of each game that changed, attached whole, so that each copy takes in
-//! its own game. What cannot wait still goes at once (see [`crate::mail::outbox::Outgoing`]'s
+//! its own game. What cannot wait still goes at once (see [`crate::outbox::Outgoing`]'s
 //! `urgent`).
 
 use qijudge_protocol::error::{Error, Result};
