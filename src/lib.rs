@@ -4,11 +4,11 @@
 extern crate qijudge_game;
 
 pub mod cli;
-pub mod git_check;
 pub mod schemas;
 pub mod tournament;
 
 pub use qijudge_game::player;
+pub use qijudge_git as git;
 pub use qijudge_judge as judge;
 pub use qijudge_mail as mail;
 pub use qijudge_protocol as protocol;

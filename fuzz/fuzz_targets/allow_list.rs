@@ -2,7 +2,7 @@
 //! the patterns (each pattern and path position is tried once).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::judge::ci::allowed;
+use qijudge::git::changes::allowed;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -16,7 +16,7 @@
 //! that passes adds no setup in clear to any game.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qijudge::judge::ci::{
+use qijudge::git::changes::{
     check_changes, check_commits, check_layout, games_allowed, Base, GameFacts, Layout,
     NEW_GAMES_PER_CHANGE,
 };

@@ -1,7 +1,6 @@
 //! The command line: argument parsing and one function per subcommand. Commands call the
 //! library and print; they decide nothing about rules or trust themselves.
 
-mod ci;
 mod interrupt;
 mod player;
 mod tournament;
@@ -746,12 +745,14 @@ pub fn run(cli: Cli) -> Result<()> {
                 let range = base
                     .as_deref()
                     .map(|b| (b, head.as_deref().unwrap_or("HEAD")));
-                ci::judge(&dir, &key, now, range, judge_commit, format == "github")
+                qijudge_git::ci::judge(&dir, &key, now, range, judge_commit, format == "github")
             } else {
                 qijudge_registry::commands::judge(&dir, &key, now, details, forfeit, vacation)
             }
         }
-        Command::Precheck { dir, key, staged } => ci::precheck(&dir, key.as_deref(), staged),
+        Command::Precheck { dir, key, staged } => {
+            qijudge_git::ci::precheck(&dir, key.as_deref(), staged)
+        }
         Command::Ci {
             repo,
             base,
@@ -760,7 +761,7 @@ pub fn run(cli: Cli) -> Result<()> {
             now,
             judge_commit,
             format,
-        } => ci::repo(ci::RepoRun {
+        } => qijudge_git::ci::repo(qijudge_git::ci::RepoRun {
             repo: &repo,
             base: &base,
             head: head.as_deref(),

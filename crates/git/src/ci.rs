@@ -1,7 +1,7 @@
 //! `judge --ci`: the judge of a game kept in a git repository, run by CI on a push or a pull
 //! request (or by a server's pre-receive hook).
 
-use crate::git_check::{
+use crate::changes::{
     check_changes, check_commits, check_layout, github_annotation, Base, GameFacts, Layout,
     ALLOW_LIST,
 };
@@ -353,7 +353,7 @@ fn check_game(
         record: &base_record,
     };
     check_changes(&game, &changes, &base, now_text.as_deref())?;
-    crate::git_check::check_conditional_versions(
+    crate::changes::check_conditional_versions(
         &changes,
         |path| {
             git::show(dir, base_rev, path)
