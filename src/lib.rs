@@ -5,7 +5,6 @@ extern crate qijudge_game;
 
 pub mod cli;
 pub mod schemas;
-pub mod tournament;
 
 pub use qijudge_game::player;
 pub use qijudge_git as git;
@@ -16,4 +15,5 @@ pub use qijudge_protocol::error;
 pub use qijudge_registry as games;
 pub use qijudge_rules as rules;
 pub use qijudge_store as store;
+pub use qijudge_tournament as tournament;
 pub use qijudge_view as view;

@@ -1,10 +1,10 @@
 //! JSON Schemas of every file format, generated from the Rust types.
 
-use crate::tournament::protocol::{Reply, Request};
-use crate::tournament::runner::MatchState;
 use qijudge_judge::schema::{manifest_schema, schema};
 use qijudge_luzhanqi::view::ViewFile;
 use qijudge_protocol::files::{CommitmentFile, ConditionalFile, MoveFile, RecordLine, SetupFile};
+use qijudge_tournament::protocol::{Reply, Request};
+use qijudge_tournament::runner::MatchState;
 
 /// Every schema as (file name, JSON text): the shared formats, then each registered game's own.
 pub fn all() -> Vec<(String, String)> {

@@ -2,10 +2,16 @@
 //! runner (every game an ordinary signed game directory), and standings computed from game
 //! directories alone.
 
+#[macro_use]
+extern crate qijudge_game;
+
 pub mod adjudication;
+pub mod args;
 pub mod book;
 pub use qijudge_engine::{bot_log, cgroup, limits, protocol, sandbox};
 pub mod bots;
+pub mod commands;
+pub mod interrupt;
 pub mod live;
 pub mod runner;
 pub mod schedule;

@@ -1,10 +1,10 @@
 //! Batch commands: tournament, match, bot.
 
-use crate::tournament::live::Live;
-use crate::tournament::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
-use crate::tournament::schedule::Pairing;
-use crate::tournament::sprt::{Sprt, Tally};
-use crate::tournament::standings::{collect, render, report, Format, Judges};
+use crate::live::Live;
+use crate::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
+use crate::schedule::Pairing;
+use crate::sprt::{Sprt, Tally};
+use crate::standings::{collect, render, report, Format, Judges};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_store::packed::{self, is_packed};
 use std::io::IsTerminal;
@@ -42,7 +42,7 @@ fn format_of(name: &str) -> Format {
 /// The reasons games are invalid, for the closing error (which may be all a user sees when the
 /// report goes to a file): each distinct first line with how many games it holds for, the
 /// most common first, at most three.
-fn first_reasons(invalid: &[crate::tournament::standings::Invalid]) -> String {
+fn first_reasons(invalid: &[crate::standings::Invalid]) -> String {
     let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for i in invalid {
         *count
@@ -279,9 +279,9 @@ pub fn tournament(
 /// The summary of two players' games (none with other than two players, unless a test or a
 /// JSON summary was asked for, which is then refused).
 fn two_player_summary(
-    games: &[crate::tournament::standings::GameRecord],
+    games: &[crate::standings::GameRecord],
     pooled: &Pooled,
-) -> Result<Option<crate::tournament::summary::Summary>> {
+) -> Result<Option<crate::summary::Summary>> {
     let mut names: Vec<&String> = games.iter().flat_map(|g| &g.players).collect();
     names.sort();
     names.dedup();
@@ -303,7 +303,7 @@ fn two_player_summary(
         .map_err(Error::Io)?;
     let lowest = games
         .iter()
-        .filter_map(|g| Some((crate::tournament::runner::game_number(&g.dir)?, g)))
+        .filter_map(|g| Some((crate::runner::game_number(&g.dir)?, g)))
         .min_by_key(|(k, _)| *k)
         .map(|(_, g)| g.players[0].clone());
     let first = match &pooled.first {
@@ -317,7 +317,7 @@ fn two_player_summary(
         None => lowest.unwrap_or_else(|| names[0].clone()),
     };
     let second = names.iter().find(|n| ***n != first).map(|n| n.to_string());
-    Ok(Some(crate::tournament::summary::Summary::of(
+    Ok(Some(crate::summary::Summary::of(
         &first,
         &second.unwrap_or_default(),
         games,
@@ -327,7 +327,7 @@ fn two_player_summary(
 }
 
 /// The summary on standard error in fastchess's words, and as JSON to `file`.
-fn write_summary(summary: &crate::tournament::summary::Summary, file: Option<&Path>) -> Result<()> {
+fn write_summary(summary: &crate::summary::Summary, file: Option<&Path>) -> Result<()> {
     let _ = std::io::Write::write_all(&mut std::io::stderr(), summary.fastchess_text().as_bytes());
     if let Some(file) = file {
         let json = serde_json::to_string_pretty(summary).map_err(|e| Error::Io(e.to_string()))?;
@@ -336,7 +336,7 @@ fn write_summary(summary: &crate::tournament::summary::Summary, file: Option<&Pa
     Ok(())
 }
 
-pub fn run(args: &super::MatchArgs) -> Result<()> {
+pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
     let kind = qijudge_registry::by_name(&args.game)?;
     kind.seats(&args.board)?;
     if args.bots.len() < 2 {
@@ -369,7 +369,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
         // (The settings are UCI's and UCCI's: `go` limits, options, square names.)
         let is_engine = bots.iter().any(|b| {
             b.name == name
-                && matches!(&b.spec, crate::tournament::runner::BotSpec::Engine(p, _)
+                && matches!(&b.spec, crate::runner::BotSpec::Engine(p, _)
                     if p == "uci" || p == "ucci")
         });
         if !is_engine {
@@ -385,11 +385,10 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .map_err(|e| Error::Io(format!("--engine {name}: {e}")))?;
     }
     let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
-    let limits = crate::tournament::limits::MatchLimits::parse(&args.bot_limit, &names)
-        .map_err(Error::Io)?;
+    let limits = crate::limits::MatchLimits::parse(&args.bot_limit, &names).map_err(Error::Io)?;
     if bots
         .iter()
-        .any(|b| !matches!(b.spec, crate::tournament::runner::BotSpec::Builtin(_)))
+        .any(|b| !matches!(b.spec, crate::runner::BotSpec::Builtin(_)))
     {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
@@ -404,29 +403,29 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
                 args.games
             )))
         }
-        Some(path) => Some(crate::tournament::book::Book::read(
+        Some(path) => Some(crate::book::Book::read(
             path,
             &args.game,
             &args.board,
             args.book_order == "random",
             args.seed,
-            &crate::tournament::book::Slice {
+            &crate::book::Slice {
                 start: args.book_start,
                 count: args.book_count,
                 sha256: args.book_sha256.clone(),
             },
         )?),
     };
-    let adjudication = crate::tournament::adjudication::Adjudication {
+    let adjudication = crate::adjudication::Adjudication {
         resign: args
             .resign
             .as_deref()
-            .map(crate::tournament::adjudication::Adjudication::parse_resign)
+            .map(crate::adjudication::Adjudication::parse_resign)
             .transpose()?,
         draw: args
             .draw
             .as_deref()
-            .map(crate::tournament::adjudication::Adjudication::parse_draw)
+            .map(crate::adjudication::Adjudication::parse_draw)
             .transpose()?,
         max_moves: (args.max_moves > 0).then_some(args.max_moves),
     };
@@ -474,11 +473,11 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
             .map(str::parse)
             .transpose()
             .map_err(Error::Io)?,
-        interrupts: Some(super::interrupt::catch()),
+        interrupts: Some(crate::interrupt::catch()),
         rule_texts,
-        now: super::now_or(None)?,
+        now: qijudge_game::console::now_or(None)?,
         logs: args.bot_logs,
-        sandbox: crate::tournament::sandbox::Grants {
+        sandbox: crate::sandbox::Grants {
             read: granted(&args.bot_read, "--bot-read")?,
             write: granted(&args.bot_write, "--bot-write")?,
             off: args.bot_sandbox == "off",
@@ -537,7 +536,7 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
     };
     // Two bots: the fleet's summary (fastchess's words, and JSON with --summary-json).
     let summary = (cfg.bots.len() == 2).then(|| {
-        crate::tournament::summary::Summary::of(
+        crate::summary::Summary::of(
             &cfg.bots[0].name,
             &cfg.bots[1].name,
             &played.games,
@@ -575,21 +574,18 @@ pub fn run(args: &super::MatchArgs) -> Result<()> {
 }
 
 /// Per encounter, its first bot's pairs: the two games of each book opening, colours reversed.
-fn pair_lines(
-    cfg: &MatchConfig,
-    games: &[crate::tournament::standings::GameRecord],
-) -> Result<Vec<String>> {
-    use crate::tournament::book::Pentanomial;
+fn pair_lines(cfg: &MatchConfig, games: &[crate::standings::GameRecord]) -> Result<Vec<String>> {
+    use crate::book::Pentanomial;
     let seats = qijudge_registry::by_name(&cfg.game)?
         .seats(&cfg.board)?
         .len();
-    let encounters = crate::tournament::schedule::encounters(cfg.bots.len(), seats, cfg.pairing)
-        .map_err(Error::Io)?;
+    let encounters =
+        crate::schedule::encounters(cfg.bots.len(), seats, cfg.pairing).map_err(Error::Io)?;
     let e = encounters.len() as u32;
     // (encounter, pair) → the first bot's points in each game of it.
     let mut pairs: std::collections::BTreeMap<(u32, u32), Vec<f64>> = Default::default();
     for g in games {
-        let Some(k) = crate::tournament::runner::game_number(&g.dir) else {
+        let Some(k) = crate::runner::game_number(&g.dir) else {
             continue;
         };
         let (encounter, round) = ((k - 1) % e, (k - 1) / e);
@@ -648,7 +644,7 @@ pub fn bot(name: &str, game: &str) -> Result<()> {
     qijudge_registry::by_name(game)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    crate::tournament::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))
+    crate::bots::serve(name, stdin, stdout).map_err(|e| Error::Io(format!("bot: {e}")))
 }
 
 /// The folders or files given to bots, as full paths (a bot runs in a folder of its own, where
@@ -670,14 +666,14 @@ fn granted(paths: &[PathBuf], flag: &str) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// What process bots may consume and what enforces it, said once before the first game.
-fn limits_line(limits: &crate::tournament::limits::MatchLimits, bots: &[BotEntry]) -> String {
+fn limits_line(limits: &crate::limits::MatchLimits, bots: &[BotEntry]) -> String {
     let mut text = format!("bot limits: {}", limits.all.describe());
     for b in bots {
         if let Some(own) = limits.by_bot.get(&b.name) {
             text.push_str(&format!("; {}: {}", b.name, own.describe()));
         }
     }
-    match crate::tournament::cgroup::hierarchy() {
+    match crate::cgroup::hierarchy() {
         Ok(h) => text.push_str(&format!(
             "\n  memory and processes bounded per bot by a {}\n",
             h.describe()
