@@ -97,7 +97,7 @@ impl Definition for Banqi {
         vec![
             (
                 "banqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<Self>("BanqiManifest"),
+                qijudge_judge::schema::schema_of::<Self>("BanqiManifest"),
             ),
             ("banqi-view.schema.json".into(), schema::<view::BanqiView>()),
         ]

@@ -190,16 +190,18 @@ pub fn load_private_key(path: &Path) -> Result<ssh_key::PrivateKey> {
 
 /// A key that signs a player's files: a private key file (asking for its passphrase on the
 /// terminal if it has one), or a public key (`KEY.pub`) whose private half ssh-agent holds.
-pub fn load_signer(path: &Path) -> Result<signing::Signer> {
+pub fn load_signer(path: &Path) -> Result<qijudge_protocol::signer::Signer> {
     let shown = path.display().to_string();
     let text = read_arg(path, SMALL_FILE_LIMIT)?;
     if !looks_public(&text) {
-        return Ok(signing::Signer::Key(open_private_key(&shown, &text)?));
+        return Ok(qijudge_protocol::signer::Signer::Key(open_private_key(
+            &shown, &text,
+        )?));
     }
     let public =
         signing::parse_public_key(&text).map_err(|e| refuse(&shown, None, e.to_string()))?;
     match std::env::var_os("SSH_AUTH_SOCK") {
-        Some(socket) if !socket.is_empty() => Ok(signing::Signer::Agent(
+        Some(socket) if !socket.is_empty() => Ok(qijudge_protocol::signer::Signer::Agent(
             qijudge_protocol::agent::AgentKey::new(public, Path::new(&socket)),
         )),
         _ => Err(refuse_with(

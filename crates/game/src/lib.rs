@@ -538,7 +538,7 @@ pub fn seat_index(seats: &[&str], seat: &str) -> Result<usize> {
 pub fn seat_of_key(
     f: &qijudge_judge::Frame,
     seat: &str,
-    key: &qijudge_protocol::signing::Signer,
+    key: &qijudge_protocol::signer::Signer,
 ) -> Result<usize> {
     let i = seat_index(f.seats, seat)?;
     if qijudge_protocol::signing::Sign::public(key).key_data() != f.player_keys[i].key_data() {

@@ -9,7 +9,7 @@ use super::Turn;
 use crate::bot_view::BotView;
 use qijudge_judge::pipeline::{self, Referee, Session};
 use qijudge_protocol::error::{Error, Result};
-use qijudge_protocol::signing::Signer;
+use qijudge_protocol::signer::Signer;
 use qijudge_store::GameDir;
 use std::path::{Path, PathBuf};
 

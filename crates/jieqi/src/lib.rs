@@ -60,7 +60,7 @@ impl Definition for Jieqi {
         }
         let options = jq::rules_from(&items)?;
         if new.sealed && options.captured == jieqi_rules::Captured::Captor {
-            return Err(jq::sealed_captor_refusal());
+            return Err(manifest::sealed_captor_refusal());
         }
         qijudge_game::defined::seated_manifest::<Self>(new, Self::TITLE, id, options, players)
     }
@@ -88,7 +88,7 @@ impl Definition for Jieqi {
         vec![
             (
                 "jieqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<Self>("JieqiManifest"),
+                qijudge_judge::schema::schema_of::<Self>("JieqiManifest"),
             ),
             (
                 "jieqi-nonce-commitment.schema.json".into(),

@@ -22,8 +22,18 @@ impl ManifestRules for crate::Jieqi {
 
     fn check(manifest: &JieqiManifest) -> qijudge_protocol::error::Result<()> {
         if manifest.sealed && manifest.rules.captured == Captured::Captor {
-            return Err(super::referee::sealed_captor_refusal());
+            return Err(sealed_captor_refusal());
         }
         Ok(())
     }
+}
+
+/// Why a sealed game cannot keep `captured = "captor"`.
+pub fn sealed_captor_refusal() -> qijudge_protocol::error::Error {
+    qijudge_protocol::error::refuse_with(
+        "game.toml",
+        Some("rules.captured"),
+        "captor cannot be kept secret in a sealed game: its views are published for everyone",
+        "choose captured = \"both\" or \"nobody\" for a game played in public",
+    )
 }

@@ -12,7 +12,7 @@ use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
 use qijudge_judge::pipeline::Ctx;
 use qijudge_judge::turn_referee::{view_head, OffBoard, Played, TurnReferee};
 use qijudge_judge::turns::Turns;
-use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
+use qijudge_protocol::error::{refuse, Error, Result};
 use qijudge_protocol::files::*;
 use qijudge_store::GameDir;
 use qijudge_view::make_turn_view;
@@ -34,15 +34,6 @@ impl JieqiGame {
     pub fn options(&self) -> Options {
         self.manifest.rules
     }
-}
-
-pub fn sealed_captor_refusal() -> Error {
-    refuse_with(
-        "game.toml",
-        Some("rules.captured"),
-        "captor cannot be kept secret in a sealed game: its views are published for everyone",
-        "choose captured = \"both\" or \"nobody\" for a game played in public",
-    )
 }
 
 /// The rule options from `--rule key=value` items.

@@ -303,14 +303,6 @@ impl<R: ManifestRules> Seated<R> {
     }
 }
 
-/// The schema of a manifest with rule options `R` (`schemas/GAME-manifest.schema.json`).
-pub fn schema_of<R: ManifestRules>(title: &str) -> String
-where
-    R::Options: schemars::JsonSchema,
-{
-    crate::schema::manifest_schema::<R::Options>(title, Some((&R::KIND, R::SEALABLE)))
-}
-
 /// Declares a game's referee: a type of the game's own crate holding its checked manifest
 /// (`Seated<R>`, reached through `Deref`; `R` is the game's definition, which names its
 /// options), so that the game can implement the judge's traits

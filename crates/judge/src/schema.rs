@@ -44,3 +44,11 @@ pub fn manifest_schema<R: schemars::JsonSchema>(
     s.push('\n');
     s
 }
+
+/// The schema of a manifest with rule options `R` (`schemas/GAME-manifest.schema.json`).
+pub fn schema_of<R: crate::manifest::ManifestRules>(title: &str) -> String
+where
+    R::Options: schemars::JsonSchema,
+{
+    manifest_schema::<R::Options>(title, Some((&R::KIND, R::SEALABLE)))
+}

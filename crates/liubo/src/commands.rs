@@ -5,7 +5,7 @@ use crate::referee::{self as lb, LiuboGame};
 use liubo_rules::notation::{parse_turn, write_turn};
 use qijudge_game::report::Report;
 use qijudge_protocol::error::{refuse, refuse_with, Error, Result};
-use qijudge_protocol::signing::Signer;
+use qijudge_protocol::signer::Signer;
 use qijudge_store::GameDir;
 
 /// The replay page: Liubo hides only future throws, so any copy of the game can make it at any

@@ -181,7 +181,7 @@ impl Definition for Liubo {
         vec![
             (
                 "liubo-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<Self>("LiuboManifest"),
+                qijudge_judge::schema::schema_of::<Self>("LiuboManifest"),
             ),
             (
                 "liubo-chain-commitment.schema.json".into(),

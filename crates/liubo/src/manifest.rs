@@ -19,7 +19,7 @@ impl ManifestRules for crate::Liubo {
         game: "liubo",
         id_prefix: "lb-",
         board: "29-stations",
-        seats: &super::referee::SEATS,
+        seats: &SEATS,
     };
     const SEALABLE: bool = true;
 
@@ -34,3 +34,6 @@ impl ManifestRules for crate::Liubo {
         Ok(())
     }
 }
+
+/// The seats: `a` and `b` are the letters A and B of the throw protocol.
+pub const SEATS: [&str; 2] = ["a", "b"];

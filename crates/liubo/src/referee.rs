@@ -6,6 +6,7 @@
 //! gives, and a replay (the judge's own start, `verify`) demands that every recorded line is
 //! exactly what it gives, so the judge and the audit cannot drift apart.
 
+pub use super::manifest::SEATS;
 use super::manifest::*;
 use crate::throws;
 use liubo_rules::notation::{parse_turn, write_turn};
@@ -24,9 +25,6 @@ use ssh_key::PrivateKey;
 
 pub use crate::view::{LastTurn, LiuboResult, LiuboView, ThrowView};
 use std::collections::BTreeMap;
-
-/// The seats: `a` and `b` are the letters A and B of the throw protocol.
-pub const SEATS: [&str; 2] = ["a", "b"];
 
 qijudge_judge::seated_game! {
     /// A checked Liubo manifest with its keys.

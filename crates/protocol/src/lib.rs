@@ -9,6 +9,7 @@ pub mod kinds;
 pub mod plan;
 pub mod record;
 pub mod seal;
+pub mod signer;
 pub mod signing;
 
 /// The tagged SHA-256 every digest of the protocol is made with (shared with the rules' shuffles).

@@ -123,14 +123,6 @@ pub fn parse_private_key(pem: &str) -> Result<PrivateKey, SignatureError> {
     Ok(key)
 }
 
-/// A player's signing key: a private key file (opened with its passphrase if it has one), or a
-/// public key whose private half ssh-agent holds.
-#[derive(Clone, Debug)]
-pub enum Signer {
-    Key(PrivateKey),
-    Agent(super::agent::AgentKey),
-}
-
 /// What signs a player's file: a private key in memory, or the agent.
 pub trait Sign {
     fn public(&self) -> &PublicKey;
@@ -149,27 +141,6 @@ impl Sign for PrivateKey {
     }
     fn private(&self) -> Option<&PrivateKey> {
         Some(self)
-    }
-}
-
-impl Sign for Signer {
-    fn public(&self) -> &PublicKey {
-        match self {
-            Signer::Key(k) => k.public_key(),
-            Signer::Agent(a) => &a.public,
-        }
-    }
-    fn sign_file(&self, namespace: &str, msg: &[u8]) -> Result<String, SignatureError> {
-        match self {
-            Signer::Key(k) => Ok(sign(k, namespace, msg)),
-            Signer::Agent(a) => a.sign(namespace, msg),
-        }
-    }
-    fn private(&self) -> Option<&PrivateKey> {
-        match self {
-            Signer::Key(k) => Some(k),
-            Signer::Agent(_) => None,
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! left); elsewhere one plain line per finished game, which logs and CI keep.
 
 use super::runner::Event;
-use super::standings::GameRecord;
+use super::standings::{elo_of, GameRecord};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -165,25 +165,6 @@ impl Live {
             clock(left)
         ))
     }
-}
-
-/// The Elo difference a score of w wins, d draws and l losses shows, and the half-width of its
-/// 95% interval (the score's standard error carried through the logistic curve); none while
-/// the score is 0 or 100% (no finite estimate).
-pub fn elo_of(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
-    let n = (w + d + l) as f64;
-    if w as f64 == n || l as f64 == n {
-        return None;
-    }
-    let score = (w as f64 + d as f64 / 2.0) / n;
-    let var = (w as f64 * (1.0 - score).powi(2)
-        + d as f64 * (0.5 - score).powi(2)
-        + l as f64 * score.powi(2))
-        / n;
-    let elo = -400.0 * (1.0 / score - 1.0).log10();
-    // d(Elo)/d(score) = 400 / (ln 10 · s · (1 − s)).
-    let slope = 400.0 / (std::f64::consts::LN_10 * score * (1.0 - score));
-    Some((elo, 1.96 * slope * (var / n).sqrt()))
 }
 
 /// `1h02m`, `3m05s`, `12s`.

@@ -374,7 +374,7 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
     let head_to_head = match names[..] {
         [a, b] => lines
             .get(a)
-            .and_then(|s| super::live::elo_of(s.wins, s.draws, s.losses))
+            .and_then(|s| elo_of(s.wins, s.draws, s.losses))
             .map(|(diff, err)| {
                 BTreeMap::from([
                     (a.clone(), (round1(diff), round1(err))),
@@ -686,6 +686,25 @@ fn csv(s: &str) -> String {
     }
 }
 
+/// The Elo difference a score of w wins, d draws and l losses shows, and the half-width of its
+/// 95% interval (the score's standard error carried through the logistic curve); none while
+/// the score is 0 or 100% (no finite estimate).
+pub fn elo_of(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
+    let n = (w + d + l) as f64;
+    if w as f64 == n || l as f64 == n {
+        return None;
+    }
+    let score = (w as f64 + d as f64 / 2.0) / n;
+    let var = (w as f64 * (1.0 - score).powi(2)
+        + d as f64 * (0.5 - score).powi(2)
+        + l as f64 * score.powi(2))
+        / n;
+    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    // d(Elo)/d(score) = 400 / (ln 10 · s · (1 − s)).
+    let slope = 400.0 / (std::f64::consts::LN_10 * score * (1.0 - score));
+    Some((elo, 1.96 * slope * (var / n).sqrt()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -826,7 +845,7 @@ mod tests {
         let r = report(games, vec![]);
         let p: f64 = 30.0 / 40.0;
         let expected = 400.0 * (p / (1.0 - p)).log10();
-        let (live, err) = super::super::live::elo_of(30, 0, 10).unwrap();
+        let (live, err) = super::elo_of(30, 0, 10).unwrap();
         assert!((live - expected).abs() < 1e-9);
         assert_eq!(r.standings[0].elo, round1(expected));
         assert_eq!(r.standings[1].elo, -round1(expected));

@@ -136,6 +136,20 @@ pub fn write(position: &Position) -> String {
     )
 }
 
+/// A position shows as its FEN.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn start() -> Position {
+        parse(START).expect("the start FEN is valid")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -212,12 +212,6 @@ pub struct Position {
     pub fullmove: u32,
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", super::fen::write(self))
-    }
-}
-
 /// What [`Position::make`] returns so the move can be taken back.
 #[derive(Clone, Copy)]
 pub struct Undo {
@@ -234,11 +228,6 @@ impl Undo {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn start() -> Position {
-        super::fen::parse(super::fen::START).expect("the start FEN is valid")
-    }
-
     /// Builds a position from pieces, checking what makes it legal.
     pub fn from_parts(
         pieces: &[(Square, Piece)],

@@ -75,7 +75,7 @@ impl Definition for Xiangqi {
         vec![
             (
                 "xiangqi-manifest.schema.json".into(),
-                qijudge_judge::manifest::schema_of::<Self>("XiangqiManifest"),
+                qijudge_judge::schema::schema_of::<Self>("XiangqiManifest"),
             ),
             (
                 "xiangqi-view.schema.json".into(),

@@ -30,7 +30,7 @@ impl ManifestRules for crate::Xiangqi {
         game: "xiangqi",
         id_prefix: "xq-",
         board: "9x10",
-        seats: &super::referee::SEATS,
+        seats: &SEATS,
     };
     const SEALABLE: bool = false;
 
@@ -43,3 +43,6 @@ impl ManifestRules for crate::Xiangqi {
         Ok(())
     }
 }
+
+/// The seats, in manifest order: Red moves first from the standard start.
+pub const SEATS: [&str; 2] = ["red", "black"];

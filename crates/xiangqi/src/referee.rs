@@ -14,8 +14,7 @@ use xiangqi_rules::{fen, Color, Ending, Game, Move, Options, Position};
 
 pub use crate::view::{Closing, LastMove, ViewResult, XiangqiView};
 
-/// The seats, in manifest order: Red moves first from the standard start.
-pub const SEATS: [&str; 2] = ["red", "black"];
+pub use crate::manifest::SEATS;
 
 qijudge_judge::seated_game! {
     /// A checked Xiangqi manifest with its keys.

@@ -5,6 +5,7 @@
 //! as on the real games, so a hook a new game needs and lacks shows up here first.
 
 pub mod binding;
+pub mod commands;
 pub mod referee;
 pub mod rules;
 pub mod view;
@@ -54,7 +55,7 @@ impl Definition for Nim {
     }
 
     fn html(dir: &GameDir, g: &NimGame, audience: &str, _: bool) -> Result<String> {
-        view::html(dir, g, audience)
+        commands::html(dir, g, audience)
     }
 
     const GREEDY: Option<qijudge_game::defined::GreedyScores> = Some(greedy_scores);
