@@ -1,4 +1,5 @@
 mod age;
+mod architecture;
 mod bad_input;
 mod by_mail;
 mod ccgc;
