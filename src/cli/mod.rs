@@ -892,7 +892,6 @@ impl MailArgs {
 }
 
 /// A judged game folder (or packed game) as PGN, for the games that have one.
-
 fn pgn(dir: &Path, notation: &str) -> Result<()> {
     say_raw!("{}", qijudge_registry::commands::pgn_text(dir, notation)?);
     Ok(())

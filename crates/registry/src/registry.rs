@@ -94,20 +94,6 @@ pub fn of_dir(dir: &std::path::Path) -> Result<&'static dyn Game> {
         })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_game_is_found_by_its_view_format_alone() {
-        for game in GAMES {
-            let found = by_view_format(game.view_format()).map(|g| g.name());
-            assert_eq!(found, Some(game.name()));
-        }
-        assert!(by_view_format("qijudge/no-such-view/1").is_none());
-    }
-}
-
 /// `TOOL is for GAMES games, not GAME`, the games taken from the registry.
 pub fn no_tool_text(game: &str, tool: &str) -> String {
     let with: Vec<&str> = GAMES
@@ -147,4 +133,18 @@ pub fn engines_play(protocol: &str) -> String {
         .map(|(_, what)| *what)
         .collect();
     plays.join(" and ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_its_view_format_alone() {
+        for game in GAMES {
+            let found = by_view_format(game.view_format()).map(|g| g.name());
+            assert_eq!(found, Some(game.name()));
+        }
+        assert!(by_view_format("qijudge/no-such-view/1").is_none());
+    }
 }
