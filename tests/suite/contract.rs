@@ -90,7 +90,7 @@ fn trait_methods(source: &str, name: &str) -> Vec<String> {
 /// renamed or removed fails here until the page says so.
 #[test]
 fn the_documented_referee_contract_is_the_code_s() {
-    let code = std::fs::read_to_string(root().join("src/judge/pipeline.rs")).unwrap();
+    let code = std::fs::read_to_string(root().join("crates/judge/src/pipeline.rs")).unwrap();
     let doc = std::fs::read_to_string(root().join("docs/games.md")).unwrap();
     assert_eq!(
         trait_methods(&doc, "Referee"),
