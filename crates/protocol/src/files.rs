@@ -202,7 +202,7 @@ pub struct SetupFile {
 /// `conditional/<ply>-<seat>.toml`, signed by the player (namespace `qijudge-conditional`):
 /// the seat's commitment to answers written in advance to the opponent's move at `ply`, while
 /// the opponent is to move. It shows no plan: each line is a salted commitment (see
-/// [`crate::plan`]), and the lines themselves ([`PlansFile`]) go to the judge alone.
+/// [`crate::protocol::plan`]), and the lines themselves ([`PlansFile`]) go to the judge alone.
 /// A newer version (greater `seq`) replaces an older one; one with no lines withdraws them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
