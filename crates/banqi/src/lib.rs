@@ -52,6 +52,13 @@ impl Definition for Banqi {
     const VARIANTS: &'static [qijudge_game::Variant] =
         &[("2p", &[]), ("2p", &["cannon-takes-face-down=on"])];
 
+    /// A square to turn up (`a1`) or from-to (`a1a2`).
+    fn spell_move(lower: &str) -> std::result::Result<String, String> {
+        banqi_rules::position::Action::parse(lower)
+            .map(|a| a.to_string())
+            .ok_or_else(|| "write a square to turn up (a1) or from-to (a1a2), a1 … h4".into())
+    }
+
     fn secret_opens(
         _seat: usize,
         name: &str,

@@ -170,6 +170,9 @@ pub trait Game: Commands {
     ) -> Result<Option<std::result::Result<Vec<String>, String>>> {
         Ok(None)
     }
+    /// A move of a conditional line as the record writes it, read from `lower` (the typed
+    /// move, lower case, dashes as `-`) without a position; `Err(why)` when it is none.
+    fn spell_move(&self, lower: &str) -> std::result::Result<String, String>;
     /// Whether players hold secrets that `reveal` publishes after the end.
     fn has_secrets(&self) -> bool;
     /// Whether `secret` (a file's text, as a seat sent it) opens seat `seat` (`name`)'s signed

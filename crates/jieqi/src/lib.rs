@@ -99,6 +99,11 @@ impl Definition for Jieqi {
         ]
     }
 
+    /// Square to square, as Xiangqi's record writes moves.
+    fn spell_move(lower: &str) -> std::result::Result<String, String> {
+        qijudge_xiangqi::commands::spell_iccs(lower)
+    }
+
     fn secret_opens(
         _seat: usize,
         name: &str,

@@ -337,6 +337,28 @@ impl Definition for Luzhanqi {
         ]
     }
 
+    /// From-to on the two-player board (`a6-a5`; `a6a5` read too).
+    fn spell_move(lower: &str) -> std::result::Result<String, String> {
+        let text = match lower.contains('-') {
+            true => lower.to_string(),
+            false => match lower
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+            {
+                Some((at, _)) => format!("{}-{}", &lower[..at], &lower[at..]),
+                None => lower.to_string(),
+            },
+        };
+        let board = luzhanqi_rules::board::two_player();
+        luzhanqi_rules::Move::parse(&text, board)
+            .map(|m| m.display(board))
+            .map_err(|_| {
+                "write from-to with the board's squares (a1 … e12), as qijudge moves lists them"
+                    .into()
+            })
+    }
+
     fn secret_opens(
         _seat: usize,
         name: &str,

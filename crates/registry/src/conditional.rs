@@ -12,7 +12,7 @@ use std::path::Path;
 /// One `--if` value, `REPLY=ANSWER[,REPLY=ANSWER…]`, as a file line (`REPLY ANSWER …`) in the
 /// record's spelling of `game`'s moves; a move that is not one of the game's is refused with
 /// the step and why.
-pub fn line_of(game: &str, typed: &str) -> std::result::Result<String, String> {
+pub fn line_of(game: &dyn qijudge_game::Game, typed: &str) -> std::result::Result<String, String> {
     let mut words = Vec::new();
     for pair in typed.split(',') {
         let (reply, answer) = pair.split_once('=').ok_or_else(|| {
@@ -75,7 +75,7 @@ fn read_typed(
     dir: &Path,
     typed: &str,
 ) -> std::result::Result<String, String> {
-    let spelled = line_of(game.name(), typed);
+    let spelled = line_of(game, typed);
     let words: Vec<String> = typed
         .split(',')
         .flat_map(|pair| pair.split('=').map(|w| w.trim().to_string()))
@@ -89,9 +89,9 @@ fn read_typed(
     }
 }
 
-/// A move as the record writes it (Luzhanqi `a6-a7`, Xiangqi and Jieqi `h2e2`, Banqi `a1`,
-/// `a1a2`), read in the forms `move` takes without a position; refused when it is none.
-fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
+/// A move as the record writes it, read in the forms `move` takes without a position (each
+/// game's `spell_move`); refused when it is none.
+fn spelled(game: &dyn qijudge_game::Game, typed: &str) -> std::result::Result<String, String> {
     let lower: String = typed
         .trim()
         .chars()
@@ -104,45 +104,7 @@ fn spelled(game: &str, typed: &str) -> std::result::Result<String, String> {
     if ["resign", "accept-draw"].contains(&lower.as_str()) {
         return Err(format!("{lower}: a line holds moves on the board only"));
     }
-    match game {
-        "luzhanqi" => {
-            let text = match lower.contains('-') {
-                true => lower.clone(),
-                false => match lower
-                    .char_indices()
-                    .skip(1)
-                    .find(|(_, c)| c.is_ascii_alphabetic())
-                {
-                    Some((at, _)) => format!("{}-{}", &lower[..at], &lower[at..]),
-                    None => lower.clone(),
-                },
-            };
-            let board = luzhanqi_rules::board::two_player();
-            luzhanqi_rules::Move::parse(&text, board)
-                .map(|m| m.display(board))
-                .map_err(|_| {
-                    not_a_move(
-                        "write from-to with the board's squares (a1 … e12), as qijudge moves \
-                         lists them",
-                    )
-                })
-        }
-        "banqi" => banqi_rules::position::Action::parse(&lower)
-            .map(|a| a.to_string())
-            .ok_or_else(|| not_a_move("write a square to turn up (a1) or from-to (a1a2), a1 … h4")),
-        _ => {
-            let spelled = lower.replace('-', "");
-            match xiangqi_rules::notation::parse_iccs(&spelled) {
-                Some(m) if m.from != m.to => Ok(spelled),
-                Some(_) => Err(not_a_move("it goes nowhere")),
-                None => Err(not_a_move(
-                    "a line is written square to square as the record writes moves (h2e2); \
-                     WXF and Chinese name a piece by where it stands, which depends on the \
-                     position the line reaches",
-                )),
-            }
-        }
-    }
+    game.spell_move(&lower).map_err(|why| not_a_move(&why))
 }
 
 /// The seat to move once the record's last line is in: the other seat after a move, the first
@@ -270,6 +232,7 @@ mod tests {
 
     #[test]
     fn typed_lines_are_spelled_as_the_record_writes_moves() {
+        let line_of = |game: &str, typed: &str| line_of(crate::by_name(game).unwrap(), typed);
         assert_eq!(
             line_of("xiangqi", "H9G7=h2-e2, b9c7=b2c2").unwrap(),
             "h9g7 h2e2 b9c7 b2c2"

@@ -43,3 +43,19 @@ pub fn html(d: &GameDir, g: &XiangqiGame, audience: &str) -> Result<String> {
     let about = html::about(&g.manifest.players, "", &head);
     Ok(html::replay(&title, &about, &views, frame, moved))
 }
+
+/// A conditional line's move square to square (`h2e2`), as the record writes moves: WXF and
+/// Chinese name a piece by where it stands, which depends on the position the line reaches.
+pub fn spell_iccs(lower: &str) -> std::result::Result<String, String> {
+    let spelled = lower.replace('-', "");
+    match xiangqi_rules::notation::parse_iccs(&spelled) {
+        Some(m) if m.from != m.to => Ok(spelled),
+        Some(_) => Err("it goes nowhere".into()),
+        None => Err(
+            "a line is written square to square as the record writes moves (h2e2); \
+                     WXF and Chinese name a piece by where it stands, which depends on the \
+                     position the line reaches"
+                .into(),
+        ),
+    }
+}

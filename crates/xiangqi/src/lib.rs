@@ -48,6 +48,10 @@ impl Definition for Xiangqi {
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];
     const SECRETS: bool = false;
 
+    fn spell_move(lower: &str) -> std::result::Result<String, String> {
+        commands::spell_iccs(lower)
+    }
+
     fn load(dir: &GameDir) -> Result<xq::XiangqiGame> {
         xq::XiangqiGame::load(dir)
     }

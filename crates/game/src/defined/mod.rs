@@ -456,6 +456,12 @@ pub trait Definition: Sync + Sized {
     /// (higher is better; the bot breaks ties at random); none: no move is preferred.
     const GREEDY: Option<GreedyScores> = None;
 
+    /// A conditional line's move in the record's spelling, without a position (see
+    /// [`Game::spell_move`]).
+    fn spell_move(_lower: &str) -> std::result::Result<String, String> {
+        Err("this game reads no move without its position".into())
+    }
+
     /// Whether a seat's secret file opens its signed commitment (see [`Game::secret_opens`]);
     /// a game without secrets has none to open.
     fn secret_opens(
@@ -668,6 +674,10 @@ impl<D: Definition> Game for D {
 
     fn engine_protocols(&self) -> &'static [(&'static str, &'static str)] {
         D::ENGINE_PROTOCOLS
+    }
+
+    fn spell_move(&self, lower: &str) -> std::result::Result<String, String> {
+        D::spell_move(lower)
     }
 
     fn secret_opens(
