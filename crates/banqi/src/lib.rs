@@ -65,12 +65,7 @@ impl Definition for Banqi {
         secret: &str,
         commitment: &str,
     ) -> std::result::Result<bool, &'static str> {
-        match qijudge_protocol::files::field_of(secret, "format").as_deref() {
-            Some(qijudge_protocol::files::NONCE_FORMAT) => {
-                qijudge_judge::nonces::opens(name, secret, commitment)
-            }
-            _ => Ok(false),
-        }
+        qijudge_judge::nonces::opens(name, secret, commitment)
     }
 
     fn load(dir: &GameDir) -> Result<BanqiGame> {

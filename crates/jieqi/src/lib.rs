@@ -110,12 +110,7 @@ impl Definition for Jieqi {
         secret: &str,
         commitment: &str,
     ) -> std::result::Result<bool, &'static str> {
-        match qijudge_protocol::files::field_of(secret, "format").as_deref() {
-            Some(qijudge_protocol::files::NONCE_FORMAT) => {
-                qijudge_judge::nonces::opens(name, secret, commitment)
-            }
-            _ => Ok(false),
-        }
+        qijudge_judge::nonces::opens(name, secret, commitment)
     }
 
     const ENGINE_PROTOCOLS: &'static [(&'static str, &'static str)] = &[("uci", "jieqi")];

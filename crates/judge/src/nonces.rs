@@ -194,14 +194,17 @@ impl NoncePair {
     }
 }
 
-/// Whether a nonce file's text opens seat `name`'s signed nonce commitment (its text);
-/// `Err` when either is not such a file.
+/// Whether a secret file's text opens seat `name`'s signed nonce commitment (its text): false
+/// for a file of another format, `Err` when a nonce file or the commitment does not read.
 pub fn opens(
     name: &str,
     secret: &str,
     commitment: &str,
 ) -> std::result::Result<bool, &'static str> {
-    use qijudge_protocol::files::{parse_toml, NonceCommitmentFile, NonceFile};
+    use qijudge_protocol::files::{field_of, parse_toml, NonceCommitmentFile, NonceFile};
+    if field_of(secret, "format").as_deref() != Some(NONCE_FORMAT) {
+        return Ok(false);
+    }
     let (Ok(n), Ok(c)) = (
         parse_toml::<NonceFile>(secret),
         parse_toml::<NonceCommitmentFile>(commitment),
@@ -210,4 +213,39 @@ pub fn opens(
     };
     Ok(qijudge_rules::hash::hex32(&n.nonce)
         .is_some_and(|nonce| self::commitment(&c.game, name, &nonce) == c.commitment))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qijudge_protocol::files::to_toml;
+
+    /// A nonce file opens its seat's commitment and no other; a file of another format opens
+    /// nothing; a nonce file that does not read is refused as such.
+    #[test]
+    fn a_nonce_opens_its_own_seat_s_commitment_only() {
+        let keys = crate::contract::contract_frame(&["red", "black"]);
+        let frame = Frame {
+            id: "jq-0123456789abcdef0123456789abcdef",
+            hash: "sha256:00",
+            judge_key: &keys.judge_key,
+            seats: &["red", "black"],
+            player_keys: &keys.player_keys,
+        };
+        let (commitment, nonce) = new_files(&frame, 0, [5; 32]);
+        let (commitment, nonce) = (to_toml(&commitment), to_toml(&nonce));
+        assert_eq!(opens("red", &nonce, &commitment), Ok(true));
+        assert_eq!(opens("black", &nonce, &commitment), Ok(false));
+        let (_, other) = new_files(&frame, 0, [6; 32]);
+        assert_eq!(opens("red", &to_toml(&other), &commitment), Ok(false));
+        assert_eq!(
+            opens("red", "format = \"qijudge/setup/1\"\n", &commitment),
+            Ok(false)
+        );
+        let broken = format!("format = \"{NONCE_FORMAT}\"\n");
+        assert_eq!(
+            opens("red", &broken, &commitment),
+            Err("is not a nonce file")
+        );
+    }
 }
