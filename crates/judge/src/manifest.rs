@@ -323,16 +323,16 @@ macro_rules! seated_game {
 
         impl $crate::pipeline::Framed for $name {
             fn frame(&self) -> $crate::Frame<'_> {
-                self.0.frame()
+                $crate::pipeline::Framed::frame(&self.0)
             }
             fn clock(&self) -> Option<&::qijudge_protocol::files::Clock> {
-                self.0.manifest.clock.as_ref()
+                $crate::pipeline::Framed::clock(&self.0)
             }
             fn sealed(&self) -> bool {
-                self.0.manifest.sealed
+                $crate::pipeline::Framed::sealed(&self.0)
             }
             fn players(&self) -> &[::qijudge_protocol::files::Player] {
-                &self.0.manifest.players
+                $crate::pipeline::Framed::players(&self.0)
             }
         }
 
