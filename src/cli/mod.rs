@@ -409,6 +409,19 @@ pub enum Command {
     ///
     /// Example: qijudge match --game xiangqi --bot a=builtin:greedy --bot b=builtin:random --bot c=builtin:random --games 4
     Match(Box<qijudge_tournament::args::MatchArgs>),
+    /// Play a match from fastchess's command line, printing what fastchess prints.
+    ///
+    /// Engine-testing fleets (OpenBench, fishtest) start fastchess with `-engine cmd=… name=…`,
+    /// `-each`, `-openings`, `-rounds`, `-games`, `-sprt`, … and read its standard output; put
+    /// qijudge there with a two-line script. qijudge's own options (--game, --out, any of
+    /// `match`'s) may come among them. See docs/bots.md, "Fleets".
+    ///
+    /// Example: qijudge fastchess --out m -engine cmd=builtin:greedy name=a proto=bot -engine cmd=builtin:random name=b proto=bot -rounds 2 -repeat
+    Fastchess {
+        /// fastchess's options, and qijudge match's.
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 1.., value_name = "ARGS")]
+        args: Vec<String>,
+    },
     /// Run a built-in bot (random or greedy) on standard input and output, speaking qijudge-bot/1.
     Bot {
         #[arg(value_parser = ["random", "greedy"])]
@@ -637,6 +650,7 @@ pub fn run(cli: Cli) -> Result<()> {
             },
         ),
         Command::Match(args) => qijudge_tournament::commands::run(&args),
+        Command::Fastchess { args } => qijudge_tournament::commands::fastchess(&args),
         Command::Bot { name, game } => qijudge_tournament::commands::bot(&name, &game),
         Command::SandboxExec {
             read,

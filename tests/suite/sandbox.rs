@@ -562,7 +562,15 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                assert!(text.contains("comment = \"score "), "{text}");
+                // `+0.35/12 0.123s`: score, depth and the move's own time.
+                let comment = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("comment = \""))
+                    .unwrap_or("");
+                assert!(
+                    comment.starts_with(['+', '-']) && comment.contains('/') && comment.ends_with("s\""),
+                    "{text}"
+                );
             }
         }
     }
@@ -570,7 +578,7 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
     let pgn = std::fs::read_to_string(tmp.path().join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
     assert!(
-        pgn.contains("{score cp ") && pgn.contains("[FEN \""),
+        (pgn.contains(" {+") || pgn.contains(" {-")) && pgn.contains("[FEN \""),
         "{pgn}"
     );
     let check = Command::new(env!("CARGO_BIN_EXE_qijudge"))

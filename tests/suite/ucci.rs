@@ -182,7 +182,10 @@ fn ucci_draw_offers_and_resignations_are_the_games_own() {
     assert!(gos[..2].iter().all(|g| !g.starts_with("go draw")), "{told}");
     assert!(gos[2].starts_with("go draw "), "{told}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
-    assert!(pgn.contains("{score cp 0 depth 1; draw offered}"), "{pgn}");
+    assert!(
+        pgn.contains("{+0.00/1 0.") && pgn.contains("s; draw offered}"),
+        "{pgn}"
+    );
     assert!(
         pgn.contains("[Termination \"draw agreed\"]") && pgn.contains("1/2-1/2"),
         "{pgn}"

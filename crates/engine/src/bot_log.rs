@@ -1,10 +1,34 @@
 //! A process bot's standard error, read by a thread of the runner: kept in the game's log file
 //! (`--bot-logs`) up to the bot's log limit, counted in every case (whether logs are kept must
 //! not change a game's result), and past the limit cut, with a last line saying how much.
+//!
+//! An I/O log (`--bot-io-logs`) keeps the whole conversation instead, one line per line, each
+//! stamped with the time (UTC, milliseconds) and its direction: `>` to the bot, `<` from it, `!`
+//! its standard error, so a misread protocol line can be found without a logging wrapper.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// A game's log file, and whether it keeps the whole conversation.
+#[derive(Debug, Default)]
+pub struct LogFile {
+    pub file: Option<std::fs::File>,
+    pub io: bool,
+}
+
+impl LogFile {
+    pub fn none() -> LogFile {
+        LogFile::default()
+    }
+}
+
+/// `2026-12-02T07:08:38.123Z`.
+fn stamp() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
 
 /// Where a bot's standard error goes, for the game it plays now.
 pub struct BotLog {
@@ -14,6 +38,7 @@ pub struct BotLog {
 
 struct State {
     file: Option<std::fs::File>,
+    io: bool,
     limit: Option<u64>,
     written: u64,
     cut: u64,
@@ -40,11 +65,12 @@ impl BotLog {
     /// Reads `stderr` until the bot closes it, into `file` (if given) up to `limit` bytes a game.
     pub fn start(
         stderr: std::process::ChildStderr,
-        file: Option<std::fs::File>,
+        file: LogFile,
         limit: Option<u64>,
     ) -> BotLog {
         let state = Arc::new(Mutex::new(State {
-            file,
+            file: file.file,
+            io: file.io,
             limit,
             written: 0,
             cut: 0,
@@ -71,13 +97,36 @@ impl BotLog {
 
     /// The next game's log (a kept engine plays several): the last one is closed, the count
     /// starts again.
-    pub fn next_game(&self, file: Option<std::fs::File>) {
+    pub fn next_game(&self, file: LogFile) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.finish();
-        s.file = file;
+        s.file = file.file;
+        s.io = file.io;
         s.written = 0;
         s.cut = 0;
         self.over.store(false, Ordering::Relaxed);
+    }
+}
+
+impl BotLog {
+    /// A line the runner wrote to the bot (I/O logs only).
+    pub fn sent(&self, line: &str) {
+        self.conversation('>', line);
+    }
+
+    /// A line the bot wrote on its standard output (I/O logs only).
+    pub fn received(&self, line: &str) {
+        self.conversation('<', line);
+    }
+
+    fn conversation(&self, direction: char, line: &str) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if !s.io {
+            return;
+        }
+        if let Some(file) = &mut s.file {
+            let _ = writeln!(file, "{} {direction} {}", stamp(), line.trim_end_matches('\n'));
+        }
     }
 }
 
@@ -96,8 +145,19 @@ fn read_all(mut stderr: std::process::ChildStderr, state: &Mutex<State>, over: &
             None => n,
         };
         if room > 0 {
+            let io = s.io;
             if let Some(file) = &mut s.file {
-                let _ = file.write_all(&chunk[..room]);
+                match io {
+                    true => {
+                        let text = String::from_utf8_lossy(&chunk[..room]);
+                        for line in text.lines() {
+                            let _ = writeln!(file, "{} ! {line}", stamp());
+                        }
+                    }
+                    false => {
+                        let _ = file.write_all(&chunk[..room]);
+                    }
+                }
             }
             s.written += room as u64;
         }
@@ -125,7 +185,10 @@ mod tests {
             .unwrap();
         let log = BotLog::start(
             child.stderr.take().unwrap(),
-            Some(std::fs::File::create(&path).unwrap()),
+            LogFile {
+                file: Some(std::fs::File::create(&path).unwrap()),
+                io: false,
+            },
             limit,
         );
         child.wait().unwrap();

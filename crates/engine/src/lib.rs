@@ -29,7 +29,7 @@ pub trait Engine: Bot {
     /// Whether its process still runs (a kept engine may have died since).
     fn is_running(&mut self) -> bool;
     /// Where its standard error goes from now on (the next game's log).
-    fn log_to(&self, file: Option<std::fs::File>);
+    fn log_to(&self, file: crate::bot_log::LogFile);
     /// Readied for a game from `start` (an opening's position), or from the game's own start.
     fn for_game(self: Box<Self>, start: Option<&str>) -> Box<dyn Engine>;
 }

@@ -30,6 +30,42 @@ pub trait Bot: Send {
     }
 }
 
+/// How a process bot is started besides its command: in which folder, with which variables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The folder it starts in (fastchess's `dir=`): relative program paths of the command are
+    /// read from there, and with the sandbox on, the folder is visible read-only. Unset, a bot
+    /// starts in its own empty folder.
+    pub dir: Option<std::path::PathBuf>,
+    /// Environment variables set for it besides `PATH`, `HOME`, `TMPDIR` and `LANG`.
+    pub env: Vec<(String, String)>,
+}
+
+impl Launch {
+    /// Reads one `VAR=VALUE`: a portable variable name and a value without NUL.
+    pub fn set_env(&mut self, item: &str) -> Result<(), String> {
+        let (var, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("{item:?}: expected VAR=VALUE"))?;
+        let portable = var.chars().next().is_some_and(|c| !c.is_ascii_digit())
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !portable || value.contains('\0') {
+            return Err(format!(
+                "{var:?}: a variable is named with letters, digits and _ (not first a digit), its \
+                 value one string without NUL"
+            ));
+        }
+        self.env.retain(|(v, _)| v != var);
+        self.env.push((var.to_string(), value.to_string()));
+        Ok(())
+    }
+}
+
+/// `'text'` for `sh`, whatever the text holds.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
 /// A program speaking the protocol on its standard input and output, run with `sh -c`.
 pub struct ProcessBot {
     child: Child,
@@ -47,19 +83,40 @@ pub struct ProcessBot {
 const MAX_LINE: usize = 1 << 20;
 
 impl ProcessBot {
-    /// Starts `command` through the shell, in its own empty folder, confined (see
-    /// [`crate::sandbox`]) and within `limits`; its standard error goes to `log` when given.
+    /// Starts `command` through the shell, in its own empty folder (or `launch.dir`), confined
+    /// (see [`crate::sandbox`]) and within `limits`; its standard error goes to `log` when
+    /// given, with its whole conversation when `log.io`.
     pub fn spawn(
         command: &str,
-        log: Option<std::fs::File>,
+        launch: &Launch,
+        log: crate::bot_log::LogFile,
         grants: &crate::sandbox::Grants,
         limits: &crate::limits::Limits,
     ) -> std::io::Result<ProcessBot> {
         use std::os::unix::process::CommandExt;
-        let (command, programs) = crate::sandbox::program_files(command);
+        let base = launch.dir.as_deref().unwrap_or(std::path::Path::new("."));
+        let (mut command, programs) = crate::sandbox::program_files_in(command, base);
+        let mut grants = grants.clone();
+        if let Some(dir) = &launch.dir {
+            let dir = std::path::absolute(dir)?;
+            if !dir.is_dir() {
+                return Err(std::io::Error::other(format!(
+                    "{}: no such folder to start in",
+                    dir.display()
+                )));
+            }
+            command = format!(
+                "cd -- {} || exit 127; {command}",
+                shell_quoted(&dir.to_string_lossy())
+            );
+            if !grants.write.iter().any(|w| dir.starts_with(w)) {
+                grants.read.push(dir);
+            }
+        }
         let sandbox =
-            crate::sandbox::prepare(grants, limits, &programs).map_err(std::io::Error::other)?;
+            crate::sandbox::prepare(&grants, limits, &programs).map_err(std::io::Error::other)?;
         let mut cmd = sandbox.command(&command);
+        cmd.envs(launch.env.iter().map(|(k, v)| (k, v)));
         // A group of its own: Ctrl-C at the terminal reaches the match runner, which finishes
         // the games in flight, and not the bots playing them.
         cmd.process_group(0);
@@ -109,6 +166,7 @@ impl ProcessBot {
 
     /// Writes one line to the bot.
     pub fn send_line(&mut self, line: &str) -> Result<(), BotFailure> {
+        self.log.sent(line);
         let stdin = self.stdin.as_mut().ok_or(BotFailure::Crashed)?;
         stdin
             .write_all(line.as_bytes())
@@ -135,7 +193,10 @@ impl ProcessBot {
     /// running: an engine told to stop still answers). Failures as in [`Self::read_line`].
     pub fn line_within(&mut self, wait: Duration) -> Result<Option<String>, BotFailure> {
         let read = match self.lines.next_line(wait) {
-            Ok(line) => Ok(Some(line)),
+            Ok(line) => {
+                self.log.received(&line);
+                Ok(Some(line))
+            }
             Err(LineError::Garbage) => Err(BotFailure::Garbage(
                 "an answer that is not UTF-8 or longer than 1 MiB".into(),
             )),
@@ -159,7 +220,7 @@ impl ProcessBot {
 
     /// Where the bot's standard error goes from now on: the next game's log (a kept engine
     /// plays several games).
-    pub fn log_to(&self, file: Option<std::fs::File>) {
+    pub fn log_to(&self, file: crate::bot_log::LogFile) {
         self.log.next_game(file);
     }
 }

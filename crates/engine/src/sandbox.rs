@@ -696,6 +696,11 @@ pub struct ProgramFile {
 /// own folder. Links stay links in the command: a virtual environment's `bin/python` is a link
 /// whose name tells Python where its environment is.
 pub fn program_files(command: &str) -> (String, Vec<ProgramFile>) {
+    program_files_in(command, Path::new("."))
+}
+
+/// [`program_files`] with relative paths read from `base` (the folder the bot starts in).
+pub fn program_files_in(command: &str, base: &Path) -> (String, Vec<ProgramFile>) {
     let mut files = Vec::new();
     let words: Vec<String> = command
         .split(' ')
@@ -705,8 +710,11 @@ pub fn program_files(command: &str) -> (String, Vec<ProgramFile>) {
                 && word
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"/._-+:=@".contains(&b));
-            let path = Path::new(word);
-            match (std::fs::canonicalize(path), std::path::absolute(path)) {
+            let path = match base == Path::new(".") {
+                true => PathBuf::from(word),
+                false => base.join(word),
+            };
+            match (std::fs::canonicalize(&path), std::path::absolute(&path)) {
                 // A path, or an argument naming a file in the current folder (`python3
                 // bot.py`): the bot runs in a folder of its own, so it gets the full path. (A
                 // first word without a slash is a program looked up in PATH.)

@@ -21,6 +21,16 @@ impl Score {
         }
     }
 
+    /// As cutechess and fastchess write it in a PGN comment: pawns with a sign (`+0.35`), or
+    /// `+M3` / `-M3` for a mate.
+    pub fn pgn(self) -> String {
+        match self {
+            Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Score::Mate(n) if n >= 0 => format!("+M{n}"),
+            Score::Mate(n) => format!("-M{}", -i64::from(n)),
+        }
+    }
+
     /// As UCI writes it: `cp 35`, `mate -3`.
     pub fn uci(self) -> String {
         match self {

@@ -350,7 +350,7 @@ impl Engine for CcgcBot {
         self.process.exited_within(Duration::ZERO).is_none()
     }
 
-    fn log_to(&self, file: Option<std::fs::File>) {
+    fn log_to(&self, file: qijudge_engine::bot_log::LogFile) {
         self.process.log_to(file);
     }
 

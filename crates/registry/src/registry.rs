@@ -20,6 +20,10 @@ pub static GAMES: &[&dyn Game] = &[
 /// state or manifest without a `game` field holds: the first game qijudge judged.
 pub const DEFAULT_GAME: &str = "luzhanqi";
 
+/// The game an engine-testing fleet plays when it names none (`-variant standard`): the one
+/// whose engines speak UCI as chess engines do.
+pub const DEFAULT_ENGINE_GAME: &str = "xiangqi";
+
 /// The names of every game, for messages.
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name()).collect()

@@ -125,6 +125,32 @@ pub struct MatchArgs {
     /// Keep each process bot's standard error in OUT/logs/.
     #[arg(long)]
     pub bot_logs: bool,
+    /// Keep each process bot's whole conversation in OUT/logs/game-NNNNN-NAME.log, one line per
+    /// line, timestamped (UTC, milliseconds): `>` to it, `<` from it, `!` its standard error.
+    #[arg(long)]
+    pub bot_io_logs: bool,
+    /// The folder one process bot starts in, NAME=FOLDER (fastchess's dir=): relative paths
+    /// of its command are read from there; with the sandbox on, the folder is visible to the
+    /// bots read-only (grant it with --bot-write to let it write there).
+    #[arg(long = "bot-dir", value_name = "NAME=FOLDER")]
+    pub bot_dirs: Vec<String>,
+    /// An environment variable of one process bot, NAME:VAR=VALUE (a wine-hosted program's
+    /// WINEPREFIX, say); repeat for more. Bots get PATH, HOME, TMPDIR and LANG besides.
+    #[arg(long = "bot-env", value_name = "NAME:VAR=VALUE")]
+    pub bot_env: Vec<String>,
+    /// What standard output carries: `text` (the standings, in --format, at the end) or
+    /// `fastchess`, as engine-testing fleets read it: a `Started game`/`Finished game` line per
+    /// game and fastchess's results block every --rating-interval, then `Finished match`.
+    #[arg(long, default_value = "text", value_parser = ["text", "fastchess"])]
+    pub output: String,
+    /// With --output fastchess: the results block after every N pairs (every N games without a
+    /// book), and at the end; 0: at the end only.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rating_interval: u32,
+    /// With a book: count, report and test on pairs (pentanomial), as fastchess's
+    /// `-report penta=true`, its default; `false`: on games.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub report_penta: bool,
     /// A file or folder process bots may read (their own program files are readable
     /// already); repeat for more. See docs/bots.md.
     #[arg(long = "bot-read", value_name = "PATH")]

@@ -329,14 +329,54 @@ fn two_player_summary(
 /// The summary on standard error in fastchess's words, and as JSON to `file`.
 fn write_summary(summary: &crate::summary::Summary, file: Option<&Path>) -> Result<()> {
     let _ = std::io::Write::write_all(&mut std::io::stderr(), summary.fastchess_text().as_bytes());
-    if let Some(file) = file {
-        let json = serde_json::to_string_pretty(summary).map_err(|e| Error::Io(e.to_string()))?;
-        qijudge_store::write_atomic(file, format!("{json}\n").as_bytes())?;
+    match file {
+        Some(file) => write_json(summary, file),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+fn write_json(summary: &crate::summary::Summary, file: &Path) -> Result<()> {
+    let json = serde_json::to_string_pretty(summary).map_err(|e| Error::Io(e.to_string()))?;
+    qijudge_store::write_atomic(file, format!("{json}\n").as_bytes())
 }
 
 pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
+    run_with(args, &crate::fastchess::Fleet::default())
+}
+
+/// `qijudge fastchess ARGS…`: fastchess's command line read into a match, played with
+/// fastchess's output.
+pub fn fastchess(argv: &[String]) -> Result<()> {
+    let (translated, fleet) = crate::fastchess::translate(argv).map_err(Error::Io)?;
+    #[derive(clap::Parser)]
+    #[command(name = "qijudge fastchess", no_binary_name = true)]
+    struct Wrapped {
+        #[command(flatten)]
+        args: crate::args::MatchArgs,
+    }
+    let wrapped = <Wrapped as clap::Parser>::try_parse_from(&translated)
+        .map_err(|e| Error::Io(format!("{}(read as: qijudge match {})", e.render(), translated.join(" "))))?;
+    for note in &fleet.unused {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!("qijudge: {note}: read, not used\n").as_bytes(),
+        );
+    }
+    run_with(&wrapped.args, &fleet)
+}
+
+/// Writes to standard output at once (fleets read it line by line as the match goes); a closed
+/// output does not stop the match.
+fn print_now(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = std::io::Write::write_all(&mut out, text.as_bytes());
+    let _ = std::io::Write::flush(&mut out);
+}
+
+fn run_with(args: &crate::args::MatchArgs, fleet: &crate::fastchess::Fleet) -> Result<()> {
     let kind = qijudge_registry::by_name(&args.game)?;
     kind.seats(&args.board)?;
     if args.bots.len() < 2 {
@@ -484,6 +524,8 @@ pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
             launcher: None,
         },
         limits,
+        launch: launches(&args.bot_dirs, &args.bot_env, &names)?,
+        io_logs: args.bot_io_logs,
     };
     let sprt: Option<Sprt> = args
         .sprt
@@ -501,21 +543,40 @@ pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
             "--summary-json: a summary compares two bots; give two".into(),
         ));
     }
-    // With a book the games come in pairs, and the test is decided on pairs (pentanomial).
-    let tally = std::sync::Mutex::new(sprt.map(|t| match cfg.book {
-        Some(_) => Tally::on_pairs(t, &cfg.bots[0].name),
-        None => Tally::new(t, &cfg.bots[0].name),
+    // With a book the games come in pairs, and the test is decided on pairs (pentanomial),
+    // unless told to report games.
+    let pairs = cfg.book.is_some() && args.report_penta;
+    let tally = std::sync::Mutex::new(sprt.map(|t| Tally::new(t, &cfg.bots[0].name, pairs)));
+    let fastchess = args.output == "fastchess";
+    let printer = std::sync::Mutex::new(fastchess.then(|| {
+        crate::fastchess::Printer::new(
+            &cfg.bots[0].name,
+            &cfg.bots.get(1).map(|b| b.name.clone()).unwrap_or_default(),
+            pairs,
+            sprt,
+            crate::fastchess::heading(&cfg, args.book.as_deref()),
+            match cfg.bots.len() {
+                2 => args.rating_interval,
+                _ => 0,
+            },
+        )
     }));
     let live = std::sync::Mutex::new(Live::new(std::io::stderr().is_terminal()));
     let observe = |event: Event| -> bool {
-        let text = live.lock().unwrap_or_else(|e| e.into_inner()).on(&event);
-        // Progress is a courtesy: a closed standard error must not stop the match.
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        if let Some(p) = printer.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            // Fleets read standard output line by line, and count words like "on time" in
+            // every line of both outputs: the plain progress lines would count twice.
+            print_now(&p.on(&event));
+        } else {
+            let text = live.lock().unwrap_or_else(|e| e.into_inner()).on(&event);
+            // Progress is a courtesy: a closed standard error must not stop the match.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        }
         let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
         tally.as_mut().is_some_and(|t| t.on(&event))
     };
     let played = run_match(&cfg, &observe)?;
-    if std::io::stderr().is_terminal() {
+    if std::io::stderr().is_terminal() && !fastchess {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), b"\n");
     }
     let done = played.games.len();
@@ -529,10 +590,18 @@ pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
             )?);
         }
         qijudge_store::write_atomic(file, text.as_bytes())?;
+        if fleet.pgn_crc32 {
+            // As fastchess says it once the file is closed; fishtest reads the last word.
+            print_now(&format!(
+                "File {} has CRC32: {:#x}\n",
+                file.display(),
+                crc32fast::hash(text.as_bytes())
+            ));
+        }
     }
-    let pairs = match cfg.book {
-        Some(_) => pair_lines(&cfg, &played.games)?,
-        None => Vec::new(),
+    let pair_text = match cfg.book {
+        Some(_) if !fastchess => pair_lines(&cfg, &played.games)?,
+        _ => Vec::new(),
     };
     // Two bots: the fleet's summary (fastchess's words, and JSON with --summary-json).
     let summary = (cfg.bots.len() == 2).then(|| {
@@ -540,20 +609,34 @@ pub fn run(args: &crate::args::MatchArgs) -> Result<()> {
             &cfg.bots[0].name,
             &cfg.bots[1].name,
             &played.games,
-            cfg.book.is_some(),
+            pairs,
             sprt,
         )
     });
-    say_raw!(
-        "{}",
-        render(&report(played.games, Vec::new()), format_of(&args.format))
-    );
-    // The pairs, on standard error beside the progress (standard output keeps its format).
-    for line in pairs {
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
-    }
-    if let Some(summary) = &summary {
-        write_summary(summary, args.summary_json.as_deref())?;
+    match printer.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(mut p) => {
+            if let (Some(summary), Some(file)) = (&summary, &args.summary_json) {
+                write_json(summary, file)?;
+            }
+            print_now(&p.end());
+        }
+        None => {
+            say_raw!(
+                "{}",
+                render(&report(played.games, Vec::new()), format_of(&args.format))
+            );
+            // The pairs, on standard error beside the progress (standard output keeps its
+            // format).
+            for line in pair_text {
+                let _ = std::io::Write::write_all(
+                    &mut std::io::stderr(),
+                    format!("{line}\n").as_bytes(),
+                );
+            }
+            if let Some(summary) = &summary {
+                write_summary(summary, args.summary_json.as_deref())?;
+            }
+        }
     }
     // The verdict last, under the standings it decides on.
     if let Some(t) = tally.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -663,6 +746,47 @@ fn granted(paths: &[PathBuf], flag: &str) -> Result<Vec<PathBuf>, Error> {
                 .map_err(|e| Error::Io(format!("{flag} {}: {e}", path.display())))
         })
         .collect()
+}
+
+/// Each named bot's folder and variables, from `--bot-dir NAME=FOLDER` and `--bot-env
+/// NAME:VAR=VALUE`.
+fn launches(
+    dirs: &[String],
+    env: &[String],
+    names: &[String],
+) -> Result<std::collections::BTreeMap<String, qijudge_engine::process::Launch>> {
+    let mut out: std::collections::BTreeMap<String, qijudge_engine::process::Launch> =
+        Default::default();
+    let known = |flag: &str, item: &str, name: &str| -> Result<()> {
+        match names.iter().any(|n| n == name) {
+            true => Ok(()),
+            false => Err(Error::Io(format!(
+                "{flag} {item:?}: no bot is called {name:?} (the bots: {})",
+                names.join(", ")
+            ))),
+        }
+    };
+    for item in dirs {
+        let (name, dir) = item
+            .split_once('=')
+            .ok_or_else(|| Error::Io(format!("--bot-dir {item:?}: expected NAME=FOLDER")))?;
+        known("--bot-dir", item, name)?;
+        if !Path::new(dir).is_dir() {
+            return Err(Error::Io(format!("--bot-dir {item:?}: {dir}: no such folder")));
+        }
+        out.entry(name.to_string()).or_default().dir = Some(PathBuf::from(dir));
+    }
+    for item in env {
+        let (name, setting) = item
+            .split_once(':')
+            .ok_or_else(|| Error::Io(format!("--bot-env {item:?}: expected NAME:VAR=VALUE")))?;
+        known("--bot-env", item, name)?;
+        out.entry(name.to_string())
+            .or_default()
+            .set_env(setting)
+            .map_err(|e| Error::Io(format!("--bot-env {name}: {e}")))?;
+    }
+    Ok(out)
 }
 
 /// What process bots may consume and what enforces it, said once before the first game.

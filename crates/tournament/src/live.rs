@@ -65,6 +65,7 @@ impl Live {
                 }
             }
             Event::Finished { k, record } => self.finished(*k, record),
+            Event::Began { .. } => String::new(),
             Event::Stopping {
                 in_flight,
                 dropping: false,

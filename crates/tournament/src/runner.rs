@@ -146,6 +146,11 @@ pub struct MatchConfig {
     /// The process's count of interrupts (Ctrl-C): at 1 no game starts any more and those in
     /// flight are finished, at 2 they are dropped.
     pub interrupts: Option<&'static std::sync::atomic::AtomicU8>,
+    /// Per process bot, by name: the folder it starts in and its variables (`--bot-dir`,
+    /// `--bot-env`).
+    pub launch: BTreeMap<String, qijudge_engine::process::Launch>,
+    /// Keep each process bot's whole conversation, timestamped, in `OUT/logs/`.
+    pub io_logs: bool,
 }
 
 impl MatchConfig {
@@ -162,6 +167,11 @@ impl MatchConfig {
             .map_err(|e| Error::Io(format!("--bot: {e}")))?
             .len() as u32;
         Ok(Some(book.opening((k - 1) / encounters.max(1))))
+    }
+
+    /// Where and with what variables the bot called `name` starts.
+    pub fn launch_of(&self, name: &str) -> qijudge_engine::process::Launch {
+        self.launch.get(name).cloned().unwrap_or_default()
     }
 
     /// The `--engine` settings of the bot called `name` (none set: the defaults).
@@ -197,6 +207,8 @@ impl MatchConfig {
             adjudication: Default::default(),
             book: None,
             interrupts: None,
+            launch: Default::default(),
+            io_logs: false,
         })
     }
 }
@@ -332,6 +344,8 @@ pub enum Event<'a> {
         total: usize,
         earlier: &'a [GameRecord],
     },
+    /// Game k begins, its bots named in seat order.
+    Began { k: u32, players: &'a [String] },
     /// Game k is finished and counted.
     Finished { k: u32, record: &'a GameRecord },
     /// An interrupt was seen: no game starts any more; the `in_flight` ones are finished, or,
@@ -486,6 +500,14 @@ pub fn run_match(cfg: &MatchConfig, observe: &(dyn Fn(Event) -> bool + Sync)) ->
                         in_flight.fetch_sub(1, Ordering::SeqCst);
                         break;
                     };
+                    let seated: Vec<String> = seatings[k as usize - 1]
+                        .iter()
+                        .map(|&b| cfg.bots[b].name.clone())
+                        .collect();
+                    observe(Event::Began {
+                        k,
+                        players: &seated,
+                    });
                     let outcome = play_one(
                         cfg,
                         &pool,
@@ -746,8 +768,14 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                 entry.name
             ))
         };
-        let process = ProcessBot::spawn(cmd, None, &cfg.sandbox, &cfg.limits.of(&entry.name))
-            .map_err(|e| refused(format!("does not start ({e})")));
+        let process = ProcessBot::spawn(
+            cmd,
+            &cfg.launch_of(&entry.name),
+            qijudge_engine::bot_log::LogFile::none(),
+            &cfg.sandbox,
+            &cfg.limits.of(&entry.name),
+        )
+        .map_err(|e| refused(format!("does not start ({e})")));
         let mut bot: Box<dyn Bot> = match protocol {
             None if game.setup_is_chosen() => Box::new(process?),
             None => {
@@ -829,9 +857,9 @@ fn start_bot(
     k: u32,
     seat: usize,
 ) -> Result<Box<dyn Bot>> {
-    let log = || -> Result<Option<std::fs::File>> {
-        if !cfg.logs {
-            return Ok(None);
+    let log = || -> Result<qijudge_engine::bot_log::LogFile> {
+        if !cfg.logs && !cfg.io_logs {
+            return Ok(Default::default());
         }
         let path = cfg
             .out
@@ -839,9 +867,12 @@ fn start_bot(
             .join(format!("game-{k:05}-{}.log", entry.name));
         std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
             .map_err(|e| Error::Io(e.to_string()))?;
-        std::fs::File::create(&path)
-            .map(Some)
-            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+        let file = std::fs::File::create(&path)
+            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+        Ok(qijudge_engine::bot_log::LogFile {
+            file: Some(file),
+            io: cfg.io_logs,
+        })
     };
     let start = cfg.opening(k)?.and_then(super::book::Opening::position);
     if let BotSpec::Engine(..) = entry.spec {
@@ -861,8 +892,14 @@ fn start_bot(
         }
         BotSpec::Command(cmd) | BotSpec::Engine(_, cmd) => {
             let log = log()?;
-            let process = ProcessBot::spawn(cmd, log, &cfg.sandbox, &cfg.limits.of(&entry.name))
-                .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
+            let process = ProcessBot::spawn(
+                cmd,
+                &cfg.launch_of(&entry.name),
+                log,
+                &cfg.sandbox,
+                &cfg.limits.of(&entry.name),
+            )
+            .map_err(|e| Error::Io(format!("--bot {cmd:?}: {e}")))?;
             pool.started.fetch_add(1, Ordering::SeqCst);
             Ok(match &entry.spec {
                 BotSpec::Engine(protocol, _) => game
@@ -1084,13 +1121,16 @@ fn play_through_contract(
                 MatchStep::Forfeit(f.code().to_string())
             };
             Ok(match asked {
-                Ok(Reply {
-                    action: Some(a),
-                    score,
-                    depth,
-                    offer_draw,
-                    ..
-                }) if a == "resign"
+                Ok((
+                    Reply {
+                        action: Some(a),
+                        score,
+                        depth,
+                        offer_draw,
+                        ..
+                    },
+                    took,
+                )) if a == "resign"
                     || (a == "accept-draw" && offer_stands)
                     || turn.legal.contains(&a) =>
                 {
@@ -1098,12 +1138,15 @@ fn play_through_contract(
                     MatchStep::Move {
                         offer_draw: offers && offer_draw == Some(true) && turn.legal.contains(&a),
                         action: a,
-                        comment: score_comment(score, depth),
+                        comment: Some(move_comment(score, depth, took)),
                     }
                 }
-                Ok(Reply {
-                    action: Some(_), ..
-                }) => failed(BotFailure::IllegalMove(String::new())),
+                Ok((
+                    Reply {
+                        action: Some(_), ..
+                    },
+                    _,
+                )) => failed(BotFailure::IllegalMove(String::new())),
                 Ok(_) => failed(BotFailure::Garbage(String::new())),
                 Err(f) => failed(f),
             })
@@ -1218,7 +1261,7 @@ fn ask_move(
     per_move: Duration,
     clocks: &mut Option<Clocks>,
     seat: usize,
-) -> std::result::Result<Reply, BotFailure> {
+) -> std::result::Result<(Reply, Duration), BotFailure> {
     let allowed = clocks
         .as_ref()
         .map_or(per_move, |c| c.allowed(seat, per_move));
@@ -1230,24 +1273,29 @@ fn ask_move(
     };
     let started = std::time::Instant::now();
     let reply = bot.ask(&request)?;
-    let in_time = clocks
-        .as_mut()
-        .is_none_or(|c| c.spend(seat, started.elapsed()));
+    let took = started.elapsed();
+    let in_time = clocks.as_mut().is_none_or(|c| c.spend(seat, took));
     if in_time {
-        Ok(reply)
+        Ok((reply, took))
     } else {
         Err(BotFailure::Timeout)
     }
 }
 
-/// A move's comment from its engine's report: `score cp 35 depth 12` (what an adjudication
-/// rests on, signed with the move).
-fn score_comment(score: Option<super::adjudication::Score>, depth: Option<u32>) -> Option<String> {
-    let score = score?;
-    Some(match depth {
-        Some(d) => format!("score {} depth {d}", score.uci()),
-        None => format!("score {}", score.uci()),
-    })
+/// A move's comment, as cutechess and fastchess write it in PGN: the engine's score from the
+/// mover's side and its depth when it reported them (`+0.35/12`), then the time the move took
+/// (`0.123s`). It is signed with the move, so the record keeps each move's own time.
+fn move_comment(
+    score: Option<super::adjudication::Score>,
+    depth: Option<u32>,
+    took: Duration,
+) -> String {
+    let time = format!("{:.3}s", took.as_secs_f64());
+    match (score, depth) {
+        (Some(s), Some(d)) => format!("{}/{d} {time}", s.pgn()),
+        (Some(s), None) => format!("{} {time}", s.pgn()),
+        (None, _) => time,
+    }
 }
 
 /// A view as bots receive it.

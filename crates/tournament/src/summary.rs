@@ -1,11 +1,77 @@
-//! A two-bot result as engine-testing fleets read it: fastchess's summary lines (`Games: N,
-//! Wins: W, Losses: L, Draws: D, Points: P (X %)`, `Ptnml(0-2): [..]`, `LLR: x (lo, hi)
-//! [elo0, elo1]`), and the same figures as JSON for a worker to upload.
+//! A two-bot result as engine-testing fleets read it: fastchess's results block (the lines of
+//! `output_fastchess.hpp`: `Results of`, `Elo:`/`nElo:`, `LOS:`/`DrawRatio:`/`PairsRatio:`,
+//! `Games:`/`Wins:`/…, `Ptnml(0-2):`/`WL/DD Ratio:`, `LLR:`), and the same figures as JSON for
+//! a worker to upload.
 
+use super::runner::Event;
 use super::sprt::Sprt;
 use super::standings::GameRecord;
+use super::stats::{fixed, Estimate, Score, Stats};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// The first bot's games and pairs, counted as games finish. Games 2i+1 and 2i+2 (by their
+/// folders' numbers) make pair i; in pairs, a game counts once its pair is finished, as
+/// fastchess's scoreboard counts it (so every block's games are twice its pairs).
+#[derive(Clone, Debug)]
+pub struct Scoreboard {
+    pub first: String,
+    /// Whether the games are played in pairs (a book).
+    pub pairs: bool,
+    pub stats: Stats,
+    /// The first game of each pair still waiting for its second.
+    waiting: BTreeMap<u32, Score>,
+}
+
+impl Scoreboard {
+    pub fn new(first: &str, pairs: bool) -> Scoreboard {
+        Scoreboard {
+            first: first.to_string(),
+            pairs,
+            stats: Stats::default(),
+            waiting: BTreeMap::new(),
+        }
+    }
+
+    /// Counts the games an event of the match reports.
+    pub fn on(&mut self, event: &Event) {
+        match event {
+            Event::Started { earlier, .. } => earlier.iter().for_each(|r| self.add(r)),
+            Event::Finished { record, .. } => self.add(record),
+            Event::Began { .. } | Event::Stopping { .. } => {}
+        }
+    }
+
+    /// Counts one finished game between the first bot and another.
+    pub fn add(&mut self, r: &GameRecord) {
+        let score = match &r.winner {
+            None => Score::Draw,
+            Some(w) if *w == self.first => Score::Win,
+            Some(_) => Score::Loss,
+        };
+        let number = super::runner::game_number(&r.dir).filter(|_| self.pairs);
+        let Some(k) = number else {
+            self.stats.add_game(score);
+            return;
+        };
+        let pair = (k - 1) / 2;
+        match self.waiting.remove(&pair) {
+            Some(other) => {
+                self.stats.add_game(other);
+                self.stats.add_game(score);
+                self.stats.add_pair(other, score);
+            }
+            None => {
+                self.waiting.insert(pair, score);
+            }
+        }
+    }
+
+    /// Whether no pair waits for its second game.
+    pub fn pairs_complete(&self) -> bool {
+        self.waiting.is_empty()
+    }
+}
 
 /// The first bot's result against the second.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -21,8 +87,15 @@ pub struct Summary {
     /// none when the games were not played in pairs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ptnml: Option<[u32; 5]>,
+    /// Of the pairs that scored one point: won and lost, and drawn twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wl_dd: Option<[u32; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtState>,
+    #[serde(skip)]
+    stats: Stats,
+    #[serde(skip)]
+    test: Option<Sprt>,
 }
 
 /// The sequential test's state.
@@ -33,110 +106,176 @@ pub struct SprtState {
     pub upper: f64,
     pub elo0: f64,
     pub elo1: f64,
+    /// `normalized`, `logistic` or `bayesian`.
+    pub model: String,
+    /// Whether the test counted pairs (pentanomial) or games (trinomial).
+    pub counted: String,
     /// `H0`, `H1`, or none while it goes on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<String>,
 }
 
+/// What the `Results of` line says of the match besides the names: the time control, the
+/// engines' `Threads` and `Hash` options (`NULL` where not set) and the book's file name.
+#[derive(Clone, Debug, Default)]
+pub struct Heading {
+    pub tc: String,
+    pub threads: String,
+    pub hash: String,
+    pub book: Option<String>,
+}
+
 impl Summary {
-    /// From finished games between `first` and `second` (numbered `k`, from their folders'
-    /// names, for pairs: games 2i+1 and 2i+2 make pair i when `pairs`).
+    /// From finished games between `first` and `second`, in pairs when `pairs`.
     pub fn of(
         first: &str,
         second: &str,
         games: &[GameRecord],
         pairs: bool,
-        sprt: Option<Sprt>,
+        test: Option<Sprt>,
     ) -> Summary {
-        let (mut wins, mut losses, mut draws) = (0, 0, 0);
-        let mut by_pair: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+        let mut board = Scoreboard::new(first, pairs);
         for g in games {
-            if !(g.players.iter().any(|p| p == first) && g.players.iter().any(|p| p == second)) {
-                continue;
-            }
-            let points = match &g.winner {
-                None => {
-                    draws += 1;
-                    0.5
-                }
-                Some(w) if w == first => {
-                    wins += 1;
-                    1.0
-                }
-                Some(_) => {
-                    losses += 1;
-                    0.0
-                }
-            };
-            if let Some(k) = super::runner::game_number(&g.dir) {
-                by_pair.entry((k - 1) / 2).or_default().push(points);
+            if g.players.iter().any(|p| p == first) && g.players.iter().any(|p| p == second) {
+                board.add(g);
             }
         }
-        let ptnml = pairs.then(|| {
-            let mut counts = [0u32; 5];
-            for p in by_pair.values().filter(|p| p.len() == 2) {
-                counts[((p[0] + p[1]) * 2.0).round() as usize] += 1;
-            }
-            counts
-        });
-        let sprt = sprt.map(|t| {
-            let llr = match ptnml {
-                Some(counts) => t.llr_pairs(counts),
-                None => t.llr(wins, draws, losses),
-            };
+        Summary::from_board(&board, second, test)
+    }
+
+    pub fn from_board(board: &Scoreboard, second: &str, test: Option<Sprt>) -> Summary {
+        let s = board.stats;
+        let sprt = test.map(|t| {
+            let llr = t.llr(&s, board.pairs);
             let (lower, upper) = t.bounds();
-            let accepted = if llr >= upper {
-                Some("H1".to_string())
-            } else if llr <= lower {
-                Some("H0".to_string())
-            } else {
-                None
-            };
             SprtState {
                 llr,
                 lower,
                 upper,
                 elo0: t.elo0,
                 elo1: t.elo1,
-                accepted,
+                model: t.model.name().to_string(),
+                counted: match board.pairs && t.takes_pairs() {
+                    true => "pairs".into(),
+                    false => "games".into(),
+                },
+                accepted: match t.decide(llr) {
+                    super::sprt::Verdict::Continue => None,
+                    super::sprt::Verdict::H0 => Some("H0".into()),
+                    super::sprt::Verdict::H1 => Some("H1".into()),
+                },
             }
         });
         Summary {
-            first: first.to_string(),
+            first: board.first.clone(),
             second: second.to_string(),
-            games: wins + losses + draws,
-            wins,
-            losses,
-            draws,
-            points: f64::from(wins) + f64::from(draws) / 2.0,
-            ptnml,
+            games: s.games(),
+            wins: s.wins,
+            losses: s.losses,
+            draws: s.draws,
+            points: s.points(),
+            ptnml: board.pairs.then(|| s.ptnml()),
+            wl_dd: board.pairs.then_some([s.wl, s.dd]),
             sprt,
+            stats: s,
+            test,
         }
     }
 
-    /// The summary in fastchess's words, one figure a line.
-    pub fn fastchess_text(&self) -> String {
-        let percent = match self.games {
-            0 => 0.0,
-            n => 100.0 * self.points / f64::from(n),
+    /// fastchess's results block between its two rules of dashes (`printInterval`), each line
+    /// as `output_fastchess.hpp` formats it. With pairs the figures are the pentanomial ones,
+    /// as fastchess's `-report penta=true` (its default).
+    pub fn fastchess_block(&self, heading: &Heading) -> String {
+        let s = &self.stats;
+        let pairs = self.ptnml.is_some();
+        let e = match pairs {
+            true => Estimate::of_pairs(s),
+            false => Estimate::of_games(s),
         };
+        let rule = "-".repeat(50);
+        let book = heading
+            .book
+            .as_deref()
+            .map(|b| format!(", {b}"))
+            .unwrap_or_default();
         let mut out = format!(
-            "Results of {} vs {}:\nGames: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)\n",
-            self.first, self.second, self.games, self.wins, self.losses, self.draws, self.points, percent
+            "{rule}\nResults of {} vs {} ({}, {}, {}{book}):\n",
+            self.first, self.second, heading.tc, heading.threads, heading.hash
         );
-        if let Some(p) = self.ptnml {
+        out.push_str(&format!(
+            "Elo: {} +/- {}, nElo: {} +/- {}\n",
+            fixed(e.elo, 2),
+            fixed(e.elo_error, 2),
+            fixed(e.nelo, 2),
+            fixed(e.nelo_error, 2)
+        ));
+        let (draws, pairs_ratio) = match pairs {
+            true => (
+                s.draw_ratio_pairs(),
+                format!(", PairsRatio: {}", fixed(s.pairs_ratio(), 2)),
+            ),
+            false => (s.draw_ratio(), String::new()),
+        };
+        out.push_str(&format!(
+            "LOS: {} %, DrawRatio: {} %{pairs_ratio}\n",
+            fixed(e.los, 2),
+            fixed(draws, 2)
+        ));
+        out.push_str(&format!(
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({} %)\n",
+            s.games(),
+            s.wins,
+            s.losses,
+            s.draws,
+            s.points(),
+            fixed(s.points_ratio(), 2)
+        ));
+        if pairs {
+            let p = s.ptnml();
             out.push_str(&format!(
-                "Ptnml(0-2): [{}, {}, {}, {}, {}]\n",
-                p[0], p[1], p[2], p[3], p[4]
+                "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {}\n",
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                fixed(s.wl_dd_ratio(), 2)
             ));
         }
-        if let Some(s) = &self.sprt {
+        if let Some(t) = &self.test {
+            let llr = t.llr(s, pairs);
+            let (lower, upper) = t.bounds();
             out.push_str(&format!(
-                "LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]\n",
-                s.llr, s.lower, s.upper, s.elo0, s.elo1
+                "LLR: {} ({}%) ({}, {}) [{}, {}]\n",
+                fixed(llr, 2),
+                fixed(t.fraction(llr) * 100.0, 1),
+                fixed(lower, 2),
+                fixed(upper, 2),
+                fixed(t.elo0, 2),
+                fixed(t.elo1, 2)
             ));
         }
+        out.push_str(&rule);
+        out.push('\n');
         out
+    }
+
+    /// The block with a plain heading, and the model the test used: what `match` and
+    /// `tournament` print on standard error when not speaking as fastchess.
+    pub fn fastchess_text(&self) -> String {
+        let mut text = self.fastchess_block(&Heading {
+            tc: "-".into(),
+            threads: "NULL".into(),
+            hash: "NULL".into(),
+            book: None,
+        });
+        if let Some(s) = &self.sprt {
+            text.push_str(&format!(
+                "SPRT model: {} Elo, on {}\n",
+                s.model, s.counted
+            ));
+        }
+        text
     }
 }
 
@@ -167,17 +306,17 @@ mod tests {
         ];
         let test: Sprt = "elo0=0,elo1=10".parse().unwrap();
         let s = Summary::of("a", "b", &games, true, Some(test));
-        assert_eq!((s.games, s.wins, s.losses, s.draws), (5, 2, 2, 1));
-        // Pairs (1,2): 1.5; (3,4): 0; game 5 has no partner yet.
+        // Pairs (1,2): 1.5; (3,4): 0; game 5 has no partner yet and is not counted.
+        assert_eq!((s.games, s.wins, s.losses, s.draws), (4, 1, 2, 1));
         assert_eq!(s.ptnml, Some([1, 0, 0, 1, 0]));
         let text = s.fastchess_text();
-        assert!(text.contains("Games: 5, Wins: 2, Losses: 2, Draws: 1, Points: 2.5 (50.00 %)\n"));
-        assert!(text.contains("Ptnml(0-2): [1, 0, 0, 1, 0]\n"));
-        assert!(
-            text.contains("LLR: ") && text.contains("(-2.94, 2.94) [0.00, 10.00]"),
-            "{text}"
-        );
+        assert!(text.contains("Games: 4, Wins: 1, Losses: 2, Draws: 1, Points: 1.5 (37.50 %)\n"));
+        assert!(text.contains("Ptnml(0-2): [1, 0, 0, 1, 0], WL/DD Ratio: "));
+        assert!(text.contains("LLR: ") && text.contains("(-2.94, 2.94) [0.00, 10.00]\n"));
+        assert!(text.contains("SPRT model: normalized Elo, on pairs"), "{text}");
+        assert!(text.starts_with(&format!("{}\nResults of a vs b (", "-".repeat(50))));
         let plain = Summary::of("a", "b", &games, false, None);
+        assert_eq!(plain.games, 5);
         assert!(!plain.fastchess_text().contains("Ptnml"));
         assert_eq!(
             serde_json::to_value(&plain).unwrap()["points"],

@@ -98,7 +98,7 @@ impl UciBot {
     }
 
     /// Where the engine's standard error goes from now on (the next game's log).
-    pub fn log_to(&self, file: Option<std::fs::File>) {
+    pub fn log_to(&self, file: qijudge_engine::bot_log::LogFile) {
         self.process.log_to(file);
     }
 
@@ -531,7 +531,7 @@ impl Engine for UciBot {
         UciBot::is_running(self)
     }
 
-    fn log_to(&self, file: Option<std::fs::File>) {
+    fn log_to(&self, file: qijudge_engine::bot_log::LogFile) {
         UciBot::log_to(self, file)
     }
 
