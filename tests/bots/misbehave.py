@@ -2,7 +2,9 @@
 """Test bots that misbehave on purpose: python3 misbehave.py crash|hang|garbage|illegal|badsetup.
 They answer the setup request properly (except badsetup), then misbehave on their first move.
 `slow` plays legal random moves, 20 ms each (a game long enough to interrupt). `noviews` says
-it reads no views ({"views": false}) and crashes if a move request still carries one."""
+it reads no views ({"views": false}) and crashes if a move request still carries one.
+`crash-as-black` plays legal random moves as red and crashes at its first move as black (a
+Xiangqi view's `to_move`), so a pair of games holds one crash."""
 import json
 import os
 import sys
@@ -36,6 +38,12 @@ for line in sys.stdin:
             continue
         if mode == "crash":
             sys.exit(3)
+        if mode == "crash-as-black":
+            if (msg.get("view") or {}).get("to_move") == "black":
+                sys.exit(3)
+            rng = random_bot.random.Random(len(msg["legal"]))
+            print(json.dumps({"move": rng.choice(msg["legal"]) if msg["legal"] else "resign"}), flush=True)
+            continue
         if mode == "hang":
             time.sleep(60)
         if mode == "garbage":

@@ -12,6 +12,7 @@ mod crash;
 mod deadlines;
 mod endings;
 mod file_kinds;
+mod fleet;
 mod four_player;
 mod git;
 mod git_server;

@@ -568,7 +568,9 @@ fn a_real_uci_engine_plays_itself_at_two_depths() {
                     .find_map(|l| l.strip_prefix("comment = \""))
                     .unwrap_or("");
                 assert!(
-                    comment.starts_with(['+', '-']) && comment.contains('/') && comment.ends_with("s\""),
+                    comment.starts_with(['+', '-'])
+                        && comment.contains('/')
+                        && comment.ends_with("s\""),
                     "{text}"
                 );
             }

@@ -63,11 +63,7 @@ impl State {
 
 impl BotLog {
     /// Reads `stderr` until the bot closes it, into `file` (if given) up to `limit` bytes a game.
-    pub fn start(
-        stderr: std::process::ChildStderr,
-        file: LogFile,
-        limit: Option<u64>,
-    ) -> BotLog {
+    pub fn start(stderr: std::process::ChildStderr, file: LogFile, limit: Option<u64>) -> BotLog {
         let state = Arc::new(Mutex::new(State {
             file: file.file,
             io: file.io,
@@ -125,7 +121,12 @@ impl BotLog {
             return;
         }
         if let Some(file) = &mut s.file {
-            let _ = writeln!(file, "{} {direction} {}", stamp(), line.trim_end_matches('\n'));
+            let _ = writeln!(
+                file,
+                "{} {direction} {}",
+                stamp(),
+                line.trim_end_matches('\n')
+            );
         }
     }
 }

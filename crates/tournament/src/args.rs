@@ -105,6 +105,10 @@ pub struct MatchArgs {
     /// comment and the ending in a Termination tag (Xiangqi), to this file.
     #[arg(long, value_name = "FILE")]
     pub pgn_out: Option<PathBuf>,
+    /// With --pgn-out: the moves without their comments (fastchess's `min=true`), for readers
+    /// that take no comments.
+    #[arg(long, requires = "pgn_out")]
+    pub pgn_plain: bool,
     /// Stop once a sequential test decides between the first bot being elo0 or elo1 Elo
     /// stronger than the second (two bots only): elo0=0,elo1=10[,alpha=0.05][,beta=0.05].
     #[arg(long, value_name = "SETTINGS")]

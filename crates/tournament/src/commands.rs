@@ -354,8 +354,13 @@ pub fn fastchess(argv: &[String]) -> Result<()> {
         #[command(flatten)]
         args: crate::args::MatchArgs,
     }
-    let wrapped = <Wrapped as clap::Parser>::try_parse_from(&translated)
-        .map_err(|e| Error::Io(format!("{}(read as: qijudge match {})", e.render(), translated.join(" "))))?;
+    let wrapped = <Wrapped as clap::Parser>::try_parse_from(&translated).map_err(|e| {
+        Error::Io(format!(
+            "{}(read as: qijudge match {})",
+            e.render(),
+            translated.join(" ")
+        ))
+    })?;
     for note in &fleet.unused {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
@@ -584,10 +589,11 @@ fn run_with(args: &crate::args::MatchArgs, fleet: &crate::fastchess::Fleet) -> R
         // Every finished game, in game order (GameRecord.dir names its folder or packed file).
         let mut text = String::new();
         for g in &played.games {
-            text.push_str(&qijudge_registry::commands::pgn_text(
-                Path::new(&g.dir),
-                "iccs",
-            )?);
+            let game = qijudge_registry::commands::pgn_text(Path::new(&g.dir), "iccs")?;
+            match args.pgn_plain {
+                true => text.push_str(&without_comments(&game)),
+                false => text.push_str(&game),
+            }
         }
         qijudge_store::write_atomic(file, text.as_bytes())?;
         if fleet.pgn_crc32 {
@@ -654,6 +660,31 @@ fn run_with(args: &crate::args::MatchArgs, fleet: &crate::fastchess::Fleet) -> R
         ))),
         _ => Ok(()),
     }
+}
+
+/// A PGN game without its `{comments}` (they hold no brace of their own), each line's spaces
+/// closed up where a comment was.
+fn without_comments(pgn: &str) -> String {
+    let mut out = String::with_capacity(pgn.len());
+    let mut inside = false;
+    for c in pgn.chars() {
+        match (c, inside) {
+            ('{', false) => inside = true,
+            ('}', true) => inside = false,
+            (_, true) => {}
+            (c, false) => out.push(c),
+        }
+    }
+    out.lines()
+        .map(|l| {
+            l.split(' ')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 /// Per encounter, its first bot's pairs: the two games of each book opening, colours reversed.
@@ -772,7 +803,9 @@ fn launches(
             .ok_or_else(|| Error::Io(format!("--bot-dir {item:?}: expected NAME=FOLDER")))?;
         known("--bot-dir", item, name)?;
         if !Path::new(dir).is_dir() {
-            return Err(Error::Io(format!("--bot-dir {item:?}: {dir}: no such folder")));
+            return Err(Error::Io(format!(
+                "--bot-dir {item:?}: {dir}: no such folder"
+            )));
         }
         out.entry(name.to_string()).or_default().dir = Some(PathBuf::from(dir));
     }

@@ -130,14 +130,19 @@ fn key_values<'a>(option: &str, words: &[&'a str]) -> Result<Vec<(&'a str, &'a s
 fn one_value<'a>(option: &str, words: &[&'a str]) -> Result<&'a str, String> {
     match words {
         [one] => Ok(one),
-        _ => Err(format!("-{option}: expected one value, got {}", words.len())),
+        _ => Err(format!(
+            "-{option}: expected one value, got {}",
+            words.len()
+        )),
     }
 }
 
 /// Which of `qijudge match`'s long options take a value.
 fn takes_value(long: &str) -> Option<bool> {
     let command = <super::args::MatchArgs as clap::Args>::augment_args(clap::Command::new("x"));
-    let arg = command.get_arguments().find(|a| a.get_long() == Some(long))?;
+    let arg = command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long))?;
     Some(arg.get_action().takes_values())
 }
 
@@ -250,14 +255,20 @@ pub fn translate(argv: &[String]) -> Result<(Vec<String>, Fleet), String> {
             "pgnout" => {
                 let mut file = None;
                 for (k, v) in key_values(option, &words)? {
-                    match k {
-                        "file" => file = Some(v.to_string()),
+                    match (k, v) {
+                        ("file", _) => file = Some(v.to_string()),
+                        // fastchess's minimal PGN: the moves without their comments.
+                        ("min", "true") => out.push("--pgn-plain".into()),
+                        ("min", "false") => {}
                         // The moves' scores, depths and times are always written.
                         _ => fleet.unused.push(format!("-pgnout {k}={v}")),
                     }
                 }
                 let file = file.unwrap_or_else(|| {
-                    format!("fastchess_{}.pgn", chrono::Utc::now().format("%Y%m%d_%H%M%S"))
+                    format!(
+                        "fastchess_{}.pgn",
+                        chrono::Utc::now().format("%Y%m%d_%H%M%S")
+                    )
                 });
                 pass(&mut out, "--pgn-out", &file);
             }
@@ -451,7 +462,9 @@ impl Printer {
         match event {
             Event::Started { total, earlier, .. } => {
                 self.total = *total;
-                earlier.iter().for_each(|r| self.board.add(r));
+                for r in earlier.iter() {
+                    self.board.add(r);
+                }
                 String::new()
             }
             Event::Began { k, players } => format!(
@@ -466,10 +479,12 @@ impl Printer {
                     result(record),
                     annotation(record)
                 );
-                self.board.add(record);
+                let paired = self.board.add(record);
                 self.fresh_block = false;
+                // As fastchess: with pairs, when this game finishes its pair, by the pair's own
+                // number (whatever other pairs are still being played); else by games counted.
                 let index = match self.board.pairs {
-                    true => (self.board.pairs_complete() && *k % 2 == 0).then_some((*k).div_ceil(2)),
+                    true => paired.then_some((*k).div_ceil(2)),
                     false => Some(self.board.stats.games()),
                 };
                 if index.is_some_and(|n| self.interval > 0 && n % self.interval == 0) {
@@ -542,7 +557,10 @@ fn annotation(r: &GameRecord) -> String {
 
 /// `10+0.1`, `40/60`, `0.5/move`, `1000 nodes`, `8 plies`: one engine's limits as fastchess
 /// names them in a block's heading (`getTime`).
-pub fn time_text(tc: Option<&super::timecontrol::TimeControl>, s: &qijudge_engine::EngineSettings) -> String {
+pub fn time_text(
+    tc: Option<&super::timecontrol::TimeControl>,
+    s: &qijudge_engine::EngineSettings,
+) -> String {
     if let Some(tc) = tc {
         let moves = tc.moves.map(|m| format!("{m}/")).unwrap_or_default();
         let inc = tc.increment.as_secs_f64();
@@ -580,10 +598,7 @@ fn two_significant(x: f64) -> String {
 
 /// The heading of the blocks: each engine's limits, `Threads` and `Hash` (`NULL` when not
 /// set), the book's file name; two different values are written `a - b`.
-pub fn heading(
-    cfg: &super::runner::MatchConfig,
-    book: Option<&std::path::Path>,
-) -> Heading {
+pub fn heading(cfg: &super::runner::MatchConfig, book: Option<&std::path::Path>) -> Heading {
     let both = |f: &dyn Fn(&str) -> String| {
         let (a, b) = (f(&cfg.bots[0].name), f(&cfg.bots[1].name));
         match a == b {
@@ -603,7 +618,9 @@ pub fn heading(
         tc: both(&|n| time_text(cfg.tc.as_ref(), &cfg.engine_settings(n))),
         threads: both(&|n| option(n, "Threads", "t")),
         hash: both(&|n| option(n, "Hash", "MB")),
-        book: book.and_then(|b| b.file_name()).map(|f| f.to_string_lossy().into_owned()),
+        book: book
+            .and_then(|b| b.file_name())
+            .map(|f| f.to_string_lossy().into_owned()),
     }
 }
 
@@ -678,13 +695,19 @@ mod tests {
     #[test]
     fn what_qijudge_cannot_do_is_refused_by_name() {
         for (line, said) in [
-            ("-engine cmd=a tc=10+0.1 -engine cmd=b tc=20+0.1", "these differ"),
+            (
+                "-engine cmd=a tc=10+0.1 -engine cmd=b tc=20+0.1",
+                "these differ",
+            ),
             ("-engine cmd=a ponder=on -engine cmd=b", "ponder"),
             ("-engine cmd=a -engine cmd=b -tb /syzygy", "tablebases"),
             ("-engine cmd=a -engine cmd=b -quick cmd=a", "-quick"),
             ("-engine cmd=a", "two engines"),
             ("--nosuch -engine cmd=a -engine cmd=b", "--nosuch"),
-            ("-engine cmd=a -engine cmd=b -openings file=x.pgn plies=8", "plies=8"),
+            (
+                "-engine cmd=a -engine cmd=b -openings file=x.pgn plies=8",
+                "plies=8",
+            ),
         ] {
             let err = translate(&args(line)).unwrap_err();
             assert!(err.contains(said), "{line}: {err}");

@@ -768,10 +768,11 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                 entry.name
             ))
         };
+        // The start and the handshake (a kept engine's first game begins after them).
         let process = ProcessBot::spawn(
             cmd,
             &cfg.launch_of(&entry.name),
-            qijudge_engine::bot_log::LogFile::none(),
+            log_file(cfg, &format!("start-{}", entry.name))?,
             &cfg.sandbox,
             &cfg.limits.of(&entry.name),
         )
@@ -849,6 +850,23 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
     Ok(())
 }
 
+/// `OUT/logs/STEM.log` when logs are kept (standard error, or with `--bot-io-logs` the whole
+/// conversation); none otherwise.
+fn log_file(cfg: &MatchConfig, stem: &str) -> Result<qijudge_engine::bot_log::LogFile> {
+    if !cfg.logs && !cfg.io_logs {
+        return Ok(Default::default());
+    }
+    let path = cfg.out.join("logs").join(format!("{stem}.log"));
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| Error::Io(e.to_string()))?;
+    let file =
+        std::fs::File::create(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    Ok(qijudge_engine::bot_log::LogFile {
+        file: Some(file),
+        io: cfg.io_logs,
+    })
+}
+
 fn start_bot(
     cfg: &MatchConfig,
     game: &dyn qijudge_game::Game,
@@ -857,23 +875,7 @@ fn start_bot(
     k: u32,
     seat: usize,
 ) -> Result<Box<dyn Bot>> {
-    let log = || -> Result<qijudge_engine::bot_log::LogFile> {
-        if !cfg.logs && !cfg.io_logs {
-            return Ok(Default::default());
-        }
-        let path = cfg
-            .out
-            .join("logs")
-            .join(format!("game-{k:05}-{}.log", entry.name));
-        std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
-            .map_err(|e| Error::Io(e.to_string()))?;
-        let file = std::fs::File::create(&path)
-            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-        Ok(qijudge_engine::bot_log::LogFile {
-            file: Some(file),
-            io: cfg.io_logs,
-        })
-    };
+    let log = || log_file(cfg, &format!("game-{k:05}-{}", entry.name));
     let start = cfg.opening(k)?.and_then(super::book::Opening::position);
     if let BotSpec::Engine(..) = entry.spec {
         if let Some(engine) = pool.take(&entry.name) {

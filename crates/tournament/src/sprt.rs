@@ -524,7 +524,11 @@ mod tests {
         let s: Sprt = "elo0=0,elo1=50".parse().unwrap();
         let llr = |w, d, l| s.llr(&games(w, d, l), false);
         assert_eq!(s.decide(llr(0, 0, 0)), Verdict::Continue);
-        assert_eq!(s.decide(llr(5, 0, 0)), Verdict::Continue, "too few games yet");
+        assert_eq!(
+            s.decide(llr(5, 0, 0)),
+            Verdict::Continue,
+            "too few games yet"
+        );
         assert_eq!(s.decide(llr(80, 0, 20)), Verdict::H1);
         assert_eq!(s.decide(llr(30, 0, 70)), Verdict::H0);
         assert_eq!(s.decide(llr(10, 0, 10)), Verdict::Continue);

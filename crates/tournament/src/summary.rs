@@ -36,14 +36,19 @@ impl Scoreboard {
     /// Counts the games an event of the match reports.
     pub fn on(&mut self, event: &Event) {
         match event {
-            Event::Started { earlier, .. } => earlier.iter().for_each(|r| self.add(r)),
-            Event::Finished { record, .. } => self.add(record),
+            Event::Started { earlier, .. } => earlier.iter().for_each(|r| {
+                self.add(r);
+            }),
+            Event::Finished { record, .. } => {
+                self.add(record);
+            }
             Event::Began { .. } | Event::Stopping { .. } => {}
         }
     }
 
-    /// Counts one finished game between the first bot and another.
-    pub fn add(&mut self, r: &GameRecord) {
+    /// Counts one finished game between the first bot and another; true when it finished its
+    /// pair.
+    pub fn add(&mut self, r: &GameRecord) -> bool {
         let score = match &r.winner {
             None => Score::Draw,
             Some(w) if *w == self.first => Score::Win,
@@ -52,7 +57,7 @@ impl Scoreboard {
         let number = super::runner::game_number(&r.dir).filter(|_| self.pairs);
         let Some(k) = number else {
             self.stats.add_game(score);
-            return;
+            return false;
         };
         let pair = (k - 1) / 2;
         match self.waiting.remove(&pair) {
@@ -60,16 +65,13 @@ impl Scoreboard {
                 self.stats.add_game(other);
                 self.stats.add_game(score);
                 self.stats.add_pair(other, score);
+                true
             }
             None => {
                 self.waiting.insert(pair, score);
+                false
             }
         }
-    }
-
-    /// Whether no pair waits for its second game.
-    pub fn pairs_complete(&self) -> bool {
-        self.waiting.is_empty()
     }
 }
 
@@ -270,10 +272,7 @@ impl Summary {
             book: None,
         });
         if let Some(s) = &self.sprt {
-            text.push_str(&format!(
-                "SPRT model: {} Elo, on {}\n",
-                s.model, s.counted
-            ));
+            text.push_str(&format!("SPRT model: {} Elo, on {}\n", s.model, s.counted));
         }
         text
     }
@@ -313,7 +312,10 @@ mod tests {
         assert!(text.contains("Games: 4, Wins: 1, Losses: 2, Draws: 1, Points: 1.5 (37.50 %)\n"));
         assert!(text.contains("Ptnml(0-2): [1, 0, 0, 1, 0], WL/DD Ratio: "));
         assert!(text.contains("LLR: ") && text.contains("(-2.94, 2.94) [0.00, 10.00]\n"));
-        assert!(text.contains("SPRT model: normalized Elo, on pairs"), "{text}");
+        assert!(
+            text.contains("SPRT model: normalized Elo, on pairs"),
+            "{text}"
+        );
         assert!(text.starts_with(&format!("{}\nResults of a vs b (", "-".repeat(50))));
         let plain = Summary::of("a", "b", &games, false, None);
         assert_eq!(plain.games, 5);
