@@ -1389,7 +1389,7 @@ fn engine_settings_reach_the_engine() {
     let r = qj(&args);
     assert!(r.stderr.contains("--engine: fsf:nodes=500"), "{r:?}");
     for (bad, says) in [
-        ("ghost:nodes=5", "no UCI or UCCI engine is called"),
+        ("ghost:nodes=5", "no engine is called"),
         ("fsf:speed=5", "an engine setting is"),
         ("fsf:nodes=0", "above 0"),
     ] {
@@ -2493,7 +2493,22 @@ fn pooled_shards_give_the_one_process_summary_and_sprt() {
     let one_json = dir("one.json");
     let one = play(&dir("one"), &["--sprt", sprt, "--summary-json", &one_json]);
     for i in 0..2 {
-        play(&dir(&format!("s{i}")), &["--shard", &format!("{i}/2")]);
+        // Each shard plays whole pairs: its own summary counts two pairs of its four games.
+        let json = dir(&format!("s{i}.json"));
+        play(
+            &dir(&format!("s{i}")),
+            &["--shard", &format!("{i}/2"), "--summary-json", &json],
+        );
+        let own: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(own["games"], 4, "{own}");
+        let pairs: u64 = own["ptnml"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(pairs, 2, "{own}");
     }
     let pooled_json = dir("pooled.json");
     let pooled = ok(&[

@@ -28,6 +28,9 @@ pub enum Request {
         rules: serde_json::Value,
         seed: u64,
         time_ms: u64,
+        /// Every seat's clock as the game starts, in a match with a time control (`--tc`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockInfo>,
     },
     /// Answer with `{"move": "a6-a7"}` (one of `legal`), `{"move": "resign"}`, or, where the
     /// opponent's draw offer stands, `{"move": "accept-draw"}`.

@@ -17,6 +17,15 @@ pub struct EngineSettings {
     pub banmoves: bool,
     /// `setoption name NAME value VALUE`, in the order given.
     pub options: Vec<(String, String)>,
+    /// How far past its clock the engine may answer without losing, in milliseconds
+    /// (fastchess's `timemargin`): the clock then stands at zero, plus the increment.
+    pub timemargin_ms: Option<u64>,
+    /// A new process for every game (fastchess's `restart=on`), instead of one kept from game
+    /// to game.
+    pub restart: bool,
+    /// Jieqi: how many fields the engine's FEN has (6, or 5 as the Pikafish Jieqi branch
+    /// reads it, without the half-move clock).
+    pub fen_fields: Option<u8>,
 }
 
 impl EngineSettings {
@@ -79,11 +88,31 @@ impl EngineSettings {
                     _ => return Err(format!("banmoves={value}: on or off")),
                 }
             }
+            "timemargin" => {
+                self.timemargin_ms = Some(value.parse().map_err(|_| {
+                    format!("timemargin={value}: milliseconds, a whole number (0 or more)")
+                })?)
+            }
+            "restart" => {
+                self.restart = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("restart={value}: on or off")),
+                }
+            }
+            "fen-fields" => {
+                self.fen_fields = Some(match value {
+                    "5" => 5,
+                    "6" => 6,
+                    _ => return Err(format!("fen-fields={value}: 5 or 6")),
+                })
+            }
             _ => {
                 let Some(name) = key.strip_prefix("option.").filter(|n| !n.is_empty()) else {
                     return Err(format!(
                         "{key:?}: an engine setting is nodes=N, depth=N, movetime=MS, ranks=0|1, \
-                         letters=RNBAKCP, banmoves=on|off or option.NAME=VALUE"
+                         letters=RNBAKCP, banmoves=on|off, timemargin=MS, restart=on|off, \
+                         fen-fields=5|6 or option.NAME=VALUE"
                     ));
                 };
                 // One line to the engine each: no line breaks, and nothing the protocol reads
@@ -118,6 +147,15 @@ impl EngineSettings {
         }
         if self.banmoves {
             out.push("banmoves=on".into());
+        }
+        if let Some(t) = self.timemargin_ms {
+            out.push(format!("timemargin={t}"));
+        }
+        if self.restart {
+            out.push("restart=on".into());
+        }
+        if let Some(f) = self.fen_fields {
+            out.push(format!("fen-fields={f}"));
         }
         for (k, v) in &self.options {
             out.push(format!("option.{k}={v}"));
@@ -154,9 +192,12 @@ mod tests {
             "option.Hash=64",
             "option.Threads=1",
             "ranks=0",
+            "timemargin=250",
+            "restart=on",
         ] {
             s.set(item).unwrap();
         }
+        assert_eq!((s.timemargin_ms, s.restart), (Some(250), true));
         assert_eq!(s.limits().as_deref(), Some("nodes 2000 depth 6"));
         assert_eq!(
             s.describe(),
@@ -164,6 +205,8 @@ mod tests {
                 "nodes=2000",
                 "depth=6",
                 "ranks=0",
+                "timemargin=250",
+                "restart=on",
                 "option.Hash=64",
                 "option.Threads=1"
             ]
@@ -175,6 +218,9 @@ mod tests {
             "colour=red",
             "option.=1",
             "option.A=b\nquit",
+            "timemargin=-1",
+            "restart=yes",
+            "fen-fields=4",
         ] {
             assert!(EngineSettings::default().set(bad).is_err(), "{bad}");
         }

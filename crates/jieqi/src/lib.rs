@@ -123,12 +123,14 @@ impl Definition for Jieqi {
         time: std::time::Duration,
         settings: qijudge_engine::EngineSettings,
     ) -> Option<Box<dyn qijudge_engine::Engine>> {
-        use qijudge_xiangqi::uci::{Dialect, UciBot};
+        use qijudge_xiangqi::uci::{Dialect, PositionLine, UciBot};
+        let line: PositionLine = match settings.fen_fields {
+            Some(5) => uci::position_line_five_fields,
+            _ => uci::position_line,
+        };
         (protocol == "uci").then(|| {
-            Box::new(
-                UciBot::new(process, Dialect::Uci, time, settings)
-                    .telling_positions_by(uci::position_line),
-            ) as Box<dyn qijudge_engine::Engine>
+            Box::new(UciBot::new(process, Dialect::Uci, time, settings).telling_positions_by(line))
+                as Box<dyn qijudge_engine::Engine>
         })
     }
     const GREEDY: Option<qijudge_game::defined::GreedyScores> = Some(bot::greedy_scores);

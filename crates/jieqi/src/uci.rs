@@ -120,6 +120,22 @@ pub fn position_line(view: &Value, rank_shift: u32) -> Result<String, String> {
     Ok(line)
 }
 
+/// The same line with a five-field FEN, `BOARD SIDE POOL HALFMOVE FULLMOVE` (without
+/// `CAPTURED`), for engines that read five (`--engine NAME:fen-fields=5`).
+pub fn position_line_five_fields(view: &Value, rank_shift: u32) -> Result<String, String> {
+    let line = position_line(view, rank_shift)?;
+    let (fen, moves) = match line.find(" moves ") {
+        Some(at) => line.split_at(at),
+        None => (line.as_str(), ""),
+    };
+    let mut words: Vec<&str> = fen.split(' ').collect();
+    // `position fen BOARD SIDE POOL CAPTURED HALFMOVE FULLMOVE`: CAPTURED is the sixth word.
+    if words.len() == 8 {
+        words.remove(5);
+    }
+    Ok(format!("{}{moves}", words.join(" ")))
+}
+
 /// Letters with their counts in the pool's order (`R1p2`).
 fn counted(letters: &[char]) -> String {
     let mut out = String::new();
@@ -219,6 +235,11 @@ mod tests {
         );
         // Ranks from 1 for an engine that counts them so.
         assert!(position_line(&v, 1).unwrap().ends_with("moves e10e9 e1e2"));
+        let five = position_line_five_fields(&v, 0).unwrap();
+        let six = position_line(&v, 0).unwrap();
+        assert_eq!(five.split(" moves").next().unwrap().split(' ').count(), 7, "{five}");
+        assert_eq!(six.split(" moves").next().unwrap().split(' ').count(), 8, "{six}");
+        assert!(five.ends_with("moves e9e8 e0e1"), "{five}");
         // A view whose moves do not give its position is refused.
         let wrong = view(&moves, &format!("{START} b"), serde_json::json!([]));
         assert!(position_line(&wrong, 0).unwrap_err().contains("moves give"));

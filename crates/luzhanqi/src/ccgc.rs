@@ -181,6 +181,9 @@ pub struct CcgcBot {
     /// History items of its view already told.
     told: usize,
     named: bool,
+    /// How long past the announced time an answer is still taken (`--engine NAME:timemargin=`):
+    /// the programs of the competitions think past the time they are told, and under load more.
+    grace: Duration,
 }
 
 impl CcgcBot {
@@ -190,6 +193,15 @@ impl CcgcBot {
             south: true,
             told: 0,
             named: false,
+            grace: Duration::ZERO,
+        }
+    }
+
+    /// The same, taking answers up to `grace` past the announced time.
+    pub fn with_grace(process: ProcessBot, grace: Duration) -> CcgcBot {
+        CcgcBot {
+            grace,
+            ..CcgcBot::new(process)
         }
     }
 
@@ -221,6 +233,7 @@ impl CcgcBot {
         board: &str,
         rules: &serde_json::Value,
         time_ms: u64,
+        clock: Option<&qijudge_engine::protocol::ClockInfo>,
     ) -> Result<Reply, BotFailure> {
         if board != "2p" {
             return Err(BotFailure::Garbage(
@@ -237,9 +250,14 @@ impl CcgcBot {
         };
         self.south = seat == "south";
         self.told = 0;
-        let deadline = Instant::now() + START_TIME.max(Duration::from_millis(time_ms));
+        let deadline = Instant::now() + START_TIME.max(Duration::from_millis(time_ms)) + self.grace;
         self.hello(deadline)?;
-        let seconds = (time_ms / 1000).min(9999);
+        // A whole-game clock (`--tc`, as the 2019 platform's 1800 s) is what START announces;
+        // else the time for each move.
+        let announced = clock
+            .and_then(|c| c.remaining_ms.get(seat).copied())
+            .unwrap_or(time_ms);
+        let seconds = (announced / 1000).min(9999);
         let wait = rules["attack-wait"].as_u64().unwrap_or(0).min(99);
         self.process
             .send_line(&format!("START {first} {seconds:04} {wait:02}"))?;
@@ -273,7 +291,7 @@ impl CcgcBot {
         legal: &[String],
         time_ms: u64,
     ) -> Result<Reply, BotFailure> {
-        let deadline = Instant::now() + Duration::from_millis(time_ms);
+        let deadline = Instant::now() + Duration::from_millis(time_ms) + self.grace;
         self.tell_new(view, false)?;
         let line = self.line_before(deadline)?;
         let text = line.strip_prefix("BESTMOVE ").ok_or_else(|| {
@@ -308,8 +326,9 @@ impl Bot for CcgcBot {
                 board,
                 rules,
                 time_ms,
+                clock,
                 ..
-            } => self.setup(seat, board, rules, *time_ms),
+            } => self.setup(seat, board, rules, *time_ms, clock.as_ref()),
             Request::Move {
                 view,
                 legal,

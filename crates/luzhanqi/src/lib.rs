@@ -394,10 +394,12 @@ impl Definition for Luzhanqi {
         board: &str,
         process: qijudge_engine::ProcessBot,
         _time: std::time::Duration,
-        _settings: qijudge_engine::EngineSettings,
+        settings: qijudge_engine::EngineSettings,
     ) -> Option<Box<dyn qijudge_engine::Engine>> {
-        (protocol == "ccgc" && board == "2p")
-            .then(|| Box::new(ccgc::CcgcBot::new(process)) as Box<dyn qijudge_engine::Engine>)
+        let grace = std::time::Duration::from_millis(settings.timemargin_ms.unwrap_or(0));
+        (protocol == "ccgc" && board == "2p").then(|| {
+            Box::new(ccgc::CcgcBot::with_grace(process, grace)) as Box<dyn qijudge_engine::Engine>
+        })
     }
     fn greedy_scores(view: &BotView, legal: &[String]) -> Vec<i32> {
         match view.typed::<ViewFile>() {

@@ -411,16 +411,14 @@ fn run_with(args: &crate::args::MatchArgs, fleet: &crate::fastchess::Fleet) -> R
         let (name, setting) = item
             .split_once(':')
             .ok_or_else(|| Error::Io(format!("--engine {item:?}: expected NAME:KEY=VALUE")))?;
-        // (The settings are UCI's and UCCI's: `go` limits, options, square names.)
-        let is_engine = bots.iter().any(|b| {
-            b.name == name
-                && matches!(&b.spec, crate::runner::BotSpec::Engine(p, _)
-                    if p == "uci" || p == "ucci")
-        });
+        // (Engines' settings: `go` limits, options, square names, margins, restarts.)
+        let is_engine = bots
+            .iter()
+            .any(|b| b.name == name && matches!(&b.spec, crate::runner::BotSpec::Engine(..)));
         if !is_engine {
             return Err(Error::Io(format!(
-                "--engine {item:?}: no UCI or UCCI engine is called {name:?} (--bot \
-                 {name}=uci:COMMAND or {name}=ucci:COMMAND)"
+                "--engine {item:?}: no engine is called {name:?} (--bot {name}=uci:COMMAND, \
+                 {name}=ucci:COMMAND or {name}=ccgc:COMMAND)"
             )));
         }
         engines

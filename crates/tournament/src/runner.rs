@@ -279,8 +279,26 @@ pub fn seatings(cfg: &MatchConfig) -> Result<Vec<Vec<usize>>> {
 
 /// The games of this shard, 1-based, of `total`.
 pub fn shard_games(cfg: &MatchConfig, total: usize) -> Vec<u32> {
+    // With a book, the unit is a pair (an opening with each colour, in one encounter), so
+    // every shard's pairs are whole; else a game.
+    let encounters = match &cfg.book {
+        Some(_) => seatings(cfg).map_or(1, |s| {
+            let n = s.len() as u32 / cfg.games.max(1);
+            n.max(1)
+        }),
+        None => 0,
+    };
     (1..=total as u32)
-        .filter(|k| (k - 1) % cfg.shard.1 == cfg.shard.0)
+        .filter(|k| {
+            let unit = match encounters {
+                0 => k - 1,
+                e => {
+                    let (encounter, round) = ((k - 1) % e, (k - 1) / e);
+                    (round / 2) * e + encounter
+                }
+            };
+            unit % cfg.shard.1 == cfg.shard.0
+        })
         .collect()
 }
 
@@ -833,6 +851,7 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                 rules: game.setup_rules(&cfg.rule_texts)?,
                 seed: cfg.seed,
                 time_ms: cfg.time.as_millis() as u64,
+                clock: None,
             };
             // An engine is asked through its own protocol (a CCGC program's INFO, START … ARRAY).
             match bot.ask(&request) {
@@ -1010,6 +1029,7 @@ fn play_through_contract(
                 rules: game.setup_rules(&cfg.rule_texts)?,
                 seed: seed ^ j as u64,
                 time_ms,
+                clock: cfg.tc.map(|tc| Clocks::new(tc, &seats).info()),
             };
             // A book's army is the seat's setup; the bot is not asked for one.
             let answer = match opening.and_then(|o| o.army(seat)) {
@@ -1116,6 +1136,11 @@ fn play_through_contract(
                 cfg.time,
                 &mut clocks,
                 j,
+                Duration::from_millis(
+                    cfg.engine_settings(&cfg.bots[bot_of(j)].name)
+                        .timemargin_ms
+                        .unwrap_or(0),
+                ),
             );
             reads.borrow_mut()[j] = bots[j].reads_view();
             let failed = |f: BotFailure| {
@@ -1215,7 +1240,8 @@ fn play_through_contract(
     for (j, (seat, mut bot)) in seats.iter().zip(bots).enumerate() {
         // An engine that played the game through plays on in the next; the others are told
         // the end and stopped.
-        if !failed[j] && bot.is_engine() {
+        let restart = cfg.engine_settings(&cfg.bots[bot_of(j)].name).restart;
+        if !failed[j] && !restart && bot.is_engine() {
             if let Some(engine) = bot.into_engine() {
                 pool.keep(&cfg.bots[bot_of(j)].name, engine);
             }
@@ -1263,6 +1289,7 @@ fn ask_move(
     per_move: Duration,
     clocks: &mut Option<Clocks>,
     seat: usize,
+    margin: Duration,
 ) -> std::result::Result<(Reply, Duration), BotFailure> {
     let allowed = clocks
         .as_ref()
@@ -1276,7 +1303,7 @@ fn ask_move(
     let started = std::time::Instant::now();
     let reply = bot.ask(&request)?;
     let took = started.elapsed();
-    let in_time = clocks.as_mut().is_none_or(|c| c.spend(seat, took));
+    let in_time = clocks.as_mut().is_none_or(|c| c.spend(seat, took, margin));
     if in_time {
         Ok((reply, took))
     } else {

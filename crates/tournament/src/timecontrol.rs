@@ -89,10 +89,15 @@ impl Clocks {
         per_move.min(self.left[seat])
     }
 
-    /// Charges `used` to seat `seat`'s clock; false when it ran out (a loss on time), else the
-    /// increment is added.
-    pub fn spend(&mut self, seat: usize, used: Duration) -> bool {
-        match self.left[seat].checked_sub(used) {
+    /// Charges `used` to seat `seat`'s clock; false when it ran out by more than `margin` (a
+    /// loss on time), else the increment is added (to a clock at zero when it ran out within the
+    /// margin, as fastchess's `timemargin`).
+    pub fn spend(&mut self, seat: usize, used: Duration, margin: Duration) -> bool {
+        let left = match self.left[seat].checked_sub(used) {
+            None if used <= self.left[seat] + margin => Some(Duration::ZERO),
+            other => other,
+        };
+        match left {
             Some(left) => {
                 self.left[seat] = left + self.tc.increment;
                 self.made[seat] += 1;
@@ -154,12 +159,15 @@ mod tests {
         let seats = ["red".to_string(), "black".to_string()];
         let mut c = Clocks::new(tc, &seats);
         assert_eq!(c.allowed(0, Duration::from_secs(5)), Duration::from_secs(2));
-        assert!(c.spend(0, Duration::from_millis(1500)));
+        assert!(c.spend(0, Duration::from_millis(1500), Duration::ZERO));
         // 2 - 1.5 + 0.5 = 1 s left.
         assert_eq!(c.info().remaining_ms["red"], 1000);
         assert_eq!(c.info().remaining_ms["black"], 2000);
         assert_eq!(c.info().increment_ms, 500);
-        assert!(!c.spend(0, Duration::from_millis(1001)), "flag fell");
+        // Past the clock within the margin: at zero, plus the increment.
+        assert!(c.spend(0, Duration::from_millis(1200), Duration::from_millis(250)));
+        assert_eq!(c.info().remaining_ms["red"], 500);
+        assert!(!c.spend(0, Duration::from_millis(501), Duration::ZERO), "flag fell");
     }
 
     #[test]
@@ -173,11 +181,11 @@ mod tests {
         let seats = ["red".to_string(), "black".to_string()];
         let mut c = Clocks::new(tc, &seats);
         assert_eq!(c.info().moves_to_go["red"], 2);
-        assert!(c.spend(0, Duration::from_secs(4)));
+        assert!(c.spend(0, Duration::from_secs(4), Duration::ZERO));
         // 10 - 4 + 1 = 7, one move to go.
         assert_eq!(c.info().remaining_ms["red"], 7000);
         assert_eq!(c.info().moves_to_go["red"], 1);
-        assert!(c.spend(0, Duration::from_secs(4)));
+        assert!(c.spend(0, Duration::from_secs(4), Duration::ZERO));
         // 7 - 4 + 1, then the base again: 14, and two moves to go.
         assert_eq!(c.info().remaining_ms["red"], 14000);
         assert_eq!(c.info().moves_to_go["red"], 2);

@@ -148,19 +148,30 @@ pub fn with_letters(fen: &str, letters: [char; 7]) -> String {
 pub enum Limit {
     Depth(u32),
     Nodes(u64),
-    /// The mover's time, its increment or moves to go, the opponent's time (milliseconds).
+    /// The mover's time, its increment or moves to go, the opponent's time (milliseconds), and
+    /// how many moves the mover has made (for the increment's carry in seconds).
     Clock {
         time_ms: u64,
         increment_ms: u64,
         moves_to_go: Option<u64>,
         opponent_ms: u64,
+        own_moves: u64,
     },
     /// A fixed time for this move (milliseconds): `time T movestogo 1`.
     MoveTime(u64),
 }
 
+/// The increment a seconds-only engine is told at its move after `own_moves` moves: the whole
+/// seconds the increments have added up to by then, less those already told, so a 0.1 s
+/// increment is told as 1 at every tenth move (0 at the others) and the increments told over
+/// a game add up to those given, never more. (The time left, rounded down, carries the rest.)
+pub fn carried_increment_s(increment_ms: u64, own_moves: u64) -> u64 {
+    (own_moves + 1) * increment_ms / 1000 - own_moves * increment_ms / 1000
+}
+
 /// The `go` line: `go [draw] depth D | nodes N | time T [movestogo M | increment I] [opptime
-/// T2 …]`; times in milliseconds when the engine took `usemillisec`, else whole seconds.
+/// T2 …]`; times in milliseconds when the engine took `usemillisec`, else whole seconds rounded
+/// down (never more than there is), the increment carried ([`carried_increment_s`]).
 pub fn go_line(limit: &Limit, draw_offered: bool, millis: bool) -> String {
     let time = |ms: u64| if millis { ms } else { ms / 1000 };
     let mode = match limit {
@@ -172,18 +183,19 @@ pub fn go_line(limit: &Limit, draw_offered: bool, millis: bool) -> String {
             increment_ms,
             moves_to_go,
             opponent_ms,
+            own_moves,
         } => {
+            let increment = match millis {
+                true => *increment_ms,
+                false => carried_increment_s(*increment_ms, *own_moves),
+            };
             let own = match moves_to_go {
                 Some(m) => format!("time {} movestogo {m}", time(*time_ms)),
-                None => format!("time {} increment {}", time(*time_ms), time(*increment_ms)),
+                None => format!("time {} increment {increment}", time(*time_ms)),
             };
             let opp = match moves_to_go {
                 Some(m) => format!("opptime {} oppmovestogo {m}", time(*opponent_ms)),
-                None => format!(
-                    "opptime {} oppincrement {}",
-                    time(*opponent_ms),
-                    time(*increment_ms)
-                ),
+                None => format!("opptime {} oppincrement {increment}", time(*opponent_ms)),
             };
             format!("{own} {opp}")
         }
@@ -331,12 +343,44 @@ mod tests {
     }
 
     #[test]
+    fn a_sub_second_increment_is_carried_in_whole_seconds() {
+        // 0.1 s: told as 1 s at every tenth move; over 30 moves, 3 s, as given.
+        let told: Vec<u64> = (0..30).map(|n| carried_increment_s(100, n)).collect();
+        assert_eq!(told.iter().sum::<u64>(), 3);
+        assert_eq!(told[9], 1);
+        assert!(told[..9].iter().all(|t| *t == 0));
+        // 1.5 s: 1, 2, 1, 2, …
+        let told: Vec<u64> = (0..4).map(|n| carried_increment_s(1500, n)).collect();
+        assert_eq!(told, [1, 2, 1, 2]);
+        let clock = |own_moves| Limit::Clock {
+            time_ms: 9_950,
+            increment_ms: 100,
+            moves_to_go: None,
+            opponent_ms: 10_000,
+            own_moves,
+        };
+        assert_eq!(
+            go_line(&clock(0), false, false),
+            "go time 9 increment 0 opptime 10 oppincrement 0"
+        );
+        assert_eq!(
+            go_line(&clock(9), false, false),
+            "go time 9 increment 1 opptime 10 oppincrement 1"
+        );
+        assert_eq!(
+            go_line(&clock(9), false, true),
+            "go time 9950 increment 100 opptime 10000 oppincrement 100"
+        );
+    }
+
+    #[test]
     fn go_lines_in_seconds_or_milliseconds() {
         let clock = Limit::Clock {
             time_ms: 61_500,
             increment_ms: 1_000,
             moves_to_go: None,
             opponent_ms: 30_000,
+            own_moves: 4,
         };
         assert_eq!(
             go_line(&clock, false, false),
@@ -351,6 +395,7 @@ mod tests {
             increment_ms: 0,
             moves_to_go: Some(3),
             opponent_ms: 59_000,
+            own_moves: 0,
         };
         assert_eq!(
             go_line(&period, false, false),

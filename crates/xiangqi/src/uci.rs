@@ -318,11 +318,13 @@ impl UciBot {
                     Some(c) => {
                         let opponent = if mover == "red" { "black" } else { "red" };
                         let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
+                        let plies = view.get("moves").and_then(|m| m.as_array()).map_or(0, Vec::len);
                         ucci::Limit::Clock {
                             time_ms: ms(mover),
                             increment_ms: c.increment_ms,
                             moves_to_go: c.moves_to_go.get(mover).copied(),
                             opponent_ms: ms(opponent),
+                            own_moves: plies as u64 / 2,
                         }
                     }
                     None => match (s.depth, s.nodes, s.movetime_ms) {
@@ -344,9 +346,12 @@ impl UciBot {
         time_ms: u64,
         clock: Option<&ClockInfo>,
     ) -> Result<Reply, BotFailure> {
-        let deadline = Instant::now() + Duration::from_millis(time_ms);
-        // At this point the engine is told to stop, and answers before the deadline.
-        let stop_at = deadline - Duration::from_millis((time_ms / 10).min(100));
+        let now = Instant::now();
+        // At this point the engine is told to stop, and answers before the announced time; it
+        // may answer later by its time margin (fastchess's `timemargin`).
+        let stop_at = now + Duration::from_millis(time_ms - (time_ms / 10).min(100));
+        let margin = Duration::from_millis(self.settings.timemargin_ms.unwrap_or(0));
+        let deadline = now + Duration::from_millis(time_ms) + margin;
         self.prepare()?;
         let played: Vec<&str> = view
             .get("moves")
