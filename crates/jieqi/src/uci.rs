@@ -237,8 +237,16 @@ mod tests {
         assert!(position_line(&v, 1).unwrap().ends_with("moves e10e9 e1e2"));
         let five = position_line_five_fields(&v, 0).unwrap();
         let six = position_line(&v, 0).unwrap();
-        assert_eq!(five.split(" moves").next().unwrap().split(' ').count(), 7, "{five}");
-        assert_eq!(six.split(" moves").next().unwrap().split(' ').count(), 8, "{six}");
+        assert_eq!(
+            five.split(" moves").next().unwrap().split(' ').count(),
+            7,
+            "{five}"
+        );
+        assert_eq!(
+            six.split(" moves").next().unwrap().split(' ').count(),
+            8,
+            "{six}"
+        );
         assert!(five.ends_with("moves e9e8 e0e1"), "{five}");
         // A view whose moves do not give its position is refused.
         let wrong = view(&moves, &format!("{START} b"), serde_json::json!([]));

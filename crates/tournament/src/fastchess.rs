@@ -32,6 +32,97 @@ struct EngineSpec {
     env: Vec<String>,
 }
 
+/// One engine of a cutechess `engines.json` (an array of objects): `name`, `command`,
+/// `workingDirectory`, `protocol`, `options` (`[{"name", "value" or "default"}]`),
+/// `timeMargin`, `restart`, and qijudge's own `env` (`{"VAR": "VALUE"}`).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ConfiguredEngine {
+    name: String,
+    command: String,
+    #[serde(default)]
+    working_directory: Option<String>,
+    #[serde(default)]
+    protocol: Option<String>,
+    #[serde(default)]
+    options: Vec<ConfiguredOption>,
+    #[serde(default)]
+    time_margin: Option<u64>,
+    #[serde(default)]
+    restart: Option<String>,
+    #[serde(default)]
+    env: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    ponder: bool,
+    #[serde(default)]
+    init_strings: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct ConfiguredOption {
+    name: String,
+    #[serde(default)]
+    value: Option<serde_json::Value>,
+    #[serde(default)]
+    default: Option<serde_json::Value>,
+}
+
+/// The engine called `name` in the engines file `file`, as `-engine` settings.
+fn configured(file: &std::path::Path, name: &str) -> Result<EngineSpec, String> {
+    let shown = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("conf={name}: {shown}: {e}"))?;
+    let all: Vec<ConfiguredEngine> =
+        serde_json::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;
+    let names: Vec<&str> = all.iter().map(|e| e.name.as_str()).collect();
+    let e = all.iter().find(|e| e.name == name).ok_or_else(|| {
+        format!(
+            "conf={name}: {shown} has no engine of that name (it has {})",
+            names.join(", ")
+        )
+    })?;
+    if e.ponder {
+        return Err(format!(
+            "{shown}: {name}: ponder: engines do not ponder in qijudge matches"
+        ));
+    }
+    if !e.init_strings.is_empty() {
+        return Err(format!(
+            "{shown}: {name}: initStrings: give the options in \"options\" instead"
+        ));
+    }
+    let mut spec = EngineSpec {
+        cmd: Some(e.command.clone()),
+        name: Some(e.name.clone()),
+        dir: e.working_directory.clone().filter(|d| !d.is_empty()),
+        proto: e.protocol.clone(),
+        ..EngineSpec::default()
+    };
+    for o in &e.options {
+        let value = match o.value.as_ref().or(o.default.as_ref()) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => continue,
+        };
+        spec.settings.push(format!("option.{}={value}", o.name));
+    }
+    if let Some(m) = e.time_margin {
+        spec.settings.push(format!("timemargin={m}"));
+    }
+    match e.restart.as_deref() {
+        Some("on") => spec.settings.push("restart=on".into()),
+        Some("off" | "auto") | None => {}
+        Some(other) => {
+            return Err(format!(
+                "{shown}: {name}: restart {other:?}: on, off or auto"
+            ))
+        }
+    }
+    for (var, value) in &e.env {
+        spec.env.push(format!("{var}={value}"));
+    }
+    Ok(spec)
+}
+
 impl EngineSpec {
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
@@ -64,7 +155,7 @@ impl EngineSpec {
             _ => {
                 return Err(format!(
                     "{key}={value}: an engine takes cmd, name, dir, args, proto, tc, st, nodes, \
-                     depth, plies, timemargin, restart, option.NAME and env.VAR"
+                     depth, plies, timemargin, restart, option.NAME, env.VAR and conf"
                 ))
             }
         }
@@ -165,9 +256,18 @@ pub fn translate(argv: &[String]) -> Result<(Vec<String>, Fleet), String> {
     let (mut rounds, mut games): (Option<u64>, Option<u64>) = (None, None);
     let mut game_given = false;
     let mut report_penta = true;
+    let mut engines_file = std::path::PathBuf::from("engines.json");
     let mut i = 0;
     while i < argv.len() {
         let word = &argv[i];
+        if word == "--engines-file" {
+            engines_file = argv
+                .get(i + 1)
+                .ok_or("--engines-file: expected a file")?
+                .into();
+            i += 2;
+            continue;
+        }
         if let Some(long) = word.strip_prefix("--").filter(|l| l.len() > 1) {
             let (name, inline) = match long.split_once('=') {
                 Some((n, v)) => (n, Some(v)),
@@ -204,8 +304,13 @@ pub fn translate(argv: &[String]) -> Result<(Vec<String>, Fleet), String> {
         };
         match option {
             "engine" => {
-                let mut e = EngineSpec::default();
-                for (k, v) in key_values(option, &words)? {
+                let pairs = key_values(option, &words)?;
+                // `conf=NAME` first (cutechess's engines file), the other words on top of it.
+                let mut e = match pairs.iter().find(|(k, _)| *k == "conf") {
+                    Some((_, name)) => configured(&engines_file, name)?,
+                    None => EngineSpec::default(),
+                };
+                for (k, v) in pairs.iter().filter(|(k, _)| *k != "conf") {
                     e.set(k, v).map_err(|why| format!("-engine {why}"))?;
                 }
                 engines.push(e);
@@ -382,7 +487,23 @@ fn engine_args(engines: &[EngineSpec], out: &mut Vec<String>) -> Result<(), Stri
             .cmd
             .as_deref()
             .ok_or_else(|| format!("-engine number {}: cmd= is needed", n + 1))?;
-        let name = e.name.clone().unwrap_or_else(|| cmd.to_string());
+        let name = e.name.clone().unwrap_or_else(|| {
+            let program = cmd.split_whitespace().next().unwrap_or(cmd);
+            let stem = std::path::Path::new(program)
+                .file_stem()
+                .unwrap_or_default();
+            stem.to_string_lossy().into_owned()
+        });
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "-engine name={name}: a bot's name is letters, digits, - and _ (it is a word of \
+                 every Finished game line, which fleets split at spaces)"
+            ));
+        }
         let proto = e.proto.as_deref().unwrap_or("uci");
         let mut command = cmd.to_string();
         if let Some(args) = &e.args {
@@ -712,6 +833,42 @@ mod tests {
             let err = translate(&args(line)).unwrap_err();
             assert!(err.contains(said), "{line}: {err}");
         }
+    }
+
+    #[test]
+    fn an_engines_file_names_engines_as_cutechess_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("engines.json");
+        std::fs::write(
+            &file,
+            r#"[{"name": "ccgc-sword", "command": "wine sword.exe", "protocol": "ccgc",
+                 "workingDirectory": "/srv/sword", "timeMargin": 20000,
+                 "env": {"WINEPREFIX": "/srv/wine"}},
+                {"name": "fsf", "command": "fairy-stockfish", "protocol": "uci",
+                 "options": [{"name": "Hash", "type": "spin", "default": 16, "value": 64},
+                             {"name": "UCI_Variant", "default": "xiangqi"}]}]"#,
+        )
+        .unwrap();
+        let f = file.display().to_string();
+        let (out, _) = translate(&args(&format!(
+            "--engines-file {f} -variant luzhanqi -engine conf=ccgc-sword -engine conf=fsf \
+             name=other"
+        )))
+        .unwrap();
+        let text = out.join(" ");
+        for want in [
+            "--bot ccgc-sword=ccgc:wine sword.exe",
+            "--bot-dir ccgc-sword=/srv/sword",
+            "--bot-env ccgc-sword:WINEPREFIX=/srv/wine",
+            "--engine ccgc-sword:timemargin=20000",
+            "--bot other=uci:fairy-stockfish",
+            "--engine other:option.Hash=64",
+            "--engine other:option.UCI_Variant=xiangqi",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+        let err = translate(&args(&format!("--engines-file {f} -engine conf=nosuch"))).unwrap_err();
+        assert!(err.contains("ccgc-sword, fsf"), "{err}");
     }
 
     #[test]

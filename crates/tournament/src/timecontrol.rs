@@ -167,7 +167,10 @@ mod tests {
         // Past the clock within the margin: at zero, plus the increment.
         assert!(c.spend(0, Duration::from_millis(1200), Duration::from_millis(250)));
         assert_eq!(c.info().remaining_ms["red"], 500);
-        assert!(!c.spend(0, Duration::from_millis(501), Duration::ZERO), "flag fell");
+        assert!(
+            !c.spend(0, Duration::from_millis(501), Duration::ZERO),
+            "flag fell"
+        );
     }
 
     #[test]

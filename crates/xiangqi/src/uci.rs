@@ -318,7 +318,10 @@ impl UciBot {
                     Some(c) => {
                         let opponent = if mover == "red" { "black" } else { "red" };
                         let ms = |seat: &str| c.remaining_ms.get(seat).copied().unwrap_or(time_ms);
-                        let plies = view.get("moves").and_then(|m| m.as_array()).map_or(0, Vec::len);
+                        let plies = view
+                            .get("moves")
+                            .and_then(|m| m.as_array())
+                            .map_or(0, Vec::len);
                         ucci::Limit::Clock {
                             time_ms: ms(mover),
                             increment_ms: c.increment_ms,
