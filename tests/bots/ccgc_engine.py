@@ -5,7 +5,10 @@ RESULT R FF; END. Every message it is sent is checked against the protocol's fix
 (field widths included); one that is not exits the program with status 3, which the match
 records as a crash.
 
-    python3 ccgc_engine.py [log=PATH] [array=LETTERS]
+    python3 ccgc_engine.py [log=PATH] [array=LETTERS] [think=MS]
+
+With think=MS it thinks that long before every BESTMOVE, whatever time it was announced (as
+the competition programs do under load).
 
 It plays a script in its own frame (rows A-L, its army on G-L). Moving first: G0F0 (its
 front-left piece attacks the opponent's front-right piece), then H0H1 and back, for ever.
@@ -14,12 +17,14 @@ be the opponent's script turned into its own frame (row r -> 11-r, column c -> 4
 first mover's first RESULT must be `1 00` (its major general beats the lieutenant)."""
 import re
 import sys
+import time
 
 extra = sys.argv[1:]
 log_path = next((a[len("log="):] for a in extra if a.startswith("log=")), None)
 log = open(log_path, "a", encoding="utf-8") if log_path else None
 # A layout from a 2019 competition log: flag on L1, mines on K0, K3, L0, bombs on H0 and I4.
 array = next((a[len("array="):] for a in extra if a.startswith("array=")), "cdhghkecebikifgjaijgjlfhd")
+think = int(next((a[len("think="):] for a in extra if a.startswith("think=")), "0"))
 
 FORMATS = {
     "INFO": re.compile(r"^INFO \S+$"),
@@ -82,6 +87,7 @@ for line in sys.stdin:
             if move != want:
                 fail(f"GO told {move}, the opponent played {want} in this frame")
             seen += 1
+        time.sleep(think / 1000)
         print(f"BESTMOVE {mine[played]}", flush=True)
         played += 1
     elif word == "RESULT":

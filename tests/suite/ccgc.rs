@@ -116,3 +116,56 @@ fn a_ccgc_array_is_checked_as_any_setup() {
         &Path::new(&out).join("games/game-00001").to_string_lossy(),
     ]);
 }
+
+/// A program that thinks past the time it is announced (600 ms for 300) loses on time, unless
+/// the organiser gives it a grace (`--engine NAME:timemargin=MS`, the announced time unchanged);
+/// with a whole-game clock (`--tc 1800`, as the 2019 platform ran it) START announces the
+/// clock's 1800 s.
+#[test]
+fn a_slow_ccgc_program_gets_its_grace_and_the_whole_game_clock_is_announced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("slow.log");
+    let slow = engine("slow", &format!("log={} think=600", log.display()));
+    let quick = engine("quick", "");
+    let play = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--folders",
+            "--game",
+            "luzhanqi",
+            "--bot",
+            &slow,
+            "--bot",
+            &quick,
+            "--games",
+            "1",
+            "--rule",
+            "attack-wait=4",
+            "--time-ms",
+            "300",
+            "--bot-write",
+        ];
+        let write = tmp.path().to_string_lossy().into_owned();
+        args.push(&write);
+        args.extend(["--out", out, "--format", "json"]);
+        args.extend(extra);
+        let r = qj(&args);
+        assert_eq!(r.code, 0, "{r:?}");
+        results(&r.stdout)
+    };
+    let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    let without = play(&dir("without"), &[]);
+    assert_eq!(without[0].1, "forfeit (bot-timeout)", "{without:?}");
+    let with = play(&dir("with"), &["--engine", "slow:timemargin=1000"]);
+    assert_eq!(with[0].1, "attack wait", "{with:?}");
+    // The announced time stays the time a move: 300 ms, written as 0 whole seconds.
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("START 0 0000 04\n"), "{told}");
+    let clocked = play(
+        &dir("clocked"),
+        &["--engine", "slow:timemargin=1000", "--tc", "1800"],
+    );
+    assert_eq!(clocked[0].1, "attack wait", "{clocked:?}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("START 0 1800 04\n"), "{told}");
+}

@@ -1229,6 +1229,34 @@ fn an_engine_plays_every_game_of_a_match_in_one_process() {
     // Two checked, then the mating side's engine anew for games 2, 3 and 4.
     let started = std::fs::read_to_string(&starts).unwrap().lines().count();
     assert_eq!(started, 5, "a dead engine is replaced");
+    // `restart=on` (fastchess's): a new process for every game, the others kept.
+    std::fs::write(&starts, "").unwrap();
+    let (fsf, pika) = (spec("fsf", "one"), spec("pika", "zero"));
+    let out = tmp.path().join("m4").to_string_lossy().into_owned();
+    let r = ok(&[
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--bot",
+        &fsf,
+        "--bot",
+        &pika,
+        "--engine",
+        "fsf:restart=on",
+        "--games",
+        "4",
+        "--out",
+        &out,
+        "--format",
+        "json",
+        "--bot-write",
+        &s,
+    ]);
+    assert_eq!(results(&r.stdout).len(), 4);
+    // fsf checked, then anew for games 2, 3 and 4; pika once.
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 5, "restart=on starts an engine for each game");
 }
 
 /// A book: every opening played twice in an encounter, the colours reversed, as each game's
