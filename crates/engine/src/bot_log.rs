@@ -34,6 +34,9 @@ fn stamp() -> String {
 pub struct BotLog {
     state: Arc<Mutex<State>>,
     over: Arc<AtomicBool>,
+    /// Whether this game's log keeps the conversation (read without the lock: most matches
+    /// keep none, and an engine writes many lines a move).
+    io: AtomicBool,
 }
 
 struct State {
@@ -64,15 +67,17 @@ impl State {
 impl BotLog {
     /// Reads `stderr` until the bot closes it, into `file` (if given) up to `limit` bytes a game.
     pub fn start(stderr: std::process::ChildStderr, file: LogFile, limit: Option<u64>) -> BotLog {
+        let io = file.io;
         let state = Arc::new(Mutex::new(State {
             file: file.file,
-            io: file.io,
+            io,
             limit,
             written: 0,
             cut: 0,
         }));
         let over = Arc::new(AtomicBool::new(false));
         let log = BotLog {
+            io: AtomicBool::new(io),
             state: state.clone(),
             over: over.clone(),
         };
@@ -96,6 +101,8 @@ impl BotLog {
     pub fn next_game(&self, file: LogFile) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.finish();
+        self.io
+            .store(file.io && file.file.is_some(), Ordering::Relaxed);
         s.file = file.file;
         s.io = file.io;
         s.written = 0;
@@ -116,10 +123,10 @@ impl BotLog {
     }
 
     fn conversation(&self, direction: char, line: &str) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if !s.io {
+        if !self.io.load(Ordering::Relaxed) {
             return;
         }
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(file) = &mut s.file {
             let _ = writeln!(
                 file,
