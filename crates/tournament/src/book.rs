@@ -127,76 +127,6 @@ impl Book {
     }
 }
 
-/// Pair totals of one player: how many pairs scored 0, ½, 1, 1½ and 2 points.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pentanomial {
-    pub counts: [u32; 5],
-}
-
-impl Pentanomial {
-    /// Adds a pair worth `points` (0, 0.5, 1, 1.5 or 2).
-    pub fn add(&mut self, points: f64) {
-        let i = ((points * 2.0).round() as usize).min(4);
-        self.counts[i] += 1;
-    }
-
-    pub fn pairs(&self) -> u32 {
-        self.counts.iter().sum()
-    }
-
-    /// The score per game, its variance per pair, and the Elo difference with its 95% error,
-    /// from the pairs' distribution. None without pairs; a one-sided result is regularised by
-    /// half a pair at each end (a 40–0 match still has an error bar and a sign).
-    pub fn elo(&self) -> Option<(f64, f64, f64)> {
-        let n = self.pairs();
-        if n == 0 {
-            return None;
-        }
-        let mut c: Vec<f64> = self.counts.iter().map(|&c| f64::from(c)).collect();
-        if c[1..].iter().all(|x| *x == 0.0) || c[..4].iter().all(|x| *x == 0.0) {
-            c[0] += 0.5;
-            c[4] += 0.5;
-        }
-        let total: f64 = c.iter().sum();
-        let points = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean: f64 = c.iter().zip(points).map(|(n, p)| n * p).sum::<f64>() / total;
-        let var: f64 = c
-            .iter()
-            .zip(points)
-            .map(|(n, p)| n * (p - mean).powi(2))
-            .sum::<f64>()
-            / total;
-        let se = (var / total).sqrt();
-        let elo = |s: f64| {
-            let s = s.clamp(1e-6, 1.0 - 1e-6);
-            -400.0 * (1.0 / s - 1.0).log10()
-        };
-        let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
-        Some((mean, elo(mean), (hi - lo) / 2.0))
-    }
-
-    /// `LL 0, LD 1, DD+WL 3, WD 2, WW 1`, and the Elo from pairs.
-    pub fn describe(&self, player: &str) -> String {
-        let c = self.counts;
-        let mut line = format!(
-            "pairs for {player}: {} (LL {}, LD {}, DD+WL {}, WD {}, WW {})",
-            self.pairs(),
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4]
-        );
-        if let Some((score, elo, error)) = self.elo() {
-            line.push_str(&format!(
-                "; score {:.1}%, Elo {elo:+.1} ± {error:.1} (95%, from pairs)",
-                score * 100.0
-            ));
-        }
-        line
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,22 +300,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("liubo has no opening books"), "{e}");
-    }
-
-    #[test]
-    fn pentanomial_elo_is_signed_and_decides_a_one_sided_match() {
-        let mut even = Pentanomial::default();
-        for p in [0.0, 0.5, 1.0, 1.5, 2.0, 1.0] {
-            even.add(p);
-        }
-        let (score, elo, error) = even.elo().unwrap();
-        assert!((score - 0.5).abs() < 1e-9 && elo.abs() < 1e-6 && error > 0.0);
-        let mut all = Pentanomial::default();
-        for _ in 0..20 {
-            all.add(2.0);
-        }
-        let (_, elo, error) = all.elo().unwrap();
-        assert!(elo > 0.0 && error.is_finite(), "{elo} ± {error}");
-        assert!(all.describe("a").contains("WW 20"));
     }
 }

@@ -687,41 +687,60 @@ fn without_comments(pgn: &str) -> String {
 
 /// Per encounter, its first bot's pairs: the two games of each book opening, colours reversed.
 fn pair_lines(cfg: &MatchConfig, games: &[crate::standings::GameRecord]) -> Result<Vec<String>> {
-    use crate::book::Pentanomial;
+    use crate::stats::{Estimate, Score, Stats};
     let seats = qijudge_registry::by_name(&cfg.game)?
         .seats(&cfg.board)?
         .len();
     let encounters =
         crate::schedule::encounters(cfg.bots.len(), seats, cfg.pairing).map_err(Error::Io)?;
     let e = encounters.len() as u32;
-    // (encounter, pair) → the first bot's points in each game of it.
-    let mut pairs: std::collections::BTreeMap<(u32, u32), Vec<f64>> = Default::default();
+    // (encounter, pair) → the first bot's result in each game of it.
+    let mut pairs: std::collections::BTreeMap<(u32, u32), Vec<Score>> = Default::default();
     for g in games {
         let Some(k) = crate::runner::game_number(&g.dir) else {
             continue;
         };
         let (encounter, round) = ((k - 1) % e, (k - 1) / e);
         let first = &cfg.bots[encounters[encounter as usize][0]].name;
-        let points = match &g.winner {
-            Some(w) if w == first => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
+        let score = match &g.winner {
+            Some(w) if w == first => Score::Win,
+            Some(_) => Score::Loss,
+            None => Score::Draw,
         };
-        pairs
-            .entry((encounter, round / 2))
-            .or_default()
-            .push(points);
+        pairs.entry((encounter, round / 2)).or_default().push(score);
     }
     let mut lines = Vec::new();
     for (i, enc) in encounters.iter().enumerate() {
-        let mut p = Pentanomial::default();
-        for ((_, _), points) in pairs.range((i as u32, 0)..(i as u32 + 1, 0)) {
-            if points.len() == 2 {
-                p.add(points.iter().sum());
+        let mut s = Stats::default();
+        for ((_, _), scores) in pairs.range((i as u32, 0)..(i as u32 + 1, 0)) {
+            if let [a, b] = scores[..] {
+                s.add_game(a);
+                s.add_game(b);
+                s.add_pair(a, b);
             }
         }
         let (a, b) = (&cfg.bots[enc[0]].name, &cfg.bots[enc[1]].name);
-        lines.push(format!("{} (against {b})", p.describe(a)));
+        let p = s.ptnml();
+        let mut line = format!(
+            "pairs for {a}: {} (LL {}, LD {}, DD+WL {}, WD {}, WW {})",
+            s.pairs(),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
+        // The Elo from pairs where it is defined (not for a one-sided result).
+        let e = Estimate::of_pairs(&s);
+        if e.elo.is_finite() && e.elo_error.is_finite() {
+            line.push_str(&format!(
+                "; score {:.1}%, Elo {:+.1} ± {:.1} (95%, from pairs)",
+                s.points_ratio(),
+                e.elo,
+                e.elo_error
+            ));
+        }
+        lines.push(format!("{line} (against {b})"));
     }
     Ok(lines)
 }
