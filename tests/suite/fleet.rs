@@ -122,7 +122,7 @@ fn fleet_workers_read_qijudges_output_batch_by_batch() {
         "--out {out} --folders --summary-json {summary} --bot-read {examples} \
          -testEnv -recover -repeat -games 2 -rounds 6 -ratinginterval 1 -scoreinterval 1 \
          -autosaveinterval 0 -report penta=true -srand 3 -variant xiangqi -concurrency 2 \
-         -openings file={book} format=epd order=sequential start=1 \
+         -openings file={book} format=epd order=random plies=16 start=1 \
          -engine name=New-1a2b cmd=builtin:greedy \
          -engine name=Base-3c4d {flaky} \
          -each proto=bot -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05"

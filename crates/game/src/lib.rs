@@ -233,7 +233,7 @@ pub trait Game: Commands {
         text: &str,
         board: &str,
         shown: &str,
-        pgn: bool,
+        kind: crate::opening::BookText,
     ) -> Result<Vec<crate::opening::Opening>>;
     /// A random legal setup of `seat` on `board` drawn from `rng`, as a bot answers a setup
     /// request (square: piece); refused by a game whose seats choose no setup.

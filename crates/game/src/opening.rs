@@ -1,6 +1,16 @@
 //! How one opening of a book starts its games: what a game's definition reads from a book and
 //! the match runner plays.
 
+/// How a book's text is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookText {
+    /// One opening a line (or the game's own format).
+    Positions,
+    /// PGN games, each opening the position after its moves, or after its first `plies`
+    /// (fastchess's `-openings plies=`).
+    Pgn { plies: Option<usize> },
+}
+
 /// How one opening starts its games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Opening {

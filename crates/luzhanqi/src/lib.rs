@@ -412,7 +412,7 @@ impl Definition for Luzhanqi {
         text: &str,
         board: &str,
         shown: &str,
-        _pgn: bool,
+        _kind: qijudge_game::opening::BookText,
     ) -> Result<Vec<qijudge_game::opening::Opening>> {
         book::army_openings(text, board, shown)
     }

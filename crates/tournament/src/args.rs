@@ -45,6 +45,10 @@ pub struct MatchArgs {
     /// hands a worker its part of a book.
     #[arg(long, value_name = "N")]
     pub book_start: Option<usize>,
+    /// A PGN book's games are played up to this many plies each (fastchess's `-openings
+    /// plies=`); other books are positions already.
+    #[arg(long, value_name = "N")]
+    pub book_plies: Option<usize>,
     /// Play this many openings of the book (from --book-start).
     #[arg(long, value_name = "N")]
     pub book_count: Option<usize>,

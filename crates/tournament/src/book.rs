@@ -17,6 +17,8 @@ pub struct Slice {
     pub count: Option<usize>,
     /// The SHA-256 (hex) the file must have.
     pub sha256: Option<String>,
+    /// A PGN book's games played up to this many plies each.
+    pub plies: Option<usize>,
 }
 
 /// The openings of a book, in the order they are played.
@@ -72,7 +74,11 @@ impl Book {
                 with.join("; ")
             )));
         }
-        let openings = kind.book_openings(&text, board, &shown.to_string(), is_pgn)?;
+        let read_as = match is_pgn {
+            true => qijudge_game::opening::BookText::Pgn { plies: slice.plies },
+            false => qijudge_game::opening::BookText::Positions,
+        };
+        let openings = kind.book_openings(&text, board, &shown.to_string(), read_as)?;
         if openings.is_empty() {
             return Err(Error::Io(format!("--book {shown}: no position in it")));
         }
@@ -95,6 +101,9 @@ impl Book {
         if slice.start.is_some() || slice.count.is_some() {
             book.identity
                 .push_str(&format!(" openings {first}-{}", first - 1 + count));
+        }
+        if let (true, Some(p)) = (is_pgn, slice.plies) {
+            book.identity.push_str(&format!(" plies {p}"));
         }
         Ok(book)
     }
@@ -150,6 +159,20 @@ mod tests {
             ]
             .map(|fen| Opening::Position(fen.into()))
         );
+        // With plies=1 (fastchess's -openings plies=), each game up to its first ply only.
+        let slice = Slice {
+            plies: Some(1),
+            ..Slice::default()
+        };
+        let cut = Book::read(&path, "xiangqi", "2p", false, 1, &slice).unwrap();
+        assert_eq!(cut.openings[0], book.openings[0]);
+        assert_eq!(
+            cut.openings[1],
+            Opening::Position(
+                "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2".into()
+            )
+        );
+        assert!(cut.identity.ends_with(" plies 1") && cut.identity != book.identity);
         // A move that is not legal is named with its game and number.
         std::fs::write(&path, "[Event \"x\"]\n\n1. H2-E2 2. H2-E2 *\n").unwrap();
         let e = Book::read(&path, "xiangqi", "2p", false, 1, &Slice::default())
@@ -210,6 +233,7 @@ mod tests {
             start,
             count,
             sha256: None,
+            plies: None,
         };
         let part = Book::read(&path, "xiangqi", "2p", false, 1, &slice(Some(2), Some(1))).unwrap();
         assert_eq!(part.openings, short.openings[1..2]);

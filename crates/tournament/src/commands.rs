@@ -456,6 +456,7 @@ fn run_with(args: &crate::args::MatchArgs, fleet: &crate::fastchess::Fleet) -> R
                 start: args.book_start,
                 count: args.book_count,
                 sha256: args.book_sha256.clone(),
+                plies: args.book_plies,
             },
         )?),
     };

@@ -344,14 +344,14 @@ pub fn translate(argv: &[String]) -> Result<(Vec<String>, Fleet), String> {
                         "file" => pass(&mut out, "--book", v),
                         "order" => pass(&mut out, "--book-order", v),
                         "start" => pass(&mut out, "--book-start", v),
+                        "plies" => pass(&mut out, "--book-plies", v),
                         // The book's kind is read from the file itself.
                         "format" if v == "epd" || v == "pgn" => {}
                         "policy" if v == "round" => {}
                         _ => {
                             return Err(format!(
                                 "-openings {k}={v}: qijudge takes file, format (epd, pgn), \
-                                 order, start and policy=round; an opening is a PGN game's \
-                                 final position or an EPD line"
+                                 order, start, plies and policy=round"
                             ))
                         }
                     }
@@ -826,8 +826,8 @@ mod tests {
             ("-engine cmd=a", "two engines"),
             ("--nosuch -engine cmd=a -engine cmd=b", "--nosuch"),
             (
-                "-engine cmd=a -engine cmd=b -openings file=x.pgn plies=8",
-                "plies=8",
+                "-engine cmd=a -engine cmd=b -openings file=x.pgn depth=8",
+                "depth=8",
             ),
         ] {
             let err = translate(&args(line)).unwrap_err();

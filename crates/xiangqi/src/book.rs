@@ -58,8 +58,9 @@ fn book_fen(line: &str) -> Option<String> {
     Some(format!("{board} {side} - - {halfmove} {fullmove}"))
 }
 
-/// The openings of a PGN book: each game's position after its moves.
-pub fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
+/// The openings of a PGN book: each game's position after its moves, or after its first
+/// `plies` when given.
+pub fn pgn_openings(text: &str, shown: &str, plies: Option<usize>) -> Result<Vec<String>> {
     use xiangqi_rules::{fen, notation, pgn};
     let games = pgn::read(text).map_err(|e| Error::Io(format!("--book {shown}: {e}")))?;
     let mut openings = Vec::new();
@@ -72,7 +73,7 @@ pub fn pgn_openings(text: &str, shown: &str) -> Result<Vec<String>> {
             ))
         };
         let mut game = pgn::new_game(g, Default::default()).map_err(|e| at(e.to_string()))?;
-        for (ply, m) in g.moves.iter().enumerate() {
+        for (ply, m) in g.moves.iter().enumerate().take(plies.unwrap_or(usize::MAX)) {
             let parsed = notation::parse(game.position(), &m.text)
                 .map_err(|e| at(format!("move {} {:?}: {e}", ply + 1, m.text)))?;
             game.play(parsed)

@@ -127,11 +127,12 @@ impl Definition for Xiangqi {
         text: &str,
         _board: &str,
         shown: &str,
-        pgn: bool,
+        kind: qijudge_game::opening::BookText,
     ) -> Result<Vec<qijudge_game::opening::Opening>> {
-        let positions = match pgn {
-            true => book::pgn_openings(text, shown)?,
-            false => book::fen_openings(text, shown)?,
+        use qijudge_game::opening::BookText;
+        let positions = match kind {
+            BookText::Pgn { plies } => book::pgn_openings(text, shown, plies)?,
+            BookText::Positions => book::fen_openings(text, shown)?,
         };
         Ok(positions
             .into_iter()

@@ -409,8 +409,13 @@ pub trait Definition: Sync + Sized {
     /// Runs the rules contract's conformance suite (`games/conformance.rs`) on the rules of
     /// each option set the game is played under, with a limit that ends every random playout.
     fn conform();
-    /// The openings of a book (`pgn`: the file is PGN), each checked against the rules.
-    fn book_openings(_text: &str, _board: &str, shown: &str, _pgn: bool) -> Result<Vec<Opening>> {
+    /// The openings of a book, read as `kind` says, each checked against the rules.
+    fn book_openings(
+        _text: &str,
+        _board: &str,
+        shown: &str,
+        _kind: crate::opening::BookText,
+    ) -> Result<Vec<Opening>> {
         Err(Error::Io(format!(
             "--book {shown}: {} has no opening books",
             Self::NAME
@@ -710,9 +715,9 @@ impl<D: Definition> Game for D {
         text: &str,
         board: &str,
         shown: &str,
-        pgn: bool,
+        kind: crate::opening::BookText,
     ) -> Result<Vec<Opening>> {
-        D::book_openings(text, board, shown, pgn)
+        D::book_openings(text, board, shown, kind)
     }
 
     fn random_setup(
