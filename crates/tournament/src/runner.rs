@@ -1094,6 +1094,17 @@ fn play_through_contract(
         opened = true;
     }
     let mut clocks = cfg.tc.map(|tc| Clocks::new(tc, &seats));
+    // Per seat: how far past its clock its engine may answer, and whether its moves carry
+    // their time (a program's; a built-in bot's time is the runner's own).
+    let margins: Vec<Duration> = (0..seats.len())
+        .map(|j| {
+            let name = &cfg.bots[bot_of(j)].name;
+            Duration::from_millis(cfg.engine_settings(name).timemargin_ms.unwrap_or(0))
+        })
+        .collect();
+    let timed: Vec<bool> = (0..seats.len())
+        .map(|j| !matches!(cfg.bots[bot_of(j)].spec, BotSpec::Builtin(_)))
+        .collect();
     let seat_index = |seat: &str| seats.iter().position(|s| s == seat).unwrap_or(0);
     let seat_key = |seat: &str| key_file(seat_index(seat));
     // Whether each seat's bot reads its view (a bot may waive its views in any answer).
@@ -1136,11 +1147,7 @@ fn play_through_contract(
                 cfg.time,
                 &mut clocks,
                 j,
-                Duration::from_millis(
-                    cfg.engine_settings(&cfg.bots[bot_of(j)].name)
-                        .timemargin_ms
-                        .unwrap_or(0),
-                ),
+                margins[j],
             );
             reads.borrow_mut()[j] = bots[j].reads_view();
             let failed = |f: BotFailure| {
@@ -1165,7 +1172,7 @@ fn play_through_contract(
                     MatchStep::Move {
                         offer_draw: offers && offer_draw == Some(true) && turn.legal.contains(&a),
                         action: a,
-                        comment: Some(move_comment(score, depth, took)),
+                        comment: move_comment(score, depth, timed[j].then_some(took)),
                     }
                 }
                 Ok((
@@ -1313,17 +1320,21 @@ fn ask_move(
 
 /// A move's comment, as cutechess and fastchess write it in PGN: the engine's score from the
 /// mover's side and its depth when it reported them (`+0.35/12`), then the time the move took
-/// (`0.123s`). It is signed with the move, so the record keeps each move's own time.
+/// (`0.123s`) for a program's move. It is signed with the move, so the record keeps each move's
+/// own time.
 fn move_comment(
     score: Option<super::adjudication::Score>,
     depth: Option<u32>,
-    took: Duration,
-) -> String {
-    let time = format!("{:.3}s", took.as_secs_f64());
-    match (score, depth) {
-        (Some(s), Some(d)) => format!("{}/{d} {time}", s.pgn()),
-        (Some(s), None) => format!("{} {time}", s.pgn()),
-        (None, _) => time,
+    took: Option<Duration>,
+) -> Option<String> {
+    let time = took.map(|t| format!("{:.3}s", t.as_secs_f64()));
+    let score = score.map(|s| match depth {
+        Some(d) => format!("{}/{d}", s.pgn()),
+        None => s.pgn(),
+    });
+    match (score, time) {
+        (Some(s), Some(t)) => Some(format!("{s} {t}")),
+        (one, other) => one.or(other),
     }
 }
 
