@@ -871,6 +871,62 @@ mod tests {
         assert!(err.contains("ccgc-sword, fsf"), "{err}");
     }
 
+    fn record(k: u32, players: [&str; 2], winner: Option<&str>, reason: &str) -> GameRecord {
+        GameRecord {
+            dir: format!("m/games/game-{k:05}"),
+            game: "xiangqi".into(),
+            players: players.map(String::from).to_vec(),
+            winner: winner.map(String::from),
+            sides: players.map(|p| vec![p.to_string()]).to_vec(),
+            reason: reason.into(),
+            plies: 30,
+        }
+    }
+
+    /// A block when a game finishes its pair, by the pair's number, whatever order the games
+    /// of different pairs finish in (two at once); each block counts finished pairs only.
+    #[test]
+    fn blocks_come_as_pairs_finish() {
+        let test: Sprt = "elo0=0,elo1=5".parse().unwrap();
+        let mut p = Printer::new("a", "b", true, Some(test), Heading::default(), 1);
+        let mut out = p.on(&Event::Started {
+            done: 0,
+            total: 4,
+            earlier: &[],
+        });
+        let seated = ["a".to_string(), "b".to_string()];
+        out += &p.on(&Event::Began {
+            k: 1,
+            players: &seated,
+        });
+        let games = [
+            record(1, ["a", "b"], Some("a"), "checkmate"),
+            record(3, ["a", "b"], Some("b"), "forfeit (bot-timeout)"),
+            record(2, ["b", "a"], None, "repetition"),
+            record(4, ["b", "a"], Some("b"), "forfeit (bot-crashed)"),
+        ];
+        for r in &games {
+            let k = crate::runner::game_number(&r.dir).unwrap();
+            out += &p.on(&Event::Finished { k, record: r });
+        }
+        out += &p.end();
+        assert!(out.starts_with("Started game 1 of 4 (a vs b)\n"), "{out}");
+        assert!(out.contains("Finished game 1 (a vs b): 1-0 {checkmate}\n"));
+        assert!(out.contains("Finished game 3 (a vs b): 0-1 {a loses on time}\n"));
+        assert!(out.contains("Finished game 4 (b vs a): 1-0 {a disconnects}\n"));
+        // Game 3 finishes no pair; game 2 finishes pair 1, game 4 pair 2.
+        let blocks: Vec<&str> = out.split("Results of ").skip(1).collect();
+        assert_eq!(blocks.len(), 2, "{out}");
+        assert!(blocks[0].contains("Games: 2, Wins: 1, Losses: 0, Draws: 1,"));
+        assert!(blocks[0].contains("Ptnml(0-2): [0, 0, 0, 1, 0], WL/DD Ratio: "));
+        assert!(blocks[1].contains("Games: 4, Wins: 1, Losses: 2, Draws: 1,"));
+        assert!(blocks[1].contains("Ptnml(0-2): [1, 0, 0, 1, 0], "));
+        assert!(
+            out.ends_with("Tournament finished\nFinished match\n"),
+            "{out}"
+        );
+    }
+
     #[test]
     fn time_controls_read_as_fastchess_reads_them() {
         assert_eq!(time_control("1:30+1").unwrap().as_deref(), Some("90+1"));
