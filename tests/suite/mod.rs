@@ -36,6 +36,7 @@ mod refusals;
 mod replay_page;
 mod sandbox;
 mod schemas;
+mod setup;
 mod slurm;
 mod soak;
 mod standalone;

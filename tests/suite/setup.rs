@@ -1,0 +1,65 @@
+//! The README's test command on a machine where something else is installing packages:
+//! `scripts/apt-install` (which `scripts/test` runs for missing tools) waits for the package
+//! lock instead of stopping at once.
+
+use super::matches::root;
+use std::io::BufRead;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Holds dpkg's front-end lock (the fcntl lock apt-get and dpkg take) for `seconds`; returns once
+/// it is held.
+fn hold_package_lock(seconds: u32) -> std::process::Child {
+    let mut child = Command::new("python3")
+        .args([
+            "-c",
+            "import fcntl, sys, time\n\
+             f = open('/var/lib/dpkg/lock-frontend', 'w')\n\
+             fcntl.lockf(f, fcntl.LOCK_EX)\n\
+             print('held', flush=True)\n\
+             time.sleep(float(sys.argv[1]))\n",
+            &seconds.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "held\n");
+    child
+}
+
+fn apt_install(wait: &str) -> (std::process::Output, Duration) {
+    let started = Instant::now();
+    let out = Command::new("bash")
+        .arg(root().join("scripts/apt-install"))
+        // Installed already: apt-get takes the lock, finds nothing to do and ends.
+        .arg("hostname")
+        .env("QIJUDGE_APT_WAIT", wait)
+        // The lists are as fresh as the machine's: only the install's wait is timed.
+        .env("QIJUDGE_APT_UPDATE", "no")
+        .output()
+        .unwrap();
+    (out, started.elapsed())
+}
+
+#[test]
+fn apt_install_waits_for_a_held_package_lock() {
+    // Without a wait, a held lock stops it at once (what scripts/test did before).
+    let mut holder = hold_package_lock(60);
+    let (out, took) = apt_install("0");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("lock"), "{said}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    // With one, it waits for the lock to be let go, then installs.
+    let mut holder = hold_package_lock(5);
+    let (out, took) = apt_install("300");
+    holder.wait().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(took >= Duration::from_millis(4500), "it did not wait: {took:?}");
+}
