@@ -61,5 +61,8 @@ fn apt_install_waits_for_a_held_package_lock() {
     let (out, took) = apt_install("300");
     holder.wait().unwrap();
     assert!(out.status.success(), "{out:?}");
-    assert!(took >= Duration::from_millis(4500), "it did not wait: {took:?}");
+    assert!(
+        took >= Duration::from_millis(4500),
+        "it did not wait: {took:?}"
+    );
 }

@@ -35,10 +35,10 @@ pub struct Options {
     /// A draw when a position occurs for the third time (the Computer Olympiad's rule).
     #[serde(default, skip_serializing_if = "is_false")]
     pub repetition: bool,
-    /// Chariots run any number of empty squares along a rank or file, as in Xiangqi, and take
-    /// the first piece they meet if their rank allows (車直衝).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub chariot_runs: bool,
+    /// Chariots run any number of empty squares along a rank or file, as in Xiangqi (車直衝),
+    /// and take the first enemy piece they meet: whatever its rank, or as their rank allows.
+    #[serde(default, skip_serializing_if = "ChariotRuns::is_off")]
+    pub chariot_runs: ChariotRuns,
     /// A piece that has taken may go on taking in the same turn (連吃).
     #[serde(default, skip_serializing_if = "is_false")]
     pub chain_captures: bool,
@@ -67,7 +67,7 @@ impl Default for Options {
             cannon_takes_face_down: false,
             move_limit: QuietLimit(Some(MOVE_LIMIT_PLIES)),
             repetition: true,
-            chariot_runs: false,
+            chariot_runs: ChariotRuns::Off,
             chain_captures: false,
             ranking: Ranking::Standard,
             cannon_takes_adjacent: false,
@@ -79,6 +79,11 @@ impl Default for Options {
 /// Plies without a capture or a piece turned up after which a game with the default move limit
 /// is drawn.
 pub const MOVE_LIMIT_PLIES: u32 = 50;
+
+/// The longest quiet-ply limit a game may set: with no repetition rule the limit is all that
+/// ends a game in which nobody takes or turns up a piece, so it must be a length people play
+/// (house rules use 50 to 200), not a number that never comes.
+pub const MOVE_LIMIT_MAX: u32 = 1000;
 
 /// The quiet-ply limit: none, or a number of plies. In a manifest `true` stands for the default
 /// [`MOVE_LIMIT_PLIES`] and `false` for none (as manifests wrote it before numbers were taken),
@@ -106,9 +111,11 @@ impl<'de> Deserialize<'de> for QuietLimit {
         }
         match Written::deserialize(d)? {
             Written::Flag(on) => Ok(QuietLimit(on.then_some(MOVE_LIMIT_PLIES))),
-            Written::Plies(0) => Err(serde::de::Error::custom(
-                "move-limit: a number of plies from 1, or false for none",
-            )),
+            Written::Plies(n) if n == 0 || n > MOVE_LIMIT_MAX => {
+                Err(serde::de::Error::custom(format!(
+                    "move-limit: a number of plies from 1 to {MOVE_LIMIT_MAX}, or false for none"
+                )))
+            }
             Written::Plies(n) => Ok(QuietLimit(Some(n))),
         }
     }
@@ -123,6 +130,77 @@ impl schemars::JsonSchema for QuietLimit {
         let written = serde_json::json!({
             "description": "true: 50 plies; false: none; a number: that many plies",
             "oneOf": [{"type": "boolean"}, {"type": "integer", "minimum": 1}]
+        });
+        serde_json::from_value(written).unwrap_or(schemars::schema::Schema::Bool(true))
+    }
+}
+
+/// Whether chariots run (車直衝), and what a run takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ChariotRuns {
+    /// A chariot steps like every piece.
+    #[default]
+    Off,
+    /// It runs, and takes the first face-up enemy piece it meets along its rank or file,
+    /// whatever that piece's rank: the house rule as its texts give it.
+    Free,
+    /// It runs, and takes only what its rank allows (the reading qijudge first gave the
+    /// option; games recorded with it keep it).
+    Ranked,
+}
+
+impl ChariotRuns {
+    pub fn is_off(&self) -> bool {
+        *self == ChariotRuns::Off
+    }
+
+    pub fn runs(self) -> bool {
+        self != ChariotRuns::Off
+    }
+}
+
+/// In a manifest: `false` off; `"free"` (the house rule); `true` the ranked reading, as
+/// manifests wrote the option before it had two readings, so that their games replay as
+/// they were played.
+impl Serialize for ChariotRuns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ChariotRuns::Off => s.serialize_bool(false),
+            ChariotRuns::Free => s.serialize_str("free"),
+            ChariotRuns::Ranked => s.serialize_bool(true),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ChariotRuns {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ChariotRuns, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Flag(bool),
+            Word(String),
+        }
+        match Written::deserialize(d)? {
+            Written::Flag(false) => Ok(ChariotRuns::Off),
+            Written::Flag(true) => Ok(ChariotRuns::Ranked),
+            Written::Word(w) if w == "free" => Ok(ChariotRuns::Free),
+            Written::Word(w) if w == "ranked" => Ok(ChariotRuns::Ranked),
+            Written::Word(w) => Err(serde::de::Error::custom(format!(
+                "chariot-runs: false, \"free\" or true (ranked), not {w:?}"
+            ))),
+        }
+    }
+}
+
+impl schemars::JsonSchema for ChariotRuns {
+    fn schema_name() -> String {
+        "ChariotRuns".into()
+    }
+
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let written = serde_json::json!({
+            "description": "false: chariots step; \"free\": they run and take any piece; true or \"ranked\": they run and take as their rank allows",
+            "oneOf": [{"type": "boolean"}, {"enum": ["free", "ranked"]}]
         });
         serde_json::from_value(written).unwrap_or(schemars::schema::Schema::Bool(true))
     }

@@ -3,7 +3,7 @@
 //! A square is `rank * 8 + file`: files a–h, ranks 1–4 (`a1` … `h4`). Seat 0 moves first; the
 //! seats have no colour until the first piece is turned up.
 
-use super::{Options, Ranking};
+use super::{ChariotRuns, Options, Ranking};
 use std::fmt;
 use xiangqi_rules::{Color, Kind, Piece};
 
@@ -473,7 +473,7 @@ impl Position {
             return Vec::new();
         }
         let mut out = Vec::new();
-        let runs = p.kind == Kind::Chariot && self.rules.chariot_runs;
+        let runs = p.kind == Kind::Chariot && self.rules.chariot_runs.runs();
         for step in STEPS {
             let mut at = from;
             while let Some(to) = at.offset(step.0, step.1) {
@@ -511,9 +511,11 @@ impl Position {
         self.targets(from)
     }
 
-    /// Whether `p` takes the face-up `t` by stepping (or running) onto it.
+    /// Whether `p` takes the face-up `t` by stepping (or running) onto it: a running chariot
+    /// of the house rule takes any enemy piece, the others as their rank allows.
     fn can_take(&self, p: Piece, t: Piece) -> bool {
-        t.color != p.color && takes_under(&self.rules, p.kind, t.kind)
+        let free = p.kind == Kind::Chariot && self.rules.chariot_runs == ChariotRuns::Free;
+        t.color != p.color && (free || takes_under(&self.rules, p.kind, t.kind))
     }
 
     /// The enemy face-up pieces the seat `seat`'s pieces could take if it were to move: the
@@ -612,7 +614,7 @@ impl Position {
                             Ranking::HongKong => " (the Hong Kong ranking)",
                         }
                     ),
-                    _ if p.kind == Kind::Chariot && self.rules.chariot_runs => format!(
+                    _ if p.kind == Kind::Chariot && self.rules.chariot_runs.runs() => format!(
                         "a chariot runs along a rank or file over empty squares: not so from {from} to {to}"
                     ),
                     _ => format!(
@@ -627,7 +629,7 @@ impl Position {
 
     /// Whether a running chariot on `from` reaches `to` along a rank or file over empty squares.
     fn runs_to(&self, from: Square, to: Square) -> bool {
-        if !(self.rules.chariot_runs
+        if !(self.rules.chariot_runs.runs()
             && matches!(self.cell(from), Some(Cell::Up(p)) if p.kind == Kind::Chariot))
         {
             return false;

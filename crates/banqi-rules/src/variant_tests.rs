@@ -4,7 +4,7 @@
 //! which the end checks are made.
 
 use super::position::{Position, Square};
-use super::{Action, Ending, Game, Options, QuietLimit, Ranking};
+use super::{Action, ChariotRuns, Ending, Game, Options, QuietLimit, Ranking};
 use xiangqi_rules::Color;
 
 fn sq(s: &str) -> Square {
@@ -31,29 +31,73 @@ fn legal(g: &Game, m: &str) -> bool {
     g.position().check(mv(m)).is_ok() && g.position().legal_actions().contains(&mv(m))
 }
 
+/// 車直衝 as its texts give it (a Taiwanese game site's rule page: a running chariot may take
+/// every piece; the Fast Dark Chess app: regardless of rank): the chariot runs any number of
+/// empty squares along a rank or file and takes the first enemy piece it meets, whatever it is.
 #[test]
-fn a_running_chariot_goes_over_empty_squares_and_takes_what_its_rank_allows() {
+fn a_running_chariot_goes_over_empty_squares_and_takes_any_piece() {
     let runs = Options {
-        chariot_runs: true,
+        chariot_runs: ChariotRuns::Free,
         ..Options::default()
     };
     // Rank 1: red chariot on a1, three empty squares, a black horse on e1; a black elephant
     // on a4 beyond empty a2 and a3; a face-down piece on b2 above b1.
     let rows = ["b..?????", ".???????", "..??????", "R...n???"];
     let g = drawn(rows, 0, runs);
+    assert!(legal(&g, "a1e1"), "runs three squares and takes the horse");
+    assert!(legal(&g, "a1d1") && legal(&g, "a1c1") && legal(&g, "a1a3"));
+    assert!(
+        legal(&g, "a1a4"),
+        "the elephant ranks above the chariot, and the run takes it all the same"
+    );
+    assert!(refusal(&g, "a1b2").contains("a chariot runs along a rank or file over empty squares"));
+    // The general too, by a run or beside it; a face-down piece still stops it and is not taken.
+    let general = drawn(["........", "k.......", "........", "R?.b...."], 0, runs);
+    assert!(
+        legal(&general, "a1a3"),
+        "runs two squares and takes the general"
+    );
+    assert!(!legal(&general, "a1d1"), "the face-down b1 blocks the run");
+    assert_eq!(
+        refusal(&general, "a1b1"),
+        "a face-down piece cannot be taken"
+    );
+    let beside = drawn(["........", "........", "k.......", "R......."], 0, runs);
+    assert!(
+        legal(&beside, "a1a2"),
+        "a run of one square takes the general beside it"
+    );
+    // Only the chariot runs and ignores rank: a horse still takes by rank, one square.
+    let horse = drawn(["........", "........", "a.......", "N......."], 0, runs);
+    assert_eq!(refusal(&horse, "a1a2"), "a horse cannot take an advisor");
+    // The run is a move: what it takes is recorded like a step's capture.
+    let mut g = drawn(rows, 0, runs);
+    g.play(mv("a1e1"), None).unwrap();
+    let taken = g.played().last().unwrap().captured;
+    assert_eq!(taken.map(|p| p.fen_char()), Some('n'));
+}
+
+/// The ranked reading (`chariot-runs=ranked`, what the option first meant): the same runs, but
+/// a chariot takes only what its rank allows.
+#[test]
+fn a_ranked_running_chariot_takes_only_what_its_rank_allows() {
+    let ranked = Options {
+        chariot_runs: ChariotRuns::Ranked,
+        ..Options::default()
+    };
+    let rows = ["b..?????", ".???????", "..??????", "R...n???"];
+    let g = drawn(rows, 0, ranked);
     assert!(
         legal(&g, "a1e1"),
         "runs three squares and takes the horse (rank 3 over 2)"
     );
-    assert!(legal(&g, "a1d1") && legal(&g, "a1c1") && legal(&g, "a1a3"));
     assert_eq!(
         refusal(&g, "a1a4"),
         "a chariot cannot take an elephant",
         "the run is free but the elephant ranks higher"
     );
-    assert!(refusal(&g, "a1b2").contains("a chariot runs along a rank or file over empty squares"));
     // Blocked: nothing is taken or passed beyond the first piece met.
-    let blocked = drawn(["........", "........", ".n......", "R?.n...."], 0, runs);
+    let blocked = drawn(["........", "........", ".n......", "R?.n...."], 0, ranked);
     assert!(!legal(&blocked, "a1d1"), "the face-down b1 blocks the run");
     assert!(legal(&blocked, "a1a2") && legal(&blocked, "a1a4"));
     // Without the option the chariot steps like every piece.
@@ -63,11 +107,31 @@ fn a_running_chariot_goes_over_empty_squares_and_takes_what_its_rank_allows() {
         refusal(&stepping, "a1c1"),
         "a chariot moves one square up, down, left or right"
     );
-    // The run is a move: what it takes is recorded like a step's capture.
-    let mut g = drawn(rows, 0, runs);
-    g.play(mv("a1e1"), None).unwrap();
-    let taken = g.played().last().unwrap().captured;
-    assert_eq!(taken.map(|p| p.fen_char()), Some('n'));
+}
+
+/// Manifests written before the option had two readings say `true`: the ranked one, so their
+/// games replay as they were played; the house rule is written `"free"`.
+#[test]
+fn chariot_runs_is_read_from_manifests_as_written() {
+    let read = |text: &str| -> Options { toml::from_str(text).unwrap() };
+    let base = "cannon-takes-face-down = false\nmove-limit = true\n";
+    assert_eq!(
+        read(&format!("{base}chariot-runs = true\n")).chariot_runs,
+        ChariotRuns::Ranked
+    );
+    assert_eq!(
+        read(&format!("{base}chariot-runs = \"free\"\n")).chariot_runs,
+        ChariotRuns::Free
+    );
+    assert_eq!(read(base).chariot_runs, ChariotRuns::Off);
+    let free = Options {
+        chariot_runs: ChariotRuns::Free,
+        ..Options::default()
+    };
+    assert!(toml::to_string(&free)
+        .unwrap()
+        .contains("chariot-runs = \"free\""));
+    assert!(toml::from_str::<Options>(&format!("{base}chariot-runs = \"fast\"\n")).is_err());
 }
 
 #[test]

@@ -43,6 +43,7 @@ impl Definition for Banqi {
         ("2p", &["move-limit=off"]),
         ("2p", &["move-limit=180", "repetition=off"]),
         ("2p", &["chariot-runs=on"]),
+        ("2p", &["chariot-runs=ranked"]),
         ("2p", &["chain-captures=on"]),
         ("2p", &["chain-captures=on", "cannon-takes-face-down=on"]),
         ("2p", &["ranking=hong-kong"]),

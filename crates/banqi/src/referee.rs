@@ -5,7 +5,10 @@
 //! recomputes the whole layout and checks every piece named.
 
 use super::rules::shuffle::{shuffle, Layout};
-use super::rules::{Action, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_PLIES};
+use super::rules::{
+    Action, ChariotRuns, Ending, Game, Options, QuietLimit, Ranking, MOVE_LIMIT_MAX,
+    MOVE_LIMIT_PLIES,
+};
 use super::view::{BanqiView, LastMove, Taken, ViewResult};
 use qijudge_judge::face_down::{FaceDown, Letters, RecordedLetters};
 use qijudge_judge::manifest::{Kind, ManifestRules};
@@ -47,7 +50,7 @@ qijudge_judge::seated_game! {
 
 /// Banqi's options, as `--rule` takes them, for error messages.
 const OPTION_LIST: &str = "cannon-takes-face-down=on|off, move-limit=on|off|N, \
-     repetition=on|off, chariot-runs=on|off, chain-captures=on|off, \
+     repetition=on|off, chariot-runs=on|ranked|off, chain-captures=on|off, \
      ranking=standard|hong-kong, cannon-takes-adjacent=on|off and long-chase=on|off";
 
 /// The rule options from `--rule key=value` items.
@@ -58,12 +61,25 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
         let flag = match k {
             "cannon-takes-face-down" => &mut rules.cannon_takes_face_down,
             "repetition" => &mut rules.repetition,
-            "chariot-runs" => &mut rules.chariot_runs,
             "chain-captures" => &mut rules.chain_captures,
             "cannon-takes-adjacent" => &mut rules.cannon_takes_adjacent,
             "long-chase" => &mut rules.long_chase,
             "move-limit" => {
                 rules.move_limit = quiet_limit(v)?;
+                continue;
+            }
+            "chariot-runs" => {
+                rules.chariot_runs = match v {
+                    "on" | "free" => ChariotRuns::Free,
+                    "ranked" => ChariotRuns::Ranked,
+                    "off" => ChariotRuns::Off,
+                    _ => {
+                        return Err(Error::Io(format!(
+                            "--rule chariot-runs: on (a running chariot takes any piece), ranked \
+                             (only what its rank allows) or off, not {v:?}"
+                        )))
+                    }
+                };
                 continue;
             }
             "ranking" => {
@@ -96,15 +112,16 @@ pub fn rules_from(items: &[String]) -> Result<Options> {
     Ok(rules)
 }
 
-/// `move-limit`: on (50 plies), off, or a number of plies from 1.
+/// `move-limit`: on (50 plies), off, or a number of plies from 1 to [`MOVE_LIMIT_MAX`].
 fn quiet_limit(v: &str) -> Result<QuietLimit> {
     match v {
         "on" | "true" => Ok(QuietLimit(Some(MOVE_LIMIT_PLIES))),
         "off" | "false" => Ok(QuietLimit(None)),
-        n => match n.parse::<u32>() {
-            Ok(n) if n > 0 => Ok(QuietLimit(Some(n))),
+        n => match n.parse::<u64>() {
+            Ok(n) if (1..=u64::from(MOVE_LIMIT_MAX)).contains(&n) => Ok(QuietLimit(Some(n as u32))),
             _ => Err(Error::Io(format!(
-                "--rule move-limit: on ({MOVE_LIMIT_PLIES} plies), off, or a number of plies from 1, not {v:?}"
+                "--rule move-limit: on ({MOVE_LIMIT_PLIES} plies), off, or a number of plies from \
+                 1 to {MOVE_LIMIT_MAX}, not {v:?}"
             ))),
         },
     }
@@ -145,6 +162,21 @@ mod option_errors {
         assert_eq!(limit(&["move-limit=180"]).unwrap(), Some(180));
         assert_eq!(limit(&["move-limit=off"]).unwrap(), None);
         assert!(limit(&["move-limit=0"]).is_err());
+        // A number that never comes is no limit: bounded, with and without repetition.
+        assert_eq!(
+            limit(&["move-limit=1000", "repetition=off"]).unwrap(),
+            Some(1000)
+        );
+        for never in [
+            "move-limit=1001",
+            "move-limit=4294967295",
+            "move-limit=99999999999",
+        ] {
+            let e = limit(&[never, "repetition=off"]).unwrap_err().to_string();
+            assert!(e.contains("from 1 to 1000"), "{never}: {e}");
+        }
+        let manifest: Result<super::QuietLimit, _> = serde_json::from_str("4294967295");
+        assert!(manifest.is_err());
         let e = limit(&["move-limit=off", "repetition=off"]).unwrap_err();
         assert!(e.to_string().contains("needs repetition=on"), "{e}");
     }
@@ -509,7 +541,7 @@ mod tests {
                 Options {
                     chain_captures: true,
                     cannon_takes_face_down: true,
-                    chariot_runs: true,
+                    chariot_runs: ChariotRuns::Free,
                     ..Options::default()
                 },
             ),
