@@ -1084,3 +1084,67 @@ fn the_last_message_of_every_sample_carries_only_what_is_new() {
         }
     }
 }
+
+/// The judge's mail logs damaged (not UTF-8, over their size, not JSON): each is set aside as
+/// `LOG.damaged` with a warning and started again, and the game's mail goes on; nothing stops.
+#[test]
+fn a_damaged_mail_log_is_set_aside_and_never_stops_the_mail() {
+    let g = MailGame::new();
+    // A run with nothing new in the judge's Maildir: it sends what is due.
+    let maildir = g.tmp.path().join("md");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let run_mail = || {
+        qj(&[
+            "inbox",
+            &g.judge.to_string_lossy(),
+            "--key",
+            &g.keys.path("judge"),
+            "--maildir",
+            &maildir.to_string_lossy(),
+            "--now",
+            NOW,
+            "--outbox",
+            &g.outbox.to_string_lossy(),
+            "--from",
+            "judge@example.org",
+        ])
+    };
+    let first = run_mail();
+    assert_eq!(first.code, 0, "{first:?}");
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("mail/sent.json", vec![0xff, 0xfe, b'{', 0x80]),
+        ("mail/sent.json", vec![b' '; 70 * 1024]),
+        ("mail/sent-files.json", b"{not json".to_vec()),
+        ("mail/notices.json", vec![0xc3, 0x28]),
+    ];
+    for (log, bytes) in cases {
+        let path = g.judge.join(log);
+        std::fs::write(&path, &bytes).unwrap();
+        let _ = std::fs::remove_dir_all(&g.outbox);
+        let run = run_mail();
+        assert_eq!(run.code, 0, "{log}: {run:?}");
+        assert!(
+            run.stderr.contains(&format!("{log} cannot be read"))
+                && run.stderr.contains(&format!("set aside as {log}.damaged")),
+            "{log}: {}",
+            run.stderr
+        );
+        // Set aside as it was; with the sent log gone the messages went out again and the
+        // log is whole again (the other logs only make a message carry more, or a notice go).
+        assert_eq!(
+            std::fs::read(g.judge.join(format!("{log}.damaged"))).unwrap(),
+            bytes
+        );
+        if log == "mail/sent.json" {
+            assert!(g.outbox.join("south.eml").exists(), "{log}: {run:?}");
+            let again: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            assert!(again.is_object(), "{log}: {again}");
+        }
+        // The next run reads it and says nothing of it.
+        let next = run_mail();
+        assert!(!next.stderr.contains("cannot be read"), "{log}: {next:?}");
+    }
+}

@@ -1484,6 +1484,36 @@ fn deliver(out: &Outgoing, name: &str, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// One of the judge's mail logs in a game folder, read as JSON; a log that cannot be read (not
+/// UTF-8, too large, not the JSON it should be) is set aside as `LOG.damaged`, with a warning,
+/// and the judge starts it again: a damaged log may only make a message go out once more, and
+/// must never stop the game's mail.
+fn read_log<T: serde::de::DeserializeOwned + Default>(game: &GameDir, rel: &str, limit: u64) -> T {
+    let why = match game.read_optional(rel, limit) {
+        Ok(None) => return T::default(),
+        Ok(Some(text)) => match serde_json::from_str(&text) {
+            Ok(log) => return log,
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    };
+    let aside = format!("{rel}.damaged");
+    let said = match std::fs::rename(game.path(rel), game.path(&aside)) {
+        Ok(()) => format!(
+            "warning: {}: {rel} cannot be read ({why}); set aside as {aside} and started again \
+             (a message may go out once more)\n",
+            game.root.display()
+        ),
+        Err(e) => format!(
+            "warning: {}: {rel} cannot be read ({why}) nor set aside ({e}); started again\n",
+            game.root.display()
+        ),
+    };
+    // A closed standard error must not stop the mail either.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), said.as_bytes());
+    T::default()
+}
+
 /// What was last sent to each recipient (`mail/sent.json` in the game folder, the judge's own
 /// bookkeeping): a digest per message name.
 struct SentLog(std::collections::BTreeMap<String, String>);
@@ -1495,12 +1525,11 @@ const RESEND: &str = "resend";
 
 impl SentLog {
     fn read(game: &GameDir) -> Result<SentLog> {
-        let text = game.read_optional(SENT_LOG, qijudge_store::SMALL_FILE_LIMIT)?;
-        // A damaged log only means a message may be sent once more.
-        let map = text
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        Ok(SentLog(map))
+        Ok(SentLog(read_log(
+            game,
+            SENT_LOG,
+            qijudge_store::SMALL_FILE_LIMIT,
+        )))
     }
 
     /// Delivers a message unless the same was sent before (same name, same digest); whether it
@@ -1555,14 +1584,7 @@ fn message_name(carried_to: &str) -> &str {
 
 impl SentFiles {
     fn read(game: &GameDir) -> SentFiles {
-        let text = game
-            .read_optional(SENT_FILES, qijudge_store::RECORD_LIMIT)
-            .ok()
-            .flatten();
-        SentFiles(
-            text.and_then(|t| serde_json::from_str(&t).ok())
-                .unwrap_or_default(),
-        )
+        SentFiles(read_log(game, SENT_FILES, qijudge_store::RECORD_LIMIT))
     }
 
     /// What a message has carried so far to these addresses (`carried_to`): nothing when the
@@ -1605,12 +1627,7 @@ const NOTICES_PER_DAY: usize = 5;
 
 impl NoticeLog {
     fn read(game: &GameDir) -> NoticeLog {
-        // A damaged log only means a notice may be sent once more.
-        game.read_optional(NOTICE_LOG, qijudge_store::SMALL_FILE_LIMIT)
-            .ok()
-            .flatten()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default()
+        read_log(game, NOTICE_LOG, qijudge_store::SMALL_FILE_LIMIT)
     }
 
     /// Why a notice of `digest` to `seat` is not sent today, if it is not.
