@@ -19,6 +19,54 @@ pub const MAX_UNPACKED: u64 = 512 * 1024 * 1024;
 /// At most this many files in a packed game (a 1 000-ply game has a few thousand).
 pub const MAX_FILES: usize = 200_000;
 
+/// What a game folder holds at its top: the judge's files, and the folders of players' files,
+/// views, reveals, set-aside files, keys and the mail judge's logs. A packed game holds nothing
+/// else.
+pub const GAME_NAMES: &[&str] = &[
+    "game.toml",
+    "record.jsonl",
+    "record.sig",
+    "README.md",
+    "commitments",
+    "sealed",
+    "setups",
+    "plans",
+    "moves",
+    "conditional",
+    "reveal",
+    "views",
+    "refused",
+    "keys",
+    "mail",
+];
+
+/// Why `path` cannot be in a packed game, if it cannot: its first part is none of
+/// [`GAME_NAMES`] (a file at the top, or a folder's file).
+fn outside_game(path: &str) -> Option<String> {
+    let (top, below) = match path.split_once('/') {
+        Some((top, _)) => (top, true),
+        None => (path, false),
+    };
+    let known = GAME_NAMES
+        .iter()
+        .any(|n| *n == top && n.contains('.') != below);
+    (!known).then(|| {
+        format!(
+            "{path} is no part of a game folder (which holds {})",
+            GAME_NAMES.join(", ")
+        )
+    })
+}
+
+/// The bytes a pack of `packed` bytes may unpack to: a game's text compresses five to ten
+/// times, so thirty-two times and a mebibyte more is room enough, and a small pack cannot make
+/// a reader hold hundreds of mebibytes before it is refused.
+pub fn unpack_limit(packed: usize) -> u64 {
+    (1u64 << 20)
+        .saturating_add((packed as u64).saturating_mul(32))
+        .min(MAX_UNPACKED)
+}
+
 /// The files of a packed game, by path inside the game folder.
 pub type Files = BTreeMap<String, Vec<u8>>;
 
@@ -79,6 +127,9 @@ fn walk(root: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
         if kind.is_dir() {
             walk(root, &rel, out)?;
         } else if kind.is_file() && plain_path(&rel) {
+            if let Some(why) = outside_game(&rel) {
+                return Err(Error::Io(format!("{}: {why}", root.display())));
+            }
             out.push(rel);
         } else {
             return Err(Error::Io(format!(
@@ -90,20 +141,25 @@ fn walk(root: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// The files of a packed game, or why it cannot be read. Only regular files at plain paths,
-/// each once, within [`MAX_UNPACKED`] bytes and [`MAX_FILES`] files.
+/// The files of a packed game, or why it cannot be read. Only regular files at plain paths
+/// of a game folder ([`GAME_NAMES`]), each once, within [`unpack_limit`] bytes and
+/// [`MAX_FILES`] files.
 pub fn unpack(bytes: &[u8]) -> std::result::Result<Files, String> {
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Err("not a gzip file".into());
     }
+    let room = unpack_limit(bytes.len());
     let limits = archive::Limits {
-        unpacked: MAX_UNPACKED,
-        file: MAX_UNPACKED,
+        unpacked: room,
+        file: room,
         files: MAX_FILES,
     };
     let files: Files = archive::read(bytes, &limits, plain_path, "a packed game holds")?
         .into_iter()
         .collect();
+    if let Some(why) = files.keys().find_map(|p| outside_game(p)) {
+        return Err(why);
+    }
     if !files.contains_key("game.toml") {
         return Err("holds no game.toml: not a packed game".into());
     }
@@ -191,6 +247,52 @@ mod tests {
             again.as_ref().as_ref().unwrap()["game.toml"],
             b"game = \"y\"\n"
         );
+    }
+
+    /// A pack of a few kilobytes that would inflate to a mebibyte and more is refused at its
+    /// own bound (a mebibyte and 32 times its size), long before the 512 MiB ceiling.
+    #[test]
+    fn a_small_pack_cannot_make_a_reader_hold_much() {
+        let zeros = vec![0u8; 3 << 20];
+        let bytes = pack_files(&[
+            ("game.toml".into(), b"game = \"x\"\n".to_vec()),
+            ("moves/0001-red.toml".into(), zeros),
+        ])
+        .unwrap();
+        assert!(bytes.len() < 20_000, "{}", bytes.len());
+        let room = unpack_limit(bytes.len());
+        assert!(room < (2 << 20), "{room}");
+        let why = unpack(&bytes).unwrap_err();
+        assert_eq!(why, format!("more than {room} bytes once decompressed"));
+        assert_eq!(unpack_limit(usize::MAX), MAX_UNPACKED);
+    }
+
+    /// A member outside a game folder's names is refused by name, in a pack and when packing.
+    #[test]
+    fn a_member_outside_the_game_is_refused_by_name() {
+        for stray in ["run.sh", "notes/todo.txt", "views", "game.toml/x"] {
+            let bytes = pack_files(&[
+                ("game.toml".into(), b"game = \"x\"\n".to_vec()),
+                (stray.into(), b"x".to_vec()),
+            ])
+            .unwrap();
+            let why = unpack(&bytes).unwrap_err();
+            assert!(
+                why.starts_with(&format!(
+                    "{stray} is no part of a game folder (which holds game.toml, "
+                )),
+                "{stray}: {why}"
+            );
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g");
+        std::fs::create_dir_all(dir.join("moves")).unwrap();
+        std::fs::write(dir.join("game.toml"), "game = \"x\"\n").unwrap();
+        std::fs::write(dir.join("moves/0001-red.toml"), "m").unwrap();
+        assert!(unpack(&pack(&dir).unwrap()).is_ok());
+        std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+        let e = pack(&dir).unwrap_err().to_string();
+        assert!(e.contains("notes.txt is no part of a game folder"), "{e}");
     }
 
     #[test]
