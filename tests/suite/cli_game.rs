@@ -646,6 +646,11 @@ fn games_lists_whose_turn_it_is_across_a_folder_of_games() {
         alice.trim(),
         "live  xiangqi [you: red] after 0 plies  YOUR TURN: red (alice) to move, due 2026-12-01T10:00:00Z"
     );
+    // The private key file, as a player keeps it, names the same player.
+    let private = pubkey("alice").trim_end_matches(".pub").to_string();
+    assert!(std::path::Path::new(&private).exists(), "{private}");
+    let by_private = ok(&["games", &r, "--key", &private, "--now", at]).stdout;
+    assert_eq!(by_private, alice);
     let bob: serde_json::Value = serde_json::from_str(
         &ok(&["games", &r, "--key", &pubkey("bob"), "--json", "--now", at]).stdout,
     )

@@ -705,7 +705,8 @@ fn a_liubo_match_in_self_mode_is_refused_with_its_reason() {
 #[test]
 fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
     let tmp = tempfile::tempdir().unwrap();
-    let dead = format!("dead={PYTHON} /nonexistent/bot.py");
+    // A program that starts and ends at once.
+    let dead = "dead=/bin/false".to_string();
     for (game, why) in [
         ("luzhanqi", "did not answer its setup request (bot-crashed)"),
         ("xiangqi", "stopped before its first request"),
@@ -733,6 +734,32 @@ fn a_dead_bot_is_refused_before_the_start_and_a_mismatch_is_named() {
             !Path::new(&out).join("games").exists(),
             "{game}: no game played"
         );
+    }
+    // A program that is not there is said to be missing, not to crash.
+    for (bot, why) in [
+        (
+            "nosuch_bot.py",
+            "--bot nosuch_bot: nosuch_bot.py: no such program in PATH",
+        ),
+        (
+            &format!("dead={PYTHON} /nonexistent/bot.py") as &str,
+            "--bot dead: /nonexistent/bot.py: no such file for /usr/bin/python3 to run",
+        ),
+        ("./nosuch", "--bot nosuch: ./nosuch: no such file"),
+    ] {
+        let out = tmp.path().join("missing").to_string_lossy().into_owned();
+        let r = qj(&[
+            "match",
+            "--out",
+            &out,
+            "--bot",
+            "builtin:random",
+            "--bot",
+            bot,
+        ]);
+        assert_eq!(r.code, 2, "{bot}: {r:?}");
+        assert!(r.stderr.contains(why), "{bot}: {r:?}");
+        assert!(!r.stderr.contains("crashed"), "{bot}: {r:?}");
     }
     // A match, then the same folder with another seed and game count.
     let out = tmp.path().join("m").to_string_lossy().into_owned();

@@ -200,7 +200,8 @@ pub fn games(
     let now = now_or(now)?;
     let key = key
         .map(|k| qijudge_game::console::read_arg(k, qijudge_store::SMALL_FILE_LIMIT))
-        .transpose()?;
+        .transpose()?
+        .map(|text| public_half(&text));
     let whose = Whose { key, address };
     let listed = list(root, &whose, &now)?;
     let report = match json {
@@ -208,6 +209,15 @@ pub fn games(
         false => Report::lines(lines(&listed, &whose)),
     };
     print_report(report)
+}
+
+/// A key file's public key line: the file's own line, or, for a private key (passphrase or
+/// not: OpenSSH keeps the public half in clear), the public half of it.
+fn public_half(text: &str) -> String {
+    match ssh_key::PrivateKey::from_openssh(text) {
+        Ok(key) => qijudge_protocol::signing::public_key_line(key.public_key()),
+        Err(_) => text.to_string(),
+    }
 }
 
 pub fn status(dir: &Path, json: bool, now: Option<String>) -> Result<()> {

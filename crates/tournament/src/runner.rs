@@ -786,6 +786,9 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
                 entry.name
             ))
         };
+        if let Some(why) = missing_program(cmd, cfg.launch_of(&entry.name).dir.as_deref()) {
+            return Err(Error::Io(format!("--bot {}: {why}", entry.name)));
+        }
         // The start and the handshake (a kept engine's first game begins after them).
         let process = ProcessBot::spawn(
             cmd,
@@ -867,6 +870,50 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
         }
     }
     Ok(())
+}
+
+/// Why `command`'s program cannot start, if it plainly cannot: its first word is no file (a
+/// path) or no program in `PATH` (a bare name), or the script an interpreter is given is no
+/// file. Said before the match, in those words, not later as a crash.
+fn missing_program(command: &str, dir: Option<&Path>) -> Option<String> {
+    let mut words = command.split_whitespace();
+    let first = words.next()?;
+    let base = dir.unwrap_or(Path::new("."));
+    let exists = |w: &str| base.join(w).exists();
+    if first.contains('/') && !exists(first) {
+        return Some(format!(
+            "{first}: no such file (the command is run from {})",
+            base.display()
+        ));
+    }
+    let in_path = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(first).is_file()));
+    if !first.contains('/') && !in_path {
+        let hint = match exists(first) {
+            true => {
+                format!("; a file of that name is here: write ./{first}, or its interpreter first")
+            }
+            false => String::new(),
+        };
+        return Some(format!("{first}: no such program in PATH{hint}"));
+    }
+    // An interpreter's script (`python3 bot.py`): the first word that is no option.
+    let interpreter = [
+        "python", "python3", "node", "nodejs", "ruby", "perl", "bash", "sh",
+    ]
+    .contains(&Path::new(first).file_name()?.to_str()?);
+    if interpreter {
+        if let Some(script) = words.find(|w| !w.starts_with('-')) {
+            let looks_like_file = script.contains('.') || script.contains('/');
+            if looks_like_file && !exists(script) {
+                return Some(format!(
+                    "{script}: no such file for {first} to run (the command is run from {})",
+                    base.display()
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// `OUT/logs/STEM.log` when logs are kept (standard error, or with `--bot-io-logs` the whole
