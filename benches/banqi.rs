@@ -94,7 +94,7 @@ fn main() {
         "chain-captures, chariot-runs, long-chase",
         Options {
             chain_captures: true,
-            chariot_runs: true,
+            chariot_runs: qijudge::games::banqi::rules::ChariotRuns::Free,
             long_chase: true,
             ..default
         },

@@ -876,8 +876,16 @@ fn check_bots(cfg: &MatchConfig, pool: &EnginePool, game: &dyn qijudge_game::Gam
 /// path) or no program in `PATH` (a bare name), or the script an interpreter is given is no
 /// file. Said before the match, in those words, not later as a crash.
 fn missing_program(command: &str, dir: Option<&Path>) -> Option<String> {
+    // Only a plain command is judged: what the shell makes of the others is the shell's.
+    let shell = command.contains(|c: char| ";&|$`(){}<>*?'\"\\".contains(c));
     let mut words = command.split_whitespace();
     let first = words.next()?;
+    let builtin = [
+        "exec", "cd", "export", "ulimit", "umask", "set", "command", "builtin", ".",
+    ];
+    if shell || first.contains('=') || builtin.contains(&first) {
+        return None;
+    }
     let base = dir.unwrap_or(Path::new("."));
     let exists = |w: &str| base.join(w).exists();
     if first.contains('/') && !exists(first) {
