@@ -670,3 +670,18 @@ fn games_lists_whose_turn_it_is_across_a_folder_of_games() {
     let missing = qj(&["games", &tmp.path().join("nowhere").to_string_lossy()]);
     assert_eq!(missing.code, 2, "{missing:?}");
 }
+
+/// A Luzhanqi move written as people write it (a space, a typographic dash) is read, and the
+/// move file holds it as the game writes it (`a6-a7`).
+#[test]
+fn a_move_written_with_a_space_or_a_dash_is_read() {
+    for written in ["a6 a7", "a6–a7"] {
+        let g = TestGame::started(&[]);
+        let r = g.send("south", written);
+        assert_eq!(r.code, 0, "{written}: {r:?}");
+        assert!(r.stdout.contains("(a6-a7)"), "{written}: {r:?}");
+        let file = g.read("moves/0001-south.toml");
+        assert!(file.contains("move = \"a6-a7\""), "{written}: {file}");
+        assert_eq!(g.judge().code, 0);
+    }
+}

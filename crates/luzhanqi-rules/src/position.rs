@@ -26,10 +26,24 @@ pub struct Move {
 }
 
 impl Move {
-    /// Reads `from-to` (`a6-a9`).
+    /// Reads `from-to` (`a6-a9`); a dash as word processors write it (`a6–a9`, `a6—a9`) or a
+    /// space (`a6 a9`) reads the same.
     pub fn parse<S: NodeSet>(text: &str, board: &Board<S>) -> Result<Move, MoveError> {
         let t = text.trim();
-        let (from, to) = t.split_once('-').ok_or(MoveError::Syntax(t.to_string()))?;
+        let dashed: String = t
+            .chars()
+            .map(|c| match c {
+                '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+                c => c,
+            })
+            .collect();
+        let split = match dashed.split_once('-') {
+            Some(parts) => Some(parts),
+            None => dashed
+                .split_once(char::is_whitespace)
+                .filter(|(_, to)| !to.trim().contains(char::is_whitespace)),
+        };
+        let (from, to) = split.ok_or(MoveError::Syntax(t.to_string()))?;
         let square = |s: &str| {
             board
                 .square(s.trim())

@@ -754,6 +754,18 @@ fn resignation_ends_the_game() {
 fn move_notation_errors_are_precise() {
     let b = two_player();
     assert_eq!(Move::parse("a6-a9", b).unwrap().display(b), "a6-a9");
+    // As people write it: a typographic dash, a space.
+    for written in ["a6–a9", "a6—a9", "a6 a9", " a6  a9 ", "a6 – a9", "a6−a9"] {
+        assert_eq!(
+            Move::parse(written, b).unwrap().display(b),
+            "a6-a9",
+            "{written}"
+        );
+    }
+    assert_eq!(
+        Move::parse("a6 a9 a8", b),
+        Err(MoveError::Syntax("a6 a9 a8".into()))
+    );
     assert_eq!(
         Move::parse("a6a9", b),
         Err(MoveError::Syntax("a6a9".into()))

@@ -240,7 +240,22 @@ fn own_view(
 /// A move as a player types it, in the record's form: any case (`A6-A7`), and the compact form
 /// without the dash (`a6a7`, `sa6ma1`) split where a square's digits end.
 pub fn typed_move(text: &str) -> String {
-    let t = text.trim().to_lowercase();
+    // A dash as word processors write it is a dash; a space between two squares is one too.
+    let t: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            c => c,
+        })
+        .collect();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let t = match words.as_slice() {
+        _ if t.contains('-') => words.concat(),
+        [from, to] => format!("{from}-{to}"),
+        _ => t,
+    };
     if t.contains('-') || t == "resign" || t == "accept-draw" {
         return t;
     }
