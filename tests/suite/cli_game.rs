@@ -685,3 +685,34 @@ fn a_move_written_with_a_space_or_a_dash_is_read() {
         assert_eq!(g.judge().code, 0);
     }
 }
+
+/// Help is wrapped to 100 columns, for every command, short and long.
+#[test]
+fn help_fits_a_terminal() {
+    let top = ok(&["--help"]).stdout;
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() > 20, "{top}");
+    for command in std::iter::once(None).chain(commands.iter().map(Some)) {
+        for flag in ["-h", "--help"] {
+            let mut args: Vec<&str> = command.iter().map(|c| c.as_str()).collect();
+            args.push(flag);
+            let text = ok(&args).stdout;
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= 100,
+                    "qijudge {}: a line of {} characters: {line}",
+                    args.join(" "),
+                    line.chars().count()
+                );
+            }
+        }
+    }
+}
