@@ -303,6 +303,36 @@ impl<S: NodeSet> Board<S> {
         self.by_name.get(name).copied()
     }
 
+    /// How the squares are named, for a message: the first and last name of each run of names
+    /// (`a1 … e12`; on the cross board `sa1 … se6, …`), a run being the names that share their
+    /// first letter where the letters before the number are two or more, else all of them.
+    pub fn naming(&self) -> String {
+        let split = |n: &str| {
+            let at = n.find(|c: char| c.is_ascii_digit()).unwrap_or(n.len());
+            (n[..at].to_string(), n[at..].parse::<u32>().unwrap_or(0))
+        };
+        let mut runs: Vec<(String, Vec<(String, u32)>)> = Vec::new();
+        for node in &self.nodes {
+            let (letters, number) = split(&node.name);
+            let run = match letters.len() {
+                0 | 1 => String::new(),
+                _ => letters[..1].to_string(),
+            };
+            match runs.iter_mut().find(|(r, _)| *r == run) {
+                Some((_, names)) => names.push((letters, number)),
+                None => runs.push((run, vec![(letters, number)])),
+            }
+        }
+        runs.iter()
+            .map(|(_, names)| {
+                let first = names.iter().min().cloned().unwrap_or_default();
+                let last = names.iter().max().cloned().unwrap_or_default();
+                format!("{}{} … {}{}", first.0, first.1, last.0, last.1)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The name of a node.
     pub fn name_of(&self, sq: Square) -> &str {
         &self.nodes[sq].name

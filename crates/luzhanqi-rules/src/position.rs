@@ -47,7 +47,10 @@ impl Move {
         let square = |s: &str| {
             board
                 .square(s.trim())
-                .ok_or(MoveError::NoSuchSquare(s.trim().to_string()))
+                .ok_or_else(|| MoveError::NoSuchSquare {
+                    name: s.trim().to_string(),
+                    names: board.naming(),
+                })
         };
         let mv = Move {
             from: square(from)?,
@@ -70,7 +73,11 @@ impl Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     Syntax(String),
-    NoSuchSquare(String),
+    /// A name that is none of the board's, and how the board's squares are named.
+    NoSuchSquare {
+        name: String,
+        names: String,
+    },
     GameOver,
     /// A seat that is out of the four-player game.
     Out {
@@ -108,8 +115,11 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Syntax(t) => write!(f, "{t:?} is not a move: write from-to, like a6-a9"),
-            MoveError::NoSuchSquare(s) => {
-                write!(f, "{s:?} is not a square of this board")
+            MoveError::NoSuchSquare { name, names } => {
+                write!(
+                    f,
+                    "{name:?} is not a square of this board (its squares: {names})"
+                )
             }
             MoveError::GameOver => write!(f, "the game is over"),
             MoveError::Out { seat } => write!(f, "{seat} is out of the game"),

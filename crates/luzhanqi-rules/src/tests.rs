@@ -762,6 +762,15 @@ fn move_notation_errors_are_precise() {
             "{written}"
         );
     }
+    // On the cross board the refusal names how its squares are named.
+    let cross = crate::board::cross_four();
+    let why = Move::parse("a6-b5", cross).unwrap_err().to_string();
+    assert!(
+        why.starts_with("\"a6\" is not a square of this board (its squares: ")
+            && why.contains("sa1 … se6")
+            && why.contains("na1 … ne6"),
+        "{why}"
+    );
     assert_eq!(
         Move::parse("a6 a9 a8", b),
         Err(MoveError::Syntax("a6 a9 a8".into()))
@@ -772,11 +781,17 @@ fn move_notation_errors_are_precise() {
     );
     assert_eq!(
         Move::parse("a6-a13", b),
-        Err(MoveError::NoSuchSquare("a13".into()))
+        Err(MoveError::NoSuchSquare {
+            name: "a13".into(),
+            names: "a1 … e12".into()
+        })
     );
     assert_eq!(
         Move::parse("f1-a1", b),
-        Err(MoveError::NoSuchSquare("f1".into()))
+        Err(MoveError::NoSuchSquare {
+            name: "f1".into(),
+            names: "a1 … e12".into()
+        })
     );
     assert_eq!(
         Move::parse("a6-a6", b),
