@@ -116,6 +116,17 @@ impl Piece {
         }
     }
 
+    /// How pieces may be named, for a message: every code, then every English name.
+    pub fn naming() -> String {
+        let codes: Vec<&str> = Piece::ALL.iter().map(|p| p.names().0).collect();
+        let english: Vec<&str> = Piece::ALL.iter().map(|p| p.names().1).collect();
+        format!(
+            "a code ({}), an English name ({}) or a Chinese one (司令, 军长, …)",
+            codes.join(" "),
+            english.join(", ")
+        )
+    }
+
     /// Reads a piece name: code (`FM`), English (`marshal`, `field marshal`, `major-general`),
     /// simplified or traditional Chinese (`司令`, `軍旗`), any letter case.
     pub fn from_name(name: &str) -> Option<Piece> {

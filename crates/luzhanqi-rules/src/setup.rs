@@ -189,7 +189,10 @@ impl Setup {
             let Some(piece) = Piece::from_name(piece_name) else {
                 problems.push(problem(
                     Some(name),
-                    format!("unknown piece name {piece_name:?}"),
+                    format!(
+                        "unknown piece name {piece_name:?}: write {}",
+                        Piece::naming()
+                    ),
                 ));
                 continue;
             };
@@ -373,7 +376,12 @@ rows = [
             .collect();
         assert!(problems.contains(&"a7: outside south's half".to_string()));
         assert!(problems.contains(&"z9: no such square".to_string()));
-        assert!(problems.contains(&"a1: unknown piece name \"queen\"".to_string()));
+        assert!(
+            problems.iter().any(|p| p.starts_with(
+                "a1: unknown piece name \"queen\": write a code (FM GN MG BG CO MJ CP LT EN BM LM FL), an English name (marshal, general,"
+            )),
+            "{problems:?}"
+        );
         assert!(
             problems.contains(&"a2: empty: every post and headquarters needs a piece".to_string())
         );
