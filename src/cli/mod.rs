@@ -62,10 +62,10 @@ pub enum Command {
         /// Mark the game as a shipped sample whose keys are public.
         #[arg(long, hide = true)]
         sample: bool,
-        /// Deadlines: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]] per move,
-        /// on the judge's clock from the receipt of the previous move; VACATION_DAYS: the days
-        /// of vacation each seat may take (mail command `vacation GAME DAYS`, or `judge
-        /// --vacation`).
+        /// Deadlines: MOVE[:GRACE[:forfeit|nothing[:VACATION_DAYS]]] per move, MOVE and GRACE in
+        /// minutes or with a unit (`3d:1d`, `12h`, `90m`), on the judge's clock from the receipt
+        /// of the previous move; VACATION_DAYS: the days of vacation each seat may take (mail
+        /// command `vacation GAME DAYS`, or `judge --vacation`).
         #[arg(long)]
         clock: Option<String>,
         /// Play in public (git): setups arrive sealed to the judge and each seat's view is

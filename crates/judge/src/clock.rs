@@ -145,20 +145,43 @@ pub fn forfeits(clock: &Clock) -> bool {
     clock.on_expiry == Expiry::Forfeit
 }
 
-/// Reads `--clock MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]]`.
+/// A number of minutes in words a player reads: `3 days`, `12 hours`, `90 minutes`.
+pub fn duration_words(minutes: u32) -> String {
+    let (n, unit) = match minutes {
+        0 => (0, "minute"),
+        m if m % 1440 == 0 => (m / 1440, "day"),
+        m if m % 60 == 0 => (m / 60, "hour"),
+        m => (m, "minute"),
+    };
+    match n {
+        1 => format!("1 {unit}"),
+        n => format!("{n} {unit}s"),
+    }
+}
+
+/// Reads `--clock MOVE[:GRACE[:forfeit|nothing[:VACATION_DAYS]]]`, MOVE and GRACE in minutes,
+/// or with a unit: `3d`, `12h`, `90m`.
 pub fn parse_clock(text: &str) -> Result<Clock, String> {
     let mut parts = text.split(':');
     let number = |p: Option<&str>, default: u32| -> Result<u32, String> {
-        match p {
-            None => Ok(default),
-            Some(t) => t
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n <= 525_600)
-                .ok_or_else(|| {
-                    format!("--clock {text:?}: minutes must be whole numbers up to a year")
-                }),
-        }
+        let Some(t) = p else { return Ok(default) };
+        let (digits, per) = match t.char_indices().last() {
+            Some((at, 'd')) => (&t[..at], 1440),
+            Some((at, 'h')) => (&t[..at], 60),
+            Some((at, 'm')) => (&t[..at], 1),
+            _ => (t, 1),
+        };
+        digits
+            .parse::<u32>()
+            .ok()
+            .and_then(|n| n.checked_mul(per))
+            .filter(|n| *n <= 525_600)
+            .ok_or_else(|| {
+                format!(
+                    "--clock {text:?}: times are whole minutes, or with a unit (3d, 12h, 90m), \
+                     up to a year"
+                )
+            })
     };
     let move_minutes = number(parts.next(), 0)?;
     if move_minutes == 0 {
@@ -180,7 +203,7 @@ pub fn parse_clock(text: &str) -> Result<Clock, String> {
     };
     if parts.next().is_some() {
         return Err(format!(
-            "--clock {text:?}: MOVE_MINUTES[:GRACE_MINUTES[:forfeit|nothing[:VACATION_DAYS]]]"
+            "--clock {text:?}: MOVE[:GRACE[:forfeit|nothing[:VACATION_DAYS]]]"
         ));
     }
     Ok(Clock {
@@ -235,6 +258,21 @@ mod tests {
         assert_eq!((c.move_minutes, c.vacation_days), (60, 14));
         assert!(parse_clock("60:30:forfeit:400").is_err());
         assert!(parse_clock("60:30:forfeit:3:9").is_err());
+    }
+
+    #[test]
+    fn clock_times_take_units_and_are_said_in_words() {
+        let c = parse_clock("3d:12h").unwrap();
+        assert_eq!((c.move_minutes, c.grace_minutes), (3 * 1440, 12 * 60));
+        assert_eq!(parse_clock("90m:90").unwrap().move_minutes, 90);
+        for bad in ["3w", "d", "400d", "-1h", "1.5d"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+        assert_eq!(duration_words(3 * 1440), "3 days");
+        assert_eq!(duration_words(1440), "1 day");
+        assert_eq!(duration_words(720), "12 hours");
+        assert_eq!(duration_words(90), "90 minutes");
+        assert_eq!(duration_words(1), "1 minute");
     }
 
     #[test]

@@ -796,8 +796,9 @@ pub fn invitation(env: &Envelope, to: &Recipient, inv: &Invitation) -> Result<Ou
     );
     if let Some(c) = inv.clock {
         body.push_str(&format!(
-            "Each move is due {} minutes after the one before it, with {} minutes of grace.\n",
-            c.move_minutes, c.grace_minutes
+            "Each move is due {} after the one before it, with {} of grace.\n",
+            qijudge_judge::clock::duration_words(c.move_minutes),
+            qijudge_judge::clock::duration_words(c.grace_minutes)
         ));
     }
     body.push_str(&format!(
