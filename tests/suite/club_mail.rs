@@ -732,6 +732,27 @@ fn the_judge_mails_nobody_on_demand() {
 
 impl Club {
     /// One run of the club's judge over the Maildir at `now`.
+    /// A run of the club's judge with a spectator, who gets every game's public message.
+    fn judge_runs_watched(&self) -> Run {
+        qj(&[
+            "inbox",
+            "--games",
+            &self.tmp.path().join("club").to_string_lossy(),
+            "--maildir",
+            &self.tmp.path().join("Maildir").to_string_lossy(),
+            "--key",
+            &self.key("judge"),
+            "--outbox",
+            &self.tmp.path().join("outbox").to_string_lossy(),
+            "--from",
+            "judge@example.org",
+            "--now",
+            NOW,
+            "--spectator",
+            "watch@example.org",
+        ])
+    }
+
     fn judge_runs_at(&self, now: &str) -> Run {
         qj(&[
             "inbox",
@@ -870,4 +891,76 @@ fn a_player_of_three_games_reads_them_in_one_digest_a_day() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(club.outbox("c/black.eml").exists(), "{r:?}");
     assert!(!digest.exists(), "{r:?}");
+}
+
+/// A spectator who missed a message asks for it again by mail (`resend GAME`) and gets the
+/// game's public message again, whole; it may ask where a game stands, and a vacation is a
+/// player's.
+#[test]
+fn a_spectator_asks_for_a_missed_message_again() {
+    let club = Club::new();
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    let r = club.judge_runs_watched();
+    assert_eq!(r.code, 0, "{r:?}");
+    let public = club.outbox("a/public.eml");
+    let first = std::fs::read_to_string(&public).unwrap();
+    let message_id = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("Message-ID: "))
+            .map(str::to_string)
+    };
+    // Missed: gone before it was read. Nothing new: the next run sends nothing.
+    std::fs::remove_file(&public).unwrap();
+    assert_eq!(club.judge_runs_watched().code, 0);
+    assert!(!public.exists());
+    let a_id = game_id(&club.game("a"));
+    club.mail_text(
+        2,
+        "watch@example.org",
+        &format!("Subject: resend {a_id}"),
+        "",
+    );
+    let r = club.judge_runs_watched();
+    assert_eq!(r.code, 0, "{r:?}");
+    let again = std::fs::read_to_string(&public).unwrap_or_else(|_| panic!("{r:?}"));
+    assert_eq!(message_id(&again), message_id(&first), "the same message");
+    assert_eq!(again.len(), first.len(), "whole, as first sent");
+    assert!(
+        !club.outbox("b/public.eml").exists() || club.outbox("b/public.eml") != public,
+        "only the game asked for"
+    );
+    let reply = |who: &str| {
+        std::fs::read_to_string(club.outbox(&to_address("reply", &format!("{who}@example.org"))))
+            .unwrap()
+    };
+    club.mail_text(
+        3,
+        "watch@example.org",
+        &format!("Subject: status {a_id}"),
+        "",
+    );
+    assert_eq!(club.judge_runs_watched().code, 0);
+    let text = reply("watch");
+    assert!(
+        text.contains(&a_id) && text.contains("black to move"),
+        "{text}"
+    );
+    club.mail_text(
+        4,
+        "watch@example.org",
+        &format!("Subject: vacation {a_id} 3"),
+        "",
+    );
+    assert_eq!(club.judge_runs_watched().code, 0);
+    let text = reply("watch");
+    assert!(
+        text.contains("plays none") && text.contains("player's"),
+        "{text}"
+    );
+    // Without being a spectator here, the same address plays no game.
+    club.mail_text(5, "watch@example.org", "Subject: list", "");
+    assert_eq!(club.judge_runs().code, 0);
+    let help =
+        std::fs::read_to_string(club.outbox(&to_address("help", "watch@example.org"))).unwrap();
+    assert!(help.contains("plays no game here"), "{help}");
 }

@@ -529,6 +529,19 @@ fn answer_command(
             own.push((id, dir, seats));
         }
     }
+    // A spectator (`--spectator`) plays no seat: it watches every game here, through the public
+    // message, and may ask for the list, a game's status, or that message again.
+    let watching = own.is_empty()
+        && out
+            .spectators
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(&sender) && !s.eq_ignore_ascii_case(from_judge));
+    if watching {
+        own = games
+            .iter()
+            .map(|(id, dir)| (id, dir, vec!["public".to_string()]))
+            .collect();
+    }
     if own.is_empty() || *command == Command::Help {
         let why = match own.is_empty() {
             true => "This address plays no game here.",
@@ -668,6 +681,11 @@ fn answer_command(
             }
             (format!("{} status", outbox::short_id(id)), body)
         }
+        Command::Vacation(..) if watching => (
+            "vacation".to_string(),
+            "This address watches the games here and plays none: a vacation is a player's."
+                .to_string(),
+        ),
         Command::Vacation(arg, days) => {
             let Some((id, dir, seats)) = named(arg) else {
                 let ids: Vec<String> = own.iter().map(|(id, _, _)| id.to_string()).collect();
