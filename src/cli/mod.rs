@@ -532,9 +532,16 @@ pub enum Command {
     /// once per ply and state. For a cron job, beside `judge`.
     ///
     /// Example: qijudge remind game1 --from judge@example.org --sendmail "msmtp -t"
+    ///
+    /// Example: qijudge remind --games club --from judge@example.org --sendmail "msmtp -t"
     Remind {
-        /// The game directory.
-        dir: PathBuf,
+        /// The game directory (without --games).
+        #[arg(required_unless_present = "games", conflicts_with = "games")]
+        dir: Option<PathBuf>,
+        /// Remind in every game under this folder (a club: one cron line for all its games);
+        /// a game that cannot be read is named and the others go on.
+        #[arg(long, value_name = "ROOT")]
+        games: Option<PathBuf>,
         /// The judge's clock (RFC 3339); default now.
         #[arg(long)]
         now: Option<String>,
@@ -861,10 +868,21 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Remind {
             dir,
+            games,
             now,
             before,
             mail: m,
-        } => qijudge_mail::club::remind(&dir, now, before, m.outgoing(Vec::new())),
+        } => match (games, dir) {
+            (Some(root), _) => {
+                qijudge_mail::club::remind_club(&root, now, before, m.outgoing(Vec::new()))
+            }
+            (None, Some(dir)) => {
+                qijudge_mail::club::remind(&dir, now, before, m.outgoing(Vec::new()))
+            }
+            (None, None) => Err(qijudge_protocol::error::Error::Io(
+                "remind: give a game folder, or --games ROOT".into(),
+            )),
+        },
         Command::Check {
             game,
             files,

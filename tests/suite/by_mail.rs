@@ -388,6 +388,32 @@ fn reminders_go_to_the_seat_to_move_once_per_deadline() {
     assert!(late.contains("it is in-grace now"), "{late}");
     let r = remind("2026-11-25T00:00:00Z");
     assert!(r.stdout.contains("ran out"), "{r:?}");
+    // A club's reminders from one command (one cron line): each game's in its own outbox
+    // folder, and a game that cannot be read is named while the others go on.
+    let club = t.tmp.path().join("club");
+    copy_dir(&t.judge, &club.join("a"));
+    let _ = std::fs::remove_dir_all(club.join("a/mail"));
+    std::fs::create_dir_all(club.join("b")).unwrap();
+    std::fs::write(club.join("b/game.toml"), "id = \"broken\"\n").unwrap();
+    let out = t.tmp.path().join("club-out");
+    let r = qj(&[
+        "remind",
+        "--games",
+        &club.to_string_lossy(),
+        "--now",
+        "2026-11-23T06:00:00Z",
+        "--from",
+        "judge@example.org",
+        "--outbox",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let text = std::fs::read_to_string(out.join("a/south.reminder.eml")).unwrap();
+    assert!(text.contains("is due by 2026-11-23T12:00:00Z"), "{text}");
+    assert!(
+        r.stderr.contains("1 of 2 games could not be reminded") && r.stderr.contains("club/b"),
+        "{r:?}"
+    );
 }
 
 #[test]

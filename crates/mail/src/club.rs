@@ -1423,6 +1423,41 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
 
 /// `remind`: a reminder to the seat to move when its deadline is less than `before` minutes
 /// away, or past while the grace runs; once per ply and state. For a cron job, beside `judge`.
+/// `remind --games ROOT`: [`remind`] in every game under ROOT, each game's mail in the outbox's
+/// folder of that game (as the club's judge keeps them); a game that fails is named and the
+/// others go on, and the run then exits as refused.
+pub fn remind_club(root: &Path, now: Option<String>, before: u32, out: Outgoing) -> Result<()> {
+    check_outgoing(&out)?;
+    needs_destination(&out, "reminders")?;
+    let now = qijudge_game::console::now_or(now)?;
+    let games = games_under(root)?;
+    let mut failed = Vec::new();
+    for (_, dir) in &games {
+        say!("{}:", dir.display());
+        let mut game_out = out.clone();
+        game_out.outbox = out.outbox.as_ref().map(|o| o.join(folder_name(dir)));
+        if let Err(e) = remind(dir, Some(now.clone()), before, game_out) {
+            say!("  {e}");
+            failed.push(dir.display().to_string());
+        }
+    }
+    match failed.as_slice() {
+        [] => Ok(()),
+        _ => Err(Error::Refused(qijudge_protocol::error::Refusal {
+            file: failed[0].clone(),
+            field: None,
+            reason: format!(
+                "{} of {} games could not be reminded: {} (the others were)",
+                failed.len(),
+                games.len(),
+                failed.join(", ")
+            ),
+            hint: None,
+            private_to: None,
+        })),
+    }
+}
+
 pub fn remind(dir: &Path, now: Option<String>, before: u32, out: Outgoing) -> Result<()> {
     check_outgoing(&out)?;
     needs_destination(&out, "reminders")?;
