@@ -514,6 +514,10 @@ pub enum Command {
         /// Addresses that get the public view (with --games: of every game).
         #[arg(long = "spectator")]
         spectators: Vec<String>,
+        /// More spectators, one address a line (`#` starts a comment), read at every run: a
+        /// club adds one without touching its cron line.
+        #[arg(long = "spectators", value_name = "FILE")]
+        spectators_file: Option<PathBuf>,
     },
     /// Invite the players by e-mail: to each seat with an address, the manifest, its seat and
     /// the steps to a first move (a setup template for Luzhanqi). Sent once.
@@ -838,8 +842,12 @@ pub fn run(cli: Cli) -> Result<()> {
             key,
             now,
             mail: m,
-            spectators,
+            mut spectators,
+            spectators_file,
         } => {
+            if let Some(file) = &spectators_file {
+                spectators.extend(qijudge_mail::club::spectators_from(file)?);
+            }
             // With --games every positional argument is a message.
             let dir = match games {
                 Some(_) => {

@@ -732,8 +732,15 @@ fn the_judge_mails_nobody_on_demand() {
 
 impl Club {
     /// One run of the club's judge over the Maildir at `now`.
-    /// A run of the club's judge with a spectator, who gets every game's public message.
+    /// A run of the club's judge with a spectator, who gets every game's public message (named
+    /// in a spectators file, read at every run).
     fn judge_runs_watched(&self) -> Run {
+        let file = self.tmp.path().join("spectators.txt");
+        std::fs::write(
+            &file,
+            "# who watches the club\n\nwatch@example.org  # since 2026\n",
+        )
+        .unwrap();
         qj(&[
             "inbox",
             "--games",
@@ -748,8 +755,8 @@ impl Club {
             "judge@example.org",
             "--now",
             NOW,
-            "--spectator",
-            "watch@example.org",
+            "--spectators",
+            &file.to_string_lossy(),
         ])
     }
 
@@ -956,6 +963,28 @@ fn a_spectator_asks_for_a_missed_message_again() {
     assert!(
         text.contains("plays none") && text.contains("player's"),
         "{text}"
+    );
+    // A spectators file with a line that is no address is refused by its line.
+    let bad = club.tmp.path().join("bad.txt");
+    std::fs::write(&bad, "watch@example.org\nnot an address\n").unwrap();
+    let r = qj(&[
+        "inbox",
+        "--games",
+        &club.tmp.path().join("club").to_string_lossy(),
+        "--maildir",
+        &club.tmp.path().join("Maildir").to_string_lossy(),
+        "--key",
+        &club.key("judge"),
+        "--from",
+        "judge@example.org",
+        "--spectators",
+        &bad.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("line 2: \"not an address\" is not an e-mail address"),
+        "{r:?}"
     );
     // Without being a spectator here, the same address plays no game.
     club.mail_text(5, "watch@example.org", "Subject: list", "");

@@ -1423,6 +1423,29 @@ pub fn invite(dir: &Path, now: Option<String>, out: Outgoing) -> Result<()> {
 
 /// `remind`: a reminder to the seat to move when its deadline is less than `before` minutes
 /// away, or past while the grace runs; once per ply and state. For a cron job, beside `judge`.
+/// The addresses of a spectators file (`inbox --spectators FILE`): one a line, blank lines and
+/// `#` comments skipped; a line that is no address is refused by its number.
+pub fn spectators_from(file: &Path) -> Result<Vec<String>> {
+    let shown = file.display().to_string();
+    let text = qijudge_store::read_limited(file, &shown, qijudge_store::SMALL_FILE_LIMIT)?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let address = line.split('#').next().unwrap_or("").trim();
+        if address.is_empty() {
+            continue;
+        }
+        if !qijudge_protocol::files::valid_address(address) {
+            return Err(refuse(
+                shown.clone(),
+                None,
+                format!("line {}: {address:?} is not an e-mail address", n + 1),
+            ));
+        }
+        out.push(address.to_string());
+    }
+    Ok(out)
+}
+
 /// `remind --games ROOT`: [`remind`] in every game under ROOT, each game's mail in the outbox's
 /// folder of that game (as the club's judge keeps them); a game that fails is named and the
 /// others go on, and the run then exits as refused.
