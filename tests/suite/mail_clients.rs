@@ -387,3 +387,94 @@ fn a_maildir_is_read_once_and_each_message_moved_to_cur() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not a Maildir"), "{}", r.stderr);
 }
+
+/// The real mutt, twice: the player mails its move with `-a` (mutt sends the signature as
+/// `application/pgp-signature` in quoted-printable), then forwards that message as an
+/// attachment (`message/rfc822`), as a player does who mailed the wrong address first. The
+/// judge takes the forwarded move with exactly the file and signature the player wrote.
+#[test]
+fn a_move_mailed_and_then_forwarded_by_mutt_is_taken() {
+    let s = started();
+    let home = s.tmp.path().join("mutt-home");
+    std::fs::create_dir_all(&home).unwrap();
+    // mutt hands each message to its `sendmail`: here a script that keeps it in a file.
+    let sent = s.tmp.path().join("sent");
+    std::fs::create_dir_all(&sent).unwrap();
+    let keep = home.join("keep.sh");
+    std::fs::write(
+        &keep,
+        format!(
+            "#!/bin/sh\nn=$(ls {dir} | wc -l)\ncat > {dir}/$n.eml\n",
+            dir = sent.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&keep, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let rc = home.join("muttrc");
+    std::fs::write(
+        &rc,
+        format!(
+            "set from=\"alice@example.org\"\nset use_from=yes\nset sendmail=\"{}\"\n\
+             set copy=no\nset record=\"\"\nset charset=\"utf-8\"\nset send_charset=\"utf-8\"\n",
+            keep.display()
+        ),
+    )
+    .unwrap();
+    let mutt = |subject: &str, files: &[&Path]| {
+        use std::io::Write;
+        let mut child = std::process::Command::new("mutt")
+            .env("HOME", &home)
+            .args(["-n", "-F"])
+            .arg(&rc)
+            .args(["-s", subject, "-a"])
+            .args(files)
+            .args(["--", "judge@example.org"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("mutt must be installed (.ci/run installs it)");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"My move.\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "mutt: {out:?}");
+    };
+    mutt("my move", &[&s.file, &s.sig]);
+    let first = sent.join("0.eml");
+    let raw = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        raw.contains("Content-Transfer-Encoding: quoted-printable"),
+        "{raw}"
+    );
+    // Forwarded as an attachment: the message as it was sent, whole.
+    let forwarded_source = s.tmp.path().join("my-move.eml");
+    std::fs::copy(&first, &forwarded_source).unwrap();
+    mutt("Fwd: my move", &[&forwarded_source]);
+    let forward = sent.join("1.eml");
+    let raw = std::fs::read_to_string(&forward).unwrap();
+    assert!(raw.contains("Content-Type: message/rfc822"), "{raw}");
+    let wrote = std::fs::read(&s.file).unwrap();
+    let signed = std::fs::read(&s.sig).unwrap();
+    for (name, message) in [("direct", &first), ("forwarded", &forward)] {
+        let dir = s.fresh(name);
+        let r = run(&s.inbox(&dir, &message.to_string_lossy()));
+        assert_eq!(r.code, 0, "{name}: {r:?}");
+        assert_eq!(
+            std::fs::read(dir.join("moves/0001-south.toml")).unwrap(),
+            wrote,
+            "{name}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join("moves/0001-south.toml.sig")).unwrap(),
+            signed,
+            "{name}"
+        );
+        let record = std::fs::read_to_string(dir.join("record.jsonl")).unwrap();
+        assert!(record.contains("\"ply\":1"), "{name}: judged");
+    }
+}

@@ -181,7 +181,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, InboxError> {
     let automatic = is_automatic(&message);
     let mut seen = Seen::default();
     let mut blocks = Vec::new();
-    collect(&message, 0, &mut blocks, &mut seen)?;
+    collect(&message, message.raw_message(), 0, &mut blocks, &mut seen)?;
     let files = pair(blocks);
     if files.is_empty() && seen.archives.is_empty() {
         if let Some(why) = automatic {
@@ -314,9 +314,11 @@ struct Seen {
 }
 
 /// The blocks of one message (and of the messages forwarded in it), in order: plain-text bodies
-/// first, then attachments.
+/// first, then attachments. `raw` is the whole message as received: the parser gives the parts
+/// of a forwarded message their places in it, not in the forwarded message's own bytes.
 fn collect(
     message: &mail_parser::Message,
+    raw: &[u8],
     depth: usize,
     blocks: &mut Vec<Block>,
     seen: &mut Seen,
@@ -334,7 +336,7 @@ fn collect(
         if part.is_text_html() {
             continue;
         }
-        if let Some(text) = part_text(message, part) {
+        if let Some(text) = part_text(raw, part) {
             seen.plain_text = true;
             blocks.extend(scan(&own_text(&text)));
         }
@@ -345,15 +347,15 @@ fn collect(
             // A message forwarded as an attachment: its files count as the sender's (the
             // signatures say whose they are).
             if depth + 1 < MAX_DEPTH {
-                collect(inner, depth + 1, blocks, seen)?;
+                collect(inner, raw, depth + 1, blocks, seen)?;
             }
             continue;
         }
-        if let Some(bytes) = part_bytes(message, part).filter(|b| super::bundle::is_archive(b)) {
+        if let Some(bytes) = part_bytes(raw, part).filter(|b| super::bundle::is_archive(b)) {
             seen.archives.push(bytes.into_owned());
             continue;
         }
-        let Some(text) = part_text(message, part) else {
+        let Some(text) = part_text(raw, part) else {
             continue;
         };
         // Attachments are whole files: no quoting to strip, but the same scanner. The judge's
@@ -376,13 +378,13 @@ fn is_json_file(text: &str) -> bool {
 /// The text of a part, LF line ends, format=flowed undone. A file is taken by its bytes: when
 /// they are UTF-8 they are used whatever the charset label says (a UTF-8 file labelled
 /// ISO-8859-1 is common); otherwise the label decides.
-fn part_text(message: &mail_parser::Message, part: &mail_parser::MessagePart) -> Option<String> {
+fn part_text(raw: &[u8], part: &mail_parser::MessagePart) -> Option<String> {
     let labelled = match &part.body {
         PartType::Text(t) => Some(t.to_string()),
         PartType::Binary(_) | PartType::InlineBinary(_) => None,
         _ => return None,
     };
-    let bytes = part_bytes(message, part);
+    let bytes = part_bytes(raw, part);
     let text = match bytes.as_deref().map(std::str::from_utf8) {
         Some(Ok(text)) => text.to_string(),
         _ => labelled?,
@@ -404,25 +406,20 @@ fn part_text(message: &mail_parser::Message, part: &mail_parser::MessagePart) ->
 /// The bytes of a part: binary parts as the parser decoded them, text parts decoded again from
 /// the raw message without the charset conversion.
 fn part_bytes<'a>(
-    message: &mail_parser::Message,
+    raw: &[u8],
     part: &'a mail_parser::MessagePart,
 ) -> Option<std::borrow::Cow<'a, [u8]>> {
     match &part.body {
         PartType::Binary(b) | PartType::InlineBinary(b) => Some(std::borrow::Cow::Borrowed(b)),
-        PartType::Text(_) => transfer_decoded(message, part).map(std::borrow::Cow::Owned),
+        PartType::Text(_) => transfer_decoded(raw, part).map(std::borrow::Cow::Owned),
         _ => None,
     }
 }
 
 /// The body of a part with only its transfer encoding undone (no charset conversion).
-fn transfer_decoded(
-    message: &mail_parser::Message,
-    part: &mail_parser::MessagePart,
-) -> Option<Vec<u8>> {
+fn transfer_decoded(raw: &[u8], part: &mail_parser::MessagePart) -> Option<Vec<u8>> {
     use mail_parser::decoders::{base64::base64_decode, quoted_printable::quoted_printable_decode};
-    let raw = message
-        .raw_message()
-        .get(part.offset_body as usize..part.offset_end as usize)?;
+    let raw = raw.get(part.offset_body as usize..part.offset_end as usize)?;
     match part.encoding {
         mail_parser::Encoding::None => Some(raw.to_vec()),
         mail_parser::Encoding::Base64 => base64_decode(raw),
