@@ -741,44 +741,41 @@ impl Club {
             "# who watches the club\n\nwatch@example.org  # since 2026\n",
         )
         .unwrap();
-        qj(&[
-            "inbox",
-            "--games",
-            &self.tmp.path().join("club").to_string_lossy(),
-            "--maildir",
-            &self.tmp.path().join("Maildir").to_string_lossy(),
-            "--key",
-            &self.key("judge"),
-            "--outbox",
-            &self.tmp.path().join("outbox").to_string_lossy(),
-            "--from",
-            "judge@example.org",
-            "--now",
-            NOW,
-            "--spectators",
-            &file.to_string_lossy(),
-        ])
+        self.judge_runs_with(NOW, &["--spectators", &file.to_string_lossy()])
     }
 
     fn judge_runs_at(&self, now: &str) -> Run {
-        qj(&[
-            "inbox",
-            "--games",
-            &self.tmp.path().join("club").to_string_lossy(),
-            "--maildir",
-            &self.tmp.path().join("Maildir").to_string_lossy(),
-            "--key",
-            &self.key("judge"),
-            "--outbox",
-            &self.tmp.path().join("outbox").to_string_lossy(),
-            "--from",
-            "judge@example.org",
-            "--now",
-            now,
-        ])
+        self.judge_runs_with(now, &[])
+    }
+
+    fn judge_runs_with(&self, now: &str, extra: &[&str]) -> Run {
+        let mut args = vec![
+            "inbox".to_string(),
+            "--games".into(),
+            self.tmp.path().join("club").to_string_lossy().into_owned(),
+            "--maildir".into(),
+            self.tmp
+                .path()
+                .join("Maildir")
+                .to_string_lossy()
+                .into_owned(),
+            "--key".into(),
+            self.key("judge"),
+            "--outbox".into(),
+            self.tmp
+                .path()
+                .join("outbox")
+                .to_string_lossy()
+                .into_owned(),
+            "--from".into(),
+            "judge@example.org".into(),
+            "--now".into(),
+            now.into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        qj(&args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 }
-
 /// The parts of a digest that are whole messages (`message/rfc822`).
 fn attached_messages(digest: &str) -> usize {
     digest.matches("Content-Type: message/rfc822").count()

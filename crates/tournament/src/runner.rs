@@ -21,6 +21,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
+/// Whether a command's first word runs a script (`/usr/bin/python3.11`, `node`, `bash`): the
+/// script is then what names the bot and what must exist.
+fn is_interpreter(word: &str) -> bool {
+    let stem = Path::new(word)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let s = stem.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    [
+        "python", "pypy", "node", "nodejs", "sh", "bash", "ruby", "perl", "deno", "bun",
+    ]
+    .contains(&s)
+}
+
 /// How a bot is run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotSpec {
@@ -68,24 +82,9 @@ impl BotEntry {
             BotSpec::Command(c) | BotSpec::Engine(_, c) => {
                 // The program's name: the script an interpreter runs (`/usr/bin/python3
                 // bots/mybot.py` is `mybot`), else the command's first word.
-                let stem = |w: &str| {
-                    Path::new(w)
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().to_string())
-                        .unwrap_or_default()
-                };
-                let interpreter = |w: &str| {
-                    let s = stem(w);
-                    let s = s.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-                    [
-                        "python", "pypy", "node", "nodejs", "sh", "bash", "ruby", "perl", "deno",
-                        "bun",
-                    ]
-                    .contains(&s)
-                };
                 let mut words = c.split_whitespace().filter(|w| !w.contains('='));
                 let mut first = words.next().unwrap_or("bot");
-                if interpreter(first) {
+                if is_interpreter(first) {
                     if let Some(script) = words.find(|w| !w.starts_with('-')) {
                         first = script;
                     }
@@ -906,10 +905,7 @@ fn missing_program(command: &str, dir: Option<&Path>) -> Option<String> {
         return Some(format!("{first}: no such program in PATH{hint}"));
     }
     // An interpreter's script (`python3 bot.py`): the first word that is no option.
-    let interpreter = [
-        "python", "python3", "node", "nodejs", "ruby", "perl", "bash", "sh",
-    ]
-    .contains(&Path::new(first).file_name()?.to_str()?);
+    let interpreter = is_interpreter(first);
     if interpreter {
         if let Some(script) = words.find(|w| !w.starts_with('-')) {
             let looks_like_file = script.contains('.') || script.contains('/');
