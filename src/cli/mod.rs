@@ -230,6 +230,11 @@ pub enum Command {
         /// The change is the judge's own commit, which alone may set refused files aside.
         #[arg(long)]
         judge_commit: bool,
+        /// The change is the repository owner's (a server hook that knows its pusher): files
+        /// outside the games may change, .qijudge-allow included, and games may be created
+        /// anywhere; each game's own rules still hold.
+        #[arg(long)]
+        owner_change: bool,
         /// `github` also prints refusals as workflow annotations.
         #[arg(long, default_value = "text", value_parser = ["text", "github"])]
         format: String,
@@ -782,6 +787,7 @@ pub fn run(cli: Cli) -> Result<()> {
             key,
             now,
             judge_commit,
+            owner_change,
             format,
         } => qijudge_git::ci::repo(qijudge_git::ci::RepoRun {
             repo: &repo,
@@ -790,6 +796,7 @@ pub fn run(cli: Cli) -> Result<()> {
             key: key.as_deref(),
             now,
             judge_commit,
+            owner: owner_change,
             github: format == "github",
         }),
         Command::View {

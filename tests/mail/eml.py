@@ -31,6 +31,10 @@ retar IN OUT MODE                         a damaged copy of a game bundle (game.
     traverse  an extra entry named ../escaped
     symlink   an extra entry that is a symbolic link
 attachments EML OUTDIR NAME...            save the named attachments of a message
+seven-bit IN OUT                          the message with every quoted-printable or base64
+                                          text part re-encoded 7bit (its lines as they are,
+                                          CRLF on the wire), as a client re-encodes what it
+                                          forwards; nothing else changes
 """
 import base64
 import mailbox
@@ -199,6 +203,34 @@ def attachments(eml, outdir, names):
         raise SystemExit("missing attachments in " + eml)
 
 
+def seven_bit(src, out):
+    with open(src, "rb") as f:
+        raw = f.read()
+    # The message's own lines, re-encoded part by part, by the email package's reader.
+    m = BytesParser(policy=policy.compat32).parsebytes(raw)
+    changed = 0
+    for part in m.walk():
+        cte = (part.get("Content-Transfer-Encoding") or "").lower()
+        if part.is_multipart() or cte not in ("quoted-printable", "base64"):
+            continue
+        data = part.get_payload(decode=True)
+        if not data.isascii():
+            continue
+        text = data.decode("ascii").replace("\r\n", "\n")
+        del part["Content-Transfer-Encoding"]
+        part["Content-Transfer-Encoding"] = "7bit"
+        part.set_payload(text)
+        changed += 1
+    if not changed:
+        raise SystemExit("no part to re-encode in " + src)
+    from email.generator import BytesGenerator
+    import io
+    buf = io.BytesIO()
+    BytesGenerator(buf, mangle_from_=False, policy=policy.compat32.clone(linesep="\r\n")).flatten(m)
+    with open(out, "wb") as f:
+        f.write(buf.getvalue())
+
+
 def retar(src, out, mode):
     import io
     import tarfile
@@ -238,6 +270,8 @@ if __name__ == "__main__":
         make_mbox(sys.argv[2], sys.argv[3:])
     elif cmd == "retar":
         retar(*sys.argv[2:])
+    elif cmd == "seven-bit":
+        seven_bit(*sys.argv[2:])
     elif cmd == "attachments":
         attachments(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:

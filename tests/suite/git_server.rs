@@ -177,6 +177,12 @@ impl World {
     }
 
     fn run_judge_job(&self, before: &str, sha: &str) -> Output {
+        self.run_judge_job_as(before, sha, &[])
+    }
+
+    /// The judge job with more of the step's environment (`QIJUDGE_OWNER_PUSH`, which the
+    /// workflow sets for the owner's own push).
+    fn run_judge_job_as(&self, before: &str, sha: &str, env: &[(&str, &str)]) -> Output {
         git(&self.runner, &["fetch", "-q", "origin"]);
         git(&self.runner, &["checkout", "-q", "--detach", sha]);
         let server = self.server.to_string_lossy().into_owned();
@@ -185,13 +191,12 @@ impl World {
             .replace("${{ github.event.before }}", before)
             .replace("origin", &server);
         let key = std::fs::read_to_string(self.keys.path("judge")).unwrap();
-        self.bash(
-            &judge,
-            &[
-                ("QIJUDGE_JUDGE_KEY", key.trim_end()),
-                ("QIJUDGE_JUDGE_PUSH", "1"),
-            ],
-        )
+        let mut all = vec![
+            ("QIJUDGE_JUDGE_KEY", key.trim_end()),
+            ("QIJUDGE_JUDGE_PUSH", "1"),
+        ];
+        all.extend_from_slice(env);
+        self.bash(&judge, &all)
     }
 
     /// The workflow's pull-request check on `clone`'s HEAD against the server's main.
@@ -1108,4 +1113,82 @@ fn a_conditional_answer_is_pushed_replaced_and_played_through_the_server() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(!text.contains("h0i2"), "blob {id} shows a plan");
     }
+}
+
+/// The owner changes the allow-list after the first push, through the shipped pre-receive hook
+/// and the workflow's judge job: a stranger's and a named non-owner's change of it are refused,
+/// the owner's (named in QIJUDGE_OWNERS, as gitolite names its pusher; or pushing on the server
+/// with QIJUDGE_OWNER_PUSH) is taken and judged, and from then on the list lets a player's pull
+/// request change what it permits.
+#[test]
+fn the_owner_changes_the_allow_list_through_the_hooks() {
+    let w = World::new(&[("xiangqi", "games/xq", false)]);
+    let stranger = w.clone("stranger", false);
+    let owner = w.clone("owner-clone", false);
+    let write = |clone: &Path, rel: &str, text: &str| {
+        let path = clone.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        git(clone, &["add", "-A"]);
+        git(clone, &["commit", "-q", "--no-verify", "-m", rel]);
+    };
+    write(&stranger, ".qijudge-allow", "docs/\n");
+    w.refused(&stranger, "the repository's allow-list does not permit it");
+
+    write(&owner, ".qijudge-allow", "# the club's notes\ndocs/\n");
+    let server = w.server.to_string_lossy().into_owned();
+    let judge_key = w.keys.path("judge");
+    let push_as = |pusher: &str, extra: &[(&str, &str)]| {
+        let mut env = vec![
+            ("QIJUDGE_JUDGE_KEY", judge_key.as_str()),
+            ("GL_USER", pusher),
+            ("QIJUDGE_OWNERS", "carol dave"),
+        ];
+        env.extend_from_slice(extra);
+        run_git(&owner, &["push", "-q", &server, "HEAD:main"], &env)
+    };
+    let alice = push_as("alice", &[]);
+    assert!(!alice.status.success(), "a non-owner pushed the list");
+    assert!(
+        text(&alice).contains("allow-list does not permit it"),
+        "{}",
+        text(&alice)
+    );
+    let before = w.server_head();
+    let carol = push_as("carol", &[]);
+    assert!(carol.status.success(), "the owner's push: {}", text(&carol));
+    // The judge job of the owner's push (the workflow marks it the owner's) judges every game.
+    let job = w.run_judge_job_as(&before, &w.server_head(), &[("QIJUDGE_OWNER_PUSH", "1")]);
+    assert!(job.status.success(), "{}", text(&job));
+    assert!(!text(&job).contains("does not permit"), "{}", text(&job));
+    // Without the owner's mark the same job refuses the change.
+    let unmarked = w.run_judge_job(&before, &w.server_head());
+    assert!(
+        text(&unmarked).contains("allow-list does not permit it"),
+        "{}",
+        text(&unmarked)
+    );
+
+    // Now a player's change under docs/ is checked and pushed; one elsewhere is still refused.
+    git(&stranger, &["pull", "-q", "--ff-only"]);
+    write(&stranger, "docs/rules.md", "Our club's house rules.\n");
+    let check = w.pr_check(&stranger);
+    assert!(check.status.success(), "{}", text(&check));
+    let pushed = w.push_from(&stranger, "origin");
+    assert!(pushed.status.success(), "{}", text(&pushed));
+    write(&stranger, "notes.md", "not permitted\n");
+    w.refused(&stranger, "the repository's allow-list does not permit it");
+
+    // On the server itself the owner marks the push with QIJUDGE_OWNER_PUSH.
+    git(&owner, &["pull", "-q", "--ff-only"]);
+    write(&owner, ".qijudge-allow", "docs/\nnotes.md\n");
+    let pushed = run_git(
+        &owner,
+        &["push", "-q", &server, "HEAD:main"],
+        &[
+            ("QIJUDGE_JUDGE_KEY", judge_key.as_str()),
+            ("QIJUDGE_OWNER_PUSH", "1"),
+        ],
+    );
+    assert!(pushed.status.success(), "{}", text(&pushed));
 }

@@ -643,3 +643,68 @@ fn shortcut_rights_name_their_owner_and_end_with_the_game() {
     let end = ok(&["view", &d, "--as", "public"]).stdout;
     assert!(!end.contains("shortcut rights"), "{end}");
 }
+
+/// Self mode as players run it: before the start reveals `moves` says what play waits for
+/// (not only "play has not begun"); once play begins, `status` says a turn waits for the judge
+/// only while one does (never the start reveals, all game long); the text view in Chinese
+/// gives its key and the state of play in Chinese.
+#[test]
+fn self_mode_status_and_moves_say_what_the_game_waits_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = Keys::new(tmp.path());
+    let d = tmp.path().join("lb").to_string_lossy().into_owned();
+    let (alice, bob, judge) = (
+        format!("alice={}.pub", keys.path("alice")),
+        format!("bob={}.pub", keys.path("bob")),
+        format!("{}.pub", keys.path("judge")),
+    );
+    ok(&[
+        "new",
+        "liubo",
+        &d,
+        "--player",
+        &alice,
+        "--player",
+        &bob,
+        "--judge",
+        &judge,
+        "--rule",
+        "dice_mode=self",
+    ]);
+    let key_of = |seat: &str| keys.path(if seat == "a" { "alice" } else { "bob" });
+    for seat in ["a", "b"] {
+        ok(&["setup", &d, "--as", seat, "--key", &key_of(seat)]);
+    }
+    let judge_runs = || ok(&["judge", &d, "--key", &keys.path("judge")]);
+    judge_runs();
+    let early = qj(&["moves", &d, "--as", "a"]);
+    assert_eq!(early.code, 1, "{early:?}");
+    assert!(early.stderr.contains("start reveals"), "{early:?}");
+    assert!(early.stderr.contains("--key KEY reveal"), "{early:?}");
+    for seat in ["a", "b"] {
+        ok(&["move", &d, "--as", seat, "--key", &key_of(seat), "reveal"]);
+    }
+    judge_runs();
+    for _ in 0..4 {
+        let status = ok(&["status", &d]).stdout;
+        assert!(!status.contains("waits for the judge"), "{status}");
+        let v: serde_json::Value =
+            serde_json::from_str(&ok(&["status", &d, "--json"]).stdout).unwrap();
+        let seat = v["to_move"].as_str().unwrap().to_string();
+        let turn = ok(&["moves", &d, "--as", &seat]).stdout;
+        let turn = turn.lines().next().unwrap();
+        ok(&["move", &d, "--as", &seat, "--key", &key_of(&seat), turn]);
+        let status = ok(&["status", &d]).stdout;
+        assert!(
+            status.contains("is written and waits for the judge"),
+            "{status}"
+        );
+        judge_runs();
+    }
+    let text = ok(&["view", &d, "--as", "public", "--chinese"]).stdout;
+    for word in ["图例", "甲方：备用", "乙方：备用", "上一回合", "轮到"] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+    assert!(!text.contains("Key: STATION"), "{text}");
+    assert!(!text.contains("in reserve"), "{text}");
+}

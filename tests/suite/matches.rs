@@ -2693,3 +2693,81 @@ fn bots_offer_and_accept_draws_where_the_game_has_them() {
         r.stdout
     );
 }
+
+/// Games of two kinds under one tournament (a club's Banqi and Xiangqi folders) are counted
+/// apart: one table per kind, never a Banqi win for a Xiangqi point; a test comparing two
+/// players across kinds is refused.
+#[test]
+fn a_tournament_over_two_kinds_of_game_counts_each_kind_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut folders = Vec::new();
+    let mut judges = Vec::new();
+    for game in ["banqi", "xiangqi"] {
+        let out = tmp.path().join(game).to_string_lossy().into_owned();
+        ok(&[
+            "match",
+            "--folders",
+            "--game",
+            game,
+            "--out",
+            &out,
+            "--games",
+            "2",
+            "--bot",
+            "a=builtin:greedy",
+            "--bot",
+            "b=builtin:random",
+        ]);
+        folders.push(format!("{out}/games"));
+        judges.push(format!("{out}/keys/judge.pub"));
+    }
+    let run = |extra: &[&str]| {
+        let mut args = vec!["tournament", &folders[0], &folders[1]];
+        for j in &judges {
+            args.extend(["--judge", j.as_str()]);
+        }
+        args.extend_from_slice(extra);
+        qj(&args)
+    };
+    let json = run(&["--format", "json"]);
+    assert_eq!(json.code, 0, "{json:?}");
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let kinds = v["kinds"].as_array().unwrap();
+    let names: Vec<&str> = kinds.iter().map(|k| k["kind"].as_str().unwrap()).collect();
+    assert_eq!(names, ["banqi", "xiangqi"], "{}", json.stdout);
+    for k in kinds {
+        assert_eq!(k["games"].as_array().unwrap().len(), 2, "{k}");
+        for s in k["standings"].as_array().unwrap() {
+            assert_eq!(s["games"], 2, "each player's games of this kind only: {k}");
+        }
+    }
+    let text = run(&[]);
+    assert_eq!(text.code, 0, "{text:?}");
+    let at = |s: &str| {
+        text.stdout
+            .find(s)
+            .unwrap_or_else(|| panic!("{s}: {}", text.stdout))
+    };
+    assert!(at("== banqi ==") < at("== xiangqi =="), "{}", text.stdout);
+    assert_eq!(
+        text.stdout.matches("2 games, 0 invalid").count(),
+        2,
+        "{}",
+        text.stdout
+    );
+    let csv = run(&["--format", "csv"]);
+    assert!(csv.stdout.starts_with("kind,rank,name,"), "{}", csv.stdout);
+    assert_eq!(
+        csv.stdout
+            .lines()
+            .filter(|l| l.starts_with("banqi,"))
+            .count(),
+        2
+    );
+    let sprt = run(&["--sprt", "elo0=0,elo1=10"]);
+    assert_eq!(sprt.code, 2, "{sprt:?}");
+    assert!(
+        sprt.stderr.contains("of 2 kinds (banqi; xiangqi)"),
+        "{sprt:?}"
+    );
+}

@@ -394,6 +394,12 @@ impl World {
     /// A player mails `files` as attachments with the real mutt, in batch mode (its own muttrc,
     /// no terminal), submitted over SMTP to the club's Postfix.
     fn mutt_sends(&self, who: &str, files: &[PathBuf]) {
+        self.mutt_mails(who, JUDGE, "my answers in advance", files);
+    }
+
+    /// A player mails `files` as attachments with the real mutt to `to`, under `subject`, and
+    /// waits for its delivery.
+    fn mutt_mails(&self, who: &str, to: &str, subject: &str, files: &[PathBuf]) {
         use std::io::Write;
         let home = self.tmp.path().join(format!("mutt-{who}"));
         std::fs::create_dir_all(&home).unwrap();
@@ -409,15 +415,14 @@ impl World {
             ),
         )
         .unwrap();
-        let n = self.sent.get() + 1;
-        self.sent.set(n);
+        let had = self.mta.received(to);
         let mut mutt = Command::new("mutt")
             .env("HOME", &home)
             .args(["-n", "-F"])
             .arg(&rc)
-            .args(["-s", "my answers in advance", "-a"])
+            .args(["-s", subject, "-a"])
             .args(files)
-            .args(["--", JUDGE])
+            .args(["--", to])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -426,7 +431,7 @@ impl World {
         mutt.stdin
             .take()
             .unwrap()
-            .write_all(b"My answers in advance are attached.\n")
+            .write_all(b"Attached.\n")
             .unwrap();
         let out = mutt.wait_with_output().unwrap();
         assert!(
@@ -435,7 +440,10 @@ impl World {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        self.mta.wait_for(JUDGE, n as usize);
+        if to == JUDGE {
+            self.sent.set(self.sent.get() + 1);
+        }
+        self.mta.wait_for(to, had + 1);
     }
 
     /// [`World::mail_file`] with more files beside the signed one (a conditional file's plans).
@@ -946,5 +954,84 @@ fn a_conditional_answer_goes_through_postfix_to_the_end() {
                 "{name}'s copy {path} shows {other}"
             );
         }
+    }
+}
+
+/// The newest message in a Maildir's `new/`.
+fn newest_new(maildir: &Path) -> PathBuf {
+    let mut all: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(maildir.join("new"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.metadata().unwrap().modified().unwrap(), e.path())
+        })
+        .collect();
+    all.sort();
+    all.pop().expect("a message in new/").1
+}
+
+/// Players who mailed their move to the wrong address (their own) forward it to the judge as an
+/// attachment with the real mutt, through Postfix: the forwarded move is taken, with the very
+/// file and signature the player wrote. The same forward of a message whose parts a client
+/// re-encoded 7bit (the signature's lines as they are, CRLF on the wire) is taken too.
+#[test]
+fn a_move_forwarded_by_mutt_through_postfix_is_taken() {
+    let w = World::club(&[]);
+    let r = w.judge_runs();
+    assert_eq!(r.code, 0, "{r:?}");
+    for name in ["alice", "bob", "carol", "dave"] {
+        w.mta.wait_for(&format!("{name}@example.org"), 1);
+        assert_eq!(w.reads(name).code, 0, "{name}");
+    }
+    for (name, mv, seven_bit) in [("alice", "h2e2", false), ("carol", "b2e2", true)] {
+        let p = w.player(name);
+        let r = ok(&[
+            "move",
+            &p.copy.to_string_lossy(),
+            "--as",
+            p.seat,
+            "--key",
+            &w.key(name),
+            mv,
+        ]);
+        let file = p.copy.join(r.stdout.split_whitespace().nth(1).unwrap());
+        let sig = PathBuf::from(format!("{}.sig", file.display()));
+        // Mailed to the player's own address by mistake, then forwarded from there.
+        w.mutt_mails(name, &p.address(), "my move", &[file.clone(), sig.clone()]);
+        let delivered = newest_new(&w.mta.maildir(&p.address()));
+        let forwarded = w.tmp.path().join(format!("{name}-my-move.eml"));
+        if seven_bit {
+            eml_py(&[
+                "seven-bit",
+                &delivered.to_string_lossy(),
+                &forwarded.to_string_lossy(),
+            ]);
+            let raw = std::fs::read_to_string(&forwarded).unwrap();
+            assert!(!raw.contains("quoted-printable"), "{raw}");
+            assert!(raw.contains("-----BEGIN SSH SIGNATURE-----\r\n"), "{raw}");
+        } else {
+            std::fs::copy(&delivered, &forwarded).unwrap();
+        }
+        w.mutt_mails(name, JUDGE, "Fwd: my move", &[forwarded]);
+        let r = w.judge_runs();
+        assert_eq!(r.code, 0, "{name}: {r:?}");
+        let game = w
+            .tmp
+            .path()
+            .join("club")
+            .join(if name == "alice" { "a" } else { "b" });
+        let rel = file.strip_prefix(&p.copy).unwrap();
+        assert_eq!(
+            std::fs::read(game.join(rel)).unwrap(),
+            std::fs::read(&file).unwrap(),
+            "{name}: the file as written"
+        );
+        assert_eq!(
+            std::fs::read(game.join(rel).with_extension("toml.sig")).unwrap(),
+            std::fs::read(&sig).unwrap(),
+            "{name}: the signature as written"
+        );
+        let record = std::fs::read_to_string(game.join("record.jsonl")).unwrap();
+        assert!(record.contains("\"ply\":1"), "{name}: judged: {record}");
     }
 }

@@ -238,6 +238,16 @@ fn an_illegal_move_is_refused_with_its_reason() {
         &[
             "moves/0001-red.toml",
             "field move",
+            "a king cannot move from e0 to e2",
+        ],
+    );
+    let g = XGame::new(&[]);
+    g.write_move(1, "red", "H5+3", "alice", None);
+    refused(
+        &g,
+        &[
+            "moves/0001-red.toml",
+            "field move",
             "does not match any move",
         ],
     );
@@ -776,4 +786,35 @@ fn a_game_prints_in_simplified_chinese_and_reads_back() {
     std::fs::write(&file, &text).unwrap();
     let r = ok(&["check", "xiangqi", &file.to_string_lossy()]);
     assert!(r.stdout.contains("Result tag 1-0 agrees"), "{r:?}");
+}
+
+/// A recorded move edited by hand afterwards (a player "correcting" it in a shared folder) is
+/// refused as the recorded move it is, naming its ply and the hash the record holds, not as a
+/// bad signature that would send its seat to write it again; put back, the game goes on.
+#[test]
+fn a_recorded_move_edited_by_hand_is_refused_as_already_recorded() {
+    let g = XGame::new(&[]);
+    g.play("red", "h2e2");
+    let path = Path::new(&g.d()).join("moves/0001-red.toml");
+    let kept = std::fs::read(&path).unwrap();
+    std::fs::write(&path, g.read("moves/0001-red.toml").replace("h2e2", "b2e2")).unwrap();
+    for args in [
+        vec!["judge", &g.d() as &str, "--key", &g.keys.path("judge")],
+        vec!["status", &g.d()],
+    ] {
+        let r = qj(&args);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(
+            r.stderr
+                .contains("moves/0001-red.toml: ply 1 is already recorded"),
+            "{r:?}"
+        );
+        assert!(
+            r.stderr.contains("put the file back as it was recorded"),
+            "{r:?}"
+        );
+        assert!(!r.stderr.contains("write it again with qijudge"), "{r:?}");
+    }
+    std::fs::write(&path, kept).unwrap();
+    g.play("black", "h9g7");
 }

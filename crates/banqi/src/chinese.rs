@@ -6,6 +6,9 @@ use qijudge_view::chinese::seat;
 use qijudge_xiangqi::chinese::{comment, ending, heading, piece, taken};
 use qijudge_xiangqi::view::chinese_piece;
 
+/// How many of the caption's first lines are its heading (the game and ply, the audience).
+pub const HEADING_LINES: usize = 2;
+
 /// Banqi: the last turn (a piece turned up, a move, a capture), each seat's colour, takings, the
 /// pieces still face down.
 pub fn caption(v: &BanqiView) -> Vec<String> {

@@ -355,6 +355,9 @@ pub struct Turn {
 /// A finished, audited game's result.
 pub struct GameSummary {
     pub id: String,
+    /// The game's kind, whose games are counted together: its name (`xiangqi`), with the
+    /// number of seats where there are more than two (`luzhanqi, 4 seats`).
+    pub kind: String,
     /// (seat, player name) in seat order.
     pub players: Vec<(String, String)>,
     /// The winning seat (on a board with teams, the first seat of the winning team); none for
@@ -372,6 +375,7 @@ pub struct GameSummary {
 /// The summary of an audited game from its frame, players, recorded end, length and sides;
 /// refused while the game goes on.
 fn summary_of(
+    name: &str,
     frame: &qijudge_judge::Frame,
     players: &[Player],
     end: Option<(Option<String>, qijudge_rules::EndReason)>,
@@ -386,8 +390,13 @@ fn summary_of(
             "the game is not over",
         ));
     };
+    let kind = match frame.seats.len() {
+        2 => name.to_string(),
+        n => format!("{name}, {n} seats"),
+    };
     Ok(GameSummary {
         id: frame.id.to_string(),
+        kind,
         judge: qijudge_protocol::signing::public_key_line(frame.judge_key),
         players: players
             .iter()

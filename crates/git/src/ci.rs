@@ -64,6 +64,10 @@ pub struct RepoRun<'a> {
     pub now: Option<String>,
     /// The change is the judge's own commit (it may set refused files aside).
     pub judge_commit: bool,
+    /// The change is the repository owner's: outside the games it may change anything (the
+    /// allow-list included) and create games anywhere, as in the repository's first push; the
+    /// games' own rules still hold.
+    pub owner: bool,
     pub github: bool,
 }
 
@@ -78,7 +82,7 @@ pub struct RepoRun<'a> {
 /// are reported but never change the result: one game's refusal must not refuse another's push.
 pub fn repo(run: RepoRun) -> Result<()> {
     let top = git::top(run.repo)?;
-    let (touched, all) = match check_repository(&top, run.base, run.head) {
+    let (touched, all) = match check_repository(&top, run.base, run.head, run.owner) {
         Ok(folders) => folders,
         Err(e) => {
             let refused = Err(e);
@@ -213,6 +217,7 @@ fn check_repository(
     top: &Path,
     base: &str,
     head: Option<&str>,
+    owner: bool,
 ) -> Result<(Vec<String>, Vec<String>)> {
     if let Some(head) = head.filter(|_| base != git::EMPTY_TREE) {
         if !git::is_ancestor(top, base, head)? {
@@ -226,7 +231,10 @@ fn check_repository(
     }
     let base_games = git::games(top, Some(base))?;
     let head_games = git::games(top, head)?;
+    // No allow-list binds the first push (there is nothing yet to protect) nor the owner, who
+    // writes the list.
     let list = match base {
+        _ if owner => None,
         git::EMPTY_TREE => None,
         _ => Some(git::show_top(top, base, ALLOW_LIST)?.unwrap_or_default()),
     };
@@ -290,7 +298,7 @@ fn check_since(
     head: Option<&str>,
     judge_commit: bool,
 ) -> Result<()> {
-    check_repository(&git::top(dir)?, base, head)?;
+    check_repository(&git::top(dir)?, base, head, false)?;
     check_game(dir, g, base, head, judge_commit)
 }
 

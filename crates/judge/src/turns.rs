@@ -25,6 +25,41 @@ pub struct Turns {
     pub comments: Vec<Option<String>>,
 }
 
+/// A recorded move file that no longer reads as the record holds it (edited by hand after the
+/// judge took it): refused as the recorded move it was, not as a bad signature, which would
+/// send its seat to write it again. Only looked at once the file was refused: the replay of a
+/// sound folder pays nothing for it.
+fn already_recorded(
+    cx: &Ctx,
+    frame: &Frame,
+    path: &str,
+    seat: usize,
+    ply: u32,
+) -> Option<qijudge_protocol::error::Error> {
+    let recorded = cx.recorded.first().and_then(|line| match &line.entry {
+        Entry::Move {
+            ply: p,
+            seat: s,
+            file,
+            ..
+        } if *p == ply && s == frame.seats[seat] => Some(file),
+        _ => None,
+    })?;
+    let text = cx.dir.read(path, qijudge_store::SMALL_FILE_LIMIT).ok()?;
+    (qijudge_rules::hash::sha256_tagged(text.as_bytes()) != *recorded).then(|| {
+        qijudge_protocol::error::refuse_with(
+            path,
+            None,
+            format!(
+                "ply {ply} is already recorded, from a file with another hash ({recorded}): \
+                 this file was changed after the judge took it"
+            ),
+            "a recorded move never changes: put the file back as it was recorded (from a \
+             backup, the judge's last message or git) and make your next move on the next ply",
+        )
+    })
+}
+
 /// What a move file asks for: a move on the board (`P`, as the game parses it) or an answer
 /// off the board.
 pub enum Asked<P> {
@@ -81,7 +116,8 @@ impl Turns {
         let Some(path) = super::precheck_files::turn_file(cx, frame.seats, seat, ply)? else {
             return Ok(None);
         };
-        let (file, hash) = super::player_files::read_signed_move(cx.dir, frame, &path, seat)?;
+        let (file, hash) = super::player_files::read_signed_move(cx.dir, frame, &path, seat)
+            .map_err(|e| already_recorded(cx, frame, &path, seat, ply).unwrap_or(e))?;
         Ok(Some(TurnFile { path, file, hash }))
     }
 

@@ -25,6 +25,10 @@ fn piece(letter: &str) -> String {
     format!("{}{kind}", seat(&letter.to_ascii_lowercase()))
 }
 
+/// How many of the caption's first lines are its heading (the game and turn, the audience, the
+/// picture's colours); the rest are the state of play.
+pub const HEADING_LINES: usize = 3;
+
 /// The caption's lines.
 pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
     let named = |s: &str| match players.iter().find(|p| p.seat == s) {

@@ -120,8 +120,8 @@ impl Definition for Liubo {
         }
     }
 
-    fn text_view(g: &lb::LiuboGame, v: &lb::LiuboView, _chinese: bool) -> String {
-        view::render_text(&g.manifest.players, v)
+    fn text_view(g: &lb::LiuboGame, v: &lb::LiuboView, chinese: bool) -> String {
+        view::render_text(&g.manifest.players, v, chinese)
     }
 
     fn picture(g: &lb::LiuboGame, v: &lb::LiuboView, chinese: bool) -> String {
@@ -220,7 +220,13 @@ fn legal_turns(d: &GameDir, g: &lb::LiuboGame, state: &lb::State, i: usize) -> R
         return Err(refuse("record.jsonl", None, "the game is over"));
     }
     let Some(position) = state.position.clone() else {
-        return Err(refuse("record.jsonl", None, "play has not begun"));
+        // Say what play waits for (the commitments, the start reveals): what the seat can do.
+        let waiting = lb::build_view(g, state, "public").waiting;
+        return Err(refuse(
+            "record.jsonl",
+            None,
+            format!("play has not begun: {waiting}"),
+        ));
     };
     let mut position = position;
     if position.to_move != i {
@@ -284,7 +290,17 @@ impl Answers for lb::LiuboGame {
 
     /// The throw being played and the head its turn answers (escrow mode).
     fn next_move_in(&self, state: &lb::State) -> (u32, String) {
-        let t = state.throw.map_or(0, |(t, _, _)| t);
+        // In self mode no throw is made before its turn file (which reveals it): the next
+        // throw is the next turn's, not the start reveal's ply 0.
+        let next_throw = state
+            .position
+            .as_ref()
+            .filter(|p| p.awaiting_throw())
+            .map(|p| p.turns + 1);
+        let t = match state.throw {
+            Some((t, _, _)) => t,
+            None => next_throw.unwrap_or(0),
+        };
         (t, state.head(self))
     }
 

@@ -246,6 +246,21 @@ fn start_copy(dir: &Path, source: &Source) -> Result<()> {
                 let Some((_, manifest)) = files.iter().find(|(p, _)| p == "game.toml") else {
                     continue;
                 };
+                if let Some(copy) = copy_beside(dir, &String::from_utf8_lossy(manifest)) {
+                    return Err(qijudge_protocol::error::refuse_with(
+                        dir.display().to_string(),
+                        None,
+                        format!(
+                            "no game here, and {} beside it already holds this game: nothing \
+                             was started",
+                            copy.display()
+                        ),
+                        format!(
+                            "take the message into your copy: qijudge inbox {} …",
+                            copy.display()
+                        ),
+                    ));
+                }
                 std::fs::create_dir_all(dir)
                     .map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
                 let copy = GameDir::new(dir);
@@ -271,6 +286,35 @@ fn start_copy(dir: &Path, source: &Source) -> Result<()> {
         "{}: no game.toml here, and no judge's message given holds the game (game.tar.gz)",
         dir.display()
     )))
+}
+
+/// A folder beside `dir` (a sibling, in the same parent folder) that holds the game of
+/// `manifest` already: `dir` is then most likely that copy's name mistyped, and a second copy
+/// started there would leave the player's own copy behind without a word.
+fn copy_beside(dir: &Path, manifest: &str) -> Option<PathBuf> {
+    let id_of = |text: &str| {
+        toml::from_str::<toml::Table>(text)
+            .ok()
+            .and_then(|t| t.get("id")?.as_str().map(str::to_string))
+    };
+    let id = id_of(manifest)?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // A bounded look: a folder of thousands of games is not searched.
+    std::fs::read_dir(&parent)
+        .ok()?
+        .flatten()
+        .take(1000)
+        .map(|e| e.path())
+        .filter(|p| p.file_name() != dir.file_name())
+        .find(|p| {
+            std::fs::read_to_string(p.join("game.toml"))
+                .ok()
+                .and_then(|t| id_of(&t))
+                .is_some_and(|other| other == id)
+        })
 }
 
 /// The message files named on the command line, with a folder that a mail client saved messages

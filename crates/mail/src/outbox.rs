@@ -410,10 +410,13 @@ pub fn notice(env: &Envelope, to: &Recipient, text: &str, chat: bool) -> Result<
         ),
         false => (
             format!("[qijudge {}] refused: {}", short_id(env.game), to.audience),
+            // The reason and its hint first (a missing signature needs only the .sig sent
+            // with the same file); rewriting the move is for a move the rules refused.
             format!(
-                "Your message was refused; nothing from it was taken, and nothing is lost. To \
-                 correct a move, write it again in your copy with `qijudge move … --replace`, \
-                 which sets the refused file aside.\n\n{}\n",
+                "Your message was refused; nothing from it was taken, and nothing is lost.\n\n\
+                 {}\n\nIf the move itself was refused (illegal, out of turn, late), write a \
+                 new one in your copy with `qijudge move … --replace`, which sets the refused \
+                 file aside; otherwise send the same file again, as the hint says.\n",
                 text.trim_end()
             ),
         ),
@@ -1020,5 +1023,33 @@ mod tests {
         assert!(body.lines().all(|l| l.len() <= 72), "{body}");
         assert!(!body.contains("=\r\n"), "no soft line breaks: {body}");
         assert!(body.contains("too far too far"), "{body}");
+    }
+
+    /// A move mailed without its signature: the notice gives the reason and its hint first,
+    /// and `--replace` (rewriting the move) only after, for a move the rules refused.
+    #[test]
+    fn a_missing_signature_notice_opens_with_the_reason() {
+        let env = Envelope {
+            game: "xq-2026-0001",
+            from: "judge@example.org",
+            now: "2026-11-28T12:00:00Z",
+            answers: None,
+        };
+        let to = Recipient {
+            audience: "black".into(),
+            name: "Bob".into(),
+            addresses: vec!["bob@example.org".into()],
+        };
+        let reason = "your message: refused: message: field signature: moves/0002-black.toml \
+                      comes without its signature\n  hint: send the .sig file with it";
+        let bytes = notice(&env, &to, reason, false).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let body = text.split_once("\r\n\r\n").unwrap().1;
+        let at = |s: &str| body.find(s).unwrap_or_else(|| panic!("{s}: {body}"));
+        assert!(
+            at("comes without its signature") < at("--replace"),
+            "{body}"
+        );
+        assert!(at("send the .sig file") < at("--replace"), "{body}");
     }
 }

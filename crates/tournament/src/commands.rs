@@ -4,7 +4,7 @@ use crate::live::Live;
 use crate::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::schedule::Pairing;
 use crate::sprt::{Sprt, Tally};
-use crate::standings::{collect, render, report, Format, Judges};
+use crate::standings::{by_kind, collect, render, render_kinds, report, Format, Judges};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_store::packed::{self, is_packed};
 use std::io::IsTerminal;
@@ -253,21 +253,48 @@ pub fn tournament(
     };
     let dirs: Vec<PathBuf> = found.iter().map(|(g, _)| g.clone()).collect();
     let (games, invalid) = collect(&dirs, threads, &progress("auditing"), &trust);
-    let summary = two_player_summary(&games, pooled)?;
-    let r = report(games, invalid);
-    say_raw!("{}", render(&r, format_of(format)));
-    if let Some(s) = summary {
-        write_summary(&s, pooled.summary_json.as_deref())?;
-    }
-    if !r.invalid.is_empty() {
+    let kinds = by_kind(games);
+    let invalid = match kinds.len() {
+        // One kind of game (the usual case): one table, as always.
+        0 | 1 => {
+            let games = kinds.into_iter().flat_map(|(_, g)| g).collect::<Vec<_>>();
+            let summary = two_player_summary(&games, pooled)?;
+            let r = report(games, invalid);
+            say_raw!("{}", render(&r, format_of(format)));
+            if let Some(s) = summary {
+                write_summary(&s, pooled.summary_json.as_deref())?;
+            }
+            r.invalid
+        }
+        // A Banqi win is no Xiangqi point: each kind is counted apart.
+        _ => {
+            if pooled.sprt.is_some() || pooled.summary_json.is_some() {
+                let names: Vec<&str> = kinds.iter().map(|(k, _)| k.as_str()).collect();
+                return Err(Error::Io(format!(
+                    "--sprt and --summary-json compare two players in one kind of game; these \
+                     games are of {} kinds ({}): give the folders of one kind",
+                    names.len(),
+                    names.join("; ")
+                )));
+            }
+            let reports: Vec<(String, crate::standings::Report)> = kinds
+                .into_iter()
+                .map(|(kind, games)| (kind, report(games, Vec::new())))
+                .collect();
+            let invalid = report(Vec::new(), invalid).invalid;
+            say_raw!("{}", render_kinds(&reports, &invalid, format_of(format)));
+            invalid
+        }
+    };
+    if !invalid.is_empty() {
         return Err(Error::Refused(qijudge_protocol::error::Refusal {
-            file: r.invalid[0].dir.clone(),
+            file: invalid[0].dir.clone(),
             field: None,
             reason: format!(
                 "{} of {} games are invalid, each named with its reason in the report; {}",
-                r.invalid.len(),
+                invalid.len(),
                 dirs.len(),
-                first_reasons(&r.invalid)
+                first_reasons(&invalid)
             ),
             hint: None,
             private_to: None,

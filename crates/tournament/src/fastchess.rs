@@ -875,6 +875,7 @@ mod tests {
         GameRecord {
             dir: format!("m/games/game-{k:05}"),
             game: "xiangqi".into(),
+            kind: "xiangqi".into(),
             players: players.map(String::from).to_vec(),
             winner: winner.map(String::from),
             sides: players.map(|p| vec![p.to_string()]).to_vec(),

@@ -13,6 +13,8 @@ use std::sync::Mutex;
 pub struct GameRecord {
     pub dir: String,
     pub game: String,
+    /// The game's kind (`xiangqi`; `luzhanqi, 4 seats`): standings count one kind at a time.
+    pub kind: String,
     /// Names in seat order (south, north), each once.
     pub players: Vec<String>,
     /// The winner's name (on a team, the first seat's), or none for a draw.
@@ -162,6 +164,7 @@ pub fn from_summary(dir: &str, s: &qijudge_game::GameSummary) -> GameRecord {
         sides,
         dir: dir.to_string(),
         game: s.id.clone(),
+        kind: s.kind.clone(),
         players,
         winner: s.winner.as_ref().and_then(|w| {
             s.players
@@ -614,6 +617,72 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
+/// The standings of games of several kinds (Banqi and Xiangqi in one folder): one report per
+/// kind, in the kinds' name order, and the games that could not be counted (whose kind may be
+/// unknown) after them. With one kind, [`render`] of its report.
+pub fn render_kinds(reports: &[(String, Report)], invalid: &[Invalid], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let kinds: Vec<serde_json::Value> = reports
+                .iter()
+                .map(|(kind, r)| {
+                    let mut v = serde_json::to_value(r).unwrap_or_default();
+                    v["kind"] = serde_json::Value::String(kind.clone());
+                    v
+                })
+                .collect();
+            let all = serde_json::json!({ "kinds": kinds, "invalid": invalid });
+            let mut s = serde_json::to_string_pretty(&all).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Csv => {
+            let mut s = String::new();
+            for (i, (kind, r)) in reports.iter().enumerate() {
+                for (n, line) in render(r, Format::Csv).lines().enumerate() {
+                    match n {
+                        0 if i == 0 => s.push_str(&format!("kind,{line}\n")),
+                        0 => {}
+                        _ => s.push_str(&format!("{},{line}\n", csv(kind))),
+                    }
+                }
+            }
+            s
+        }
+        Format::Markdown | Format::Text => {
+            let markdown = format == Format::Markdown;
+            let mut s = String::new();
+            for (i, (kind, r)) in reports.iter().enumerate() {
+                if i > 0 {
+                    s.push('\n');
+                }
+                match markdown {
+                    true => s.push_str(&format!("## {kind}\n\n")),
+                    false => s.push_str(&format!("== {kind} ==\n")),
+                }
+                s.push_str(&render(r, format));
+            }
+            for i in invalid {
+                let error = i.error.lines().next().unwrap_or("");
+                match markdown {
+                    true => s.push_str(&format!("\n- invalid: `{}`: {error}\n", i.dir)),
+                    false => s.push_str(&format!("invalid: {}: {error}\n", i.dir)),
+                }
+            }
+            s
+        }
+    }
+}
+
+/// Games grouped by kind, in the kinds' name order.
+pub fn by_kind(games: Vec<GameRecord>) -> Vec<(String, Vec<GameRecord>)> {
+    let mut kinds: BTreeMap<String, Vec<GameRecord>> = BTreeMap::new();
+    for g in games {
+        kinds.entry(g.kind.clone()).or_default().push(g);
+    }
+    kinds.into_iter().collect()
+}
+
 /// How each player's games ended, in standings order, one line each after `bullet`.
 fn endings_text(r: &Report, bullet: &str) -> String {
     let mut s = String::from("\nEndings:\n");
@@ -713,6 +782,7 @@ mod tests {
         GameRecord {
             dir: dir.into(),
             game: format!("lzq-{dir}"),
+            kind: "xiangqi".into(),
             players: vec![a.into(), b.into()],
             winner: winner.map(str::to_string),
             sides: vec![vec![a.into()], vec![b.into()]],

@@ -286,6 +286,7 @@ mod tests {
         GameRecord {
             dir: format!("out/games/game-{k:05}"),
             game: "xiangqi".into(),
+            kind: "xiangqi".into(),
             players: players.map(String::from).to_vec(),
             winner: winner.map(String::from),
             sides: players.map(|p| vec![p.to_string()]).to_vec(),

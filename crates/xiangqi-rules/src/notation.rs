@@ -551,6 +551,20 @@ impl Description {
     }
 }
 
+/// How much a refusal tells about a described move that names a piece of the side to move but
+/// no legal move (higher tells more).
+fn telling(e: &MoveError) -> u8 {
+    match e {
+        MoveError::KingLeftInCheck => 4,
+        MoveError::CannotReach {
+            blocked: Some(_), ..
+        } => 3,
+        MoveError::OwnPieceOnTarget(_) => 2,
+        MoveError::CannotReach { .. } => 1,
+        _ => 0,
+    }
+}
+
 /// A descriptive move as read, before the position says which piece it means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parsed {
@@ -577,7 +591,11 @@ impl Parsed {
                 }
                 match position.check_move(m) {
                     Ok(()) => legal.push(m),
-                    Err(MoveError::KingLeftInCheck) => illegal = Some(MoveError::KingLeftInCheck),
+                    // The reason a player most needs to hear when nothing fits: a check first,
+                    // then a blocked leg or eye, an own piece on the point, a path not clear.
+                    Err(e) if illegal.as_ref().is_none_or(|i| telling(&e) > telling(i)) => {
+                        illegal = Some(e)
+                    }
                     Err(_) => {}
                 }
             }

@@ -571,3 +571,25 @@ fn a_refusal_names_the_blocked_leg_or_eye() {
         "a horse cannot move from d1 to d3"
     );
 }
+
+/// A described move that names a piece and a point the rules forbid says why: the elephant's
+/// blocked eye, the king's reach, a point held by an own piece (not "does not match any move").
+#[test]
+fn a_forbidden_described_move_says_why() {
+    // The red advisor stands on d1, the eye of the elephant on c0 going to e2.
+    let p = fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w - - 0 1")
+        .unwrap();
+    for (text, why) in [
+        ("B7+5", "its eye at d1 is blocked"),
+        ("相七进五", "its eye at d1 is blocked"),
+        ("K5+2", "a king cannot move from e0 to e2"),
+        ("R9+3", "a3 is occupied by one of your own pieces"),
+    ] {
+        let e = notation::parse(&p, text).unwrap_err().to_string();
+        assert!(e.contains(why), "{text}: {e}");
+        assert!(!e.contains("does not match"), "{text}: {e}");
+    }
+    // A piece the side does not have on that file still matches nothing.
+    let e = notation::parse(&p, "H5+3").unwrap_err().to_string();
+    assert!(e.contains("does not match any move"), "{e}");
+}

@@ -313,18 +313,79 @@ pub fn board_diagram(
             match chinese_piece(c) {
                 Some(h) if chinese => line.push(h),
                 None if chinese && c.eq_ignore_ascii_case(&'x') => line.push('暗'),
-                _ if chinese => line.push('\u{3000}'),
+                // An empty point is a crossing of the grid, as wide as a piece.
+                _ if chinese => line.push('＋'),
                 _ => line.push(c),
             }
             line.push(mark);
         }
         out.push_str(&format!("{}  {rank}\n", line.trim_end_matches(' ')));
         if i == 4 {
-            out.push_str("   ~~~~~~~ river ~~~~~~~\n");
+            match chinese {
+                true => out.push_str("   ～～ 楚河 ～～～ 汉界 ～～\n"),
+                false => out.push_str("   ~~~~~~~ river ~~~~~~~\n"),
+            }
         }
     }
     file_line(&mut out);
     numbers_line(&mut out, bottom);
     out.push_str(&format!("   {}\n\n", name(bottom)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::board_diagram;
+
+    /// Columns in a terminal: full-width forms and CJK characters take two.
+    fn width(line: &str) -> usize {
+        line.chars()
+            .map(|c| match c as u32 {
+                0x3000..=0x9FFF | 0xFF01..=0xFF60 => 2,
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// The Chinese text board: every point a piece or a crossing of the grid (＋), the river
+    /// named 楚河 汉界, and the board's lines as wide as each other in a terminal.
+    #[test]
+    fn the_chinese_text_board_has_its_grid_and_river() {
+        let board: Vec<String> = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+            .split('/')
+            .map(|row| {
+                row.chars()
+                    .map(|c| match c.to_digit(10) {
+                        Some(n) => ".".repeat(n as usize),
+                        None => c.to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let text = board_diagram(&[], &board, "red", &[], true);
+        assert!(text.contains("楚河") && text.contains("汉界"), "{text}");
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert_eq!(rows.len(), 10, "{text}");
+        for row in &rows {
+            assert_eq!(
+                row.chars().filter(|&c| c == '＋').count()
+                    + row
+                        .chars()
+                        .filter(|c| "車馬象士將砲卒俥傌相仕帥炮兵".contains(*c))
+                        .count(),
+                9,
+                "{row}"
+            );
+        }
+        let widths: Vec<usize> = rows.iter().map(|r| width(r.trim_end())).collect();
+        assert!(
+            widths.windows(2).all(|w| w[0] == w[1]),
+            "{widths:?}\n{text}"
+        );
+        let river = text.lines().find(|l| l.contains("楚河")).unwrap();
+        assert!(width(river) <= widths[0], "{river}\n{text}");
+    }
 }

@@ -792,6 +792,7 @@ impl<D: Definition> Game for D {
         let (d, g) = open::<D>(dir)?;
         let state = D::verified(&d, &g)?;
         super::summary_of(
+            D::NAME,
             &g.frame(),
             D::players(&g),
             g.end_in(&state),
