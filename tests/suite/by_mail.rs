@@ -324,6 +324,21 @@ fn a_two_player_game_is_played_by_mail_from_invitation_to_verify_on_every_copy()
         "the game is mailed at the end"
     );
     assert!(last.contains("Subject: [qijudge lzq-") && last.contains("game over after"));
+    // The last message's picture is the whole board (every rank shown), not the seat's own
+    // view, which hid the opponent's ranks while they were secret.
+    let pictures = t.tmp.path().join("last-picture");
+    std::fs::create_dir_all(&pictures).unwrap();
+    eml_py(&[
+        "attachments",
+        &t.outbox.join("south.eml").to_string_lossy(),
+        &pictures.to_string_lossy(),
+        "board.png",
+    ]);
+    assert_eq!(
+        std::fs::read(pictures.join("board.png")).unwrap(),
+        std::fs::read(t.judge.join("views/full.png")).unwrap(),
+        "the final mail shows the whole board"
+    );
 }
 
 #[test]

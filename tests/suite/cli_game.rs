@@ -403,6 +403,21 @@ fn a_sealed_seat_lists_its_moves_with_its_key() {
         &g.keys.path("alice"),
     ]);
     assert!(with.stdout.lines().count() > 5, "{}", with.stdout);
+    // The seat's own view tells it the command that works in a sealed game: with the key.
+    let view = ok(&[
+        "view",
+        &g.d(),
+        "--as",
+        "south",
+        "--key",
+        &g.keys.path("alice"),
+    ]);
+    assert!(
+        view.stdout
+            .contains(" --as south --key KEY; play one with qijudge move "),
+        "{}",
+        view.stdout
+    );
 }
 
 #[test]

@@ -344,13 +344,25 @@ fn copies_start_from_mail_take_only_their_game_and_replace_a_refused_move() {
         status.stdout.contains("black to move (ply 2)"),
         "{status:?}"
     );
+    // The copy's name mistyped: no second copy is started beside it without a word; the
+    // refusal names the copy that holds the game.
+    let typo = t.join("bob-cpy");
+    let r = qj(&["inbox", &typo.to_string_lossy(), &black.to_string_lossy()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("bob-copy beside it already holds this game"),
+        "{r:?}"
+    );
+    assert!(r.stderr.contains("qijudge inbox"), "{r:?}");
+    assert!(!typo.exists(), "nothing was started: {r:?}");
     // A folder mutt saved as a Maildir is read as its messages.
     let saved = t.join("saved");
     for sub in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(saved.join(sub)).unwrap();
     }
     std::fs::copy(&black, saved.join("cur/1.eml:2,S")).unwrap();
-    let second = t.join("bob-copy-2");
+    let second = t.join("elsewhere").join("bob-copy-2");
     ok(&["inbox", &second.to_string_lossy(), &saved.to_string_lossy()]);
     ok(&["status", &second.to_string_lossy()]);
     // A signed move of another game (carol's, game b) is not taken into bob's copy of game a.

@@ -165,10 +165,11 @@ fn two_phase_start_and_fair_lot() {
     // South's secret is already there, but north has not committed: the judge does not take it.
     let r = g.judge();
     assert_eq!(r.code, 0);
-    assert!(
-        r.stdout.contains("waiting for every seat's commitment"),
-        "{r:?}"
-    );
+    let waiting = "waiting for every seat's commitment (still to come: north)";
+    assert!(r.stdout.contains(waiting), "{r:?}");
+    // A player's `status` says what the judge says (not "waiting for setups").
+    let status = ok(&["status", &g.d()]);
+    assert!(status.stdout.contains(waiting), "{status:?}");
     assert!(!g.read("record.jsonl").contains("setup_accepted"));
     g.setup("north", NORTH_ROWS);
     let r = g.judge();

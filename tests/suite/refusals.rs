@@ -119,6 +119,28 @@ fn unknown_key() {
         r.stderr.contains("is not north's key in game.toml"),
         "{r:?}"
     );
+    // The hint says whose key it is, or which key the seat needs.
+    assert!(
+        r.stderr
+            .contains("hint: this key is south's in game.toml: play as south (--as south)"),
+        "{r:?}"
+    );
+    let r = qj(&[
+        "move",
+        &g.d(),
+        "--as",
+        "north",
+        "--key",
+        &g.keys.path("judge"),
+        "a7-a6",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains(
+            "hint: give the private key whose public half game.toml names for north (SHA256:"
+        ),
+        "{r:?}"
+    );
 }
 
 #[test]

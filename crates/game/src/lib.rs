@@ -553,11 +553,31 @@ pub fn seat_of_key(
     key: &qijudge_protocol::signer::Signer,
 ) -> Result<usize> {
     let i = seat_index(f.seats, seat)?;
-    if qijudge_protocol::signing::Sign::public(key).key_data() != f.player_keys[i].key_data() {
-        return Err(qijudge_protocol::error::refuse(
+    let given = qijudge_protocol::signing::Sign::public(key);
+    if given.key_data() != f.player_keys[i].key_data() {
+        let fingerprint = |k: &ssh_key::PublicKey| k.fingerprint(ssh_key::HashAlg::Sha256);
+        // Whose key it is, when it is another seat's: `--as` may be the mistake, not the key.
+        let hint = match f
+            .player_keys
+            .iter()
+            .position(|k| k.key_data() == given.key_data())
+        {
+            Some(other) => format!(
+                "this key is {}'s in game.toml: play as {} (--as {}), or give {seat}'s key",
+                f.seats[other], f.seats[other], f.seats[other]
+            ),
+            None => format!(
+                "give the private key whose public half game.toml names for {seat} ({}); \
+                 this one is {}",
+                fingerprint(&f.player_keys[i]),
+                fingerprint(given)
+            ),
+        };
+        return Err(qijudge_protocol::error::refuse_with(
             "--key",
             None,
             format!("is not {seat}'s key in game.toml"),
+            hint,
         ));
     }
     Ok(i)

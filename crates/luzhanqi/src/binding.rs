@@ -113,7 +113,11 @@ impl Rules for LuzhanqiRules {
             s.events.clone(),
         );
         let view = build_view(&self.game, &replay, viewer);
-        let text = crate::text::render(&view, crate::text::Labels::Letters);
+        let text = crate::text::render(
+            &view,
+            crate::text::Labels::Letters,
+            self.game.manifest.sealed,
+        );
         qijudge_view::to_json(&view) + &text
     }
 

@@ -145,7 +145,31 @@ impl Known for SeatViews<'_> {
                 judge::reason_text(r.reason)
             ),
             (None, Some(t)) => format!("{t} to move (ply {})", v.ply + 1),
-            (None, None) => "waiting for setups".to_string(),
+            (None, None) => {
+                // What the record says arrived: the same words as the judge's.
+                let seats: Vec<&str> = self
+                    .game
+                    .manifest
+                    .players
+                    .iter()
+                    .map(|p| p.seat.as_str())
+                    .collect();
+                let came = |commitment: bool, seat: &str| {
+                    self.record.lines.iter().any(|l| match &l.entry {
+                        Entry::Commitment { seat: s, .. } => commitment && s == seat,
+                        Entry::SetupAccepted { seat: s } => !commitment && s == seat,
+                        _ => false,
+                    })
+                };
+                let missing = |commitment: bool| -> Vec<&str> {
+                    seats
+                        .iter()
+                        .copied()
+                        .filter(|s| !came(commitment, s))
+                        .collect()
+                };
+                crate::referee::replay::waiting_before_play(&missing(true), &missing(false))
+            }
         };
         Ok((fields, vec![first, state_line]))
     }

@@ -225,12 +225,12 @@ impl Definition for Luzhanqi {
         }
     }
 
-    fn text_view(_: &Game, v: &ViewFile, chinese: bool) -> String {
+    fn text_view(g: &Game, v: &ViewFile, chinese: bool) -> String {
         let labels = match chinese {
             true => text::Labels::Chinese,
             false => text::Labels::Letters,
         };
-        text::render(v, labels)
+        text::render(v, labels, g.manifest.sealed)
     }
 
     fn picture(_: &Game, v: &ViewFile, chinese: bool) -> String {

@@ -45,7 +45,7 @@ fn outcome_text(o: Outcome) -> &'static str {
 /// Renders the board and the game state, turned so the viewing seat sits at the bottom.
 /// South's pieces are upper case, the others lower case; `??`/`xx` is a piece whose rank this
 /// audience does not know; `*` marks the last move.
-pub fn render(view: &ViewFile, labels: Labels) -> String {
+pub fn render(view: &ViewFile, labels: Labels, sealed: bool) -> String {
     let mut out = String::new();
     let title = if view.board == "cross4" {
         "Luzhanqi (four players)"
@@ -77,7 +77,7 @@ pub fn render(view: &ViewFile, labels: Labels) -> String {
         board_two(view, labels, &mut out);
     }
     legend(view, labels, &mut out);
-    footer(view, &mut out);
+    footer(view, sealed, &mut out);
     out
 }
 
@@ -331,16 +331,18 @@ fn last_move_squares(view: &ViewFile) -> Vec<&str> {
 }
 
 /// What follows the board in every text view.
-fn footer(view: &ViewFile, out: &mut String) {
+fn footer(view: &ViewFile, sealed: bool, out: &mut String) {
     for line in state_lines(view) {
         let _ = writeln!(out, "{line}");
     }
-    // The seat to move is told how to find and play its moves.
+    // The seat to move is told how to find and play its moves; in a sealed game `moves` needs
+    // the key that opens the seat's sealed view.
     if let (None, Some(t)) = (&view.result, &view.to_move) {
         if *t == view.audience {
+            let key = if sealed { " --key KEY" } else { "" };
             let _ = writeln!(
                 out,
-                "Your legal moves: qijudge moves GAME --as {t}; play one with qijudge move GAME --as {t} --key KEY FROM-TO."
+                "Your legal moves: qijudge moves GAME --as {t}{key}; play one with qijudge move GAME --as {t} --key KEY FROM-TO."
             );
         }
     }

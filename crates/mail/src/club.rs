@@ -288,9 +288,11 @@ fn start_copy(dir: &Path, source: &Source) -> Result<()> {
     )))
 }
 
-/// A folder beside `dir` (a sibling, in the same parent folder) that holds the game of
-/// `manifest` already: `dir` is then most likely that copy's name mistyped, and a second copy
-/// started there would leave the player's own copy behind without a word.
+/// A folder beside `dir` (in the same parent folder), named within two typing slips of it,
+/// that holds the game of `manifest` already: `dir` is then most likely that copy's name
+/// mistyped (`bob-cpy` for `bob-copy`), and a second copy started there would leave the
+/// player's own copy behind without a word. Other copies beside it (two players on one
+/// machine, `alice-copy` and `bob-copy`) are no reason to refuse.
 fn copy_beside(dir: &Path, manifest: &str) -> Option<PathBuf> {
     let id_of = |text: &str| {
         toml::from_str::<toml::Table>(text)
@@ -298,6 +300,7 @@ fn copy_beside(dir: &Path, manifest: &str) -> Option<PathBuf> {
             .and_then(|t| t.get("id")?.as_str().map(str::to_string))
     };
     let id = id_of(manifest)?;
+    let name = dir.file_name()?.to_string_lossy().into_owned();
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -308,13 +311,44 @@ fn copy_beside(dir: &Path, manifest: &str) -> Option<PathBuf> {
         .flatten()
         .take(1000)
         .map(|e| e.path())
-        .filter(|p| p.file_name() != dir.file_name())
+        .filter(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy())
+                .is_some_and(|n| n != name && typing_distance(&n, &name) <= 2)
+        })
         .find(|p| {
             std::fs::read_to_string(p.join("game.toml"))
                 .ok()
                 .and_then(|t| id_of(&t))
                 .is_some_and(|other| other == id)
         })
+}
+
+/// How many characters to insert, delete, replace or swap with their neighbour to turn `a`
+/// into `b` (the optimal string alignment distance), for short names.
+fn typing_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > 2 || a.len() > 200 || b.len() > 200 {
+        return usize::MAX;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// The message files named on the command line, with a folder that a mail client saved messages
@@ -1880,4 +1914,19 @@ fn recipients(manifest: &Manifest, spectators: &[String], from: &str) -> Vec<out
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typing_distance;
+
+    #[test]
+    fn typing_slips_are_counted() {
+        assert_eq!(typing_distance("bob-copy", "bob-cpy"), 1);
+        assert_eq!(typing_distance("bob-copy", "bob-cpoy"), 1);
+        assert_eq!(typing_distance("game", "gmae"), 1);
+        assert_eq!(typing_distance("alice-copy", "alice-copy-2"), 2);
+        assert!(typing_distance("bob-copy", "alice-copy-1") > 2);
+        assert_eq!(typing_distance("same", "same"), 0);
+    }
 }

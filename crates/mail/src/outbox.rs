@@ -205,20 +205,47 @@ fn setup_steps(progress: &[(String, Stage)], audience: &str, judge: &str) -> Str
         .iter()
         .find(|(n, _)| n == audience)
         .map_or(Stage::Nothing, |(_, s)| *s);
-    let others: Vec<&str> = progress
-        .iter()
-        .filter(|(n, s)| n != audience && *s != Stage::Accepted)
-        .map(|(n, _)| n.as_str())
-        .collect();
-    let waiting = match others.as_slice() {
+    // Commitments come first, every seat's, and only then secrets: a seat that has committed
+    // is not waited for while another has not.
+    let all_committed = progress.iter().all(|(_, s)| *s != Stage::Nothing);
+    let others = |pick: &dyn Fn(Stage) -> bool| -> Vec<&str> {
+        progress
+            .iter()
+            .filter(|(n, s)| n != audience && pick(*s))
+            .map(|(n, _)| n.as_str())
+            .collect()
+    };
+    let waiting = match (
+        all_committed,
+        others(&|s| match all_committed {
+            false => s == Stage::Nothing,
+            true => s != Stage::Accepted,
+        }),
+    ) {
+        (_, awaited) if awaited.is_empty() => String::new(),
+        (false, awaited) => format!(
+            " The judge still waits for the commitment of {}.",
+            awaited.join(", ")
+        ),
+        (true, awaited) => format!(
+            " The judge still waits for the secret of {}.",
+            awaited.join(", ")
+        ),
+    };
+    let committed = others(&|s| s != Stage::Nothing);
+    let ahead = match committed.as_slice() {
         [] => String::new(),
-        others => format!(" The judge still waits for {}.", others.join(", ")),
+        seats => format!(
+            " {} committed already: the game waits for your commitment.",
+            seats.join(", ")
+        ),
     };
     match stage {
         Stage::Nothing => format!(
             "The judge has nothing from you yet. Make your secret with `qijudge setup YOUR-COPY \
              --as {audience} --key YOUR-KEY` (a chosen setup also takes SETUP-FILE), and send the \
-             signed commitment (commitments/{audience}.toml and its .sig) to {judge}.{waiting}"
+             signed commitment (commitments/{audience}.toml and its .sig) to {judge}.{ahead}\
+             {waiting}"
         ),
         Stage::Committed => format!(
             "Your commitment is on the record. Send your secret (setups/{audience}.toml, or the \
@@ -679,11 +706,19 @@ pub fn messages(
         );
         let boundary = format!("qijudge-{head}-{}", r.audience);
         let mut parts = vec![MimePart::new("text/plain", body)];
-        // One picture (the audience's own, else the one board for everyone); the record and
-        // the signed views travel in game.tar.gz, which a player's copy takes in.
+        // One picture (the audience's own, else the one board for everyone; once the game is
+        // over and its setups revealed, the whole board, which hides nothing any more); the
+        // record and the signed views travel in game.tar.gz, which a player's copy takes in.
         let own = dir.path(&format!("views/{}.png", r.audience));
         let shared = dir.path("views/board.png");
-        if let Ok(bytes) = std::fs::read(&own).or_else(|_| std::fs::read(&shared)) {
+        let whole = (over && revealed)
+            .then(|| std::fs::read(dir.path("views/full.png")).ok())
+            .flatten();
+        let picture = whole.map_or_else(
+            || std::fs::read(&own).or_else(|_| std::fs::read(&shared)),
+            Ok,
+        );
+        if let Ok(bytes) = picture {
             parts.push(MimePart::new("image/png", bytes).attachment("board.png"));
         }
         parts.push(MimePart::new("application/gzip", bundle.bytes).attachment("game.tar.gz"));
@@ -1023,6 +1058,29 @@ mod tests {
         assert!(body.lines().all(|l| l.len() <= 72), "{body}");
         assert!(!body.contains("=\r\n"), "no soft line breaks: {body}");
         assert!(body.contains("too far too far"), "{body}");
+    }
+
+    /// Before play, north's message once south has committed: north is told the game waits
+    /// for its own commitment, and is not told that the judge waits for south; once every
+    /// seat has committed, the secrets still missing are named.
+    #[test]
+    fn the_setup_steps_name_who_the_game_waits_for() {
+        let seats = |a: Stage, b: Stage| vec![("south".to_string(), a), ("north".to_string(), b)];
+        let north = setup_steps(&seats(Stage::Committed, Stage::Nothing), "north", "j@x");
+        assert!(north.contains("south committed already: the game waits for your commitment"));
+        assert!(!north.contains("waits for the"), "{north}");
+        let south = setup_steps(&seats(Stage::Committed, Stage::Nothing), "south", "j@x");
+        assert!(
+            south.contains("still waits for the commitment of north"),
+            "{south}"
+        );
+        let south = setup_steps(&seats(Stage::Committed, Stage::Accepted), "south", "j@x");
+        assert!(!south.contains("still waits"), "{south}");
+        let north = setup_steps(&seats(Stage::Committed, Stage::Accepted), "north", "j@x");
+        assert!(
+            north.contains("still waits for the secret of south"),
+            "{north}"
+        );
     }
 
     /// A move mailed without its signature: the notice gives the reason and its hint first,

@@ -186,6 +186,7 @@ mod tests {
         GameRecord {
             dir: "g".into(),
             game: "id".into(),
+            kind: "luzhanqi".into(),
             players: vec![a.into(), b.into()],
             winner: winner.map(str::to_string),
             sides: vec![vec![a.into()], vec![b.into()]],

@@ -576,8 +576,8 @@ fn a_refusal_names_the_blocked_leg_or_eye() {
 /// blocked eye, the king's reach, a point held by an own piece (not "does not match any move").
 #[test]
 fn a_forbidden_described_move_says_why() {
-    // The red advisor stands on d1, the eye of the elephant on c0 going to e2.
-    let p = fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w - - 0 1")
+    // A red horse stands on d1, the eye of the elephant on c0 going to e2.
+    let p = fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3N5/R1BAKABNR w - - 0 1")
         .unwrap();
     for (text, why) in [
         ("B7+5", "its eye at d1 is blocked"),

@@ -131,7 +131,10 @@ pub fn check_published_views(game: &Game, dir: &GameDir, replay: &Replay) -> Res
         let v = build_view(game, replay, viewer);
         let expected = [
             ("json", view::to_json(&v)),
-            ("txt", text::render(&v, text::Labels::Letters)),
+            (
+                "txt",
+                text::render(&v, text::Labels::Letters, game.manifest.sealed),
+            ),
         ];
         for (ext, body) in expected {
             let path = format!("views/{}.{ext}", v.audience);

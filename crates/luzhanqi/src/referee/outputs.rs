@@ -187,7 +187,7 @@ pub fn outputs(game: &Game, replay: &Replay, key: &PrivateKey) -> Vec<(String, S
     for viewer in viewers(game, replay) {
         let v = build_view(game, replay, viewer);
         let json = view::to_json(&v);
-        let text = text::render(&v, text::Labels::Letters);
+        let text = text::render(&v, text::Labels::Letters, game.manifest.sealed);
         let name = v.audience.clone();
         for (ext, body) in [("json", json), ("txt", text)] {
             files.push((

@@ -873,10 +873,19 @@ impl Referee for Game {
                 self.manifest.players[p.to_move().index()].seat,
                 st.next_ply
             ),
-            None if st.commitments.iter().any(Option::is_none) => {
-                "waiting for every seat's commitment".into()
+            None => {
+                let seats = self.frame().seats;
+                let missing = |have: &dyn Fn(usize) -> bool| -> Vec<&str> {
+                    (0..seats.len())
+                        .filter(|&i| !have(i))
+                        .map(|i| seats[i])
+                        .collect()
+                };
+                waiting_before_play(
+                    &missing(&|i| st.commitments[i].is_some()),
+                    &missing(&|i| st.setups[i].is_some()),
+                )
             }
-            None => "waiting for every seat's setup".into(),
         })
     }
 
@@ -1007,5 +1016,20 @@ fn notice(board: &Board<Wide>, fact: &Fact) -> Option<Notice> {
             reason,
         }),
         _ => None,
+    }
+}
+
+/// What a game waits for before play, in the same words for the judge and for `status`: every
+/// seat's commitment first, then every seat's setup, naming the seats still to send theirs.
+pub fn waiting_before_play(no_commitment: &[&str], no_setup: &[&str]) -> String {
+    match (no_commitment, no_setup) {
+        ([], missing) => format!(
+            "waiting for every seat's setup (still to come: {})",
+            missing.join(", ")
+        ),
+        (missing, _) => format!(
+            "waiting for every seat's commitment (still to come: {})",
+            missing.join(", ")
+        ),
     }
 }
