@@ -66,3 +66,66 @@ fn apt_install_waits_for_a_held_package_lock() {
         "it did not wait: {took:?}"
     );
 }
+
+/// `cargo package` of the whole workspace, as `cargo publish` makes it (without building each
+/// package again, which `cargo publish --dry-run` does too; the note of #73 gives that run):
+/// every crate packages, the command's package holds only its sources and README, and a game
+/// crate holds the files it includes (its samples' keys), so it builds outside the repository.
+#[test]
+fn every_crate_packages_with_only_what_users_need() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cargo = |args: &[&str]| {
+        let out = Command::new(env!("CARGO"))
+            .args(args)
+            .args(["--allow-dirty", "--offline", "--target-dir"])
+            .arg(tmp.path())
+            .current_dir(root())
+            .output()
+            .expect("cargo runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "cargo {args:?}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    cargo(&["package", "--workspace", "--no-verify"]);
+    let crates = std::fs::read_dir(tmp.path().join("package"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".crate"))
+        .count();
+    let members = std::fs::read_dir(root().join("crates")).unwrap().count() + 1;
+    assert_eq!(crates, members, "one package per crate");
+    let listed = cargo(&["package", "-p", "qijudge", "--list"]);
+    for file in listed.lines() {
+        assert!(
+            file.starts_with("src/")
+                || [
+                    "Cargo.toml",
+                    "Cargo.toml.orig",
+                    "Cargo.lock",
+                    "README.md",
+                    ".cargo_vcs_info.json",
+                ]
+                .contains(&file),
+            "{file} in the command's package: {listed}"
+        );
+    }
+    assert!(listed.contains("src/main.rs"), "{listed}");
+    let luzhanqi = cargo(&["package", "-p", "qijudge-luzhanqi", "--list"]);
+    for file in [
+        "shipped/sample/keys/judge.pub",
+        "shipped/example-setup.toml",
+    ] {
+        assert!(luzhanqi.lines().any(|l| l == file), "{file}: {luzhanqi}");
+    }
+    // The workflow installs the pinned version the way the docs say.
+    let workflow =
+        std::fs::read_to_string(root().join("examples/github-actions/qijudge.yml")).unwrap();
+    assert!(workflow.contains(
+        "cargo install --locked --root ~/.qijudge --version \"=$QIJUDGE_VERSION\" qijudge"
+    ));
+    assert!(!workflow.contains("example.org"), "no placeholder download");
+}

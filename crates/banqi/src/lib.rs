@@ -30,9 +30,9 @@ impl Definition for Banqi {
     type View = view::BanqiView;
     const NAME: &'static str = "banqi";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../games/banqi/sample/keys/alice.pub"),
-        include_str!("../../../games/banqi/sample/keys/bob.pub"),
-        include_str!("../../../games/banqi/sample/keys/judge.pub"),
+        include_str!("../shipped/sample/keys/alice.pub"),
+        include_str!("../shipped/sample/keys/bob.pub"),
+        include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Banqi";
     const SECRET_WORD: &'static str = "nonce";

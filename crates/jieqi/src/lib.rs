@@ -30,9 +30,9 @@ impl Definition for Jieqi {
     type View = jq::JieqiView;
     const NAME: &'static str = "jieqi";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../games/jieqi/sample/keys/alice.pub"),
-        include_str!("../../../games/jieqi/sample/keys/bob.pub"),
-        include_str!("../../../games/jieqi/sample/keys/judge.pub"),
+        include_str!("../shipped/sample/keys/alice.pub"),
+        include_str!("../shipped/sample/keys/bob.pub"),
+        include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Jieqi";

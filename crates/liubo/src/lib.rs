@@ -35,9 +35,9 @@ impl Definition for Liubo {
     type View = lb::LiuboView;
     const NAME: &'static str = "liubo";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../games/liubo/sample/keys/alice.pub"),
-        include_str!("../../../games/liubo/sample/keys/bob.pub"),
-        include_str!("../../../games/liubo/sample/keys/judge.pub"),
+        include_str!("../shipped/sample/keys/alice.pub"),
+        include_str!("../shipped/sample/keys/bob.pub"),
+        include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Liubo";
     /// A turn is throws and moves: no conditional answers.

@@ -19,7 +19,7 @@ mod tools;
 pub mod view;
 
 /// A commented setup to start from: the same rows fit both boards (a seat's half or arm).
-pub const SETUP_TEMPLATE: &str = include_str!("../../../games/luzhanqi/example-setup.toml");
+pub const SETUP_TEMPLATE: &str = include_str!("../shipped/example-setup.toml");
 
 use self::view::ViewFile;
 use crate::referee::Replay;
@@ -49,11 +49,11 @@ impl Definition for Luzhanqi {
     type View = ViewFile;
     const NAME: &'static str = "luzhanqi";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../games/luzhanqi/sample/keys/alice.pub"),
-        include_str!("../../../games/luzhanqi/sample/keys/bob.pub"),
-        include_str!("../../../games/luzhanqi/sample/keys/judge.pub"),
-        include_str!("../../../games/luzhanqi/sample-4p/keys/carol.pub"),
-        include_str!("../../../games/luzhanqi/sample-4p/keys/dave.pub"),
+        include_str!("../shipped/sample/keys/alice.pub"),
+        include_str!("../shipped/sample/keys/bob.pub"),
+        include_str!("../shipped/sample/keys/judge.pub"),
+        include_str!("../shipped/sample-4p/keys/carol.pub"),
+        include_str!("../shipped/sample-4p/keys/dave.pub"),
     ];
     const TITLE: &'static str = "Luzhanqi";
     const SECRET_WORD: &'static str = "setup";

@@ -37,9 +37,9 @@ impl Definition for Xiangqi {
     type View = xq::XiangqiView;
     const NAME: &'static str = "xiangqi";
     const SAMPLE_KEYS: &'static [&'static str] = &[
-        include_str!("../../../games/xiangqi/sample/keys/alice.pub"),
-        include_str!("../../../games/xiangqi/sample/keys/bob.pub"),
-        include_str!("../../../games/xiangqi/sample/keys/judge.pub"),
+        include_str!("../shipped/sample/keys/alice.pub"),
+        include_str!("../shipped/sample/keys/bob.pub"),
+        include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Xiangqi";
