@@ -143,7 +143,7 @@ pub fn inbox(
                     false,
                 );
                 if let Err(e) = answered {
-                    eprintln!("command {command:?}: no answer sent: {e}");
+                    eprintln!("command {command}: no answer sent: {e}");
                 }
             }
         }
@@ -434,7 +434,7 @@ pub fn inbox_games(
             if inbox::extract(message).is_err() {
                 if let Some(command) = crate::command::parse(message) {
                     let routed = route::game_of(message, &known);
-                    say!("{label}: command {command:?}");
+                    say!("{label}: command {command}");
                     let answered = answer_command(
                         &spool, &games, message, &command, routed, key, &now, &out, true,
                     );
@@ -1229,7 +1229,7 @@ fn take_file(
                 // as in a club, once the run has judged.
                 if key.is_some() && e == inbox::InboxError::Nothing {
                     if let Some(command) = crate::command::parse(message) {
-                        say!("{label}: command {command:?}");
+                        say!("{label}: command {command}");
                         run.commands.push((message.to_vec(), command));
                         continue;
                     }

@@ -19,6 +19,23 @@ pub enum Command {
     Digest(Option<String>, bool),
 }
 
+/// The command as a player types it (`status G1`, `vacation 3`), for the judge's log.
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let game = |g: &Option<String>| g.as_ref().map(|g| format!(" {g}")).unwrap_or_default();
+        match self {
+            Command::Help => write!(f, "help"),
+            Command::List => write!(f, "list"),
+            Command::Status(g) => write!(f, "status{}", game(g)),
+            Command::Resend(g) => write!(f, "resend{}", game(g)),
+            Command::Vacation(g, days) => write!(f, "vacation{} {days}", game(g)),
+            Command::Digest(g, on) => {
+                write!(f, "digest{} {}", game(g), if *on { "on" } else { "off" })
+            }
+        }
+    }
+}
+
 /// The command of a message, if its subject or the first line of its text says one.
 pub fn parse(message: &[u8]) -> Option<Command> {
     let parsed = MessageParser::default().parse(message)?;
@@ -89,6 +106,18 @@ fn of_line(line: &str) -> Option<Command> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The judge's log says a command in the words a player types (not `Status(None)`).
+    #[test]
+    fn a_command_is_shown_as_typed() {
+        assert_eq!(Command::Status(None).to_string(), "status");
+        assert_eq!(Command::Resend(Some("g1".into())).to_string(), "resend g1");
+        assert_eq!(Command::Vacation(None, 3).to_string(), "vacation 3");
+        assert_eq!(
+            Command::Digest(Some("g1".into()), false).to_string(),
+            "digest g1 off"
+        );
+    }
 
     fn mail(subject: &str, body: &str) -> Vec<u8> {
         format!("From: a@example.org\r\nTo: j@example.org\r\nSubject: {subject}\r\n\r\n{body}\r\n")
