@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// 5 × 7 glyphs: seven rows, the low five bits of each from left (bit 4) to right (bit 0).
+/// 5 × 7 glyphs (upper and lower case, so a caption reads as it is written): seven rows, the low five bits of each from left (bit 4) to right (bit 0).
 const GLYPHS: &[(char, [u8; 7])] = &[
     ('0', [14, 17, 19, 21, 25, 17, 14]),
     ('1', [4, 12, 4, 4, 4, 4, 14]),
@@ -46,6 +46,33 @@ const GLYPHS: &[(char, [u8; 7])] = &[
     ('X', [17, 17, 10, 4, 10, 17, 17]),
     ('Y', [17, 17, 10, 4, 4, 4, 4]),
     ('Z', [31, 1, 2, 4, 8, 16, 31]),
+    // Lower case: x-height five rows; g, j, p, q and y sit one row higher to keep a tail.
+    ('a', [0, 0, 14, 1, 15, 17, 15]),
+    ('b', [16, 16, 22, 25, 17, 17, 30]),
+    ('c', [0, 0, 14, 16, 16, 17, 14]),
+    ('d', [1, 1, 13, 19, 17, 17, 15]),
+    ('e', [0, 0, 14, 17, 31, 16, 14]),
+    ('f', [6, 9, 8, 28, 8, 8, 8]),
+    ('g', [0, 15, 17, 17, 15, 1, 14]),
+    ('h', [16, 16, 22, 25, 17, 17, 17]),
+    ('i', [4, 0, 12, 4, 4, 4, 14]),
+    ('j', [2, 0, 6, 2, 2, 18, 12]),
+    ('k', [16, 16, 18, 20, 24, 20, 18]),
+    ('l', [12, 4, 4, 4, 4, 4, 14]),
+    ('m', [0, 0, 26, 21, 21, 17, 17]),
+    ('n', [0, 0, 22, 25, 17, 17, 17]),
+    ('o', [0, 0, 14, 17, 17, 17, 14]),
+    ('p', [0, 30, 17, 17, 30, 16, 16]),
+    ('q', [0, 15, 17, 17, 15, 1, 1]),
+    ('r', [0, 0, 22, 25, 16, 16, 16]),
+    ('s', [0, 0, 14, 16, 14, 1, 30]),
+    ('t', [8, 8, 28, 8, 8, 9, 6]),
+    ('u', [0, 0, 17, 17, 17, 19, 13]),
+    ('v', [0, 0, 17, 17, 17, 10, 4]),
+    ('w', [0, 0, 17, 17, 21, 21, 10]),
+    ('x', [0, 0, 17, 10, 4, 10, 17]),
+    ('y', [0, 17, 17, 17, 15, 1, 14]),
+    ('z', [0, 0, 31, 2, 4, 8, 31]),
     ('?', [14, 17, 1, 2, 4, 0, 4]),
     ('-', [0, 0, 0, 31, 0, 0, 0]),
     (':', [0, 12, 12, 0, 12, 12, 0]),
@@ -320,7 +347,7 @@ fn palette_indices(rgba: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
 
 /// The dots of a label centred on (0, 0), as one path.
 fn label_path(text: &str, scale: f64) -> String {
-    let chars: Vec<char> = text.chars().map(|c| c.to_ascii_uppercase()).collect();
+    let chars: Vec<char> = text.chars().collect();
     let width = chars.iter().map(|&c| advance(c)).sum::<f64>() - 1.0;
     let mut x = -width * scale / 2.0;
     let mut path = String::new();
@@ -401,6 +428,22 @@ pub const CENTRE_NAME: &str = "#8a7a5c";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every letter has its own glyph in both cases: a caption is drawn as written, never
+    /// turned into capitals or question marks.
+    #[test]
+    fn both_cases_of_every_letter_are_drawn() {
+        for c in ('a'..='z').chain('A'..='Z') {
+            assert!(GLYPHS.iter().any(|(g, _)| *g == c), "{c}");
+        }
+        let lower = label_path("south", 1.0);
+        assert_ne!(lower, label_path("SOUTH", 1.0));
+        assert_eq!(lower, label_path("south", 1.0));
+        let mut seen = std::collections::BTreeSet::new();
+        for (c, rows) in GLYPHS {
+            assert!(seen.insert(*rows), "{c} is drawn as another glyph is");
+        }
+    }
 
     #[test]
     fn every_glyph_has_seven_rows_of_five_dots() {
