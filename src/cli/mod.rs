@@ -396,6 +396,12 @@ pub enum Command {
         /// With two players: also write the summary as JSON to FILE.
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
+        /// Check every file of every game, as verify does: every player's signature and every
+        /// view. Without it, a game judged by a pinned judge is checked through its record,
+        /// which that judge signed: one signature, the hash chain and the rules' replay of
+        /// every recorded file (with --judge any, every game is audited).
+        #[arg(long)]
+        audit: bool,
     },
     /// Play bots against each other; every game is written as an ordinary signed game directory.
     ///
@@ -653,6 +659,7 @@ pub fn run(cli: Cli) -> Result<()> {
             pairs,
             first,
             summary_json,
+            audit,
         } => qijudge_tournament::commands::tournament(
             &dirs,
             &judges,
@@ -664,6 +671,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 first,
                 summary_json,
             },
+            audit,
         ),
         Command::Match(args) => qijudge_tournament::commands::run(&args),
         Command::Fastchess { args } => qijudge_tournament::commands::fastchess(&args),

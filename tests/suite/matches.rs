@@ -2771,3 +2771,130 @@ fn a_tournament_over_two_kinds_of_game_counts_each_kind_apart() {
         "{sprt:?}"
     );
 }
+
+/// `tournament` checks a pinned judge's games through the record that judge signed, and says
+/// so; `--audit` checks every file. A recorded move changed afterwards is refused either way
+/// (its bytes no longer match the signed record); a recorded move's signature damaged inside
+/// its armor is the judge's word against a later copy: the record counts the game, the audit
+/// refuses it. With `--judge any` nothing is pinned, and every game is audited.
+#[test]
+fn tournament_trusts_the_pinned_judges_record_and_audit_checks_every_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m").to_string_lossy().into_owned();
+    ok(&[
+        "match",
+        "--folders",
+        "--game",
+        "xiangqi",
+        "--out",
+        &out,
+        "--games",
+        "2",
+        "--bot",
+        "a=builtin:greedy",
+        "--bot",
+        "b=builtin:random",
+    ]);
+    let games = format!("{out}/games");
+    let standings_of = |args: &[&str]| {
+        let mut all = vec!["tournament", games.as_str(), "--format", "json"];
+        all.extend_from_slice(args);
+        let r = qj(&all);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        (r.code, v)
+    };
+    let (code, trusted) = standings_of(&[]);
+    assert_eq!(code, 0);
+    assert_eq!(trusted["checked"], "record", "{trusted}");
+    let (code, audited) = standings_of(&["--audit"]);
+    assert_eq!(code, 0);
+    assert_eq!(audited["checked"], "audit", "{audited}");
+    assert_eq!(trusted["standings"], audited["standings"]);
+    let text = ok(&["tournament", &games]).stdout;
+    assert!(
+        text.contains("checked: each game's record as its pinned judge signed it"),
+        "{text}"
+    );
+
+    // A signature damaged inside its armor (canonical form, right key, wrong bytes).
+    let sig_path = Path::new(&games).join("game-00001/moves/0001-red.toml.sig");
+    let armored = std::fs::read_to_string(&sig_path).unwrap();
+    let lines: Vec<&str> = armored.lines().collect();
+    let body: String = lines[1..lines.len() - 1].concat();
+    let mut blob = base64_decode(&body);
+    let last = blob.len() - 1;
+    blob[last] ^= 1;
+    let damaged = armor(&base64_encode(&blob));
+    std::fs::write(&sig_path, &damaged).unwrap();
+    let (code, v) = standings_of(&[]);
+    assert_eq!(code, 0, "the record vouches for the file: {v}");
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    let (code, v) = standings_of(&["--audit"]);
+    assert_eq!(code, 1, "{v}");
+    assert!(
+        v["invalid"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("0001-red.toml.sig"),
+        "{v}"
+    );
+    let (code, v) = standings_of(&["--judge", "any"]);
+    assert_eq!((code, v["checked"].as_str()), (1, Some("audit")), "{v}");
+    std::fs::write(&sig_path, &armored).unwrap();
+
+    // A recorded move's bytes changed: refused under the record too.
+    let file = Path::new(&games).join("game-00002/moves/0002-black.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("ply = 2", "ply = 2 ", 1)).unwrap();
+    let (code, v) = standings_of(&[]);
+    assert_eq!(code, 1, "{v}");
+    assert!(
+        v["invalid"][0]["dir"]
+            .as_str()
+            .unwrap()
+            .ends_with("game-00002"),
+        "{v}"
+    );
+}
+
+fn armor(body: &str) -> String {
+    let folded: Vec<String> = body
+        .as_bytes()
+        .chunks(70)
+        .map(|c| String::from_utf8(c.to_vec()).unwrap())
+        .collect();
+    format!(
+        "-----BEGIN SSH SIGNATURE-----\n{}\n-----END SSH SIGNATURE-----\n",
+        folded.join("\n")
+    )
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let out = Command::new("base64")
+        .arg("-d")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(text.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    out.stdout
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    let out = Command::new("base64")
+        .arg("-w0")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(bytes)?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -279,6 +279,10 @@ pub trait Game: Commands {
     /// The result of a finished game, after the full audit (`verify`) passed. Prints nothing
     /// (`tournament` and `match` call it for every game).
     fn summary(&self, dir: &Path) -> Result<GameSummary>;
+    /// [`Game::summary`] trusting the judge's signed record for the players' signatures and
+    /// checking no view: the judge's signature, the hash chain, the rules' replay (see
+    /// `pipeline::trust_record`). For standings under a judge the reader pins by key.
+    fn summary_trusting_record(&self, dir: &Path) -> Result<GameSummary>;
     /// Plays a bot match game from where it stands to its end in this process, asking `next`
     /// at every turn, and writes the signed outputs once at the end; gives each seat's final
     /// view where `wants_view` asks for it (what the bots are told at the end). None (and

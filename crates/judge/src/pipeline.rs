@@ -897,6 +897,21 @@ pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
     Ok(state)
 }
 
+/// What standings need of a game whose judge the reader pins by key: the judge's signature on
+/// the record (whose lines hold every accepted file's hash), the hash chain, and the rules'
+/// replay of every recorded file, each read and its hash matched to its line, its player's
+/// signature taken as the record vouches for it (see `signing::TrustRecorded`); the revealed
+/// secrets of a finished game checked against their commitments. The views are not checked:
+/// [`verify`] is the audit of everything.
+pub fn trust_record<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
+    let _trust = qijudge_protocol::signing::TrustRecorded::enter();
+    let state = current(r, dir, Mode::Audit)?;
+    if let (true, Some(what)) = (r.is_over(&state), r.secrets_held()) {
+        super::secret::require_revealed(dir, r.frame().seats, what)?;
+    }
+    Ok(state)
+}
+
 /// A judge kept open for in-process play (bot matches): the record is replayed once, then each
 /// `advance` takes only the files written since, with the same checks as a full run. Nothing is
 /// written until `outputs` is asked for.

@@ -4,7 +4,7 @@ use crate::live::Live;
 use crate::runner::{run_match, BotEntry, Event, MatchConfig, Stopped};
 use crate::schedule::Pairing;
 use crate::sprt::{Sprt, Tally};
-use crate::standings::{by_kind, collect, render, render_kinds, report, Format, Judges};
+use crate::standings::{by_kind, collect, render, render_kinds, report, Checked, Format, Judges};
 use qijudge_protocol::error::{Error, Result};
 use qijudge_store::packed::{self, is_packed};
 use std::io::IsTerminal;
@@ -234,8 +234,15 @@ pub fn tournament(
     format: &str,
     threads: usize,
     pooled: &Pooled,
+    audit: bool,
 ) -> Result<()> {
     let trusted = trusted_judges(dirs, judges)?;
+    // A pinned judge's signed record covers every move its judge checked; with `--judge any`
+    // there is no judge to trust, so every file is audited.
+    let checked = match audit || trusted.is_none() {
+        true => Checked::Audit,
+        false => Checked::Record,
+    };
     let found = game_dirs(dirs)?;
     let root_of: std::collections::BTreeMap<&Path, usize> =
         found.iter().map(|(g, i)| (g.as_path(), *i)).collect();
@@ -252,14 +259,15 @@ pub fn tournament(
         }
     };
     let dirs: Vec<PathBuf> = found.iter().map(|(g, _)| g.clone()).collect();
-    let (games, invalid) = collect(&dirs, threads, &progress("auditing"), &trust);
+    let (games, invalid) = collect(&dirs, threads, &progress("auditing"), &trust, checked);
     let kinds = by_kind(games);
     let invalid = match kinds.len() {
         // One kind of game (the usual case): one table, as always.
         0 | 1 => {
             let games = kinds.into_iter().flat_map(|(_, g)| g).collect::<Vec<_>>();
             let summary = two_player_summary(&games, pooled)?;
-            let r = report(games, invalid);
+            let mut r = report(games, invalid);
+            r.checked = Some(checked);
             say_raw!("{}", render(&r, format_of(format)));
             if let Some(s) = summary {
                 write_summary(&s, pooled.summary_json.as_deref())?;
@@ -279,7 +287,11 @@ pub fn tournament(
             }
             let reports: Vec<(String, crate::standings::Report)> = kinds
                 .into_iter()
-                .map(|(kind, games)| (kind, report(games, Vec::new())))
+                .map(|(kind, games)| {
+                    let mut r = report(games, Vec::new());
+                    r.checked = Some(checked);
+                    (kind, r)
+                })
                 .collect();
             let invalid = report(Vec::new(), invalid).invalid;
             say_raw!("{}", render_kinds(&reports, &invalid, format_of(format)));

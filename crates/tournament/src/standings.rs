@@ -44,6 +44,7 @@ pub fn collect(
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
     trust: &Trust,
+    checked: Checked,
 ) -> (Vec<GameRecord>, Vec<Invalid>) {
     let slots: Vec<Mutex<Option<Result<GameRecord, Invalid>>>> =
         dirs.iter().map(|_| Mutex::new(None)).collect();
@@ -54,7 +55,7 @@ pub fn collect(
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(dir) = dirs.get(i) else { break };
-                let r = one(dir, trust);
+                let r = one(dir, trust, checked);
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 progress(done.fetch_add(1, Ordering::SeqCst) + 1, dirs.len());
             });
@@ -73,13 +74,16 @@ pub fn collect(
 }
 
 /// One directory's result, through its game's own audit, if its judge is trusted.
-fn one(dir: &Path, trust: &Trust) -> Result<GameRecord, Invalid> {
+fn one(dir: &Path, trust: &Trust, checked: Checked) -> Result<GameRecord, Invalid> {
     let shown = dir.display().to_string();
     let invalid = |error: String| Invalid {
         dir: shown.clone(),
         error,
     };
-    let summary = qijudge_registry::of_dir(dir).and_then(|g| g.summary(dir));
+    let summary = qijudge_registry::of_dir(dir).and_then(|g| match checked {
+        Checked::Record => g.summary_trusting_record(dir),
+        Checked::Audit => g.summary(dir),
+    });
     let s = summary.map_err(|e| invalid(e.to_string()))?;
     trust(dir, &s.judge).map_err(invalid)?;
     Ok(from_summary(&shown, &s))
@@ -207,6 +211,34 @@ pub struct Report {
     pub duplicates: Vec<Duplicate>,
     /// How each player's games ended, by result and reason.
     pub endings: BTreeMap<String, Endings>,
+    /// What was checked of each game, when the report says it (`tournament`): `record`, the
+    /// pinned judge's signed record and the rules' replay; `audit`, every file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checked: Option<Checked>,
+}
+
+/// How much of each game `tournament` checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Checked {
+    /// The judge's signature on the record, the hash chain, the rules' replay of every
+    /// recorded file (its bytes matched to its line), the revealed secrets.
+    Record,
+    /// Everything `verify` checks: every file's signature, every view.
+    Audit,
+}
+
+impl Checked {
+    fn words(self) -> &'static str {
+        match self {
+            Checked::Record => {
+                "each game's record as its pinned judge signed it (one signature, the hash \
+                 chain, the rules' replay of every file it holds); --audit checks every \
+                 signature and view"
+            }
+            Checked::Audit => "every file of every game, as verify does (--audit)",
+        }
+    }
 }
 
 /// How one player's games ended: reason → count, for its wins, draws and losses.
@@ -411,6 +443,7 @@ pub fn report(mut games: Vec<GameRecord>, mut invalid: Vec<Invalid>) -> Report {
         invalid,
         duplicates,
         endings,
+        checked: None,
     }
 }
 
@@ -541,6 +574,9 @@ pub fn render(r: &Report, format: Format) -> String {
             }
             s.push_str(&crosstable_text(r, true));
             s.push_str(&endings_text(r, "- "));
+            if let Some(c) = r.checked {
+                s.push_str(&format!("\nChecked: {}.\n", c.words()));
+            }
             if !r.invalid.is_empty() {
                 s.push_str(&format!("\n{} invalid game(s):\n\n", r.invalid.len()));
                 for i in &r.invalid {
@@ -563,6 +599,9 @@ pub fn render(r: &Report, format: Format) -> String {
         }
         Format::Text => {
             let mut s = format!("{} games, {} invalid", r.games.len(), r.invalid.len());
+            if let Some(c) = r.checked {
+                s.push_str(&format!("; checked: {}", c.words()));
+            }
             if !r.duplicates.is_empty() {
                 s.push_str(&format!(
                     ", {} duplicate cop{} counted once",

@@ -573,6 +573,22 @@ pub fn open<D: Definition>(dir: &Path) -> Result<(GameDir, D::Loaded)> {
     Ok((d, g))
 }
 
+/// A finished game's summary from its replayed state.
+fn summary_in<D: Definition>(
+    g: &D::Loaded,
+    state: &<D::Loaded as Referee>::State,
+) -> Result<GameSummary> {
+    super::summary_of(
+        D::NAME,
+        &g.frame(),
+        D::players(g),
+        g.end_in(state),
+        g.plies_in(state),
+        state.record(),
+        D::sides(g),
+    )
+}
+
 /// The state the signed files give (the judge's view of them, without its key).
 pub fn current<D: Definition>(d: &GameDir, g: &D::Loaded) -> Result<<D::Loaded as Referee>::State> {
     pipeline::current(g, d, Mode::Judge)
@@ -791,15 +807,13 @@ impl<D: Definition> Game for D {
     fn summary(&self, dir: &Path) -> Result<GameSummary> {
         let (d, g) = open::<D>(dir)?;
         let state = D::verified(&d, &g)?;
-        super::summary_of(
-            D::NAME,
-            &g.frame(),
-            D::players(&g),
-            g.end_in(&state),
-            g.plies_in(&state),
-            state.record(),
-            D::sides(&g),
-        )
+        summary_in::<D>(&g, &state)
+    }
+
+    fn summary_trusting_record(&self, dir: &Path) -> Result<GameSummary> {
+        let (d, g) = open::<D>(dir)?;
+        let state = pipeline::trust_record(&g, &d)?;
+        summary_in::<D>(&g, &state)
     }
 
     /// What a player's command would read (see [`Known`]), read once for the turn.
