@@ -307,7 +307,12 @@ fn verify_catches_a_changed_move_and_the_judge_a_rolled_back_record() {
     std::fs::write(&path, original.replace("h2e2", "b2e2")).unwrap();
     let r = qj(&["verify", &g.d()]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stderr.contains("moves/0001-red.toml.sig"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("moves/0001-red.toml: ply 1 is already recorded"),
+        "{}",
+        r.stderr
+    );
     std::fs::write(&path, original).unwrap();
     ok(&["verify", &g.d()]);
     std::fs::write(Path::new(&g.d()).join("record.jsonl"), &older.0).unwrap();
@@ -740,10 +745,11 @@ fn players_mistakes_are_answered_in_plain_words() {
     let r = qj(&["check", "xiangqi", &empty.to_string_lossy()]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("no game in this file"), "{r:?}");
-    // The Chinese board keeps its empty points (U+3000), so every rank lines up.
+    // The Chinese board draws its empty points as crossings of the grid (＋, full width), so
+    // every rank lines up.
     let view = ok(&["view", &d, "--as", "public", "--chinese"]);
     let rank8 = view.stdout.lines().find(|l| l.starts_with("8 ")).unwrap();
-    assert_eq!(rank8.matches('\u{3000}').count(), 9, "{rank8:?}");
+    assert_eq!(rank8.matches('＋').count(), 9, "{rank8:?}");
 }
 
 /// `check` tells a text that is no move from a move the rules forbid.

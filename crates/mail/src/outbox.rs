@@ -706,12 +706,14 @@ pub fn messages(
         );
         let boundary = format!("qijudge-{head}-{}", r.audience);
         let mut parts = vec![MimePart::new("text/plain", body)];
-        // One picture (the audience's own, else the one board for everyone; once the game is
-        // over and its setups revealed, the whole board, which hides nothing any more); the
-        // record and the signed views travel in game.tar.gz, which a player's copy takes in.
+        // One picture (the audience's own, else the one board for everyone; for a player,
+        // once the game is over and its setups revealed, the whole board, which hides nothing
+        // any more: the opponent's pieces it played against); the record and the signed views
+        // travel in game.tar.gz, which a copy takes in. (A spectator's public picture stays:
+        // its message carries the most files, and must stay small.)
         let own = dir.path(&format!("views/{}.png", r.audience));
         let shared = dir.path("views/board.png");
-        let whole = (over && revealed)
+        let whole = (over && revealed && r.audience != "public")
             .then(|| std::fs::read(dir.path("views/full.png")).ok())
             .flatten();
         let picture = whole.map_or_else(

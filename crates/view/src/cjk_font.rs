@@ -4,7 +4,6 @@
 //! is compiled in, so pictures need no font on the machine and their bytes are the same
 //! everywhere.
 
-use std::fmt::Write;
 use std::sync::OnceLock;
 
 const FONT: &[u8] = include_bytes!("../assets/fonts/board-cjk.otf");
@@ -58,7 +57,9 @@ impl Path {
     fn point(&mut self, x: f32, y: f32) {
         let px = self.x + f64::from(x) * self.scale;
         let py = (self.middle - f64::from(y)) * self.scale;
-        let _ = write!(self.d, "{px:.2} {py:.2}");
+        super::picture::push_fixed(&mut self.d, px, 2);
+        self.d.push(' ');
+        super::picture::push_fixed(&mut self.d, py, 2);
     }
 }
 
