@@ -766,3 +766,82 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// No message over 80 kB, the first one to a new spectator of every shipped sample included: a
+/// message that would be larger leaves its picture out, then carries what fits of the files,
+/// and the judge's next runs send the rest; the spectator's copy, started from the first
+/// message and taking each one in, holds the whole game and verifies.
+#[test]
+fn every_message_to_a_new_spectator_stays_under_80_kb_and_the_rest_follows() {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut samples: Vec<std::path::PathBuf> = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .flat_map(|kind| {
+            std::fs::read_dir(kind.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|e| e.path())
+        .filter(|p| p.join("game.toml").is_file() && p.join("keys/judge").is_file())
+        .collect();
+    samples.sort();
+    let mut split = 0;
+    for sample in samples {
+        let tmp = tempfile::tempdir().unwrap();
+        let game = tmp.path().join("game");
+        copy_tree(&sample, &game);
+        let maildir = tmp.path().join("Maildir");
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(maildir.join(sub)).unwrap();
+        }
+        let spectator = tmp.path().join("spectator-copy");
+        let mut messages = 0;
+        for run in 1..=4 {
+            let outbox = tmp.path().join(format!("outbox-{run}"));
+            let r = qj(&[
+                "inbox",
+                &game.to_string_lossy(),
+                "--maildir",
+                &maildir.to_string_lossy(),
+                "--key",
+                &game.join("keys/judge").to_string_lossy(),
+                "--outbox",
+                &outbox.to_string_lossy(),
+                "--from",
+                "judge@example.org",
+                "--spectator",
+                "watcher@example.org",
+                "--now",
+                NOW,
+            ]);
+            assert_eq!(r.code, 0, "{}: {r:?}", sample.display());
+            let Ok(public) = std::fs::read(outbox.join("public.eml")) else {
+                break;
+            };
+            messages += 1;
+            assert!(
+                public.len() <= 80_000,
+                "{} run {run}: {} bytes",
+                sample.display(),
+                public.len()
+            );
+            let taken = qj(&[
+                "inbox",
+                &spectator.to_string_lossy(),
+                &outbox.join("public.eml").to_string_lossy(),
+            ]);
+            assert_eq!(taken.code, 0, "{}: {taken:?}", sample.display());
+        }
+        assert!(
+            messages < 4,
+            "{}: the rest never stopped coming",
+            sample.display()
+        );
+        split += usize::from(messages > 1);
+        let v = ok(&["verify", &spectator.to_string_lossy()]);
+        assert!(v.stdout.contains("verified"), "{}: {v:?}", sample.display());
+    }
+    assert!(split >= 1, "the cross board's sample goes in parts");
+}

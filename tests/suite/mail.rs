@@ -1070,17 +1070,25 @@ fn the_last_message_of_every_sample_carries_only_what_is_new() {
             );
             assert!(
                 taken.stderr.contains("this copy lacks")
-                    && taken.stderr.contains("Mail `resend` to the judge"),
+                    && taken.stderr.contains("mail `resend` to the judge"),
                 "{sample}: {taken:?}"
             );
-            // The whole game in one message (a first message, or a `resend`'s answer).
+            // The whole game in one message (a first message, or a `resend`'s answer), but
+            // where it would pass 80 kB: then the message says so, and the next ones carry
+            // the rest (by_mail::every_message_to_a_new_spectator_… takes them all in).
+            let in_parts =
+                |eml: &[u8]| String::from_utf8_lossy(eml).contains("carries only part of");
             let (copy, taken) = names(&whole);
-            assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
-            ok(&["verify", &copy.path().join("c").to_string_lossy()]);
+            if !in_parts(&whole) {
+                assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
+                ok(&["verify", &copy.path().join("c").to_string_lossy()]);
+            }
             // A spectator added now (who cannot ask for `resend`) gets every file.
             let joined = run("joined", &["late@example.org"]);
             let (_copy, taken) = names(&joined);
-            assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
+            if !in_parts(&joined) {
+                assert!(!taken.stderr.contains("lacks"), "{sample}: {taken:?}");
+            }
         }
     }
 }

@@ -53,6 +53,8 @@ pub struct Bundle {
     pub files: Had,
     /// The SHA-256 of `files`: the same for the same game, whatever the recipient had.
     pub digest: String,
+    /// How many files the recipient lacks that were left for the next message (0: none).
+    pub left: usize,
 }
 
 /// Files a recipient has had, by path, with their SHA-256.
@@ -64,6 +66,16 @@ pub type Had = std::collections::BTreeMap<String, String>;
 /// never change once written) are left out; the manifest, the record, the commitments and the
 /// views always travel.
 pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
+    pack_within(dir, audiences, had, usize::MAX)
+}
+
+/// [`pack`], its archive kept within `budget` bytes where it can be: the manifest, the record,
+/// the commitments and the views always travel; of the other files the recipient lacks, the
+/// oldest come first (moves in ply order) and those that do not fit wait for the next message.
+/// A bundle that left files out says so (`partial`); its `files` are those the recipient then
+/// holds, so the next bundle carries the rest, and its digest differs from the whole one's, so
+/// the next run sends it.
+pub fn pack_within(dir: &GameDir, audiences: &[&str], had: &Had, budget: usize) -> Result<Bundle> {
     let mut paths: Vec<String> = ["game.toml", "record.jsonl", "record.sig"]
         .map(String::from)
         .into();
@@ -105,10 +117,47 @@ pub fn pack(dir: &GameDir, audiences: &[&str], had: &Had) -> Result<Bundle> {
         .filter(|(p, _)| always(p) || had.get(p) != files.get(p))
         .collect();
     let bytes = qijudge_store::archive::write(&new, flate2::Compression::best())?;
+    if bytes.len() <= budget {
+        return Ok(Bundle {
+            bytes,
+            files,
+            digest,
+            left: 0,
+        });
+    }
+    // The most of the waiting files (in path order) whose archive fits, found by halving.
+    let (fixed, waiting): (Vec<_>, Vec<_>) = new.into_iter().partition(|(p, _)| always(p));
+    let archive_of = |k: usize| {
+        let mut some = fixed.clone();
+        some.extend(waiting[..k].iter().cloned());
+        some.sort();
+        qijudge_store::archive::write(&some, flate2::Compression::best())
+    };
+    let (mut lo, mut hi) = (0, waiting.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        match archive_of(mid)?.len() <= budget {
+            true => lo = mid,
+            false => hi = mid - 1,
+        }
+    }
+    // At least one waiting file, so that every message brings the recipient closer to whole.
+    let lo = lo.max(waiting.len().min(1));
+    let bytes = archive_of(lo)?;
+    // What the recipient holds after this one: all but the files left for later.
+    let mut held = files;
+    for (p, _) in &waiting[lo..] {
+        match had.get(p) {
+            Some(h) => held.insert(p.clone(), h.clone()),
+            None => held.remove(p),
+        };
+    }
+    let listing: String = held.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
     Ok(Bundle {
         bytes,
-        files,
-        digest,
+        digest: qijudge_rules::hash::sha256_tagged(format!("partial\n{listing}").as_bytes()),
+        files: held,
+        left: waiting.len() - lo,
     })
 }
 

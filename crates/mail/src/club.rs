@@ -1286,8 +1286,9 @@ fn take_file(
                 if let Some(first) = missing.first() {
                     eprintln!(
                         "{label}: this copy lacks {} file(s) that the judge's record names \
-                         (first {first}): a message from the judge was missed. Mail `resend` to \
-                         the judge: its answer carries every file.",
+                         (first {first}): the judge's next message brings them (a long game's \
+                         files come in parts), or one was missed: if none comes, mail `resend` \
+                         to the judge, whose answer carries every file.",
                         missing.len()
                     );
                 }

@@ -635,114 +635,164 @@ pub fn messages(
         // What was carried is logged per message and addresses: an address added later (a new
         // spectator, who cannot ask for `resend`) gets every file.
         let carried_to = format!("{name} to {}", r.addresses.join(","));
-        let bundle = super::bundle::pack(dir, &audiences, &had(&carried_to))?;
-        // The seat's own conditional answers that can still fire, from the judge's folder: a
-        // new file is news for its seat (so the seat learns the judge has it).
-        let answers =
-            standing
-                .iter()
-                .find(|(seat, ..)| *seat == r.audience)
-                .map(|(_, path, live)| {
-                    format!(
-                        "Your conditional answers ({path}) stand: {}.",
-                        live.join("; ")
-                    )
-                });
-        let said = [
-            r.audience.as_str(),
-            &r.addresses.join(","),
-            &json,
-            note.as_deref().unwrap_or(""),
-            &bundle.digest,
-            answers.as_deref().unwrap_or(""),
-        ]
-        .join("\0");
-        let digest = qijudge_rules::hash::sha256_tagged(said.as_bytes());
-        let mut body = wrap(&format!("Game {}: {headline}.", env.game));
-        body.push('\n');
-        let to_move = view.get("to_move").and_then(|t| t.as_str());
-        if let (Some(d), Some(seat)) = (&deadline, to_move) {
-            body.push_str(&wrap(&deadline_line(d, seat, &r.audience)));
+        // A message stays within MESSAGE_LIMIT bytes: when the first try is larger (a new
+        // recipient of a long game gets every file), its bundle carries what fits, and the
+        // judge's next run the rest.
+        let mut budget = usize::MAX;
+        let mut with_picture = true;
+        loop {
+            let bundle = super::bundle::pack_within(dir, &audiences, &had(&carried_to), budget)?;
+            // The seat's own conditional answers that can still fire, from the judge's folder: a
+            // new file is news for its seat (so the seat learns the judge has it).
+            let answers =
+                standing
+                    .iter()
+                    .find(|(seat, ..)| *seat == r.audience)
+                    .map(|(_, path, live)| {
+                        format!(
+                            "Your conditional answers ({path}) stand: {}.",
+                            live.join("; ")
+                        )
+                    });
+            let said = [
+                r.audience.as_str(),
+                &r.addresses.join(","),
+                &json,
+                note.as_deref().unwrap_or(""),
+                &bundle.digest,
+                answers.as_deref().unwrap_or(""),
+            ]
+            .join("\0");
+            let digest = qijudge_rules::hash::sha256_tagged(said.as_bytes());
+            let mut body = wrap(&format!("Game {}: {headline}.", env.game));
             body.push('\n');
-        }
-        if let Some((seat, d)) = &missed {
-            let who = match *seat == r.audience {
-                true => "You".to_string(),
-                false => seat.clone(),
-            };
-            body.push_str(&wrap(&format!(
+            let to_move = view.get("to_move").and_then(|t| t.as_str());
+            if let (Some(d), Some(seat)) = (&deadline, to_move) {
+                body.push_str(&wrap(&deadline_line(d, seat, &r.audience)));
+                body.push('\n');
+            }
+            if let Some((seat, d)) = &missed {
+                let who = match *seat == r.audience {
+                    true => "You".to_string(),
+                    false => seat.clone(),
+                };
+                body.push_str(&wrap(&format!(
                 "{who} missed the deadline for ply {}: the move was due by {} and the grace ran \
                  until {}, and the game's clock forfeits a seat past its grace.",
                 d.ply, d.due, d.grace_until
             )));
+                body.push('\n');
+            }
             body.push('\n');
-        }
-        body.push('\n');
-        let steps = match before_play && r.audience != "public" {
-            true => setup_steps(&progress, &r.audience, env.from),
-            false => next_steps(&view, &r.audience, env.from, over && revealed),
-        };
-        body.push_str(&wrap(&steps));
-        body.push_str("\n\n");
-        if let Some(answers) = &answers {
-            body.push_str(&wrap(answers));
+            let steps = match before_play && r.audience != "public" {
+                true => setup_steps(&progress, &r.audience, env.from),
+                false => next_steps(&view, &r.audience, env.from, over && revealed),
+            };
+            body.push_str(&wrap(&steps));
             body.push_str("\n\n");
-        }
-        if let Some(n) = &note {
-            body.push_str(&format!(
+            if !with_picture {
+                body.push_str(&wrap(&format!(
+                    "The board picture is left out of this message to keep it small; your copy \
+                     draws it: qijudge view YOUR-COPY --as {} --format png > board.png",
+                    r.audience
+                )));
+                body.push_str("\n\n");
+            }
+            if bundle.left > 0 {
+                body.push_str(&wrap(&format!(
+                    "This message carries only part of the game's files, to stay small: {} more \
+                     come with the judge's next message, with nothing to do on your side (until \
+                     then your copy lacks them, and says so).",
+                    bundle.left
+                )));
+                body.push_str("\n\n");
+            }
+            if let Some(answers) = &answers {
+                body.push_str(&wrap(answers));
+                body.push_str("\n\n");
+            }
+            if let Some(n) = &note {
+                body.push_str(&format!(
                 "Your last file was refused and set aside; send a corrected one (in your copy, \
                  `qijudge move … --replace` sets the refused file aside and writes the new one).\n{}\n\n",
                 n.trim_end()
             ));
+            }
+            // The view's text, its long prose lines (the key to the pieces) folded at 72 columns
+            // like the rest of the body; board lines are shorter and stay as they are.
+            body.push_str(&wrap(&text));
+            let message_id = format!(
+                "{}.{}.{head}.{}",
+                env.game,
+                r.audience,
+                hex_prefix(&digest, 8)
+            );
+            let boundary = format!("qijudge-{head}-{}", r.audience);
+            let mut parts = vec![MimePart::new("text/plain", body)];
+            // One picture (the audience's own, else the one board for everyone; for a player,
+            // once the game is over and its setups revealed, the whole board, which hides nothing
+            // any more: the opponent's pieces it played against); the record and the signed views
+            // travel in game.tar.gz, which a copy takes in. (A spectator's public picture stays:
+            // its message carries the most files, and must stay small.)
+            let own = dir.path(&format!("views/{}.png", r.audience));
+            let shared = dir.path("views/board.png");
+            let whole = (over && revealed && r.audience != "public")
+                .then(|| std::fs::read(dir.path("views/full.png")).ok())
+                .flatten();
+            let picture = whole.map_or_else(
+                || std::fs::read(&own).or_else(|_| std::fs::read(&shared)),
+                Ok,
+            );
+            match picture {
+                Ok(bytes) if with_picture => {
+                    parts.push(MimePart::new("image/png", bytes).attachment("board.png"))
+                }
+                _ => {}
+            }
+            let bundle_len = bundle.bytes.len();
+            parts.push(
+                MimePart::new("application/gzip", bundle.bytes.clone()).attachment("game.tar.gz"),
+            );
+            let body = MimePart::new(
+                ContentType::new("multipart/mixed").attribute("boundary", boundary),
+                parts,
+            );
+            let due_soon = to_move == Some(r.audience.as_str())
+                && deadline
+                    .as_ref()
+                    .is_some_and(|d| within_a_day(&d.due, env.now));
+            let bytes = write(headers(env, r, subject.clone(), &message_id)?.body(body))?;
+            if bytes.len() > MESSAGE_LIMIT && budget == usize::MAX {
+                // Too large: first the picture stays out (the copy draws it: `qijudge view
+                // COPY --as AUDIENCE --format png`), then the bundle carries what fits. base64
+                // writes 4 bytes for 3 and folds its lines: the bundle shrinks by what
+                // overflows, and a little more.
+                if with_picture {
+                    with_picture = false;
+                    continue;
+                }
+                let over_by = (bytes.len() - MESSAGE_LIMIT) * 3 / 4 + 2_048;
+                budget = bundle_len.saturating_sub(over_by);
+                continue;
+            }
+            out.push(Outgoing {
+                name: name.clone(),
+                carried_to: carried_to.clone(),
+                files: bundle.files,
+                bytes,
+                digest,
+                urgent: over || before_play || note.is_some() || due_soon,
+            });
+            break;
         }
-        // The view's text, its long prose lines (the key to the pieces) folded at 72 columns
-        // like the rest of the body; board lines are shorter and stay as they are.
-        body.push_str(&wrap(&text));
-        let message_id = format!(
-            "{}.{}.{head}.{}",
-            env.game,
-            r.audience,
-            hex_prefix(&digest, 8)
-        );
-        let boundary = format!("qijudge-{head}-{}", r.audience);
-        let mut parts = vec![MimePart::new("text/plain", body)];
-        // One picture (the audience's own, else the one board for everyone; for a player,
-        // once the game is over and its setups revealed, the whole board, which hides nothing
-        // any more: the opponent's pieces it played against); the record and the signed views
-        // travel in game.tar.gz, which a copy takes in. (A spectator's public picture stays:
-        // its message carries the most files, and must stay small.)
-        let own = dir.path(&format!("views/{}.png", r.audience));
-        let shared = dir.path("views/board.png");
-        let whole = (over && revealed && r.audience != "public")
-            .then(|| std::fs::read(dir.path("views/full.png")).ok())
-            .flatten();
-        let picture = whole.map_or_else(
-            || std::fs::read(&own).or_else(|_| std::fs::read(&shared)),
-            Ok,
-        );
-        if let Ok(bytes) = picture {
-            parts.push(MimePart::new("image/png", bytes).attachment("board.png"));
-        }
-        parts.push(MimePart::new("application/gzip", bundle.bytes).attachment("game.tar.gz"));
-        let body = MimePart::new(
-            ContentType::new("multipart/mixed").attribute("boundary", boundary),
-            parts,
-        );
-        let due_soon = to_move == Some(r.audience.as_str())
-            && deadline
-                .as_ref()
-                .is_some_and(|d| within_a_day(&d.due, env.now));
-        out.push(Outgoing {
-            name,
-            carried_to,
-            files: bundle.files,
-            bytes: write(headers(env, r, subject, &message_id)?.body(body))?,
-            digest,
-            urgent: over || before_play || note.is_some() || due_soon,
-        });
     }
     Ok(out)
 }
+
+/// The largest message the judge sends, in bytes, where it can keep to it (a refusal or a
+/// plain answer is far smaller): mail servers and clients take it whole, and a player on a slow
+/// line is not kept waiting.
+pub const MESSAGE_LIMIT: usize = 80_000;
 
 /// Every seat's conditional answers that can still fire (none if the record cannot be read).
 fn standing_answers(dir: &GameDir, seats: &super::Seats) -> Vec<(String, String, Vec<String>)> {
