@@ -121,6 +121,39 @@ fn every_crate_packages_with_only_what_users_need() {
     ] {
         assert!(luzhanqi.lines().any(|l| l == file), "{file}: {luzhanqi}");
     }
+    // Nothing a crate's library compiles in lies outside its package (a package holds only
+    // its own folder): each `include_str!`/`include_bytes!` outside the test modules names a
+    // file inside the crate (a link there is packaged as the file it points to).
+    for krate in std::fs::read_dir(root().join("crates")).unwrap().flatten() {
+        let mut sources = vec![krate.path().join("src")];
+        while let Some(dir) = sources.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                let name = e.file_name().to_string_lossy().into_owned();
+                // The test modules, and Nim, the toy game built only for the tests.
+                if path.is_dir() {
+                    if name != "nim" && name != "judge_tests" {
+                        sources.push(path);
+                    }
+                    continue;
+                }
+                if !name.ends_with(".rs") || name == "tests.rs" || name.ends_with("_tests.rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let text = text.split("#[cfg(test)]").next().unwrap();
+                for macro_name in ["include_str!(\"", "include_bytes!(\""] {
+                    for (at, _) in text.match_indices(macro_name) {
+                        let rest = &text[at + macro_name.len()..];
+                        let rel = &rest[..rest.find('"').unwrap()];
+                        let target = path.parent().unwrap().join(rel);
+                        let inside = normalize(&target).starts_with(normalize(&krate.path()));
+                        assert!(inside, "{}: {rel} is outside its crate", path.display());
+                    }
+                }
+            }
+        }
+    }
     // The workflow installs the pinned version the way the docs say.
     let workflow =
         std::fs::read_to_string(root().join("examples/github-actions/qijudge.yml")).unwrap();
@@ -128,4 +161,19 @@ fn every_crate_packages_with_only_what_users_need() {
         "cargo install --locked --root ~/.qijudge --version \"=$QIJUDGE_VERSION\" qijudge"
     ));
     assert!(!workflow.contains("example.org"), "no placeholder download");
+}
+
+/// A path with its `..` and `.` parts taken away (without following links).
+fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }

@@ -386,10 +386,10 @@ impl<S: NodeSet> Board<S> {
 }
 
 /// The board data of the two-player game.
-pub const TWO_PLAYER_DATA: &str = include_str!("../../../games/luzhanqi/board-2p.toml");
+pub const TWO_PLAYER_DATA: &str = include_str!("../shipped/board-2p.toml");
 
 /// The board data of the four-player game.
-pub const CROSS_FOUR_DATA: &str = include_str!("../../../games/luzhanqi/board-cross4.toml");
+pub const CROSS_FOUR_DATA: &str = include_str!("../shipped/board-cross4.toml");
 
 /// The expected sizes of the two boards.
 pub const TWO_PLAYER_SIZE: Expected = Expected {
