@@ -702,46 +702,14 @@ fn a_banqi_game_is_played_by_mail_from_invitation_to_verify_on_every_copy() {
 /// message was written, so nobody learned the result).
 #[test]
 fn every_finished_sample_sends_its_last_messages_by_mail() {
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut samples: Vec<std::path::PathBuf> = std::fs::read_dir(&games)
-        .unwrap()
-        .flatten()
-        .flat_map(|kind| {
-            std::fs::read_dir(kind.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-        })
-        .map(|e| e.path())
-        .filter(|p| p.join("game.toml").is_file() && p.join("keys/judge").is_file())
-        .collect();
-    samples.sort();
+    let samples = shipped_samples();
     assert!(samples.len() >= 6, "{samples:?}");
     for sample in samples {
         let tmp = tempfile::tempdir().unwrap();
         let copy = tmp.path().join("game");
         copy_tree(&sample, &copy);
-        let maildir = tmp.path().join("Maildir");
-        for sub in ["new", "cur", "tmp"] {
-            std::fs::create_dir_all(maildir.join(sub)).unwrap();
-        }
         let outbox = tmp.path().join("outbox");
-        let r = qj(&[
-            "inbox",
-            &copy.to_string_lossy(),
-            "--maildir",
-            &maildir.to_string_lossy(),
-            "--key",
-            &copy.join("keys/judge").to_string_lossy(),
-            "--outbox",
-            &outbox.to_string_lossy(),
-            "--from",
-            "judge@example.org",
-            "--spectator",
-            "watcher@example.org",
-            "--now",
-            NOW,
-        ]);
+        let r = spectated_run(&copy, &outbox);
         assert_eq!(r.code, 0, "{}: {r:?}", sample.display());
         let public = std::fs::read_to_string(outbox.join("public.eml"))
             .unwrap_or_else(|e| panic!("{}: public.eml: {e} {r:?}", sample.display()));
@@ -773,49 +741,16 @@ fn copy_tree(from: &Path, to: &Path) {
 /// message and taking each one in, holds the whole game and verifies.
 #[test]
 fn every_message_to_a_new_spectator_stays_under_80_kb_and_the_rest_follows() {
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut samples: Vec<std::path::PathBuf> = std::fs::read_dir(&games)
-        .unwrap()
-        .flatten()
-        .flat_map(|kind| {
-            std::fs::read_dir(kind.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-        })
-        .map(|e| e.path())
-        .filter(|p| p.join("game.toml").is_file() && p.join("keys/judge").is_file())
-        .collect();
-    samples.sort();
     let mut split = 0;
-    for sample in samples {
+    for sample in shipped_samples() {
         let tmp = tempfile::tempdir().unwrap();
         let game = tmp.path().join("game");
         copy_tree(&sample, &game);
-        let maildir = tmp.path().join("Maildir");
-        for sub in ["new", "cur", "tmp"] {
-            std::fs::create_dir_all(maildir.join(sub)).unwrap();
-        }
         let spectator = tmp.path().join("spectator-copy");
         let mut messages = 0;
         for run in 1..=4 {
             let outbox = tmp.path().join(format!("outbox-{run}"));
-            let r = qj(&[
-                "inbox",
-                &game.to_string_lossy(),
-                "--maildir",
-                &maildir.to_string_lossy(),
-                "--key",
-                &game.join("keys/judge").to_string_lossy(),
-                "--outbox",
-                &outbox.to_string_lossy(),
-                "--from",
-                "judge@example.org",
-                "--spectator",
-                "watcher@example.org",
-                "--now",
-                NOW,
-            ]);
+            let r = spectated_run(&game, &outbox);
             assert_eq!(r.code, 0, "{}: {r:?}", sample.display());
             let Ok(public) = std::fs::read(outbox.join("public.eml")) else {
                 break;
@@ -844,4 +779,48 @@ fn every_message_to_a_new_spectator_stays_under_80_kb_and_the_rest_follows() {
         assert!(v.stdout.contains("verified"), "{}: {v:?}", sample.display());
     }
     assert!(split >= 1, "the cross board's sample goes in parts");
+}
+
+/// Every shipped sample that holds its judge's key (a game the tests can judge again).
+fn shipped_samples() -> Vec<std::path::PathBuf> {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut samples: Vec<std::path::PathBuf> = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .flat_map(|kind| {
+            std::fs::read_dir(kind.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|e| e.path())
+        .filter(|p| p.join("game.toml").is_file() && p.join("keys/judge").is_file())
+        .collect();
+    samples.sort();
+    samples
+}
+
+/// One mail run of the judge of `game` (its Maildir beside it, empty), with a spectator,
+/// writing its messages into `outbox`.
+fn spectated_run(game: &Path, outbox: &Path) -> Run {
+    let maildir = game.with_file_name("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    qj(&[
+        "inbox",
+        &game.to_string_lossy(),
+        "--maildir",
+        &maildir.to_string_lossy(),
+        "--key",
+        &game.join("keys/judge").to_string_lossy(),
+        "--outbox",
+        &outbox.to_string_lossy(),
+        "--from",
+        "judge@example.org",
+        "--spectator",
+        "watcher@example.org",
+        "--now",
+        NOW,
+    ])
 }

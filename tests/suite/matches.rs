@@ -2869,32 +2869,26 @@ fn armor(body: &str) -> String {
     )
 }
 
-fn base64_decode(text: &str) -> Vec<u8> {
-    let out = Command::new("base64")
-        .arg("-d")
+/// The coreutils `base64` with `flag` (`-d` decodes, `-w0` encodes on one line) over `input`.
+fn base64(flag: &str, input: &[u8]) -> Vec<u8> {
+    Command::new("base64")
+        .arg(flag)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
-            c.stdin.take().unwrap().write_all(text.as_bytes())?;
+            c.stdin.take().unwrap().write_all(input)?;
             c.wait_with_output()
         })
-        .unwrap();
-    out.stdout
+        .unwrap()
+        .stdout
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    base64("-d", text.as_bytes())
 }
 
 fn base64_encode(bytes: &[u8]) -> String {
-    let out = Command::new("base64")
-        .arg("-w0")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(bytes)?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(base64("-w0", bytes)).unwrap()
 }

@@ -277,7 +277,7 @@ fn liubo_views_say_where_a_piece_on_x_goes() {
         piece: "A".into(),
         towards: "1".into(),
     });
-    let text = render_text(&[], &v, false);
+    let text = render_text(&[], &v);
     assert!(
         text.contains("on X: A goes on towards 1 (line 11-X-1)"),
         "{text}"

@@ -7,7 +7,14 @@ use qijudge_xiangqi::chinese::{comment, ending, heading, piece, taken};
 use qijudge_xiangqi::view::chinese_piece;
 
 /// How many of the caption's first lines are its heading (the game and ply, the audience).
-pub const HEADING_LINES: usize = 2;
+const HEADING_LINES: usize = 2;
+
+/// The text view in Chinese: the board in characters, and the state of play as the picture's
+/// caption says it (after its heading).
+pub fn text(players: &[qijudge_protocol::files::Player], v: &BanqiView) -> String {
+    let lines = caption(v).into_iter().skip(HEADING_LINES).collect();
+    super::view::render_text_with(players, v, true, lines)
+}
 
 /// Banqi: the last turn (a piece turned up, a move, a capture), each seat's colour, takings, the
 /// pieces still face down.
@@ -56,6 +63,26 @@ pub fn caption(v: &BanqiView) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text view in Chinese gives the last move and the takings in Chinese, as the
+    /// picture's caption does (not in English with piece letters); in English it is English.
+    #[test]
+    fn the_chinese_text_view_says_the_play_in_chinese() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let text = std::fs::read_to_string(root.join("games/banqi/sample/views/public.json"));
+        let v: BanqiView = serde_json::from_str(&text.unwrap()).unwrap();
+        assert!(
+            v.last_move.is_some() && !v.taken.is_empty(),
+            "a sample with takings"
+        );
+        let chinese = super::text(&[], &v);
+        assert!(chinese.contains("上一步"), "{chinese}");
+        for english in ["Last move", "takes a", "turned up", "Taken by"] {
+            assert!(!chinese.contains(english), "{english}: {chinese}");
+        }
+        let english = super::super::view::render_text(&[], &v, false);
+        assert!(english.contains("Last move"), "{english}");
+    }
 
     /// Every sample view's Chinese caption, each character checked against the font.
     #[test]

@@ -84,7 +84,10 @@ impl Definition for Banqi {
     }
 
     fn text_view(g: &BanqiGame, v: &view::BanqiView, chinese: bool) -> String {
-        view::render_text(&g.manifest.players, v, chinese)
+        match chinese {
+            true => chinese::text(&g.manifest.players, v),
+            false => view::render_text(&g.manifest.players, v, false),
+        }
     }
 
     fn picture(_: &BanqiGame, v: &view::BanqiView, chinese: bool) -> String {

@@ -148,7 +148,7 @@ impl Rules for LiuboRules {
     fn information(&self, s: &State, viewer: Option<usize>) -> String {
         let audience = viewer.map_or("public", |v| referee::SEATS[v]);
         let view = referee::build_view(&self.game, s, audience);
-        let text = crate::view::render_text(&self.game.manifest.players, &view, false);
+        let text = crate::view::render_text(&self.game.manifest.players, &view);
         qijudge_view::to_json(&view) + &text
     }
 

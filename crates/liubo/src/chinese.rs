@@ -27,7 +27,23 @@ fn piece(letter: &str) -> String {
 
 /// How many of the caption's first lines are its heading (the game and turn, the audience, the
 /// picture's colours); the rest are the state of play.
-pub const HEADING_LINES: usize = 3;
+const HEADING_LINES: usize = 3;
+
+/// The key under the text diagram, in Chinese.
+const KEY: &str =
+    "\n图例：站名:子。冒号后 a、b 为甲方、乙方的散子（aa：两子），A、B 为甲方、乙方的枭\n\
+     （2:Ba：第2站上乙方枭与甲方散子）。站名：外圈1至20逆时针；十字道\n\
+     6-A-B-X-C-D-16 与 11-R-S-X-T-U-1（站名 A、B 不是枭）。\n";
+
+/// The text view in Chinese: the diagram, a Chinese key, and the state of play as the
+/// picture's caption says it (after its heading).
+pub fn text(players: &[Player], v: &LiuboView) -> String {
+    let lines = caption(players, v)
+        .into_iter()
+        .skip(HEADING_LINES)
+        .collect();
+    super::view::render_text_with(players, v, KEY, lines)
+}
 
 /// The caption's lines.
 pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {

@@ -121,7 +121,10 @@ impl Definition for Liubo {
     }
 
     fn text_view(g: &lb::LiuboGame, v: &lb::LiuboView, chinese: bool) -> String {
-        view::render_text(&g.manifest.players, v, chinese)
+        match chinese {
+            true => chinese::text(&g.manifest.players, v),
+            false => view::render_text(&g.manifest.players, v),
+        }
     }
 
     fn picture(g: &lb::LiuboGame, v: &lb::LiuboView, chinese: bool) -> String {

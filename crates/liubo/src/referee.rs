@@ -846,7 +846,7 @@ impl Referee for LiuboGame {
     fn check_views(&self, dir: &GameDir, state: &State) -> Result<()> {
         qijudge_judge::published::check_views(dir, &self.frame(), &state.record, |a, _| {
             let v = build_view(self, state, a);
-            let text = crate::view::render_text(&self.manifest.players, &v, false);
+            let text = crate::view::render_text(&self.manifest.players, &v);
             (v, text)
         })
     }
@@ -1013,7 +1013,7 @@ pub fn outputs(g: &LiuboGame, dir: &GameDir, state: &State, key: &PrivateKey) ->
         &state.record,
         &audiences,
         |audience| build_view(g, state, audience),
-        |v| crate::view::render_text(&g.manifest.players, v, false),
+        |v| crate::view::render_text(&g.manifest.players, v),
         crate::picture::liubo,
         key,
     )

@@ -107,7 +107,24 @@ pub fn grid_place(s: Station) -> (usize, usize) {
 }
 
 /// The text form of a view: the board as a diagram, reserves, prisoners, the throw.
-pub fn render_text(players: &[Player], v: &LiuboView, chinese: bool) -> String {
+pub fn render_text(players: &[Player], v: &LiuboView) -> String {
+    render_text_with(players, v, KEY, state_lines(v))
+}
+
+/// The key under the text diagram.
+const KEY: &str = "\nKey: STATION:PIECES. After the colon, a or b is a stone of seat a or b\n\
+     (aa: two stones), A or B the owl of seat a or b (2:Ba: b's owl and a's\n\
+     stone on station 2). Stations: the rim 1 to 20 counter-clockwise; the\n\
+     cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1 (stations A and B are not owls).\n";
+
+/// [`render_text`] with another `key` and the state of play in `lines` (the Chinese text
+/// view's: `chinese::text`).
+pub fn render_text_with(
+    players: &[Player],
+    v: &LiuboView,
+    key: &str,
+    lines: Vec<String>,
+) -> String {
     let title = format!("Liubo {}  turn {}", v.game, v.turns);
     let mut out = qijudge_view::text::header(&title, players, &v.audience, &v.record_head);
     let mut grid = vec![vec![String::new(); 7]; 7];
@@ -127,29 +144,7 @@ pub fn render_text(players: &[Player], v: &LiuboView, chinese: bool) -> String {
     }
     // Station names come before the colon, pieces after it: the owl letters A and B are also
     // the names of two cross stations, so the key says which is which.
-    let lines = match chinese {
-        true => {
-            out.push_str(
-                "\n图例：站名:子。冒号后 a、b 为甲方、乙方的散子（aa：两子），A、B 为甲方、乙方的枭\n\
-                 （2:Ba：第2站上乙方枭与甲方散子）。站名：外圈1至20逆时针；十字道\n\
-                 6-A-B-X-C-D-16 与 11-R-S-X-T-U-1（站名 A、B 不是枭）。\n",
-            );
-            // The caption's facts, after its heading (game, audience, the picture's colours).
-            super::chinese::caption(players, v)
-                .into_iter()
-                .skip(super::chinese::HEADING_LINES)
-                .collect()
-        }
-        false => {
-            out.push_str(
-                "\nKey: STATION:PIECES. After the colon, a or b is a stone of seat a or b\n\
-                 (aa: two stones), A or B the owl of seat a or b (2:Ba: b's owl and a's\n\
-                 stone on station 2). Stations: the rim 1 to 20 counter-clockwise; the\n\
-                 cross 6-A-B-X-C-D-16 and 11-R-S-X-T-U-1 (stations A and B are not owls).\n",
-            );
-            state_lines(v)
-        }
-    };
+    out.push_str(key);
     for line in lines {
         out.push_str(&line);
         out.push('\n');

@@ -614,7 +614,9 @@ impl GameDir {
         // Every staged file durable with one flush of the file system (a sync per file cost a
         // disk flush each, the larger part of a judge run), before the plan names them.
         if self.durable {
-            sync_folder(&staging)?;
+            // (The game's folder names the file system: a plan of deletions alone stages
+            // nothing, and has no staging folder yet.)
+            sync_folder(&self.root)?;
         }
         // The plan's atomic appearance is the commit point.
         write_atomic(&staging.join(PLAN), plan.as_bytes())?;

@@ -16,6 +16,7 @@ pub mod interrupt;
 pub mod live;
 pub mod runner;
 pub mod schedule;
+pub mod scoreboard;
 pub mod sprt;
 pub mod standings;
 pub mod stats;

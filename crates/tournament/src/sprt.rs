@@ -400,7 +400,7 @@ fn itp(f: impl Fn(f64) -> f64, (lo, hi): (f64, f64), epsilon: f64) -> f64 {
 /// The test run on a match as games finish.
 pub struct Tally {
     test: Sprt,
-    board: super::summary::Scoreboard,
+    board: super::scoreboard::Scoreboard,
 }
 
 impl Tally {
@@ -408,7 +408,7 @@ impl Tally {
     pub fn new(test: Sprt, first: &str, pairs: bool) -> Tally {
         Tally {
             test,
-            board: super::summary::Scoreboard::new(first, pairs),
+            board: super::scoreboard::Scoreboard::new(first, pairs),
         }
     }
 

@@ -57,9 +57,9 @@ impl Path {
     fn point(&mut self, x: f32, y: f32) {
         let px = self.x + f64::from(x) * self.scale;
         let py = (self.middle - f64::from(y)) * self.scale;
-        super::picture::push_fixed(&mut self.d, px, 2);
+        super::numbers::push_fixed(&mut self.d, px, 2);
         self.d.push(' ');
-        super::picture::push_fixed(&mut self.d, py, 2);
+        super::numbers::push_fixed(&mut self.d, py, 2);
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod chinese;
 pub mod cjk_font;
 pub mod html;
+pub mod numbers;
 pub mod picture;
 pub mod text;
 pub mod turn_view;
