@@ -652,25 +652,9 @@ fn shortcut_rights_name_their_owner_and_end_with_the_game() {
 fn self_mode_status_and_moves_say_what_the_game_waits_for() {
     let tmp = tempfile::tempdir().unwrap();
     let keys = Keys::new(tmp.path());
-    let d = tmp.path().join("lb").to_string_lossy().into_owned();
-    let (alice, bob, judge) = (
-        format!("alice={}.pub", keys.path("alice")),
-        format!("bob={}.pub", keys.path("bob")),
-        format!("{}.pub", keys.path("judge")),
-    );
-    ok(&[
-        "new",
-        "liubo",
-        &d,
-        "--player",
-        &alice,
-        "--player",
-        &bob,
-        "--judge",
-        &judge,
-        "--rule",
-        "dice_mode=self",
-    ]);
+    let dir = tmp.path().join("lb");
+    let d = dir.to_string_lossy().into_owned();
+    new_game("liubo", &dir, &keys, &["--rule", "dice_mode=self"]);
     let key_of = |seat: &str| keys.path(if seat == "a" { "alice" } else { "bob" });
     for seat in ["a", "b"] {
         ok(&["setup", &d, "--as", seat, "--key", &key_of(seat)]);

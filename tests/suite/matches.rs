@@ -2703,21 +2703,7 @@ fn a_tournament_over_two_kinds_of_game_counts_each_kind_apart() {
     let mut folders = Vec::new();
     let mut judges = Vec::new();
     for game in ["banqi", "xiangqi"] {
-        let out = tmp.path().join(game).to_string_lossy().into_owned();
-        ok(&[
-            "match",
-            "--folders",
-            "--game",
-            game,
-            "--out",
-            &out,
-            "--games",
-            "2",
-            "--bot",
-            "a=builtin:greedy",
-            "--bot",
-            "b=builtin:random",
-        ]);
+        let out = greedy_against_random(&tmp.path().join(game), game);
         folders.push(format!("{out}/games"));
         judges.push(format!("{out}/keys/judge.pub"));
     }
@@ -2780,21 +2766,7 @@ fn a_tournament_over_two_kinds_of_game_counts_each_kind_apart() {
 #[test]
 fn tournament_trusts_the_pinned_judges_record_and_audit_checks_every_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("m").to_string_lossy().into_owned();
-    ok(&[
-        "match",
-        "--folders",
-        "--game",
-        "xiangqi",
-        "--out",
-        &out,
-        "--games",
-        "2",
-        "--bot",
-        "a=builtin:greedy",
-        "--bot",
-        "b=builtin:random",
-    ]);
+    let out = greedy_against_random(&tmp.path().join("m"), "xiangqi");
     let games = format!("{out}/games");
     let standings_of = |args: &[&str]| {
         let mut all = vec!["tournament", games.as_str(), "--format", "json"];
@@ -2855,6 +2827,27 @@ fn tournament_trusts_the_pinned_judges_record_and_audit_checks_every_file() {
             .ends_with("game-00002"),
         "{v}"
     );
+}
+
+/// Two games of `game` between `a` (greedy) and `b` (random), in folders under `out`; the
+/// match folder, as a string.
+fn greedy_against_random(out: &Path, game: &str) -> String {
+    let out = out.to_string_lossy().into_owned();
+    ok(&[
+        "match",
+        "--folders",
+        "--game",
+        game,
+        "--out",
+        &out,
+        "--games",
+        "2",
+        "--bot",
+        "a=builtin:greedy",
+        "--bot",
+        "b=builtin:random",
+    ]);
+    out
 }
 
 fn armor(body: &str) -> String {

@@ -343,6 +343,12 @@ impl World {
     /// A player writes a move in its copy and mails it in `shape` (`attach`, `inline`,
     /// `nosig`, …) to the judge.
     fn moves(&self, name: &str, mv: &str, shape: &str) {
+        let file = self.writes_move(name, mv);
+        self.mail_file(name, &file, shape);
+    }
+
+    /// A player writes a move in its copy: the move file written.
+    fn writes_move(&self, name: &str, mv: &str) -> PathBuf {
         let p = self.player(name);
         let r = qj(&[
             "move",
@@ -353,12 +359,8 @@ impl World {
             &self.key(name),
             mv,
         ]);
-        let rel = match r.code {
-            0 => r.stdout.split_whitespace().nth(1).unwrap().to_string(),
-            // A move written before (and refused by the judge): mailed again as it is.
-            _ => panic!("{name} {mv}: {r:?}"),
-        };
-        self.mail_file(name, &p.copy.join(rel), shape);
+        assert_eq!(r.code, 0, "{name} {mv}: {r:?}");
+        p.copy.join(r.stdout.split_whitespace().nth(1).unwrap())
     }
 
     fn mail_file(&self, name: &str, file: &Path, shape: &str) {
@@ -985,16 +987,7 @@ fn a_move_forwarded_by_mutt_through_postfix_is_taken() {
     }
     for (name, mv, seven_bit) in [("alice", "h2e2", false), ("carol", "b2e2", true)] {
         let p = w.player(name);
-        let r = ok(&[
-            "move",
-            &p.copy.to_string_lossy(),
-            "--as",
-            p.seat,
-            "--key",
-            &w.key(name),
-            mv,
-        ]);
-        let file = p.copy.join(r.stdout.split_whitespace().nth(1).unwrap());
+        let file = w.writes_move(name, mv);
         let sig = PathBuf::from(format!("{}.sig", file.display()));
         // Mailed to the player's own address by mistake, then forwarded from there.
         w.mutt_mails(name, &p.address(), "my move", &[file.clone(), sig.clone()]);

@@ -105,16 +105,20 @@ fn unknown_key() {
     );
     refused(&g, "moves/0001-south.toml.sig", &["different key"]);
     // And the move command will not sign for a seat with someone else's key.
-    let r = qj(&[
-        "move",
-        &g.d(),
-        "--as",
-        "north",
-        "--key",
-        &g.keys.path("alice"),
-        "a7-a6",
-    ]);
-    assert_eq!(r.code, 1);
+    let as_north_with = |who: &str| {
+        let r = qj(&[
+            "move",
+            &g.d(),
+            "--as",
+            "north",
+            "--key",
+            &g.keys.path(who),
+            "a7-a6",
+        ]);
+        assert_eq!(r.code, 1, "{r:?}");
+        r
+    };
+    let r = as_north_with("alice");
     assert!(
         r.stderr.contains("is not north's key in game.toml"),
         "{r:?}"
@@ -125,16 +129,7 @@ fn unknown_key() {
             .contains("hint: this key is south's in game.toml: play as south (--as south)"),
         "{r:?}"
     );
-    let r = qj(&[
-        "move",
-        &g.d(),
-        "--as",
-        "north",
-        "--key",
-        &g.keys.path("judge"),
-        "a7-a6",
-    ]);
-    assert_eq!(r.code, 1);
+    let r = as_north_with("judge");
     assert!(
         r.stderr.contains(
             "hint: give the private key whose public half game.toml names for north (SHA256:"

@@ -6,20 +6,23 @@ use qijudge_view::chinese::seat;
 use qijudge_xiangqi::chinese::{comment, ending, heading, piece, taken};
 use qijudge_xiangqi::view::chinese_piece;
 
-/// How many of the caption's first lines are its heading (the game and ply, the audience).
-const HEADING_LINES: usize = 2;
-
 /// The text view in Chinese: the board in characters, and the state of play as the picture's
-/// caption says it (after its heading).
+/// caption says it.
 pub fn text(players: &[qijudge_protocol::files::Player], v: &BanqiView) -> String {
-    let lines = caption(v).into_iter().skip(HEADING_LINES).collect();
-    super::view::render_text_with(players, v, true, lines)
+    super::view::render_text_with(players, v, true, state(v))
 }
 
-/// Banqi: the last turn (a piece turned up, a move, a capture), each seat's colour, takings, the
-/// pieces still face down.
+/// The picture's caption: the game, ply and audience, then [`state`].
 pub fn caption(v: &BanqiView) -> Vec<String> {
     let mut out = heading(&v.game, v.ply, &v.audience);
+    out.extend(state(v));
+    out
+}
+
+/// Banqi's state of play: the last turn (a piece turned up, a move, a capture), each seat's
+/// colour, takings, the pieces still face down, the end.
+pub fn state(v: &BanqiView) -> Vec<String> {
+    let mut out = Vec::new();
     if let Some(m) = &v.last_move {
         let what = match (&m.revealed, &m.captured) {
             (Some(r), _) => format!("{}翻出{}", m.action, piece(r)),

@@ -25,10 +25,6 @@ fn piece(letter: &str) -> String {
     format!("{}{kind}", seat(&letter.to_ascii_lowercase()))
 }
 
-/// How many of the caption's first lines are its heading (the game and turn, the audience, the
-/// picture's colours); the rest are the state of play.
-const HEADING_LINES: usize = 3;
-
 /// The key under the text diagram, in Chinese.
 const KEY: &str =
     "\n图例：站名:子。冒号后 a、b 为甲方、乙方的散子（aa：两子），A、B 为甲方、乙方的枭\n\
@@ -36,13 +32,9 @@ const KEY: &str =
      6-A-B-X-C-D-16 与 11-R-S-X-T-U-1（站名 A、B 不是枭）。\n";
 
 /// The text view in Chinese: the diagram, a Chinese key, and the state of play as the
-/// picture's caption says it (after its heading).
+/// picture's caption says it.
 pub fn text(players: &[Player], v: &LiuboView) -> String {
-    let lines = caption(players, v)
-        .into_iter()
-        .skip(HEADING_LINES)
-        .collect();
-    super::view::render_text_with(players, v, KEY, lines)
+    super::view::render_text_with(players, v, KEY, state(v))
 }
 
 /// The caption's lines.
@@ -64,6 +56,14 @@ pub fn caption(players: &[Player], v: &LiuboView) -> Vec<String> {
             named("b")
         ),
     ];
+    out.extend(state(v));
+    out
+}
+
+/// Liubo's state of play: reserves and prisoners, pieces on X, shortcut rights, the last turn
+/// and its comment, the throw, and whose turn it is or the result.
+pub fn state(v: &LiuboView) -> Vec<String> {
+    let mut out = Vec::new();
     for s in ["a", "b"] {
         out.push(format!(
             "{}：备用{}子，俘{}子",

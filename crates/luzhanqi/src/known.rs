@@ -154,21 +154,24 @@ impl Known for SeatViews<'_> {
                     .iter()
                     .map(|p| p.seat.as_str())
                     .collect();
-                let came = |commitment: bool, seat: &str| {
-                    self.record.lines.iter().any(|l| match &l.entry {
-                        Entry::Commitment { seat: s, .. } => commitment && s == seat,
-                        Entry::SetupAccepted { seat: s } => !commitment && s == seat,
-                        _ => false,
-                    })
-                };
-                let missing = |commitment: bool| -> Vec<&str> {
+                // The seats no line of `entry`'s kind names (`Some(seat)` for a line of it).
+                let missing = |entry: fn(&Entry) -> Option<&str>| -> Vec<&str> {
+                    let came: Vec<&str> = self
+                        .record
+                        .lines
+                        .iter()
+                        .filter_map(|l| entry(&l.entry))
+                        .collect();
                     seats
                         .iter()
                         .copied()
-                        .filter(|s| !came(commitment, s))
+                        .filter(|s| !came.contains(s))
                         .collect()
                 };
-                crate::referee::replay::waiting_before_play(&missing(true), &missing(false))
+                crate::referee::replay::waiting_before_play(
+                    &missing(committed_seat),
+                    &missing(set_up_seat),
+                )
             }
         };
         Ok((fields, vec![first, state_line]))
@@ -289,6 +292,22 @@ pub fn typed_move(text: &str) -> String {
     match split {
         Some(i) => format!("{}-{}", &t[..i], &t[i..]),
         None => t,
+    }
+}
+
+/// The seat of a commitment's record line.
+fn committed_seat(e: &Entry) -> Option<&str> {
+    match e {
+        Entry::Commitment { seat, .. } => Some(seat),
+        _ => None,
+    }
+}
+
+/// The seat of an accepted setup's record line.
+fn set_up_seat(e: &Entry) -> Option<&str> {
+    match e {
+        Entry::SetupAccepted { seat } => Some(seat),
+        _ => None,
     }
 }
 

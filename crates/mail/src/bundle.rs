@@ -107,8 +107,7 @@ pub fn pack_within(dir: &GameDir, audiences: &[&str], had: &Had, budget: usize) 
         .iter()
         .map(|(p, b)| (p.clone(), qijudge_rules::hash::sha256_tagged(b)))
         .collect();
-    let listing: String = files.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
-    let digest = qijudge_rules::hash::sha256_tagged(listing.as_bytes());
+    let digest = listing_digest("", &files);
     // The commitments too, few and small: a revealed setup is checked against its seat's.
     let always =
         |p: &str| !p.contains('/') || p.starts_with("views/") || p.starts_with("commitments/");
@@ -152,13 +151,24 @@ pub fn pack_within(dir: &GameDir, audiences: &[&str], had: &Had, budget: usize) 
             None => held.remove(p),
         };
     }
-    let listing: String = held.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
+    // Everything carried after all (one file over the budget): the whole bundle's digest, so
+    // that no further message follows.
+    let digest = match lo == waiting.len() {
+        true => digest,
+        false => listing_digest("partial\n", &held),
+    };
     Ok(Bundle {
         bytes,
-        digest: qijudge_rules::hash::sha256_tagged(format!("partial\n{listing}").as_bytes()),
+        digest,
         files: held,
         left: waiting.len() - lo,
     })
+}
+
+/// The SHA-256 of `head` and a listing of `files` (a line `HASH PATH` each).
+fn listing_digest(head: &str, files: &Had) -> String {
+    let listing: String = files.iter().map(|(p, h)| format!("{h} {p}\n")).collect();
+    qijudge_rules::hash::sha256_tagged(format!("{head}{listing}").as_bytes())
 }
 
 /// The files that `record.jsonl` in `dir` names and `dir` lacks (a player's copy that missed
@@ -214,6 +224,59 @@ pub fn unpack(bytes: &[u8], limit: u64) -> std::result::Result<Vec<(String, Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bundle held to a budget carries the files that always travel and as many others as
+    /// fit, oldest first, at least one each time; its digest differs from the whole bundle's,
+    /// and bundle after bundle, each recipient's files logged as held, the whole game arrives.
+    #[test]
+    fn a_bundle_within_a_budget_carries_the_rest_in_the_next_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        dir.write("game.toml", b"game").unwrap();
+        dir.write("record.jsonl", b"record").unwrap();
+        dir.write("views/public.json", b"{}").unwrap();
+        // Moves that do not compress: each takes its room in the archive.
+        let mut seed = 7u64;
+        for ply in 1..=6 {
+            let noise: Vec<u8> = (0..3000)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    (seed >> 33) as u8
+                })
+                .collect();
+            dir.write(&format!("moves/{ply:04}-red.toml"), &noise)
+                .unwrap();
+        }
+        let whole = pack(&dir, &["public"], &Had::new()).unwrap();
+        assert_eq!(whole.left, 0);
+        let mut had = Had::new();
+        let mut parts = 0;
+        loop {
+            // Too small for even one move: each part still brings one.
+            let part = pack_within(&dir, &["public"], &had, 1_000).unwrap();
+            parts += 1;
+            assert!(parts <= 6, "the rest never stopped coming");
+            let carried = crate::bundle::unpack(&part.bytes, 1 << 20).unwrap();
+            let moves: Vec<&String> = carried
+                .iter()
+                .map(|(p, _)| p)
+                .filter(|p| p.starts_with("moves/"))
+                .collect();
+            assert_eq!(moves.len(), 1, "{moves:?}");
+            assert!(carried.iter().any(|(p, _)| p == "record.jsonl"));
+            had = part.files.clone();
+            if part.left == 0 {
+                assert_eq!(
+                    part.digest, whole.digest,
+                    "complete: the whole bundle's digest"
+                );
+                break;
+            }
+            assert_ne!(part.digest, whole.digest);
+            assert_eq!(part.left, 6 - parts);
+        }
+        assert_eq!(had, whole.files);
+    }
 
     #[test]
     fn only_public_game_files_may_travel_in_a_bundle() {

@@ -1087,8 +1087,8 @@ mod tests {
         assert!(wrapped.ends_with(&command));
     }
 
-    #[test]
-    fn a_refusal_notice_is_wrapped_at_72_columns() {
+    /// The body of south's refusal notice for `reason`, as it is sent.
+    fn notice_body(reason: &str) -> String {
         let env = Envelope {
             game: "lzq-2026-0001",
             from: "judge@example.org",
@@ -1100,13 +1100,19 @@ mod tests {
             name: "Alice".into(),
             addresses: vec!["alice@example.org".into()],
         };
+        let bytes = notice(&env, &to, reason, false).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        text.split_once("\r\n\r\n").unwrap().1.to_string()
+    }
+
+    #[test]
+    fn a_refusal_notice_is_wrapped_at_72_columns() {
         let reason = format!(
             "moves/0003-south.toml: field move: {}",
             "too far ".repeat(20)
         );
-        let bytes = notice(&env, &to, &reason, false).unwrap();
-        let text = String::from_utf8(bytes).unwrap();
-        let body = text.split_once("\r\n\r\n").unwrap().1;
+        let body = notice_body(&reason);
+        let body = body.as_str();
         assert!(body.lines().all(|l| l.len() <= 72), "{body}");
         assert!(!body.contains("=\r\n"), "no soft line breaks: {body}");
         assert!(body.contains("too far too far"), "{body}");
@@ -1139,22 +1145,10 @@ mod tests {
     /// and `--replace` (rewriting the move) only after, for a move the rules refused.
     #[test]
     fn a_missing_signature_notice_opens_with_the_reason() {
-        let env = Envelope {
-            game: "xq-2026-0001",
-            from: "judge@example.org",
-            now: "2026-11-28T12:00:00Z",
-            answers: None,
-        };
-        let to = Recipient {
-            audience: "black".into(),
-            name: "Bob".into(),
-            addresses: vec!["bob@example.org".into()],
-        };
         let reason = "your message: refused: message: field signature: moves/0002-black.toml \
                       comes without its signature\n  hint: send the .sig file with it";
-        let bytes = notice(&env, &to, reason, false).unwrap();
-        let text = String::from_utf8(bytes).unwrap();
-        let body = text.split_once("\r\n\r\n").unwrap().1;
+        let body = notice_body(reason);
+        let body = body.as_str();
         let at = |s: &str| body.find(s).unwrap_or_else(|| panic!("{s}: {body}"));
         assert!(
             at("comes without its signature") < at("--replace"),

@@ -623,6 +623,41 @@ mod tests {
         ));
     }
 
+    /// What a trust scope takes on the record's word stays in the scope and on its thread:
+    /// once it ends, and on any other thread meanwhile, the same bad signature is refused, and
+    /// it never counts as verified in the process.
+    #[test]
+    fn a_trust_scope_takes_recorded_files_only_while_it_lives_and_only_on_its_thread() {
+        let key = generate("alice");
+        let sig = sign(&key, namespace::MOVE, b"the recorded move");
+        let public = key.public_key();
+        // Signed over other bytes: the file changed, or the signature was damaged.
+        let msg = b"another move";
+        let bad = || verify(public, namespace::MOVE, msg, &sig);
+        assert_eq!(bad(), Err(SignatureError::Invalid));
+        let item = Recorded {
+            key: public,
+            namespace: namespace::MOVE,
+            msg,
+            armored: &sig,
+        };
+        {
+            let _trust = TrustRecorded::enter();
+            assert_eq!(confirm_recorded(std::slice::from_ref(&item)), 1);
+            assert_eq!(bad(), Ok(()), "taken on the record's word");
+            let elsewhere = std::thread::scope(|s| {
+                s.spawn(|| verify(public, namespace::MOVE, msg, &sig))
+                    .join()
+                    .unwrap()
+            });
+            assert_eq!(elsewhere, Err(SignatureError::Invalid));
+        }
+        assert_eq!(bad(), Err(SignatureError::Invalid), "the scope ended");
+        // Without a scope, the batch checks it and it stays refused.
+        assert_eq!(confirm_recorded(std::slice::from_ref(&item)), 0);
+        assert_eq!(bad(), Err(SignatureError::Invalid));
+    }
+
     /// An OpenSSH public key line for 32 raw key bytes.
     fn key_line(bytes: [u8; 32]) -> String {
         let data = ssh_key::public::KeyData::Ed25519(ssh_key::public::Ed25519PublicKey(bytes));

@@ -293,7 +293,8 @@ pub fn tournament(
                     (kind, r)
                 })
                 .collect();
-            let invalid = report(Vec::new(), invalid).invalid;
+            let mut invalid = invalid;
+            invalid.sort_by(|a, b| a.dir.cmp(&b.dir));
             say_raw!("{}", render_kinds(&reports, &invalid, format_of(format)));
             invalid
         }
