@@ -326,6 +326,35 @@ pub enum Command {
         #[arg(long)]
         now: Option<String>,
     },
+    /// The club's page: a static site of every game under a folder (an index of the games in
+    /// play and finished, a page per game with its public replay, a page per player, standings
+    /// per kind, an Atom feed), made only from what the public may read. Run it again after
+    /// each judge run: only what changed is read and written (docs/site.md).
+    ///
+    /// Example: qijudge site club/ --out site/ --judge judge.pub
+    Site {
+        /// A folder of game folders (searched below, not into a game).
+        root: PathBuf,
+        /// The site's folder (outside every game).
+        #[arg(long)]
+        out: PathBuf,
+        /// The judge whose games count in the standings (its public key file); repeat for
+        /// several. Without it no game is counted.
+        #[arg(long = "judge")]
+        judges: Vec<PathBuf>,
+        /// Pages in Chinese.
+        #[arg(long)]
+        chinese: bool,
+        /// The club's name, for the titles.
+        #[arg(long)]
+        title: Option<String>,
+        /// The site's address (https://club.example.org/games), for the feed's links.
+        #[arg(long)]
+        url: Option<String>,
+        /// The clock for the statuses (RFC 3339); default now.
+        #[arg(long)]
+        now: Option<String>,
+    },
     /// Whose turn it is, and the result when the game is over.
     Status {
         /// The game directory.
@@ -529,6 +558,10 @@ pub enum Command {
         /// club adds one without touching its cron line.
         #[arg(long = "spectators", value_name = "FILE")]
         spectators_file: Option<PathBuf>,
+        /// With --games: bring the club's page in this folder up to date after the run
+        /// (`qijudge site ROOT --out SITE`, the judge's games counted; docs/site.md).
+        #[arg(long, value_name = "SITE", requires = "games")]
+        site: Option<PathBuf>,
     },
     /// Invite the players by e-mail: to each seat with an address, the manifest, its seat and
     /// the steps to a first move (a setup template for Luzhanqi). Sent once.
@@ -821,6 +854,23 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => qijudge_registry::commands::html(&dir, &audience, chinese, out.as_deref()),
         Command::Status { dir, json, now } => qijudge_registry::commands::status(&dir, json, now),
+        Command::Site {
+            root,
+            out,
+            judges,
+            chinese,
+            title,
+            url,
+            now,
+        } => qijudge_site::command(&qijudge_site::Options {
+            root: &root,
+            out: &out,
+            chinese,
+            judges: &judges,
+            title: title.as_deref(),
+            url: url.as_deref(),
+            now: &qijudge_game::console::now_or(now)?,
+        }),
         Command::Games {
             root,
             key,
@@ -859,6 +909,7 @@ pub fn run(cli: Cli) -> Result<()> {
             mail: m,
             mut spectators,
             spectators_file,
+            site,
         } => {
             if let Some(file) = &spectators_file {
                 spectators.extend(qijudge_mail::club::spectators_from(file)?);
@@ -881,9 +932,27 @@ pub fn run(cli: Cli) -> Result<()> {
                 None => qijudge_mail::club::Source::Files(&messages),
             };
             let (key, out) = (key.as_deref(), m.outgoing(spectators));
-            match games {
-                Some(root) => qijudge_mail::club::inbox_games(&root, source, key, now, out),
-                None => qijudge_mail::club::inbox(&dir.unwrap_or_default(), source, key, now, out),
+            match (games, site) {
+                (Some(root), Some(site)) => {
+                    let clock = qijudge_game::console::now_or(now.clone())?;
+                    let judged = qijudge_mail::club::inbox_games(&root, source, key, now, out);
+                    // The page follows whatever the run did, a refused message included.
+                    let judges: Vec<PathBuf> = key.map(Path::to_path_buf).into_iter().collect();
+                    qijudge_site::command(&qijudge_site::Options {
+                        root: &root,
+                        out: &site,
+                        chinese: false,
+                        judges: &judges,
+                        title: None,
+                        url: None,
+                        now: &clock,
+                    })?;
+                    judged
+                }
+                (Some(root), None) => qijudge_mail::club::inbox_games(&root, source, key, now, out),
+                (None, _) => {
+                    qijudge_mail::club::inbox(&dir.unwrap_or_default(), source, key, now, out)
+                }
             }
         }
         Command::Invite { dir, now, mail: m } => {

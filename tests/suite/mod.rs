@@ -37,6 +37,7 @@ mod replay_page;
 mod sandbox;
 mod schemas;
 mod setup;
+mod site;
 mod slurm;
 mod soak;
 mod standalone;

@@ -35,6 +35,7 @@ impl Definition for Banqi {
         include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Banqi";
+    const CHINESE_TITLE: &'static str = "暗棋";
     const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &bq::SEATS;
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];

@@ -193,6 +193,8 @@ pub trait Game: Commands {
     fn sample_keys(&self) -> &'static [&'static str];
     /// The game's name in a sentence (`Xiangqi`).
     fn title(&self) -> &'static str;
+    /// Its name in Chinese (`象棋`).
+    fn chinese_title(&self) -> &'static str;
     /// Whether a match may adjudicate its engine games by their scores (`--resign`, `--draw`);
     /// every game takes the maximum length (`--max-moves`).
     fn adjudicated(&self) -> bool;

@@ -36,6 +36,7 @@ impl Definition for Jieqi {
     ];
     const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Jieqi";
+    const CHINESE_TITLE: &'static str = "揭棋";
     const SECRET_WORD: &'static str = "nonce";
     const SEATS: &'static [&'static str] = &jq::SEATS;
     const MORE_RULE_SETS: &'static [qijudge_game::Variant] = &[("2p", &["move-limit=off"])];

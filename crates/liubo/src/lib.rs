@@ -40,6 +40,7 @@ impl Definition for Liubo {
         include_str!("../shipped/sample/keys/judge.pub"),
     ];
     const TITLE: &'static str = "Liubo";
+    const CHINESE_TITLE: &'static str = "六博";
     /// A turn is throws and moves: no conditional answers.
     const CONDITIONALS: bool = false;
     const SECRET_WORD: &'static str = "chain seed";

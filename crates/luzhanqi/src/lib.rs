@@ -56,6 +56,7 @@ impl Definition for Luzhanqi {
         include_str!("../shipped/sample-4p/keys/dave.pub"),
     ];
     const TITLE: &'static str = "Luzhanqi";
+    const CHINESE_TITLE: &'static str = "陆战棋";
     const SECRET_WORD: &'static str = "setup";
     const SEATS: &'static [&'static str] = &["south", "north"];
     const SETUP_CHOSEN: bool = true;

@@ -977,6 +977,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_file(path, bytes, !is_scratch(path))
 }
 
+/// Writes `bytes` to `path` atomically, without syncing: for many files made durable together
+/// afterwards by one [`sync_folder`]. Unchanged files are not rewritten.
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_file(path, bytes, false)
+}
+
 /// Writes atomically (temporary file, rename); with `durable`, synced before and after the rename.
 fn write_file(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     write_with_mode(path, bytes, durable, 0o666)

@@ -43,6 +43,7 @@ impl Definition for Xiangqi {
     ];
     const ADJUDICATED: bool = true;
     const TITLE: &'static str = "Xiangqi";
+    const CHINESE_TITLE: &'static str = "象棋";
     const SEATS: &'static [&'static str] = &xq::SEATS;
     const MORE_RULE_SETS: &'static [qijudge_game::Variant] = &[("2p", &["move-limit=off"])];
     const MATCH_RULES: &'static [&'static str] = &["move-limit=on"];

@@ -247,6 +247,8 @@ pub trait Definition: Sync + Sized {
     const NAME: &'static str;
     /// The game's name in a sentence (`Xiangqi`).
     const TITLE: &'static str;
+    /// Its name in Chinese (`象棋`), for pages in Chinese.
+    const CHINESE_TITLE: &'static str = Self::TITLE;
     /// What a seat's drawn secret is called (`nonce`, `chain seed`), for games with one.
     const SECRET_WORD: &'static str = "secret";
     /// Whether a move may offer a draw.
@@ -647,6 +649,10 @@ impl<D: Definition> Game for D {
 
     fn title(&self) -> &'static str {
         D::TITLE
+    }
+
+    fn chinese_title(&self) -> &'static str {
+        D::CHINESE_TITLE
     }
 
     fn adjudicated(&self) -> bool {

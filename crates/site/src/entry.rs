@@ -1,0 +1,210 @@
+//! One game as the site shows it, read from a copy of its public files: what the shared pages
+//! (index, players, standings, feed) need, kept between runs, and the game's own files (its
+//! page's parts, the replay page, the picture), written when the game is read.
+
+use qijudge_game::ViewRequest;
+use qijudge_registry::listing::{read_one, Whose};
+use qijudge_tournament::standings::{from_summary, GameRecord, Judges};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A seat as the manifest names it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    pub seat: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub key: String,
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    #[serde(default)]
+    created: Option<String>,
+    #[serde(default)]
+    players: Vec<Seat>,
+}
+
+/// What the shared pages know of one game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The game folder below the root, `/`-separated (`.` for the root itself).
+    pub path: String,
+    /// The digest of the files its pages are made from ([`crate::public::fingerprint`]).
+    pub fingerprint: String,
+    /// The game's name in the registry, and its title in the site's language.
+    pub game: Option<String>,
+    pub title: Option<String>,
+    pub id: Option<String>,
+    pub created: Option<String>,
+    pub players: Vec<Seat>,
+    pub ply: Option<u64>,
+    pub to_move: Option<String>,
+    pub deadline: Option<String>,
+    /// The result in words, once over.
+    pub over: Option<String>,
+    /// When the last move was received (the record's time of it).
+    pub last_time: Option<String>,
+    pub last_move: Option<String>,
+    /// Why the game cannot be read.
+    pub error: Option<String>,
+    pub picture: bool,
+    pub replay: bool,
+    /// Its result for the standings, or why it is not counted (a finished game only).
+    pub record: Option<GameRecord>,
+    pub uncounted: Option<String>,
+}
+
+impl Entry {
+    /// The seats of this game held by the player with key `key`.
+    pub fn seats_of(&self, key: &str) -> Vec<&str> {
+        self.players
+            .iter()
+            .filter(|p| key_body(&p.key) == key)
+            .map(|p| p.seat.as_str())
+            .collect()
+    }
+
+    /// The seat to move's player key, while the game goes on.
+    pub fn key_to_move(&self) -> Option<String> {
+        let seat = self.to_move.as_ref()?;
+        self.players
+            .iter()
+            .find(|p| &p.seat == seat)
+            .map(|p| key_body(&p.key))
+    }
+}
+
+/// `ssh-ed25519 AAAA…` without a comment: a player's identity.
+pub fn key_body(key: &str) -> String {
+    key.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// A game's own files for the site: the page's text view, the move list, the replay page and
+/// the picture, each when it can be made from the public files.
+#[derive(Default)]
+pub struct Parts {
+    pub text: Option<String>,
+    pub moves: Vec<String>,
+    pub replay: Option<String>,
+    pub picture: Option<Vec<u8>>,
+}
+
+/// Reads the game whose public files were copied to `copy` (`path`: the game below the root).
+/// Every text that names the copy's folder names `path` instead.
+pub fn read(
+    copy: &Path,
+    path: &str,
+    fingerprint: String,
+    chinese: bool,
+    judges: Option<&Judges>,
+    now: &str,
+) -> (Entry, Parts) {
+    let shown = copy.display().to_string();
+    let clean = |text: String| text.replace(&shown, path);
+    let listed = read_one(copy, copy.parent().unwrap_or(copy), &Whose::default(), now);
+    let manifest: Option<Manifest> = std::fs::read_to_string(copy.join("game.toml"))
+        .ok()
+        .and_then(|t| toml::from_str(&t).ok());
+    let (created, players) = manifest.map_or((None, Vec::new()), |m| (m.created, m.players));
+    let game = qijudge_registry::of_dir(copy).ok();
+    let mut entry = Entry {
+        path: path.to_string(),
+        fingerprint,
+        game: listed.game.clone(),
+        title: game.map(|g| match chinese {
+            true => g.chinese_title().to_string(),
+            false => g.title().to_string(),
+        }),
+        id: listed.id,
+        created,
+        players,
+        ply: listed.ply,
+        to_move: listed.to_move,
+        deadline: listed.deadline,
+        over: listed.over,
+        error: listed.error.map(clean),
+        ..Entry::default()
+    };
+    let mut parts = Parts::default();
+    let (moves, last_time, last_ply) = record_moves(copy);
+    entry.last_move = moves.last().cloned();
+    // A game whose status counts turns, not plies (Liubo), still shows its plies.
+    entry.ply = entry.ply.or(last_ply);
+    entry.last_time = last_time;
+    parts.moves = moves;
+    let Some(game) = game else {
+        return (entry, parts);
+    };
+    let request = ViewRequest {
+        audience: "public",
+        format: "text",
+        chinese,
+        key: None,
+    };
+    parts.text = game.view(copy, request).ok().and_then(|r| {
+        let text: Vec<String> = r
+            .out
+            .into_iter()
+            .filter_map(|o| match o {
+                qijudge_game::report::Out::Text(t) | qijudge_game::report::Out::Line(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        (!text.is_empty()).then(|| clean(text.join("\n")))
+    });
+    parts.replay = game.html(copy, "public", chinese).ok().map(clean);
+    parts.picture = ["views/public.png", "views/board.png"]
+        .iter()
+        .find_map(|p| std::fs::read(copy.join(p)).ok());
+    entry.replay = parts.replay.is_some();
+    entry.picture = parts.picture.is_some();
+    if entry.over.is_some() && entry.error.is_none() {
+        match game.summary_trusting_record(copy) {
+            Err(e) => entry.uncounted = Some(clean(e.to_string())),
+            Ok(s) => match judges.map(|j| j.check(&s.judge)) {
+                None => entry.uncounted = Some("no judge named to count under".into()),
+                Some(Err(why)) => entry.uncounted = Some(why),
+                Some(Ok(())) => entry.record = Some(from_summary(path, &s)),
+            },
+        }
+    }
+    (entry, parts)
+}
+
+/// The record's moves in words (`12. north c9-c8 (moved)`), when the last was received, and
+/// its ply.
+fn record_moves(copy: &Path) -> (Vec<String>, Option<String>, Option<u64>) {
+    let Ok(text) = qijudge_store::read_limited(
+        &copy.join("record.jsonl"),
+        "record.jsonl",
+        qijudge_store::RECORD_LIMIT,
+    ) else {
+        return (Vec::new(), None, None);
+    };
+    let mut moves = Vec::new();
+    let mut last = None;
+    let mut last_ply = None;
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let e = &v["entry"];
+        if let Some(t) = e["received"].as_str() {
+            last = Some(t.to_string());
+        }
+        let (Some(ply), Some(seat), Some(mv)) =
+            (e["ply"].as_u64(), e["seat"].as_str(), e["move"].as_str())
+        else {
+            continue;
+        };
+        let outcome = e["outcome"]
+            .as_str()
+            .map(|o| format!(" ({})", o.replace('_', " ")))
+            .unwrap_or_default();
+        moves.push(format!("{ply}. {seat} {mv}{outcome}"));
+        last_ply = Some(ply);
+    }
+    (moves, last, last_ply)
+}
