@@ -1002,3 +1002,32 @@ fn a_spectator_asks_for_a_missed_message_again() {
         std::fs::read_to_string(club.outbox(&to_address("help", "watch@example.org"))).unwrap();
     assert!(help.contains("plays no game here"), "{help}");
 }
+
+#[test]
+fn the_club_page_follows_each_run_of_the_mail_judge() {
+    let club = Club::new();
+    let site = club.tmp.path().join("site");
+    let s = site.to_string_lossy().into_owned();
+    let r = club.judge_runs_with(NOW, &["--site", &s]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("2 games (2 read again)"), "{r:?}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("In play (2)"), "{index}");
+    // The judge's own games count: the standings name its key.
+    let standings = std::fs::read_to_string(site.join("standings.html")).unwrap();
+    assert!(standings.contains("signed by: SHA256:"), "{standings}");
+    // A move by mail, and a stranger's message with nothing in it: the page follows the move.
+    club.mail_move("a", "red", "alice", "h2e2", 1);
+    club.mail_text(2, "stranger@example.net", "Subject: hi", "hello");
+    let r = club.judge_runs_with(NOW, &["--site", &s]);
+    assert!(r.stdout.contains("2 games (1 read again)"), "{r:?}");
+    let a = std::fs::read_to_string(site.join("games/a/index.html")).unwrap();
+    assert!(
+        a.contains("1. red h2e2") && a.contains("To move: <a"),
+        "{a}"
+    );
+    assert!(a.contains(">bob</a> (black)"), "{a}");
+    // Without --games there is no club to make a page of.
+    let r = qj(&["inbox", "game", "x.eml", "--site", &s]);
+    assert_eq!(r.code, 2, "{r:?}");
+}

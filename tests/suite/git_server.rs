@@ -199,6 +199,21 @@ impl World {
         self.bash(&judge, &all)
     }
 
+    /// The workflow's step that builds the club's page in the runner's checkout; the site's
+    /// folder.
+    fn site_step(&self) -> PathBuf {
+        git(&self.runner, &["fetch", "-q", "origin"]);
+        git(&self.runner, &["checkout", "-q", "--detach", "origin/main"]);
+        let step = workflow_step("Build the club's page")
+            .replace("${{ github.event.repository.name }}", "club")
+            .replace("${{ github.repository_owner }}", "owner");
+        let key = std::fs::read_to_string(self.keys.path("judge")).unwrap();
+        let out = self.bash(&step, &[("QIJUDGE_JUDGE_KEY", key.trim_end())]);
+        assert!(out.status.success(), "site step: {}", text(&out));
+        assert!(text(&out).contains("site "), "{}", text(&out));
+        self.runner_temp.join("site")
+    }
+
     /// The workflow's pull-request check on `clone`'s HEAD against the server's main.
     fn pr_check(&self, clone: &Path) -> Output {
         let base = self.server_head();
@@ -407,6 +422,25 @@ fn a_sealed_luzhanqi_and_a_xiangqi_game_are_played_through_a_server_and_the_work
     let files = git(&audit, &["log", "--all", "--name-only", "--format="]);
     assert!(!files.contains(".qijudge.lock"), "{files}");
     assert!(!files.contains(".qijudge-staging"), "{files}");
+
+    // The workflow's page step over the judge's checkout: both games, their replays (the
+    // sealed game's from its revealed setups), counted under the judge's key.
+    let site = w.site_step();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("Finished (2)"), "{index}");
+    for game in ["games/games/xq", "games/games/lzq"] {
+        assert!(site.join(game).join("replay.html").is_file(), "{game}");
+    }
+    let standings = std::fs::read_to_string(site.join("standings.html")).unwrap();
+    assert!(!standings.contains("Not counted"), "{standings}");
+    assert!(standings.contains("<h2>luzhanqi</h2>") && standings.contains("<h2>xiangqi</h2>"));
+    // Made again by the next run from the cached site: nothing changed, nothing written.
+    let again = std::fs::read_to_string(site.join(".qijudge-site.json")).unwrap();
+    w.site_step();
+    assert_eq!(
+        std::fs::read_to_string(site.join(".qijudge-site.json")).unwrap(),
+        again
+    );
 }
 
 /// Every attack of the hostile review on a public repository, each refused by the workflow's

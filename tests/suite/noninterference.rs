@@ -1,6 +1,7 @@
 //! Non-interference: rearranging North's unrevealed pieces (every event South may see stays the
 //! same) must leave South's view files, every public file, everything the judge prints, South's
-//! refusal messages and South's and the spectators' replay pages byte-identical.
+//! refusal messages, South's and the spectators' replay pages and every byte of the club's page
+//! (`qijudge site`) identical.
 //!
 //! Two things legitimately differ between the two games: North's salted commitment, and so every
 //! hash and signature that chains from it. Those are replaced by placeholders numbered in order
@@ -126,8 +127,26 @@ fn play(
         let (out, err) = (r.stdout.replace(&d, "GAME"), r.stderr.replace(&d, "GAME"));
         printed.push(format!("{} | {} | {}", r.code, out, err));
     }
+    // The club's page over this game, at the same place in both clubs: every byte of it is
+    // compared below with the files.
+    let club = root.join(format!("{name}-club"));
+    copy_dir(&dir, &club.join("game"));
+    let site = root.join(format!("{name}-site"));
+    let judge_pub = format!("{}.pub", keys.path("judge"));
+    let (c, o) = (club.to_string_lossy(), site.to_string_lossy());
+    let r = qj(&["site", &c, "--out", &o, "--judge", &judge_pub, "--now", NOW]);
+    printed.push(format!(
+        "{} | {} | {}",
+        r.code,
+        r.stdout.replace(&*o, "SITE"),
+        r.stderr
+    ));
     // Every file South or a spectator may read: all but North's secret and North's own views.
     let mut files = BTreeMap::new();
+    for (f, bytes) in snapshot(&site) {
+        let shown = String::from_utf8(bytes.clone()).unwrap_or_else(|_| hex::encode(&bytes));
+        files.insert(format!("site/{f}"), shown);
+    }
     for (f, bytes) in snapshot(&dir) {
         // South's sealed plans are age ciphertexts, random by design (and readable by nobody
         // but South and the judge).
@@ -311,13 +330,19 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
             .matches(r#""conditional":{"#)
             .count();
         assert_eq!(fired, conditional.len(), "every conditional answer fired");
-        for page in &a.printed[a.printed.len() - 2..] {
+        for page in &a.printed[a.printed.len() - 3..a.printed.len() - 1] {
             assert!(
                 page.starts_with("0 | <!DOCTYPE html>"),
                 "the replay page was made"
             );
         }
-        let refusal = &a.printed[a.printed.len() - 6];
+        assert!(
+            a.files.contains_key("site/games/game/index.html")
+                && a.files.contains_key("site/index.html"),
+            "the site was made: {}",
+            a.printed.last().unwrap()
+        );
+        let refusal = &a.printed[a.printed.len() - 7];
         assert!(
             refusal.starts_with("1 |"),
             "South's illegal move was refused: {refusal}"
