@@ -125,6 +125,16 @@ fn the_crate_graph_keeps_its_layers() {
             assert_ne!(d, "qijudge", "{t} depends on the binary");
         }
     }
+    // The club's page sits over the transports' standings: it names no game, and only the
+    // binary uses it (the mail judge's `--site` is the command line calling both).
+    for d in &graph["qijudge-site"] {
+        assert!(!is_game_crate(d), "qijudge-site names the game crate {d}");
+    }
+    for (name, deps) in &graph {
+        if deps.contains("qijudge-site") {
+            assert_eq!(name, "qijudge", "{name} depends on qijudge-site");
+        }
+    }
 }
 
 /// Code lines naming a game outside its crates stay few (`scripts/game-names.py`), and the
