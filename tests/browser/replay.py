@@ -6,73 +6,20 @@ the move list and the address, and takes screenshots.
 Usage: replay.py PAGE.html OUTDIR NAME
 Prints one JSON object (what it saw); exits 1 on the first check that fails.
 """
-import base64
 import json
-import re
 import os
-import socket
-import subprocess
+import re
 import sys
-import tempfile
-import time
-import urllib.request
+
+from chromium import Browser, fail
 
 page, outdir, name = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 os.makedirs(outdir, exist_ok=True)
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-port = free_port()
-driver = subprocess.Popen(
-    ["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-)
-base = f"http://127.0.0.1:{port}"
-
-
-def call(method, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"null")["value"]
-
-
-def fail(what):
-    print(json.dumps({"failed": what}))
-    sys.exit(1)
-
-
-session = None
+browser = None
 try:
-    for _ in range(100):
-        try:
-            call("GET", "/status")
-            break
-        except OSError:
-            time.sleep(0.1)
-    profile = tempfile.mkdtemp()
-    args = [
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1280,800",
-    ]
-    caps = {"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
-        "goog:loggingPrefs": {"browser": "ALL"},
-    }}}
-    session = call("POST", "/session", caps)["sessionId"]
-    s = f"/session/{session}"
-
-    def run(script, *a):
-        return call("POST", f"{s}/execute/sync", {"script": script, "args": list(a)})
+    browser = Browser()
+    s, call, run = browser.s, browser.call, browser.run
 
     def element(css):
         found = call("POST", f"{s}/element", {"using": "css selector", "value": css})
@@ -89,11 +36,7 @@ try:
                    ".filter(g => !g.classList.contains('hidden')).map(g => g.id);")
 
     def screenshot(label):
-        png = base64.b64decode(call("GET", f"{s}/screenshot"))
-        path = os.path.join(outdir, f"{name}-{label}.png")
-        with open(path, "wb") as f:
-            f.write(png)
-        return path
+        return browser.screenshot(os.path.join(outdir, f"{name}-{label}.png"))
 
     url = "file://" + page
     call("POST", f"{s}/url", {"url": url})
@@ -168,8 +111,7 @@ try:
             fail(f"move {k} in the list: the heading says {heading!r}")
     seen["clicked"] = last
     # No error in the browser's console (a script error, a refused resource).
-    logs = call("POST", f"{s}/se/log", {"type": "browser"})
-    errors = [e["message"] for e in logs if e.get("level") in ("SEVERE", "ERROR")]
+    errors = browser.console_errors()
     if errors:
         fail(f"console errors: {errors}")
     seen["console_errors"] = 0
@@ -183,10 +125,5 @@ try:
     seen["fonts"] = run("return Array.from(document.fonts).map(f => f.family + ' ' + f.status);")
     print(json.dumps(seen))
 finally:
-    if session:
-        try:
-            call("DELETE", f"/session/{session}")
-        except OSError:
-            pass
-    driver.terminate()
-    driver.wait()
+    if browser:
+        browser.close()

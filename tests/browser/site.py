@@ -8,31 +8,20 @@ reaches the skip link, the navigation and a game, and takes screenshots.
 Usage: site.py SITE OUTDIR NAME
 Prints one JSON object (what it saw); exits 1 on the first check that fails.
 """
-import base64
 import functools
 import http.server
 import json
 import os
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
+from chromium import Browser, fail
+
 site, outdir, name = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 os.makedirs(outdir, exist_ok=True)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -45,24 +34,6 @@ server = http.server.ThreadingHTTPServer(
 threading.Thread(target=server.serve_forever, daemon=True).start()
 origin = f"http://127.0.0.1:{server.server_address[1]}"
 
-port = free_port()
-driver = subprocess.Popen(
-    ["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-)
-base = f"http://127.0.0.1:{port}"
-
-
-def call(method, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"null")["value"]
-
-
-def fail(what):
-    print(json.dumps({"failed": what}))
-    sys.exit(1)
 
 
 def status(url):
@@ -73,33 +44,10 @@ def status(url):
         return e.code
 
 
-session = None
+browser = None
 try:
-    for _ in range(100):
-        try:
-            call("GET", "/status")
-            break
-        except OSError:
-            time.sleep(0.1)
-    profile = tempfile.mkdtemp()
-    args = [
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1280,800",
-    ]
-    caps = {"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
-        "goog:loggingPrefs": {"browser": "ALL"},
-    }}}
-    session = call("POST", "/session", caps)["sessionId"]
-    s = f"/session/{session}"
-
-    def run(script, *a):
-        return call("POST", f"{s}/execute/sync", {"script": script, "args": list(a)})
-
-    def go(url):
-        call("POST", f"{s}/url", {"url": url})
+    browser = Browser()
+    s, call, run, go = browser.s, browser.call, browser.run, browser.go
 
     def keys(*codes):
         actions = []
@@ -108,15 +56,9 @@ try:
         call("POST", f"{s}/actions", {"actions": [{"type": "key", "id": "kb", "actions": actions}]})
 
     def screenshot(label):
-        png = base64.b64decode(call("GET", f"{s}/screenshot"))
-        path = os.path.join(outdir, f"{name}-{label}.png")
-        with open(path, "wb") as f:
-            f.write(png)
-        return path
+        return browser.screenshot(os.path.join(outdir, f"{name}-{label}.png"))
 
-    def console_errors():
-        logs = call("POST", f"{s}/se/log", {"type": "browser"})
-        return [e["message"] for e in logs if e.get("level") in ("SEVERE", "ERROR")]
+    console_errors = browser.console_errors
 
     def too_wide():
         return run("return document.documentElement.scrollWidth > window.innerWidth + 1;")
@@ -192,11 +134,6 @@ try:
     seen["keyboard"] = href
     print(json.dumps(seen))
 finally:
-    if session:
-        try:
-            call("DELETE", f"/session/{session}")
-        except OSError:
-            pass
-    driver.terminate()
-    driver.wait()
+    if browser:
+        browser.close()
     server.shutdown()

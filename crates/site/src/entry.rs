@@ -18,12 +18,23 @@ pub struct Seat {
     pub key: String,
 }
 
-#[derive(Deserialize)]
-struct Manifest {
-    #[serde(default)]
-    created: Option<String>,
-    #[serde(default)]
-    players: Vec<Seat>,
+/// The manifest's creation time and seats, as far as it can be read.
+pub fn manifest_seats(dir: &Path) -> (Option<String>, Vec<Seat>) {
+    #[derive(Deserialize)]
+    struct Manifest {
+        #[serde(default)]
+        created: Option<String>,
+        #[serde(default)]
+        players: Vec<Seat>,
+    }
+    qijudge_store::read_limited(
+        &dir.join("game.toml"),
+        "game.toml",
+        qijudge_store::SMALL_FILE_LIMIT,
+    )
+    .ok()
+    .and_then(|t| toml::from_str::<Manifest>(&t).ok())
+    .map_or((None, Vec::new()), |m| (m.created, m.players))
 }
 
 /// What the shared pages know of one game.
@@ -104,10 +115,7 @@ pub fn read(
     let shown = copy.display().to_string();
     let clean = |text: String| text.replace(&shown, path);
     let listed = read_one(copy, copy.parent().unwrap_or(copy), &Whose::default(), now);
-    let manifest: Option<Manifest> = std::fs::read_to_string(copy.join("game.toml"))
-        .ok()
-        .and_then(|t| toml::from_str(&t).ok());
-    let (created, players) = manifest.map_or((None, Vec::new()), |m| (m.created, m.players));
+    let (created, players) = manifest_seats(copy);
     let game = qijudge_registry::of_dir(copy).ok();
     let mut entry = Entry {
         path: path.to_string(),

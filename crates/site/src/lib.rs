@@ -17,7 +17,7 @@ pub mod players;
 pub mod public;
 pub mod words;
 
-use entry::{Entry, Seat};
+use entry::{manifest_seats, Entry, Seat};
 use players::Players;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_tournament::standings::Judges;
@@ -338,25 +338,6 @@ fn relative(dir: &Path, root: &Path) -> String {
         true => ".".into(),
         false => parts.join("/"),
     }
-}
-
-/// The manifest's creation time and seats, as far as it can be read.
-fn manifest_seats(dir: &Path) -> (Option<String>, Vec<Seat>) {
-    #[derive(Deserialize)]
-    struct Manifest {
-        #[serde(default)]
-        created: Option<String>,
-        #[serde(default)]
-        players: Vec<Seat>,
-    }
-    qijudge_store::read_limited(
-        &dir.join("game.toml"),
-        "game.toml",
-        qijudge_store::SMALL_FILE_LIMIT,
-    )
-    .ok()
-    .and_then(|t| toml::from_str::<Manifest>(&t).ok())
-    .map_or((None, Vec::new()), |m| (m.created, m.players))
 }
 
 /// The site inside a game folder would write into the game: refused.

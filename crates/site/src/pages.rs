@@ -136,12 +136,7 @@ pub fn in_play_table(
     up: &str,
     turn_of: Option<&str>,
 ) -> String {
-    let mut out = format!(
-        "<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th>\
-         <th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th>\
-         <th scope=\"col\">{}</th></tr></thead>\n<tbody>\n",
-        w.game, w.players, w.to_move, w.due, w.last_move, w.board
-    );
+    let mut out = table_head(&[w.game, w.players, w.to_move, w.due, w.last_move, w.board]);
     for e in games {
         let turn = turn_of.is_some() && e.key_to_move().as_deref() == turn_of;
         let picture = match e.picture {
@@ -163,17 +158,13 @@ pub fn in_play_table(
             escape(e.last_move.as_deref().unwrap_or("")),
         );
     }
-    out.push_str("</tbody>\n</table></div>\n");
+    out.push_str(TABLE_END);
     out
 }
 
 /// The table of finished games.
 pub fn finished_table(w: &Words, games: &[&Entry], players: &Players, up: &str) -> String {
-    let mut out = format!(
-        "<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th>\
-         <th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>\n",
-        w.game, w.players, w.result, w.plies, w.ended
-    );
+    let mut out = table_head(&[w.game, w.players, w.result, w.plies, w.ended]);
     for e in games {
         let _ = writeln!(
             out,
@@ -185,12 +176,24 @@ pub fn finished_table(w: &Words, games: &[&Entry], players: &Players, up: &str) 
             escape(e.last_time.as_deref().unwrap_or("")),
         );
     }
-    out.push_str("</tbody>\n</table></div>\n");
+    out.push_str(TABLE_END);
     out
 }
 
-/// The list of games that cannot be read, each with why.
-pub fn unreadable_list(games: &[&Entry], up: &str) -> String {
+/// A table's start: its heading row of `columns`, in a box that scrolls on a narrow screen.
+fn table_head(columns: &[&str]) -> String {
+    let mut out = String::from("<div class=\"scroll\"><table>\n<thead><tr>");
+    for c in columns {
+        let _ = write!(out, "<th scope=\"col\">{c}</th>");
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    out
+}
+
+const TABLE_END: &str = "</tbody>\n</table></div>\n";
+
+/// A list of games, each linked, with why (`why` of the game).
+fn why_list(games: &[&Entry], up: &str, why: impl Fn(&Entry) -> Option<&str>) -> String {
     let mut out = String::from("<ul>\n");
     for e in games {
         let _ = writeln!(
@@ -198,7 +201,7 @@ pub fn unreadable_list(games: &[&Entry], up: &str) -> String {
             "<li><a href=\"{up}{}/index.html\">{}</a>: {}</li>",
             href(&game_folder(e)),
             escape(&e.path),
-            escape(e.error.as_deref().unwrap_or(""))
+            escape(why(e).unwrap_or(""))
         );
     }
     out.push_str("</ul>\n");
@@ -252,7 +255,7 @@ pub fn sections(
     }
     if !unreadable.is_empty() {
         let _ = writeln!(out, "<h2>{} ({})</h2>", w.unreadable, unreadable.len());
-        out.push_str(&unreadable_list(&unreadable, up));
+        out.push_str(&why_list(&unreadable, up, |e| e.error.as_deref()));
     }
     out
 }
@@ -360,20 +363,10 @@ pub fn standings_page(
     let games = entries.iter().filter_map(|e| e.record.clone()).collect();
     for (kind, games) in by_kind(games) {
         let r = report(games, Vec::new());
-        let _ = writeln!(
-            body,
-            "<h2>{}</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">{}</th>\
-             <th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th>\
-             <th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>",
-            escape(&kind),
-            w.rank,
-            w.player,
-            w.played,
-            w.wins,
-            w.draws,
-            w.losses,
-            w.points
-        );
+        let _ = writeln!(body, "<h2>{}</h2>", escape(&kind));
+        body.push_str(&table_head(&[
+            w.rank, w.player, w.played, w.wins, w.draws, w.losses, w.points,
+        ]));
         for s in &r.standings {
             let name = match players.by_name(&s.name) {
                 Some(slug) => format!("<a href=\"players/{slug}.html\">{}</a>", escape(&s.name)),
@@ -387,26 +380,12 @@ pub fn standings_page(
                 s.rank, s.games, s.wins, s.draws, s.losses, s.points
             );
         }
-        body.push_str("</tbody>\n</table></div>\n");
+        body.push_str(TABLE_END);
     }
     let uncounted: Vec<&Entry> = entries.iter().filter(|e| e.uncounted.is_some()).collect();
     if !uncounted.is_empty() {
-        let _ = writeln!(
-            body,
-            "<h2>{} ({})</h2>\n<ul>",
-            w.not_counted,
-            uncounted.len()
-        );
-        for e in uncounted {
-            let _ = writeln!(
-                body,
-                "<li><a href=\"{}/index.html\">{}</a>: {}</li>",
-                href(&game_folder(e)),
-                escape(&e.path),
-                escape(e.uncounted.as_deref().unwrap_or(""))
-            );
-        }
-        body.push_str("</ul>\n");
+        let _ = writeln!(body, "<h2>{} ({})</h2>", w.not_counted, uncounted.len());
+        body.push_str(&why_list(&uncounted, "", |e| e.uncounted.as_deref()));
     }
     page(w, club, w.standings, 0, &body)
 }
