@@ -271,6 +271,11 @@ fn a_rebuild_after_one_move_writes_only_the_pages_that_changed() {
     club.judge(&xq);
     let r = club.site(&site, &[]);
     assert!(r.stdout.contains("(1 read again)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\nwrote games/club/xq/index.html\n"),
+        "{}",
+        r.stdout
+    );
     let after = files_of(&site);
     let rewritten: Vec<&String> = after
         .iter()
@@ -311,4 +316,46 @@ fn a_rebuild_after_one_move_writes_only_the_pages_that_changed() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("inside the game folder"), "{}", r.stderr);
     assert_eq!(snapshot(&xq), before);
+    // So is a game folder given as the site, wherever it lies.
+    let elsewhere = club.tmp.path().join("lone");
+    new_game("xiangqi", &elsewhere, &club.keys, &[]);
+    let r = qj(&["site", &root, "--out", &elsewhere.to_string_lossy()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("a game folder"), "{}", r.stderr);
+    // A judge's key file that holds no key is named.
+    let bad = club.tmp.path().join("judge.txt");
+    std::fs::write(&bad, "not a key\n").unwrap();
+    let r = qj(&[
+        "site",
+        &root,
+        "--out",
+        &site.to_string_lossy(),
+        "--judge",
+        &bad.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("judge.txt: not a judge's key"),
+        "{}",
+        r.stderr
+    );
+    // Without a judge named, no game is counted, and the standings say why.
+    let open = club.tmp.path().join("open-site");
+    ok(&[
+        "site",
+        &root,
+        "--out",
+        &open.to_string_lossy(),
+        "--now",
+        NOW,
+    ]);
+    let standings = std::fs::read_to_string(open.join("standings.html")).unwrap();
+    assert!(
+        standings.contains("No judge's key was named"),
+        "{standings}"
+    );
+    assert!(
+        standings.contains("Not counted (7)") && standings.contains("no judge named"),
+        "{standings}"
+    );
 }

@@ -20,16 +20,11 @@ pub fn is_archive(bytes: &[u8]) -> bool {
         || (bytes.len() >= 512 && bytes.get(257..262) == Some(b"ustar"))
 }
 
-/// A path a bundle may hold: `game.toml`, the record, a file directly in one of [`FOLDERS`] or
-/// in `conditional/`, or a view's JSON or text (with signatures) in `views/`.
+/// A path a bundle may hold: `game.toml`, the record, a file directly in a folder everyone may
+/// read (`qijudge_protocol::kinds::public_folders`), or a view's JSON or text (with signatures)
+/// in `views/`.
 pub fn allowed_path(path: &str) -> bool {
-    let plain = |name: &str| {
-        !name.is_empty()
-            && !name.starts_with('.')
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-    };
+    use qijudge_protocol::kinds::{plain_name as plain, public_folders};
     match path.split_once('/') {
         None => ["game.toml", "record.jsonl", "record.sig"].contains(&path),
         Some(("views", name)) => {
@@ -38,9 +33,7 @@ pub fn allowed_path(path: &str) -> bool {
                     .iter()
                     .any(|ext| name.ends_with(ext))
         }
-        Some((folder, name)) => {
-            (FOLDERS.contains(&folder) || folder == "conditional") && plain(name)
-        }
+        Some((folder, name)) => public_folders().any(|f| f == folder) && plain(name),
     }
 }
 

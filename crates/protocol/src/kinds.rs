@@ -163,6 +163,26 @@ pub const KINDS: &[FileKind] = &[
     },
 ];
 
+/// The folders of a game whose files everyone may read: those of the kinds read by everyone,
+/// and `reveal/`, where the judge publishes the secrets after the end.
+pub fn public_folders() -> impl Iterator<Item = &'static str> {
+    KINDS
+        .iter()
+        .filter(|k| k.readers == Readers::Everyone)
+        .map(|k| k.folder)
+        .chain(["reveal"])
+}
+
+/// Whether `name` is a plain file name a game folder may hold: not empty, not hidden, only
+/// ASCII letters, digits, `.`, `_` and `-` (so never a path of its own).
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
 /// The kind a `format` value belongs to.
 pub fn by_format(format: &str) -> Option<&'static FileKind> {
     KINDS.iter().find(|k| k.formats.contains(&format))
@@ -195,6 +215,9 @@ mod tests {
             by_format(SETUP_FORMAT).unwrap().path("south", 0),
             "setups/south.toml"
         );
+        let public: Vec<&str> = public_folders().collect();
+        assert_eq!(public, ["commitments", "moves", "conditional", "reveal"]);
+        assert!(plain_name("0001-south.toml.sig") && !plain_name(".x") && !plain_name("a/b"));
         // Whatever may be replaced is ordered inside what is signed.
         for k in KINDS {
             if k.order == Order::Sequence {

@@ -42,8 +42,8 @@ impl Whose {
     }
 }
 
-/// `ssh-ed25519 AAAA…` without a comment.
-fn key_body(key: &str) -> String {
+/// `ssh-ed25519 AAAA…` without a comment: a player's identity, whatever its key file's comment.
+pub fn key_body(key: &str) -> String {
     key.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }
 

@@ -3,12 +3,13 @@
 //! page's parts, the replay page, the picture), written when the game is read.
 
 use qijudge_game::ViewRequest;
+pub use qijudge_registry::listing::key_body;
 use qijudge_registry::listing::{read_one, Whose};
 use qijudge_tournament::standings::{from_summary, GameRecord, Judges};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// A seat as the manifest names it.
+/// A seat as the manifest names it: no e-mail address, which the site never publishes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Seat {
     pub seat: String,
@@ -44,8 +45,7 @@ pub struct Entry {
     pub path: String,
     /// The digest of the files its pages are made from ([`crate::public::fingerprint`]).
     pub fingerprint: String,
-    /// The game's name in the registry, and its title in the site's language.
-    pub game: Option<String>,
+    /// The game's title in the site's language.
     pub title: Option<String>,
     pub id: Option<String>,
     pub created: Option<String>,
@@ -68,13 +68,9 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The seats of this game held by the player with key `key`.
-    pub fn seats_of(&self, key: &str) -> Vec<&str> {
-        self.players
-            .iter()
-            .filter(|p| key_body(&p.key) == key)
-            .map(|p| p.seat.as_str())
-            .collect()
+    /// Whether the player with key `key` (a key body) holds a seat of this game.
+    pub fn has_player(&self, key: &str) -> bool {
+        self.players.iter().any(|p| key_body(&p.key) == key)
     }
 
     /// The seat to move's player key, while the game goes on.
@@ -87,11 +83,6 @@ impl Entry {
     }
 }
 
-/// `ssh-ed25519 AAAA…` without a comment: a player's identity.
-pub fn key_body(key: &str) -> String {
-    key.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
-}
-
 /// A game's own files for the site: the page's text view, the move list, the replay page and
 /// the picture, each when it can be made from the public files.
 #[derive(Default)]
@@ -102,38 +93,32 @@ pub struct Parts {
     pub picture: Option<Vec<u8>>,
 }
 
-/// Reads the game whose public files were copied to `copy` (`path`: the game below the root).
-/// Every text that names the copy's folder names `path` instead.
+/// Reads the game whose public files were copied to `copy`; `entry` holds what is known of it
+/// already (its path below the root, its manifest's time and seats, its fingerprint). Every
+/// text that names the copy's folder names the game's path instead.
 pub fn read(
     copy: &Path,
-    path: &str,
-    fingerprint: String,
+    entry: Entry,
     chinese: bool,
     judges: Option<&Judges>,
     now: &str,
 ) -> (Entry, Parts) {
-    let shown = copy.display().to_string();
-    let clean = |text: String| text.replace(&shown, path);
+    let (shown, path) = (copy.display().to_string(), entry.path.clone());
+    let clean = |text: String| text.replace(&shown, &path);
     let listed = read_one(copy, copy.parent().unwrap_or(copy), &Whose::default(), now);
-    let (created, players) = manifest_seats(copy);
     let game = qijudge_registry::of_dir(copy).ok();
     let mut entry = Entry {
-        path: path.to_string(),
-        fingerprint,
-        game: listed.game.clone(),
         title: game.map(|g| match chinese {
             true => g.chinese_title().to_string(),
             false => g.title().to_string(),
         }),
         id: listed.id,
-        created,
-        players,
         ply: listed.ply,
         to_move: listed.to_move,
         deadline: listed.deadline,
         over: listed.over,
         error: listed.error.map(clean),
-        ..Entry::default()
+        ..entry
     };
     let mut parts = Parts::default();
     let (moves, last_time, last_ply) = record_moves(copy);
@@ -174,7 +159,7 @@ pub fn read(
             Ok(s) => match judges.map(|j| j.check(&s.judge)) {
                 None => entry.uncounted = Some("no judge named to count under".into()),
                 Some(Err(why)) => entry.uncounted = Some(why),
-                Some(Ok(())) => entry.record = Some(from_summary(path, &s)),
+                Some(Ok(())) => entry.record = Some(from_summary(&path, &s)),
             },
         }
     }

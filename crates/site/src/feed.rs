@@ -27,7 +27,7 @@ pub fn feed(w: &Words, club: &str, entries: &[Entry], base: Option<&str>) -> Str
         };
         let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
         let title = e.title.as_deref().unwrap_or("");
-        let link = format!("{}/index.html", href(&game_folder(e)));
+        let link = format!("{}/index.html", href(&game_folder(&e.path)));
         items.push(Item {
             id: format!("urn:qijudge:{id}:new"),
             updated: created.clone(),

@@ -17,7 +17,7 @@ pub mod players;
 pub mod public;
 pub mod words;
 
-use entry::{manifest_seats, Entry, Seat};
+use entry::{manifest_seats, Entry};
 use players::Players;
 use qijudge_protocol::error::{Error, Result};
 use qijudge_tournament::standings::Judges;
@@ -104,32 +104,28 @@ pub fn build(o: &Options) -> Result<Built> {
     };
     let mut files: BTreeSet<String> = BTreeSet::new();
     // First the manifests alone: who plays, so that every page links each player alike.
-    let paths: Vec<String> = games.iter().map(|g| relative(g, o.root)).collect();
-    let seats: Vec<(String, Option<String>, Vec<Seat>)> = games
+    let known: Vec<Entry> = games
         .iter()
-        .zip(&paths)
-        .map(|(g, p)| {
+        .map(|g| {
             let (created, players) = manifest_seats(g);
-            (p.clone(), created, players)
+            Entry {
+                path: relative(g, o.root),
+                created,
+                players,
+                ..Entry::default()
+            }
         })
         .collect();
-    let players = Players::of(&seats);
+    let players = Players::of(&known);
     let mut entries = Vec::new();
     let mut kept_now = Vec::new();
-    for (dir, path) in games.iter().zip(&paths) {
+    for (dir, known) in games.iter().zip(known) {
+        let folder = pages::game_folder(&known.path);
+        let slugs: Vec<String> = known.players.iter().map(|s| players.slug(&s.key)).collect();
         let fingerprint = public::fingerprint(dir);
-        let folder = pages::game_folder(&Entry {
-            path: path.clone(),
-            ..Entry::default()
-        });
-        let slugs: Vec<String> = seats
-            .iter()
-            .find(|(p, _, _)| p == path)
-            .map(|(_, _, s)| s.iter().map(|s| players.slug(&s.key)).collect())
-            .unwrap_or_default();
         let reuse = fingerprint.as_ref().ok().and_then(|f| {
             kept.iter().find(|k| {
-                k.entry.path == *path
+                k.entry.path == known.path
                     && k.entry.fingerprint == *f
                     && k.slugs == slugs
                     && o.out.join(&folder).join("index.html").is_file()
@@ -147,33 +143,23 @@ pub fn build(o: &Options) -> Result<Built> {
             }
             None => {
                 built.read += 1;
-                let entry = read_game(o, dir, path, fingerprint, &judges)?;
-                let (entry, parts) = entry;
+                let (entry, parts) = read_game(o, dir, known, fingerprint, &judges);
                 let page = pages::game_page(w, &club, &entry, &parts, &players);
-                put(
-                    o.out,
-                    &format!("{folder}/index.html"),
-                    page.as_bytes(),
-                    &mut built,
-                    &mut files,
-                )?;
-                if let Some(replay) = &parts.replay {
+                let mut out = |name: &str, bytes: &[u8]| {
                     put(
                         o.out,
-                        &format!("{folder}/replay.html"),
-                        replay.as_bytes(),
+                        &format!("{folder}/{name}"),
+                        bytes,
                         &mut built,
                         &mut files,
-                    )?;
+                    )
+                };
+                out("index.html", page.as_bytes())?;
+                if let Some(replay) = &parts.replay {
+                    out("replay.html", replay.as_bytes())?;
                 }
                 if let Some(png) = &parts.picture {
-                    put(
-                        o.out,
-                        &format!("{folder}/board.png"),
-                        png,
-                        &mut built,
-                        &mut files,
-                    )?;
+                    out("board.png", png)?;
                 }
                 entry
             }
@@ -211,45 +197,7 @@ pub fn build(o: &Options) -> Result<Built> {
     )?;
     let feed = feed::feed(w, &club, &entries, o.url);
     put(o.out, "feed.xml", feed.as_bytes(), &mut built, &mut files)?;
-    let mut list = String::from("<ul>\n");
-    for (key, names, slug) in players.all() {
-        let theirs: Vec<&Entry> = entries
-            .iter()
-            .filter(|e| !e.seats_of(key).is_empty())
-            .collect();
-        let shown: Vec<&str> = names.iter().map(String::as_str).collect();
-        let turns = theirs
-            .iter()
-            .filter(|e| e.over.is_none() && e.key_to_move().as_deref() == Some(key.as_str()))
-            .count();
-        list.push_str(&format!(
-            "<li><a href=\"{slug}.html\">{}</a> ({} {}, {} {})</li>\n",
-            qijudge_view::html::escape(&shown.join(" / ")),
-            theirs.len(),
-            w.games,
-            turns,
-            w.their_turn
-        ));
-        let mut body = format!("<p><code>{}</code></p>\n", qijudge_view::html::escape(key));
-        body.push_str(&pages::sections(w, &theirs, &players, "../", Some(key)));
-        let page = pages::page(w, &club, &shown.join(" / "), 1, &body);
-        put(
-            o.out,
-            &format!("players/{slug}.html"),
-            page.as_bytes(),
-            &mut built,
-            &mut files,
-        )?;
-    }
-    list.push_str("</ul>\n");
-    let page = pages::page(w, &club, w.players, 1, &list);
-    put(
-        o.out,
-        "players/index.html",
-        page.as_bytes(),
-        &mut built,
-        &mut files,
-    )?;
+    player_pages(w, &club, o.out, &entries, &players, &mut built, &mut files)?;
     // The files of games and players gone.
     for old in state.files.iter().filter(|f| !files.contains(*f)) {
         let safe = !old.split('/').any(|p| p == ".." || p.is_empty());
@@ -270,42 +218,84 @@ pub fn build(o: &Options) -> Result<Built> {
     Ok(built)
 }
 
-/// Reads one game from a copy of its public files (made in the site's work folder, removed
-/// after), or lists it with why it cannot be read.
+/// A page per player (their turns first) and the list of players.
+fn player_pages(
+    w: &words::Words,
+    club: &str,
+    out: &Path,
+    entries: &[Entry],
+    players: &Players,
+    built: &mut Built,
+    files: &mut BTreeSet<String>,
+) -> Result<()> {
+    let mut list = String::from("<ul>\n");
+    for (key, names, slug) in players.all() {
+        let theirs: Vec<&Entry> = entries.iter().filter(|e| e.has_player(key)).collect();
+        let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+        let turns = theirs
+            .iter()
+            .filter(|e| e.over.is_none() && e.key_to_move().as_deref() == Some(key.as_str()))
+            .count();
+        list.push_str(&format!(
+            "<li><a href=\"{slug}.html\">{}</a> ({} {}, {} {})</li>\n",
+            qijudge_view::html::escape(&shown.join(" / ")),
+            theirs.len(),
+            w.games,
+            turns,
+            w.their_turn
+        ));
+        let mut body = format!("<p><code>{}</code></p>\n", qijudge_view::html::escape(key));
+        body.push_str(&pages::sections(w, &theirs, players, "../", Some(key)));
+        let page = pages::page(w, club, &shown.join(" / "), 1, &body);
+        put(
+            out,
+            &format!("players/{slug}.html"),
+            page.as_bytes(),
+            built,
+            files,
+        )?;
+    }
+    list.push_str("</ul>\n");
+    let page = pages::page(w, club, w.players, 1, &list);
+    put(out, "players/index.html", page.as_bytes(), built, files)?;
+    Ok(())
+}
+
+/// Reads one game (`known`: its path and manifest) from a copy of its public files, made in
+/// the site's work folder and removed after; or lists it with why it cannot be read.
 fn read_game(
     o: &Options,
     dir: &Path,
-    path: &str,
+    known: Entry,
     fingerprint: Result<String>,
     judges: &Judges,
-) -> Result<(Entry, entry::Parts)> {
-    let unreadable = |why: String| {
-        let (created, players) = manifest_seats(dir);
+) -> (Entry, entry::Parts) {
+    let unreadable = |known: Entry, why: String| {
         let entry = Entry {
-            path: path.to_string(),
-            fingerprint: String::new(),
-            created,
-            players,
             error: Some(why),
-            ..Entry::default()
+            ..known
         };
         (entry, entry::Parts::default())
     };
     let fingerprint = match fingerprint {
         Ok(f) => f,
-        Err(e) => return Ok(unreadable(e.to_string())),
+        Err(e) => return unreadable(known, e.to_string()),
     };
     let work = o.out.join(WORK);
     let copy = work.join("game");
     let _ = std::fs::remove_dir_all(&work);
     if let Err(e) = public::copy(dir, &copy) {
         let _ = std::fs::remove_dir_all(&work);
-        return Ok(unreadable(e.to_string()));
+        return unreadable(known, e.to_string());
     }
     let judges = (!judges.is_empty()).then_some(judges);
-    let read = entry::read(&copy, path, fingerprint, o.chinese, judges, o.now);
+    let known = Entry {
+        fingerprint,
+        ..known
+    };
+    let read = entry::read(&copy, known, o.chinese, judges, o.now);
     let _ = std::fs::remove_dir_all(&work);
-    Ok(read)
+    read
 }
 
 /// Writes `bytes` at `rel` below the site unless the file holds them already.
@@ -317,13 +307,10 @@ fn put(
     files: &mut BTreeSet<String>,
 ) -> Result<()> {
     files.insert(rel.to_string());
-    let path = out.join(rel);
-    if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-        built.unchanged += 1;
-        return Ok(());
+    match qijudge_store::write_atomic_unsynced(&out.join(rel), bytes)? {
+        true => built.written.push(rel.to_string()),
+        false => built.unchanged += 1,
     }
-    qijudge_store::write_atomic_unsynced(&path, bytes)?;
-    built.written.push(rel.to_string());
     Ok(())
 }
 

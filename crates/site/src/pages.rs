@@ -70,17 +70,12 @@ pub fn href(path: &str) -> String {
     out
 }
 
-/// The folder of a game's files below the site's root (`games/club/g1`).
-pub fn game_folder(e: &Entry) -> String {
-    match e.path.as_str() {
+/// The folder of the files of the game at `path` below the site's root (`games/club/g1`).
+pub fn game_folder(path: &str) -> String {
+    match path {
         "." => "games/_".into(),
         p => format!("games/{p}"),
     }
-}
-
-/// How deep a game's page sits below the site's root.
-pub fn game_depth(e: &Entry) -> usize {
-    game_folder(e).split('/').count()
 }
 
 /// The game's name in a list: its title and its folder.
@@ -88,7 +83,7 @@ fn game_cell(e: &Entry, up: &str) -> String {
     let title = e.title.as_deref().unwrap_or("?");
     format!(
         "<a href=\"{up}{}/index.html\">{}</a><br><small>{}</small>",
-        href(&game_folder(e)),
+        href(&game_folder(&e.path)),
         escape(&e.path),
         escape(title)
     )
@@ -142,7 +137,7 @@ pub fn in_play_table(
         let picture = match e.picture {
             true => format!(
                 "<img class=\"thumb\" src=\"{up}{}/board.png\" alt=\"{}\" width=\"88\">",
-                href(&game_folder(e)),
+                href(&game_folder(&e.path)),
                 w.picture_of
             ),
             false => String::new(),
@@ -199,7 +194,7 @@ fn why_list(games: &[&Entry], up: &str, why: impl Fn(&Entry) -> Option<&str>) ->
         let _ = writeln!(
             out,
             "<li><a href=\"{up}{}/index.html\">{}</a>: {}</li>",
-            href(&game_folder(e)),
+            href(&game_folder(&e.path)),
             escape(&e.path),
             escape(why(e).unwrap_or(""))
         );
@@ -269,7 +264,7 @@ pub fn game_page(
     parts: &crate::entry::Parts,
     players: &Players,
 ) -> String {
-    let depth = game_depth(e);
+    let depth = game_folder(&e.path).split('/').count();
     let up = "../".repeat(depth);
     let mut body = String::new();
     let title = match (&e.title, &e.id) {

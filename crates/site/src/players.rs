@@ -2,7 +2,7 @@
 //! game gives it. Each has a page whose name is made from its name and its key's digest, so a
 //! page keeps its address when other players come and go.
 
-use crate::entry::{key_body, Seat};
+use crate::entry::{key_body, Entry};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Default)]
@@ -12,13 +12,19 @@ pub struct Players {
 }
 
 impl Players {
-    /// The players of the games `(path, created, seats)`. A page is named after the name the
-    /// player's oldest game gives it, so new games never move it.
-    pub fn of(games: &[(String, Option<String>, Vec<Seat>)]) -> Players {
+    /// The players of the games (their paths, times and seats). A page is named after the name
+    /// the player's oldest game gives it, so new games never move it.
+    pub fn of(games: &[Entry]) -> Players {
         let mut by_key: BTreeMap<String, (BTreeSet<String>, String)> = BTreeMap::new();
         let mut oldest: BTreeMap<String, (&Option<String>, &String, &String)> = BTreeMap::new();
-        for (path, created, seats) in games {
-            for p in seats {
+        for Entry {
+            path,
+            created,
+            players,
+            ..
+        } in games
+        {
+            for p in players {
                 let key = key_body(&p.key);
                 let slot = by_key
                     .entry(key.clone())
@@ -50,14 +56,6 @@ impl Players {
             .get(&key)
             .map(|(_, s)| s.clone())
             .unwrap_or_else(|| slug_of("", &key))
-    }
-
-    /// The player's names, joined.
-    pub fn name(&self, key: &str) -> String {
-        self.by_key
-            .get(&key_body(key))
-            .map(|(n, _)| n.iter().cloned().collect::<Vec<_>>().join(" / "))
-            .unwrap_or_default()
     }
 
     /// The page of the one player called `name`, when only one key has that name.

@@ -5,7 +5,7 @@
 //! view, a plan) is never at hand when a page is written.
 
 use qijudge_protocol::error::{Error, Result};
-use qijudge_protocol::kinds::{Readers, KINDS};
+use qijudge_protocol::kinds::{plain_name, public_folders};
 use qijudge_store::{read_bytes_limited, RECORD_LIMIT};
 use std::path::Path;
 
@@ -23,46 +23,34 @@ const PUBLIC_VIEWS: [&str; 6] = [
     "board.svg",
 ];
 
-/// The folders whose files everyone may read: the kinds read by everyone, and `reveal/`.
-fn public_folders() -> Vec<&'static str> {
-    KINDS
-        .iter()
-        .filter(|k| k.readers == Readers::Everyone)
-        .map(|k| k.folder)
-        .chain(["reveal"])
-        .collect()
-}
-
 /// Whether the public may read the file at `path` (relative to a game folder, `/`-separated).
 pub fn may_read(path: &str) -> bool {
-    let plain = |name: &str| {
-        !name.is_empty()
-            && !name.starts_with('.')
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-    };
     match path.split_once('/') {
         None => TOP.contains(&path),
         Some(("views", name)) => PUBLIC_VIEWS
             .iter()
             .any(|v| name == *v || name.strip_suffix(".sig") == Some(v)),
-        // A sealed plan (`.age`) is for its seat and the judge only.
+        // A sealed plan (`.age`) is ciphertext no page needs.
         Some((folder, name)) => {
-            public_folders().contains(&folder) && plain(name) && !name.ends_with(".age")
+            public_folders().any(|f| f == folder) && plain_name(name) && !name.ends_with(".age")
         }
     }
 }
 
 /// Every file of the game folder `dir` the public may read, by path, sorted.
 pub fn files(dir: &Path) -> Vec<String> {
+    files_in(dir, public_folders())
+}
+
+/// The public files at the top of `dir`, in `views/`, and in `folders`.
+fn files_in<'a>(dir: &Path, folders: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<String> = TOP.iter().map(|p| p.to_string()).collect();
     out.extend(
         PUBLIC_VIEWS
             .iter()
             .flat_map(|v| [format!("views/{v}"), format!("views/{v}.sig")]),
     );
-    for folder in public_folders() {
+    for folder in folders {
         let Ok(entries) = std::fs::read_dir(dir.join(folder)) else {
             continue;
         };

@@ -978,9 +978,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes `bytes` to `path` atomically, without syncing: for many files made durable together
-/// afterwards by one [`sync_folder`]. Unchanged files are not rewritten.
-pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_file(path, bytes, false)
+/// afterwards by one [`sync_folder`]. Unchanged files are not rewritten; says whether it wrote.
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<bool> {
+    write_changed(path, bytes, false, 0o666)
 }
 
 /// Writes atomically (temporary file, rename); with `durable`, synced before and after the rename.
@@ -995,8 +995,13 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Result<()> {
+    write_changed(path, bytes, durable, mode).map(|_| ())
+}
+
+/// [`write_with_mode`], saying whether the file was written (false: it held `bytes` already).
+fn write_changed(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Result<bool> {
     if fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(());
+        return Ok(false);
     }
     let dir = path
         .parent()
@@ -1028,7 +1033,7 @@ fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Resul
         }
         Ok(())
     })();
-    result.map_err(|e: std::io::Error| {
+    result.map(|()| true).map_err(|e: std::io::Error| {
         let _ = fs::remove_file(&tmp);
         io(path, e)
     })
@@ -1037,6 +1042,18 @@ fn write_with_mode(path: &Path, bytes: &[u8], durable: bool, mode: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unsynced_write_says_whether_it_wrote_and_leaves_no_temporary_file() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("a/page.html");
+        assert!(write_atomic_unsynced(&path, b"one").unwrap());
+        assert!(!write_atomic_unsynced(&path, b"one").unwrap());
+        assert!(write_atomic_unsynced(&path, b"two").unwrap());
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let left: Vec<_> = std::fs::read_dir(t.path().join("a")).unwrap().collect();
+        assert_eq!(left.len(), 1);
+    }
 
     #[test]
     fn a_folder_in_memory_is_shared_read_once_and_put_on_disk_at_flush() {
