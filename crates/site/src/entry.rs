@@ -167,8 +167,9 @@ pub fn read(
 }
 
 /// The record's moves in words (`12. north c9-c8 (moved)`), when the last was received, and
-/// its ply.
+/// its ply. A line this version cannot read is left out (the game's status says what is wrong).
 fn record_moves(copy: &Path) -> (Vec<String>, Option<String>, Option<u64>) {
+    use qijudge_protocol::files::{parse_json_line, Entry as Line, RecordLine};
     let Ok(text) = qijudge_store::read_limited(
         &copy.join("record.jsonl"),
         "record.jsonl",
@@ -177,27 +178,29 @@ fn record_moves(copy: &Path) -> (Vec<String>, Option<String>, Option<u64>) {
         return (Vec::new(), None, None);
     };
     let mut moves = Vec::new();
-    let mut last = None;
-    let mut last_ply = None;
+    let (mut last, mut last_ply) = (None, None);
     for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let e = &v["entry"];
-        if let Some(t) = e["received"].as_str() {
-            last = Some(t.to_string());
-        }
-        let (Some(ply), Some(seat), Some(mv)) =
-            (e["ply"].as_u64(), e["seat"].as_str(), e["move"].as_str())
+        let Ok(RecordLine {
+            entry:
+                Line::Move {
+                    ply,
+                    seat,
+                    received,
+                    action,
+                    outcome,
+                    ..
+                },
+            ..
+        }) = parse_json_line::<RecordLine>(line)
         else {
             continue;
         };
-        let outcome = e["outcome"]
-            .as_str()
-            .map(|o| format!(" ({})", o.replace('_', " ")))
+        let outcome = outcome
+            .and_then(|o| serde_json::to_value(o).ok())
+            .and_then(|v| v.as_str().map(|o| format!(" ({})", o.replace('_', " "))))
             .unwrap_or_default();
-        moves.push(format!("{ply}. {seat} {mv}{outcome}"));
-        last_ply = Some(ply);
+        moves.push(format!("{ply}. {seat} {action}{outcome}"));
+        (last, last_ply) = (Some(received), Some(u64::from(ply)));
     }
     (moves, last, last_ply)
 }
