@@ -79,9 +79,14 @@ impl Club {
         ]);
     }
 
-    fn play(&self, dir: &Path, seat: &str, key: &str, mv: &str) {
+    /// A move written, not judged.
+    fn write_move(&self, dir: &Path, seat: &str, key: &str, mv: &str) {
         let d = dir.to_string_lossy();
         ok(&["move", &d, "--as", seat, "--key", &self.keys.path(key), mv]);
+    }
+
+    fn play(&self, dir: &Path, seat: &str, key: &str, mv: &str) {
+        self.write_move(dir, seat, key, mv);
         self.judge(dir);
     }
 
@@ -250,16 +255,7 @@ fn a_rebuild_after_one_move_writes_only_the_pages_that_changed() {
     assert_eq!(files_of(&site), first);
     // A move written but not judged changes no page either.
     let xq = club.game("xq");
-    let d = xq.to_string_lossy().into_owned();
-    ok(&[
-        "move",
-        &d,
-        "--as",
-        "red",
-        "--key",
-        &club.keys.path("alice"),
-        "b0c2",
-    ]);
+    club.write_move(&xq, "red", "alice", "b0c2");
     let r = club.site(&site, &[]);
     assert!(
         r.stdout.contains("(0 read again), 0 files written"),
