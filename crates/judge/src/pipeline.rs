@@ -250,6 +250,21 @@ pub fn replay<R: Referee>(
     replay_observed(r, dir, record, mode, key, &mut |_, _| {})
 }
 
+/// The judge's replay of the record it signed (its signature checked under `key`'s public
+/// half, which `check_judge` matched to the manifest's judge): every recorded file is read and
+/// matched to its line and replayed through the rules, but the players' signatures on them,
+/// which the judge checked when it took each file, are taken as the record vouches for them
+/// (see `signing::TrustRecorded`). New files are verified in full after the replay.
+fn replay_own_record<R: Referee>(
+    r: &R,
+    dir: &GameDir,
+    record: &Record,
+    key: &PrivateKey,
+) -> Result<R::State> {
+    let _trust = qijudge_protocol::signing::TrustRecorded::enter();
+    replay(r, dir, record, Mode::Judge, Some(key))
+}
+
 /// [`replay`], showing `observe` the state after each record entry is applied (the replay
 /// page's positions).
 pub fn replay_observed<R: Referee>(
@@ -759,7 +774,7 @@ pub fn judge<R: Referee>(
     let _lock = dir.lock()?;
     dir.recover()?;
     let record = load_record(r, dir)?;
-    let mut state = replay(r, dir, &record, Mode::Judge, Some(key))?;
+    let mut state = replay_own_record(r, dir, &record, key)?;
     let cx = Ctx::taking_new(dir, now, Some(key));
     r.prepare(&mut state, &cx)?;
     let before = state.record().lines.len();
@@ -901,11 +916,12 @@ pub fn verify<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
 /// the record (whose lines hold every accepted file's hash), the hash chain, and the rules'
 /// replay of every recorded file, each read and its hash matched to its line, its player's
 /// signature taken as the record vouches for it (see `signing::TrustRecorded`); the revealed
-/// secrets of a finished game checked against their commitments. The views are not checked:
-/// [`verify`] is the audit of everything.
+/// secrets of a finished game checked against their commitments. The views are not read, nor
+/// the record checked against their heads: [`verify`] is the audit of everything.
 pub fn trust_record<R: Referee>(r: &R, dir: &GameDir) -> Result<R::State> {
     let _trust = qijudge_protocol::signing::TrustRecorded::enter();
-    let state = current(r, dir, Mode::Audit)?;
+    let record = crate::signed_record::load_signed(dir, &r.frame())?;
+    let state = replay(r, dir, &record, Mode::Audit, None)?;
     if let (true, Some(what)) = (r.is_over(&state), r.secrets_held()) {
         super::secret::require_revealed(dir, r.frame().seats, what)?;
     }
@@ -940,7 +956,10 @@ impl<'a, R: Referee> Session<'a, R> {
         key: Option<&PrivateKey>,
     ) -> Result<Session<'a, R>> {
         let record = load_record(referee, dir)?;
-        let mut state = replay(referee, dir, &record, Mode::Judge, key)?;
+        let mut state = match key {
+            Some(key) => replay_own_record(referee, dir, &record, key)?,
+            None => replay(referee, dir, &record, Mode::Judge, None)?,
+        };
         if key.is_some() {
             let cx = Ctx::taking_new(dir, now, key);
             referee.prepare(&mut state, &cx)?;

@@ -11,6 +11,14 @@ use qijudge_store::{GameDir, RECORD_LIMIT, SIGNATURE_LIMIT};
 /// back: the judge keeps no state besides its files, so every view it signed is its memory, and
 /// the record must still hold the head of each (the newest signed head wins).
 pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
+    let record = load_signed(dir, f)?;
+    check_not_rolled_back(dir, f, record)
+}
+
+/// The signed record (empty before the first judge run), its signature and chain checked, but
+/// not against the views: what standings need of a finished game, whose record a rollback
+/// could only cut short of its result (and whose views they do not read).
+pub fn load_signed(dir: &GameDir, f: &Frame) -> Result<Record> {
     let Some(text) = dir.read_optional("record.jsonl", RECORD_LIMIT)? else {
         if dir.exists("record.sig") {
             return Err(refuse(
@@ -19,7 +27,7 @@ pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
                 "missing, but record.sig exists",
             ));
         }
-        return check_not_rolled_back(dir, f, Record::new());
+        return Ok(Record::new());
     };
     // The record's first line chains to the manifest it was started with: if that is not the
     // manifest now, game.toml was changed (checked before the signature, whose key game.toml
@@ -38,14 +46,13 @@ pub fn load_record(dir: &GameDir, f: &Frame) -> Result<Record> {
             "the record was not signed by this game's judge, or was changed",
         )
     })?;
-    let record = Record::parse(&text, f.hash).map_err(|(line, e)| {
+    Record::parse(&text, f.hash).map_err(|(line, e)| {
         refuse(
             "record.jsonl",
             e.field.as_deref(),
             format!("line {line}: {}", e.reason),
         )
-    })?;
-    check_not_rolled_back(dir, f, record)
+    })
 }
 
 /// The manifest hash a record's first line chains to, if it reads as a record line.

@@ -45,6 +45,41 @@ pub struct Node {
     pub grid: Option<(u8, u8)>,
 }
 
+/// One straight railway ray leaving a node, as a set.
+#[derive(Debug, Clone, Copy)]
+pub struct StraightRay<S> {
+    /// Every node of the ray.
+    pub nodes: S,
+    pub order: RayOrder,
+}
+
+/// How a ray's node numbers run away from its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RayOrder {
+    /// Rising: the nearest occupied node is the lowest.
+    Rising,
+    /// Falling: the nearest occupied node is the highest.
+    Falling,
+    /// Neither (a line that bends across the numbering): scanned node by node.
+    Mixed,
+}
+
+impl<S: NodeSet> StraightRay<S> {
+    fn of(ray: &[Square]) -> StraightRay<S> {
+        let order = if ray.windows(2).all(|w| w[0] < w[1]) {
+            RayOrder::Rising
+        } else if ray.windows(2).all(|w| w[0] > w[1]) {
+            RayOrder::Falling
+        } else {
+            RayOrder::Mixed
+        };
+        StraightRay {
+            nodes: ray.iter().fold(S::default(), |s, &sq| s.with(sq)),
+            order,
+        }
+    }
+}
+
 /// A board graph with precomputed neighbour sets and straight railway rays.
 #[derive(Debug)]
 pub struct Board<S> {
@@ -60,6 +95,9 @@ pub struct Board<S> {
     /// Per node and ray, the set of the ray's first k+1 nodes at index k: a straight slide
     /// adds one set once its first occupied node is found.
     pub ray_prefixes: Vec<Vec<Vec<S>>>,
+    /// Per node, its rays as sets (in the order of `rays`): a slide finds its first occupied
+    /// node by one bit scan when the ray's node numbers only rise or only fall.
+    pub straight: Vec<Vec<StraightRay<S>>>,
     pub camps: S,
     pub headquarters: S,
     pub rail_nodes: S,
@@ -278,7 +316,12 @@ impl<S: NodeSet> Board<S> {
                     .collect()
             })
             .collect();
+        let straight = rays
+            .iter()
+            .map(|node_rays| node_rays.iter().map(|r| StraightRay::of(r)).collect())
+            .collect();
         Ok(Board {
+            straight,
             teamed,
             name: file.name,
             seat_names: file.seats,

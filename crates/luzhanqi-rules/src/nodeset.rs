@@ -20,6 +20,10 @@ pub trait NodeSet: Copy + Default + Eq + Debug + Send + Sync + 'static {
     fn count(self) -> u32;
     /// The lowest index in the set.
     fn first(self) -> Option<usize>;
+    /// The highest index in the set.
+    fn last(self) -> Option<usize>;
+    /// The set of every index below `i` (`i` at most [`NodeSet::CAPACITY`]).
+    fn below(i: usize) -> Self;
 
     #[inline]
     fn with(self, i: usize) -> Self {
@@ -89,6 +93,17 @@ impl NodeSet for u64 {
         (self != 0).then(|| self.trailing_zeros() as usize)
     }
     #[inline]
+    fn last(self) -> Option<usize> {
+        (self != 0).then(|| 63 - self.leading_zeros() as usize)
+    }
+    #[inline]
+    fn below(i: usize) -> Self {
+        match i {
+            64.. => !0,
+            _ => (1 << i) - 1,
+        }
+    }
+    #[inline]
     fn pop_first(&mut self) -> Option<usize> {
         let i = self.first()?;
         *self &= *self - 1;
@@ -145,6 +160,21 @@ impl NodeSet for Wide {
             .map(|(k, w)| k * 64 + w.trailing_zeros() as usize)
     }
     #[inline]
+    fn last(self) -> Option<usize> {
+        (0..3)
+            .rev()
+            .find(|&k| self.0[k] != 0)
+            .map(|k| k * 64 + 63 - self.0[k].leading_zeros() as usize)
+    }
+    #[inline]
+    fn below(i: usize) -> Self {
+        let word = |k: usize| match i.saturating_sub(k * 64) {
+            64.. => !0,
+            n => (1u64 << n) - 1,
+        };
+        Wide([word(0), word(1), word(2)])
+    }
+    #[inline]
     fn pop_first(&mut self) -> Option<usize> {
         for (k, w) in self.0.iter_mut().enumerate() {
             if *w != 0 {
@@ -169,13 +199,21 @@ mod tests {
             assert!(s.contains(i));
             assert!(!s.without(i).contains(i));
         }
+        assert_eq!(s.first(), indices.first().copied());
+        assert_eq!(s.last(), indices.last().copied());
+        for i in 0..=S::CAPACITY {
+            let below = S::below(i);
+            assert_eq!(below.count() as usize, i);
+            assert_eq!(below.last(), i.checked_sub(1));
+        }
     }
 
     #[test]
     fn both_set_types_agree() {
         check::<u64>(&[0, 5, 59, 63]);
         check::<Wide>(&[0, 5, 59, 63, 64, 127, 128, 191]);
-        assert_eq!(Wide::default().first(), None);
-        assert_eq!(0u64.first(), None);
+        check::<u64>(&[]);
+        check::<Wide>(&[]);
+        check::<Wide>(&[70, 130]);
     }
 }

@@ -2,7 +2,7 @@
 //! Move generation ([`Position::legal_moves`]) and the single-move check
 //! ([`Position::check_move`]) are written independently and tested to agree.
 
-use super::board::{Board, NodeKind, Seat, Square};
+use super::board::{Board, NodeKind, RayOrder, Seat, Square};
 use super::combat;
 use super::event::{EndReason, Event, Fact, GameResult, Outcome};
 use super::nodeset::NodeSet;
@@ -395,12 +395,24 @@ impl<S: NodeSet> Position<S> {
                 RailMode::Straight => {
                     // Each ray up to and including its first occupied node.
                     let mut r = S::default();
-                    for (ray, prefixes) in b.rays[from].iter().zip(&b.ray_prefixes[from]) {
-                        let stop = ray
-                            .iter()
-                            .position(|&sq| all.contains(sq))
-                            .unwrap_or(ray.len() - 1);
-                        r = r.union(prefixes[stop]);
+                    for (k, ray) in b.straight[from].iter().enumerate() {
+                        let hit = all.and(ray.nodes);
+                        r = r.union(match ray.order {
+                            _ if hit.is_empty() => ray.nodes,
+                            RayOrder::Rising => hit
+                                .first()
+                                .map_or(ray.nodes, |near| ray.nodes.and(S::below(near + 1))),
+                            RayOrder::Falling => hit
+                                .last()
+                                .map_or(ray.nodes, |near| ray.nodes.minus(S::below(near))),
+                            RayOrder::Mixed => {
+                                let stop = b.rays[from][k]
+                                    .iter()
+                                    .position(|&sq| all.contains(sq))
+                                    .unwrap_or(0);
+                                b.ray_prefixes[from][k][stop]
+                            }
+                        });
                     }
                     r
                 }

@@ -283,9 +283,9 @@ static VERIFIED: std::sync::Mutex<Option<std::collections::HashSet<[u8; 32]>>> =
 const VERIFIED_CAPACITY: usize = 100_000;
 
 thread_local! {
-    /// On this thread, while a [`TrustRecorded`] lives: the signatures of recorded files taken
-    /// as the judge's signed record vouches for them, by the same digest as [`VERIFIED`]. Never
-    /// shared with `VERIFIED`, so nothing taken on trust is ever counted as verified.
+    /// On this thread, while a [`TrustRecorded`] lives: the recorded files taken as the
+    /// judge's signed record vouches for them (by [`trust_digest`]). Never shared with
+    /// `VERIFIED`, so nothing taken on trust is ever counted as verified.
     static TRUSTED: std::cell::RefCell<Option<std::collections::HashSet<[u8; 32]>>> =
         const { std::cell::RefCell::new(None) };
 }
@@ -293,27 +293,51 @@ thread_local! {
 /// While it lives, on this thread, [`confirm_recorded`] checks no signature: each file it is
 /// given is one the judge's signed record already holds (its hash in a line the judge signed),
 /// and the replay still reads every file and refuses one whose bytes are not the recorded
-/// ones. Standings over games whose judge the organiser pins by key need no more (the judge
-/// checked every signature when it took the file); `tournament --audit` checks them all.
-/// Files that are not in the record (new ones) are verified as always.
-pub struct TrustRecorded(());
+/// ones; its signature file is not read. Two readers need no more: standings over games whose
+/// judge the organiser pins by key, and the judge's own run over the record it signed (the
+/// judge checked every signature when it took the file). `verify` and `tournament --audit`
+/// check them all. Files that are not in the record (new ones) are verified as always.
+/// Scopes nest: an inner one leaves the outer one's trust as it found it.
+pub struct TrustRecorded {
+    outermost: bool,
+}
 
 impl TrustRecorded {
     pub fn enter() -> TrustRecorded {
-        TRUSTED.with(|t| *t.borrow_mut() = Some(Default::default()));
-        TrustRecorded(())
+        let outermost = TRUSTED.with(|t| {
+            let mut t = t.borrow_mut();
+            let outermost = t.is_none();
+            t.get_or_insert_with(Default::default);
+            outermost
+        });
+        TrustRecorded { outermost }
     }
 }
 
 impl Drop for TrustRecorded {
     fn drop(&mut self) {
-        TRUSTED.with(|t| *t.borrow_mut() = None);
+        if self.outermost {
+            TRUSTED.with(|t| *t.borrow_mut() = None);
+        }
     }
 }
 
 /// Whether this thread takes recorded files on trust (see [`TrustRecorded`]).
-fn trusting() -> bool {
+pub fn trusting() -> bool {
     TRUSTED.with(|t| t.borrow().is_some())
+}
+
+/// Whether, on this thread, `msg` is a recorded file taken on trust for `key` in `namespace`
+/// (see [`TrustRecorded`]): then its signature file is not even read.
+pub fn is_trusted(key: &PublicKey, namespace: &str, msg: &[u8]) -> bool {
+    let digest = trust_digest(key, namespace, msg);
+    TRUSTED.with(|t| t.borrow().as_ref().is_some_and(|s| s.contains(&digest)))
+}
+
+/// What a file taken on trust is remembered by: its key, namespace and bytes, not its
+/// signature, which the record does not cover and a trusting replay does not read.
+fn trust_digest(key: &PublicKey, namespace: &str, msg: &[u8]) -> [u8; 32] {
+    verification_digest(key, namespace, msg, "")
 }
 
 fn verification_digest(key: &PublicKey, namespace: &str, msg: &[u8], armored: &str) -> [u8; 32] {
@@ -345,11 +369,14 @@ pub fn verify(
     msg: &[u8],
     armored: &str,
 ) -> Result<(), SignatureError> {
+    if trusting() && is_trusted(key, namespace, msg) {
+        return Ok(());
+    }
     let digest = verification_digest(key, namespace, msg, armored);
-    let seen = |set: &Option<std::collections::HashSet<[u8; 32]>>| {
-        set.as_ref().is_some_and(|s| s.contains(&digest))
-    };
-    if VERIFIED.lock().is_ok_and(|set| seen(&set)) || TRUSTED.with(|t| seen(&t.borrow())) {
+    if VERIFIED
+        .lock()
+        .is_ok_and(|set| set.as_ref().is_some_and(|s| s.contains(&digest)))
+    {
         return Ok(());
     }
     verify_uncached(key, namespace, msg, armored)?;
@@ -460,7 +487,7 @@ pub fn confirm_recorded(items: &[Recorded]) -> usize {
         // the replay matches to its line.
         let taken: Vec<[u8; 32]> = items
             .iter()
-            .map(|i| verification_digest(i.key, i.namespace, i.msg, i.armored))
+            .map(|i| trust_digest(i.key, i.namespace, i.msg))
             .collect();
         let count = taken.len();
         TRUSTED.with(|t| {

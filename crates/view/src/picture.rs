@@ -274,8 +274,8 @@ pub fn png(svg: &str) -> Vec<u8> {
 }
 
 /// Encodes RGBA pixels (premultiplied, as tiny-skia holds them; an opaque picture's are plain)
-/// as a PNG, losslessly: indexed when there are 256 colours or fewer, else RGB or RGBA, at the
-/// best compression with adaptive filters. Deterministic: the same pixels give the same bytes.
+/// as a PNG, losslessly: indexed when there are 256 colours or fewer, else RGB or RGBA.
+/// Deterministic: the same pixels give the same bytes.
 fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     let pixels = rgba.chunks_exact(4);
     let opaque = pixels.clone().all(|p| p[3] == 255);
@@ -303,10 +303,15 @@ fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Best);
-    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    // zlib's default level, and an indexed picture unfiltered: on these flat pictures, half
+    // the time of the best level with adaptive filters, and smaller (a Luzhanqi board: 3.2 ms
+    // and 12.1 kB against 6.6 ms and 14.2 kB).
+    encoder.set_compression(png::Compression::Default);
     if let Some(plte) = plte {
         encoder.set_palette(plte);
+        encoder.set_filter(png::FilterType::NoFilter);
+    } else {
+        encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
     }
     let written = encoder
         .write_header()
