@@ -366,7 +366,11 @@ pub fn replay_observed<R: Referee>(
                     "an accepted file was changed, or the record was edited",
                 ));
             }
-            append(r, &mut state, entry, &cx)?;
+            let genesis = r.frame().hash;
+            state
+                .record_mut()
+                .append_as_in(record, k, entry.clone(), genesis);
+            r.note(&mut state, &entry, &cx)?;
             observe(&state, &record.lines[k].entry);
             k += 1;
         }

@@ -132,6 +132,26 @@ impl Record {
         self.lines.push(line);
     }
 
+    /// Appends line `k` of `parsed` as it stands, when this record holds exactly `parsed`'s
+    /// first `k` lines and that line's entry is `entry`: the line [`Record::append`] would
+    /// make, without serialising and hashing it again (a parsed record's texts are canonical).
+    /// Otherwise appends `entry` as [`Record::append`] does.
+    pub fn append_as_in(&mut self, parsed: &Record, k: usize, entry: Entry, genesis: &str) {
+        let k_prev = match k.checked_sub(1) {
+            None => Some(genesis),
+            Some(j) => parsed.heads.get(j).map(String::as_str),
+        };
+        let same_so_far = self.lines.len() == k
+            && k_prev == Some(self.heads.last().map_or(genesis, String::as_str))
+            && parsed.lines.get(k).is_some_and(|l| l.entry == entry);
+        if !same_so_far {
+            return self.append(entry, genesis);
+        }
+        self.lines.push(parsed.lines[k].clone());
+        self.texts.push(parsed.texts[k].clone());
+        self.heads.push(parsed.heads[k].clone());
+    }
+
     /// The record as file bytes.
     pub fn to_text(&self) -> String {
         self.texts.iter().map(|t| format!("{t}\n")).collect()
@@ -178,6 +198,38 @@ mod tests {
         );
         r.append(begin(), "g");
         assert_eq!(r.answerable_heads("g"), vec![r.head_or("g")]);
+    }
+
+    /// A replay copying a parsed record's lines builds the record `append` builds; an entry
+    /// that is not the parsed line's, or a record that is not its prefix, is appended anew.
+    #[test]
+    fn appending_as_in_a_parsed_record_is_appending() {
+        let vacation = |seat: &str, days| Entry::Vacation {
+            seat: seat.into(),
+            days,
+            at: "2026-11-21T10:00:00Z".into(),
+        };
+        let mut made = Record::new();
+        for (seat, days) in [("red", 1), ("black", 2), ("red", 3)] {
+            made.append(vacation(seat, days), "g");
+        }
+        let parsed = Record::parse(&made.to_text(), "g").unwrap();
+        let mut copied = Record::new();
+        for (k, line) in parsed.lines.iter().enumerate() {
+            copied.append_as_in(&parsed, k, line.entry.clone(), "g");
+        }
+        assert_eq!(copied, made);
+        // Another entry at line 1: the record appends it, chained as `append` chains it.
+        let mut other = parsed.prefix(1);
+        other.append_as_in(&parsed, 1, vacation("black", 9), "g");
+        let mut want = parsed.prefix(1);
+        want.append(vacation("black", 9), "g");
+        assert_eq!(other, want);
+        // Line 2 after that other line 1 does not chain to it: appended anew.
+        other.append_as_in(&parsed, 2, vacation("red", 3), "g");
+        want.append(vacation("red", 3), "g");
+        assert_eq!(other, want);
+        assert_ne!(other.head_or("g"), parsed.head_or("g"));
     }
 
     use super::*;
