@@ -1,7 +1,7 @@
 //! What a `qijudge judge` process costs: CPU time (user + system, from the kernel's accounting
-//! of the child) on a signed Luzhanqi game of 100, 1 000 and 10 000 plies, for the first run
-//! (every file new), a re-run (nothing new) and a run taking one new move, beside the cost of
-//! one SSHSIG Ed25519 verification. The fixed cost and the per-ply slope are fitted from the
+//! of the child) on a signed Luzhanqi game of 150, 1 000 and 10 000 plies, for the first run
+//! (every file new), a re-run (nothing new) and a run taking one new move, beside `verify` on
+//! the same game and the cost of one SSHSIG Ed25519 verification. The fixed cost and the per-ply slope are fitted from the
 //! re-runs. Run with `cargo bench --bench judge`; set `QIJUDGE_BIN` to time another build of
 //! the binary on the same games (before and after a change, back to back), and
 //! `QIJUDGE_BENCH_KEEP=1` to keep the games for a profiler.
@@ -25,16 +25,16 @@ fn main() {
         verification_us()
     );
     let mut rerun = Vec::new();
-    for plies in [100u32, 1_000, 10_000] {
+    for plies in [150u32, 1_000, 10_000] {
         let (tmp, last) = game_with_last_move_aside(plies);
         let dir = tmp.path();
         // QIJUDGE_BENCH_KEEP=1 keeps the games (for a profiler), printing where they are.
         if std::env::var_os("QIJUDGE_BENCH_KEEP").is_some() {
             println!("game of {plies} plies kept in {}", dir.display());
         }
-        let first = cpu_ms(&bin, dir);
+        let first = cpu_ms(&bin, "judge", dir, &dir.join("keys/judge"));
         let again = (0..ROUNDS)
-            .map(|_| cpu_ms(&bin, dir))
+            .map(|_| cpu_ms(&bin, "judge", dir, &dir.join("keys/judge")))
             .fold(f64::MAX, f64::min);
         let one_new = (0..ROUNDS)
             .map(|_| {
@@ -42,7 +42,7 @@ fn main() {
                 let copy = tempfile::tempdir().unwrap();
                 copy_tree(dir, copy.path());
                 put_back(copy.path(), &last, true);
-                cpu_ms(&bin, copy.path())
+                cpu_ms(&bin, "judge", copy.path(), &copy.path().join("keys/judge"))
             })
             .fold(f64::MAX, f64::min);
         println!(
@@ -53,6 +53,7 @@ fn main() {
             let _ = tmp.keep();
         }
     }
+    rerun_beside_verify(&bin);
     let (p0, t0) = rerun[0];
     let (p2, t2) = rerun[2];
     let slope = (t2 - t0) / (p2 - p0);
@@ -60,6 +61,47 @@ fn main() {
         "re-run fit: {:.1} ms fixed + {:.1} µs per recorded ply",
         t0 - slope * p0,
         slope * 1e3
+    );
+}
+
+/// A judge re-run beside `verify` (which audits finished games only) on one finished game of a
+/// random bot match, kept as a folder.
+fn rerun_beside_verify(bin: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("m");
+    let made = Command::new(env!("CARGO_BIN_EXE_qijudge"))
+        .args([
+            "match",
+            "--game",
+            "luzhanqi",
+            "--seed",
+            "5",
+            "--games",
+            "1",
+            "--folders",
+        ])
+        .args(["--bot", "a=builtin:random", "--bot", "b=builtin:random"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("the qijudge binary runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let game = out.join("games/game-00001");
+    let key = out.join("keys/judge");
+    let plies = std::fs::read_dir(game.join("moves")).unwrap().count() / 2;
+    let least = |command: &str| {
+        (0..ROUNDS)
+            .map(|_| cpu_ms(bin, command, &game, &key))
+            .fold(f64::MAX, f64::min)
+    };
+    let (rerun, verify) = (least("judge"), least("verify"));
+    println!(
+        "finished game of {plies} plies: judge re-run {rerun:.1} ms CPU, verify {verify:.1} ms: re-run {:.2}× verify",
+        rerun / verify
     );
 }
 
@@ -122,20 +164,18 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The CPU time of one `judge` process on `dir`, in milliseconds.
-fn cpu_ms(bin: &str, dir: &Path) -> f64 {
+/// The CPU time of one `judge` or `verify` process on `dir`, in milliseconds.
+fn cpu_ms(bin: &str, command: &str, dir: &Path, key: &Path) -> f64 {
     let before = children_cpu_ms();
-    let out = Command::new(bin)
-        .arg("judge")
-        .arg(dir)
-        .arg("--key")
-        .arg(dir.join("keys/judge"))
-        .args(["--now", NOW])
-        .output()
-        .expect("the qijudge binary runs");
+    let mut cmd = Command::new(bin);
+    cmd.arg(command).arg(dir);
+    if command == "judge" {
+        cmd.arg("--key").arg(key).args(["--now", NOW]);
+    }
+    let out = cmd.output().expect("the qijudge binary runs");
     assert!(
         out.status.success(),
-        "judge failed: {}",
+        "{command} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     children_cpu_ms() - before

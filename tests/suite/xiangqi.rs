@@ -824,3 +824,30 @@ fn a_recorded_move_edited_by_hand_is_refused_as_already_recorded() {
     std::fs::write(&path, kept).unwrap();
     g.play("black", "h9g7");
 }
+
+/// The judge replays the record it signed without checking again the players' signatures on
+/// the files it holds (it checked each when it took the file): a recorded move's signature
+/// replaced later (by another valid signature of the same seat, over another file) does not
+/// stop the judge, while `verify`, which trusts no record, refuses it by name. (A file whose
+/// bytes changed is not trusted: see the test above.)
+#[test]
+fn the_judge_trusts_its_own_record_for_signatures_and_verify_does_not() {
+    let g = XGame::new(&[]);
+    g.play("red", "h2e2");
+    g.play("black", "h9g7");
+    g.play("red", "h0g2");
+    let moves = Path::new(&g.d()).join("moves");
+    std::fs::copy(
+        moves.join("0003-red.toml.sig"),
+        moves.join("0001-red.toml.sig"),
+    )
+    .unwrap();
+    let again = g.judge();
+    assert_eq!(again.code, 0, "{again:?}");
+    let audit = qj(&["verify", &g.d()]);
+    assert_eq!(audit.code, 1, "{audit:?}");
+    assert!(
+        audit.stderr.contains("moves/0001-red.toml.sig"),
+        "{audit:?}"
+    );
+}
