@@ -14,6 +14,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+mod support;
+
 /// Runs of each kind; the least CPU is reported (the machine's other load only adds).
 const ROUNDS: usize = 3;
 
@@ -69,27 +71,7 @@ fn main() {
 fn rerun_beside_verify(bin: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("m");
-    let made = Command::new(env!("CARGO_BIN_EXE_qijudge"))
-        .args([
-            "match",
-            "--game",
-            "luzhanqi",
-            "--seed",
-            "5",
-            "--games",
-            "1",
-            "--folders",
-        ])
-        .args(["--bot", "a=builtin:random", "--bot", "b=builtin:random"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("the qijudge binary runs");
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    support::random_match(&out, 1, 5, true);
     let game = out.join("games/game-00001");
     let key = out.join("keys/judge");
     let plies = std::fs::read_dir(game.join("moves")).unwrap().count() / 2;
@@ -166,7 +148,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// The CPU time of one `judge` or `verify` process on `dir`, in milliseconds.
 fn cpu_ms(bin: &str, command: &str, dir: &Path, key: &Path) -> f64 {
-    let before = children_cpu_ms();
+    let before = support::children_cpu_s() * 1e3;
     let mut cmd = Command::new(bin);
     cmd.arg(command).arg(dir);
     if command == "judge" {
@@ -178,14 +160,5 @@ fn cpu_ms(bin: &str, command: &str, dir: &Path, key: &Path) -> f64 {
         "{command} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    children_cpu_ms() - before
-}
-
-fn children_cpu_ms() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
-    assert_eq!(rc, 0);
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
-    ms(usage.ru_utime) + ms(usage.ru_stime)
+    support::children_cpu_s() * 1e3 - before
 }

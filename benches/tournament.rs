@@ -11,6 +11,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+mod support;
+
 const THREADS: usize = 2;
 
 fn main() {
@@ -22,19 +24,7 @@ fn main() {
     println!("binary: {bin}");
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("m");
-    let made = Command::new(env!("CARGO_BIN_EXE_qijudge"))
-        .args(["match", "--game", "luzhanqi", "--seed", "11"])
-        .args(["--bot", "a=builtin:random", "--bot", "b=builtin:random"])
-        .args(["--games", &games.to_string(), "--concurrency", "2"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("the qijudge binary runs");
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    let made = support::random_match(&out, games, 11, false);
     let plies = plies_of(&String::from_utf8_lossy(&made.stderr));
     println!(
         "{games} packed games, {plies} plies ({:.0} a game)",
@@ -100,7 +90,7 @@ fn signature_floor_s(out: &Path, plies: usize) -> f64 {
 
 /// CPU (user + system) and wall seconds of one `tournament` process.
 fn tournament(bin: &str, games: &Path, audit: bool) -> (f64, f64) {
-    let before = children_cpu_s();
+    let before = support::children_cpu_s();
     let t = Instant::now();
     let mut cmd = Command::new(bin);
     cmd.arg("tournament")
@@ -116,14 +106,5 @@ fn tournament(bin: &str, games: &Path, audit: bool) -> (f64, f64) {
         "tournament failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    (children_cpu_s() - before, wall)
-}
-
-fn children_cpu_s() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
-    assert_eq!(rc, 0);
-    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    s(usage.ru_utime) + s(usage.ru_stime)
+    (support::children_cpu_s() - before, wall)
 }
