@@ -875,6 +875,48 @@ mod tests {
         }
     }
 
+    /// Under trust, a recorded file's bytes are taken without their signature (any armor, even
+    /// none), other bytes are verified as always; nothing taken on trust is remembered as
+    /// verified, and trust ends with the outermost scope.
+    #[test]
+    fn a_trusted_file_is_taken_by_its_bytes_and_trust_ends_with_the_outermost_scope() {
+        let key = generate("trust");
+        let (recorded, other) = (b"recorded move\n", b"another move\n");
+        let bad = sign(&key, "qijudge-move", other);
+        let outer = TrustRecorded::enter();
+        let item = Recorded {
+            key: key.public_key(),
+            namespace: "qijudge-move",
+            msg: recorded,
+            armored: "",
+        };
+        assert_eq!(confirm_recorded(&[item]), 1);
+        assert!(is_trusted(key.public_key(), "qijudge-move", recorded));
+        assert!(!is_trusted(
+            key.public_key(),
+            "qijudge-commitment",
+            recorded
+        ));
+        assert_eq!(
+            verify(key.public_key(), "qijudge-move", recorded, &bad),
+            Ok(())
+        );
+        assert_eq!(
+            verify(key.public_key(), "qijudge-move", other, &bad),
+            Ok(()),
+            "the other file, signed, verifies"
+        );
+        let inner = TrustRecorded::enter();
+        drop(inner);
+        assert!(trusting() && is_trusted(key.public_key(), "qijudge-move", recorded));
+        drop(outer);
+        assert!(!trusting());
+        assert_eq!(
+            verify(key.public_key(), "qijudge-move", recorded, &bad),
+            Err(SignatureError::Invalid)
+        );
+    }
+
     #[test]
     fn a_batch_decides_a_signers_small_order_part_the_same_way_in_every_company() {
         use ed25519_dalek::Signer as _;
