@@ -694,3 +694,20 @@ fn knowledge_follows_the_turn_through_eliminations() {
         }
     }
 }
+
+/// The cross board's straight rays run in all three orders of node numbers, so the random
+/// playouts above, which check every generated move against the path search, cover each way
+/// a slide finds its first occupied node (a bit scan up, a bit scan down, node by node).
+#[test]
+fn the_cross_boards_rays_run_in_every_order() {
+    use crate::board::RayOrder;
+    let orders: Vec<RayOrder> = cross_four()
+        .straight
+        .iter()
+        .flatten()
+        .map(|r| r.order)
+        .collect();
+    for order in [RayOrder::Rising, RayOrder::Falling, RayOrder::Mixed] {
+        assert!(orders.contains(&order), "{order:?}");
+    }
+}
