@@ -8,6 +8,7 @@ pub mod error;
 pub mod kinds;
 pub mod plan;
 pub mod record;
+mod record_line;
 pub mod seal;
 pub mod signer;
 pub mod signing;

@@ -1,8 +1,9 @@
 //! The record: an append-only chain of JSON lines. Each line names the SHA-256 of the line
 //! before it (the first names the manifest hash); the head is the SHA-256 of the last line.
 
-use super::files::{parse_json_line, to_json_line, Entry, FormatError, RecordLine};
+use super::files::{parse_json_line, Entry, FormatError, RecordLine};
 use super::hash::sha256_tagged;
+use super::record_line::{read_plain_move_line, record_line_text};
 
 /// A parsed, chain-checked record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,7 +48,10 @@ impl Record {
             ));
         };
         for (i, line) in body.split('\n').enumerate() {
-            let parsed: RecordLine = parse_json_line(line).map_err(|e| (i + 1, e))?;
+            let parsed: RecordLine = match read_plain_move_line(line) {
+                Some(parsed) => parsed,
+                None => parse_json_line(line).map_err(|e| (i + 1, e))?,
+            };
             let expected_prev = record.head_or(manifest_hash);
             if parsed.seq != i as u64 {
                 return Err((
@@ -126,7 +130,7 @@ impl Record {
             prev: self.head_or(genesis),
             entry,
         };
-        let text = to_json_line(&line);
+        let text = record_line_text(&line);
         self.heads.push(sha256_tagged(text.as_bytes()));
         self.texts.push(text);
         self.lines.push(line);

@@ -5,7 +5,10 @@ use sha2::{Digest, Sha256};
 
 /// `sha256:<hex>` of some bytes.
 pub fn sha256_tagged(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    // Written into one buffer of the final size: the judge tags every line and file it reads.
+    let mut out = *b"sha256:0000000000000000000000000000000000000000000000000000000000000000";
+    hex::encode_to_slice(Sha256::digest(bytes), &mut out[7..]).expect("64 digits for 32 bytes");
+    String::from_utf8(out.to_vec()).expect("ASCII")
 }
 
 /// SHA-256 over fields, each preceded by its length as 8 bytes big-endian, so no two different

@@ -41,6 +41,16 @@ pub fn write(files: &[(String, Vec<u8>)], level: flate2::Compression) -> Result<
         .map_err(|e| Error::Io(format!("compressing the game: {e}")))
 }
 
+/// The room to make for a gzip member's output at once, rather than growing it while it
+/// inflates: the size its trailer states (modulo 2³²), never over the limit. The trailer is
+/// only a hint here; the limit and the stream decide.
+fn gzip_size_hint(gz: &[u8], limit: u64) -> usize {
+    let stated = gz
+        .last_chunk::<4>()
+        .map_or(0, |t| u64::from(u32::from_le_bytes(*t)));
+    usize::try_from(stated.min(limit)).unwrap_or(0)
+}
+
 /// The files of an archive (gzip-compressed or plain tar), in archive order, or why it cannot
 /// be read; `holder` names the archive in the refusal of a path it may not hold ("a game
 /// bundle holds").
@@ -52,7 +62,7 @@ pub fn read(
 ) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
     let inflated;
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(gzip_size_hint(bytes, limits.unpacked));
         // One gzip member and nothing after it: `gzip -d` (and so `tar -xzf`) would go on into a
         // second member that this reader never saw, and unpack another game than the one read.
         let mut member = flate2::bufread::GzDecoder::new(bytes);
@@ -102,7 +112,7 @@ pub fn read(
             return Err(format!("more than {} files", limits.files));
         }
         end = entry.raw_file_position() + size.div_ceil(512) * 512;
-        let mut content = Vec::new();
+        let mut content = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         entry
             .by_ref()
             .take(limits.file)
