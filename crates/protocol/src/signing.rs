@@ -423,20 +423,55 @@ struct Prepared {
     signed: Vec<u8>,
 }
 
+/// The signature in `armored` when the armour is canonical (what `SshSig::to_pem` writes, with
+/// LF line ends): the PEM path's result, read without its constant-time base64, which is most of
+/// what preparing a small file's signature costs. Any other text is left to the PEM path, which
+/// accepts or explains. Canonical because each step is: the header and footer exactly, 70-column
+/// lines, base64 decoded strictly (padding, no stray bits), and the decoded bytes exactly the
+/// signature's own encoding.
+fn canonical_armour(armored: &str) -> Option<SshSig> {
+    use base64::Engine;
+    use ssh_encoding::{Decode, Encode};
+    const WIDTH: usize = 70;
+    let body = armored
+        .strip_prefix("-----BEGIN SSH SIGNATURE-----\n")?
+        .strip_suffix("\n-----END SSH SIGNATURE-----\n")?;
+    let lines: Vec<&str> = body.split('\n').collect();
+    let (last, full) = lines.split_last()?;
+    if full.iter().any(|l| l.len() != WIDTH) || last.is_empty() || last.len() > WIDTH {
+        return None;
+    }
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(lines.concat())
+        .ok()?;
+    let mut rest = raw.as_slice();
+    let sig = SshSig::decode(&mut rest).ok()?;
+    let mut again = Vec::with_capacity(raw.len());
+    sig.encode(&mut again).ok()?;
+    (rest.is_empty() && again == raw).then_some(sig)
+}
+
 fn prepare(
     key: &PublicKey,
     namespace: &str,
     msg: &[u8],
     armored: &str,
 ) -> Result<Prepared, SignatureError> {
-    let sig = SshSig::from_pem(armored).map_err(|e| SignatureError::Malformed(e.to_string()))?;
-    // Canonical armor only (as both ssh-keygen and qijudge write it), so no byte of a signature
-    // file can change unnoticed.
-    if sig.to_pem(LineEnding::LF).ok().as_deref() != Some(armored) {
-        return Err(SignatureError::Malformed(
-            "not in canonical form (70-column base64, LF line ends)".into(),
-        ));
-    }
+    let sig = match canonical_armour(armored) {
+        Some(sig) => sig,
+        None => {
+            let sig =
+                SshSig::from_pem(armored).map_err(|e| SignatureError::Malformed(e.to_string()))?;
+            // Canonical armor only (as both ssh-keygen and qijudge write it), so no byte of a
+            // signature file can change unnoticed.
+            if sig.to_pem(LineEnding::LF).ok().as_deref() != Some(armored) {
+                return Err(SignatureError::Malformed(
+                    "not in canonical form (70-column base64, LF line ends)".into(),
+                ));
+            }
+            sig
+        }
+    };
     if sig.namespace() != namespace {
         return Err(SignatureError::WrongNamespace {
             expected: namespace.into(),
@@ -1029,6 +1064,48 @@ mod tests {
                 .collect();
             forget_verified(); // the signatures made above are remembered as verified
             proptest::prop_assert_eq!(confirm_recorded(&items), strict);
+        }
+
+        /// The fast armour reader takes a text only when the PEM path takes it as canonical,
+        /// and reads the same signature: whatever characters of a real armour are changed,
+        /// inserted or removed.
+        #[test]
+        fn the_fast_armour_reader_takes_only_what_the_pem_path_takes(
+            edits in proptest::collection::vec((0usize..400, 0u8..4, proptest::sample::select(b"A/+=\n\r -0".to_vec())), 0..3)
+        ) {
+            let key = generate("armour");
+            let mut text = sign(&key, "qijudge-move", b"a move\n").into_bytes();
+            for (at, how, byte) in edits {
+                let at = at % (text.len() + 1);
+                match how {
+                    0 if at < text.len() => text[at] = byte,
+                    1 => text.insert(at, byte),
+                    2 if at < text.len() => { text.remove(at); }
+                    _ => {}
+                }
+            }
+            let Ok(text) = String::from_utf8(text) else { return Ok(()) };
+            let pem = SshSig::from_pem(&text)
+                .ok()
+                .filter(|s| s.to_pem(LineEnding::LF).ok().as_deref() == Some(text.as_str()));
+            proptest::prop_assert_eq!(canonical_armour(&text), pem);
+        }
+    }
+
+    /// Real signatures are read by the fast reader; a rewrapped or CRLF one is not.
+    #[test]
+    fn canonical_armour_is_read_fast_and_other_layouts_are_left_to_the_pem_reader() {
+        let key = generate("armour");
+        let sig = sign(&key, namespace::MOVE, b"hello");
+        assert!(canonical_armour(&sig).is_some());
+        assert_eq!(canonical_armour(&sig), SshSig::from_pem(&sig).ok());
+        for other in [
+            sig.replace('\n', "\r\n"),
+            sig.replacen("\n", "\n\n", 2),
+            sig.replacen('A', "\nA", 1),
+            format!("{sig}\n"),
+        ] {
+            assert_eq!(canonical_armour(&other), None, "{other}");
         }
     }
 }
