@@ -57,6 +57,19 @@ struct Files<'a> {
     mode: Mode,
     /// The judge's key, to open sealed setups (judge mode of a sealed game).
     opener: Option<&'a PrivateKey>,
+    /// In a replay, the recorded lines from the one being checked on.
+    recorded: &'a [RecordLine],
+}
+
+/// Whether, while recorded files are taken on trust, the seat `seat` moves again after the
+/// first of `recorded` (the line being replayed). The scan stops at that seat's next move,
+/// so a replay scans each line about once per seat.
+fn moves_again(recorded: &[RecordLine], seat: &str) -> bool {
+    signing::trusting()
+        && recorded
+            .iter()
+            .skip(1)
+            .any(|l| matches!(&l.entry, Entry::Move { seat: s, .. } if s == seat))
 }
 
 impl<'a> Files<'a> {
@@ -66,12 +79,19 @@ impl<'a> Files<'a> {
             game,
             mode: cx.mode,
             opener: cx.key,
+            recorded: cx.recorded,
         }
     }
 
     /// Reads a signed file and its `.sig`, verifying the signature with `key`.
     fn signed(&self, path: &str, key: &PublicKey, ns: &str) -> Result<(String, String)> {
         let text = self.dir.read(path, SMALL_FILE_LIMIT)?;
+        let sig = self.signature_of(path, key, ns, &text)?;
+        Ok((text, sig))
+    }
+
+    /// Reads the `.sig` of the file at `path`, whose text is `text`, and verifies it with `key`.
+    fn signature_of(&self, path: &str, key: &PublicKey, ns: &str, text: &str) -> Result<String> {
         let sig_path = format!("{path}.sig");
         let sig = self.dir.read(&sig_path, SIGNATURE_LIMIT)?;
         signing::verify(key, ns, text.as_bytes(), &sig).map_err(|e| {
@@ -82,7 +102,7 @@ impl<'a> Files<'a> {
                 "sign the file with the key registered for this seat in game.toml",
             )
         })?;
-        Ok((text, sig))
+        Ok(sig)
     }
 
     /// Checks the fields every player file shares.
@@ -302,16 +322,24 @@ impl<'a> Files<'a> {
         let (path, file, hash, signed) = match answer {
             None => {
                 let path = move_path(ply, seats[seat]);
-                let (text, sig) =
-                    self.signed(&path, &self.game.player_keys[seat], namespace::MOVE)?;
+                let key = &self.game.player_keys[seat];
+                let text = self.dir.read(&path, SMALL_FILE_LIMIT)?;
+                // The views carry each seat's last move file with its signature. A recorded
+                // file taken on trust whose seat moves again later in the record is never a
+                // last move: its signature file need not even be read.
+                let superseded = moves_again(self.recorded, seats[seat])
+                    && signing::is_trusted(key, namespace::MOVE, text.as_bytes());
+                let signed = match superseded {
+                    true => None,
+                    false => Some(SignedFile {
+                        signature: self.signature_of(&path, key, namespace::MOVE, &text)?,
+                        file: text.clone(),
+                    }),
+                };
                 let file = MoveFile::parse(&text)
                     .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
                 let hash = sha256_tagged(text.as_bytes());
-                let signed = SignedFile {
-                    file: text,
-                    signature: sig,
-                };
-                (path, file, hash, Some(signed))
+                (path, file, hash, signed)
             }
             // A conditional answer: its file stays with the judge (its other lines are the
             // seat's own plans), so no view carries it.
@@ -757,6 +785,7 @@ impl Referee for Game {
             game: self,
             mode: Mode::Judge,
             opener: None,
+            recorded: &[],
         }
         .check_names()
     }
@@ -897,6 +926,7 @@ impl Referee for Game {
             game: self,
             mode: Mode::Judge,
             opener: None,
+            recorded: &[],
         }
         .bad_names()?;
         if !bad.is_empty() {
