@@ -51,6 +51,39 @@ fn gzip_size_hint(gz: &[u8], limit: u64) -> usize {
     usize::try_from(stated.min(limit)).unwrap_or(0)
 }
 
+/// The output of the gzip member `gz` when it is one whole member, nothing after it, whose
+/// trailer states its size within `limit` and its CRC: inflated in one call into a buffer of
+/// that size. Anything else is none, and [`inflate_stream`] decides and explains.
+fn inflate_in_one_go(gz: &[u8], limit: u64) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; gzip_size_hint(gz, limit)];
+    // A gzip header (16) and the largest window (15); zlib checks the trailer's CRC and size.
+    let mut inflater = zlib_rs::Inflate::new(true, 16 + 15);
+    let done = inflater.decompress(gz, &mut out, zlib_rs::InflateFlush::Finish);
+    let whole = matches!(done, Ok(zlib_rs::Status::StreamEnd))
+        && inflater.total_in() == gz.len() as u64
+        && inflater.total_out() == out.len() as u64;
+    whole.then_some(out)
+}
+
+/// The output of the gzip member `gz`, read as a stream within `limit` bytes, or why not.
+fn inflate_stream(gz: &[u8], limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(gzip_size_hint(gz, limit));
+    // One gzip member and nothing after it: `gzip -d` (and so `tar -xzf`) would go on into a
+    // second member that this reader never saw, and unpack another game than the one read.
+    let mut member = flate2::bufread::GzDecoder::new(gz);
+    (&mut member)
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("not a gzip file: {e}"))?;
+    if out.len() as u64 <= limit && !member.into_inner().is_empty() {
+        return Err("bytes after the gzip member (a second member?): one member only".into());
+    }
+    if out.len() as u64 > limit {
+        return Err(format!("more than {limit} bytes once decompressed"));
+    }
+    Ok(out)
+}
+
 /// The files of an archive (gzip-compressed or plain tar), in archive order, or why it cannot
 /// be read; `holder` names the archive in the refusal of a path it may not hold ("a game
 /// bundle holds").
@@ -62,24 +95,10 @@ pub fn read(
 ) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
     let inflated;
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::with_capacity(gzip_size_hint(bytes, limits.unpacked));
-        // One gzip member and nothing after it: `gzip -d` (and so `tar -xzf`) would go on into a
-        // second member that this reader never saw, and unpack another game than the one read.
-        let mut member = flate2::bufread::GzDecoder::new(bytes);
-        (&mut member)
-            .take(limits.unpacked + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("not a gzip file: {e}"))?;
-        if out.len() as u64 <= limits.unpacked && !member.into_inner().is_empty() {
-            return Err("bytes after the gzip member (a second member?): one member only".into());
-        }
-        if out.len() as u64 > limits.unpacked {
-            return Err(format!(
-                "more than {} bytes once decompressed",
-                limits.unpacked
-            ));
-        }
-        inflated = out;
+        inflated = match inflate_in_one_go(bytes, limits.unpacked) {
+            Some(out) => out,
+            None => inflate_stream(bytes, limits.unpacked)?,
+        };
         &inflated[..]
     } else {
         bytes
@@ -130,4 +149,60 @@ pub fn read(
         return Err("the tar archive does not end with its end marker and nothing else".into());
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn packed() -> Vec<u8> {
+        let files: Vec<(String, Vec<u8>)> = (0..40)
+            .map(|i| {
+                let text = format!("ply = {i}\n").repeat(i + 1);
+                (format!("moves/{i:04}.toml"), text.into_bytes())
+            })
+            .collect();
+        write(&files, flate2::Compression::default()).unwrap()
+    }
+
+    /// What qijudge writes is inflated in one go, to the stream reader's bytes; a member over
+    /// the limit, with more after it, or cut short is left to the stream reader.
+    #[test]
+    fn a_whole_member_is_inflated_in_one_go_to_the_streams_bytes() {
+        let gz = packed();
+        let fast = inflate_in_one_go(&gz, 1 << 20).expect("one whole member");
+        assert_eq!(Ok(fast), inflate_stream(&gz, 1 << 20));
+        assert_eq!(inflate_in_one_go(&gz, 100), None);
+        assert_eq!(
+            inflate_in_one_go(&[&gz[..], &gz[..]].concat(), 1 << 20),
+            None
+        );
+        assert_eq!(inflate_in_one_go(&gz[..gz.len() - 1], 1 << 20), None);
+        let mut crc = gz.clone();
+        let at = crc.len() - 8;
+        crc[at] ^= 1;
+        assert_eq!(inflate_in_one_go(&crc, 1 << 20), None);
+        assert!(inflate_stream(&crc, 1 << 20).is_err());
+    }
+
+    proptest! {
+        /// Whatever bytes of a member are changed or cut, the one-go path gives the stream
+        /// reader's bytes or leaves the member to it.
+        #[test]
+        fn the_one_go_path_is_the_stream_path_or_none(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+            cut in 0usize..12,
+        ) {
+            let mut gz = packed();
+            for (at, byte) in edits {
+                let i = at.index(gz.len());
+                gz[i] = byte;
+            }
+            gz.truncate(gz.len() - cut);
+            if let Some(fast) = inflate_in_one_go(&gz, 1 << 20) {
+                prop_assert_eq!(Ok(fast), inflate_stream(&gz, 1 << 20));
+            }
+        }
+    }
 }
