@@ -4,7 +4,7 @@
 use super::frame::{move_path, Frame};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing::{self, namespace};
-use qijudge_rules::hash::sha256_tagged;
+use qijudge_rules::hash::{sha256, tagged};
 use qijudge_store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 
 /// How many recorded move files are read ahead and confirmed in one batch: large enough for
@@ -19,8 +19,9 @@ pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) ->
     let mut files = Vec::new();
     let mut covered = 0;
     let trusting = signing::trusting();
+    let mut trusted = Vec::new();
     for line in lines {
-        if files.len() == CONFIRM_AHEAD {
+        if files.len() + trusted.len() == CONFIRM_AHEAD {
             break;
         }
         covered += 1;
@@ -35,20 +36,24 @@ pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) ->
         };
         let path = move_path(*ply, seat);
         let text = dir.read_ahead(&path, SMALL_FILE_LIMIT);
-        // Taken on trust, a recorded file's signature is neither read nor checked.
-        let sig = match trusting {
-            true => Ok(String::new()),
-            false => dir.read_ahead(&format!("{path}.sig"), SIGNATURE_LIMIT),
-        };
-        // Only the recorded bytes are taken on trust: a file changed since is checked in full
-        // (and refused as already recorded).
-        let vouched = |text: &str| !trusting || sha256_tagged(text.as_bytes()) == *file;
-        if let (Ok(text), Ok(sig)) = (text, sig) {
-            if vouched(&text) {
-                files.push((i, text, sig));
+        if trusting {
+            // Taken on trust, a recorded file's signature is neither read nor checked. Only the
+            // recorded bytes are: a file changed since is checked in full (and refused as
+            // already recorded).
+            if let Ok(text) = text {
+                let sha = sha256(text.as_bytes());
+                if tagged(&sha) == *file {
+                    trusted.push((&f.player_keys[i], namespace::MOVE, sha));
+                }
             }
+            continue;
+        }
+        let sig = dir.read_ahead(&format!("{path}.sig"), SIGNATURE_LIMIT);
+        if let (Ok(text), Ok(sig)) = (text, sig) {
+            files.push((i, text, sig));
         }
     }
+    signing::trust_recorded(&trusted);
     let items: Vec<signing::Recorded> = files
         .iter()
         .map(|(i, text, sig)| signing::Recorded {

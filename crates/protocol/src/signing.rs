@@ -331,26 +331,57 @@ pub fn trusting() -> bool {
 /// (see [`TrustRecorded`]): then its signature file is not even read.
 pub fn is_trusted(key: &PublicKey, namespace: &str, msg: &[u8]) -> bool {
     // Nothing taken on trust yet (the record itself is read before its files): no hashing.
-    if TRUSTED.with(|t| t.borrow().as_ref().is_none_or(|s| s.is_empty())) {
+    !nothing_trusted() && is_trusted_sha256(key, namespace, &crate::hash::sha256(msg))
+}
+
+/// [`is_trusted`] for the file whose SHA-256 is `msg_sha256` (a reader that hashes the file
+/// anyway, for its record line, need not hash it twice).
+pub fn is_trusted_sha256(key: &PublicKey, namespace: &str, msg_sha256: &[u8; 32]) -> bool {
+    if nothing_trusted() {
         return false;
     }
-    let digest = trust_digest(key, namespace, msg);
+    let digest = trust_digest(key, namespace, msg_sha256);
     TRUSTED.with(|t| t.borrow().as_ref().is_some_and(|s| s.contains(&digest)))
 }
 
-/// What a file taken on trust is remembered by: its key, namespace and bytes, not its
-/// signature, which the record does not cover and a trusting replay does not read.
-fn trust_digest(key: &PublicKey, namespace: &str, msg: &[u8]) -> [u8; 32] {
-    verification_digest(key, namespace, msg, "")
+fn nothing_trusted() -> bool {
+    TRUSTED.with(|t| t.borrow().as_ref().is_none_or(|s| s.is_empty()))
+}
+
+/// Takes files on trust by their SHA-256, as [`confirm_recorded`] does while trusting, for a
+/// reader that has just hashed each file to match it to its record line. Nothing is taken
+/// outside a [`TrustRecorded`] scope.
+pub fn trust_recorded(files: &[(&PublicKey, &str, [u8; 32])]) {
+    TRUSTED.with(|t| {
+        if let Some(set) = t.borrow_mut().as_mut() {
+            set.extend(files.iter().map(|(k, ns, sha)| trust_digest(k, ns, sha)));
+        }
+    });
+}
+
+/// What a file taken on trust is remembered by: its key, namespace and bytes (by their
+/// SHA-256), not its signature, which the record does not cover and a trusting replay does not
+/// read.
+fn trust_digest(key: &PublicKey, namespace: &str, msg_sha256: &[u8; 32]) -> [u8; 32] {
+    digest_of_parts(key, namespace, msg_sha256, "")
 }
 
 fn verification_digest(key: &PublicKey, namespace: &str, msg: &[u8], armored: &str) -> [u8; 32] {
+    digest_of_parts(key, namespace, &crate::hash::sha256(msg), armored)
+}
+
+fn digest_of_parts(
+    key: &PublicKey,
+    namespace: &str,
+    msg_sha256: &[u8; 32],
+    armored: &str,
+) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     for part in [
         key.key_data().ed25519().map_or(&[][..], |k| &k.0[..]),
         namespace.as_bytes(),
-        &Sha256::digest(msg)[..],
+        &msg_sha256[..],
         armored.as_bytes(),
     ] {
         h.update((part.len() as u64).to_le_bytes());
@@ -526,7 +557,7 @@ pub fn confirm_recorded(items: &[Recorded]) -> usize {
         // the replay matches to its line.
         let taken: Vec<[u8; 32]> = items
             .iter()
-            .map(|i| trust_digest(i.key, i.namespace, i.msg))
+            .map(|i| trust_digest(i.key, i.namespace, &crate::hash::sha256(i.msg)))
             .collect();
         let count = taken.len();
         TRUSTED.with(|t| {
@@ -954,6 +985,25 @@ mod tests {
             verify(key.public_key(), "qijudge-move", recorded, &bad),
             Err(SignatureError::Invalid)
         );
+    }
+
+    /// Files taken on trust by their SHA-256 are the files `confirm_recorded` takes, and
+    /// nothing is taken outside a scope.
+    #[test]
+    fn files_trusted_by_their_sha256_are_trusted_by_their_bytes() {
+        let key = generate("trust-sha");
+        let (recorded, other) = (b"recorded move\n", b"another move\n");
+        let sha = crate::hash::sha256(recorded);
+        trust_recorded(&[(key.public_key(), "qijudge-move", sha)]);
+        let scope = TrustRecorded::enter();
+        assert!(!is_trusted(key.public_key(), "qijudge-move", recorded));
+        trust_recorded(&[(key.public_key(), "qijudge-move", sha)]);
+        assert!(is_trusted(key.public_key(), "qijudge-move", recorded));
+        assert!(is_trusted_sha256(key.public_key(), "qijudge-move", &sha));
+        assert!(!is_trusted(key.public_key(), "qijudge-move", other));
+        assert!(!is_trusted(key.public_key(), "qijudge-view", recorded));
+        drop(scope);
+        assert!(!is_trusted_sha256(key.public_key(), "qijudge-move", &sha));
     }
 
     #[test]

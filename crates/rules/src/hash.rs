@@ -5,9 +5,19 @@ use sha2::{Digest, Sha256};
 
 /// `sha256:<hex>` of some bytes.
 pub fn sha256_tagged(bytes: &[u8]) -> String {
+    tagged(&sha256(bytes))
+}
+
+/// The SHA-256 of some bytes.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// `sha256:<hex>` of a SHA-256 digest.
+pub fn tagged(digest: &[u8; 32]) -> String {
     // Written into one buffer of the final size: the judge tags every line and file it reads.
     let mut out = *b"sha256:0000000000000000000000000000000000000000000000000000000000000000";
-    hex::encode_to_slice(Sha256::digest(bytes), &mut out[7..]).expect("64 digits for 32 bytes");
+    hex::encode_to_slice(digest, &mut out[7..]).expect("64 digits for 32 bytes");
     String::from_utf8(out.to_vec()).expect("ASCII")
 }
 

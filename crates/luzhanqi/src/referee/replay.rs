@@ -327,8 +327,9 @@ impl<'a> Files<'a> {
                 // The views carry each seat's last move file with its signature. A recorded
                 // file taken on trust whose seat moves again later in the record is never a
                 // last move: its signature file need not even be read.
+                let sha = qijudge_rules::hash::sha256(text.as_bytes());
                 let superseded = moves_again(self.recorded, seats[seat])
-                    && signing::is_trusted(key, namespace::MOVE, text.as_bytes());
+                    && signing::is_trusted_sha256(key, namespace::MOVE, &sha);
                 let signed = match superseded {
                     true => None,
                     false => Some(SignedFile {
@@ -338,8 +339,7 @@ impl<'a> Files<'a> {
                 };
                 let file = MoveFile::parse(&text)
                     .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
-                let hash = sha256_tagged(text.as_bytes());
-                (path, file, hash, signed)
+                (path, file, qijudge_rules::hash::tagged(&sha), signed)
             }
             // A conditional answer: its file stays with the judge (its other lines are the
             // seat's own plans), so no view carries it.
