@@ -186,6 +186,22 @@ mod tests {
         assert!(inflate_stream(&crc, 1 << 20).is_err());
     }
 
+    /// Every value of every header byte (flags, reserved bits, a header CRC claimed but
+    /// absent, another method): the one-go path gives the stream reader's bytes or nothing.
+    #[test]
+    fn every_header_byte_is_decided_alike() {
+        let gz = packed();
+        for at in 0..10 {
+            for value in 0..=255u8 {
+                let mut edited = gz.clone();
+                edited[at] = value;
+                if let Some(fast) = inflate_in_one_go(&edited, 1 << 20) {
+                    assert_eq!(Ok(fast), inflate_stream(&edited, 1 << 20), "byte {at} = {value}");
+                }
+            }
+        }
+    }
+
     proptest! {
         /// Whatever bytes of a member are changed or cut, the one-go path gives the stream
         /// reader's bytes or leaves the member to it.

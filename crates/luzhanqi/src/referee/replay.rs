@@ -330,15 +330,16 @@ impl<'a> Files<'a> {
                 let sha = qijudge_rules::hash::sha256(text.as_bytes());
                 let superseded = moves_again(self.recorded, seats[seat])
                     && signing::is_trusted_sha256(key, namespace::MOVE, &sha);
-                let signed = match superseded {
+                let signature = match superseded {
                     true => None,
-                    false => Some(SignedFile {
-                        signature: self.signature_of(&path, key, namespace::MOVE, &text)?,
-                        file: text.clone(),
-                    }),
+                    false => Some(self.signature_of(&path, key, namespace::MOVE, &text)?),
                 };
                 let file = MoveFile::parse(&text)
                     .map_err(|e| private_to(refuse(&path, e.field.as_deref(), e.reason), owner))?;
+                let signed = signature.map(|signature| SignedFile {
+                    file: text,
+                    signature,
+                });
                 (path, file, qijudge_rules::hash::tagged(&sha), signed)
             }
             // A conditional answer: its file stays with the judge (its other lines are the
