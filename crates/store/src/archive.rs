@@ -196,7 +196,11 @@ mod tests {
                 let mut edited = gz.clone();
                 edited[at] = value;
                 if let Some(fast) = inflate_in_one_go(&edited, 1 << 20) {
-                    assert_eq!(Ok(fast), inflate_stream(&edited, 1 << 20), "byte {at} = {value}");
+                    assert_eq!(
+                        Ok(fast),
+                        inflate_stream(&edited, 1 << 20),
+                        "byte {at} = {value}"
+                    );
                 }
             }
         }
