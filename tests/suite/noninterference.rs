@@ -283,22 +283,17 @@ fn south_cannot_tell_rearranged_north_setups_apart() {
                 Fact::Moved { outcome, .. } => Some(outcome),
                 _ => None,
             });
-            let lines = [
-                Outcome::Moved,
-                Outcome::AttackerWon,
-                Outcome::DefenderWon,
-                Outcome::BothRemoved,
-            ]
-            .into_iter()
-            .map(|o| {
-                let answer = match Some(o) == seen {
-                    true => texts[i].clone(),
-                    false => "a1-a2".to_string(),
-                };
-                let name = qijudge::judge::conditional::outcome_name(o);
-                format!("{}/{name}={answer}", texts[i - 1])
-            })
-            .collect::<Vec<_>>();
+            let lines = Outcome::ALL
+                .into_iter()
+                .map(|o| {
+                    let answer = match Some(o) == seen {
+                        true => texts[i].clone(),
+                        false => "a1-a2".to_string(),
+                    };
+                    let name = o.name();
+                    format!("{}/{name}={answer}", texts[i - 1])
+                })
+                .collect::<Vec<_>>();
             conditional.insert(i, lines);
         }
         let a = play(

@@ -55,23 +55,6 @@ pub struct Step {
     pub outcome: Option<Outcome>,
 }
 
-/// The record's name of an outcome (`defender_won`).
-pub fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Moved => "moved",
-        Outcome::AttackerWon => "attacker_won",
-        Outcome::DefenderWon => "defender_won",
-        Outcome::BothRemoved => "both_removed",
-    }
-}
-
-const OUTCOMES: [Outcome; 4] = [
-    Outcome::Moved,
-    Outcome::AttackerWon,
-    Outcome::DefenderWon,
-    Outcome::BothRemoved,
-];
-
 /// Reads the lines of a conditional file; the error says which line and why.
 pub fn read_lines(lines: &[String]) -> std::result::Result<Vec<Vec<Step>>, String> {
     if lines.len() > MAX_LINES {
@@ -127,17 +110,12 @@ fn read_line(line: &str) -> std::result::Result<Vec<Step>, String> {
             }
             let outcome = match outcome {
                 None => None,
-                Some(name) => Some(
-                    OUTCOMES
-                        .into_iter()
-                        .find(|&o| outcome_name(o) == name)
-                        .ok_or_else(|| {
-                            format!(
-                                "{word:?}: the outcome is one of moved, attacker_won, \
+                Some(name) => Some(Outcome::named(name).ok_or_else(|| {
+                    format!(
+                        "{word:?}: the outcome is one of moved, attacker_won, \
                                  defender_won, both_removed"
-                            )
-                        })?,
-                ),
+                    )
+                })?),
             };
             Ok(Step {
                 action: action.to_string(),
@@ -480,7 +458,7 @@ fn matching(
 /// A step as a line writes it (`e6-e5/defender_won`).
 fn step_text(s: &Step) -> String {
     match s.outcome {
-        Some(o) => format!("{}/{}", s.action, outcome_name(o)),
+        Some(o) => format!("{}/{}", s.action, o.name()),
         None => s.action.clone(),
     }
 }

@@ -15,26 +15,6 @@ fn is_plain(s: &str) -> bool {
         .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
 }
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Moved => "moved",
-        Outcome::AttackerWon => "attacker_won",
-        Outcome::DefenderWon => "defender_won",
-        Outcome::BothRemoved => "both_removed",
-    }
-}
-
-fn outcome_named(name: &str) -> Option<Outcome> {
-    [
-        Outcome::Moved,
-        Outcome::AttackerWon,
-        Outcome::DefenderWon,
-        Outcome::BothRemoved,
-    ]
-    .into_iter()
-    .find(|&o| outcome_name(o) == name)
-}
-
 /// Reads a text field by field: each step takes an exact prefix and a value up to a quote or a
 /// non-digit.
 struct Cursor<'a>(&'a str);
@@ -43,6 +23,18 @@ impl<'a> Cursor<'a> {
     fn lit(&mut self, prefix: &str) -> Option<()> {
         self.0 = self.0.strip_prefix(prefix)?;
         Some(())
+    }
+
+    /// `prefix` (ending in the opening quote), then a quoted plain string.
+    fn string_after(&mut self, prefix: &str) -> Option<&'a str> {
+        self.lit(prefix)?;
+        self.string()
+    }
+
+    /// `prefix`, then a number.
+    fn number_after<T: std::str::FromStr>(&mut self, prefix: &str) -> Option<T> {
+        self.lit(prefix)?;
+        self.number()
     }
 
     /// A quoted plain string (the opening quote already taken) and its closing quote.
@@ -72,22 +64,15 @@ impl<'a> Cursor<'a> {
 /// The line, if it is a plain move line in canonical form; none for any other text.
 pub fn read_plain_move_line(line: &str) -> Option<RecordLine> {
     let mut c = Cursor(line);
-    c.lit("{\"seq\":")?;
-    let seq = c.number()?;
-    c.lit(",\"prev\":\"")?;
-    let prev = c.string()?;
-    c.lit(",\"entry\":{\"kind\":\"move\",\"ply\":")?;
-    let ply = c.number()?;
-    c.lit(",\"seat\":\"")?;
-    let seat = c.string()?;
-    c.lit(",\"file\":\"")?;
-    let file = c.string()?;
-    c.lit(",\"received\":\"")?;
-    let received = c.string()?;
-    c.lit(",\"move\":\"")?;
-    let action = c.string()?;
+    let seq = c.number_after("{\"seq\":")?;
+    let prev = c.string_after(",\"prev\":\"")?;
+    let ply = c.number_after(",\"entry\":{\"kind\":\"move\",\"ply\":")?;
+    let seat = c.string_after(",\"seat\":\"")?;
+    let file = c.string_after(",\"file\":\"")?;
+    let received = c.string_after(",\"received\":\"")?;
+    let action = c.string_after(",\"move\":\"")?;
     let outcome = match c.lit(",\"outcome\":\"") {
-        Some(()) => Some(outcome_named(c.string()?)?),
+        Some(()) => Some(Outcome::named(c.string()?)?),
         None => None,
     };
     c.lit("}}")?;
@@ -132,9 +117,8 @@ pub fn record_line_text(line: &RecordLine) -> String {
                 .iter()
                 .all(|s| is_plain(s)) =>
         {
-            let outcome = outcome.map_or(String::new(), |o| {
-                format!(",\"outcome\":\"{}\"", outcome_name(o))
-            });
+            let outcome =
+                outcome.map_or(String::new(), |o| format!(",\"outcome\":\"{}\"", o.name()));
             format!(
                 "{{\"seq\":{},\"prev\":\"{}\",\"entry\":{{\"kind\":\"move\",\"ply\":{ply},\"seat\":\"{seat}\",\"file\":\"{file}\",\"received\":\"{received}\",\"move\":\"{action}\"{outcome}}}}}",
                 line.seq, line.prev
