@@ -356,3 +356,41 @@ fn draw_offers_and_acceptance() {
     ok(&["reveal", g.dir.to_str().unwrap()]);
     ok(&["verify", g.dir.to_str().unwrap()]);
 }
+
+/// In Luzhanqi the views carry each seat's last move file with its signature, so a judge run
+/// reads the signature file of those moves only: a recorded move's `.sig` that its seat has
+/// since followed with another move is not read (the judge checked it when it took the file),
+/// and its loss does not stop the judge, while `verify`, which trusts no record, names it. The
+/// last move's signature still reaches the opponent's view as it stands.
+#[test]
+fn a_judge_run_reads_only_the_signatures_its_views_carry() {
+    let g = TestGame::started(&[]);
+    assert_eq!(g.play("south", "a6-a7").code, 0);
+    assert_eq!(g.play("north", "e7-e6").code, 0);
+    assert_eq!(g.play("south", "a7-a8").code, 0, "{:?}", g.judge());
+    let views = g.read("views/north.json");
+    std::fs::remove_file(std::path::Path::new(&g.d()).join("moves/0001-south.toml.sig")).unwrap();
+    let again = g.judge();
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(
+        g.read("views/north.json"),
+        views,
+        "the views are as they were"
+    );
+    let v: serde_json::Value = serde_json::from_str(&views).unwrap();
+    let last = &v["opponent_last_move"];
+    assert_eq!(last["file"], g.read("moves/0003-south.toml").as_str());
+    assert_eq!(
+        last["signature"],
+        g.read("moves/0003-south.toml.sig").as_str()
+    );
+    // The game goes on to its end and its reveal, which `verify` audits.
+    assert!(g.play("north", "resign").stdout.contains("game over"));
+    ok(&["reveal", &g.d()]);
+    let audit = qj(&["verify", &g.d()]);
+    assert_eq!(audit.code, 1, "{audit:?}");
+    assert!(
+        audit.stderr.contains("moves/0001-south.toml.sig"),
+        "{audit:?}"
+    );
+}

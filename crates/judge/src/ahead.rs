@@ -14,7 +14,9 @@ const CONFIRM_AHEAD: usize = 512;
 /// Reads ahead the move files of the next recorded moves (up to [`CONFIRM_AHEAD`] of them, from
 /// the start of `lines`) and confirms their signatures in one batch, so that the replay's check
 /// of each is a lookup (see `signing::confirm_recorded`). A file that does not confirm is left
-/// for the replay to check and refuse by name. Returns how many lines it covered.
+/// for the replay to check and refuse by name. While recorded files are taken on trust, each is
+/// taken by its bytes instead, when they are the ones its line names, and no signature is read.
+/// Returns how many lines it covered.
 pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) -> usize {
     let mut files = Vec::new();
     let mut covered = 0;

@@ -555,17 +555,12 @@ pub fn confirm_recorded(items: &[Recorded]) -> usize {
     if trusting() {
         // Nothing of the signature is checked: the record vouches for the file, whose bytes
         // the replay matches to its line.
-        let taken: Vec<[u8; 32]> = items
+        let taken: Vec<_> = items
             .iter()
-            .map(|i| trust_digest(i.key, i.namespace, &crate::hash::sha256(i.msg)))
+            .map(|i| (i.key, i.namespace, crate::hash::sha256(i.msg)))
             .collect();
-        let count = taken.len();
-        TRUSTED.with(|t| {
-            if let Some(set) = t.borrow_mut().as_mut() {
-                set.extend(taken);
-            }
-        });
-        return count;
+        trust_recorded(&taken);
+        return taken.len();
     }
     let mut pending = Vec::with_capacity(items.len());
     {
