@@ -4,6 +4,9 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match qijudge::cli::Cli::try_parse() {
         Ok(cli) => cli,

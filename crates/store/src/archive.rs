@@ -103,12 +103,14 @@ pub fn read(
     } else {
         bytes
     };
-    let mut archive = tar::Archive::new(bytes);
+    // Read through a seekable cursor: tar then steps over each entry's padding by seeking,
+    // where it would otherwise zero and fill a 32 KiB buffer an entry.
+    let mut archive = tar::Archive::new(std::io::Cursor::new(bytes));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut end = 0u64;
     let entries = archive
-        .entries()
+        .entries_with_seek()
         .map_err(|e| format!("not a tar archive: {e}"))?;
     for entry in entries {
         let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
