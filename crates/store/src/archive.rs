@@ -5,7 +5,9 @@
 //! the limits.
 
 use qijudge_protocol::error::{Error, Result};
+use std::borrow::Cow;
 use std::io::{Read, Write};
+use std::ops::Range;
 
 /// What an archive may hold.
 pub struct Limits {
@@ -55,14 +57,23 @@ fn gzip_size_hint(gz: &[u8], limit: u64) -> usize {
 /// trailer states its size within `limit` and its CRC: inflated in one call into a buffer of
 /// that size. Anything else is none, and [`inflate_stream`] decides and explains.
 fn inflate_in_one_go(gz: &[u8], limit: u64) -> Option<Vec<u8>> {
-    let mut out = vec![0u8; gzip_size_hint(gz, limit)];
+    let size = gzip_size_hint(gz, limit);
+    // Room, not zeros: a game's hundreds of kilobytes need not be cleared to be overwritten.
+    let mut out = Vec::with_capacity(size);
     // A gzip header (16) and the largest window (15); zlib checks the trailer's CRC and size.
     let mut inflater = zlib_rs::Inflate::new(true, 16 + 15);
-    let done = inflater.decompress(gz, &mut out, zlib_rs::InflateFlush::Finish);
+    let room = &mut out.spare_capacity_mut()[..size];
+    let done = inflater.decompress_uninit(gz, room, zlib_rs::InflateFlush::Finish);
     let whole = matches!(done, Ok(zlib_rs::Status::StreamEnd))
         && inflater.total_in() == gz.len() as u64
-        && inflater.total_out() == out.len() as u64;
-    whole.then_some(out)
+        && inflater.total_out() == size as u64;
+    if !whole {
+        return None;
+    }
+    // SAFETY: the inflater wrote `total_out` bytes from the start of `room`, and that is all
+    // `size` bytes of it; `size` is within the capacity asked for above.
+    unsafe { out.set_len(size) };
+    Some(out)
 }
 
 /// The output of the gzip member `gz`, read as a stream within `limit` bytes, or why not.
@@ -93,27 +104,53 @@ pub fn read(
     allowed: impl Fn(&str) -> bool,
     holder: &str,
 ) -> std::result::Result<Vec<(String, Vec<u8>)>, String> {
-    let inflated;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        inflated = match inflate_in_one_go(bytes, limits.unpacked) {
+    let (tar, files) = index(bytes, limits, allowed, holder)?;
+    Ok(files
+        .into_iter()
+        .map(|(path, at)| (path, tar[at].to_vec()))
+        .collect())
+}
+
+/// An archive read as [`read`] reads it, its files left where they lie: the tar (inflated
+/// when `bytes` is gzip-compressed) and each file's path and place in it, in archive order.
+/// A reader of many files (a packed game's) then copies none of them.
+pub fn index<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    allowed: impl Fn(&str) -> bool,
+    holder: &str,
+) -> std::result::Result<(Cow<'a, [u8]>, Vec<(String, Range<usize>)>), String> {
+    let tar: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Cow::Owned(match inflate_in_one_go(bytes, limits.unpacked) {
             Some(out) => out,
             None => inflate_stream(bytes, limits.unpacked)?,
-        };
-        &inflated[..]
+        })
     } else {
-        bytes
+        Cow::Borrowed(bytes)
     };
-    // Read through a seekable cursor: tar then steps over each entry's padding by seeking,
-    // where it would otherwise zero and fill a 32 KiB buffer an entry.
+    let files = entries(&tar, limits, allowed, holder)?;
+    Ok((tar, files))
+}
+
+/// The regular files of the tar `bytes`: each allowed path once, within the limits, then the
+/// end marker and nothing else.
+fn entries(
+    bytes: &[u8],
+    limits: &Limits,
+    allowed: impl Fn(&str) -> bool,
+    holder: &str,
+) -> std::result::Result<Vec<(String, Range<usize>)>, String> {
+    // Read through a seekable cursor: tar then steps over each entry's data by seeking, where
+    // it would otherwise zero and fill a 32 KiB buffer an entry.
     let mut archive = tar::Archive::new(std::io::Cursor::new(bytes));
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files: Vec<(String, Range<usize>)> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    let mut end = 0u64;
+    let mut end = 0usize;
     let entries = archive
         .entries_with_seek()
         .map_err(|e| format!("not a tar archive: {e}"))?;
     for entry in entries {
-        let mut entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
+        let entry = entry.map_err(|e| format!("a damaged entry: {e}"))?;
         let path = entry
             .path()
             .map_err(|e| format!("an entry without a readable name: {e}"))?
@@ -132,21 +169,22 @@ pub fn read(
         if files.len() == limits.files {
             return Err(format!("more than {} files", limits.files));
         }
-        end = entry.raw_file_position() + size.div_ceil(512) * 512;
-        let mut content = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-        entry
-            .by_ref()
-            .take(limits.file)
-            .read_to_end(&mut content)
-            .map_err(|e| format!("{path}: {e}"))?;
+        // The data must be there whole: tar seeks over it without reading it.
+        let at = usize::try_from(entry.raw_file_position())
+            .ok()
+            .zip(usize::try_from(size).ok())
+            .and_then(|(from, size)| Some(from..from.checked_add(size)?))
+            .filter(|at| at.end <= bytes.len())
+            .ok_or_else(|| format!("{path}: cut short"))?;
+        end = at.end.div_ceil(512) * 512;
         if !seen.insert(path.clone()) {
             return Err(format!("{path}: twice in the archive"));
         }
-        files.push((path, content));
+        files.push((path, at));
     }
     // The archive's end marker (two zero blocks) and only zeros after it: data there is what
     // another tar reader might take for more files.
-    let tail = usize::try_from(end).ok().and_then(|e| bytes.get(e..));
+    let tail = bytes.get(end..);
     if !tail.is_some_and(|t| t.len() >= 1024 && t.iter().all(|&b| b == 0)) {
         return Err("the tar archive does not end with its end marker and nothing else".into());
     }
@@ -186,6 +224,36 @@ mod tests {
         crc[at] ^= 1;
         assert_eq!(inflate_in_one_go(&crc, 1 << 20), None);
         assert!(inflate_stream(&crc, 1 << 20).is_err());
+    }
+
+    /// Files are read in place, each at its own bytes; an archive whose last file's data is
+    /// cut short is refused by that file's name, whatever is cut.
+    #[test]
+    fn files_are_indexed_where_they_lie_and_a_cut_file_is_refused() {
+        let limits = Limits {
+            unpacked: 1 << 20,
+            file: 1 << 20,
+            files: 100,
+        };
+        let gz = packed();
+        let (tar, files) = index(&gz, &limits, |_| true, "a test holds").unwrap();
+        assert_eq!(files.len(), 40);
+        for (i, (path, at)) in files.iter().enumerate() {
+            assert_eq!(path, &format!("moves/{i:04}.toml"));
+            assert_eq!(
+                &tar[at.clone()],
+                format!("ply = {i}\n").repeat(i + 1).as_bytes()
+            );
+        }
+        assert_eq!(
+            read(&tar, &limits, |_| true, "a test holds").unwrap()[39].1,
+            &tar[files[39].1.clone()]
+        );
+        let last = files[39].1.clone();
+        for cut in [last.end - 1, last.start + 1, last.start] {
+            let why = read(&tar[..cut], &limits, |_| true, "a test holds").unwrap_err();
+            assert_eq!(why, "moves/0039.toml: cut short", "{cut}");
+        }
     }
 
     /// Every value of every header byte (flags, reserved bits, a header CRC claimed but

@@ -298,7 +298,7 @@ impl GameDir {
                 format!("too large: {} bytes, the limit is {limit}", bytes.len()),
             ));
         }
-        Ok(bytes.clone())
+        Ok(bytes.to_vec())
     }
 
     /// A directory whose writes are not synced one by one: for games a bot match writes and
@@ -350,9 +350,9 @@ impl GameDir {
             let folder = format!("{rel}/");
             return files.is_ok_and(|f| {
                 f.contains_key(rel)
-                    || f.range(folder.clone()..)
+                    || f.paths_from(&folder)
                         .next()
-                        .is_some_and(|(k, _)| k.starts_with(&folder))
+                        .is_some_and(|k| k.starts_with(&folder))
             });
         }
         fs::symlink_metadata(self.path(rel)).is_ok()
@@ -495,9 +495,9 @@ impl GameDir {
         if let Some(files) = self.packed_files() {
             let folder = format!("{sub}/");
             let mut names: Vec<String> = files?
-                .range(folder.clone()..)
-                .take_while(|(k, _)| k.starts_with(&folder))
-                .filter_map(|(k, _)| k[folder.len()..].split('/').next().map(str::to_string))
+                .paths_from(&folder)
+                .take_while(|k| k.starts_with(&folder))
+                .filter_map(|k| k[folder.len()..].split('/').next().map(str::to_string))
                 .collect();
             names.dedup();
             return Ok(names);

@@ -7,6 +7,7 @@ use super::archive;
 use qijudge_protocol::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::ops::{Bound, Range};
 use std::path::Path;
 
 /// The file name ending of a packed game.
@@ -67,8 +68,37 @@ pub fn unpack_limit(packed: usize) -> u64 {
         .min(MAX_UNPACKED)
 }
 
-/// The files of a packed game, by path inside the game folder.
-pub type Files = BTreeMap<String, Vec<u8>>;
+/// The files of a packed game, by path inside the game folder: its tar, inflated once, and
+/// where each file lies in it (a game of a thousand plies has thousands of small files, none
+/// copied out until read).
+#[derive(Debug)]
+pub struct Files {
+    tar: Vec<u8>,
+    at: BTreeMap<String, Range<usize>>,
+}
+
+impl Files {
+    /// The bytes of the file at `path`.
+    pub fn get(&self, path: &str) -> Option<&[u8]> {
+        self.at.get(path).map(|at| &self.tar[at.clone()])
+    }
+
+    pub fn contains_key(&self, path: &str) -> bool {
+        self.at.contains_key(path)
+    }
+
+    /// The paths, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.at.keys()
+    }
+
+    /// The paths from `from` on, in order.
+    pub fn paths_from(&self, from: &str) -> impl Iterator<Item = &String> {
+        self.at
+            .range::<str, _>((Bound::Included(from), Bound::Unbounded))
+            .map(|(k, _)| k)
+    }
+}
 
 /// Whether `path` names a packed game (by its name: it is not read).
 pub fn is_packed(path: &Path) -> bool {
@@ -154,9 +184,11 @@ pub fn unpack(bytes: &[u8]) -> std::result::Result<Files, String> {
         file: room,
         files: MAX_FILES,
     };
-    let files: Files = archive::read(bytes, &limits, plain_path, "a packed game holds")?
-        .into_iter()
-        .collect();
+    let (tar, index) = archive::index(bytes, &limits, plain_path, "a packed game holds")?;
+    let files = Files {
+        tar: tar.into_owned(),
+        at: index.into_iter().collect(),
+    };
     if let Some(why) = files.keys().find_map(|p| outside_game(p)) {
         return Err(why);
     }
@@ -244,8 +276,8 @@ mod tests {
         let again = read_shared(&file);
         assert!(!std::sync::Arc::ptr_eq(&first, &again));
         assert_eq!(
-            again.as_ref().as_ref().unwrap()["game.toml"],
-            b"game = \"y\"\n"
+            again.as_ref().as_ref().unwrap().get("game.toml"),
+            Some(&b"game = \"y\"\n"[..])
         );
     }
 
@@ -308,7 +340,7 @@ mod tests {
         let files = unpack(&a).unwrap();
         let names: Vec<&str> = files.keys().map(String::as_str).collect();
         assert_eq!(names, ["game.toml", "moves/001-south.toml"]);
-        assert_eq!(files["moves/001-south.toml"], b"ply = 1\n");
+        assert_eq!(files.get("moves/001-south.toml"), Some(&b"ply = 1\n"[..]));
     }
 
     /// A packed game that lies: two gzip members (this reader would see game A, `tar -xzf` game
