@@ -82,8 +82,9 @@ pub fn audited_replay(dir: &GameDir, game: &Game) -> Result<(Replay, usize)> {
             "verify audits finished games with revealed setups",
         ));
     }
-    // A setup that was committed but not revealed: say what publishes it.
-    let replay = replay(dir, game, Mode::Audit, "").map_err(|e| match e {
+    // A setup that was committed but not revealed: say what publishes it. (The record loaded
+    // above is the one replayed: loading it again would check its signature and views again.)
+    let replay = replay_loaded(dir, game, &record, Mode::Audit).map_err(|e| match e {
         Error::Refused(r) if r.file.starts_with("reveal/") && r.reason == "missing" => refuse_with(
             r.file,
             None,

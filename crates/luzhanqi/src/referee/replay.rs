@@ -988,8 +988,12 @@ pub fn replay(dir: &GameDir, game: &Game, mode: Mode, now: &str) -> Result<Repla
 /// judge has recorded so far (a player's replay page and event stream, which a move written but
 /// not yet judged must not block).
 pub fn replay_recorded(dir: &GameDir, game: &Game, mode: Mode) -> Result<Replay> {
-    let record = pipeline::load_record(game, dir)?;
-    let mut st = pipeline::replay(game, dir, &record, mode, None)?;
+    replay_loaded(dir, game, &pipeline::load_record(game, dir)?, mode)
+}
+
+/// [`replay_recorded`] of a record its caller has loaded (and so checked) already.
+pub fn replay_loaded(dir: &GameDir, game: &Game, record: &Record, mode: Mode) -> Result<Replay> {
+    let mut st = pipeline::replay(game, dir, record, mode, None)?;
     st.waiting = game.waiting(&st);
     Ok(st)
 }
