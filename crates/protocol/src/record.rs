@@ -47,12 +47,16 @@ impl Record {
                 },
             ));
         };
+        let lines = body.bytes().filter(|&b| b == b'\n').count() + 1;
+        record.lines.reserve_exact(lines);
+        record.heads.reserve_exact(lines);
+        record.texts.reserve_exact(lines);
         for (i, line) in body.split('\n').enumerate() {
             let parsed: RecordLine = match read_plain_move_line(line) {
                 Some(parsed) => parsed,
                 None => parse_json_line(line).map_err(|e| (i + 1, e))?,
             };
-            let expected_prev = record.head_or(manifest_hash);
+            let expected_prev = record.heads.last().map_or(manifest_hash, String::as_str);
             if parsed.seq != i as u64 {
                 return Err((
                     i + 1,
