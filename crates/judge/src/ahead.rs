@@ -4,7 +4,7 @@
 use super::frame::{move_path, Frame};
 use qijudge_protocol::files::*;
 use qijudge_protocol::signing::{self, namespace};
-use qijudge_rules::hash::{sha256, tagged};
+use qijudge_rules::hash::untagged;
 use qijudge_store::{GameDir, SIGNATURE_LIMIT, SMALL_FILE_LIMIT};
 
 /// How many recorded move files are read ahead and confirmed in one batch: large enough for
@@ -14,9 +14,11 @@ const CONFIRM_AHEAD: usize = 512;
 /// Reads ahead the move files of the next recorded moves (up to [`CONFIRM_AHEAD`] of them, from
 /// the start of `lines`) and confirms their signatures in one batch, so that the replay's check
 /// of each is a lookup (see `signing::confirm_recorded`). A file that does not confirm is left
-/// for the replay to check and refuse by name. While recorded files are taken on trust, each is
-/// taken by its bytes instead, when they are the ones its line names, and no signature is read.
-/// Returns how many lines it covered.
+/// for the replay to check and refuse by name. While recorded files are taken on trust, nothing
+/// is read here: each line's file is taken on trust by the SHA-256 the line names, so the
+/// replay, hashing the file it reads, takes exactly the recorded bytes on trust (a file changed
+/// since hashes otherwise, and is checked in full and refused as already recorded), and reads
+/// no signature. Returns how many lines it covered.
 pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) -> usize {
     let mut files = Vec::new();
     let mut covered = 0;
@@ -36,20 +38,14 @@ pub fn confirm_recorded_moves(dir: &GameDir, f: &Frame, lines: &[RecordLine]) ->
         let Some(i) = f.seats.iter().position(|s| s == seat) else {
             continue;
         };
-        let path = move_path(*ply, seat);
-        let text = dir.read_ahead(&path, SMALL_FILE_LIMIT);
         if trusting {
-            // Taken on trust, a recorded file's signature is neither read nor checked. Only the
-            // recorded bytes are: a file changed since is checked in full (and refused as
-            // already recorded).
-            if let Ok(text) = text {
-                let sha = sha256(text.as_bytes());
-                if tagged(&sha) == *file {
-                    trusted.push((&f.player_keys[i], namespace::MOVE, sha));
-                }
+            if let Some(sha) = untagged(file) {
+                trusted.push((&f.player_keys[i], namespace::MOVE, sha));
             }
             continue;
         }
+        let path = move_path(*ply, seat);
+        let text = dir.read_ahead(&path, SMALL_FILE_LIMIT);
         let sig = dir.read_ahead(&format!("{path}.sig"), SIGNATURE_LIMIT);
         if let (Ok(text), Ok(sig)) = (text, sig) {
             files.push((i, text, sig));

@@ -46,12 +46,36 @@ pub fn hex32(s: &str) -> Option<[u8; 32]> {
     if s.len() != 64 || s.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    hex::decode(s).ok()?.try_into().ok()
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(s, &mut out).ok()?;
+    Some(out)
+}
+
+/// The digest a `sha256:<hex>` string names ([`tagged`] undone); none for any other string.
+pub fn untagged(s: &str) -> Option<[u8; 32]> {
+    hex32(s.strip_prefix("sha256:")?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn untagged_undoes_tagged_and_nothing_else() {
+        let digest = sha256(b"a move");
+        assert_eq!(untagged(&tagged(&digest)), Some(digest));
+        let t = tagged(&digest);
+        for other in [
+            t.to_uppercase(),
+            t.replace("sha256:", "sha512:"),
+            t[..t.len() - 1].to_string(),
+            format!("{t}0"),
+            t.replace("sha256:", ""),
+            t.replacen(|c: char| c.is_ascii_digit(), "g", 1),
+        ] {
+            assert_eq!(untagged(&other), None, "{other}");
+        }
+    }
 
     #[test]
     fn tagged_hash_vector() {
