@@ -111,6 +111,9 @@ pub fn read(
         .collect())
 }
 
+/// Each file's path and where its bytes lie in the tar, in archive order.
+pub type Places = Vec<(String, Range<usize>)>;
+
 /// An archive read as [`read`] reads it, its files left where they lie: the tar (inflated
 /// when `bytes` is gzip-compressed) and each file's path and place in it, in archive order.
 /// A reader of many files (a packed game's) then copies none of them.
@@ -119,7 +122,7 @@ pub fn index<'a>(
     limits: &Limits,
     allowed: impl Fn(&str) -> bool,
     holder: &str,
-) -> std::result::Result<(Cow<'a, [u8]>, Vec<(String, Range<usize>)>), String> {
+) -> std::result::Result<(Cow<'a, [u8]>, Places), String> {
     let tar: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) {
         Cow::Owned(match inflate_in_one_go(bytes, limits.unpacked) {
             Some(out) => out,
@@ -139,11 +142,11 @@ fn entries(
     limits: &Limits,
     allowed: impl Fn(&str) -> bool,
     holder: &str,
-) -> std::result::Result<Vec<(String, Range<usize>)>, String> {
+) -> std::result::Result<Places, String> {
     // Read through a seekable cursor: tar then steps over each entry's data by seeking, where
     // it would otherwise zero and fill a 32 KiB buffer an entry.
     let mut archive = tar::Archive::new(std::io::Cursor::new(bytes));
-    let mut files: Vec<(String, Range<usize>)> = Vec::new();
+    let mut files: Places = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut end = 0usize;
     let entries = archive
