@@ -166,6 +166,13 @@ fn entries(
             return Err(format!("{path}: not a file {holder}"));
         }
         let size = entry.header().size().map_err(|e| format!("{path}: {e}"))?;
+        // A size that an extended (pax) header gives the entry over its own: tar readers that
+        // honour it and those that do not would read different bytes (qijudge writes none).
+        if entry.size() != size {
+            return Err(format!(
+                "{path}: an extended header gives it another size than its own"
+            ));
+        }
         if size > limits.file {
             return Err(format!("{path}: larger than {} bytes", limits.file));
         }
@@ -265,6 +272,45 @@ mod tests {
             let why = read(&tar[..cut], &limits, |_| true, "a test holds").unwrap_err();
             assert_eq!(why, "moves/0039.toml: cut short", "{cut}");
         }
+    }
+
+    /// A pax header that gives a file another size than its own header does is refused: tar
+    /// readers that honour it and those that do not would take different bytes.
+    #[test]
+    fn a_size_from_an_extended_header_is_refused() {
+        let block = |bytes: &[u8]| {
+            let mut b = bytes.to_vec();
+            b.resize(bytes.len().div_ceil(512) * 512, 0);
+            b
+        };
+        let header = |path: &str, kind: tar::EntryType, size: u64| {
+            let mut h = tar::Header::new_ustar();
+            h.set_path(path).unwrap();
+            h.set_entry_type(kind);
+            h.set_size(size);
+            h.set_mode(0o644);
+            h.set_cksum();
+            h.as_bytes().to_vec()
+        };
+        let pax = b"11 size=20\n";
+        let tar = [
+            header("pax", tar::EntryType::XHeader, pax.len() as u64),
+            block(pax),
+            header("moves/0001-red.toml", tar::EntryType::Regular, 10),
+            block(&[b'x'; 20]),
+            vec![0; 1024],
+        ]
+        .concat();
+        let limits = Limits {
+            unpacked: 1 << 20,
+            file: 1 << 20,
+            files: 100,
+        };
+        let why = read(&tar, &limits, |_| true, "a test holds").unwrap_err();
+        assert_eq!(
+            why,
+            "moves/0001-red.toml: an extended header gives it another size than its own"
+        );
     }
 
     /// A path twice is refused wherever the second one is: in order, out of order, or after

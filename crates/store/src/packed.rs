@@ -83,6 +83,7 @@ impl Files {
         self.at.get(path).map(|at| &self.tar[at.clone()])
     }
 
+    /// Whether the pack holds a file at `path`.
     pub fn contains_key(&self, path: &str) -> bool {
         self.at.contains_key(path)
     }
