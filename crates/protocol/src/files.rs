@@ -299,11 +299,7 @@ impl MoveFile {
 /// A string the TOML writer prints as `"…"` unchanged and the string checks accept: printable
 /// ASCII without quotes or backslashes, no space at either end.
 fn is_plain(s: &str) -> bool {
-    // Every byte looked at, with no early exit: the compiler then checks a vector at a time.
-    let unplain = s.bytes().fold(false, |unplain, b| {
-        unplain | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\') | (b == b'\'')
-    });
-    !unplain && !s.starts_with(' ') && !s.ends_with(' ')
+    super::record_line::plain_ascii(s, b'\'') && !s.starts_with(' ') && !s.ends_with(' ')
 }
 
 fn plain_move_text(m: &MoveFile) -> Option<String> {
