@@ -2814,6 +2814,25 @@ fn tournament_trusts_the_pinned_judges_record_and_audit_checks_every_file() {
     assert_eq!((code, v["checked"].as_str()), (1, Some("audit")), "{v}");
     std::fs::write(&sig_path, &armored).unwrap();
 
+    // Another recorded move of the same seat in its place (signed, and on trust by its hash
+    // where it was recorded): refused under the record too, at the ply it does not belong to.
+    let first = Path::new(&games).join("game-00001/moves/0001-red.toml");
+    let original = std::fs::read(&first).unwrap();
+    let later = Path::new(&games).join("game-00001/moves/0003-red.toml");
+    std::fs::copy(&later, &first).unwrap();
+    std::fs::copy(format!("{}.sig", later.display()), &sig_path).unwrap();
+    let (code, v) = standings_of(&[]);
+    assert_eq!(code, 1, "{v}");
+    assert!(
+        v["invalid"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("moves/0001-red.toml: field ply: says 3, but the file is for ply 1"),
+        "{v}"
+    );
+    std::fs::write(&first, original).unwrap();
+    std::fs::write(&sig_path, &armored).unwrap();
+
     // A recorded move's bytes changed: refused under the record too.
     let file = Path::new(&games).join("game-00002/moves/0002-black.toml");
     let text = std::fs::read_to_string(&file).unwrap();
