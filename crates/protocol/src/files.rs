@@ -299,7 +299,15 @@ impl MoveFile {
 /// A string the TOML writer prints as `"…"` unchanged and the string checks accept: printable
 /// ASCII without quotes or backslashes, no space at either end.
 fn is_plain(s: &str) -> bool {
-    super::record_line::plain_ascii(s, b'\'') && !s.starts_with(' ') && !s.ends_with(' ')
+    plain_ascii(s, b'\'') && !s.starts_with(' ') && !s.ends_with(' ')
+}
+
+/// Whether `s` is printable ASCII without `"`, `\` and `also`. Every byte is looked at, with
+/// no early exit: the compiler then checks a vector at a time.
+pub(crate) fn plain_ascii(s: &str, also: u8) -> bool {
+    !s.bytes().fold(false, |unplain, b| {
+        unplain | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\') | (b == also)
+    })
 }
 
 fn plain_move_text(m: &MoveFile) -> Option<String> {

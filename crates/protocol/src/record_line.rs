@@ -11,15 +11,7 @@ use qijudge_rules::Outcome;
 /// A string that canonical JSON writes between quotes as it is: printable ASCII without `"`
 /// or `\`.
 fn is_plain(s: &str) -> bool {
-    plain_ascii(s, b'"')
-}
-
-/// Whether `s` is printable ASCII without `"`, `\` and `also`. Every byte is looked at, with
-/// no early exit: the compiler then checks a vector at a time.
-pub(crate) fn plain_ascii(s: &str, also: u8) -> bool {
-    !s.bytes().fold(false, |unplain, b| {
-        unplain | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\') | (b == also)
-    })
+    super::files::plain_ascii(s, b'"')
 }
 
 /// Reads a text field by field: each step takes an exact prefix and a value up to a quote or a
